@@ -1,0 +1,5 @@
+"""``python -m designer`` runs the command line."""
+
+from designer.cli import run
+
+run()

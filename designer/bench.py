@@ -1,0 +1,84 @@
+"""Benchmarks that print figures (``designer bench ...``): speed targets live here, not in tests."""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from designer.fast import CLASS_NAMES, classify, classify_batch
+from designer.sampling import batch_level, random_frame_batch
+
+
+def bench_classify(count: int = 10_000, height: int = 12, width: int = 12, density: float = 0.2,
+                   seed: int = 0, repeats: int = 5) -> dict:
+    """Time classifying ``count`` random framed levels (class, reversibility, min stops).
+
+    Returns the median over ``repeats`` runs of the batch call (all cores) and of a plain Python
+    loop calling ``classify`` on each level, plus what the levels turned out to be.
+    """
+    rng = np.random.default_rng(seed)
+    terrains, starts, goals = random_frame_batch(rng, count, height, width, density)
+    classify_batch(terrains[:2], starts[:2], goals[:2])  # load compiled kernels before timing
+    batch_times, loop_times = [], []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        classes, reversible, stops = classify_batch(terrains, starts, goals)
+        batch_times.append(time.perf_counter() - t0)
+    levels = [batch_level(terrains, starts, goals, k) for k in range(count)]
+    for _ in range(max(1, repeats // 2)):
+        t0 = time.perf_counter()
+        for level in levels:
+            classify(level)
+        loop_times.append(time.perf_counter() - t0)
+    good = (classes == 2) & reversible
+    return {
+        "levels": count,
+        "size": f"{height}x{width}",
+        "rock_density": density,
+        "batch_seconds_median": statistics.median(batch_times),
+        "loop_seconds_median": statistics.median(loop_times),
+        "classes": {name: int(np.count_nonzero(classes == k)) for k, name in enumerate(CLASS_NAMES)},
+        "reversible": int(np.count_nonzero(reversible)),
+        "strong_and_reversible": int(np.count_nonzero(good)),
+        "max_min_stops_strong_reversible": int(stops[good].max()) if good.any() else None,
+    }
+
+
+def solvable_random_level(height: int, width: int, density: float, seed: int):
+    """The first solvable framed random level of a seeded stream."""
+    rng = np.random.default_rng(seed)
+    while True:
+        terrains, starts, goals = random_frame_batch(rng, 16, height, width, density)
+        classes, _, _ = classify_batch(terrains, starts, goals)
+        for k in np.flatnonzero(classes > 0):
+            return batch_level(terrains, starts, goals, int(k))
+
+
+def bench_analyze(height: int = 300, width: int = 300, density: float = 0.2, seed: int = 0,
+                  runs: int = 5, json_output: bool = False) -> dict:
+    """Whole-process wall time of ``designer analyze`` on a random solvable level (median of runs)."""
+    level = solvable_random_level(height, width, density, seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / f"random-{height}x{width}.txt"
+        path.write_text(str(level) + "\n")
+        command = [sys.executable, "-m", "designer", "analyze", str(path)] + (["--json"] if json_output else [])
+        subprocess.run(command, check=True, capture_output=True)  # warm the kernel cache and disk
+        times = []
+        for _ in range(runs):
+            t0 = time.perf_counter()
+            subprocess.run(command, check=True, capture_output=True)
+            times.append(time.perf_counter() - t0)
+    return {
+        "size": f"{height}x{width}",
+        "rock_density": density,
+        "command": "designer analyze FILE" + (" --json" if json_output else ""),
+        "runs": runs,
+        "seconds_median": statistics.median(times),
+        "seconds_max": max(times),
+    }

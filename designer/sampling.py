@@ -1,0 +1,36 @@
+"""Random levels in bulk, as arrays: the raw material of random generation and of benchmarks.
+
+Levels are drawn the way Odland and the 003 generator draw them: each interior cell is rock with
+probability ``rock_density``, the border is a rock frame, the start is a gap in the bottom edge
+and the goal a gap in the top edge (corners excluded, since nothing can reach them). Every random
+choice comes from the generator passed in, so a seed reproduces the batch.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from designer.level import ICE, ROCK, Level
+
+
+def random_frame_batch(rng: np.random.Generator, count: int, height: int, width: int, rock_density: float):
+    """``count`` random framed levels as (terrains (B,H,W) uint8, starts (B,), goals (B,)) flat indices."""
+    if height < 3 or width < 3:
+        raise ValueError("a framed level needs at least 3 rows and 3 columns")
+    terrains = (rng.random((count, height, width)) < rock_density).astype(np.uint8)
+    terrains[:, 0, :] = ROCK
+    terrains[:, -1, :] = ROCK
+    terrains[:, :, 0] = ROCK
+    terrains[:, :, -1] = ROCK
+    start_cols = rng.integers(1, width - 1, count)
+    goal_cols = rng.integers(1, width - 1, count)
+    rows = np.arange(count)
+    terrains[rows, height - 1, start_cols] = ICE
+    terrains[rows, 0, goal_cols] = ICE
+    return terrains, (height - 1) * width + start_cols, goal_cols.copy()
+
+
+def batch_level(terrains: np.ndarray, starts: np.ndarray, goals: np.ndarray, k: int) -> Level:
+    """Level number ``k`` of a batch."""
+    width = terrains.shape[2]
+    return Level(terrains[k], divmod(int(starts[k]), width), divmod(int(goals[k]), width))

@@ -1,0 +1,36 @@
+"""Solve and analyse a level from Python: everything the command line does is a library call.
+
+Run from the repository root:  python examples/solve_and_analyze.py
+"""
+
+from pathlib import Path
+
+from designer.analysis import analyze
+from designer.fast import classify
+from designer.formats import dumps, read_level
+from designer.level import Level
+from designer.render import report
+from designer.rules import replay
+from designer.solver import solve
+
+here = Path(__file__).parent
+
+# A level from a file, in any dialect (this one is seed-style, as published in seeds/003).
+level = read_level(here / "levels" / "seed003-hard.txt")
+print(f"read a {level.height}x{level.width} {level.dialect} level")
+
+# The fewest-moves solution, and the least-distance one.
+best = solve(level)
+shortest = solve(level, by="distance")
+print(f"fewest moves: {best.moves} ({best.stops} stops, {best.distance} cells)")
+print(f"least distance: {shortest.moves} ({shortest.stops} stops, {shortest.distance} cells)")
+assert replay(level, best.moves)[0] == level.goal
+
+# The quick verdict generators use, and the full networkx analysis.
+print(classify(level))
+print(report(level, analyze(level)))
+
+# Levels are values: build one from text, print it canonically, save it as JSON.
+tiny = Level.from_ascii("#####\n#S.G#\n#####")
+print(str(tiny))
+print(dumps(tiny))

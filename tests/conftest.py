@@ -1,0 +1,45 @@
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from designer.level import Level  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples" / "levels"
+
+settings.register_profile("default", max_examples=150, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("default")
+
+
+@st.composite
+def small_levels(draw, max_side: int = 6, framed: bool | None = None, snow: bool = True):
+    """Random small levels: rock, ice and (optionally) snow, start and goal on distinct ice cells."""
+    frame = draw(st.booleans()) if framed is None else framed
+    h = draw(st.integers(3 if frame else 1, max_side))
+    w = draw(st.integers(3 if frame else 2, max_side))
+    weights = st.sampled_from("#..." + ("_" if snow else "."))
+    grid = [[draw(weights) for _ in range(w)] for _ in range(h)]
+    if frame:
+        for r in range(h):
+            for c in range(w):
+                if r in (0, h - 1) or c in (0, w - 1):
+                    grid[r][c] = "#"
+        start = (h - 1, draw(st.integers(1, w - 2)))
+        goal = (0, draw(st.integers(1, w - 2)))
+    else:
+        cells = [(r, c) for r in range(h) for c in range(w)]
+        start, goal = draw(st.lists(st.sampled_from(cells), min_size=2, max_size=2, unique=True))
+    grid[start[0]][start[1]] = "S"
+    grid[goal[0]][goal[1]] = "G"
+    return Level.from_ascii("\n".join("".join(row) for row in grid))
+
+
+@pytest.fixture
+def examples_dir() -> Path:
+    return EXAMPLES

@@ -1,0 +1,104 @@
+"""An independent, deliberately naive reading of the rules, for cross-checking.
+
+Nothing here imports the library's rule code: slides walk cell by cell over plain lists of
+strings (canonical rows), and searches enumerate move strings.
+"""
+
+from __future__ import annotations
+
+ORDER = str.maketrans("udlr", "0123")  # compare move strings in u, d, l, r order
+UNORDER = str.maketrans("0123", "udlr")
+DELTA = {"u": (-1, 0), "d": (1, 0), "l": (0, -1), "r": (0, 1)}
+
+
+def find(rows: list[str], ch: str) -> tuple[int, int]:
+    for r, row in enumerate(rows):
+        if ch in row:
+            return r, row.index(ch)
+    raise ValueError(ch)
+
+
+def walk(rows: list[str], cell, letter: str, goal=None):
+    """(end cell, cells travelled) of one slide, or None when the player does not move."""
+    goal = find(rows, "G") if goal is None else goal
+    dr, dc = DELTA[letter]
+    r, c = cell
+    moved = 0
+    while True:
+        nr, nc = r + dr, c + dc
+        if not (0 <= nr < len(rows) and 0 <= nc < len(rows[0])) or rows[nr][nc] == "#":
+            break
+        r, c = nr, nc
+        moved += 1
+        if rows[r][c] == "_" or (r, c) == goal:
+            break
+    return ((r, c), moved) if moved else None
+
+
+def brute_force(rows: list[str], max_moves: int, start=None, goal=None):
+    """Enumerate every move string of up to ``max_moves`` moves, in u, d, l, r order.
+
+    Returns (stops, distance, moves) of the best solution found under "fewest moves, then least
+    distance, then first in u-d-l-r order", or None when no string that short reaches the goal.
+    """
+    start = find(rows, "S") if start is None else start
+    goal = find(rows, "G") if goal is None else goal
+    best = None
+
+    def dfs(cell, letters: str, distance: int):
+        nonlocal best
+        if cell == goal:
+            key = (len(letters), distance, letters.translate(ORDER))
+            if best is None or key < best:
+                best = key
+            return
+        if len(letters) == max_moves:
+            return
+        for letter in "udlr":
+            step = walk(rows, cell, letter, goal)
+            if step is not None:
+                dfs(step[0], letters + letter, distance + step[1])
+
+    dfs(start, "", 0)
+    return None if best is None else (best[0], best[1], best[2].translate(UNORDER))
+
+
+def reachable(rows: list[str], start, goal) -> dict:
+    """Naive move graph: {cell: {successor cells}} for cells reachable from start; goal terminal."""
+    graph, todo = {}, [start]
+    while todo:
+        cell = todo.pop()
+        if cell in graph:
+            continue
+        graph[cell] = set()
+        if cell == goal:
+            continue
+        for letter in "udlr":
+            step = walk(rows, cell, letter, goal)
+            if step is not None:
+                graph[cell].add(step[0])
+                todo.append(step[0])
+    return graph
+
+
+def naive_class(rows: list[str]) -> tuple[str, bool]:
+    """(solvability, reversible) straight from the definitions in SPEC.md."""
+    start, goal = find(rows, "S"), find(rows, "G")
+    graph = reachable(rows, start, goal)
+    if goal not in graph:
+        return "unsolvable", False
+
+    def reaches(a, target, g):
+        seen, todo = set(), [a]
+        while todo:
+            x = todo.pop()
+            if x == target:
+                return True
+            if x not in seen:
+                seen.add(x)
+                todo.extend(g.get(x, ()))
+        return False
+
+    strong = all(reaches(cell, goal, graph) for cell in graph)
+    back = reachable(rows, goal, start)  # swapped: start captures, goal is plain ice
+    return ("strong" if strong else "weak"), start in back

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import networkx as nx
 import numpy as np
 
+from designer.fast import reach_kernel
 from designer.level import ROCK, SNOW, Cell, Level
 from designer.rules import DELTAS, DIRECTIONS, slide_table
 from designer.solver import Solution, solve
@@ -24,25 +25,18 @@ def move_graph(level: Level) -> nx.DiGraph:
     """The move graph: nodes are (row, col) resting cells reachable from the start; each edge
     carries ``direction`` (u/d/l/r) and ``length`` (cells slid). No edge leaves the goal."""
     dest, length = slide_table(level)
-    goal = level.index(level.goal)
+    goal, width = level.index(level.goal), level.width
+    _, order = reach_kernel(dest, level.index(level.start), goal)
+    sources = order[order != goal]
     graph = nx.DiGraph()
-    start = level.index(level.start)
     graph.add_node(level.start)
-    frontier, seen = [start], {start}
-    while frontier:
-        nxt = []
-        for u in frontier:
-            if u == goal:
-                continue
-            for d in range(4):
-                v = int(dest[d, u])
-                if v < 0:
-                    continue
-                graph.add_edge(level.cell(u), level.cell(v), direction=DIRECTIONS[d], length=int(length[d, u]))
-                if v not in seen:
-                    seen.add(v)
-                    nxt.append(v)
-        frontier = nxt
+    for d, letter in enumerate(DIRECTIONS):
+        targets = dest[d, sources]
+        moving = targets >= 0
+        graph.add_edges_from(
+            (divmod(u, width), divmod(v, width), {"direction": letter, "length": n})
+            for u, v, n in zip(sources[moving].tolist(), targets[moving].tolist(), length[d, sources[moving]].tolist())
+        )
     return graph
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
+from designer.errors import DesignerError
 from designer.fast import CLASS_NAMES, classify, classify_batch
 from designer.sampling import batch_level, random_frame_batch
 
@@ -50,14 +51,15 @@ def bench_classify(count: int = 10_000, height: int = 12, width: int = 12, densi
     }
 
 
-def solvable_random_level(height: int, width: int, density: float, seed: int):
-    """The first solvable framed random level of a seeded stream."""
+def solvable_random_level(height: int, width: int, density: float, seed: int, tries: int = 2000):
+    """The first solvable framed random level of a seeded stream (DesignerError after ``tries``)."""
     rng = np.random.default_rng(seed)
-    while True:
+    for _ in range(0, tries, 16):
         terrains, starts, goals = random_frame_batch(rng, 16, height, width, density)
         classes, _, _ = classify_batch(terrains, starts, goals)
         for k in np.flatnonzero(classes > 0):
             return batch_level(terrains, starts, goals, int(k))
+    raise DesignerError(f"no solvable {height}x{width} level in {tries} random tries at rock density {density}")
 
 
 def bench_analyze(height: int = 300, width: int = 300, density: float = 0.2, seed: int = 0,

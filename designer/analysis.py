@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import networkx as nx
 import numpy as np
 
-from designer.fast import reach_kernel
+from designer.fast import reach
 from designer.level import ROCK, SNOW, Cell, Level
 from designer.rules import DELTAS, DIRECTIONS, slide_table
 from designer.solver import Solution, solve
@@ -26,7 +26,7 @@ def move_graph(level: Level) -> nx.DiGraph:
     carries ``direction`` (u/d/l/r) and ``length`` (cells slid). No edge leaves the goal."""
     dest, length = slide_table(level)
     goal, width = level.index(level.goal), level.width
-    _, order = reach_kernel(dest, level.index(level.start), goal)
+    _, order = reach(dest, level.index(level.start), goal)
     sources = order[order != goal]
     graph = nx.DiGraph()
     graph.add_node(level.start)

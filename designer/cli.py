@@ -1,6 +1,7 @@
 """The ``designer`` command: a thin shell over the library.
 
-Exit status: 0 success; 1 the request cannot be met (an unsolvable level for ``solve``);
+Exit status: 0 success; 1 the request cannot be met (an unsolvable level for ``solve``; no
+design for ``make``: proven infeasible, or the time limit reached);
 2 bad input or usage, always as one line on standard error.
 """
 
@@ -9,6 +10,8 @@ from __future__ import annotations
 import json
 import sys
 from enum import Enum
+from pathlib import Path
+from typing import Optional
 
 import typer
 
@@ -84,6 +87,106 @@ def analyze(
         typer.echo(report(level, result))
 
 
+class Format(str, Enum):
+    ascii = "ascii"
+    json = "json"
+
+
+def parse_cell(text: str | None, option: str) -> tuple[int, int] | None:
+    """'11,5' -> (11, 5)."""
+    if text is None:
+        return None
+    try:
+        r, c = (int(part) for part in text.split(","))
+    except ValueError:
+        raise DesignerError(f"{option} {text!r} is not of the form R,C, e.g. 11,5") from None
+    return r, c
+
+
+@app.command()
+def make(
+    size: str = typer.Option("12x12", help="Grid size HxW (the frame included)."),
+    min_stops: Optional[int] = typer.Option(None, "--min-stops", help="Least min stops (default 15; 1 with --maximize)."),
+    max_stops: Optional[int] = typer.Option(None, "--max-stops", help="Most min stops: with --min-stops, a band."),
+    start: Optional[str] = typer.Option(None, help="Pin the start at R,C (default: chosen on the bottom edge)."),
+    goal: Optional[str] = typer.Option(None, help="Pin the goal at R,C (default: chosen on the top edge)."),
+    seed: int = typer.Option(0, help="Seed of every random choice: the same seed gives the same level."),
+    time_limit: float = typer.Option(60.0, "--time-limit", min=0.0, help="Seconds to search (per level)."),
+    fmt: Format = typer.Option(Format.ascii, "--format", help="Canonical ASCII or the JSON level."),
+    output: Optional[str] = typer.Option(None, "-o", "--output", help="Write the level to FILE instead of stdout."),
+    force: bool = typer.Option(False, "--force", help="Overwrite existing output files."),
+    no_frame: bool = typer.Option(False, "--no-frame", help="No rock frame: the grid edge is the wall."),
+    max_rocks: Optional[int] = typer.Option(None, "--max-rocks", help="At most N rocks (frame not counted)."),
+    snow: bool = typer.Option(False, "--snow", help="Let the designer place snow."),
+    maximize: bool = typer.Option(False, "--maximize", help="Raise min stops as far as the time limit allows."),
+    workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Solver threads (default: all cores)."),
+    count: int = typer.Option(1, "--count", min=1, help="How many distinct levels (with --out)."),
+    out: Optional[str] = typer.Option(None, "--out", help="Folder for a pack of levels (with --count)."),
+) -> None:
+    """Design a strong, reversible level whose min stops is at least K."""
+    from designer.design import DesignFailed, design, validate
+    from designer.formats import format_json, level_to_json, write_text_atomic
+    from designer.progress import reporter
+    from models.request import LayoutRequest
+
+    h, w = parse_size(size)
+    request = LayoutRequest(
+        height=h, width=w, frame=not no_frame,
+        min_stops=min_stops if min_stops is not None else (1 if maximize else 15),
+        max_stops=max_stops, start=parse_cell(start, "--start"), goal=parse_cell(goal, "--goal"),
+        max_rocks=max_rocks, snow=snow,
+    )
+    validate(request)
+    if out is None and count > 1:
+        raise DesignerError("--count needs --out DIR for the pack")
+    if out is not None and output is not None:
+        raise DesignerError("use either -o FILE (one level) or --out DIR (a pack), not both")
+    suffix = "json" if fmt is Format.json else "txt"
+    if out is not None:
+        folder = Path(out)
+        if folder.exists() and not folder.is_dir():
+            raise DesignerError(f"{folder} exists and is not a directory")
+        targets = [folder / f"level-{k + 1:03d}.{suffix}" for k in range(count)]
+        taken = [t for t in targets if t.exists()]
+        if taken and not force:
+            raise DesignerError(f"{taken[0]} already exists (use --force to overwrite it)")
+        folder.mkdir(parents=True, exist_ok=True)
+    elif output is not None and Path(output).exists() and not force:
+        raise DesignerError(f"{output} already exists (use --force to overwrite it)")
+
+    def render(found) -> str:
+        if fmt is Format.json:
+            return format_json(level_to_json(found.level, generator=found.generator, report=found.analysis))
+        return str(found.level) + "\n"
+
+    made = []
+    with reporter(count, enabled=sys.stderr.isatty()) as progress:
+        for k in range(count):
+            try:
+                found = design(request, seed=seed + k, time_limit=time_limit, workers=workers,
+                               maximize=maximize, exclude=tuple(d.level for d in made), progress=progress.for_level(k))
+            except DesignFailed as failure:
+                where = f"level {k + 1} of {count}: " if count > 1 else ""
+                raise RequestNotMet(where + str(failure)) from None
+            made.append(found)
+            if out is not None:
+                write_text_atomic(targets[k], render(found), force=force)
+            progress.advance()
+    for found in made:
+        g = found.generator
+        proof = ""
+        if maximize:
+            proof = ", proven optimal" if g.get("proven_optimal") else ", not proven optimal"
+        typer.echo(f"designed: min stops {found.min_stops}, strong, reversible{proof} "
+                   f"({g['path']}, seed {g['seed']}, {g['seconds']:.2f} s)", err=True)
+    if out is not None:
+        typer.echo(f"wrote {count} level{'s' if count > 1 else ''} to {out}", err=True)
+    elif output is not None:
+        write_text_atomic(output, render(made[0]), force=force)
+    else:
+        typer.echo(render(made[0]), nl=False)
+
+
 @bench_app.command("classify")
 def bench_classify_cmd(
     count: int = typer.Option(10_000, min=1, help="How many random levels."),
@@ -122,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit status instead of raising."""
     argv = sys.argv[1:] if argv is None else argv
     if not argv:
-        typer.echo("usage: designer COMMAND [ARGS]... (commands: solve, analyze, bench; see designer --help)", err=True)
+        typer.echo("usage: designer COMMAND [ARGS]... (commands: make, solve, analyze, bench; see designer --help)", err=True)
         return 2
     try:
         result = app(args=argv, prog_name="designer", standalone_mode=False)

@@ -7,10 +7,12 @@ adds the JSON form and the plumbing that turns bytes from a file into a Level.
 from __future__ import annotations
 
 import json
+import os
 import sys
+import tempfile
 from pathlib import Path
 
-from designer.errors import LevelError
+from designer.errors import DesignerError, LevelError
 from designer.level import Level
 
 FORMAT_NAME, FORMAT_VERSION = "ice-level", 1
@@ -18,13 +20,15 @@ FORMAT_NAME, FORMAT_VERSION = "ice-level", 1
 MAX_BYTES = 8 * 1024 * 1024
 
 
-def level_to_json(level: Level, *, with_analysis: bool = True, generator: dict | None = None) -> dict:
-    """The JSON level object. Solution and analysis are computed unless ``with_analysis`` is False."""
+def level_to_json(level: Level, *, with_analysis: bool = True, generator: dict | None = None,
+                  report=None) -> dict:
+    """The JSON level object. Solution and analysis are computed (or taken from ``report``, an
+    ``Analysis`` of this level) unless ``with_analysis`` is False."""
     solution = analysis = None
     if with_analysis:
         from designer.analysis import analyze
 
-        report = analyze(level)
+        report = report or analyze(level)
         solution = report.solution.to_dict() if report.solution else None
         analysis = report.to_dict()
     return {
@@ -123,3 +127,26 @@ def read_level(source: str | Path) -> Level:
         return parse_level(data)
     except LevelError as exc:
         raise LevelError(f"{source}: {exc}") from None
+
+
+def write_text_atomic(path: str | Path, text: str, *, force: bool = False) -> None:
+    """Write ``text`` to ``path`` all at once: a temporary file beside it, then a rename.
+
+    Refuses (DesignerError) to replace an existing file unless ``force``.
+    """
+    target = Path(path)
+    if target.exists() and not force:
+        raise DesignerError(f"{target} already exists (use --force to overwrite it)")
+    if target.is_dir():
+        raise DesignerError(f"{target} is a directory")
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise DesignerError(f"{folder}: no such directory")
+    handle, temp = tempfile.mkstemp(prefix=f".{target.name}.", dir=folder)
+    try:
+        with os.fdopen(handle, "w") as out:
+            out.write(text)
+        os.replace(temp, target)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise

@@ -5,54 +5,22 @@ rock; the slide also ends ON a snow cell or ON the goal as soon as the player en
 direction that does not move the player is not a move.
 
 ``slide_table`` computes, for every cell and direction, where the slide ends and how many cells
-it covers, in O(cells) by reusing the neighbour's answer. Everything else (solver, analysis,
-fast classifier) reads that table, so the rule is written exactly once.
+it covers, in O(cells) by reusing the neighbour's answer (compiled, in ``_kernels.c``).
+Everything else (solver, analysis, fast classifier) reads that table, so the rule is written
+exactly once.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from designer.level import ROCK, SNOW, Cell, Level
+from designer import _kernels
+from designer.level import Cell, Level
 
 #: Directions in their fixed order; the index is used throughout (tables, tie-breaks).
 DIRECTIONS = "udlr"
 DELTAS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 NO_MOVE = -1
-
-
-@njit(cache=True, nogil=True)
-def _slide_kernel(terrain, capture):
-    """dest[d, i]: flat cell where a slide from i in direction d ends (NO_MOVE if none);
-    length[d, i]: cells travelled. ``capture`` is the flat index of the goal (stops you on it)."""
-    height, width = terrain.shape
-    n = height * width
-    dest = np.full((4, n), -1, np.int32)
-    length = np.zeros((4, n), np.int32)
-    for d in range(4):
-        dr = (-1, 1, 0, 0)[d]
-        dc = (0, 0, -1, 1)[d]
-        # Visit cells so that the neighbour in direction d is always done first.
-        for a in range(height):
-            r = a if dr <= 0 else height - 1 - a
-            for b in range(width):
-                c = b if dc <= 0 else width - 1 - b
-                if terrain[r, c] == ROCK:
-                    continue
-                nr = r + dr
-                nc = c + dc
-                if nr < 0 or nr >= height or nc < 0 or nc >= width or terrain[nr, nc] == ROCK:
-                    continue  # blocked at once: not a move
-                i = r * width + c
-                j = nr * width + nc
-                if terrain[nr, nc] == SNOW or j == capture or dest[d, j] < 0:
-                    dest[d, i] = j
-                    length[d, i] = 1
-                else:
-                    dest[d, i] = dest[d, j]
-                    length[d, i] = length[d, j] + 1
-    return dest, length
 
 
 def slide_table(level: Level, capture: Cell | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -62,7 +30,11 @@ def slide_table(level: Level, capture: Cell | None = None) -> tuple[np.ndarray, 
     captures at the start instead).
     """
     goal = level.goal if capture is None else capture
-    return _slide_kernel(level.terrain, level.index(goal))
+    n = level.height * level.width
+    dest = np.empty((4, n), np.int32)
+    length = np.empty((4, n), np.int32)
+    _kernels.slide_table(level.terrain, level.height, level.width, level.index(goal), dest, length)
+    return dest, length
 
 
 def replay(level: Level, moves: str) -> tuple[Cell, int, int]:

@@ -34,3 +34,34 @@ def batch_level(terrains: np.ndarray, starts: np.ndarray, goals: np.ndarray, k: 
     """Level number ``k`` of a batch."""
     width = terrains.shape[2]
     return Level(terrains[k], divmod(int(starts[k]), width), divmod(int(goals[k]), width))
+
+
+def sample_for_request(rng: np.random.Generator, request, count: int, rock_density: float):
+    """``count`` random levels in the layout space of a ``models.LayoutRequest``.
+
+    Free cells are rock with probability ``rock_density``; the frame (if any) is rock; start and
+    goal are the pins or drawn from the cells the request allows, always distinct and on ice.
+    Returns (terrains, starts, goals) as for ``random_frame_batch``; rock budgets and snow are not
+    applied here (callers filter).
+    """
+    height, width = request.height, request.width
+    free = np.zeros((height, width), bool)
+    for cell in request.free_cells():
+        free[cell] = True
+    terrains = np.where(free, rng.random((count, height, width)) < rock_density, True).astype(np.uint8)
+    start_cells = np.array([r * width + c for r, c in request.start_cells()])
+    goal_cells = np.array([r * width + c for r, c in request.goal_cells()])
+    starts = start_cells[rng.integers(0, len(start_cells), count)]
+    goals = goal_cells[rng.integers(0, len(goal_cells), count)]
+    clash = starts == goals
+    while clash.any():  # the request guarantees two distinct cells exist
+        if len(goal_cells) > 1:
+            goals[clash] = goal_cells[rng.integers(0, len(goal_cells), int(clash.sum()))]
+        else:
+            starts[clash] = start_cells[rng.integers(0, len(start_cells), int(clash.sum()))]
+        clash = starts == goals
+    flat = terrains.reshape(count, -1)
+    rows = np.arange(count)
+    flat[rows, starts] = ICE
+    flat[rows, goals] = ICE
+    return terrains, starts, goals

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from designer.fast import reach_kernel
+from designer.fast import reach
 from designer.level import Cell, Level
 from designer.rules import DIRECTIONS, slide_table
 
@@ -56,7 +56,7 @@ def costs_to_goal(level: Level, by: str = "moves", dest=None, length=None, order
         dest, length = slide_table(level)
     start, goal = level.index(level.start), level.index(level.goal)
     if order is None:
-        _, order = reach_kernel(dest, start, goal)
+        _, order = reach(dest, start, goal)
     # Predecessors among reachable cells (the goal has no moves out).
     sources = np.asarray(order)
     sources = sources[sources != goal]

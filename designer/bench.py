@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import statistics
 import subprocess
 import sys
@@ -83,4 +84,45 @@ def bench_analyze(height: int = 300, width: int = 300, density: float = 0.2, see
         "runs": runs,
         "seconds_median": statistics.median(times),
         "seconds_max": max(times),
+    }
+
+
+def bench_make(args: list[str], seeds: list[int]) -> dict:
+    """Whole-process wall time of ``designer make ARGS --seed S --format json`` for each seed.
+
+    Each printed level is verified again here (analysis of the level read back: strong,
+    reversible, min stops at least the request's). Returns per-seed results and the median.
+    """
+    from designer.analysis import analyze
+    from designer.formats import parse_level
+
+    wanted = 1
+    if "--min-stops" in args:
+        wanted = int(args[args.index("--min-stops") + 1])
+    runs = []
+    for seed in seeds:
+        command = [sys.executable, "-m", "designer", "make", *args, "--seed", str(seed), "--format", "json"]
+        t0 = time.perf_counter()
+        done = subprocess.run(command, capture_output=True, text=True)
+        seconds = time.perf_counter() - t0
+        run = {"seed": seed, "seconds": round(seconds, 3), "status": done.returncode}
+        if done.returncode == 0:
+            level = parse_level(done.stdout)
+            report = analyze(level)
+            generator = json.loads(done.stdout).get("generator") or {}
+            run.update(min_stops=report.min_stops, path=generator.get("path"),
+                       proven_optimal=generator.get("proven_optimal"),
+                       verified=report.solvability == "strong" and report.reversible
+                       and (report.min_stops or 0) >= wanted)
+        else:
+            run["error"] = done.stderr.strip().splitlines()[-1] if done.stderr.strip() else ""
+        runs.append(run)
+    ok = [r["seconds"] for r in runs if r["status"] == 0]
+    return {
+        "command": "designer make " + " ".join(args),
+        "runs": runs,
+        "successes": len(ok),
+        "seconds_median": statistics.median(r["seconds"] for r in runs),
+        "best_min_stops": max((r.get("min_stops") or 0 for r in runs), default=0),
+        "all_verified": all(r.get("verified") for r in runs if r["status"] == 0),
     }

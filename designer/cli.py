@@ -221,6 +221,20 @@ def bench_analyze_cmd(
     typer.echo(json.dumps(bench_analyze(h, w, density, seed, runs, as_json), indent=2))
 
 
+@bench_app.command("make", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def bench_make_cmd(
+    ctx: typer.Context,
+    seeds: int = typer.Option(5, "--seeds", min=1, help="Run seeds 1..N (the median is reported)."),
+) -> None:
+    """Whole-process time of 'designer make ARGS' over seeds, each level verified again.
+
+    Example: designer bench make --seeds 5 -- --min-stops 25
+    """
+    from designer.bench import bench_make
+
+    typer.echo(json.dumps(bench_make(list(ctx.args), list(range(1, seeds + 1))), indent=2))
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit status instead of raising."""
     argv = sys.argv[1:] if argv is None else argv

@@ -2,13 +2,16 @@
 
 A design runs as a portfolio, every random choice drawn from the seed:
 
-1. **sampling**: seeded random layouts, classified in compiled batches. Cheap, and for small
-   targets (K up to about 20 on 12x12) the fastest way to a level; for larger ones it supplies
-   the best layout it saw as a hint.
-2. **cp-sat**: the model of ``models.ice_cpsat`` (strong solvability, reversibility and the
-   min-stops bound are all inside it), solved under the time limit with the seed and workers
-   given, hinted with the best sampled layout. With ``maximize`` it raises the goal's stops as
-   far as it can and says whether that is proven optimal.
+1. **sampling**: seeded random layouts, classified in compiled batches. For small targets
+   (K up to about 20 on 12x12) the fastest way to a level; otherwise it seeds the climb.
+2. **climb**: neighbourhood search from the best samples (``designer.climb``): every one-cell
+   change classified in one batch, the best taken. It meets most targets within a second and
+   gives CP-SAT a strong hint.
+3. **cp-sat**: the model of ``models.ice_cpsat`` (strong solvability, reversibility and the
+   min-stops bound are all inside it), solved with the rest of the time, the seed and the
+   workers given, hinted with the best layout so far. It finds what the climb cannot, and it
+   proves: a request with no solution is reported infeasible, and with ``maximize`` it looks
+   for a level better than the best so far, so that "none exists" proves that one optimal.
 
 Every candidate is re-checked by ``designer.analysis`` (networkx: strong, reversible, min stops
 from our own solver). One that fails is excluded from the model by a no-good cut and the search
@@ -26,6 +29,7 @@ import numpy as np
 
 from designer.analysis import Analysis, analyze
 from designer.errors import DesignerError
+from designer.climb import Space, climb
 from designer.fast import STRONG, classify_batch
 from designer.level import ROCK, Level
 from designer.sampling import batch_level, sample_for_request
@@ -35,6 +39,9 @@ from models.request import LayoutRequest
 MAX_DESIGN_SIDE = 40
 SAMPLE_BATCH = 4096
 DENSITIES = (0.15, 0.2, 0.25, 0.3)
+SAMPLING_SECONDS = 0.15  # at most (and at most a tenth of the time limit), once a pool exists
+POOL_SIZE = 8  # sampled layouts the climb starts from
+CLIMB_SHARE = 0.5  # of the time left: the climb's budget; CP-SAT gets the rest
 
 
 @dataclass(frozen=True)
@@ -119,14 +126,6 @@ def _meets(request: LayoutRequest, report: Analysis, level: Level) -> bool:
     return True
 
 
-def _sampling_budget(request: LayoutRequest, time_limit: float, maximize: bool) -> float:
-    """Seconds given to sampling: long enough to meet small targets outright, short otherwise."""
-    cells = request.height * request.width
-    reachable_by_luck = request.min_stops <= max(8, int(1.6 * cells ** 0.5 + 2))  # ~21 on 12x12
-    share = 1.5 if reachable_by_luck and not maximize else 0.3
-    return min(share, 0.25 * time_limit)
-
-
 def design(
     request: LayoutRequest,
     *,
@@ -140,119 +139,178 @@ def design(
     """A verified strong, reversible level meeting ``request``, or DesignFailed saying why.
 
     ``exclude`` lists levels that must not be returned again (for packs of distinct levels).
+    With ``maximize``, the level with the most min stops found within the time limit, and in
+    its generator record whether that is proven optimal.
     """
     validate(request)
-    progress = progress or Progress()
-    t0 = time.perf_counter()
-    deadline = t0 + time_limit
-    workers = workers or os.cpu_count() or 1
-    rng = np.random.default_rng(seed)
-    excluded = set(exclude)
-    rejected = 0
+    run = _Run(request, seed, time_limit, workers or os.cpu_count() or 1, maximize, set(exclude),
+               progress or Progress())
+    found = run.sample()
+    if found is None:
+        found = run.climb()
+    if found is None or maximize:
+        found = run.solve_cpsat()
+    return found
 
-    def record(path: str, **extra) -> dict:
+
+class _Run:
+    """The state of one design: the clock, the random stream, the best layouts seen."""
+
+    def __init__(self, request, seed, time_limit, workers, maximize, excluded, progress):
+        self.request, self.seed, self.time_limit, self.workers = request, seed, time_limit, workers
+        self.maximize, self.excluded, self.progress = maximize, excluded, progress
+        self.t0 = time.perf_counter()
+        self.deadline = self.t0 + time_limit
+        self.rng = np.random.default_rng(seed)
+        self.rejected = 0
+        self.samples = 0
+        self.pool: list[tuple[int, Level]] = []  # the best sampled layouts (stops, level)
+        self.best: Design | None = None  # the best verified design (maximize)
+        self.best_stops_seen = -1
+
+    # -- bookkeeping ------------------------------------------------------------------------
+    def record(self, path: str, **extra) -> dict:
         return {
-            "method": "cpsat", "path": path, "seed": seed, "seconds": round(time.perf_counter() - t0, 3),
-            "time_limit": time_limit, "workers": workers, "rejected": rejected, **extra,
+            "method": "cpsat", "path": path, "seed": self.seed,
+            "seconds": round(time.perf_counter() - self.t0, 3), "time_limit": self.time_limit,
+            "workers": self.workers, "samples": self.samples, "rejected": self.rejected, **extra,
         }
 
-    # 1. sampling
-    progress.update(phase="sampling")
-    hint: Level | None = None
-    hint_stops = -1
-    best_seen: Design | None = None
-    sampling_end = t0 + _sampling_budget(request, time_limit, maximize)
-    batch = 0
-    while time.perf_counter() < sampling_end:
-        density = DENSITIES[batch % len(DENSITIES)]
-        batch += 1
-        terrains, starts, goals = sample_for_request(rng, request, SAMPLE_BATCH, density)
-        classes, reversible, stops = classify_batch(terrains, starts, goals)
-        good = (classes == STRONG) & reversible
-        if request.max_rocks is not None:
-            free = np.zeros(terrains.shape[1:], bool)
-            for cell in request.free_cells():
-                free[cell] = True
-            good &= (terrains[:, free] == ROCK).sum(axis=1) <= request.max_rocks
-        if request.max_stops is not None:
-            good &= stops <= request.max_stops
-        candidates = np.flatnonzero(good)
-        if candidates.size == 0:
-            continue
-        best = int(candidates[np.argmax(stops[candidates])])
-        if stops[best] > hint_stops:
-            hint, hint_stops = batch_level(terrains, starts, goals, best), int(stops[best])
-            progress.update(best_stops=max(progress.best_stops or 0, hint_stops))
-        if maximize:
-            continue
-        for k in candidates[stops[candidates] >= request.min_stops]:
-            level = batch_level(terrains, starts, goals, int(k))
-            if level in excluded:
-                continue
-            report = analyze(level)
-            if _meets(request, report, level):
-                return Design(level, report, record("sampling", samples=batch * SAMPLE_BATCH))
-            rejected += 1
-            progress.update(rejected=rejected)
-    if hint is not None:
-        report = analyze(hint)
-        if _meets(request, report, hint) and hint not in excluded:
-            best_seen = Design(hint, report, record("sampling", samples=batch * SAMPLE_BATCH))
-
-    # 2. CP-SAT
-    progress.update(phase="cp-sat")
-    from ortools.sat.python import cp_model
-
-    from models.ice_cpsat import build_model
-
-    built = build_model(request)
-    for level in excluded:
-        built.exclude(level.terrain, level.start, level.goal)
-    if hint is not None:
-        hinted = _mirror_into_kept_half(request, hint)
-        built.hint(hinted.terrain, hinted.start, hinted.goal)
-    if maximize:
-        built.model.maximize(built.goal_stops)
-        if best_seen is not None:
-            built.model.add(built.goal_stops >= best_seen.min_stops)
-    while True:
-        remaining = deadline - time.perf_counter()
-        if remaining <= 0.05:
-            break
-        solver = cp_model.CpSolver()
-        _set_parameters(solver, seed, remaining, workers)
-        status = solver.solve(built.model, _Watcher(built.goal_stops, progress))
-        if status == cp_model.INFEASIBLE:
-            if maximize and best_seen is not None:
-                return _finish_maximize(best_seen, proven=True, rejected=rejected, t0=t0)
-            raise DesignFailed("infeasible", _infeasible_message(request))
-        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            break  # time limit
-        terrain, start, goal = built.layout(solver)
-        level = Level(terrain, start, goal)
+    def verify(self, level: Level, path: str) -> Design | None:
+        """The design if ``level`` passes every check, else None (and one more rejection)."""
+        if level in self.excluded:
+            return None
         report = analyze(level)
-        if _meets(request, report, level) and level not in excluded:
-            found = Design(level, report, record("cp-sat"))
-            if not maximize:
+        if _meets(self.request, report, level):
+            return Design(level, report, self.record(path))
+        self.rejected += 1
+        self.progress.update(rejected=self.rejected)
+        return None
+
+    def seen(self, stops: int) -> None:
+        if stops > self.best_stops_seen:
+            self.best_stops_seen = stops
+            self.progress.update(best_stops=stops)
+
+    # -- 1. sampling ------------------------------------------------------------------------
+    def sample(self) -> Design | None:
+        """Seeded random layouts in compiled batches; keeps the best few for the climb."""
+        self.progress.update(phase="sampling")
+        request = self.request
+        end = self.t0 + min(SAMPLING_SECONDS, 0.1 * self.time_limit)
+        space = Space.of(request)
+        batch = 0
+        while batch == 0 or time.perf_counter() < end or (not self.pool and time.perf_counter() < self.deadline):
+            density = DENSITIES[batch % len(DENSITIES)]
+            batch += 1
+            terrains, starts, goals = sample_for_request(self.rng, request, SAMPLE_BATCH, density)
+            self.samples += SAMPLE_BATCH
+            classes, reversible, stops = classify_batch(terrains, starts, goals)
+            good = (classes == STRONG) & reversible
+            if request.max_rocks is not None:
+                good &= space.rocks(terrains) <= request.max_rocks
+            if request.max_stops is not None:
+                good &= stops <= request.max_stops
+            candidates = np.flatnonzero(good)
+            candidates = candidates[np.argsort(-stops[candidates], kind="stable")]
+            if not self.maximize:
+                for k in candidates[stops[candidates] >= request.min_stops]:
+                    found = self.verify(batch_level(terrains, starts, goals, int(k)), "sampling")
+                    if found:
+                        return found
+            for k in candidates[:POOL_SIZE]:
+                self.pool.append((int(stops[k]), batch_level(terrains, starts, goals, int(k))))
+            self.pool = sorted(self.pool, key=lambda item: -item[0])[:POOL_SIZE]
+            if self.pool:
+                self.seen(self.pool[0][0])
+        return None
+
+    # -- 2. neighbourhood search ------------------------------------------------------------
+    def climb(self) -> Design | None:
+        """Climb from the best samples; for maximize, the best layout becomes the bar to beat."""
+        if not self.pool:
+            return None
+        self.progress.update(phase="climbing")
+        end = time.perf_counter() + CLIMB_SHARE * max(0.0, self.deadline - time.perf_counter())
+        target = None if self.maximize else self.request.min_stops
+        while time.perf_counter() < end:
+            level, stops = climb(self.request, self.rng, [lv for _, lv in self.pool], end, target,
+                                 self.excluded, on_best=self.seen)
+            if level is None:
+                return None
+            if not self.maximize and stops < self.request.min_stops:
+                self.pool.insert(0, (stops, level))  # short of the target: CP-SAT's hint
+                return None
+            found = self.verify(level, "climb")
+            if found is None:
+                self.excluded.add(level)  # rejected: never offer it again
+                continue
+            self.pool.insert(0, (stops, level))
+            if not self.maximize:
                 return found
-            best_seen = found
-            progress.update(best_stops=found.min_stops)
+            self.best = found
+            return None
+        return None
+
+    # -- 3. CP-SAT --------------------------------------------------------------------------
+    def solve_cpsat(self) -> Design:
+        self.progress.update(phase="cp-sat")
+        from ortools.sat.python import cp_model
+
+        from models.ice_cpsat import build_model
+
+        request = self.request
+        built = build_model(request)
+        for level in self.excluded:
+            built.exclude(level.terrain, level.start, level.goal)
+        hint = self.best.level if self.best else (self.pool[0][1] if self.pool else None)
+        if hint is not None:
+            hinted = _mirror_into_kept_half(request, hint)
+            built.hint(hinted.terrain, hinted.start, hinted.goal)
+        if self.maximize:
+            built.model.maximize(built.goal_stops)
+            if self.best is not None:  # only a better level is worth finding now
+                built.model.add(built.goal_stops >= self.best.min_stops + 1)
+        while True:
+            remaining = self.deadline - time.perf_counter()
+            if remaining <= 0.05:
+                break
+            solver = cp_model.CpSolver()
+            _set_parameters(solver, self.seed, remaining, self.workers)
+            status = solver.solve(built.model, _Watcher(built.goal_stops, self.progress))
+            if status == cp_model.MODEL_INVALID:
+                raise RuntimeError(f"CP-SAT model invalid: {built.model.validate()}")
+            if status == cp_model.INFEASIBLE:
+                if self.maximize and self.best is not None:
+                    return self.finish_maximize(proven=True)
+                raise DesignFailed("infeasible", _infeasible_message(request))
+            if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                break  # time limit
+            terrain, start, goal = built.layout(solver)
+            found = self.verify(Level(terrain, start, goal), "cp-sat")
+            if found is None:
+                built.exclude(terrain, start, goal)
+                continue
+            if not self.maximize:
+                return found
+            self.best = found
             if status == cp_model.OPTIMAL:
-                return _finish_maximize(found, proven=True, rejected=rejected, t0=t0)
-            built.model.add(built.goal_stops >= found.min_stops + 1)  # look for better in the time left
-            continue
-        rejected += 1
-        progress.update(rejected=rejected)
-        built.exclude(terrain, start, goal)
-    if maximize and best_seen is not None:
-        return _finish_maximize(best_seen, proven=False, rejected=rejected, t0=t0)
-    best_note = f" (the best layout seen needs {hint_stops} stops)" if hint_stops > 0 else ""
-    raise DesignFailed(
-        "time limit",
-        f"time limit reached: no strong reversible level with min stops >= {request.min_stops} "
-        f"found in {time_limit:g} s{best_note}",
-        best_seen,
-    )
+                return self.finish_maximize(proven=True)
+            built.model.add(built.goal_stops >= found.min_stops + 1)
+        if self.maximize and self.best is not None:
+            return self.finish_maximize(proven=False)
+        seen = f" (the best layout seen needs {self.best_stops_seen} stops)" if self.best_stops_seen > 0 else ""
+        raise DesignFailed(
+            "time limit",
+            f"time limit reached: no strong reversible level with min stops >= {request.min_stops} "
+            f"found in {self.time_limit:g} s{seen}",
+        )
+
+    def finish_maximize(self, *, proven: bool) -> Design:
+        best = self.best
+        generator = dict(best.generator, proven_optimal=proven, rejected=self.rejected, maximize=True,
+                         seconds=round(time.perf_counter() - self.t0, 3))
+        return Design(best.level, best.analysis, generator)
 
 
 def _mirror_into_kept_half(request: LayoutRequest, level: Level) -> Level:
@@ -281,12 +339,6 @@ class _Watcher:
                     progress.update(best_stops=stops)
 
         return Watcher()
-
-
-def _finish_maximize(found: Design, *, proven: bool, rejected: int, t0: float) -> Design:
-    generator = dict(found.generator, proven_optimal=proven, rejected=rejected,
-                     seconds=round(time.perf_counter() - t0, 3), maximize=True)
-    return Design(found.level, found.analysis, generator)
 
 
 def _infeasible_message(request: LayoutRequest) -> str:

@@ -160,9 +160,10 @@ class IceModel:
         if clause:
             self.model.add_bool_or(clause)
 
-    def hint(self, terrain: np.ndarray, start: Cell, goal: Cell, dist: dict[Cell, int] | None = None) -> None:
-        """Suggest a layout (and its distances) as the solver's starting point."""
+    def hint(self, terrain: np.ndarray, start: Cell, goal: Cell) -> None:
+        """Suggest a layout as the solver's starting point (each variable hinted once)."""
         self.model.clear_hints()
+        values: dict[int, tuple[object, bool]] = {}
         for cell, lit in self.rock.items():
             for var, present in (
                 (lit, terrain[cell] == 1),
@@ -170,14 +171,13 @@ class IceModel:
                 (self.is_start[cell], cell == start),
                 (self.is_goal[cell], cell == goal),
             ):
-                if not isinstance(var, bool):
-                    self.model.add_hint(var, bool(present))
-        if dist is not None:
-            for cell, var in self.dist.items():
-                reached = cell in dist
-                if not isinstance(self.reached[cell], bool):
-                    self.model.add_hint(self.reached[cell], reached)
-                self.model.add_hint(var, dist.get(cell, 0))
+                if isinstance(var, bool):
+                    continue
+                if var.index < 0:  # a negated literal: hint its variable with the opposite value
+                    var, present = var.negated(), not present
+                values[var.index] = (var, bool(present))
+        for var, present in values.values():
+            self.model.add_hint(var, present)
 
 
 def build_model(req: LayoutRequest) -> IceModel:

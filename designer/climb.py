@@ -1,0 +1,147 @@
+"""Neighbourhood search around good layouts, on the compiled classifier.
+
+From a layout, every neighbour (one free cell toggled between rock and ice, one rock moved to
+another cell when a rock budget is set, or the start or goal moved to another allowed cell) is classified in one batch; the climb moves to the best strong,
+reversible neighbour, sideways moves allowed for a while, and kicks itself out of plateaus with a
+few random toggles. Every random choice comes from the generator passed in.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from designer.fast import STRONG, classify_batch
+from designer.level import ICE, ROCK, Level
+from models.request import LayoutRequest
+
+PLATEAU_STEPS = 40  # sideways moves before a kick
+KICK_TOGGLES = 4
+
+
+@dataclass
+class Space:
+    """The layout space of a request, as flat index arrays."""
+
+    request: LayoutRequest
+    free: np.ndarray  # flat indices of free cells
+    start_cells: np.ndarray
+    goal_cells: np.ndarray
+    border_gaps: bool  # with a frame, a start/goal cell on the border is a gap in it
+
+    @classmethod
+    def of(cls, request: LayoutRequest) -> Space:
+        w = request.width
+        flat = lambda cells: np.array([r * w + c for r, c in cells], dtype=np.int64)  # noqa: E731
+        return cls(request, flat(request.free_cells()), flat(request.start_cells()), flat(request.goal_cells()),
+                   request.frame)
+
+    def rocks(self, terrains: np.ndarray) -> np.ndarray:
+        return (terrains.reshape(terrains.shape[0], -1)[:, self.free] == ROCK).sum(axis=1)
+
+
+def _neighbours(space: Space, terrain: np.ndarray, start: int, goal: int):
+    """All one-step neighbours of a layout as batch arrays (terrains, starts, goals)."""
+    flat = terrain.reshape(-1)
+    toggles = space.free[(space.free != start) & (space.free != goal)]
+    moves_s = space.start_cells[(space.start_cells != start) & (space.start_cells != goal)]
+    moves_g = space.goal_cells[(space.goal_cells != goal) & (space.goal_cells != start)]
+    pairs = np.empty((0, 2), np.int64)
+    if space.request.max_rocks is not None:  # at a rock budget, moving a rock is one step
+        rocks = toggles[flat[toggles] == ROCK]
+        ices = toggles[flat[toggles] == ICE]
+        pairs = np.array(np.meshgrid(rocks, ices)).T.reshape(-1, 2)
+    count = len(toggles) + len(moves_s) + len(moves_g) + len(pairs)
+    batch = np.repeat(flat[None], count, axis=0)
+    starts = np.full(count, start, np.int64)
+    goals = np.full(count, goal, np.int64)
+    rows = np.arange(len(toggles))
+    batch[rows, toggles] ^= 1  # ice <-> rock (snow never appears here)
+    k = len(toggles)
+    if len(pairs):
+        rows = np.arange(k, k + len(pairs))
+        batch[rows, pairs[:, 0]] = ICE
+        batch[rows, pairs[:, 1]] = ROCK
+        k += len(pairs)
+    for moved, is_start in ((moves_s, True), (moves_g, False)):
+        old = start if is_start else goal
+        for cell in moved:
+            if space.border_gaps and old not in space.free:
+                batch[k, old] = ROCK  # close the old gap in the frame
+            batch[k, cell] = ICE
+            (starts if is_start else goals)[k] = cell
+            k += 1
+    return batch.reshape(count, *terrain.shape), starts, goals
+
+
+def _scores(space: Space, terrains, starts, goals) -> np.ndarray:
+    """Min stops of strong, reversible layouts within the request's budgets; -1 otherwise."""
+    classes, reversible, stops = classify_batch(terrains, starts, goals)
+    ok = (classes == STRONG) & reversible
+    req = space.request
+    if req.max_rocks is not None:
+        ok &= space.rocks(terrains) <= req.max_rocks
+    if req.max_stops is not None:
+        ok &= stops <= req.max_stops
+    return np.where(ok, stops, -1)
+
+
+def climb(request: LayoutRequest, rng: np.random.Generator, seeds: list[Level], deadline: float,
+          target: int | None = None, exclude: set[Level] = frozenset(),
+          on_best: Callable[[int], None] | None = None) -> tuple[Level | None, int]:
+    """Climb from the seed layouts until ``deadline`` (or until ``target`` stops are reached).
+
+    Returns the best strong, reversible layout seen (not in ``exclude``) and its min stops;
+    ``on_best`` is told each new best.
+    """
+    space = Space.of(request)
+    best: Level | None = None
+    best_stops = -1
+    pool = list(seeds)
+    while pool and time.perf_counter() < deadline:
+        level = pool.pop(0) if len(pool) == 1 else pool.pop(int(rng.integers(len(pool))))
+        terrain = level.terrain.copy()
+        start, goal = level.index(level.start), level.index(level.goal)
+        score = int(_scores(space, terrain[None], np.array([start]), np.array([goal]))[0])
+        since_gain = 0
+        run_best = score
+        while time.perf_counter() < deadline:
+            terrains, starts, goals = _neighbours(space, terrain, start, goal)
+            scores = _scores(space, terrains, starts, goals)
+            top = scores.max()
+            if top < 0:
+                break
+            if top > run_best:
+                since_gain, run_best = 0, int(top)
+            else:
+                since_gain += 1
+            choice = int(rng.choice(np.flatnonzero(scores == top)))  # the best neighbour, even if worse
+            terrain, start, goal, score = terrains[choice], int(starts[choice]), int(goals[choice]), int(top)
+            if score > best_stops:
+                candidate = Level(terrain, divmod(start, request.width), divmod(goal, request.width))
+                if candidate not in exclude:
+                    best, best_stops = candidate, score
+                    if on_best:
+                        on_best(score)
+                    if target is not None and best_stops >= target:
+                        return best, best_stops
+            if since_gain > PLATEAU_STEPS:
+                terrain = _kick(space, rng, terrain, start, goal)
+                score = int(_scores(space, terrain[None], np.array([start]), np.array([goal]))[0])
+                since_gain = 0
+                if score < 0:
+                    break
+        if not pool and best is not None:
+            pool.append(best)  # keep working around the best layout until the deadline
+    return best, best_stops
+
+
+def _kick(space: Space, rng: np.random.Generator, terrain: np.ndarray, start: int, goal: int) -> np.ndarray:
+    flat = terrain.reshape(-1).copy()
+    cells = space.free[(space.free != start) & (space.free != goal)]
+    for cell in rng.choice(cells, size=min(KICK_TOGGLES, len(cells)), replace=False):
+        flat[cell] ^= 1
+    return flat.reshape(terrain.shape)

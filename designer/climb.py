@@ -91,8 +91,10 @@ def _scores(space: Space, terrains, starts, goals) -> np.ndarray:
 
 def climb(request: LayoutRequest, rng: np.random.Generator, seeds: list[Level], deadline: float,
           target: int | None = None, exclude: set[Level] = frozenset(),
-          on_best: Callable[[int], None] | None = None) -> tuple[Level | None, int]:
-    """Climb from the seed layouts until ``deadline`` (or until ``target`` stops are reached).
+          on_best: Callable[[int], None] | None = None,
+          stall: float | None = None) -> tuple[Level | None, int]:
+    """Climb from the seed layouts until ``deadline``, until ``target`` stops are reached, or
+    until ``stall`` seconds pass without a new best.
 
     Returns the best strong, reversible layout seen (not in ``exclude``) and its min stops;
     ``on_best`` is told each new best.
@@ -101,14 +103,19 @@ def climb(request: LayoutRequest, rng: np.random.Generator, seeds: list[Level], 
     best: Level | None = None
     best_stops = -1
     pool = list(seeds)
-    while pool and time.perf_counter() < deadline:
+    last_gain = time.perf_counter()
+
+    def stop_time() -> float:
+        return deadline if stall is None else min(deadline, last_gain + stall)
+
+    while pool and time.perf_counter() < stop_time():
         level = pool.pop(0) if len(pool) == 1 else pool.pop(int(rng.integers(len(pool))))
         terrain = level.terrain.copy()
         start, goal = level.index(level.start), level.index(level.goal)
         score = int(_scores(space, terrain[None], np.array([start]), np.array([goal]))[0])
         since_gain = 0
         run_best = score
-        while time.perf_counter() < deadline:
+        while time.perf_counter() < stop_time():
             terrains, starts, goals = _neighbours(space, terrain, start, goal)
             scores = _scores(space, terrains, starts, goals)
             top = scores.max()
@@ -124,6 +131,7 @@ def climb(request: LayoutRequest, rng: np.random.Generator, seeds: list[Level], 
                 candidate = Level(terrain, divmod(start, request.width), divmod(goal, request.width))
                 if candidate not in exclude:
                     best, best_stops = candidate, score
+                    last_gain = time.perf_counter()
                     if on_best:
                         on_best(score)
                     if target is not None and best_stops >= target:

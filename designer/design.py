@@ -39,9 +39,10 @@ from models.request import LayoutRequest
 MAX_DESIGN_SIDE = 40
 SAMPLE_BATCH = 4096
 DENSITIES = (0.15, 0.2, 0.25, 0.3)
-SAMPLING_SECONDS = 0.15  # at most (and at most a tenth of the time limit), once a pool exists
+SAMPLE_BATCHES = 8  # batches drawn before climbing (more while none is strong and reversible)
 POOL_SIZE = 8  # sampled layouts the climb starts from
 CLIMB_SHARE = 0.5  # of the time left: the climb's budget; CP-SAT gets the rest
+STALL_SHARE, STALL_MIN_SECONDS = 0.1, 2.0  # the climb hands over after this long without a gain
 
 
 @dataclass(frozen=True)
@@ -143,6 +144,7 @@ def design(
     its generator record whether that is proven optimal.
     """
     validate(request)
+    _check_bound(request)
     run = _Run(request, seed, time_limit, workers or os.cpu_count() or 1, maximize, set(exclude),
                progress or Progress())
     found = run.sample()
@@ -197,10 +199,10 @@ class _Run:
         """Seeded random layouts in compiled batches; keeps the best few for the climb."""
         self.progress.update(phase="sampling")
         request = self.request
-        end = self.t0 + min(SAMPLING_SECONDS, 0.1 * self.time_limit)
         space = Space.of(request)
         batch = 0
-        while batch == 0 or time.perf_counter() < end or (not self.pool and time.perf_counter() < self.deadline):
+        # A fixed number of batches (not a time slice), so that the same seed gives the same pool.
+        while batch < SAMPLE_BATCHES or (not self.pool and time.perf_counter() < 0.5 * (self.t0 + self.deadline)):
             density = DENSITIES[batch % len(DENSITIES)]
             batch += 1
             terrains, starts, goals = sample_for_request(self.rng, request, SAMPLE_BATCH, density)
@@ -234,8 +236,9 @@ class _Run:
         end = time.perf_counter() + CLIMB_SHARE * max(0.0, self.deadline - time.perf_counter())
         target = None if self.maximize else self.request.min_stops
         while time.perf_counter() < end:
+            stall = max(STALL_MIN_SECONDS, STALL_SHARE * self.time_limit)
             level, stops = climb(self.request, self.rng, [lv for _, lv in self.pool], end, target,
-                                 self.excluded, on_best=self.seen)
+                                 self.excluded, on_best=self.seen, stall=stall)
             if level is None:
                 return None
             if not self.maximize and stops < self.request.min_stops:
@@ -339,6 +342,14 @@ class _Watcher:
                     progress.update(best_stops=stops)
 
         return Watcher()
+
+
+def _check_bound(request: LayoutRequest) -> None:
+    """Refuse at once a target above the plain bound: each stop rests on a different cell."""
+    cells = len(set(request.free_cells()) | set(request.start_cells()) | set(request.goal_cells()))
+    if request.min_stops > cells - 1:
+        raise DesignFailed("infeasible", _infeasible_message(request)
+                           + f": a solution rests on at most {cells} different cells")
 
 
 def _infeasible_message(request: LayoutRequest) -> str:

@@ -1,0 +1,213 @@
+import json
+
+import numpy as np
+import pytest
+from ortools.sat.python import cp_model
+
+from designer.analysis import analyze
+from designer.cli import main
+from designer.design import DesignFailed, design
+from designer.errors import DesignerError
+from designer.formats import parse_level
+from designer.level import ROCK, Level
+from designer.rules import replay
+from models.ice_cpsat import build_model
+from models.request import LayoutRequest
+
+
+def check(request: LayoutRequest, level: Level) -> None:
+    """Everything a designed level must be, checked from scratch."""
+    report = analyze(level)
+    assert report.solvability == "strong" and report.reversible
+    assert report.min_stops >= request.min_stops
+    if request.max_stops is not None:
+        assert report.min_stops <= request.max_stops
+    assert replay(level, report.solution.moves)[0] == level.goal
+    assert level.shape == (request.height, request.width)
+    if request.start:
+        assert level.start == request.start
+    if request.goal:
+        assert level.goal == request.goal
+    if request.frame:
+        border = [(r, c) for r in range(level.height) for c in range(level.width) if request.is_border((r, c))]
+        gaps = {cell for cell in border if level.terrain[cell] != ROCK}
+        assert gaps <= {level.start, level.goal}
+        if not request.start:
+            assert level.start[0] == level.height - 1
+        if not request.goal:
+            assert level.goal[0] == 0
+    if request.max_rocks is not None:
+        assert sum(level.terrain[c] == ROCK for c in request.free_cells()) <= request.max_rocks
+
+
+REQUESTS = [
+    LayoutRequest(height=8, width=8, min_stops=8),
+    LayoutRequest(min_stops=25),
+    LayoutRequest(min_stops=10, max_stops=11),
+    LayoutRequest(height=9, width=10, min_stops=10, start=(4, 4), goal=(0, 5)),
+    LayoutRequest(height=6, width=6, frame=False, min_stops=8),
+    LayoutRequest(height=7, width=7, frame=False, min_stops=9, max_rocks=6),
+    LayoutRequest(height=10, width=10, min_stops=12, snow=True),
+]
+
+
+@pytest.mark.parametrize("request_", REQUESTS, ids=lambda r: f"{r.height}x{r.width}-K{r.min_stops}")
+def test_designs_verify(request_):
+    found = design(request_, seed=3, time_limit=60)
+    check(request_, found.level)
+    assert found.generator["path"] in ("sampling", "climb", "cp-sat")
+
+
+@pytest.mark.parametrize("request_", [
+    LayoutRequest(height=7, width=8, min_stops=9),
+    LayoutRequest(height=6, width=6, frame=False, min_stops=7, start=(2, 2)),
+    LayoutRequest(height=6, width=7, min_stops=6, snow=True, goal=(2, 3)),
+    LayoutRequest(height=5, width=6, frame=False, min_stops=6, max_rocks=5),
+], ids=["frame", "no-frame-pinned", "snow-interior-goal", "rock-budget"])
+def test_the_model_alone_gives_verified_levels_with_exact_stops(request_):
+    """The CP-SAT formulation on its own: every solution is strong, reversible, and the model's
+    goal distance is the true min stops (the potentials are exact, not just bounds)."""
+    built = build_model(request_)
+    for _ in range(3):
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        solver.parameters.random_seed = 1
+        solver.parameters.max_time_in_seconds = 30
+        assert solver.solve(built.model) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+        terrain, start, goal = built.layout(solver)
+        level = Level(terrain, start, goal)
+        check(request_, level)
+        assert analyze(level).min_stops == solver.value(built.goal_stops)
+        built.exclude(terrain, start, goal)
+
+
+def test_model_rejects_what_it_should():
+    # A corridor level that cannot be strong-and-reversible with 5 stops: the model says infeasible.
+    built = build_model(LayoutRequest(height=3, width=6, min_stops=5))
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = 30
+    assert solver.solve(built.model) == cp_model.INFEASIBLE
+
+
+def test_proven_infeasible():
+    with pytest.raises(DesignFailed) as info:
+        design(LayoutRequest(height=6, width=6, min_stops=60), time_limit=30)
+    assert info.value.reason == "infeasible" and "proven infeasible" in str(info.value)
+
+
+def test_proven_infeasible_by_the_model():
+    # Within the plain bound (11 cells), but no 3x6 framed layout needs 5 stops: CP-SAT proves it.
+    with pytest.raises(DesignFailed) as info:
+        design(LayoutRequest(height=3, width=6, min_stops=5), time_limit=30)
+    assert info.value.reason == "infeasible"
+
+
+def test_time_limit_is_reported():
+    with pytest.raises(DesignFailed) as info:
+        design(LayoutRequest(min_stops=95), time_limit=2)
+    assert info.value.reason == "time limit" and "time limit reached" in str(info.value)
+
+
+def test_same_seed_same_level():
+    a = design(LayoutRequest(min_stops=22), seed=11, time_limit=30)
+    b = design(LayoutRequest(min_stops=22), seed=11, time_limit=30)
+    assert a.level == b.level
+
+
+def test_maximize_reports_proof_status():
+    found = design(LayoutRequest(height=4, width=5, frame=False, min_stops=1, max_rocks=2), maximize=True,
+                   time_limit=20)
+    assert found.generator["proven_optimal"] is True and found.generator["maximize"] is True
+    check(LayoutRequest(height=4, width=5, frame=False, max_rocks=2, min_stops=1), found.level)
+
+
+def test_excluded_levels_are_not_returned():
+    request = LayoutRequest(height=8, width=8, min_stops=6)
+    first = design(request, seed=1)
+    second = design(request, seed=1, exclude=(first.level,))
+    assert first.level != second.level
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(start=(0, 0)), "corner"),
+    (dict(goal=(20, 3)), "outside"),
+    (dict(start=(11, 4), goal=(11, 4)), "same cell"),
+    (dict(height=2, width=9), "too small for a frame"),
+    (dict(min_stops=10, max_stops=5), "below"),
+    (dict(height=80, width=80), "too large"),
+])
+def test_bad_requests(kwargs, message):
+    with pytest.raises(DesignerError, match=message):
+        design(LayoutRequest(**kwargs))
+
+
+# --- the command --------------------------------------------------------------------------------
+
+def run(capsys, *args):
+    status = main(list(args))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_make_prints_a_verified_level(capsys):
+    status, out, err = run(capsys, "make", "--min-stops", "15", "--seed", "2")
+    assert status == 0 and "designed: min stops" in err
+    check(LayoutRequest(min_stops=15), Level.from_ascii(out))
+
+
+def test_make_json_and_output_file(capsys, tmp_path):
+    target = tmp_path / "level.json"
+    status, out, _ = run(capsys, "make", "--size", "9x9", "--min-stops", "9", "--format", "json", "-o", str(target))
+    assert status == 0 and out == ""
+    data = json.loads(target.read_text())
+    assert data["analysis"]["min_stops"] >= 9 and data["generator"]["seed"] == 0
+    assert data["generator"]["path"] in ("sampling", "climb", "cp-sat")
+    before = target.read_text()
+    status, _, err = run(capsys, "make", "--size", "9x9", "--min-stops", "9", "--seed", "5", "-o", str(target))
+    assert status == 2 and "already exists" in err and target.read_text() == before
+    status, _, _ = run(capsys, "make", "--size", "9x9", "--min-stops", "9", "--seed", "5", "-o", str(target), "--force")
+    assert status == 0 and parse_level(target.read_text()).dialect == "canonical"
+    assert [p.name for p in tmp_path.iterdir()] == ["level.json"]  # no temporary files left behind
+
+
+def test_make_pack_of_distinct_levels(capsys, tmp_path):
+    folder = tmp_path / "pack"
+    status, _, err = run(capsys, "make", "--size", "8x8", "--min-stops", "7", "--count", "4", "--out", str(folder))
+    assert status == 0 and "wrote 4 levels" in err
+    levels = [parse_level(p.read_text()) for p in sorted(folder.iterdir())]
+    assert len(levels) == 4 and len(set(levels)) == 4
+    for level in levels:
+        check(LayoutRequest(height=8, width=8, min_stops=7), level)
+    status, _, err = run(capsys, "make", "--size", "8x8", "--count", "4", "--out", str(folder))
+    assert status == 2 and "already exists" in err
+
+
+def test_make_pins_and_no_frame(capsys):
+    status, out, _ = run(capsys, "make", "--size", "7x7", "--no-frame", "--start", "3,3", "--goal", "0,0",
+                         "--min-stops", "5", "--max-rocks", "8")
+    level = Level.from_ascii(out)
+    assert status == 0 and level.start == (3, 3) and level.goal == (0, 0)
+    check(LayoutRequest(height=7, width=7, frame=False, start=(3, 3), goal=(0, 0), min_stops=5, max_rocks=8), level)
+
+
+@pytest.mark.parametrize("args, status, words", [
+    (["--size", "6x6", "--min-stops", "60"], 1, "proven infeasible"),
+    (["--min-stops", "95", "--time-limit", "1"], 1, "time limit reached"),
+    (["--start", "0,0"], 2, "corner"),
+    (["--start", "a,b"], 2, "not of the form R,C"),
+    (["--size", "12"], 2, "not of the form HxW"),
+    (["--count", "3"], 2, "--count needs --out"),
+])
+def test_make_refusals(capsys, args, status, words):
+    got, out, err = run(capsys, "make", *args)
+    assert got == status and words in err and err.count("\n") == 1 and out == ""
+
+
+def test_sampler_respects_requests():
+    from designer.sampling import sample_for_request
+
+    request = LayoutRequest(height=6, width=7, frame=False, start=(2, 2))
+    terrains, starts, goals = sample_for_request(np.random.default_rng(0), request, 200, 0.3)
+    assert (starts == 2 * 7 + 2).all() and (starts != goals).all()
+    flat = terrains.reshape(200, -1)
+    assert (flat[np.arange(200), starts] == 0).all() and (flat[np.arange(200), goals] == 0).all()

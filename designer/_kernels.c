@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define ROCK 1
 #define SNOW 2
@@ -140,6 +141,142 @@ static void classify_one(const uint8_t *terrain, int h, int w, int64_t start, in
     *reversible = stops[start] >= 0;
 }
 
+/* ---- Exhaustive search over small layout spaces ------------------------------------------ */
+
+/* Moves from every cell to `goal` (-1 where the goal cannot be reached), by a backward search
+ * that walks predecessors straight off the grid: the cells that slide onto v in direction d are
+ * the open cells behind v, when v stops a slide in d (the cell beyond is rock or outside, v is
+ * snow, or v is the goal); the walk ends at rock, or at the goal, which captures any slide
+ * through it. No slide table is needed. `queue` holds n ints. */
+static void distances_to_goal(const uint8_t *terrain, int h, int w, int64_t goal, int32_t *to_goal, int32_t *queue)
+{
+    const int64_t n = (int64_t)h * w;
+    for (int64_t i = 0; i < n; i++) to_goal[i] = -1;
+    int64_t head = 0, tail = 0;
+    to_goal[goal] = 0;
+    queue[tail++] = (int32_t)goal;
+    while (head < tail) {
+        const int32_t v = queue[head++];
+        const int vr = v / w, vc = v % w;
+        for (int d = 0; d < 4; d++) {
+            const int br = vr + DR[d], bc = vc + DC[d];
+            const int stops_here = v == goal || terrain[v] == SNOW || br < 0 || br >= h || bc < 0 || bc >= w ||
+                                   terrain[(int64_t)br * w + bc] == ROCK;
+            if (!stops_here) continue;
+            int r = vr - DR[d], c = vc - DC[d];
+            while (r >= 0 && r < h && c >= 0 && c < w) {
+                const int64_t u = (int64_t)r * w + c;
+                if (terrain[u] == ROCK || u == goal) break;
+                if (to_goal[u] < 0) { to_goal[u] = to_goal[v] + 1; queue[tail++] = (int32_t)u; }
+                if (terrain[u] == SNOW) break; /* a slide from further back would stop on this snow */
+                r -= DR[d];
+                c -= DC[d];
+            }
+        }
+    }
+}
+
+typedef struct {
+    int32_t best;       /* best min stops found (>= threshold), -1 if none */
+    int64_t ties;       /* (layout, start, goal) triples reaching `best` */
+    uint64_t mask;      /* an example: rock set (bits over the free cells), start, goal */
+    int32_t start, goal;
+    int64_t layouts;    /* canonical layouts evaluated */
+    int complete;       /* 0 when the deadline cut the search short */
+} Search;
+
+/* Evaluate every (start, goal) pair of one layout; update `found` with strong, reversible pairs
+ * of at least max(threshold, found->best) stops. */
+static void evaluate_layout(const uint8_t *terrain, int h, int w, const uint8_t *start_ok, const uint8_t *goal_ok,
+                            int32_t threshold, uint64_t mask, int32_t *scratch, Search *found)
+{
+    const int64_t n = (int64_t)h * w;
+    int32_t *dest = scratch, *length = scratch + 4 * n, *back = scratch + 8 * n, *back_len = scratch + 12 * n;
+    int32_t *to_goal = scratch + 16 * n, *stops = scratch + 17 * n, *order = scratch + 18 * n;
+    int32_t *queue = scratch + 19 * n;
+    for (int64_t g = 0; g < n; g++) {
+        if (!goal_ok[g] || terrain[g] == ROCK) continue;
+        distances_to_goal(terrain, h, w, g, to_goal, queue);
+        int table_ready = 0;
+        for (int64_t s = 0; s < n; s++) {
+            if (s == g || !start_ok[s] || terrain[s] == ROCK) continue;
+            const int32_t need = found->best > threshold ? found->best : threshold;
+            if (to_goal[s] < need) continue;
+            if (!table_ready) { slide_table(terrain, h, w, g, dest, length); table_ready = 1; }
+            /* strong: every cell reachable from s can still reach g */
+            const int64_t count = reach(dest, n, s, g, stops, order);
+            int strong = 1;
+            for (int64_t k = 0; k < count && strong; k++) strong = to_goal[order[k]] >= 0;
+            if (!strong) continue;
+            /* reversible: the swapped level (s captures) is solvable */
+            slide_table(terrain, h, w, s, back, back_len);
+            reach(back, n, g, s, stops, order);
+            if (stops[s] < 0) continue;
+            if (to_goal[s] > found->best) {
+                found->best = to_goal[s];
+                found->ties = 0;
+                found->mask = mask;
+                found->start = (int32_t)s;
+                found->goal = (int32_t)g;
+            }
+            found->ties++;
+        }
+    }
+}
+
+#define EXHAUSTIVE_SCRATCH(n) (20 * (n))
+
+static double monotonic_seconds(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + now.tv_nsec * 1e-9;
+}
+
+/* All rock sets of exactly `rocks` free cells whose lowest free index is `first`, one per
+ * symmetry class (`syms` maps of free-cell indices; a set is kept when no image is smaller). */
+static void search_layouts(const uint8_t *base, int h, int w, const int32_t *free_cells, int nfree,
+                           const uint8_t *start_ok, const uint8_t *goal_ok, const int32_t *syms, int nsyms,
+                           int rocks, int first, int32_t threshold, double deadline, Search *found)
+{
+    const int64_t n = (int64_t)h * w;
+    uint8_t *terrain = (uint8_t *)malloc((size_t)n);
+    int32_t *scratch = (int32_t *)malloc(sizeof(int32_t) * (size_t)EXHAUSTIVE_SCRATCH(n));
+    int idx[64];
+    found->complete = 1;
+    if (!terrain || !scratch || rocks > nfree || (rocks > 0 && first > nfree - rocks)) goto done;
+    if (rocks == 0 && first != 0) goto done;
+    /* idx[0] = first; idx[1..rocks-1] run over combinations of the cells after it */
+    idx[0] = first;
+    for (int k = 1; k < rocks; k++) idx[k] = first + k;
+    for (;;) {
+        uint64_t mask = 0;
+        for (int k = 0; k < rocks; k++) mask |= 1ULL << idx[k];
+        int canonical = 1;
+        for (int y = 0; y < nsyms && canonical; y++) {
+            uint64_t image = 0;
+            for (int k = 0; k < rocks; k++) image |= 1ULL << syms[y * nfree + idx[k]];
+            if (image < mask) canonical = 0;
+        }
+        if (canonical) {
+            memcpy(terrain, base, (size_t)n);
+            for (int k = 0; k < rocks; k++) terrain[free_cells[idx[k]]] = ROCK;
+            evaluate_layout(terrain, h, w, start_ok, goal_ok, threshold, mask, scratch, found);
+            found->layouts++;
+            if ((found->layouts & 4095) == 0 && monotonic_seconds() > deadline) { found->complete = 0; break; }
+        }
+        /* next combination of idx[1..rocks-1] over (first, nfree) */
+        int k = rocks - 1;
+        while (k >= 1 && idx[k] == nfree - rocks + k) k--;
+        if (k < 1) break;
+        idx[k]++;
+        for (int j = k + 1; j < rocks; j++) idx[j] = idx[j - 1] + 1;
+    }
+done:
+    free(terrain);
+    free(scratch);
+}
+
 /* ---- Python bindings ---------------------------------------------------------------------- */
 
 static int get_buffer(PyObject *obj, Py_buffer *view, int writable, Py_ssize_t itemsize, Py_ssize_t items,
@@ -231,11 +368,48 @@ static PyObject *py_classify_batch(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+
+/* exhaustive(base, h, w, free_cells(int32), start_ok(uint8), goal_ok(uint8), syms(int32, nsyms x nfree),
+ *            nsyms, rocks, first, threshold, deadline) -> (best, ties, mask, start, goal, layouts, complete) */
+static PyObject *py_exhaustive(PyObject *self, PyObject *args)
+{
+    PyObject *objs[5];
+    int h, w, nsyms, rocks, first, threshold;
+    double deadline;
+    if (!PyArg_ParseTuple(args, "OiiOOOOiiiid", &objs[0], &h, &w, &objs[1], &objs[2], &objs[3], &objs[4], &nsyms,
+                          &rocks, &first, &threshold, &deadline))
+        return NULL;
+    Py_buffer v[5];
+    for (int k = 0; k < 5; k++) {
+        if (PyObject_GetBuffer(objs[k], &v[k], PyBUF_C_CONTIGUOUS) < 0) {
+            for (int j = 0; j < k; j++) PyBuffer_Release(&v[j]);
+            return NULL;
+        }
+    }
+    const Py_ssize_t n = (Py_ssize_t)h * w;
+    const int nfree = (int)(v[1].len / 4);
+    if (v[0].len != n || v[2].len != n || v[3].len != n || nfree > 64 || v[4].len != (Py_ssize_t)4 * nsyms * nfree) {
+        for (int j = 0; j < 5; j++) PyBuffer_Release(&v[j]);
+        return PyErr_Format(PyExc_ValueError, "exhaustive: inconsistent buffers (or more than 64 free cells)");
+    }
+    Search found = {-1, 0, 0, -1, -1, 0, 1};
+    Py_BEGIN_ALLOW_THREADS
+    search_layouts((const uint8_t *)v[0].buf, h, w, (const int32_t *)v[1].buf, nfree, (const uint8_t *)v[2].buf,
+                   (const uint8_t *)v[3].buf, (const int32_t *)v[4].buf, nsyms, rocks, first, threshold, deadline,
+                   &found);
+    Py_END_ALLOW_THREADS
+    for (int j = 0; j < 5; j++) PyBuffer_Release(&v[j]);
+    return Py_BuildValue("iLKiiLi", found.best, (long long)found.ties, (unsigned long long)found.mask, found.start,
+                         found.goal, (long long)found.layouts, found.complete);
+}
+
 static PyMethodDef methods[] = {
     {"slide_table", py_slide_table, METH_VARARGS, "slide_table(terrain, h, w, capture, dest, length)"},
     {"reach", py_reach, METH_VARARGS, "reach(dest, n, start, goal, stops, order) -> reached count"},
     {"classify_batch", py_classify_batch, METH_VARARGS,
      "classify_batch(terrains, count, h, w, starts, goals, classes, reversible, min_stops)"},
+    {"exhaustive", py_exhaustive, METH_VARARGS,
+     "exhaustive(base, h, w, free_cells, start_ok, goal_ok, syms, nsyms, rocks, first, threshold, deadline)"},
     {NULL, NULL, 0, NULL},
 };
 

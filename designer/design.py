@@ -7,7 +7,9 @@ A design runs as a portfolio, every random choice drawn from the seed:
 2. **climb**: neighbourhood search from the best samples (``designer.climb``): every one-cell
    change classified in one batch, the best taken. It meets most targets within a second and
    gives CP-SAT a strong hint.
-3. **cp-sat**: the model of ``models.ice_cpsat`` (strong solvability, reversibility and the
+3. **exhaustive** (tiny layout spaces: no frame or pinned ends, a rock budget, no snow): every
+   layout up to symmetry, in compiled code; when it completes it proves its best optimal, or
+   the request infeasible. Otherwise **cp-sat**: the model of ``models.ice_cpsat`` (strong solvability, reversibility and the
    min-stops bound are all inside it), solved with the rest of the time, the seed and the
    workers given, hinted with the best layout so far. It finds what the climb cannot, and it
    proves: a request with no solution is reported infeasible, and with ``maximize`` it looks
@@ -27,6 +29,7 @@ from typing import Callable
 
 import numpy as np
 
+from designer import exhaustive
 from designer.analysis import Analysis, analyze
 from designer.errors import DesignerError
 from designer.climb import Space, climb
@@ -42,6 +45,7 @@ DENSITIES = (0.15, 0.2, 0.25, 0.3)
 SAMPLE_BATCHES = 8  # batches drawn before climbing (more while none is strong and reversible)
 POOL_SIZE = 8  # sampled layouts the climb starts from
 CLIMB_SHARE = 0.5  # of the time left: the climb's budget; CP-SAT gets the rest
+EXHAUSTIVE_REACH = 10  # search exhaustively when a complete search is forecast within 10x the time left
 STALL_SHARE, STALL_MIN_SECONDS = 0.1, 2.0  # the climb hands over after this long without a gain
 
 
@@ -151,7 +155,7 @@ def design(
     if found is None:
         found = run.climb()
     if found is None or maximize:
-        found = run.solve_cpsat()
+        found = run.search_exhaustively() if run.exhaustive_fits() else run.solve_cpsat()
     return found
 
 
@@ -255,7 +259,43 @@ class _Run:
             return None
         return None
 
-    # -- 3. CP-SAT --------------------------------------------------------------------------
+    # -- 3a. exhaustive search (tiny layout spaces) -----------------------------------------
+    def exhaustive_fits(self) -> bool:
+        """Whether a complete search of the space can be expected within ten times the time left."""
+        if not exhaustive.applicable(self.request):
+            return False
+        left = self.deadline - time.perf_counter()
+        return exhaustive.estimated_seconds(self.request, self.workers) <= EXHAUSTIVE_REACH * left
+
+    def search_exhaustively(self) -> Design:
+        self.progress.update(phase="exhaustive search")
+        request = self.request
+        bar = self.best.min_stops + 1 if (self.maximize and self.best) else request.min_stops
+        deadline = time.monotonic() + max(0.0, self.deadline - time.perf_counter())
+        while True:
+            result = exhaustive.search(request, bar, deadline, self.workers, on_best=self.seen,
+                                       first_only=not self.maximize)
+            if result.level is None:
+                break
+            found = self.verify(result.level, "exhaustive")
+            if found is None:  # cannot happen unless the kernels disagree with the analysis
+                raise RuntimeError(f"exhaustive search returned a level that fails verification:\n{result.level}")
+            if not self.maximize:
+                return found
+            self.best = found
+            if result.complete:
+                return self.finish_maximize(proven=True, searched=result.layouts)
+            bar = found.min_stops + 1
+        if result.complete:
+            if self.maximize and self.best is not None:
+                return self.finish_maximize(proven=True, searched=result.layouts)
+            raise DesignFailed("infeasible", _infeasible_message(request)
+                               + f" (exhaustive search of {result.layouts:,} layouts up to symmetry)")
+        if self.maximize and self.best is not None:
+            return self.finish_maximize(proven=False)
+        raise self.timed_out()
+
+    # -- 3b. CP-SAT --------------------------------------------------------------------------
     def solve_cpsat(self) -> Design:
         self.progress.update(phase="cp-sat")
         from ortools.sat.python import cp_model
@@ -302,17 +342,20 @@ class _Run:
             built.model.add(built.goal_stops >= found.min_stops + 1)
         if self.maximize and self.best is not None:
             return self.finish_maximize(proven=False)
+        raise self.timed_out()
+
+    def timed_out(self) -> DesignFailed:
         seen = f" (the best layout seen needs {self.best_stops_seen} stops)" if self.best_stops_seen > 0 else ""
-        raise DesignFailed(
+        return DesignFailed(
             "time limit",
-            f"time limit reached: no strong reversible level with min stops >= {request.min_stops} "
+            f"time limit reached: no strong reversible level with min stops >= {self.request.min_stops} "
             f"found in {self.time_limit:g} s{seen}",
         )
 
-    def finish_maximize(self, *, proven: bool) -> Design:
+    def finish_maximize(self, *, proven: bool, **extra) -> Design:
         best = self.best
         generator = dict(best.generator, proven_optimal=proven, rejected=self.rejected, maximize=True,
-                         seconds=round(time.perf_counter() - self.t0, 3))
+                         seconds=round(time.perf_counter() - self.t0, 3), **extra)
         return Design(best.level, best.analysis, generator)
 
 

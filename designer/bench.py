@@ -111,7 +111,7 @@ def bench_make(args: list[str], seeds: list[int]) -> dict:
             report = analyze(level)
             generator = json.loads(done.stdout).get("generator") or {}
             run.update(min_stops=report.min_stops, path=generator.get("path"),
-                       proven_optimal=generator.get("proven_optimal"),
+                       proven_optimal=generator.get("proven_optimal"), rejected=generator.get("rejected"),
                        verified=report.solvability == "strong" and report.reversible
                        and (report.min_stops or 0) >= wanted)
         else:
@@ -124,5 +124,6 @@ def bench_make(args: list[str], seeds: list[int]) -> dict:
         "successes": len(ok),
         "seconds_median": statistics.median(r["seconds"] for r in runs),
         "best_min_stops": max((r.get("min_stops") or 0 for r in runs), default=0),
+        "rejected": sum(r.get("rejected") or 0 for r in runs),
         "all_verified": all(r.get("verified") for r in runs if r["status"] == 0),
     }

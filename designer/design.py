@@ -6,7 +6,8 @@ A design runs as a portfolio, every random choice drawn from the seed:
    (K up to about 20 on 12x12) the fastest way to a level; otherwise it seeds the climb.
 2. **climb**: neighbourhood search from the best samples (``designer.climb``): every one-cell
    change classified in one batch, the best taken. It meets most targets within a second and
-   gives CP-SAT a strong hint.
+   gives CP-SAT a strong hint. In tiny layout spaces it goes on with exact neighbourhoods: a
+   few rocks released and placed again in every possible way (``exhaustive.search_around``).
 3. **exhaustive** (tiny layout spaces: no frame or pinned ends, a rock budget, no snow): every
    layout up to symmetry, in compiled code; when it completes it proves its best optimal, or
    the request infeasible. Otherwise **cp-sat**: the model of ``models.ice_cpsat`` (strong solvability, reversibility and the
@@ -47,6 +48,8 @@ POOL_SIZE = 8  # sampled layouts the climb starts from
 CLIMB_SHARE = 0.5  # of the time left: the climb's budget; CP-SAT gets the rest
 EXHAUSTIVE_REACH = 10  # search exhaustively when a complete search is forecast within 10x the time left
 STALL_SHARE, STALL_MIN_SECONDS = 0.1, 2.0  # the climb hands over after this long without a gain
+NEIGHBOURHOOD_STALL_SHARE = 0.3  # exact neighbourhoods get longer: each round is slower
+NEIGHBOURHOOD_RELEASE = (3, 4)  # rocks released per exact neighbourhood
 
 
 @dataclass(frozen=True)
@@ -233,22 +236,28 @@ class _Run:
 
     # -- 2. neighbourhood search ------------------------------------------------------------
     def climb(self) -> Design | None:
-        """Climb from the best samples; for maximize, the best layout becomes the bar to beat."""
+        """Climb from the best samples (then, in tiny spaces, search exact neighbourhoods around the
+        best layout); for maximize, the best layout becomes the bar to beat."""
         if not self.pool:
             return None
         self.progress.update(phase="climbing")
         end = time.perf_counter() + CLIMB_SHARE * max(0.0, self.deadline - time.perf_counter())
         target = None if self.maximize else self.request.min_stops
+        stall = max(STALL_MIN_SECONDS, STALL_SHARE * self.time_limit)
         while time.perf_counter() < end:
-            stall = max(STALL_MIN_SECONDS, STALL_SHARE * self.time_limit)
             level, stops = climb(self.request, self.rng, [lv for _, lv in self.pool], end, target,
                                  self.excluded, on_best=self.seen, stall=stall)
             if level is None:
                 return None
-            if not self.maximize and stops < self.request.min_stops:
-                self.pool.insert(0, (stops, level))  # short of the target: CP-SAT's hint
+            path = "climb"
+            if exhaustive.applicable(self.request) and (target is None or stops < target):
+                refined, refined_stops = self.refine(level, stops, end, target)
+                path = "neighbourhood" if refined_stops > stops else path
+                level, stops = refined, refined_stops
+            if target is not None and stops < target:
+                self.pool.insert(0, (stops, level))  # short of the target: the next stage's hint
                 return None
-            found = self.verify(level, "climb")
+            found = self.verify(level, path)
             if found is None:
                 self.excluded.add(level)  # rejected: never offer it again
                 continue
@@ -258,6 +267,24 @@ class _Run:
             self.best = found
             return None
         return None
+
+    def refine(self, level: Level, stops: int, end: float, target: int | None) -> tuple[Level, int]:
+        """Exact neighbourhoods: release a few rocks of the best layout and place them again in every
+        possible way, with every start and goal; move on ties, stop after a long stall."""
+        self.progress.update(phase="neighbourhood search")
+        last_gain = time.perf_counter()
+        stall = max(STALL_MIN_SECONDS, NEIGHBOURHOOD_STALL_SHARE * self.time_limit)
+        while time.perf_counter() < min(end, last_gain + stall) and (target is None or stops < target):
+            release = int(self.rng.choice(NEIGHBOURHOOD_RELEASE))
+            deadline = time.monotonic() + max(0.0, min(end, last_gain + stall) - time.perf_counter())
+            result = exhaustive.search_around(self.request, level, release, stops, deadline, self.rng)
+            if result.level is None or result.level in self.excluded:
+                continue
+            if result.best > stops:
+                last_gain = time.perf_counter()
+                self.seen(result.best)
+            level, stops = result.level, result.best
+        return level, stops
 
     # -- 3a. exhaustive search (tiny layout spaces) -----------------------------------------
     def exhaustive_fits(self) -> bool:

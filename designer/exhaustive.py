@@ -103,6 +103,17 @@ def _base(request: LayoutRequest) -> np.ndarray:
     return base
 
 
+def _endpoint_masks(request: LayoutRequest) -> tuple[np.ndarray, np.ndarray]:
+    """uint8 grids marking where the start and the goal may be."""
+    masks = []
+    for cells in (request.start_cells(), request.goal_cells()):
+        mask = np.zeros((request.height, request.width), np.uint8)
+        for cell in cells:
+            mask[cell] = 1
+        masks.append(mask)
+    return masks[0], masks[1]
+
+
 def search(request: LayoutRequest, threshold: int, deadline: float, workers: int | None = None,
            on_best=None, first_only: bool = False) -> ExhaustiveResult:
     """Search the whole space for strong, reversible levels of at least ``threshold`` stops.
@@ -115,12 +126,7 @@ def search(request: LayoutRequest, threshold: int, deadline: float, workers: int
     h, w = request.height, request.width
     free = request.free_cells()
     base = _base(request)
-    start_ok = np.zeros((h, w), np.uint8)
-    goal_ok = np.zeros((h, w), np.uint8)
-    for cell in request.start_cells():
-        start_ok[cell] = 1
-    for cell in request.goal_cells():
-        goal_ok[cell] = 1
+    start_ok, goal_ok = _endpoint_masks(request)
     free_flat = np.array([r * w + c for r, c in free], np.int32)
     syms = symmetries(request, base)
     sym_array = np.array(syms, np.int32).reshape(-1) if syms else np.zeros(0, np.int32)
@@ -166,3 +172,39 @@ def search(request: LayoutRequest, threshold: int, deadline: float, workers: int
         level = Level(terrain, start, goal)
     found = best["stops"] if best["hit"] is not None else -1
     return ExhaustiveResult(found, level, best["ties"], best["layouts"], best["complete"])
+
+
+def search_around(request: LayoutRequest, level: Level, release: int, threshold: int, deadline: float,
+                  rng: np.random.Generator) -> ExhaustiveResult:
+    """An exact neighbourhood: keep all but ``release`` (random) rocks of ``level``, and search
+    every way of placing up to ``release`` rocks (within the budget) with every start and goal."""
+    h, w = request.height, request.width
+    free = request.free_cells()
+    rocks = [c for c in free if level.terrain[c] == ROCK]
+    let_go = {rocks[k] for k in rng.choice(len(rocks), min(release, len(rocks)), replace=False)} if rocks else set()
+    base = level.terrain.copy()
+    for cell in let_go:
+        base[cell] = ICE
+    open_cells = [c for c in free if base[c] == ICE]
+    budget = request.max_rocks - (len(rocks) - len(let_go)) if request.max_rocks is not None else release
+    most = max(0, min(budget, len(let_go) + 1, len(open_cells)))
+    start_ok, goal_ok = _endpoint_masks(request)
+    cells = np.array([r * w + c for r, c in open_cells], np.int32)
+    no_syms = np.zeros(0, np.int32)
+    best, hit, layouts, complete = threshold - 1, None, 0, True
+    tasks = [(0, 0)] + [(r, first) for r in range(1, most + 1) for first in range(len(open_cells) - r + 1)]
+    for rocks_placed, first in tasks:
+        if time.monotonic() > deadline:
+            complete = False
+            break
+        stops, _, mask, start, goal, count, done = _kernels.exhaustive(
+            base, h, w, cells, start_ok, goal_ok, no_syms, 0, rocks_placed, first, max(threshold, best), deadline)
+        layouts += count
+        complete &= bool(done)
+        if stops > best or (stops >= 0 and hit is None):
+            terrain = base.copy()
+            for k in range(len(open_cells)):
+                if mask >> k & 1:
+                    terrain[open_cells[k]] = ROCK
+            best, hit = stops, Level(terrain, divmod(start, w), divmod(goal, w))
+    return ExhaustiveResult(best if hit is not None else -1, hit, 0, layouts, complete)

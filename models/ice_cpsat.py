@@ -142,21 +142,23 @@ class IceModel:
                 goal = cell
         return terrain, start, goal
 
+    def _assignment(self, terrain: np.ndarray, start: Cell, goal: Cell):
+        """(literal, value) pairs that spell out a layout (constants included)."""
+        for cell, lit in self.rock.items():
+            yield lit, terrain[cell] == 1
+            yield self.snow[cell], terrain[cell] == 2
+            yield self.is_start[cell], cell == start
+            yield self.is_goal[cell], cell == goal
+
     def exclude(self, terrain: np.ndarray, start: Cell, goal: Cell) -> None:
         """Forbid exactly this layout (a no-good cut)."""
         clause = []
-        for cell, lit in self.rock.items():
-            for var, present in (
-                (lit, terrain[cell] == 1),
-                (self.snow[cell], terrain[cell] == 2),
-                (self.is_start[cell], cell == start),
-                (self.is_goal[cell], cell == goal),
-            ):
-                if isinstance(var, bool):
-                    if var != present:
-                        return  # this layout is impossible anyway
-                    continue
-                clause.append(~var if present else var)
+        for var, present in self._assignment(terrain, start, goal):
+            if isinstance(var, bool):
+                if var != present:
+                    return  # the model cannot produce this layout anyway
+                continue
+            clause.append(~var if present else var)
         if clause:
             self.model.add_bool_or(clause)
 
@@ -164,18 +166,12 @@ class IceModel:
         """Suggest a layout as the solver's starting point (each variable hinted once)."""
         self.model.clear_hints()
         values: dict[int, tuple[object, bool]] = {}
-        for cell, lit in self.rock.items():
-            for var, present in (
-                (lit, terrain[cell] == 1),
-                (self.snow[cell], terrain[cell] == 2),
-                (self.is_start[cell], cell == start),
-                (self.is_goal[cell], cell == goal),
-            ):
-                if isinstance(var, bool):
-                    continue
-                if var.index < 0:  # a negated literal: hint its variable with the opposite value
-                    var, present = var.negated(), not present
-                values[var.index] = (var, bool(present))
+        for var, present in self._assignment(terrain, start, goal):
+            if isinstance(var, bool):
+                continue
+            if var.index < 0:  # a negated literal: hint its variable with the opposite value
+                var, present = var.negated(), not present
+            values[var.index] = (var, bool(present))
         for var, present in values.values():
             self.model.add_hint(var, present)
 

@@ -151,8 +151,11 @@ def make(
         if taken and not force:
             raise DesignerError(f"{taken[0]} already exists (use --force to overwrite it)")
         folder.mkdir(parents=True, exist_ok=True)
-    elif output is not None and Path(output).exists() and not force:
-        raise DesignerError(f"{output} already exists (use --force to overwrite it)")
+    elif output is not None:
+        if Path(output).exists() and not force:
+            raise DesignerError(f"{output} already exists (use --force to overwrite it)")
+        if not (Path(output).parent if str(Path(output).parent) else Path(".")).is_dir():
+            raise DesignerError(f"{Path(output).parent}: no such directory")
 
     def render(found) -> str:
         if fmt is Format.json:

@@ -197,6 +197,7 @@ def test_make_pins_and_no_frame(capsys):
     (["--start", "a,b"], 2, "not of the form R,C"),
     (["--size", "12"], 2, "not of the form HxW"),
     (["--count", "3"], 2, "--count needs --out"),
+    (["-o", "/nonexistent/dir/level.txt"], 2, "no such directory"),
 ])
 def test_make_refusals(capsys, args, status, words):
     got, out, err = run(capsys, "make", *args)

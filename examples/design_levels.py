@@ -1,0 +1,33 @@
+"""Design levels from Python: what 'designer make' does, as library calls.
+
+Run from the repository root:  python examples/design_levels.py
+"""
+
+from designer.design import DesignFailed, design
+from designer.formats import dumps
+from models.request import LayoutRequest
+
+# A 12x12 framed level that needs at least 30 moves, strong and reversible.
+found = design(LayoutRequest(min_stops=30), seed=7, time_limit=60)
+print(found.level)
+print(f"min stops {found.min_stops}, found by {found.generator['path']} in {found.generator['seconds']} s")
+
+# A band (like a "medium" difficulty) with the start pinned inside the grid.
+medium = design(LayoutRequest(min_stops=10, max_stops=12, start=(6, 6)), seed=1)
+print(medium.level, medium.min_stops)
+
+# The most moves a 5x5 open field with at most 3 rocks allows, proven optimal by exhaustive search.
+best = design(LayoutRequest(height=5, width=5, frame=False, max_rocks=3, min_stops=1), maximize=True,
+              time_limit=30)
+print(best.level)
+print(f"{best.min_stops} stops, proven optimal: {best.generator['proven_optimal']}")
+
+# One more stop than that is impossible, and the designer says so.
+try:
+    design(LayoutRequest(height=5, width=5, frame=False, max_rocks=3, min_stops=best.min_stops + 1),
+           time_limit=30)
+except DesignFailed as failure:
+    print(failure.reason, "-", failure)
+
+# Save a design as a JSON level (solution, analysis and the generator record included).
+print(dumps(found.level, generator=found.generator, report=found.analysis)[:300], "...")

@@ -87,6 +87,13 @@ def analyze(
         typer.echo(report(level, result))
 
 
+class Method(str, Enum):
+    cpsat = "cpsat"
+    random = "random"
+    repair = "repair"
+    greedy = "greedy"
+
+
 class Format(str, Enum):
     ascii = "ascii"
     json = "json"
@@ -122,8 +129,11 @@ def make(
     workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Solver threads (default: all cores)."),
     count: int = typer.Option(1, "--count", min=1, help="How many distinct levels (with --out)."),
     out: Optional[str] = typer.Option(None, "--out", help="Folder for a pack of levels (with --count)."),
+    method: Method = typer.Option(Method.cpsat, "--method",
+                                  help="cpsat: the designer; random, repair, greedy: the classic generators."),
 ) -> None:
     """Design a strong, reversible level whose min stops is at least K."""
+    from designer.baselines import generate
     from designer.design import DesignFailed, design, validate
     from designer.formats import format_json, level_to_json, write_text_atomic
     from designer.progress import reporter
@@ -137,6 +147,8 @@ def make(
         max_rocks=max_rocks, snow=snow,
     )
     validate(request)
+    if maximize and method is not Method.cpsat:
+        raise DesignerError(f"--maximize needs --method cpsat (the {method.value} generator has no proof of a best)")
     if out is None and count > 1:
         raise DesignerError("--count needs --out DIR for the pack")
     if out is not None and output is not None:
@@ -166,8 +178,12 @@ def make(
     with reporter(count, enabled=sys.stderr.isatty()) as progress:
         for k in range(count):
             try:
-                found = design(request, seed=seed + k, time_limit=time_limit, workers=workers,
-                               maximize=maximize, exclude=tuple(d.level for d in made), progress=progress.for_level(k))
+                if method is Method.cpsat:
+                    found = design(request, seed=seed + k, time_limit=time_limit, workers=workers, maximize=maximize,
+                                   exclude=tuple(d.level for d in made), progress=progress.for_level(k))
+                else:
+                    found = generate(method.value, request, seed=seed + k, time_limit=time_limit,
+                                     exclude=tuple(d.level for d in made))
             except DesignFailed as failure:
                 where = f"level {k + 1} of {count}: " if count > 1 else ""
                 raise RequestNotMet(where + str(failure)) from None
@@ -188,6 +204,72 @@ def make(
         write_text_atomic(output, render(made[0]), force=force)
     else:
         typer.echo(render(made[0]), nl=False)
+
+
+def parse_targets(text: str) -> list[int]:
+    """'10,15,20' -> [10, 15, 20]."""
+    try:
+        targets = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise DesignerError(f"--min-stops {text!r} is not a number or a comma-separated list of numbers") from None
+    if any(t < 1 for t in targets):
+        raise DesignerError("--min-stops must be at least 1")
+    return targets
+
+
+@app.command()
+def compare(
+    min_stops: str = typer.Option("20", "--min-stops", help="Target K, or a list: 10,15,20,25,30."),
+    budget: float = typer.Option(20.0, "--budget", min=0.1, help="Seconds per method per level."),
+    seeds: int = typer.Option(5, "--seeds", min=1, help="Seeds 1..N for every method and target."),
+    methods: str = typer.Option(",".join(m.value for m in Method), "--methods", help="Comma-separated methods."),
+    size: str = typer.Option("12x12", help="Grid size HxW (with a frame)."),
+    workers: Optional[int] = typer.Option(None, "--workers", min=1, help="CP-SAT threads (default: all cores)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the results as JSON."),
+    levels: bool = typer.Option(False, "--levels", help="Include every verified level in the JSON."),
+    plot_file: Optional[str] = typer.Option(None, "--plot", help="Write a PNG of time to a level against K."),
+    force: bool = typer.Option(False, "--force", help="Overwrite an existing plot file."),
+) -> None:
+    """Run generators side by side on the same requests, budget and verifier."""
+    from designer import compare as comparison
+    from designer.design import validate
+    from designer.formats import write_text_atomic
+    from designer.progress import reporter
+    from models.request import LayoutRequest
+
+    h, w = parse_size(size)
+    targets = parse_targets(min_stops)
+    chosen = tuple(m.strip() for m in methods.split(",") if m.strip())
+    unknown = [m for m in chosen if m not in comparison.METHODS]
+    if unknown or not chosen:
+        raise DesignerError(f"unknown method {unknown[0] if unknown else '(none)'}: "
+                            f"choose from {', '.join(comparison.METHODS)}")
+    request = LayoutRequest(height=h, width=w, min_stops=max(targets))
+    validate(request)
+    if plot_file is not None and Path(plot_file).exists() and not force:
+        raise DesignerError(f"{plot_file} already exists (use --force to overwrite it)")
+    total = len(targets) * seeds * len(chosen)
+    with reporter(total, enabled=sys.stderr.isatty()) as progress:
+        result = comparison.compare(request, targets, list(range(1, seeds + 1)), budget, chosen, workers=workers,
+                                    keep_levels=levels, on_run=lambda run: progress.advance())
+    if plot_file is not None:
+        import io
+
+        buffer = io.BytesIO()
+        comparison.plot(result, buffer)
+        write_text_atomic(plot_file, buffer.getvalue(), force=force)
+    if as_json:
+        typer.echo(json.dumps(result))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"{h}x{w}, budget {budget:g} s per level, seeds 1..{seeds}")
+    for column in comparison.TABLE_HEADER:
+        table.add_column(column, justify="left" if column in ("K", "method") else "right")
+    for row in comparison.table_rows(result):
+        table.add_row(*row)
+    Console().print(table)
 
 
 @bench_app.command("classify")
@@ -242,7 +324,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit status instead of raising."""
     argv = sys.argv[1:] if argv is None else argv
     if not argv:
-        typer.echo("usage: designer COMMAND [ARGS]... (commands: make, solve, analyze, bench; see designer --help)", err=True)
+        typer.echo("usage: designer COMMAND [ARGS]... (commands: make, solve, analyze, compare, bench; see designer --help)", err=True)
         return 2
     try:
         result = app(args=argv, prog_name="designer", standalone_mode=False)

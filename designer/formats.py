@@ -129,8 +129,8 @@ def read_level(source: str | Path) -> Level:
         raise LevelError(f"{source}: {exc}") from None
 
 
-def write_text_atomic(path: str | Path, text: str, *, force: bool = False) -> None:
-    """Write ``text`` to ``path`` all at once: a temporary file beside it, then a rename.
+def write_text_atomic(path: str | Path, text: str | bytes, *, force: bool = False) -> None:
+    """Write ``text`` (or bytes) to ``path`` all at once: a temporary file beside it, then a rename.
 
     Refuses (DesignerError) to replace an existing file unless ``force``.
     """
@@ -144,8 +144,8 @@ def write_text_atomic(path: str | Path, text: str, *, force: bool = False) -> No
         raise DesignerError(f"{folder}: no such directory")
     handle, temp = tempfile.mkstemp(prefix=f".{target.name}.", dir=folder)
     try:
-        with os.fdopen(handle, "w") as out:
-            out.write(text)
+        with os.fdopen(handle, "wb") as out:
+            out.write(text.encode() if isinstance(text, str) else text)
         os.replace(temp, target)
     except BaseException:
         Path(temp).unlink(missing_ok=True)

@@ -42,10 +42,11 @@ from models.request import LayoutRequest
 #: Largest grid the designer accepts (the model grows with cells x slide length).
 MAX_DESIGN_SIDE = 40
 SAMPLE_BATCH = 4096
-DENSITIES = (0.15, 0.2, 0.25, 0.3)
-SAMPLE_BATCHES = 8  # batches drawn before climbing (more while none is strong and reversible)
+DENSITIES = (0.2, 0.25, 0.15, 0.3)
+SAMPLE_BATCHES = 1  # batches drawn before climbing (more while none is strong and reversible)
 POOL_SIZE = 8  # sampled layouts the climb starts from
-CLIMB_SHARE = 0.5  # of the time left: the climb's budget; CP-SAT gets the rest
+CLIMB_SHARE = 0.5  # of the time left: the climb's budget; CP-SAT or the exhaustive search gets the rest
+SEARCH_SHARE_WITHOUT_PROOF = 0.9  # maximize, when no complete proof is in reach: climb (with restarts) longer
 EXHAUSTIVE_REACH = 10  # search exhaustively when a complete search is forecast within 10x the time left
 STALL_SHARE, STALL_MIN_SECONDS = 0.1, 2.0  # the climb hands over after this long without a gain
 NEIGHBOURHOOD_STALL_SHARE = 0.3  # exact neighbourhoods get longer: each round is slower
@@ -241,7 +242,10 @@ class _Run:
         if not self.pool:
             return None
         self.progress.update(phase="climbing")
-        end = time.perf_counter() + CLIMB_SHARE * max(0.0, self.deadline - time.perf_counter())
+        left = max(0.0, self.deadline - time.perf_counter())
+        # Maximizing with no proof in reach, the time is better spent on fresh climbs.
+        restarts = self.maximize and not self.proof_within_reach(left)
+        end = time.perf_counter() + (SEARCH_SHARE_WITHOUT_PROOF if restarts else CLIMB_SHARE) * left
         target = None if self.maximize else self.request.min_stops
         stall = max(STALL_MIN_SECONDS, STALL_SHARE * self.time_limit)
         while time.perf_counter() < end:
@@ -264,9 +268,19 @@ class _Run:
             self.pool.insert(0, (stops, level))
             if not self.maximize:
                 return found
-            self.best = found
-            return None
+            if self.best is None or found.min_stops > self.best.min_stops:
+                self.best = found
+            if not restarts:
+                return None
+            self.pool = []  # climb again from fresh samples; the best is kept
+            self.sample()
+            self.progress.update(phase="climbing")
         return None
+
+    def proof_within_reach(self, left: float) -> bool:
+        """Whether an exhaustive search could complete in the time the climb would leave it."""
+        return exhaustive.applicable(self.request) and (
+            exhaustive.estimated_seconds(self.request, self.workers) <= (1 - CLIMB_SHARE) * left)
 
     def refine(self, level: Level, stops: int, end: float, target: int | None) -> tuple[Level, int]:
         """Exact neighbourhoods: release a few rocks of the best layout and place them again in every

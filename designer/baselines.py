@@ -25,6 +25,7 @@ import numpy as np
 
 from designer import _kernels
 from designer.analysis import analyze
+from designer.climb import rock_moves
 from designer.design import Design, DesignFailed, _meets, validate
 from designer.fast import classify_batch, reach
 from designer.level import ICE, ROCK, SNOW, Level
@@ -199,14 +200,9 @@ def _greedy(request: LayoutRequest, rng: np.random.Generator, clock: _Clock) -> 
         free = np.array([r * w + c for r, c in request.free_cells()])
         free = free[(free != start) & (free != goal)]
         while clock.left():
-            rocks, ices = free[flat[free] == ROCK], free[flat[free] == ICE]
-            if not len(rocks) or not len(ices):
+            batch = rock_moves(flat, free)
+            if not len(batch):
                 break
-            pairs = np.array(np.meshgrid(rocks, ices)).T.reshape(-1, 2)
-            batch = np.repeat(flat[None], len(pairs), axis=0)
-            rows = np.arange(len(pairs))
-            batch[rows, pairs[:, 0]] = ICE
-            batch[rows, pairs[:, 1]] = ROCK
             moved = _min_stops(batch.reshape(-1, h, w), start, goal)
             top = int(moved.max())
             if top <= current:

@@ -43,29 +43,34 @@ class Space:
         return (terrains.reshape(terrains.shape[0], -1)[:, self.free] == ROCK).sum(axis=1)
 
 
+def rock_moves(flat: np.ndarray, cells: np.ndarray) -> np.ndarray:
+    """Every layout (a row per layout) with one rock among ``cells`` moved to an ice cell among them."""
+    rocks, ices = cells[flat[cells] == ROCK], cells[flat[cells] == ICE]
+    pairs = np.array(np.meshgrid(rocks, ices)).T.reshape(-1, 2)
+    batch = np.repeat(flat[None], len(pairs), axis=0)
+    rows = np.arange(len(pairs))
+    batch[rows, pairs[:, 0]] = ICE
+    batch[rows, pairs[:, 1]] = ROCK
+    return batch
+
+
 def _neighbours(space: Space, terrain: np.ndarray, start: int, goal: int):
     """All one-step neighbours of a layout as batch arrays (terrains, starts, goals)."""
     flat = terrain.reshape(-1)
     toggles = space.free[(space.free != start) & (space.free != goal)]
     moves_s = space.start_cells[(space.start_cells != start) & (space.start_cells != goal)]
     moves_g = space.goal_cells[(space.goal_cells != goal) & (space.goal_cells != start)]
-    pairs = np.empty((0, 2), np.int64)
-    if space.request.max_rocks is not None:  # at a rock budget, moving a rock is one step
-        rocks = toggles[flat[toggles] == ROCK]
-        ices = toggles[flat[toggles] == ICE]
-        pairs = np.array(np.meshgrid(rocks, ices)).T.reshape(-1, 2)
-    count = len(toggles) + len(moves_s) + len(moves_g) + len(pairs)
+    # At a rock budget, moving a rock is one step (else it would need two, through an invalid layout).
+    moved_rocks = rock_moves(flat, toggles) if space.request.max_rocks is not None else flat[None][:0]
+    count = len(toggles) + len(moved_rocks) + len(moves_s) + len(moves_g)
     batch = np.repeat(flat[None], count, axis=0)
     starts = np.full(count, start, np.int64)
     goals = np.full(count, goal, np.int64)
     rows = np.arange(len(toggles))
     batch[rows, toggles] ^= 1  # ice <-> rock (snow never appears here)
     k = len(toggles)
-    if len(pairs):
-        rows = np.arange(k, k + len(pairs))
-        batch[rows, pairs[:, 0]] = ICE
-        batch[rows, pairs[:, 1]] = ROCK
-        k += len(pairs)
+    batch[k:k + len(moved_rocks)] = moved_rocks
+    k += len(moved_rocks)
     for moved, is_start in ((moves_s, True), (moves_g, False)):
         old = start if is_start else goal
         for cell in moved:

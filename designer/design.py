@@ -47,8 +47,10 @@ SAMPLE_BATCHES = 1  # batches drawn before climbing (more while none is strong a
 POOL_SIZE = 8  # sampled layouts the climb starts from
 CLIMB_SHARE = 0.5  # of the time left: the climb's budget; CP-SAT or the exhaustive search gets the rest
 SEARCH_SHARE_WITHOUT_PROOF = 0.9  # maximize, when no complete proof is in reach: climb (with restarts) longer
+CLIMB_SHARE_BEFORE_PROOF = 0.1  # when a complete exhaustive search is in reach, it gets most of the time
 EXHAUSTIVE_REACH = 10  # search exhaustively when a complete search is forecast within 10x the time left
-STALL_SHARE, STALL_MIN_SECONDS = 0.1, 2.0  # the climb hands over after this long without a gain
+STALL_SHARE, STALL_MIN_SECONDS, STALL_MAX_SECONDS = 0.1, 2.0, 30.0  # the climb hands over after this
+# long without a gain: a tenth of the time limit, within these bounds
 NEIGHBOURHOOD_STALL_SHARE = 0.3  # exact neighbourhoods get longer: each round is slower
 NEIGHBOURHOOD_RELEASE = (3, 4)  # rocks released per exact neighbourhood
 
@@ -244,10 +246,12 @@ class _Run:
         self.progress.update(phase="climbing")
         left = max(0.0, self.deadline - time.perf_counter())
         # Maximizing with no proof in reach, the time is better spent on fresh climbs.
-        restarts = self.maximize and not self.proof_within_reach(left)
-        end = time.perf_counter() + (SEARCH_SHARE_WITHOUT_PROOF if restarts else CLIMB_SHARE) * left
+        provable = self.proof_within_reach(left)
+        restarts = self.maximize and not provable
+        share = SEARCH_SHARE_WITHOUT_PROOF if restarts else (CLIMB_SHARE_BEFORE_PROOF if provable else CLIMB_SHARE)
+        end = time.perf_counter() + share * left
         target = None if self.maximize else self.request.min_stops
-        stall = max(STALL_MIN_SECONDS, STALL_SHARE * self.time_limit)
+        stall = min(STALL_MAX_SECONDS, max(STALL_MIN_SECONDS, STALL_SHARE * self.time_limit))
         while time.perf_counter() < end:
             level, stops = climb(self.request, self.rng, [lv for _, lv in self.pool], end, target,
                                  self.excluded, on_best=self.seen, stall=stall)
@@ -280,14 +284,14 @@ class _Run:
     def proof_within_reach(self, left: float) -> bool:
         """Whether an exhaustive search could complete in the time the climb would leave it."""
         return exhaustive.applicable(self.request) and (
-            exhaustive.estimated_seconds(self.request, self.workers) <= (1 - CLIMB_SHARE) * left)
+            exhaustive.estimated_seconds(self.request, self.workers) <= (1 - CLIMB_SHARE_BEFORE_PROOF) * left)
 
     def refine(self, level: Level, stops: int, end: float, target: int | None) -> tuple[Level, int]:
         """Exact neighbourhoods: release a few rocks of the best layout and place them again in every
         possible way, with every start and goal; move on ties, stop after a long stall."""
         self.progress.update(phase="neighbourhood search")
         last_gain = time.perf_counter()
-        stall = max(STALL_MIN_SECONDS, NEIGHBOURHOOD_STALL_SHARE * self.time_limit)
+        stall = min(2 * STALL_MAX_SECONDS, max(STALL_MIN_SECONDS, NEIGHBOURHOOD_STALL_SHARE * self.time_limit))
         while time.perf_counter() < min(end, last_gain + stall) and (target is None or stops < target):
             release = int(self.rng.choice(NEIGHBOURHOOD_RELEASE))
             deadline = time.monotonic() + max(0.0, min(end, last_gain + stall) - time.perf_counter())

@@ -22,7 +22,7 @@ identical conjunctions, so pinned and framed requests give small models.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 from ortools.sat.python import cp_model
@@ -121,7 +121,6 @@ class IceModel:
     reached: dict[Cell, object]
     dist: dict[Cell, object]
     goal_stops: cp_model.IntVar
-    decisions: list = field(default_factory=list)  # the literals that define a layout
 
     def value(self, solver, lit) -> bool:
         return lit if isinstance(lit, bool) else bool(solver.boolean_value(lit))
@@ -309,8 +308,7 @@ def build_model(req: LayoutRequest) -> IceModel:
     # Symmetry: mirror images have the same min stops; keep the start in the left (top) half.
     _break_mirror_symmetry(model, req, is_start)
 
-    decisions = [v for d in (rock, snow, is_start, is_goal) for v in d.values() if not isinstance(v, bool)]
-    return IceModel(req, model, rock, snow, is_start, is_goal, reached, dist, goal_stops, decisions)
+    return IceModel(req, model, rock, snow, is_start, is_goal, reached, dist, goal_stops)
 
 
 def _break_mirror_symmetry(model: cp_model.CpModel, req: LayoutRequest, is_start: dict[Cell, object]) -> None:

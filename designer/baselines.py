@@ -23,12 +23,12 @@ import time
 
 import numpy as np
 
-from designer import _kernels
 from designer.analysis import analyze
 from designer.climb import rock_moves
 from designer.design import Design, DesignFailed, _meets, validate
 from designer.fast import classify_batch, reach
 from designer.level import ICE, ROCK, SNOW, Level
+from designer.rules import terrain_slide_table
 from designer.sampling import batch_level, sample_for_request
 from models.request import LayoutRequest
 
@@ -106,11 +106,7 @@ def _min_stops(terrains: np.ndarray, start: int, goal: int) -> np.ndarray:
 
 def _distances_from(terrain: np.ndarray, start: int) -> np.ndarray:
     """Min stops from ``start`` to every cell while no goal is placed yet (capture cell -1: none)."""
-    h, w = terrain.shape
-    n = h * w
-    dest = np.empty((4, n), np.int32)
-    length = np.empty((4, n), np.int32)
-    _kernels.slide_table(np.ascontiguousarray(terrain), h, w, -1, dest, length)
+    dest, _ = terrain_slide_table(terrain, -1)
     stops, _ = reach(dest, start, -1)
     return stops
 

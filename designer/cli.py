@@ -166,7 +166,7 @@ def make(
     elif output is not None:
         if Path(output).exists() and not force:
             raise DesignerError(f"{output} already exists (use --force to overwrite it)")
-        if not (Path(output).parent if str(Path(output).parent) else Path(".")).is_dir():
+        if not Path(output).parent.is_dir():
             raise DesignerError(f"{Path(output).parent}: no such directory")
 
     def render(found) -> str:

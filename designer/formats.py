@@ -139,7 +139,7 @@ def write_text_atomic(path: str | Path, text: str | bytes, *, force: bool = Fals
         raise DesignerError(f"{target} already exists (use --force to overwrite it)")
     if target.is_dir():
         raise DesignerError(f"{target} is a directory")
-    folder = target.parent if str(target.parent) else Path(".")
+    folder = target.parent
     if not folder.is_dir():
         raise DesignerError(f"{folder}: no such directory")
     handle, temp = tempfile.mkstemp(prefix=f".{target.name}.", dir=folder)

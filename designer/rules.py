@@ -30,10 +30,15 @@ def slide_table(level: Level, capture: Cell | None = None) -> tuple[np.ndarray, 
     captures at the start instead).
     """
     goal = level.goal if capture is None else capture
-    n = level.height * level.width
-    dest = np.empty((4, n), np.int32)
-    length = np.empty((4, n), np.int32)
-    _kernels.slide_table(level.terrain, level.height, level.width, level.index(goal), dest, length)
+    return terrain_slide_table(level.terrain, level.index(goal))
+
+
+def terrain_slide_table(terrain: np.ndarray, capture: int) -> tuple[np.ndarray, np.ndarray]:
+    """``slide_table`` for a bare terrain grid; ``capture`` is a flat index, or -1 for no goal yet."""
+    h, w = terrain.shape
+    dest = np.empty((4, h * w), np.int32)
+    length = np.empty((4, h * w), np.int32)
+    _kernels.slide_table(np.ascontiguousarray(terrain, np.uint8), h, w, capture, dest, length)
     return dest, length
 
 

@@ -4,6 +4,10 @@
  * designer/rules.py and designer/fast.py); nothing here allocates Python objects per cell.
  *
  * Terrain codes: 0 ice, 1 rock, 2 snow. Directions: 0 u, 1 d, 2 l, 3 r.
+ *
+ * designer/kernels.py is the one caller: it checks every index, length and value before calling
+ * in. The bindings below still refuse what would take them outside a buffer (a start, goal,
+ * cell or count out of range), so a direct call with bad arguments raises ValueError too.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -182,7 +186,8 @@ typedef struct {
     uint64_t mask;      /* an example: rock set (bits over the free cells), start, goal */
     int32_t start, goal;
     int64_t layouts;    /* canonical layouts evaluated */
-    int complete;       /* 0 when the deadline cut the search short */
+    int complete;       /* 0 when the budget ran out or `stop` was set before the end */
+    int out_of_memory;  /* 1 when scratch memory could not be had: nothing was searched */
 } Search;
 
 /* Evaluate every (start, goal) pair of one layout; update `found` with strong, reversible pairs
@@ -234,17 +239,26 @@ static double monotonic_seconds(void)
 }
 
 /* All rock sets of exactly `rocks` free cells whose lowest free index is `first`, one per
- * symmetry class (`syms` maps of free-cell indices; a set is kept when no image is smaller). */
+ * symmetry class (`syms` maps of free-cell indices; a set is kept when no image is smaller).
+ * The search gives up after `budget` seconds of its own, or as soon as another thread sets
+ * *stop; either way `complete` is 0. Running out of memory is an error, never a proof. */
 static void search_layouts(const uint8_t *base, int h, int w, const int32_t *free_cells, int nfree,
                            const uint8_t *start_ok, const uint8_t *goal_ok, const int32_t *syms, int nsyms,
-                           int rocks, int first, int32_t threshold, double deadline, Search *found)
+                           int rocks, int first, int32_t threshold, double budget, volatile const int32_t *stop,
+                           Search *found)
 {
     const int64_t n = (int64_t)h * w;
+    const double deadline = monotonic_seconds() + budget;
     uint8_t *terrain = (uint8_t *)malloc((size_t)n);
     int32_t *scratch = (int32_t *)malloc(sizeof(int32_t) * (size_t)EXHAUSTIVE_SCRATCH(n));
     int idx[64];
     found->complete = 1;
-    if (!terrain || !scratch || rocks > nfree || (rocks > 0 && first > nfree - rocks)) goto done;
+    if (!terrain || !scratch) {
+        found->out_of_memory = 1;
+        found->complete = 0;
+        goto done;
+    }
+    if (rocks > nfree || (rocks > 0 && first > nfree - rocks)) goto done;
     if (rocks == 0 && first != 0) goto done;
     /* idx[0] = first; idx[1..rocks-1] run over combinations of the cells after it */
     idx[0] = first;
@@ -263,7 +277,10 @@ static void search_layouts(const uint8_t *base, int h, int w, const int32_t *fre
             for (int k = 0; k < rocks; k++) terrain[free_cells[idx[k]]] = ROCK;
             evaluate_layout(terrain, h, w, start_ok, goal_ok, threshold, mask, scratch, found);
             found->layouts++;
-            if ((found->layouts & 4095) == 0 && monotonic_seconds() > deadline) { found->complete = 0; break; }
+            if (*stop || ((found->layouts & 4095) == 0 && monotonic_seconds() > deadline)) {
+                found->complete = 0;
+                break;
+            }
         }
         /* next combination of idx[1..rocks-1] over (first, nfree) */
         int k = rocks - 1;
@@ -298,6 +315,8 @@ static PyObject *py_slide_table(PyObject *self, PyObject *args)
     long long capture;
     if (!PyArg_ParseTuple(args, "OiiLOO", &terrain_obj, &h, &w, &capture, &dest_obj, &length_obj)) return NULL;
     const Py_ssize_t n = (Py_ssize_t)h * w;
+    if (h < 1 || w < 1 || capture < -1 || capture >= n)
+        return PyErr_Format(PyExc_ValueError, "slide_table: bad size %dx%d or capture %lld", h, w, capture);
     Py_buffer t, d, l;
     if (get_buffer(terrain_obj, &t, 0, 1, n, "terrain") < 0) return NULL;
     if (get_buffer(dest_obj, &d, 1, 4, 4 * n, "dest") < 0) { PyBuffer_Release(&t); return NULL; }
@@ -314,10 +333,19 @@ static PyObject *py_reach(PyObject *self, PyObject *args)
     PyObject *dest_obj, *stops_obj, *order_obj;
     long long n, start, goal;
     if (!PyArg_ParseTuple(args, "OLLLOO", &dest_obj, &n, &start, &goal, &stops_obj, &order_obj)) return NULL;
+    if (n < 1 || n > INT32_MAX || start < 0 || start >= n || goal < -1 || goal >= n)
+        return PyErr_Format(PyExc_ValueError, "reach: start %lld or goal %lld outside 0..%lld", start, goal, n - 1);
     Py_buffer d, s, o;
     if (get_buffer(dest_obj, &d, 0, 4, 4 * n, "dest") < 0) return NULL;
     if (get_buffer(stops_obj, &s, 1, 4, n, "stops") < 0) { PyBuffer_Release(&d); return NULL; }
     if (get_buffer(order_obj, &o, 1, 4, n, "order") < 0) { PyBuffer_Release(&d); PyBuffer_Release(&s); return NULL; }
+    const int32_t *table = (const int32_t *)d.buf;
+    for (long long k = 0; k < 4 * n; k++) {
+        if (table[k] < -1 || table[k] >= n) {
+            PyBuffer_Release(&d); PyBuffer_Release(&s); PyBuffer_Release(&o);
+            return PyErr_Format(PyExc_ValueError, "reach: dest holds a cell outside 0..%lld", n - 1);
+        }
+    }
     int64_t count;
     Py_BEGIN_ALLOW_THREADS
     count = reach((const int32_t *)d.buf, n, start, goal, (int32_t *)s.buf, (int32_t *)o.buf);
@@ -370,17 +398,20 @@ static PyObject *py_classify_batch(PyObject *self, PyObject *args)
 
 
 /* exhaustive(base, h, w, free_cells(int32), start_ok(uint8), goal_ok(uint8), syms(int32, nsyms x nfree),
- *            nsyms, rocks, first, threshold, deadline) -> (best, ties, mask, start, goal, layouts, complete) */
+ *            nsyms, rocks, first, threshold, budget_seconds, stop(int32[1]))
+ *   -> (best, ties, mask, start, goal, layouts, complete) */
 static PyObject *py_exhaustive(PyObject *self, PyObject *args)
 {
-    PyObject *objs[5];
+    PyObject *objs[6];
     int h, w, nsyms, rocks, first, threshold;
-    double deadline;
-    if (!PyArg_ParseTuple(args, "OiiOOOOiiiid", &objs[0], &h, &w, &objs[1], &objs[2], &objs[3], &objs[4], &nsyms,
-                          &rocks, &first, &threshold, &deadline))
+    double budget;
+    if (!PyArg_ParseTuple(args, "OiiOOOOiiiidO", &objs[0], &h, &w, &objs[1], &objs[2], &objs[3], &objs[4], &nsyms,
+                          &rocks, &first, &threshold, &budget, &objs[5]))
         return NULL;
-    Py_buffer v[5];
-    for (int k = 0; k < 5; k++) {
+    if (h < 1 || w < 1 || nsyms < 0 || !(budget >= 0))
+        return PyErr_Format(PyExc_ValueError, "exhaustive: bad size, symmetry count or budget");
+    Py_buffer v[6];
+    for (int k = 0; k < 6; k++) {
         if (PyObject_GetBuffer(objs[k], &v[k], PyBUF_C_CONTIGUOUS) < 0) {
             for (int j = 0; j < k; j++) PyBuffer_Release(&v[j]);
             return NULL;
@@ -388,17 +419,30 @@ static PyObject *py_exhaustive(PyObject *self, PyObject *args)
     }
     const Py_ssize_t n = (Py_ssize_t)h * w;
     const int nfree = (int)(v[1].len / 4);
-    if (v[0].len != n || v[2].len != n || v[3].len != n || nfree > 64 || v[4].len != (Py_ssize_t)4 * nsyms * nfree) {
-        for (int j = 0; j < 5; j++) PyBuffer_Release(&v[j]);
-        return PyErr_Format(PyExc_ValueError, "exhaustive: inconsistent buffers (or more than 64 free cells)");
+    const char *bad = NULL;
+    if (v[0].len != n || v[2].len != n || v[3].len != n || v[1].len % 4 || nfree > 64 || v[5].len != 4 ||
+        v[4].len != (Py_ssize_t)4 * nsyms * nfree)
+        bad = "inconsistent buffers (or more than 64 free cells)";
+    else if (rocks < 0 || rocks > nfree || (rocks == 0 && first != 0) || (rocks > 0 && (first < 0 || first > nfree - rocks)))
+        bad = "rocks or first out of range";
+    else {
+        const int32_t *cells = (const int32_t *)v[1].buf, *perm = (const int32_t *)v[4].buf;
+        for (int k = 0; k < nfree && !bad; k++) if (cells[k] < 0 || cells[k] >= n) bad = "a free cell outside the grid";
+        for (Py_ssize_t k = 0; k < (Py_ssize_t)nsyms * nfree && !bad; k++)
+            if (perm[k] < 0 || perm[k] >= nfree) bad = "a symmetry maps outside the free cells";
     }
-    Search found = {-1, 0, 0, -1, -1, 0, 1};
+    if (bad) {
+        for (int j = 0; j < 6; j++) PyBuffer_Release(&v[j]);
+        return PyErr_Format(PyExc_ValueError, "exhaustive: %s", bad);
+    }
+    Search found = {-1, 0, 0, -1, -1, 0, 1, 0};
     Py_BEGIN_ALLOW_THREADS
     search_layouts((const uint8_t *)v[0].buf, h, w, (const int32_t *)v[1].buf, nfree, (const uint8_t *)v[2].buf,
-                   (const uint8_t *)v[3].buf, (const int32_t *)v[4].buf, nsyms, rocks, first, threshold, deadline,
-                   &found);
+                   (const uint8_t *)v[3].buf, (const int32_t *)v[4].buf, nsyms, rocks, first, threshold, budget,
+                   (volatile const int32_t *)v[5].buf, &found);
     Py_END_ALLOW_THREADS
-    for (int j = 0; j < 5; j++) PyBuffer_Release(&v[j]);
+    for (int j = 0; j < 6; j++) PyBuffer_Release(&v[j]);
+    if (found.out_of_memory) return PyErr_NoMemory();
     return Py_BuildValue("iLKiiLi", found.best, (long long)found.ties, (unsigned long long)found.mask, found.start,
                          found.goal, (long long)found.layouts, found.complete);
 }
@@ -409,7 +453,7 @@ static PyMethodDef methods[] = {
     {"classify_batch", py_classify_batch, METH_VARARGS,
      "classify_batch(terrains, count, h, w, starts, goals, classes, reversible, min_stops)"},
     {"exhaustive", py_exhaustive, METH_VARARGS,
-     "exhaustive(base, h, w, free_cells, start_ok, goal_ok, syms, nsyms, rocks, first, threshold, deadline)"},
+     "exhaustive(base, h, w, free_cells, start_ok, goal_ok, syms, nsyms, rocks, first, threshold, budget, stop)"},
     {NULL, NULL, 0, NULL},
 };
 

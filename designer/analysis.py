@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import networkx as nx
 import numpy as np
 
-from designer.fast import reach
+from designer.kernels import reach
 from designer.level import ROCK, SNOW, Cell, Level
 from designer.rules import DELTAS, DIRECTIONS, slide_table
 from designer.solver import Solution, solve

@@ -26,7 +26,8 @@ import numpy as np
 from designer.analysis import analyze
 from designer.climb import rock_moves
 from designer.design import Design, DesignFailed, _meets, validate
-from designer.fast import classify_batch, reach
+from designer.fast import classify_batch
+from designer.kernels import reach
 from designer.level import ICE, ROCK, SNOW, Level
 from designer.rules import terrain_slide_table
 from designer.sampling import batch_level, sample_for_request

@@ -7,10 +7,12 @@ design for ``make``: proven infeasible, or the time limit reached);
 
 from __future__ import annotations
 
+import io
 import json
+import os
 import sys
+from contextlib import ExitStack
 from enum import Enum
-from pathlib import Path
 from typing import Optional
 
 import typer
@@ -25,6 +27,8 @@ app = typer.Typer(
 bench_app = typer.Typer(help="Benchmarks that print figures.")
 app.add_typer(bench_app, name="bench")
 
+#: Flags take no value; an empty metavar keeps help from showing one (typer would print <bool>).
+FLAG = ""
 LEVEL_HELP = "Level file (canonical ASCII, a dialect, or JSON), or - for standard input."
 
 
@@ -35,6 +39,26 @@ class By(str, Enum):
 
 class RequestNotMet(Exception):
     """The request is valid but cannot be met: printed as one line, exit status 1."""
+
+
+class _OutputClosed(Exception):
+    """Standard output was closed by its reader (``| head``): stop quietly, status 0."""
+
+
+#: Exit status after Ctrl-C (128 + SIGINT), as shells report it.
+INTERRUPTED = 130
+
+
+def echo(text: str, *, nl: bool = True) -> None:
+    """Write to standard output and flush, turning a closed pipe or a full disk into our errors."""
+    try:
+        sys.stdout.write(text + ("\n" if nl else ""))
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise _OutputClosed() from None
+    except (OSError, ValueError) as exc:  # ValueError: stdout itself was closed
+        reason = getattr(exc, "strerror", None) or "it is closed"
+        raise DesignerError(f"cannot write to standard output ({reason})") from None
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -51,7 +75,7 @@ def parse_size(text: str) -> tuple[int, int]:
 @app.command()
 def solve(
     level_file: str = typer.Argument(..., metavar="LEVEL", help=LEVEL_HELP),
-    as_json: bool = typer.Option(False, "--json", help="Print the solution as JSON."),
+    as_json: bool = typer.Option(False, "--json", metavar=FLAG, help="Print the solution as JSON."),
     by: By = typer.Option(By.moves, "--by", help="Fewest moves (ties: least distance) or least distance."),
 ) -> None:
     """Print the optimal solution of a level (status 1 if it is unsolvable)."""
@@ -62,9 +86,9 @@ def solve(
     solution = solve_level(level, by=by.value)
     if as_json:
         payload = {"solvable": True, **solution.to_dict()} if solution else {"solvable": False}
-        typer.echo(json.dumps(payload))
+        echo(json.dumps(payload))
     elif solution:
-        typer.echo(f"{solution.moves}\nstops: {solution.stops}  distance: {solution.distance}")
+        echo(f"{solution.moves}\nstops: {solution.stops}  distance: {solution.distance}")
     if solution is None:
         raise RequestNotMet("unsolvable: the goal cannot be reached from the start")
 
@@ -72,7 +96,7 @@ def solve(
 @app.command()
 def analyze(
     level_file: str = typer.Argument(..., metavar="LEVEL", help=LEVEL_HELP),
-    as_json: bool = typer.Option(False, "--json", help="Print the level's analysis object as JSON."),
+    as_json: bool = typer.Option(False, "--json", metavar=FLAG, help="Print the level's analysis object as JSON."),
 ) -> None:
     """Solvability class, reversibility, min stops, SCCs, traps and difficulty figures."""
     from designer.analysis import analyze as analyze_level
@@ -82,9 +106,9 @@ def analyze(
     level = read_level(level_file)
     result = analyze_level(level)
     if as_json:
-        typer.echo(json.dumps(result.to_dict()))
+        echo(json.dumps(result.to_dict()))
     else:
-        typer.echo(report(level, result))
+        echo(report(level, result))
 
 
 class Method(str, Enum):
@@ -117,15 +141,15 @@ def make(
     max_stops: Optional[int] = typer.Option(None, "--max-stops", help="Most min stops: with --min-stops, a band."),
     start: Optional[str] = typer.Option(None, help="Pin the start at R,C (default: chosen on the bottom edge)."),
     goal: Optional[str] = typer.Option(None, help="Pin the goal at R,C (default: chosen on the top edge)."),
-    seed: int = typer.Option(0, help="Seed of every random choice: the same seed gives the same level."),
+    seed: int = typer.Option(0, min=0, help="Seed of every random choice: the same seed gives the same level."),
     time_limit: float = typer.Option(60.0, "--time-limit", min=0.0, help="Seconds to search (per level)."),
     fmt: Format = typer.Option(Format.ascii, "--format", help="Canonical ASCII or the JSON level."),
-    output: Optional[str] = typer.Option(None, "-o", "--output", help="Write the level to FILE instead of stdout."),
-    force: bool = typer.Option(False, "--force", help="Overwrite existing output files."),
-    no_frame: bool = typer.Option(False, "--no-frame", help="No rock frame: the grid edge is the wall."),
+    output_file: Optional[str] = typer.Option(None, "-o", "--output", help="Write the level to FILE instead of stdout."),
+    force: bool = typer.Option(False, "--force", metavar=FLAG, help="Overwrite existing output files."),
+    no_frame: bool = typer.Option(False, "--no-frame", metavar=FLAG, help="No rock frame: the grid edge is the wall."),
     max_rocks: Optional[int] = typer.Option(None, "--max-rocks", help="At most N rocks (frame not counted)."),
-    snow: bool = typer.Option(False, "--snow", help="Let the designer place snow."),
-    maximize: bool = typer.Option(False, "--maximize", help="Raise min stops as far as the time limit allows."),
+    snow: bool = typer.Option(False, "--snow", metavar=FLAG, help="Let the designer place snow."),
+    maximize: bool = typer.Option(False, "--maximize", metavar=FLAG, help="Raise min stops as far as the time limit allows."),
     workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Solver threads (default: all cores)."),
     count: int = typer.Option(1, "--count", min=1, help="How many distinct levels (with --out)."),
     out: Optional[str] = typer.Option(None, "--out", help="Folder for a pack of levels (with --count)."),
@@ -135,7 +159,8 @@ def make(
     """Design a strong, reversible level whose min stops is at least K."""
     from designer.baselines import generate
     from designer.design import DesignFailed, design, validate
-    from designer.formats import format_json, level_to_json, write_text_atomic
+    from designer import output
+    from designer.formats import format_json, level_to_json
     from designer.progress import reporter
     from models.request import LayoutRequest
 
@@ -151,23 +176,14 @@ def make(
         raise DesignerError(f"--maximize needs --method cpsat (the {method.value} generator has no proof of a best)")
     if out is None and count > 1:
         raise DesignerError("--count needs --out DIR for the pack")
-    if out is not None and output is not None:
+    if out is not None and output_file is not None:
         raise DesignerError("use either -o FILE (one level) or --out DIR (a pack), not both")
     suffix = "json" if fmt is Format.json else "txt"
+    # Every output path is checked before any work is done.
     if out is not None:
-        folder = Path(out)
-        if folder.exists() and not folder.is_dir():
-            raise DesignerError(f"{folder} exists and is not a directory")
-        targets = [folder / f"level-{k + 1:03d}.{suffix}" for k in range(count)]
-        taken = [t for t in targets if t.exists()]
-        if taken and not force:
-            raise DesignerError(f"{taken[0]} already exists (use --force to overwrite it)")
-        folder.mkdir(parents=True, exist_ok=True)
-    elif output is not None:
-        if Path(output).exists() and not force:
-            raise DesignerError(f"{output} already exists (use --force to overwrite it)")
-        if not Path(output).parent.is_dir():
-            raise DesignerError(f"{Path(output).parent}: no such directory")
+        targets = output.check_folder(out, [f"level-{k + 1:03d}.{suffix}" for k in range(count)], force=force)
+    elif output_file is not None:
+        output.check_file(output_file, force=force)
 
     def render(found) -> str:
         if fmt is Format.json:
@@ -175,7 +191,10 @@ def make(
         return str(found.level) + "\n"
 
     made = []
-    with reporter(count, enabled=sys.stderr.isatty()) as progress:
+    with ExitStack() as stack:
+        if out is not None:
+            stack.enter_context(output.folder(out))
+        progress = stack.enter_context(reporter(count, enabled=sys.stderr.isatty()))
         for k in range(count):
             try:
                 if method is Method.cpsat:
@@ -189,7 +208,7 @@ def make(
                 raise RequestNotMet(where + str(failure)) from None
             made.append(found)
             if out is not None:
-                write_text_atomic(targets[k], render(found), force=force)
+                output.write(targets[k], render(found), force=force)
             progress.advance()
     for found in made:
         g = found.generator
@@ -200,10 +219,10 @@ def make(
                    f"({g['path']}, seed {g['seed']}, {g['seconds']:.2f} s)", err=True)
     if out is not None:
         typer.echo(f"wrote {count} level{'s' if count > 1 else ''} to {out}", err=True)
-    elif output is not None:
-        write_text_atomic(output, render(made[0]), force=force)
+    elif output_file is not None:
+        output.write(output_file, render(made[0]), force=force)
     else:
-        typer.echo(render(made[0]), nl=False)
+        echo(render(made[0]), nl=False)
 
 
 def parse_targets(text: str) -> list[int]:
@@ -225,15 +244,15 @@ def compare(
     methods: str = typer.Option(",".join(m.value for m in Method), "--methods", help="Comma-separated methods."),
     size: str = typer.Option("12x12", help="Grid size HxW (with a frame)."),
     workers: Optional[int] = typer.Option(None, "--workers", min=1, help="CP-SAT threads (default: all cores)."),
-    as_json: bool = typer.Option(False, "--json", help="Print the results as JSON."),
-    levels: bool = typer.Option(False, "--levels", help="Include every verified level in the JSON."),
+    as_json: bool = typer.Option(False, "--json", metavar=FLAG, help="Print the results as JSON."),
+    levels: bool = typer.Option(False, "--levels", metavar=FLAG, help="Include every verified level in the JSON."),
     plot_file: Optional[str] = typer.Option(None, "--plot", help="Write a PNG of time to a level against K."),
-    force: bool = typer.Option(False, "--force", help="Overwrite an existing plot file."),
+    force: bool = typer.Option(False, "--force", metavar=FLAG, help="Overwrite an existing plot file."),
 ) -> None:
     """Run generators side by side on the same requests, budget and verifier."""
     from designer import compare as comparison
     from designer.design import validate
-    from designer.formats import write_text_atomic
+    from designer import output
     from designer.progress import reporter
     from models.request import LayoutRequest
 
@@ -246,20 +265,18 @@ def compare(
                             f"choose from {', '.join(comparison.METHODS)}")
     request = LayoutRequest(height=h, width=w, min_stops=max(targets))
     validate(request)
-    if plot_file is not None and Path(plot_file).exists() and not force:
-        raise DesignerError(f"{plot_file} already exists (use --force to overwrite it)")
+    if plot_file is not None:
+        output.check_file(plot_file, force=force, option="--plot")
     total = len(targets) * seeds * len(chosen)
     with reporter(total, enabled=sys.stderr.isatty()) as progress:
         result = comparison.compare(request, targets, list(range(1, seeds + 1)), budget, chosen, workers=workers,
                                     keep_levels=levels, on_run=lambda run: progress.advance())
     if plot_file is not None:
-        import io
-
         buffer = io.BytesIO()
         comparison.plot(result, buffer)
-        write_text_atomic(plot_file, buffer.getvalue(), force=force)
+        output.write(plot_file, buffer.getvalue(), force=force)
     if as_json:
-        typer.echo(json.dumps(result))
+        echo(json.dumps(result))
         return
     from rich.console import Console
     from rich.table import Table
@@ -269,7 +286,9 @@ def compare(
         table.add_column(column, justify="left" if column in ("K", "method") else "right")
     for row in comparison.table_rows(result):
         table.add_row(*row)
-    Console().print(table)
+    console = Console(file=io.StringIO(), width=Console().width, force_terminal=sys.stdout.isatty())
+    console.print(table)
+    echo(console.file.getvalue(), nl=False)
 
 
 @bench_app.command("classify")
@@ -286,7 +305,7 @@ def bench_classify_cmd(
     h, w = parse_size(size)
     if h < 3 or w < 3:
         raise DesignerError("a framed level needs a size of at least 3x3")
-    typer.echo(json.dumps(bench_classify(count, h, w, density, seed, repeats), indent=2))
+    echo(json.dumps(bench_classify(count, h, w, density, seed, repeats), indent=2))
 
 
 @bench_app.command("analyze")
@@ -295,7 +314,7 @@ def bench_analyze_cmd(
     density: float = typer.Option(0.2, min=0.0, max=1.0, help="Probability of rock per interior cell."),
     seed: int = typer.Option(0, help="Seed of the random level."),
     runs: int = typer.Option(5, min=1, help="Timed runs (the median is reported)."),
-    as_json: bool = typer.Option(False, "--json", help="Time 'analyze --json' instead of the text report."),
+    as_json: bool = typer.Option(False, "--json", metavar=FLAG, help="Time 'analyze --json' instead of the text report."),
 ) -> None:
     """Whole-process time of 'designer analyze' on a random solvable level."""
     from designer.bench import bench_analyze
@@ -303,7 +322,7 @@ def bench_analyze_cmd(
     h, w = parse_size(size)
     if h < 3 or w < 3:
         raise DesignerError("a framed level needs a size of at least 3x3")
-    typer.echo(json.dumps(bench_analyze(h, w, density, seed, runs, as_json), indent=2))
+    echo(json.dumps(bench_analyze(h, w, density, seed, runs, as_json), indent=2))
 
 
 @bench_app.command("make", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
@@ -317,28 +336,51 @@ def bench_make_cmd(
     """
     from designer.bench import bench_make
 
-    typer.echo(json.dumps(bench_make(list(ctx.args), list(range(1, seeds + 1))), indent=2))
+    echo(json.dumps(bench_make(list(ctx.args), list(range(1, seeds + 1))), indent=2))
+
+
+def _quiet_stdout() -> None:
+    """Point standard output at /dev/null, so the interpreter's last flush cannot fail."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _note_slow_kernels() -> None:
+    """Say once, on standard error, when the compiled kernels are missing (or turned off)."""
+    import importlib.util
+
+    if importlib.util.find_spec("designer._kernels") is None or os.environ.get("DESIGNER_KERNELS") == "python":
+        typer.echo("designer: note: using the pure-Python kernels (slower; the compiled ones are not "
+                   "installed: see the README)", err=True)
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; return the exit status instead of raising."""
+    """Run the command line; return the exit status instead of raising.
+
+    0 success; 1 the request cannot be met; 2 bad input or usage; 130 interrupted (Ctrl-C).
+    Every failure is one line on standard error.
+    """
     argv = sys.argv[1:] if argv is None else argv
     if not argv:
         typer.echo("usage: designer COMMAND [ARGS]... (commands: make, solve, analyze, compare, bench; see designer --help)", err=True)
         return 2
+    _note_slow_kernels()
     try:
         result = app(args=argv, prog_name="designer", standalone_mode=False)
-    except typer.Abort:
-        typer.echo("designer: aborted", err=True)
-        return 130
+    except (KeyboardInterrupt, typer.Abort):
+        result = INTERRUPTED
     except DesignerError as exc:
         typer.echo(f"designer: {exc}", err=True)
         return 2
     except RequestNotMet as exc:
         typer.echo(f"designer: {exc}", err=True)
         return 1
-    except BrokenPipeError:
-        sys.stderr.close()
+    except _OutputClosed:
+        _quiet_stdout()
         return 0
     except Exception as exc:
         # Usage errors of the command-line parser (click's, or the copy newer typer ships).
@@ -346,6 +388,9 @@ def main(argv: list[str] | None = None) -> int:
             raise
         typer.echo(f"designer: {exc.format_message()}", err=True)
         return 2
+    if result == INTERRUPTED:  # typer turns Ctrl-C into Exit(130) and prints nothing
+        typer.echo("designer: interrupted", err=True)
+        return INTERRUPTED
     return result if isinstance(result, int) else 0
 
 

@@ -53,6 +53,7 @@ STALL_SHARE, STALL_MIN_SECONDS, STALL_MAX_SECONDS = 0.1, 2.0, 30.0  # the climb 
 # long without a gain: a tenth of the time limit, within these bounds
 NEIGHBOURHOOD_STALL_SHARE = 0.3  # exact neighbourhoods get longer: each round is slower
 NEIGHBOURHOOD_RELEASE = (3, 4)  # rocks released per exact neighbourhood
+INTERRUPT_MARGIN = 0.25  # seconds: a CP-SAT search that gives up this early was interrupted
 
 
 @dataclass(frozen=True)
@@ -365,7 +366,7 @@ class _Run:
                 break
             solver = cp_model.CpSolver()
             _set_parameters(solver, self.seed, remaining, self.workers)
-            status = solver.solve(built.model, _Watcher(built.goal_stops, self.progress))
+            status = _solve_interruptibly(solver, built.model, _Watcher(built.goal_stops, self.progress))
             if status == cp_model.MODEL_INVALID:
                 raise RuntimeError(f"CP-SAT model invalid: {built.model.validate()}")
             if status == cp_model.INFEASIBLE:
@@ -448,9 +449,25 @@ def _infeasible_message(request: LayoutRequest) -> str:
             f"with {band} exists under these constraints")
 
 
+def _solve_interruptibly(solver, model, callback):
+    """``solver.solve``, with Ctrl-C honoured: CP-SAT takes SIGINT while it searches (the
+    ``catch_sigint_signal`` parameter) and returns as if its time limit had come. A search that
+    stops without an answer well before its limit was interrupted, so it raises KeyboardInterrupt
+    rather than being reported as "time limit reached". (Running the solve in a helper thread so
+    that Python sees the signal crashes OR-Tools 9.15 at exit.)"""
+    from ortools.sat.python import cp_model
+
+    status = solver.solve(model, callback)
+    if status in (cp_model.UNKNOWN, cp_model.FEASIBLE) and (
+            solver.wall_time < solver.parameters.max_time_in_seconds - INTERRUPT_MARGIN):
+        raise KeyboardInterrupt
+    return status
+
+
 def _set_parameters(solver, seed: int, seconds: float, workers: int) -> None:
     """All CP-SAT parameters, in one place."""
     params = solver.parameters
+    params.catch_sigint_signal = True  # Ctrl-C stops the search: see _solve_interruptibly
     params.random_seed = seed
     params.max_time_in_seconds = seconds
     params.num_workers = workers

@@ -21,11 +21,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from designer import _kernels
+from designer import kernels
 from designer.level import ICE, ROCK, Level
 from models.request import LayoutRequest
 
-MAX_FREE_CELLS = 64
+MAX_FREE_CELLS = kernels.MAX_FREE_CELLS
 
 
 @dataclass(frozen=True)
@@ -129,7 +129,6 @@ def search(request: LayoutRequest, threshold: int, deadline: float, workers: int
     start_ok, goal_ok = _endpoint_masks(request)
     free_flat = np.array([r * w + c for r, c in free], np.int32)
     syms = symmetries(request, base)
-    sym_array = np.array(syms, np.int32).reshape(-1) if syms else np.zeros(0, np.int32)
     # A task: the rock sets of one size whose lowest free cell is ``first`` (biggest tasks first).
     rocks_max = min(request.max_rocks, len(free))
     tasks = [(0, 0)] + [(r, first) for r in range(1, rocks_max + 1) for first in range(len(free) - r + 1)]
@@ -137,6 +136,7 @@ def search(request: LayoutRequest, threshold: int, deadline: float, workers: int
 
     best = {"stops": threshold - 1, "hit": None, "ties": 0, "layouts": 0, "complete": True}
     lock = threading.Lock()
+    stop = np.zeros(1, np.int32)  # set on Ctrl-C (or any error) so that running kernels end at once
 
     def run(task):
         rocks, first = task
@@ -144,8 +144,8 @@ def search(request: LayoutRequest, threshold: int, deadline: float, workers: int
             best["complete"] = False
             return
         bar = max(threshold, best["stops"])
-        got = _kernels.exhaustive(base, h, w, free_flat, start_ok, goal_ok, sym_array, len(syms), rocks, first,
-                                  bar, deadline)
+        got = kernels.exhaustive(base, free_flat, start_ok, goal_ok, syms, rocks, first, bar,
+                                 max(0.0, deadline - time.monotonic()), stop)
         stops, ties, mask, start, goal, layouts, complete = got
         with lock:
             best["layouts"] += layouts
@@ -161,8 +161,14 @@ def search(request: LayoutRequest, threshold: int, deadline: float, workers: int
             if stops == best["stops"]:
                 best["ties"] += ties
 
-    with ThreadPoolExecutor(workers or os.cpu_count() or 1) as pool:
+    pool = ThreadPoolExecutor(workers or os.cpu_count() or 1)
+    try:
         list(pool.map(run, tasks))
+    except BaseException:
+        stop[0] = 1
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
     level = None
     if best["hit"] is not None:
         rock_cells, start, goal = best["hit"]
@@ -190,15 +196,15 @@ def search_around(request: LayoutRequest, level: Level, release: int, threshold:
     most = max(0, min(budget, len(let_go) + 1, len(open_cells)))
     start_ok, goal_ok = _endpoint_masks(request)
     cells = np.array([r * w + c for r, c in open_cells], np.int32)
-    no_syms = np.zeros(0, np.int32)
     best, hit, layouts, complete = threshold - 1, None, 0, True
     tasks = [(0, 0)] + [(r, first) for r in range(1, most + 1) for first in range(len(open_cells) - r + 1)]
     for rocks_placed, first in tasks:
         if time.monotonic() > deadline:
             complete = False
             break
-        stops, _, mask, start, goal, count, done = _kernels.exhaustive(
-            base, h, w, cells, start_ok, goal_ok, no_syms, 0, rocks_placed, first, max(threshold, best), deadline)
+        stops, _, mask, start, goal, count, done = kernels.exhaustive(
+            base, cells, start_ok, goal_ok, [], rocks_placed, first, max(threshold, best),
+            max(0.0, deadline - time.monotonic()))
         layouts += count
         complete &= bool(done)
         if stops > best or (stops >= 0 and hit is None):

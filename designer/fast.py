@@ -1,7 +1,7 @@
 """The fast path: class, reversibility and min stops without building any graph object.
 
 Generators call this in their inner loop, so it runs compiled breadth-first searches over slide
-tables (``_kernels.c``), one level or a whole batch at a time, with the batch shared between
+tables (``designer.kernels``), one level or a whole batch at a time, with the batch shared between
 threads. ``designer.analysis`` computes the same figures (and many more) with networkx; the tests
 hold the two equal.
 """
@@ -14,24 +14,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from designer import _kernels
+from designer import kernels
 from designer.level import Level
 
 UNSOLVABLE, WEAK, STRONG = 0, 1, 2
 CLASS_NAMES = ("unsolvable", "weak", "strong")
 #: Batches smaller than this run on one thread (thread start-up would cost more than it saves).
 THREAD_MIN_BATCH = 512
-
-
-def reach(dest: np.ndarray, start: int, goal: int) -> tuple[np.ndarray, np.ndarray]:
-    """Stops from ``start`` to every cell (-1 where unreachable), and the reached cells in BFS order.
-
-    The goal ends the game, so no move leaves it."""
-    n = dest.shape[1]
-    stops = np.empty(n, np.int32)
-    order = np.empty(n, np.int32)
-    count = _kernels.reach(np.ascontiguousarray(dest, np.int32), n, start, goal, stops, order)
-    return stops, order[:count]
 
 
 @dataclass(frozen=True)
@@ -56,25 +45,16 @@ def classify_batch(terrains: np.ndarray, starts: np.ndarray, goals: np.ndarray, 
     (-1 when unsolvable). Large batches are split over ``threads`` (default: all cores).
     """
     terrains = np.ascontiguousarray(terrains, dtype=np.uint8)
-    starts = np.ascontiguousarray(starts, dtype=np.int64)
-    goals = np.ascontiguousarray(goals, dtype=np.int64)
-    count, height, width = terrains.shape
-    classes = np.empty(count, np.int8)
-    reversible = np.empty(count, np.bool_)
-    min_stops = np.empty(count, np.int32)
-
-    def run(a: int, b: int) -> None:
-        _kernels.classify_batch(terrains[a:b], b - a, height, width, starts[a:b], goals[a:b],
-                                classes[a:b], reversible[a:b], min_stops[a:b])
-
+    count = terrains.shape[0] if terrains.ndim == 3 else 0
     threads = threads or os.cpu_count() or 1
-    if threads == 1 or count < THREAD_MIN_BATCH:
-        run(0, count)
-    else:
-        cuts = np.linspace(0, count, threads + 1).astype(int)
-        with ThreadPoolExecutor(threads) as pool:
-            list(pool.map(run, cuts[:-1], cuts[1:]))
-    return classes, reversible, min_stops
+    if threads == 1 or count < THREAD_MIN_BATCH or kernels.implementation() != "compiled":
+        return kernels.classify_batch(terrains, starts, goals)
+    starts, goals = np.asarray(starts), np.asarray(goals)
+    cuts = np.linspace(0, count, threads + 1).astype(int)
+    with ThreadPoolExecutor(threads) as pool:
+        parts = list(pool.map(lambda a, b: kernels.classify_batch(terrains[a:b], starts[a:b], goals[a:b]),
+                              cuts[:-1], cuts[1:]))
+    return tuple(np.concatenate([part[k] for part in parts]) for k in range(3))
 
 
 def _result(klass: int, rev: bool, stops: int) -> Classification:

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import sys
-import tempfile
 from pathlib import Path
 
-from designer.errors import DesignerError, LevelError
+from designer.errors import LevelError
 from designer.level import Level
 
 FORMAT_NAME, FORMAT_VERSION = "ice-level", 1
@@ -71,26 +71,38 @@ def level_from_json(obj: object) -> Level:
         raise LevelError("JSON level must be an object")
     if obj.get("format") != FORMAT_NAME:
         raise LevelError(f"JSON is not an ice level: \"format\" must be {FORMAT_NAME!r}")
-    if obj.get("version") != FORMAT_VERSION:
-        raise LevelError(f"unsupported ice-level version {obj.get('version')!r}: this reader knows version 1")
+    version = obj.get("version")
+    if type(version) is not int or version != FORMAT_VERSION:  # true == 1 in Python; not here
+        raise LevelError(f"unsupported ice-level version {json.dumps(version)}: this reader knows version 1")
     rows = obj.get("rows")
     if not isinstance(rows, list) or not all(isinstance(r, str) for r in rows):
         raise LevelError('JSON level: "rows" must be a list of strings')
     level = Level.from_rows(rows)
     for key, value in (("height", level.height), ("width", level.width)):
-        if key in obj and obj[key] != value:
-            raise LevelError(f'JSON level: "{key}" is {obj[key]!r} but rows give {value}')
+        if key in obj and (type(obj[key]) is not int or obj[key] != value):
+            raise LevelError(f'JSON level: "{key}" is {json.dumps(obj[key])} but rows give {value}')
     for key, cell in (("start", level.start), ("goal", level.goal)):
-        if key in obj and obj[key] is not None and list(obj[key]) != list(cell):
-            raise LevelError(f'JSON level: "{key}" is {obj[key]!r} but rows put it at {list(cell)}')
+        value = obj.get(key)
+        if value is None:
+            continue
+        if not (isinstance(value, list) and len(value) == 2 and all(type(v) is int for v in value)):
+            raise LevelError(f'JSON level: "{key}" must be [row, col], not {json.dumps(value)}')
+        if value != list(cell):
+            raise LevelError(f'JSON level: "{key}" is {json.dumps(value)} but rows put it at {list(cell)}')
     return Level(level.terrain, level.start, level.goal, "json")
+
+
+def too_large(size: int | None = None) -> str:
+    """The message for an input over MAX_BYTES (its size when known: a stream may not say)."""
+    limit = f"at most {MAX_BYTES:,} bytes (8 MiB)"
+    return f"input of {size:,} bytes is too large: {limit}" if size else f"input is too large: {limit}"
 
 
 def parse_level(data: bytes | str) -> Level:
     """A level from the bytes of a file, whatever its format (JSON or any ASCII dialect)."""
     if isinstance(data, bytes):
         if len(data) > MAX_BYTES:
-            raise LevelError(f"input of {len(data):,} bytes is too large: at most {MAX_BYTES:,}")
+            raise LevelError(too_large())
         if b"\0" in data:
             raise LevelError("not a text file (it contains NUL bytes)")
         try:
@@ -99,11 +111,13 @@ def parse_level(data: bytes | str) -> Level:
             raise LevelError(f"not a text file (byte {exc.start} is not UTF-8)") from None
     else:
         text = data
-    if text.lstrip().startswith("{"):
+    if text.lstrip().startswith(("{", "[")):  # no ASCII level starts so: '[' and '{' are no tiles
         try:
             obj = json.loads(text)
         except json.JSONDecodeError as exc:
             raise LevelError(f"bad JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+        except RecursionError:
+            raise LevelError("bad JSON: nested too deeply") from None
         return level_from_json(obj)
     return Level.from_ascii(text)
 
@@ -111,42 +125,30 @@ def parse_level(data: bytes | str) -> Level:
 def read_level(source: str | Path) -> Level:
     """Read a level from a path, or from standard input when ``source`` is ``-``."""
     if str(source) == "-":
-        data = sys.stdin.buffer.read(MAX_BYTES + 1)
+        stdin = getattr(sys.stdin, "buffer", sys.stdin)
+        if stdin is None:
+            raise LevelError("standard input is closed")
+        try:
+            data = stdin.read(MAX_BYTES + 1)
+        except (OSError, ValueError) as exc:  # a closed descriptor, or a closed file object
+            raise LevelError(f"cannot read standard input ({getattr(exc, 'strerror', None) or exc})") from None
+        if isinstance(data, str):
+            data = data.encode()
         return parse_level(data)
     path = Path(source)
     try:
         with path.open("rb") as handle:
             data = handle.read(MAX_BYTES + 1)
+            info = os.fstat(handle.fileno())
     except FileNotFoundError:
         raise LevelError(f"{source}: no such file") from None
     except IsADirectoryError:
         raise LevelError(f"{source}: is a directory, not a level file") from None
     except OSError as exc:
         raise LevelError(f"{source}: cannot read ({exc.strerror})") from None
+    if len(data) > MAX_BYTES:
+        raise LevelError(f"{source}: " + too_large(info.st_size if stat.S_ISREG(info.st_mode) else None))
     try:
         return parse_level(data)
     except LevelError as exc:
         raise LevelError(f"{source}: {exc}") from None
-
-
-def write_text_atomic(path: str | Path, text: str | bytes, *, force: bool = False) -> None:
-    """Write ``text`` (or bytes) to ``path`` all at once: a temporary file beside it, then a rename.
-
-    Refuses (DesignerError) to replace an existing file unless ``force``.
-    """
-    target = Path(path)
-    if target.exists() and not force:
-        raise DesignerError(f"{target} already exists (use --force to overwrite it)")
-    if target.is_dir():
-        raise DesignerError(f"{target} is a directory")
-    folder = target.parent
-    if not folder.is_dir():
-        raise DesignerError(f"{folder}: no such directory")
-    handle, temp = tempfile.mkstemp(prefix=f".{target.name}.", dir=folder)
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(text.encode() if isinstance(text, str) else text)
-        os.replace(temp, target)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise

@@ -168,21 +168,32 @@ def detect_dialect(lines: list[str]) -> Dialect:
         raise LevelError("empty input: no level found")
     if not seen:
         raise LevelError("no goal: expected one 'G' (or 'e' seed-style, 'E' kata-style)")
-    names = " and ".join(f"'{d.goal}' ({d.name})" for d in seen)
-    raise LevelError(f"mixed dialects: goal characters {names} both appear")
+    names = [f"'{d.goal}' ({d.name})" for d in seen]
+    listed = ", ".join(names[:-1]) + " and " + names[-1]
+    raise LevelError(f"mixed dialects: goal characters {listed} {'both' if len(seen) == 2 else 'all'} appear")
 
 
 def _trim_lines(lines: list[str], dialect: Dialect) -> list[str]:
-    """Drop blank lines around the level; strip surrounding spaces unless spaces are ice."""
+    """Drop blank lines around the level; strip surrounding spaces unless spaces are ice.
+
+    Where spaces are ice (kata-style), a first or last line of spaces is a row of ice when it is
+    as wide as the level's other rows, and padding (dropped) when it is not.
+    """
     if dialect.keeps_spaces:
         lines = [line.rstrip("\t") for line in lines]
     else:
         lines = [line.strip() for line in lines]
-    while lines and not lines[-1].strip():
-        lines.pop()
-    while lines and not lines[0].strip():
-        lines.pop(0)
-    return lines
+    inked = [k for k, line in enumerate(lines) if line.strip()]
+    if not inked:
+        return []
+    first, last = inked[0], inked[-1]
+    if dialect.keeps_spaces:
+        width = len(lines[first])
+        while first > 0 and lines[first - 1] and len(lines[first - 1]) == width:
+            first -= 1
+        while last + 1 < len(lines) and lines[last + 1] and len(lines[last + 1]) == width:
+            last += 1
+    return lines[first:last + 1]
 
 
 def _parse_rows(rows: list[str], dialect: Dialect) -> Level:

@@ -5,7 +5,7 @@ rock; the slide also ends ON a snow cell or ON the goal as soon as the player en
 direction that does not move the player is not a move.
 
 ``slide_table`` computes, for every cell and direction, where the slide ends and how many cells
-it covers, in O(cells) by reusing the neighbour's answer (compiled, in ``_kernels.c``).
+it covers, in O(cells) (``designer.kernels``: compiled, or its numpy twin).
 Everything else (solver, analysis, fast classifier) reads that table, so the rule is written
 exactly once.
 """
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from designer import _kernels
+from designer import kernels
 from designer.level import Cell, Level
 
 #: Directions in their fixed order; the index is used throughout (tables, tie-breaks).
@@ -35,11 +35,7 @@ def slide_table(level: Level, capture: Cell | None = None) -> tuple[np.ndarray, 
 
 def terrain_slide_table(terrain: np.ndarray, capture: int) -> tuple[np.ndarray, np.ndarray]:
     """``slide_table`` for a bare terrain grid; ``capture`` is a flat index, or -1 for no goal yet."""
-    h, w = terrain.shape
-    dest = np.empty((4, h * w), np.int32)
-    length = np.empty((4, h * w), np.int32)
-    _kernels.slide_table(np.ascontiguousarray(terrain, np.uint8), h, w, capture, dest, length)
-    return dest, length
+    return kernels.slide_table(terrain, capture)
 
 
 def replay(level: Level, moves: str) -> tuple[Cell, int, int]:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from designer.fast import reach
+from designer.kernels import reach
 from designer.level import Cell, Level
 from designer.rules import DIRECTIONS, slide_table
 

@@ -1,0 +1,194 @@
+"""The kernels of ``_kernels.c`` in numpy and plain Python: the same functions, the same
+arguments and the same results, for an install without a C compiler.
+
+Slower (the slide table is vectorised; the searches are Python loops), but correct: the tests run
+the property checks against both. Callers go through ``designer.kernels``, which validates every
+argument before either implementation sees it, so nothing here re-checks them.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from itertools import combinations
+
+import numpy as np
+
+ICE, ROCK, SNOW = 0, 1, 2
+UNSOLVABLE, WEAK, STRONG = 0, 1, 2
+
+
+def _slide_left(rock: np.ndarray, stops_on: np.ndarray) -> np.ndarray:
+    """For each cell of a 2-D grid, the column where a slide to the left ends (-1: not a move).
+
+    A slide from c ends at the nearest cell j < c where it must stop: j is not rock and either
+    stops a slide on it (snow, the capturing cell) or has rock or the edge on its left. No rock
+    lies between that j and c, for a rock there would make the cell after it such a j.
+    """
+    h, w = rock.shape
+    cols = np.broadcast_to(np.arange(w), (h, w))
+    left_blocked = np.ones((h, w), bool)
+    left_blocked[:, 1:] = rock[:, :-1]
+    stop_cell = ~rock & (stops_on | left_blocked)
+    nearest = np.maximum.accumulate(np.where(stop_cell, cols, -1), axis=1)
+    before = np.full((h, w), -1, np.int64)
+    before[:, 1:] = nearest[:, :-1]
+    return np.where(rock | left_blocked, -1, before)
+
+
+def slide_table(terrain, h: int, w: int, capture: int, dest, length) -> None:
+    """Fill ``dest`` and ``length`` (4 x h*w int32) as the compiled slide_table does."""
+    grid = np.asarray(terrain, np.uint8).reshape(h, w)
+    rock = grid == ROCK
+    stops_on = grid == SNOW
+    if capture >= 0:
+        stops_on = stops_on.copy()
+        stops_on[divmod(capture, w)] = True
+    dest = np.asarray(dest).reshape(4, h, w)
+    length = np.asarray(length).reshape(4, h, w)
+    rows = np.arange(h)[:, None]
+    cols = np.arange(w)[None, :]
+    # Every direction is a slide to the left in a transposed or flipped view of the grid; the end
+    # position found there is mapped back to a row (u, d) or a column (l, r) of the grid.
+    up = _slide_left(rock.T, stops_on.T).T
+    down = h - 1 - _slide_left(rock.T[:, ::-1], stops_on.T[:, ::-1])[:, ::-1].T
+    left = _slide_left(rock, stops_on)
+    right = w - 1 - _slide_left(rock[:, ::-1], stops_on[:, ::-1])[:, ::-1]
+    ends = (
+        (up, up >= 0, up * w + cols, rows - up),
+        (down, down < h, down * w + cols, down - rows),
+        (left, left >= 0, rows * w + left, cols - left),
+        (right, right < w, rows * w + right, right - cols),
+    )
+    for d, (_, moved, flat, travelled) in enumerate(ends):
+        dest[d] = np.where(moved, flat, -1)
+        length[d] = np.where(moved, travelled, 0)
+
+
+def _reach_lists(moves: list[list[int]], n: int, start: int, goal: int) -> tuple[list[int], list[int]]:
+    stops = [-1] * n
+    stops[start] = 0
+    order = [start]
+    head = 0
+    while head < len(order):
+        u = order[head]
+        head += 1
+        if u == goal:
+            continue
+        for v in moves[u]:
+            if v >= 0 and stops[v] < 0:
+                stops[v] = stops[u] + 1
+                order.append(v)
+    return stops, order
+
+
+def _moves(dest: np.ndarray, n: int) -> list[list[int]]:
+    """Per cell, its four slide ends (-1 for a non-move), as Python lists."""
+    return np.asarray(dest).reshape(4, n).T.tolist()
+
+
+def reach(dest, n: int, start: int, goal: int, stops, order) -> int:
+    got, seq = _reach_lists(_moves(dest, n), n, start, goal)
+    stops[:] = got
+    order[:len(seq)] = seq
+    return len(seq)
+
+
+def _to_goal(moves: list[list[int]], n: int, goal: int) -> list[int]:
+    """Moves from every cell to ``goal`` (-1 where it cannot be reached); the goal ends the game."""
+    back: list[list[int]] = [[] for _ in range(n)]
+    for u in range(n):
+        if u != goal:
+            for v in moves[u]:
+                if v >= 0:
+                    back[v].append(u)
+    dist = [-1] * n
+    dist[goal] = 0
+    queue = deque([goal])
+    while queue:
+        v = queue.popleft()
+        for u in back[v]:
+            if dist[u] < 0:
+                dist[u] = dist[v] + 1
+                queue.append(u)
+    return dist
+
+
+def _table(terrain: np.ndarray, h: int, w: int, capture: int) -> list[list[int]]:
+    n = h * w
+    dest = np.empty((4, n), np.int32)
+    length = np.empty((4, n), np.int32)
+    slide_table(terrain, h, w, capture, dest, length)
+    return _moves(dest, n)
+
+
+def _classify_one(terrain: np.ndarray, h: int, w: int, start: int, goal: int) -> tuple[int, bool, int]:
+    n = h * w
+    moves = _table(terrain, h, w, goal)
+    stops, order = _reach_lists(moves, n, start, goal)
+    if stops[goal] < 0:
+        return UNSOLVABLE, False, -1
+    to_goal = _to_goal(moves, n, goal)
+    klass = STRONG if all(to_goal[u] >= 0 for u in order) else WEAK
+    back_stops, _ = _reach_lists(_table(terrain, h, w, start), n, goal, start)
+    return klass, back_stops[start] >= 0, stops[goal]
+
+
+def classify_batch(terrains, count: int, h: int, w: int, starts, goals, classes, reversible, min_stops) -> None:
+    grids = np.asarray(terrains, np.uint8).reshape(count, h * w)
+    for k in range(count):
+        classes[k], reversible[k], min_stops[k] = _classify_one(grids[k], h, w, int(starts[k]), int(goals[k]))
+
+
+def exhaustive(base, h: int, w: int, free_cells, start_ok, goal_ok, syms, nsyms: int, rocks: int, first: int,
+               threshold: int, budget: float, stop) -> tuple:
+    """Every rock set of ``rocks`` free cells whose lowest is ``first``, one per symmetry class;
+    returns (best, ties, mask, start, goal, layouts, complete) as the compiled search does."""
+    began = time.monotonic()
+    n = h * w
+    base = np.asarray(base, np.uint8).reshape(n)
+    free = [int(c) for c in np.asarray(free_cells)]
+    nfree = len(free)
+    perms = np.asarray(syms, np.int64).reshape(nsyms, nfree).tolist() if nsyms else []
+    s_ok = np.asarray(start_ok, np.uint8).reshape(n)
+    g_ok = np.asarray(goal_ok, np.uint8).reshape(n)
+    best, ties, best_mask, best_start, best_goal, layouts, complete = -1, 0, 0, -1, -1, 0, 1
+    if rocks > nfree or (rocks > 0 and first > nfree - rocks) or (rocks == 0 and first != 0):
+        return best, ties, best_mask, best_start, best_goal, layouts, complete
+    rests = combinations(range(first + 1, nfree), rocks - 1) if rocks > 0 else [()]
+    for rest in rests:
+        chosen = (first, *rest) if rocks > 0 else ()
+        mask = sum(1 << k for k in chosen)
+        if any(sum(1 << perm[k] for k in chosen) < mask for perm in perms):
+            continue
+        terrain = base.copy()
+        for k in chosen:
+            terrain[free[k]] = ROCK
+        for g in range(n):
+            if not g_ok[g] or terrain[g] == ROCK:
+                continue
+            moves = None
+            to_goal = None
+            for s in range(n):
+                if s == g or not s_ok[s] or terrain[s] == ROCK:
+                    continue
+                if to_goal is None:
+                    moves = _table(terrain, h, w, g)
+                    to_goal = _to_goal(moves, n, g)
+                need = max(best, threshold)
+                if to_goal[s] < need:
+                    continue
+                _, order = _reach_lists(moves, n, s, g)
+                if any(to_goal[u] < 0 for u in order):
+                    continue  # a trap
+                back_stops, _ = _reach_lists(_table(terrain, h, w, s), n, g, s)
+                if back_stops[s] < 0:
+                    continue  # not reversible
+                if to_goal[s] > best:
+                    best, ties, best_mask, best_start, best_goal = to_goal[s], 0, mask, s, g
+                ties += 1
+        layouts += 1
+        if stop[0] or time.monotonic() - began > budget:
+            complete = 0
+            break
+    return best, ties, best_mask, best_start, best_goal, layouts, complete

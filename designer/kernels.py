@@ -1,0 +1,182 @@
+"""The kernels (slide table, reachability, batch classifier, exhaustive search), guarded.
+
+Two implementations sit behind this module: the compiled one (``_kernels.c``, built at install
+when a C compiler is there) and a numpy/Python twin (``_pykernels``) with the same functions and
+results, used when the compiled module is missing. Everything else in the project calls the
+kernels through here, and every index, length and value is checked here, before C sees it: a
+bad argument is a ValueError, never a write outside a buffer.
+
+``implementation()`` names the one in use; ``use(name)`` switches (the tests run both); the
+environment variable ``DESIGNER_KERNELS=python`` forces the twin.
+"""
+
+from __future__ import annotations
+
+import os
+from contextlib import contextmanager
+
+import numpy as np
+
+from designer import _pykernels
+
+try:
+    from designer import _kernels as _compiled
+except ImportError:  # built without a compiler, or a checkout that was never built
+    _compiled = None
+
+MAX_FREE_CELLS = 64  # the exhaustive search keeps a rock set in 64 bits
+IMPLEMENTATIONS = {"compiled": _compiled, "python": _pykernels}
+
+_active = _pykernels if (_compiled is None or os.environ.get("DESIGNER_KERNELS") == "python") else _compiled
+
+
+def implementation() -> str:
+    """``"compiled"`` or ``"python"``: the kernels in use."""
+    return "compiled" if _active is _compiled else "python"
+
+
+def available() -> list[str]:
+    return [name for name, module in IMPLEMENTATIONS.items() if module is not None]
+
+
+@contextmanager
+def use(name: str):
+    """Run a block with the named implementation (``"compiled"`` or ``"python"``)."""
+    global _active
+    module = IMPLEMENTATIONS.get(name)
+    if module is None:
+        raise ValueError(f"kernels {name!r} are not available here (available: {', '.join(available())})")
+    before, _active = _active, module
+    try:
+        yield
+    finally:
+        _active = before
+
+
+# --- checks -------------------------------------------------------------------------------------
+
+def _terrain(terrain, ndim: int) -> np.ndarray:
+    grid = np.ascontiguousarray(terrain, dtype=np.uint8)
+    if grid.ndim != ndim or 0 in grid.shape[-2:]:  # a batch (3-D) may hold no level
+        raise ValueError(f"terrain must be a non-empty {ndim}-D array, not of shape {grid.shape}")
+    if grid.size and grid.max() > 2:
+        raise ValueError("terrain codes must be 0 (ice), 1 (rock) or 2 (snow)")
+    return grid
+
+
+def _index(value, n: int, what: str, allow_none: bool = False) -> int:
+    index = int(value)
+    low = -1 if allow_none else 0
+    if not low <= index < n:
+        raise ValueError(f"{what} {index} is outside 0..{n - 1}" + (" (or -1)" if allow_none else ""))
+    return index
+
+
+def _indices(values, n: int, what: str) -> np.ndarray:
+    array = np.ascontiguousarray(values, dtype=np.int64).reshape(-1)
+    if array.size and (array.min() < 0 or array.max() >= n):
+        raise ValueError(f"{what} must lie in 0..{n - 1}")
+    return array
+
+
+# --- the kernels --------------------------------------------------------------------------------
+
+def slide_table(terrain, capture: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(dest, length)``, each (4, H*W) int32: where a slide from each cell in each direction
+    (u, d, l, r) ends (-1: not a move) and how many cells it covers. ``capture`` (a flat index,
+    or -1 for none) is the cell that stops a slide on it: the goal."""
+    grid = _terrain(terrain, 2)
+    h, w = grid.shape
+    capture = _index(capture, h * w, "capture cell", allow_none=True)
+    dest = np.empty((4, h * w), np.int32)
+    length = np.empty((4, h * w), np.int32)
+    _active.slide_table(grid, h, w, capture, dest, length)
+    return dest, length
+
+
+def reach(dest, start: int, goal: int) -> tuple[np.ndarray, np.ndarray]:
+    """Stops from ``start`` to every cell (-1 where unreachable), and the reached cells in
+    breadth-first order. The goal (or -1 for none) ends the game: no move leaves it."""
+    table = np.ascontiguousarray(dest, dtype=np.int32)
+    if table.ndim != 2 or table.shape[0] != 4 or table.shape[1] < 1:
+        raise ValueError(f"dest must have shape (4, cells), not {table.shape}")
+    n = table.shape[1]
+    if table.min() < -1 or table.max() >= n:
+        raise ValueError(f"dest holds a cell outside 0..{n - 1} (or -1 for no move)")
+    start = _index(start, n, "start")
+    goal = _index(goal, n, "goal", allow_none=True)
+    stops = np.empty(n, np.int32)
+    order = np.empty(n, np.int32)
+    count = _active.reach(table, n, start, goal, stops, order)
+    return stops, order[:count]
+
+
+def classify_batch(terrains, starts, goals) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Class codes (0 unsolvable, 1 weak, 2 strong), reversible flags and min stops (-1 when
+    unsolvable) of a batch: ``terrains`` (B, H, W), ``starts`` and ``goals`` (B,) flat indices."""
+    grids = _terrain(terrains, 3)
+    count, h, w = grids.shape
+    starts = _indices(starts, h * w, "starts")
+    goals = _indices(goals, h * w, "goals")
+    if starts.size != count or goals.size != count:
+        raise ValueError(f"{count} terrains need {count} starts and goals, not {starts.size} and {goals.size}")
+    if np.any(starts == goals):
+        raise ValueError("a level's start and goal must differ")
+    classes = np.empty(count, np.int8)
+    reversible = np.empty(count, np.bool_)
+    min_stops = np.empty(count, np.int32)
+    _active.classify_batch(grids, count, h, w, starts, goals, classes, reversible, min_stops)
+    return classes, reversible, min_stops
+
+
+def exhaustive(base, free_cells, start_ok, goal_ok, syms, rocks: int, first: int, threshold: int,
+               budget: float, stop: np.ndarray | None = None) -> tuple[int, int, int, int, int, int, bool]:
+    """Search every rock set of exactly ``rocks`` of the ``free_cells`` (flat indices into
+    ``base``, at most 64) whose lowest is the ``first``-th, one per class of the symmetries
+    ``syms`` (permutations of the free-cell indices), for strong, reversible (start, goal) pairs
+    allowed by ``start_ok``/``goal_ok`` with at least ``threshold`` stops.
+
+    ``budget`` is seconds from now; ``stop`` (a one-element int32 array) ends the search early
+    when set to 1 from another thread. Returns (best, ties, mask, start, goal, layouts,
+    complete): the best stops found (-1: none), how many triples reach it, an example (a bit mask
+    over the free cells, and flat start and goal), the layouts evaluated, and whether the whole
+    range was searched.
+    """
+    grid = _terrain(base, 2)
+    h, w = grid.shape
+    n = h * w
+    cells = _indices(free_cells, n, "free cells").astype(np.int32)
+    nfree = cells.size
+    if nfree > MAX_FREE_CELLS:
+        raise ValueError(f"at most {MAX_FREE_CELLS} free cells, not {nfree}")
+    if np.unique(cells).size != nfree:
+        raise ValueError("free cells must be distinct")
+    masks = []
+    for name, mask in (("start_ok", start_ok), ("goal_ok", goal_ok)):
+        array = np.ascontiguousarray(mask, dtype=np.uint8)
+        if array.shape != (h, w):
+            raise ValueError(f"{name} must have the grid's shape {(h, w)}, not {array.shape}")
+        masks.append(array)
+    perms = np.ascontiguousarray(syms, dtype=np.int32).reshape(-1, nfree) if nfree else np.zeros((0, 0), np.int32)
+    if nfree and np.asarray(syms).size % nfree:
+        raise ValueError("symmetries must be permutations of the free-cell indices")
+    for perm in perms:
+        if sorted(perm.tolist()) != list(range(nfree)):
+            raise ValueError("symmetries must be permutations of the free-cell indices")
+    rocks, first = int(rocks), int(first)
+    if not 0 <= rocks <= nfree:
+        raise ValueError(f"rocks {rocks} is outside 0..{nfree}")
+    if rocks == 0 and first != 0:
+        raise ValueError("with no rocks, first must be 0")
+    if rocks > 0 and not 0 <= first <= nfree - rocks:
+        raise ValueError(f"first {first} is outside 0..{nfree - rocks} for {rocks} rocks")
+    budget = float(budget)
+    if not budget >= 0:  # also refuses NaN
+        raise ValueError(f"budget {budget} must be a number of seconds, at least 0")
+    flag = np.zeros(1, np.int32) if stop is None else stop
+    if not (isinstance(flag, np.ndarray) and flag.dtype == np.int32 and flag.shape == (1,) and flag.flags.c_contiguous):
+        raise ValueError("stop must be a one-element int32 array")
+    best, ties, mask, start, goal, layouts, complete = _active.exhaustive(
+        grid, h, w, cells, masks[0], masks[1], perms.reshape(-1), len(perms), rocks, first, int(threshold), budget,
+        flag)
+    return int(best), int(ties), int(mask), int(start), int(goal), int(layouts), bool(complete)

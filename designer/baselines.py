@@ -7,8 +7,8 @@ not returned; a method that finds nothing in its time raises ``DesignFailed``.
 
 - ``random`` (sources 000 and 003): independent rocks with probability ``p`` inside the frame,
   start and goal on the bottom and top edges; kept when it verifies.
-- ``repair`` (source 002): rocks up to 40% of the cells, a random start, snow at the furthest
-  reachable cell until that stops helping, the goal at the furthest cell, then five scans of
+- ``repair`` (source 002): rocks up to 40% of the cells, a random start, snow (when the request
+  allows snow) at the furthest reachable cell until that stops helping, the goal at the furthest cell, then five scans of
   cleanup (a rock or snow back to ice when that does not shorten the solution, kept anyway with
   40% chance) and clutter (ice to rock when that lengthens it); restart when it falls short.
   It does not look at traps or reversibility, as published; verification rejects what fails.
@@ -133,7 +133,7 @@ def _repair(request: LayoutRequest, rng: np.random.Generator, clock: _Clock) -> 
         flat[start] = ICE
         # Snow at the furthest reachable cell, while that lengthens the path to the furthest cell.
         furthest = -1
-        while clock.left():
+        while request.snow and clock.left():  # snow only where the request allows it
             stops = _distances_from(flat.reshape(h, w), start)
             stops[start] = -1
             far = int(stops.max())

@@ -379,6 +379,9 @@ def main(argv: list[str] | None = None) -> int:
     except RequestNotMet as exc:
         typer.echo(f"designer: {exc}", err=True)
         return 1
+    except MemoryError:
+        typer.echo("designer: out of memory: the request needs more memory than this machine has", err=True)
+        return 1
     except _OutputClosed:
         _quiet_stdout()
         return 0

@@ -2,6 +2,9 @@
 
 A design runs as a portfolio, every random choice drawn from the seed:
 
+0. **bounds** (``designer.bounds``): cheap theorems that prove some requests infeasible at
+   once; and **endpoints**, when the request leaves no layout to choose (no rocks, no snow):
+   every start and goal tried in one compiled pass, which is exact.
 1. **sampling**: seeded random layouts, classified in compiled batches. For small targets
    (K up to about 20 on 12x12) the fastest way to a level; otherwise it seeds the climb.
 2. **climb**: neighbourhood search from the best samples (``designer.climb``): every one-cell
@@ -30,7 +33,7 @@ from typing import Callable
 
 import numpy as np
 
-from designer import exhaustive
+from designer import bounds, exhaustive
 from designer.analysis import Analysis, analyze
 from designer.errors import DesignerError
 from designer.climb import Space, climb
@@ -155,9 +158,14 @@ def design(
     its generator record whether that is proven optimal.
     """
     validate(request)
-    _check_bound(request)
+    reason = bounds.infeasible(request)
+    if reason:
+        raise DesignFailed("infeasible", f"{_infeasible_message(request)}: {reason}")
     run = _Run(request, seed, time_limit, workers or os.cpu_count() or 1, maximize, set(exclude),
                progress or Progress())
+    terrain = exhaustive.fixed_terrain(request)
+    if terrain is not None:
+        return run.search_endpoints(terrain)
     found = run.sample()
     if found is None:
         found = run.climb()
@@ -305,6 +313,27 @@ class _Run:
             level, stops = result.level, result.best
         return level, stops
 
+    # -- 0. one layout only: every start and goal ----------------------------------------------
+    def search_endpoints(self, terrain: np.ndarray) -> Design:
+        """A request that leaves only the start and goal to choose (no rocks, no snow): try every
+        pair in one compiled pass; when all were tried, the answer is exact."""
+        self.progress.update(phase="every start and goal")
+        deadline = time.monotonic() + max(0.0, self.deadline - time.perf_counter())
+        found, complete = exhaustive.search_endpoints(self.request, terrain, deadline, self.excluded)
+        for stops, level in found:
+            self.seen(stops)
+            design = self.verify(level, "endpoints")
+            if design is None:
+                continue
+            if not self.maximize:
+                return design
+            self.best = design
+            return self.finish_maximize(proven=complete)
+        if complete:
+            raise DesignFailed("infeasible", _infeasible_message(self.request)
+                               + " (every start and goal tried on the only layout the request allows)")
+        raise self.timed_out()
+
     # -- 3a. exhaustive search (tiny layout spaces) -----------------------------------------
     def exhaustive_fits(self) -> bool:
         """Whether a complete search of the space can be expected within ten times the time left."""
@@ -431,14 +460,6 @@ class _Watcher:
                     progress.update(best_stops=stops)
 
         return Watcher()
-
-
-def _check_bound(request: LayoutRequest) -> None:
-    """Refuse at once a target above the plain bound: each stop rests on a different cell."""
-    cells = len(set(request.free_cells()) | set(request.start_cells()) | set(request.goal_cells()))
-    if request.min_stops > cells - 1:
-        raise DesignFailed("infeasible", _infeasible_message(request)
-                           + f": a solution rests on at most {cells} different cells")
 
 
 def _infeasible_message(request: LayoutRequest) -> str:

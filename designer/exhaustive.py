@@ -214,3 +214,48 @@ def search_around(request: LayoutRequest, level: Level, release: int, threshold:
                     terrain[open_cells[k]] = ROCK
             best, hit = stops, Level(terrain, divmod(start, w), divmod(goal, w))
     return ExhaustiveResult(best if hit is not None else -1, hit, 0, layouts, complete)
+
+
+#: Levels classified per batch when every start and goal is tried on one terrain.
+ENDPOINT_BATCH = 4096
+
+
+def fixed_terrain(request: LayoutRequest) -> np.ndarray | None:
+    """The one terrain a request allows, when it allows just one: no rock may be placed (a budget
+    of 0) and no snow. The start and goal are then all that is left to choose."""
+    if request.max_rocks != 0 or request.snow:
+        return None
+    return _base(request)
+
+
+def search_endpoints(request: LayoutRequest, terrain: np.ndarray, deadline: float,
+                     excluded: set[Level] = frozenset()) -> tuple[list[tuple[int, Level]], bool]:
+    """Every allowed (start, goal) pair on ``terrain``, classified in compiled batches.
+
+    Returns the strong, reversible levels with min stops in the request's band (best first, not
+    in ``excluded``), and whether every pair was tried before ``deadline`` (``time.monotonic()``):
+    when it was, the list is complete, so an empty one proves the request infeasible and its
+    first entry is optimal.
+    """
+    h, w = terrain.shape
+    pairs = [(s, g) for s in request.start_cells() for g in request.goal_cells() if s != g]
+    found: list[tuple[int, Level]] = []
+    for k in range(0, len(pairs), ENDPOINT_BATCH):
+        if time.monotonic() > deadline:
+            return sorted(found, key=lambda item: -item[0]), False
+        chunk = pairs[k:k + ENDPOINT_BATCH]
+        batch = np.repeat(terrain[None], len(chunk), axis=0)
+        starts = np.array([r * w + c for (r, c), _ in chunk])
+        goals = np.array([r * w + c for _, (r, c) in chunk])
+        flat = batch.reshape(len(chunk), -1)
+        flat[np.arange(len(chunk)), starts] = ICE  # a start or goal in the frame opens that cell
+        flat[np.arange(len(chunk)), goals] = ICE
+        classes, reversible, stops = kernels.classify_batch(batch, starts, goals)
+        good = (classes == 2) & reversible & (stops >= request.min_stops)
+        if request.max_stops is not None:
+            good &= stops <= request.max_stops
+        for j in np.flatnonzero(good):
+            level = Level(batch[j], chunk[j][0], chunk[j][1])
+            if level not in excluded:
+                found.append((int(stops[j]), level))
+    return sorted(found, key=lambda item: -item[0]), True

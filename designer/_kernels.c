@@ -277,7 +277,7 @@ static void search_layouts(const uint8_t *base, int h, int w, const int32_t *fre
             for (int k = 0; k < rocks; k++) terrain[free_cells[idx[k]]] = ROCK;
             evaluate_layout(terrain, h, w, start_ok, goal_ok, threshold, mask, scratch, found);
             found->layouts++;
-            if (*stop || ((found->layouts & 4095) == 0 && monotonic_seconds() > deadline)) {
+            if (*stop || ((found->layouts & 4095) == 1 && monotonic_seconds() > deadline)) {
                 found->complete = 0;
                 break;
             }

@@ -19,16 +19,16 @@ import typer
 
 from designer.errors import DesignerError
 
+# Plain help (no rich panels): typer's rich help shows every flag, --help too, as "<bool>".
 app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,
     help="Design, solve and analyse sliding-ice puzzles.",
 )
-bench_app = typer.Typer(help="Benchmarks that print figures.")
+bench_app = typer.Typer(help="Benchmarks that print figures.", rich_markup_mode=None)
 app.add_typer(bench_app, name="bench")
 
-#: Flags take no value; an empty metavar keeps help from showing one (typer would print <bool>).
-FLAG = ""
 LEVEL_HELP = "Level file (canonical ASCII, a dialect, or JSON), or - for standard input."
 
 
@@ -75,7 +75,7 @@ def parse_size(text: str) -> tuple[int, int]:
 @app.command()
 def solve(
     level_file: str = typer.Argument(..., metavar="LEVEL", help=LEVEL_HELP),
-    as_json: bool = typer.Option(False, "--json", metavar=FLAG, help="Print the solution as JSON."),
+    as_json: bool = typer.Option(False, "--json", help="Print the solution as JSON."),
     by: By = typer.Option(By.moves, "--by", help="Fewest moves (ties: least distance) or least distance."),
 ) -> None:
     """Print the optimal solution of a level (status 1 if it is unsolvable)."""
@@ -96,7 +96,7 @@ def solve(
 @app.command()
 def analyze(
     level_file: str = typer.Argument(..., metavar="LEVEL", help=LEVEL_HELP),
-    as_json: bool = typer.Option(False, "--json", metavar=FLAG, help="Print the level's analysis object as JSON."),
+    as_json: bool = typer.Option(False, "--json", help="Print the level's analysis object as JSON."),
 ) -> None:
     """Solvability class, reversibility, min stops, SCCs, traps and difficulty figures."""
     from designer.analysis import analyze as analyze_level
@@ -136,23 +136,23 @@ def parse_cell(text: str | None, option: str) -> tuple[int, int] | None:
 
 @app.command()
 def make(
-    size: str = typer.Option("12x12", help="Grid size HxW (the frame included)."),
+    size: str = typer.Option("12x12", metavar="HxW", help="Grid size HxW (the frame included)."),
     min_stops: Optional[int] = typer.Option(None, "--min-stops", help="Least min stops (default 15; 1 with --maximize)."),
     max_stops: Optional[int] = typer.Option(None, "--max-stops", help="Most min stops: with --min-stops, a band."),
-    start: Optional[str] = typer.Option(None, help="Pin the start at R,C (default: chosen on the bottom edge)."),
-    goal: Optional[str] = typer.Option(None, help="Pin the goal at R,C (default: chosen on the top edge)."),
+    start: Optional[str] = typer.Option(None, metavar="R,C", help="Pin the start at R,C (default: chosen on the bottom edge)."),
+    goal: Optional[str] = typer.Option(None, metavar="R,C", help="Pin the goal at R,C (default: chosen on the top edge)."),
     seed: int = typer.Option(0, min=0, help="Seed of every random choice: the same seed gives the same level."),
     time_limit: float = typer.Option(60.0, "--time-limit", min=0.0, help="Seconds to search (per level)."),
     fmt: Format = typer.Option(Format.ascii, "--format", help="Canonical ASCII or the JSON level."),
-    output_file: Optional[str] = typer.Option(None, "-o", "--output", help="Write the level to FILE instead of stdout."),
-    force: bool = typer.Option(False, "--force", metavar=FLAG, help="Overwrite existing output files."),
-    no_frame: bool = typer.Option(False, "--no-frame", metavar=FLAG, help="No rock frame: the grid edge is the wall."),
+    output_file: Optional[str] = typer.Option(None, "-o", "--output", metavar="FILE", help="Write the level to FILE instead of stdout."),
+    force: bool = typer.Option(False, "--force", help="Overwrite existing output files."),
+    no_frame: bool = typer.Option(False, "--no-frame", help="No rock frame: the grid edge is the wall."),
     max_rocks: Optional[int] = typer.Option(None, "--max-rocks", help="At most N rocks (frame not counted)."),
-    snow: bool = typer.Option(False, "--snow", metavar=FLAG, help="Let the designer place snow."),
-    maximize: bool = typer.Option(False, "--maximize", metavar=FLAG, help="Raise min stops as far as the time limit allows."),
+    snow: bool = typer.Option(False, "--snow", help="Let the designer place snow."),
+    maximize: bool = typer.Option(False, "--maximize", help="Raise min stops as far as the time limit allows."),
     workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Solver threads (default: all cores)."),
     count: int = typer.Option(1, "--count", min=1, help="How many distinct levels (with --out)."),
-    out: Optional[str] = typer.Option(None, "--out", help="Folder for a pack of levels (with --count)."),
+    out: Optional[str] = typer.Option(None, "--out", metavar="DIR", help="Folder for a pack of levels (with --count)."),
     method: Method = typer.Option(Method.cpsat, "--method",
                                   help="cpsat: the designer; random, repair, greedy: the classic generators."),
 ) -> None:
@@ -210,7 +210,11 @@ def make(
             if out is not None:
                 output.write(targets[k], render(found), force=force)
             progress.advance()
-    for found in made:
+    if out is None and output_file is not None:
+        output.write(output_file, render(made[0]), force=force)
+    elif out is None:
+        echo(render(made[0]), nl=False)
+    for found in made:  # the summary, once the level is safely out
         g = found.generator
         proof = ""
         if maximize:
@@ -219,10 +223,6 @@ def make(
                    f"({g['path']}, seed {g['seed']}, {g['seconds']:.2f} s)", err=True)
     if out is not None:
         typer.echo(f"wrote {count} level{'s' if count > 1 else ''} to {out}", err=True)
-    elif output_file is not None:
-        output.write(output_file, render(made[0]), force=force)
-    else:
-        echo(render(made[0]), nl=False)
 
 
 def parse_targets(text: str) -> list[int]:
@@ -238,16 +238,16 @@ def parse_targets(text: str) -> list[int]:
 
 @app.command()
 def compare(
-    min_stops: str = typer.Option("20", "--min-stops", help="Target K, or a list: 10,15,20,25,30."),
+    min_stops: str = typer.Option("20", "--min-stops", metavar="K[,K...]", help="Target K, or a list: 10,15,20,25,30."),
     budget: float = typer.Option(20.0, "--budget", min=0.1, help="Seconds per method per level."),
     seeds: int = typer.Option(5, "--seeds", min=1, help="Seeds 1..N for every method and target."),
     methods: str = typer.Option(",".join(m.value for m in Method), "--methods", help="Comma-separated methods."),
-    size: str = typer.Option("12x12", help="Grid size HxW (with a frame)."),
+    size: str = typer.Option("12x12", metavar="HxW", help="Grid size HxW (with a frame)."),
     workers: Optional[int] = typer.Option(None, "--workers", min=1, help="CP-SAT threads (default: all cores)."),
-    as_json: bool = typer.Option(False, "--json", metavar=FLAG, help="Print the results as JSON."),
-    levels: bool = typer.Option(False, "--levels", metavar=FLAG, help="Include every verified level in the JSON."),
-    plot_file: Optional[str] = typer.Option(None, "--plot", help="Write a PNG of time to a level against K."),
-    force: bool = typer.Option(False, "--force", metavar=FLAG, help="Overwrite an existing plot file."),
+    as_json: bool = typer.Option(False, "--json", help="Print the results as JSON."),
+    levels: bool = typer.Option(False, "--levels", help="Include every verified level in the JSON."),
+    plot_file: Optional[str] = typer.Option(None, "--plot", metavar="FILE.png", help="Write a PNG of time to a level against K."),
+    force: bool = typer.Option(False, "--force", help="Overwrite an existing plot file."),
 ) -> None:
     """Run generators side by side on the same requests, budget and verifier."""
     from designer import compare as comparison
@@ -314,7 +314,7 @@ def bench_analyze_cmd(
     density: float = typer.Option(0.2, min=0.0, max=1.0, help="Probability of rock per interior cell."),
     seed: int = typer.Option(0, help="Seed of the random level."),
     runs: int = typer.Option(5, min=1, help="Timed runs (the median is reported)."),
-    as_json: bool = typer.Option(False, "--json", metavar=FLAG, help="Time 'analyze --json' instead of the text report."),
+    as_json: bool = typer.Option(False, "--json", help="Time 'analyze --json' instead of the text report."),
 ) -> None:
     """Whole-process time of 'designer analyze' on a random solvable level."""
     from designer.bench import bench_analyze

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from designer import kernels  # noqa: E402
 from designer.level import Level  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,6 +39,12 @@ def small_levels(draw, max_side: int = 6, framed: bool | None = None, snow: bool
     grid[start[0]][start[1]] = "S"
     grid[goal[0]][goal[1]] = "G"
     return Level.from_ascii("\n".join("".join(row) for row in grid))
+
+
+needs_compiled = pytest.mark.skipif(kernels.IMPLEMENTATIONS["compiled"] is None,
+                                    reason="the compiled kernels are not built (no C compiler at install)")
+#: Property tests run against both kernel implementations: ``@pytest.mark.parametrize("impl", IMPLS)``.
+IMPLS = [pytest.param("compiled", marks=needs_compiled), "python"]
 
 
 @pytest.fixture

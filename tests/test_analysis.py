@@ -3,7 +3,8 @@ import pytest
 from hypothesis import given
 
 import oracle
-from conftest import small_levels
+from conftest import IMPLS, small_levels
+from designer import kernels
 from designer.analysis import analyze, move_graph
 from designer.fast import classify, classify_many
 from designer.formats import read_level
@@ -34,10 +35,12 @@ def test_example_classes(examples_dir, name, solvability, reversible, min_stops)
     assert (fast.solvability, fast.reversible, fast.min_stops) == (solvability, reversible, min_stops)
 
 
-@given(small_levels(max_side=7))
-def test_fast_path_networkx_and_naive_definitions_agree(level):
-    report = analyze(level)
-    fast = classify(level)
+@pytest.mark.parametrize("impl", IMPLS)
+@given(level=small_levels(max_side=7))
+def test_fast_path_networkx_and_naive_definitions_agree(impl, level):
+    with kernels.use(impl):
+        report = analyze(level)
+        fast = classify(level)
     assert (fast.solvability, fast.reversible, fast.min_stops) == (
         report.solvability, report.reversible, report.min_stops)
     assert oracle.naive_class(level.rows()) == (report.solvability, report.reversible)
@@ -117,6 +120,12 @@ def test_creativity_on_a_hand_computed_level():
 
 
 def test_analysis_dict_has_the_spec_keys(examples_dir):
-    d = analyze(read_level(examples_dir / "strong-reversible.txt")).to_dict()
+    report = analyze(read_level(examples_dir / "strong-reversible.txt"))
+    d = report.to_dict()
     assert d["solvability"] == "strong" and d["reversible"] is True and d["min_stops"] == 15
-    assert d["scc_count"] >= 1 and d["traps"] == [] and "creativity" in d
+    assert d["scc_count"] >= 1 and d["traps"] == []
+    # the creativity figures are those of the analysis, and C = d / v holds in the JSON too
+    creativity = d["creativity"]
+    assert creativity["i"] == 15 == report.creativity.i and creativity["p"] == report.solution.distance
+    assert creativity["C"] == pytest.approx(creativity["d"] / creativity["v"], abs=1e-3)
+    assert creativity["C"] == pytest.approx(report.creativity.C, abs=1e-4)

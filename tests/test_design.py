@@ -9,7 +9,7 @@ from designer.cli import main
 from designer.design import DesignFailed, design
 from designer.errors import DesignerError
 from designer.formats import parse_level
-from designer.level import ROCK, Level
+from designer.level import ROCK, SNOW, Level
 from designer.rules import replay
 from models.ice_cpsat import build_model
 from models.request import LayoutRequest
@@ -40,72 +40,35 @@ def check(request: LayoutRequest, level: Level) -> None:
         assert sum(level.terrain[c] == ROCK for c in request.free_cells()) <= request.max_rocks
 
 
+# Each request with the stage that meets it for seed 3 (the portfolio is deterministic per seed).
 REQUESTS = [
-    LayoutRequest(height=8, width=8, min_stops=8),
-    LayoutRequest(min_stops=25),
-    LayoutRequest(min_stops=10, max_stops=11),
-    LayoutRequest(height=9, width=10, min_stops=10, start=(4, 4), goal=(0, 5)),
-    LayoutRequest(height=6, width=6, frame=False, min_stops=8),
-    LayoutRequest(height=7, width=7, frame=False, min_stops=9, max_rocks=6),
-    LayoutRequest(height=10, width=10, min_stops=12, snow=True),
+    (LayoutRequest(height=8, width=8, min_stops=8), "sampling"),
+    (LayoutRequest(min_stops=25), "climb"),
+    (LayoutRequest(min_stops=10, max_stops=11), "sampling"),
+    (LayoutRequest(height=9, width=10, min_stops=10, start=(4, 4), goal=(0, 5)), "sampling"),
+    (LayoutRequest(height=6, width=6, frame=False, min_stops=8), "sampling"),
+    (LayoutRequest(height=7, width=7, frame=False, min_stops=9, max_rocks=6), "climb"),
+    (LayoutRequest(height=10, width=10, min_stops=12, snow=True), "sampling"),
 ]
 
 
-@pytest.mark.parametrize("request_", REQUESTS, ids=lambda r: f"{r.height}x{r.width}-K{r.min_stops}")
-def test_designs_verify(request_):
+@pytest.mark.parametrize("request_, stage", REQUESTS, ids=lambda r: f"{r.height}x{r.width}-K{r.min_stops}"
+                         if isinstance(r, LayoutRequest) else r)
+def test_designs_verify(request_, stage):
     found = design(request_, seed=3, time_limit=60)
     check(request_, found.level)
-    assert found.generator["path"] in ("sampling", "climb", "cp-sat")
+    assert found.generator["path"] == stage
 
 
-@pytest.mark.parametrize("request_", [
-    LayoutRequest(height=7, width=8, min_stops=9),
-    LayoutRequest(height=6, width=6, frame=False, min_stops=7, start=(2, 2)),
-    LayoutRequest(height=6, width=7, min_stops=6, snow=True, goal=(2, 3)),
-    LayoutRequest(height=5, width=6, frame=False, min_stops=6, max_rocks=5),
-], ids=["frame", "no-frame-pinned", "snow-interior-goal", "rock-budget"])
-def test_the_model_alone_gives_verified_levels_with_exact_stops(request_):
-    """The CP-SAT formulation on its own: every solution is strong, reversible, and the model's
-    goal distance is the true min stops (the potentials are exact, not just bounds)."""
-    built = build_model(request_)
-    for _ in range(3):
-        solver = cp_model.CpSolver()
-        solver.parameters.num_workers = 1
-        solver.parameters.random_seed = 1
-        solver.parameters.max_time_in_seconds = 30
-        assert solver.solve(built.model) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
-        terrain, start, goal = built.layout(solver)
-        level = Level(terrain, start, goal)
-        check(request_, level)
-        assert analyze(level).min_stops == solver.value(built.goal_stops)
-        built.exclude(terrain, start, goal)
-
-
-def test_model_rejects_what_it_should():
-    # A corridor level that cannot be strong-and-reversible with 5 stops: the model says infeasible.
-    built = build_model(LayoutRequest(height=3, width=6, min_stops=5))
-    solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = 30
-    assert solver.solve(built.model) == cp_model.INFEASIBLE
-
-
-def test_proven_infeasible():
-    with pytest.raises(DesignFailed) as info:
-        design(LayoutRequest(height=6, width=6, min_stops=60), time_limit=30)
-    assert info.value.reason == "infeasible" and "proven infeasible" in str(info.value)
-
-
-def test_proven_infeasible_by_the_model():
-    # Within the plain bound (11 cells), but no 3x6 framed layout needs 5 stops: CP-SAT proves it.
-    with pytest.raises(DesignFailed) as info:
-        design(LayoutRequest(height=3, width=6, min_stops=5), time_limit=30)
-    assert info.value.reason == "infeasible"
-
-
-def test_time_limit_is_reported():
-    with pytest.raises(DesignFailed) as info:
-        design(LayoutRequest(min_stops=95), time_limit=2)
-    assert info.value.reason == "time limit" and "time limit reached" in str(info.value)
+def test_snow_is_placed_when_the_request_needs_it():
+    # 3x6 with a frame, exactly 4 stops: without snow min stops is odd there (the parity bound),
+    # with snow 4 is possible. Only the model places snow, so the level comes from CP-SAT.
+    with pytest.raises(DesignFailed, match="proven infeasible.*min stops is odd"):
+        design(LayoutRequest(height=3, width=6, min_stops=4, max_stops=4), time_limit=10)
+    request = LayoutRequest(height=3, width=6, min_stops=4, max_stops=4, snow=True)
+    found = design(request, seed=0, time_limit=10)
+    check(request, found.level)
+    assert (found.level.terrain == SNOW).any() and found.generator["path"] == "cp-sat"
 
 
 def test_same_seed_same_level():
@@ -118,6 +81,8 @@ def test_maximize_reports_proof_status():
     found = design(LayoutRequest(height=4, width=5, frame=False, min_stops=1, max_rocks=2), maximize=True,
                    time_limit=20)
     assert found.generator["proven_optimal"] is True and found.generator["maximize"] is True
+    # the climb finds the best level; the exhaustive search of the whole space proves it optimal
+    assert found.generator["path"] == "climb" and found.generator["searched"] > 0
     check(LayoutRequest(height=4, width=5, frame=False, max_rocks=2, min_stops=1), found.level)
 
 
@@ -161,7 +126,7 @@ def test_make_json_and_output_file(capsys, tmp_path):
     assert status == 0 and out == ""
     data = json.loads(target.read_text())
     assert data["analysis"]["min_stops"] >= 9 and data["generator"]["seed"] == 0
-    assert data["generator"]["path"] in ("sampling", "climb", "cp-sat")
+    assert data["generator"]["path"] == "sampling"
     before = target.read_text()
     status, _, err = run(capsys, "make", "--size", "9x9", "--min-stops", "9", "--seed", "5", "-o", str(target))
     assert status == 2 and "already exists" in err and target.read_text() == before

@@ -1,16 +1,20 @@
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import oracle
-from conftest import small_levels
+from conftest import IMPLS, small_levels
+from designer import kernels
 from designer.level import Level
 from designer.rules import DIRECTIONS, NO_MOVE, replay, slide_table
 
 
-@given(small_levels(max_side=7))
-def test_slide_table_matches_a_plain_walk(level):
+@pytest.mark.parametrize("impl", IMPLS)
+@given(level=small_levels(max_side=7))
+def test_slide_table_matches_a_plain_walk(impl, level):
     rows = level.rows()
-    dest, length = slide_table(level)
+    with kernels.use(impl):
+        dest, length = slide_table(level)
     for r in range(level.height):
         for c in range(level.width):
             if rows[r][c] == "#":

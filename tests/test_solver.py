@@ -2,7 +2,8 @@ import pytest
 from hypothesis import given
 
 import oracle
-from conftest import small_levels
+from conftest import IMPLS, small_levels
+from designer import kernels
 from designer.formats import read_level
 from designer.rules import replay
 from designer.solver import solve
@@ -20,10 +21,12 @@ def test_seed003_maps_have_their_published_min_stops(examples_dir, name, publish
     assert replay(level, solution.moves) == (level.goal, solution.stops, solution.distance)
 
 
-@given(small_levels(max_side=6))
-def test_solution_replays_and_is_optimal_against_brute_force(level):
+@pytest.mark.parametrize("impl", IMPLS)
+@given(level=small_levels(max_side=6))
+def test_solution_replays_and_is_optimal_against_brute_force(impl, level):
     rows = level.rows()
-    solution = solve(level)
+    with kernels.use(impl):
+        solution = solve(level)
     limit = 6
     if solution is None:
         assert oracle.brute_force(rows, limit) is None
@@ -75,6 +78,26 @@ def test_moves_and_distance_can_differ():
     assert (by_dist.moves, by_dist.stops, by_dist.distance) == ("uruluru", 7, 10)
 
 
-def test_same_solution_every_run(examples_dir):
-    level = read_level(examples_dir / "strong-reversible.txt")
-    assert len({solve(level).moves for _ in range(5)}) == 1
+def test_remaining_ties_go_to_the_first_direction_in_udlr_order():
+    from designer.level import Level
+
+    # An open 3x3 field, corner to corner: two moves over four cells either way round.
+    for text, expected in (("..G\n...\nS..", "ur"), ("S..\n...\n..G", "dr"),
+                           ("G..\n...\n..S", "ul"), ("..S\n...\nG..", "dl")):
+        solution = solve(Level.from_ascii(text))
+        assert (solution.moves, solution.stops, solution.distance) == (expected, 2, 4)
+
+
+def test_same_solution_in_every_process(examples_dir):
+    # Nothing may depend on hash or set order: separate processes with different hash seeds agree.
+    import os
+    import subprocess
+    import sys
+
+    path = str(examples_dir / "strong-reversible.txt")
+    answers = set()
+    for hash_seed in ("1", "2", "3"):
+        done = subprocess.run([sys.executable, "-m", "designer", "solve", path], capture_output=True, text=True,
+                              timeout=120, env={**os.environ, "PYTHONHASHSEED": hash_seed})
+        answers.add(done.stdout)
+    assert answers == {f"{solve(read_level(path)).moves}\nstops: 15  distance: {solve(read_level(path)).distance}\n"}

@@ -1,0 +1,27 @@
+"""The scripts in examples/ run as a newcomer would run them, and print what they promise."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPTS = sorted((ROOT / "examples").glob("*.py"))
+
+
+def test_every_example_is_covered():
+    assert {p.name for p in SCRIPTS} == {"design_levels.py", "solve_and_analyze.py"}
+
+
+@pytest.mark.parametrize("script, expected", [
+    ("solve_and_analyze.py", ["read a 20x25 seed-style level", "fewest moves: urdluruldldldldru (17 stops",
+                              '"format": "ice-level"']),
+    ("design_levels.py", ["proven optimal: True", "infeasible - proven infeasible", '"format": "ice-level"']),
+])
+def test_example_runs(script, expected):
+    done = subprocess.run([sys.executable, str(ROOT / "examples" / script)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    for words in expected:
+        assert words in done.stdout, words

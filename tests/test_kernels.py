@@ -1,0 +1,215 @@
+"""The kernels: the compiled and the Python implementations agree, and bad arguments are refused
+before any memory is touched. CI also runs this file against a build with AddressSanitizer and
+UndefinedBehaviorSanitizer (see .ci/run)."""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import IMPLS, needs_compiled, small_levels
+from designer import kernels
+from designer.level import ICE, ROCK, SNOW
+
+def run_both(call):
+    """The result of ``call()`` under each available implementation."""
+    results = []
+    for name in kernels.available():
+        with kernels.use(name):
+            results.append(call())
+    return results
+
+
+@st.composite
+def terrains(draw, max_side=7):
+    h, w = draw(st.integers(1, max_side)), draw(st.integers(1, max_side))
+    cells = draw(st.lists(st.sampled_from([ICE, ICE, ICE, ROCK, SNOW]), min_size=h * w, max_size=h * w))
+    return np.array(cells, np.uint8).reshape(h, w)
+
+
+@needs_compiled
+@given(terrains(), st.data())
+def test_slide_tables_agree(terrain, data):
+    capture = data.draw(st.integers(-1, terrain.size - 1))
+    compiled, python = run_both(lambda: kernels.slide_table(terrain, capture))
+    assert (compiled[0] == python[0]).all() and (compiled[1] == python[1]).all()
+
+
+@needs_compiled
+@given(st.lists(small_levels(max_side=7), min_size=1, max_size=6))
+def test_classify_and_reach_agree(levels):
+    shape = levels[0].shape
+    group = [lv for lv in levels if lv.shape == shape]
+    terrains_ = np.stack([lv.terrain for lv in group])
+    starts = [lv.index(lv.start) for lv in group]
+    goals = [lv.index(lv.goal) for lv in group]
+    compiled, python = run_both(lambda: kernels.classify_batch(terrains_, starts, goals))
+    assert all((a == b).all() for a, b in zip(compiled, python))
+    dest, _ = kernels.slide_table(group[0].terrain, goals[0])
+    compiled, python = run_both(lambda: kernels.reach(dest, starts[0], goals[0]))
+    assert (compiled[0] == python[0]).all() and (compiled[1] == python[1]).all()
+
+
+def open_space(h, w):
+    base = np.zeros((h, w), np.uint8)
+    free = np.arange(h * w, dtype=np.int32)
+    everywhere = np.ones((h, w), np.uint8)
+    return base, free, everywhere
+
+
+def mirror(h, w):
+    return [[r * w + (w - 1 - c) for r in range(h) for c in range(w)]]
+
+
+@needs_compiled
+@settings(max_examples=15)
+@given(st.integers(2, 4), st.integers(3, 4), st.integers(0, 2), st.integers(1, 6), st.booleans())
+def test_exhaustive_searches_agree(h, w, rocks, threshold, symmetric):
+    base, free, everywhere = open_space(h, w)
+    syms = mirror(h, w) if symmetric else []
+    firsts = [0] if rocks == 0 else range(h * w - rocks + 1)
+    for first in firsts:
+        compiled, python = run_both(
+            lambda: kernels.exhaustive(base, free, everywhere, everywhere, syms, rocks, first, threshold, 60))
+        assert compiled == python
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+def test_exhaustive_finds_the_known_optimum(impl):
+    # 3x3 open field, one rock: the best strong reversible level needs 4 stops (brute force below).
+    base, free, everywhere = open_space(3, 3)
+    best = -1
+    with kernels.use(impl):
+        for first in range(9):
+            got = kernels.exhaustive(base, free, everywhere, everywhere, [], 1, first, 1, 60)
+            assert got[6] is True
+            best = max(best, got[0])
+    from designer.analysis import analyze
+    from designer.level import Level
+
+    brute = -1
+    for rock in range(9):
+        terrain = np.zeros(9, np.uint8)
+        terrain[rock] = ROCK
+        for s in range(9):
+            for g in range(9):
+                if len({s, g, rock}) == 3:
+                    report = analyze(Level(terrain.reshape(3, 3), divmod(s, 3), divmod(g, 3)))
+                    if report.solvability == "strong" and report.reversible:
+                        brute = max(brute, report.min_stops)
+    assert best == brute
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+def test_budget_and_stop_flag_end_a_search_incomplete(impl):
+    base, free, everywhere = open_space(6, 6)
+    with kernels.use(impl):
+        # 3 rocks of 36 cells: thousands of layouts; no budget at all leaves the search incomplete
+        assert kernels.exhaustive(base, free, everywhere, everywhere, [], 3, 0, 1, 0.0)[6] is False
+        stop = np.ones(1, np.int32)
+        assert kernels.exhaustive(base, free, everywhere, everywhere, [], 3, 0, 1, 60, stop)[6] is False
+        # a tiny range completes
+        assert kernels.exhaustive(base, free, everywhere, everywhere, [], 1, 35, 1, 60)[6] is True
+
+
+# --- guards -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("impl", IMPLS)
+def test_bad_arguments_are_refused_before_the_kernel(impl):
+    terrain = np.zeros((3, 4), np.uint8)
+    dest, _ = kernels.slide_table(terrain, -1)
+    base, free, everywhere = open_space(3, 4)
+    bad_calls = [
+        lambda: kernels.reach(dest, 1000, 0),  # the start far outside the grid (was a heap overflow)
+        lambda: kernels.reach(dest, -1, 0),
+        lambda: kernels.reach(dest, 0, 12),
+        lambda: kernels.reach(np.full((4, 12), 99, np.int32), 0, 1),  # dest pointing outside
+        lambda: kernels.reach(dest.reshape(2, 24), 0, 1),  # not (4, cells)
+        lambda: kernels.slide_table(terrain, 12),
+        lambda: kernels.slide_table(np.full((2, 2), 7, np.uint8), -1),
+        lambda: kernels.classify_batch(terrain[None], [12], [0]),
+        lambda: kernels.classify_batch(terrain[None], [0], [-3]),
+        lambda: kernels.classify_batch(terrain[None], [0, 1], [2, 3]),
+        lambda: kernels.exhaustive(base, free, everywhere, everywhere, [], 2, 11, 1, 1),  # first too late
+        lambda: kernels.exhaustive(base, free, everywhere, everywhere, [], 13, 0, 1, 1),  # more rocks than cells
+        lambda: kernels.exhaustive(base, free, everywhere, everywhere, [], -1, 0, 1, 1),
+        lambda: kernels.exhaustive(base, np.array([0, 99], np.int32), everywhere, everywhere, [], 1, 0, 1, 1),
+        lambda: kernels.exhaustive(base, np.array([1, 1], np.int32), everywhere, everywhere, [], 1, 0, 1, 1),
+        lambda: kernels.exhaustive(base, free, everywhere[:2], everywhere, [], 1, 0, 1, 1),
+        lambda: kernels.exhaustive(base, free, everywhere, everywhere, [[0] * 12], 1, 0, 1, 1),  # not a permutation
+        lambda: kernels.exhaustive(base, free, everywhere, everywhere, [], 1, 0, 1, float("nan")),
+        lambda: kernels.exhaustive(base, free, everywhere, everywhere, [], 1, 0, 1, 1, np.zeros(3, np.int32)),
+        lambda: kernels.exhaustive(np.zeros((9, 9), np.uint8), np.arange(65, dtype=np.int32),
+                                   np.ones((9, 9), np.uint8), np.ones((9, 9), np.uint8), [], 1, 0, 1, 1),
+    ]
+    with kernels.use(impl):
+        for k, call in enumerate(bad_calls):
+            with pytest.raises(ValueError):
+                call()
+                pytest.fail(f"bad call {k} was accepted")
+
+
+@needs_compiled
+def test_the_compiled_bindings_check_what_keeps_memory_safe():
+    # Called directly, past the Python checks, the C bindings still refuse out-of-range indices.
+    from designer import _kernels
+
+    n = 12
+    dest = np.full(4 * n, -1, np.int32)
+    stops, order = np.empty(n, np.int32), np.empty(n, np.int32)
+    with pytest.raises(ValueError):
+        _kernels.reach(dest, n, 1000, 0, stops, order)
+    with pytest.raises(ValueError):
+        _kernels.reach(np.full(4 * n, 50, np.int32), n, 0, 1, stops, order)
+    base = np.zeros(n, np.uint8)
+    ok = np.ones(n, np.uint8)
+    cells = np.arange(n, dtype=np.int32)
+    flag = np.zeros(1, np.int32)
+    for rocks, first in ((2, 11), (13, 0), (-1, 0), (1, -5)):
+        with pytest.raises(ValueError):
+            _kernels.exhaustive(base, 3, 4, cells, ok, ok, np.zeros(0, np.int32), 0, rocks, first, 1, 1.0, flag)
+    with pytest.raises(ValueError):
+        _kernels.exhaustive(base, 3, 4, cells, ok, ok, np.full(n, 40, np.int32), 1, 1, 0, 1, 1.0, flag)
+
+
+@needs_compiled
+def test_out_of_memory_is_an_error_not_a_proof():
+    # With the address space capped, the search's scratch memory cannot be had: MemoryError,
+    # never (best=-1, complete=True), which would read as "proven infeasible".
+    script = textwrap.dedent("""
+        import resource, numpy as np
+        from designer import kernels
+        with kernels.use("compiled"):
+            h = w = 1000  # scratch: 20 ints per cell = 80 MB
+            base = np.zeros((h, w), np.uint8); ok = np.zeros((h, w), np.uint8)
+            free = np.arange(4, dtype=np.int32)
+            soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+            used = int(open("/proc/self/statm").read().split()[0]) * resource.getpagesize()
+            resource.setrlimit(resource.RLIMIT_AS, (used + 40 * 2**20, hard))
+            try:
+                print(kernels.exhaustive(base, free, ok, ok, [], 1, 0, 1, 10))
+            except MemoryError:
+                print("MemoryError")
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"})
+    assert done.stdout.strip() == "MemoryError", done.stderr
+
+
+def test_the_cli_says_once_when_it_uses_the_python_kernels(examples_dir):
+    env = {**os.environ, "DESIGNER_KERNELS": "python"}
+    done = subprocess.run([sys.executable, "-m", "designer", "solve", str(examples_dir / "seed003-hard.txt")],
+                          capture_output=True, text=True, timeout=120, env=env)
+    assert done.returncode == 0 and done.stdout.startswith("urdluruldldldldru")
+    assert done.stderr.count("pure-Python kernels") == 1 and done.stderr.count("\n") == 1
+
+
+def test_unknown_implementation_is_refused():
+    with pytest.raises(ValueError, match="not available"):
+        with kernels.use("fortran"):
+            pass

@@ -350,12 +350,11 @@ def _quiet_stdout() -> None:
 
 
 def _note_slow_kernels() -> None:
-    """Say once, on standard error, when the compiled kernels are missing (or turned off)."""
-    import importlib.util
+    """Say once, on standard error, when the pure-Python kernels are in use, and why."""
+    from designer import kernels  # numpy is loaded already (designer.level needs it)
 
-    if importlib.util.find_spec("designer._kernels") is None or os.environ.get("DESIGNER_KERNELS") == "python":
-        typer.echo("designer: note: using the pure-Python kernels (slower; the compiled ones are not "
-                   "installed: see the README)", err=True)
+    if kernels.implementation() == "python":
+        typer.echo(f"designer: note: using the pure-Python kernels, slower ({kernels.why_python()})", err=True)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -319,7 +319,8 @@ class _Run:
         pair in one compiled pass; when all were tried, the answer is exact."""
         self.progress.update(phase="every start and goal")
         deadline = time.monotonic() + max(0.0, self.deadline - time.perf_counter())
-        found, complete = exhaustive.search_endpoints(self.request, terrain, deadline, self.excluded)
+        found, complete = exhaustive.search_endpoints(self.request, terrain, deadline, self.excluded,
+                                                      first_only=not self.maximize)
         for stops, level in found:
             self.seen(stops)
             design = self.verify(level, "endpoints")

@@ -229,19 +229,21 @@ def fixed_terrain(request: LayoutRequest) -> np.ndarray | None:
 
 
 def search_endpoints(request: LayoutRequest, terrain: np.ndarray, deadline: float,
-                     excluded: set[Level] = frozenset()) -> tuple[list[tuple[int, Level]], bool]:
+                     excluded: set[Level] = frozenset(), first_only: bool = False
+                     ) -> tuple[list[tuple[int, Level]], bool]:
     """Every allowed (start, goal) pair on ``terrain``, classified in compiled batches.
 
     Returns the strong, reversible levels with min stops in the request's band (best first, not
     in ``excluded``), and whether every pair was tried before ``deadline`` (``time.monotonic()``):
     when it was, the list is complete, so an empty one proves the request infeasible and its
-    first entry is optimal.
+    first entry is optimal. With ``first_only`` it stops after the first batch that holds a level
+    (``complete`` is then False).
     """
     h, w = terrain.shape
     pairs = [(s, g) for s in request.start_cells() for g in request.goal_cells() if s != g]
     found: list[tuple[int, Level]] = []
     for k in range(0, len(pairs), ENDPOINT_BATCH):
-        if time.monotonic() > deadline:
+        if time.monotonic() > deadline or (first_only and found):
             return sorted(found, key=lambda item: -item[0]), False
         chunk = pairs[k:k + ENDPOINT_BATCH]
         batch = np.repeat(terrain[None], len(chunk), axis=0)

@@ -21,8 +21,10 @@ from designer import _pykernels
 
 try:
     from designer import _kernels as _compiled
-except ImportError:  # built without a compiler, or a checkout that was never built
+    _import_error = None
+except ImportError as exc:  # built without a compiler, or a checkout that was never built
     _compiled = None
+    _import_error = exc
 
 MAX_FREE_CELLS = 64  # the exhaustive search keeps a rock set in 64 bits
 IMPLEMENTATIONS = {"compiled": _compiled, "python": _pykernels}
@@ -33,6 +35,13 @@ _active = _pykernels if (_compiled is None or os.environ.get("DESIGNER_KERNELS")
 def implementation() -> str:
     """``"compiled"`` or ``"python"``: the kernels in use."""
     return "compiled" if _active is _compiled else "python"
+
+
+def why_python() -> str:
+    """Why the Python kernels are the default here (for the command's one-line note)."""
+    if _compiled is None:
+        return f"the compiled kernels are not installed: {_import_error}; see the README, Kernels"
+    return "DESIGNER_KERNELS=python"
 
 
 def available() -> list[str]:

@@ -54,13 +54,13 @@ def slide_table(terrain, h: int, w: int, capture: int, dest, length) -> None:
     down = h - 1 - _slide_left(rock.T[:, ::-1], stops_on.T[:, ::-1])[:, ::-1].T
     left = _slide_left(rock, stops_on)
     right = w - 1 - _slide_left(rock[:, ::-1], stops_on[:, ::-1])[:, ::-1]
-    ends = (
-        (up, up >= 0, up * w + cols, rows - up),
-        (down, down < h, down * w + cols, down - rows),
-        (left, left >= 0, rows * w + left, cols - left),
-        (right, right < w, rows * w + right, right - cols),
+    ends = (  # per direction: moved at all, the flat index of the end, cells travelled
+        (up >= 0, up * w + cols, rows - up),
+        (down < h, down * w + cols, down - rows),
+        (left >= 0, rows * w + left, cols - left),
+        (right < w, rows * w + right, right - cols),
     )
-    for d, (_, moved, flat, travelled) in enumerate(ends):
+    for d, (moved, flat, travelled) in enumerate(ends):
         dest[d] = np.where(moved, flat, -1)
         length[d] = np.where(moved, travelled, 0)
 

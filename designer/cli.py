@@ -350,11 +350,13 @@ def _quiet_stdout() -> None:
 
 
 def _note_slow_kernels() -> None:
-    """Say once, on standard error, when the pure-Python kernels are in use, and why."""
+    """Say once, on standard error, when the pure-Python kernels run, and why."""
     from designer import kernels  # numpy is loaded already (designer.level needs it)
 
-    if kernels.implementation() == "python":
+    def note() -> None:
         typer.echo(f"designer: note: using the pure-Python kernels, slower ({kernels.why_python()})", err=True)
+
+    kernels.notify_python_use(note)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from designer import kernels
+from designer.fast import classify_batch
 from designer.level import ICE, ROCK, Level
 from models.request import LayoutRequest
 
@@ -231,7 +232,7 @@ def fixed_terrain(request: LayoutRequest) -> np.ndarray | None:
 def search_endpoints(request: LayoutRequest, terrain: np.ndarray, deadline: float,
                      excluded: set[Level] = frozenset(), first_only: bool = False
                      ) -> tuple[list[tuple[int, Level]], bool]:
-    """Every allowed (start, goal) pair on ``terrain``, classified in compiled batches.
+    """Every allowed (start, goal) pair on ``terrain``, classified in batches on all cores.
 
     Returns the strong, reversible levels with min stops in the request's band (best first, not
     in ``excluded``), and whether every pair was tried before ``deadline`` (``time.monotonic()``):
@@ -252,7 +253,7 @@ def search_endpoints(request: LayoutRequest, terrain: np.ndarray, deadline: floa
         flat = batch.reshape(len(chunk), -1)
         flat[np.arange(len(chunk)), starts] = ICE  # a start or goal in the frame opens that cell
         flat[np.arange(len(chunk)), goals] = ICE
-        classes, reversible, stops = kernels.classify_batch(batch, starts, goals)
+        classes, reversible, stops = classify_batch(batch, starts, goals)
         good = (classes == 2) & reversible & (stops >= request.min_stops)
         if request.max_stops is not None:
             good &= stops <= request.max_stops

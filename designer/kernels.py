@@ -21,15 +21,32 @@ from designer import _pykernels
 
 try:
     from designer import _kernels as _compiled
-    _import_error = None
-except ImportError as exc:  # built without a compiler, or a checkout that was never built
+except ImportError:  # built without a compiler, or a checkout that was never built
     _compiled = None
-    _import_error = exc
 
 MAX_FREE_CELLS = 64  # the exhaustive search keeps a rock set in 64 bits
 IMPLEMENTATIONS = {"compiled": _compiled, "python": _pykernels}
 
 _active = _pykernels if (_compiled is None or os.environ.get("DESIGNER_KERNELS") == "python") else _compiled
+
+
+_on_python_use = None  # called once, the first time the Python kernels run (see notify_python_use)
+
+
+def notify_python_use(callback) -> None:
+    """Have ``callback()`` called once, the first time a kernel runs on the Python twin (the
+    command line prints its one-line note there, so that a refusal before any work stays one line)."""
+    global _on_python_use
+    _on_python_use = callback
+
+
+def _impl():
+    """The implementation to run now; the first Python run fires the notification."""
+    global _on_python_use
+    if _active is _pykernels and _on_python_use is not None:
+        callback, _on_python_use = _on_python_use, None
+        callback()
+    return _active
 
 
 def implementation() -> str:
@@ -40,7 +57,7 @@ def implementation() -> str:
 def why_python() -> str:
     """Why the Python kernels are the default here (for the command's one-line note)."""
     if _compiled is None:
-        return f"the compiled kernels are not installed: {_import_error}; see the README, Kernels"
+        return "the compiled kernels were not built at install; see Kernels in the README"
     return "DESIGNER_KERNELS=python"
 
 
@@ -99,7 +116,7 @@ def slide_table(terrain, capture: int) -> tuple[np.ndarray, np.ndarray]:
     capture = _index(capture, h * w, "capture cell", allow_none=True)
     dest = np.empty((4, h * w), np.int32)
     length = np.empty((4, h * w), np.int32)
-    _active.slide_table(grid, h, w, capture, dest, length)
+    _impl().slide_table(grid, h, w, capture, dest, length)
     return dest, length
 
 
@@ -116,7 +133,7 @@ def reach(dest, start: int, goal: int) -> tuple[np.ndarray, np.ndarray]:
     goal = _index(goal, n, "goal", allow_none=True)
     stops = np.empty(n, np.int32)
     order = np.empty(n, np.int32)
-    count = _active.reach(table, n, start, goal, stops, order)
+    count = _impl().reach(table, n, start, goal, stops, order)
     return stops, order[:count]
 
 
@@ -134,7 +151,7 @@ def classify_batch(terrains, starts, goals) -> tuple[np.ndarray, np.ndarray, np.
     classes = np.empty(count, np.int8)
     reversible = np.empty(count, np.bool_)
     min_stops = np.empty(count, np.int32)
-    _active.classify_batch(grids, count, h, w, starts, goals, classes, reversible, min_stops)
+    _impl().classify_batch(grids, count, h, w, starts, goals, classes, reversible, min_stops)
     return classes, reversible, min_stops
 
 
@@ -185,7 +202,7 @@ def exhaustive(base, free_cells, start_ok, goal_ok, syms, rocks: int, first: int
     flag = np.zeros(1, np.int32) if stop is None else stop
     if not (isinstance(flag, np.ndarray) and flag.dtype == np.int32 and flag.shape == (1,) and flag.flags.c_contiguous):
         raise ValueError("stop must be a one-element int32 array")
-    best, ties, mask, start, goal, layouts, complete = _active.exhaustive(
+    best, ties, mask, start, goal, layouts, complete = _impl().exhaustive(
         grid, h, w, cells, masks[0], masks[1], perms.reshape(-1), len(perms), rocks, first, int(threshold), budget,
         flag)
     return int(best), int(ties), int(mask), int(start), int(goal), int(layouts), bool(complete)

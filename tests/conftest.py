@@ -47,6 +47,12 @@ needs_compiled = pytest.mark.skipif(kernels.IMPLEMENTATIONS["compiled"] is None,
 IMPLS = [pytest.param("compiled", marks=needs_compiled), "python"]
 
 
+def one_error_line(err: str) -> bool:
+    """One line on standard error, besides the note an install without compiled kernels adds."""
+    lines = [line for line in err.splitlines() if not line.startswith("designer: note: using the pure-Python")]
+    return len(lines) == 1 and err.endswith("\n")
+
+
 @pytest.fixture
 def examples_dir() -> Path:
     return EXAMPLES

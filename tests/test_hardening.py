@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import one_error_line
 
 from designer import cli
 from designer.cli import main
@@ -27,7 +28,7 @@ def run(capsys, *args):
 
 
 def one_line(err: str) -> bool:
-    return err.count("\n") == 1 and err.startswith("designer: ") and "Traceback" not in err
+    return one_error_line(err) and err.startswith("designer: ") and "Traceback" not in err
 
 
 def shell(command: str, **kwargs) -> subprocess.CompletedProcess:

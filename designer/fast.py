@@ -63,8 +63,8 @@ def _result(klass: int, rev: bool, stops: int) -> Classification:
 
 def classify(level: Level) -> Classification:
     """Class, reversibility and min stops of one level."""
-    classes, rev, stops = classify_batch(
-        level.terrain[None], np.array([level.index(level.start)]), np.array([level.index(level.goal)]))
+    classes, rev, stops = kernels.classify_batch(
+        level.terrain[None], [level.index(level.start)], [level.index(level.goal)])
     return _result(classes[0], rev[0], stops[0])
 
 

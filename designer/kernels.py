@@ -100,7 +100,10 @@ def _index(value, n: int, what: str, allow_none: bool = False) -> int:
 
 def _indices(values, n: int, what: str) -> np.ndarray:
     array = np.ascontiguousarray(values, dtype=np.int64).reshape(-1)
-    if array.size and (array.min() < 0 or array.max() >= n):
+    if array.size == 1:  # the common single-level call: plain ints are quicker than reductions
+        if not 0 <= int(array[0]) < n:
+            raise ValueError(f"{what} must lie in 0..{n - 1}")
+    elif array.size and (array.min() < 0 or array.max() >= n):
         raise ValueError(f"{what} must lie in 0..{n - 1}")
     return array
 
@@ -146,7 +149,7 @@ def classify_batch(terrains, starts, goals) -> tuple[np.ndarray, np.ndarray, np.
     goals = _indices(goals, h * w, "goals")
     if starts.size != count or goals.size != count:
         raise ValueError(f"{count} terrains need {count} starts and goals, not {starts.size} and {goals.size}")
-    if np.any(starts == goals):
+    if (starts == goals).any():
         raise ValueError("a level's start and goal must differ")
     classes = np.empty(count, np.int8)
     reversible = np.empty(count, np.bool_)

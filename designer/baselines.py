@@ -57,7 +57,7 @@ class _Clock:
         report = analyze(level)
         if _meets(request, report, level):
             return Design(level, report, {
-                "method": self.method, "path": self.method, "seed": self.seed,
+                "method": self.method, "stage": self.method, "seed": self.seed,
                 "seconds": round(time.perf_counter() - self.t0, 3), "time_limit": self.time_limit,
                 "candidates": self.candidates, "rejected": self.rejected,
             })

@@ -110,7 +110,7 @@ def bench_make(args: list[str], seeds: list[int]) -> dict:
             level = parse_level(done.stdout)
             report = analyze(level)
             generator = json.loads(done.stdout).get("generator") or {}
-            run.update(min_stops=report.min_stops, path=generator.get("path"),
+            run.update(min_stops=report.min_stops, stage=generator.get("stage"),
                        proven_optimal=generator.get("proven_optimal"), rejected=generator.get("rejected"),
                        verified=report.solvability == "strong" and report.reversible
                        and (report.min_stops or 0) >= wanted)

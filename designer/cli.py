@@ -112,6 +112,7 @@ def analyze(
 
 
 class Method(str, Enum):
+    auto = "auto"
     cpsat = "cpsat"
     random = "random"
     repair = "repair"
@@ -153,8 +154,9 @@ def make(
     workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Solver threads (default: all cores)."),
     count: int = typer.Option(1, "--count", min=1, help="How many distinct levels (with --out)."),
     out: Optional[str] = typer.Option(None, "--out", metavar="DIR", help="Folder for a pack of levels (with --count)."),
-    method: Method = typer.Option(Method.cpsat, "--method",
-                                  help="cpsat: the designer; random, repair, greedy: the classic generators."),
+    method: Method = typer.Option(Method.auto, "--method",
+                                  help="auto: the designer's portfolio; cpsat: the CP-SAT model alone; "
+                                       "random, repair, greedy: the classic generators."),
 ) -> None:
     """Design a strong, reversible level whose min stops is at least K."""
     from designer.baselines import generate
@@ -172,8 +174,9 @@ def make(
         max_rocks=max_rocks, snow=snow,
     )
     validate(request)
-    if maximize and method is not Method.cpsat:
-        raise DesignerError(f"--maximize needs --method cpsat (the {method.value} generator has no proof of a best)")
+    if maximize and method not in (Method.auto, Method.cpsat):
+        raise DesignerError(f"--maximize needs --method auto or cpsat (the {method.value} generator has no proof "
+                            "of a best)")
     if out is None and count > 1:
         raise DesignerError("--count needs --out DIR for the pack")
     if out is not None and output_file is not None:
@@ -197,9 +200,10 @@ def make(
         progress = stack.enter_context(reporter(count, enabled=sys.stderr.isatty()))
         for k in range(count):
             try:
-                if method is Method.cpsat:
+                if method in (Method.auto, Method.cpsat):
                     found = design(request, seed=seed + k, time_limit=time_limit, workers=workers, maximize=maximize,
-                                   exclude=tuple(d.level for d in made), progress=progress.for_level(k))
+                                   exclude=tuple(d.level for d in made), progress=progress.for_level(k),
+                                   method=method.value)
                 else:
                     found = generate(method.value, request, seed=seed + k, time_limit=time_limit,
                                      exclude=tuple(d.level for d in made))
@@ -219,8 +223,9 @@ def make(
         proof = ""
         if maximize:
             proof = ", proven optimal" if g.get("proven_optimal") else ", not proven optimal"
+        skipped = "".join(f"; {why}" for why in g.get("skipped", ()))
         typer.echo(f"designed: min stops {found.min_stops}, strong, reversible{proof} "
-                   f"({g['path']}, seed {g['seed']}, {g['seconds']:.2f} s)", err=True)
+                   f"({g['method']}: {g['stage']}, seed {g['seed']}, {g['seconds']:.2f} s{skipped})", err=True)
     if out is not None:
         typer.echo(f"wrote {count} level{'s' if count > 1 else ''} to {out}", err=True)
 

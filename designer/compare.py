@@ -14,16 +14,18 @@ from typing import Callable
 
 from designer.baselines import METHODS as BASELINES
 from designer.baselines import generate
+from designer.design import METHODS as DESIGNERS
 from designer.design import Design, DesignFailed, design
 from models.request import LayoutRequest
 
-METHODS = ("cpsat",) + BASELINES
+METHODS = DESIGNERS + BASELINES
 
 
 def run_method(method: str, request: LayoutRequest, seed: int, budget: float, workers: int | None = None) -> Design:
-    """One attempt: ``cpsat`` is the designer (``designer.design``); the rest are the baselines."""
-    if method == "cpsat":
-        return design(request, seed=seed, time_limit=budget, workers=workers)
+    """One attempt: ``auto`` is the designer's portfolio and ``cpsat`` the CP-SAT model alone
+    (both ``designer.design``); the rest are the baselines."""
+    if method in DESIGNERS:
+        return design(request, seed=seed, time_limit=budget, workers=workers, method=method)
     return generate(method, request, seed=seed, time_limit=budget)
 
 

@@ -21,7 +21,10 @@ A design runs as a portfolio, every random choice drawn from the seed:
 
 Every candidate is re-checked by ``designer.analysis`` (networkx: strong, reversible, min stops
 from our own solver). One that fails is excluded from the model by a no-good cut and the search
-goes on; ``Design.generator`` records the path taken and how many candidates were rejected.
+goes on; ``Design.generator`` records the method asked for (``auto``: this portfolio; ``cpsat``:
+the CP-SAT model alone, with nothing in front of it), the ``stage`` that produced the level, and
+how many candidates were rejected. The time limit covers all the work, model building included:
+a stage that cannot run in the time left is skipped, and the result says so.
 """
 
 from __future__ import annotations
@@ -42,6 +45,8 @@ from designer.level import ROCK, Level
 from designer.sampling import batch_level, sample_for_request
 from models.request import LayoutRequest
 
+#: What ``design`` can be asked to run: the portfolio, or the CP-SAT model alone.
+METHODS = ("auto", "cpsat")
 #: Largest grid the designer accepts (the model grows with cells x slide length).
 MAX_DESIGN_SIDE = 40
 SAMPLE_BATCH = 4096
@@ -56,7 +61,6 @@ STALL_SHARE, STALL_MIN_SECONDS, STALL_MAX_SECONDS = 0.1, 2.0, 30.0  # the climb 
 # long without a gain: a tenth of the time limit, within these bounds
 NEIGHBOURHOOD_STALL_SHARE = 0.3  # exact neighbourhoods get longer: each round is slower
 NEIGHBOURHOOD_RELEASE = (3, 4)  # rocks released per exact neighbourhood
-INTERRUPT_MARGIN = 0.25  # seconds: a CP-SAT search that gives up this early was interrupted
 
 
 @dataclass(frozen=True)
@@ -150,60 +154,84 @@ def design(
     maximize: bool = False,
     exclude: tuple[Level, ...] = (),
     progress: Progress | None = None,
+    method: str = "auto",
 ) -> Design:
     """A verified strong, reversible level meeting ``request``, or DesignFailed saying why.
 
-    ``exclude`` lists levels that must not be returned again (for packs of distinct levels).
-    With ``maximize``, the level with the most min stops found within the time limit, and in
-    its generator record whether that is proven optimal.
+    ``method`` is ``auto`` (the portfolio) or ``cpsat`` (the CP-SAT model alone). ``exclude``
+    lists levels that must not be returned again (for packs of distinct levels). With
+    ``maximize``, the level with the most min stops found within the time limit, and in its
+    generator record whether that is proven optimal.
     """
     validate(request)
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {METHODS}, not {method!r}")
     reason = bounds.infeasible(request)
     if reason:
         raise DesignFailed("infeasible", f"{_infeasible_message(request)}: {reason}")
-    run = _Run(request, seed, time_limit, workers or os.cpu_count() or 1, maximize, set(exclude),
-               progress or Progress())
-    terrain = exhaustive.fixed_terrain(request)
-    if terrain is not None:
-        return run.search_endpoints(terrain)
-    found = run.sample()
-    if found is None:
-        found = run.climb()
-    if found is None or maximize:
-        found = run.search_exhaustively() if run.exhaustive_fits() else run.solve_cpsat()
-    return found
+    search = Search(request, seed=seed, budget=Budget(time_limit), workers=workers or os.cpu_count() or 1,
+                    method=method, excluded=set(exclude), progress=progress or Progress())
+    if method == "cpsat":
+        return _model_only(search, maximize)
+    return _maximize(search) if maximize else _meet(search)
 
 
-class _Run:
-    """The state of one design: the clock, the random stream, the best layouts seen."""
+# --- what the stages share ---------------------------------------------------------------------
 
-    def __init__(self, request, seed, time_limit, workers, maximize, excluded, progress):
-        self.request, self.seed, self.time_limit, self.workers = request, seed, time_limit, workers
-        self.maximize, self.excluded, self.progress = maximize, excluded, progress
-        self.t0 = time.perf_counter()
-        self.deadline = self.t0 + time_limit
+@dataclass
+class Budget:
+    """One clock for a whole design: every stage asks it how much time is left."""
+
+    time_limit: float
+    t0: float = field(default_factory=time.perf_counter)
+
+    @property
+    def deadline(self) -> float:  # a time.perf_counter() value
+        return self.t0 + self.time_limit
+
+    def left(self) -> float:
+        return max(0.0, self.deadline - time.perf_counter())
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.t0
+
+    def monotonic_deadline(self) -> float:
+        """The deadline as a time.monotonic() value, for the exhaustive search."""
+        return time.monotonic() + self.left()
+
+
+class Search:
+    """The state the stages share: the request, one budget, one verifier, the seed's random
+    stream, and what has been found so far (the sampled pool, the best verified design)."""
+
+    def __init__(self, request: LayoutRequest, *, seed: int, budget: Budget, workers: int, method: str,
+                 excluded: set[Level], progress: Progress):
+        self.request, self.seed, self.budget, self.workers = request, seed, budget, workers
+        self.method, self.excluded, self.progress = method, excluded, progress
         self.rng = np.random.default_rng(seed)
         self.rejected = 0
         self.samples = 0
-        self.pool: list[tuple[int, Level]] = []  # the best sampled layouts (stops, level)
-        self.best: Design | None = None  # the best verified design (maximize)
+        self.pool: list[tuple[int, Level]] = []  # the best layouts so far (stops, level), best first
+        self.best: Design | None = None  # the best verified design (when maximizing)
         self.best_stops_seen = -1
+        self.skipped: list[str] = []  # stages that could not run in the time left, and why
 
-    # -- bookkeeping ------------------------------------------------------------------------
-    def record(self, path: str, **extra) -> dict:
+    def record(self, stage: str, **extra) -> dict:
+        skipped = {"skipped": list(self.skipped)} if self.skipped else {}
         return {
-            "method": "cpsat", "path": path, "seed": self.seed,
-            "seconds": round(time.perf_counter() - self.t0, 3), "time_limit": self.time_limit,
-            "workers": self.workers, "samples": self.samples, "rejected": self.rejected, **extra,
+            "method": self.method, "stage": stage, "seed": self.seed,
+            "seconds": round(self.budget.elapsed(), 3), "time_limit": self.budget.time_limit,
+            "workers": self.workers, "samples": self.samples, "rejected": self.rejected, **skipped, **extra,
         }
 
-    def verify(self, level: Level, path: str) -> Design | None:
-        """The design if ``level`` passes every check, else None (and one more rejection)."""
+    def verify(self, level: Level, stage: str) -> Design | None:
+        """The one verifier: the design if ``level`` passes every check, else None (and one more
+        rejection)."""
         if level in self.excluded:
             return None
         report = analyze(level)
         if _meets(self.request, report, level):
-            return Design(level, report, self.record(path))
+            return Design(level, report, self.record(stage))
         self.rejected += 1
         self.progress.update(rejected=self.rejected)
         return None
@@ -213,254 +241,323 @@ class _Run:
             self.best_stops_seen = stops
             self.progress.update(best_stops=stops)
 
-    # -- 1. sampling ------------------------------------------------------------------------
-    def sample(self) -> Design | None:
-        """Seeded random layouts in compiled batches; keeps the best few for the climb."""
-        self.progress.update(phase="sampling")
-        request = self.request
-        space = Space.of(request)
-        batch = 0
-        # A fixed number of batches (not a time slice), so that the same seed gives the same pool.
-        while batch < SAMPLE_BATCHES or (not self.pool and time.perf_counter() < 0.5 * (self.t0 + self.deadline)):
-            density = DENSITIES[batch % len(DENSITIES)]
-            batch += 1
-            terrains, starts, goals = sample_for_request(self.rng, request, SAMPLE_BATCH, density)
-            self.samples += SAMPLE_BATCH
-            classes, reversible, stops = classify_batch(terrains, starts, goals)
-            good = (classes == STRONG) & reversible
-            if request.max_rocks is not None:
-                good &= space.rocks(terrains) <= request.max_rocks
-            if request.max_stops is not None:
-                good &= stops <= request.max_stops
-            candidates = np.flatnonzero(good)
-            candidates = candidates[np.argsort(-stops[candidates], kind="stable")]
-            if not self.maximize:
-                for k in candidates[stops[candidates] >= request.min_stops]:
-                    found = self.verify(batch_level(terrains, starts, goals, int(k)), "sampling")
-                    if found:
-                        return found
-            for k in candidates[:POOL_SIZE]:
-                self.pool.append((int(stops[k]), batch_level(terrains, starts, goals, int(k))))
-            self.pool = sorted(self.pool, key=lambda item: -item[0])[:POOL_SIZE]
-            if self.pool:
-                self.seen(self.pool[0][0])
-        return None
-
-    # -- 2. neighbourhood search ------------------------------------------------------------
-    def climb(self) -> Design | None:
-        """Climb from the best samples (then, in tiny spaces, search exact neighbourhoods around the
-        best layout); for maximize, the best layout becomes the bar to beat."""
-        if not self.pool:
-            return None
-        self.progress.update(phase="climbing")
-        left = max(0.0, self.deadline - time.perf_counter())
-        # Maximizing with no proof in reach, the time is better spent on fresh climbs.
-        provable = self.proof_within_reach(left)
-        restarts = self.maximize and not provable
-        share = SEARCH_SHARE_WITHOUT_PROOF if restarts else (CLIMB_SHARE_BEFORE_PROOF if provable else CLIMB_SHARE)
-        end = time.perf_counter() + share * left
-        target = None if self.maximize else self.request.min_stops
-        stall = min(STALL_MAX_SECONDS, max(STALL_MIN_SECONDS, STALL_SHARE * self.time_limit))
-        while time.perf_counter() < end:
-            level, stops = climb(self.request, self.rng, [lv for _, lv in self.pool], end, target,
-                                 self.excluded, on_best=self.seen, stall=stall)
-            if level is None:
-                return None
-            path = "climb"
-            if exhaustive.applicable(self.request) and (target is None or stops < target):
-                refined, refined_stops = self.refine(level, stops, end, target)
-                path = "neighbourhood" if refined_stops > stops else path
-                level, stops = refined, refined_stops
-            if target is not None and stops < target:
-                self.pool.insert(0, (stops, level))  # short of the target: the next stage's hint
-                return None
-            found = self.verify(level, path)
-            if found is None:
-                self.excluded.add(level)  # rejected: never offer it again
-                continue
-            self.pool.insert(0, (stops, level))
-            if not self.maximize:
-                return found
-            if self.best is None or found.min_stops > self.best.min_stops:
-                self.best = found
-            if not restarts:
-                return None
-            self.pool = []  # climb again from fresh samples; the best is kept
-            self.sample()
-            self.progress.update(phase="climbing")
-        return None
-
-    def proof_within_reach(self, left: float) -> bool:
-        """Whether an exhaustive search could complete in the time the climb would leave it."""
-        return exhaustive.applicable(self.request) and (
-            exhaustive.estimated_seconds(self.request, self.workers) <= (1 - CLIMB_SHARE_BEFORE_PROOF) * left)
-
-    def refine(self, level: Level, stops: int, end: float, target: int | None) -> tuple[Level, int]:
-        """Exact neighbourhoods: release a few rocks of the best layout and place them again in every
-        possible way, with every start and goal; move on ties, stop after a long stall."""
-        self.progress.update(phase="neighbourhood search")
-        last_gain = time.perf_counter()
-        stall = min(2 * STALL_MAX_SECONDS, max(STALL_MIN_SECONDS, NEIGHBOURHOOD_STALL_SHARE * self.time_limit))
-        while time.perf_counter() < min(end, last_gain + stall) and (target is None or stops < target):
-            release = int(self.rng.choice(NEIGHBOURHOOD_RELEASE))
-            deadline = time.monotonic() + max(0.0, min(end, last_gain + stall) - time.perf_counter())
-            result = exhaustive.search_around(self.request, level, release, stops, deadline, self.rng)
-            if result.level is None or result.level in self.excluded:
-                continue
-            if result.best > stops:
-                last_gain = time.perf_counter()
-                self.seen(result.best)
-            level, stops = result.level, result.best
-        return level, stops
-
-    # -- 0. one layout only: every start and goal ----------------------------------------------
-    def search_endpoints(self, terrain: np.ndarray) -> Design:
-        """A request that leaves only the start and goal to choose (no rocks, no snow): try every
-        pair in one compiled pass; when all were tried, the answer is exact."""
-        self.progress.update(phase="every start and goal")
-        deadline = time.monotonic() + max(0.0, self.deadline - time.perf_counter())
-        found, complete = exhaustive.search_endpoints(self.request, terrain, deadline, self.excluded,
-                                                      first_only=not self.maximize)
-        for stops, level in found:
-            self.seen(stops)
-            design = self.verify(level, "endpoints")
-            if design is None:
-                continue
-            if not self.maximize:
-                return design
-            self.best = design
-            return self.finish_maximize(proven=complete)
-        if complete:
-            raise DesignFailed("infeasible", _infeasible_message(self.request)
-                               + " (every start and goal tried on the only layout the request allows)")
-        raise self.timed_out()
-
-    # -- 3a. exhaustive search (tiny layout spaces) -----------------------------------------
-    def exhaustive_fits(self) -> bool:
-        """Whether a complete search of the space can be expected within ten times the time left."""
-        if not exhaustive.applicable(self.request):
-            return False
-        left = self.deadline - time.perf_counter()
-        return exhaustive.estimated_seconds(self.request, self.workers) <= EXHAUSTIVE_REACH * left
-
-    def search_exhaustively(self) -> Design:
-        self.progress.update(phase="exhaustive search")
-        request = self.request
-        bar = self.best.min_stops + 1 if (self.maximize and self.best) else request.min_stops
-        deadline = time.monotonic() + max(0.0, self.deadline - time.perf_counter())
-        while True:
-            result = exhaustive.search(request, bar, deadline, self.workers, on_best=self.seen,
-                                       first_only=not self.maximize)
-            if result.level is None:
-                break
-            found = self.verify(result.level, "exhaustive")
-            if found is None:  # cannot happen unless the kernels disagree with the analysis
-                raise RuntimeError(f"exhaustive search returned a level that fails verification:\n{result.level}")
-            if not self.maximize:
-                return found
-            self.best = found
-            if result.complete:
-                return self.finish_maximize(proven=True, searched=result.layouts)
-            bar = found.min_stops + 1
-        if result.complete:
-            if self.maximize and self.best is not None:
-                return self.finish_maximize(proven=True, searched=result.layouts)
-            raise DesignFailed("infeasible", _infeasible_message(request)
-                               + f" (exhaustive search of {result.layouts:,} layouts up to symmetry)")
-        if self.maximize and self.best is not None:
-            return self.finish_maximize(proven=False)
-        raise self.timed_out()
-
-    # -- 3b. CP-SAT --------------------------------------------------------------------------
-    def solve_cpsat(self) -> Design:
-        self.progress.update(phase="cp-sat")
-        from ortools.sat.python import cp_model
-
-        from models.ice_cpsat import build_model
-
-        request = self.request
-        built = build_model(request)
-        for level in self.excluded:
-            built.exclude(level.terrain, level.start, level.goal)
-        hint = self.best.level if self.best else (self.pool[0][1] if self.pool else None)
-        if hint is not None:
-            hinted = _mirror_into_kept_half(request, hint)
-            built.hint(hinted.terrain, hinted.start, hinted.goal)
-        if self.maximize:
-            built.model.maximize(built.goal_stops)
-            if self.best is not None:  # only a better level is worth finding now
-                built.model.add(built.goal_stops >= self.best.min_stops + 1)
-        while True:
-            remaining = self.deadline - time.perf_counter()
-            if remaining <= 0.05:
-                break
-            solver = cp_model.CpSolver()
-            _set_parameters(solver, self.seed, remaining, self.workers)
-            status = _solve_interruptibly(solver, built.model, _Watcher(built.goal_stops, self.progress))
-            if status == cp_model.MODEL_INVALID:
-                raise RuntimeError(f"CP-SAT model invalid: {built.model.validate()}")
-            if status == cp_model.INFEASIBLE:
-                if self.maximize and self.best is not None:
-                    return self.finish_maximize(proven=True)
-                raise DesignFailed("infeasible", _infeasible_message(request))
-            if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-                break  # time limit
-            terrain, start, goal = built.layout(solver)
-            found = self.verify(Level(terrain, start, goal), "cp-sat")
-            if found is None:
-                built.exclude(terrain, start, goal)
-                continue
-            if not self.maximize:
-                return found
-            self.best = found
-            if status == cp_model.OPTIMAL:
-                return self.finish_maximize(proven=True)
-            built.model.add(built.goal_stops >= found.min_stops + 1)
-        if self.maximize and self.best is not None:
-            return self.finish_maximize(proven=False)
-        raise self.timed_out()
-
     def timed_out(self) -> DesignFailed:
         seen = f" (the best layout seen needs {self.best_stops_seen} stops)" if self.best_stops_seen > 0 else ""
+        skipped = "".join(f"; {why}" for why in self.skipped)
         return DesignFailed(
             "time limit",
             f"time limit reached: no strong reversible level with min stops >= {self.request.min_stops} "
-            f"found in {self.time_limit:g} s{seen}",
+            f"found in {self.budget.time_limit:g} s{seen}{skipped}",
         )
+
+    def infeasible(self, detail: str = "") -> DesignFailed:
+        return DesignFailed("infeasible", _infeasible_message(self.request) + detail)
 
     def finish_maximize(self, *, proven: bool, **extra) -> Design:
         best = self.best
         generator = dict(best.generator, proven_optimal=proven, rejected=self.rejected, maximize=True,
-                         seconds=round(time.perf_counter() - self.t0, 3), **extra)
+                         seconds=round(self.budget.elapsed(), 3), **extra)
+        if self.skipped:
+            generator["skipped"] = list(self.skipped)
         return Design(best.level, best.analysis, generator)
 
 
-def _mirror_into_kept_half(request: LayoutRequest, level: Level) -> Level:
-    """The mirror image of ``level`` that the model's symmetry breaking keeps (see build_model)."""
-    if request.start is not None or request.goal is not None:
-        return level
-    terrain, (sr, sc), (gr, gc) = level.terrain, level.start, level.goal
-    h, w = level.shape
-    if 2 * sc > w - 1:
-        terrain, sc, gc = terrain[:, ::-1], w - 1 - sc, w - 1 - gc
-    if not request.frame and 2 * sr > h - 1:
-        terrain, sr, gr = terrain[::-1, :], h - 1 - sr, h - 1 - gr
-    return Level(terrain, (sr, sc), (gr, gc))
+@dataclass(frozen=True)
+class StageResult:
+    """What a searching stage returns: a verified design (or None), and whether it searched
+    everything above its bar (so that no level it missed exists: a proof)."""
+
+    design: Design | None
+    complete: bool
+    layouts: int = 0  # exhaustive search: layouts evaluated
 
 
-class _Watcher:
-    """CP-SAT solution callback that reports the goal's stops of each solution found."""
+# --- the stages --------------------------------------------------------------------------------
 
-    def __new__(cls, goal_stops, progress: Progress):
-        from ortools.sat.python import cp_model
+def endpoints_stage(search: Search, terrain: np.ndarray, best_only: bool) -> StageResult:
+    """One layout only (no rocks, no snow): every start and goal, in batches. With ``best_only``
+    every pair is tried and the best verified level returned; otherwise the first batch's."""
+    search.progress.update(phase="every start and goal")
+    found, complete = exhaustive.search_endpoints(search.request, terrain, search.budget.monotonic_deadline(),
+                                                  search.excluded, first_only=not best_only)
+    for stops, level in found:
+        search.seen(stops)
+        design = search.verify(level, "endpoints")
+        if design is not None:
+            return StageResult(design, complete)
+    return StageResult(None, complete)
 
-        class Watcher(cp_model.CpSolverSolutionCallback):
-            def on_solution_callback(self) -> None:
-                stops = int(self.value(goal_stops))
-                if progress.best_stops is None or stops > progress.best_stops:
-                    progress.update(best_stops=stops)
 
-        return Watcher()
+def sample_stage(search: Search, take: bool) -> Design | None:
+    """Seeded random layouts in compiled batches; keeps the best few in the pool for the climb.
+    With ``take``, the first verified level that meets the request is returned."""
+    search.progress.update(phase="sampling")
+    request, budget = search.request, search.budget
+    space = Space.of(request)
+    batch = 0
+    # A fixed number of batches (not a time slice), so that the same seed gives the same pool.
+    while batch < SAMPLE_BATCHES or (not search.pool and time.perf_counter() < budget.t0 + 0.5 * budget.time_limit):
+        density = DENSITIES[batch % len(DENSITIES)]
+        batch += 1
+        terrains, starts, goals = sample_for_request(search.rng, request, SAMPLE_BATCH, density)
+        search.samples += SAMPLE_BATCH
+        classes, reversible, stops = classify_batch(terrains, starts, goals)
+        good = (classes == STRONG) & reversible
+        if request.max_rocks is not None:
+            good &= space.rocks(terrains) <= request.max_rocks
+        if request.max_stops is not None:
+            good &= stops <= request.max_stops
+        candidates = np.flatnonzero(good)
+        candidates = candidates[np.argsort(-stops[candidates], kind="stable")]
+        if take:
+            for k in candidates[stops[candidates] >= request.min_stops]:
+                found = search.verify(batch_level(terrains, starts, goals, int(k)), "sampling")
+                if found:
+                    return found
+        for k in candidates[:POOL_SIZE]:
+            search.pool.append((int(stops[k]), batch_level(terrains, starts, goals, int(k))))
+        search.pool = sorted(search.pool, key=lambda item: -item[0])[:POOL_SIZE]
+        if search.pool:
+            search.seen(search.pool[0][0])
+    return None
+
+
+def climb_stage(search: Search, target: int | None, share: float, restarts: bool) -> Design | None:
+    """Climb from the pool (then, in tiny spaces, search exact neighbourhoods around the best
+    layout) for ``share`` of the time left. With a ``target``, return the first verified level
+    that meets it (None when short: the best layout goes to the pool, the next stage's hint).
+    With no target (maximizing), keep the best verified design in ``search.best``; with
+    ``restarts``, climb again from fresh samples each time a climb ends."""
+    if not search.pool:
+        return None
+    search.progress.update(phase="climbing")
+    request = search.request
+    end = time.perf_counter() + share * search.budget.left()
+    stall = min(STALL_MAX_SECONDS, max(STALL_MIN_SECONDS, STALL_SHARE * search.budget.time_limit))
+    while time.perf_counter() < end:
+        level, stops = climb(request, search.rng, [lv for _, lv in search.pool], end, target,
+                             search.excluded, on_best=search.seen, stall=stall)
+        if level is None:
+            return None
+        stage = "climb"
+        if exhaustive.applicable(request) and (target is None or stops < target):
+            refined, refined_stops = _refine(search, level, stops, end, target)
+            stage = "neighbourhood" if refined_stops > stops else stage
+            level, stops = refined, refined_stops
+        if target is not None and stops < target:
+            search.pool.insert(0, (stops, level))  # short of the target: the next stage's hint
+            return None
+        found = search.verify(level, stage)
+        if found is None:
+            search.excluded.add(level)  # rejected: never offer it again
+            continue
+        search.pool.insert(0, (stops, level))
+        if target is not None:
+            return found
+        if search.best is None or found.min_stops > search.best.min_stops:
+            search.best = found
+        if not restarts:
+            return None
+        search.pool = []  # climb again from fresh samples; the best is kept
+        sample_stage(search, take=False)
+        search.progress.update(phase="climbing")
+    return None
+
+
+def _refine(search: Search, level: Level, stops: int, end: float, target: int | None) -> tuple[Level, int]:
+    """Exact neighbourhoods: release a few rocks of the best layout and place them again in every
+    possible way, with every start and goal; move on ties, stop after a long stall."""
+    search.progress.update(phase="neighbourhood search")
+    last_gain = time.perf_counter()
+    stall = min(2 * STALL_MAX_SECONDS,
+                max(STALL_MIN_SECONDS, NEIGHBOURHOOD_STALL_SHARE * search.budget.time_limit))
+    while time.perf_counter() < min(end, last_gain + stall) and (target is None or stops < target):
+        release = int(search.rng.choice(NEIGHBOURHOOD_RELEASE))
+        deadline = time.monotonic() + max(0.0, min(end, last_gain + stall) - time.perf_counter())
+        result = exhaustive.search_around(search.request, level, release, stops, deadline, search.rng)
+        if result.level is None or result.level in search.excluded:
+            continue
+        if result.best > stops:
+            last_gain = time.perf_counter()
+            search.seen(result.best)
+        level, stops = result.level, result.best
+    return level, stops
+
+
+def proof_within_reach(search: Search, left: float) -> bool:
+    """Whether an exhaustive search could complete in the time the climb would leave it."""
+    return exhaustive.applicable(search.request) and (
+        exhaustive.estimated_seconds(search.request, search.workers) <= (1 - CLIMB_SHARE_BEFORE_PROOF) * left)
+
+
+def exhaustive_fits(search: Search) -> bool:
+    """Whether a complete search of the space can be expected within ten times the time left."""
+    if not exhaustive.applicable(search.request):
+        return False
+    return exhaustive.estimated_seconds(search.request, search.workers) <= EXHAUSTIVE_REACH * search.budget.left()
+
+
+def exhaustive_stage(search: Search, bar: int, first_only: bool) -> StageResult:
+    """Every layout up to symmetry (tiny spaces), for a level of at least ``bar`` stops: the best
+    one, or with ``first_only`` the first found. Complete: none better (or none at all) exists."""
+    search.progress.update(phase="exhaustive search")
+    result = exhaustive.search(search.request, bar, search.budget.monotonic_deadline(), search.workers,
+                               on_best=search.seen, first_only=first_only)
+    design = None
+    if result.level is not None:
+        design = search.verify(result.level, "exhaustive")
+        if design is None:  # cannot happen unless the kernels disagree with the analysis
+            raise RuntimeError(f"exhaustive search returned a level that fails verification:\n{result.level}")
+    return StageResult(design, result.complete, result.layouts)
+
+
+def model_stage(search: Search, maximize: bool) -> StageResult:
+    """The CP-SAT model (``models.ice_cpsat``), hinted with the best layout so far, solved with the
+    time left. Without ``maximize``: the first verified level. With it: ever better levels into
+    ``search.best`` until the time runs out or the model proves no better one exists. Complete:
+    the model proved its answer (infeasible, or optimal). Skipped, and said so, when building the
+    model does not fit in the time left."""
+    search.progress.update(phase="cp-sat")
+    from ortools.sat.python import cp_model
+
+    from models.ice_cpsat import BuildTimedOut, build_model
+    from models.solve import new_solver, solve, stops_watcher
+
+    left = search.budget.left()
+    try:
+        built = build_model(search.request, budget=left)
+    except BuildTimedOut:
+        search.skipped.append(f"cp-sat: building the model did not fit in the {left:.1f} s left")
+        return StageResult(search.best if maximize else None, False)
+    for level in search.excluded:
+        built.exclude(level.terrain, level.start, level.goal)
+    hint = search.best.level if search.best else (search.pool[0][1] if search.pool else None)
+    if hint is not None:
+        built.hint(hint.terrain, hint.start, hint.goal)
+    if maximize:
+        built.model.maximize(built.goal_stops)
+        if search.best is not None:  # only a better level is worth finding now
+            built.model.add(built.goal_stops >= search.best.min_stops + 1)
+
+    def report(stops: int) -> None:
+        if search.progress.best_stops is None or stops > search.progress.best_stops:
+            search.progress.update(best_stops=stops)
+
+    while True:
+        remaining = search.budget.left()
+        if remaining <= 0.05:
+            break
+        solver = new_solver(search.seed, remaining, search.workers)
+        status = solve(solver, built.model, stops_watcher(built.goal_stops, report))
+        if status == cp_model.MODEL_INVALID:
+            raise RuntimeError(f"CP-SAT model invalid: {built.model.validate()}")
+        if status == cp_model.INFEASIBLE:
+            return StageResult(search.best if maximize else None, True)
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            break  # time limit
+        terrain, start, goal = built.layout(solver)
+        found = search.verify(Level(terrain, start, goal), "cp-sat")
+        if found is None:
+            built.exclude(terrain, start, goal)
+            continue
+        if not maximize:
+            return StageResult(found, False)
+        search.best = found
+        if status == cp_model.OPTIMAL:
+            return StageResult(found, True)
+        built.model.add(built.goal_stops >= found.min_stops + 1)
+    return StageResult(search.best if maximize else None, False)
+
+
+# --- the policies: which stages run, in what order, with what share of the time --------------
+
+ONE_LAYOUT = " (every start and goal tried on the only layout the request allows)"
+
+
+def _exhaustive_detail(layouts: int) -> str:
+    return f" (exhaustive search of {layouts:,} layouts up to symmetry)"
+
+
+def _one_layout(search: Search, terrain: np.ndarray, maximize: bool) -> Design:
+    """A request that leaves only the start and goal to choose: the endpoints stage decides it."""
+    result = endpoints_stage(search, terrain, best_only=maximize)
+    if result.design is None:
+        raise search.infeasible(ONE_LAYOUT) if result.complete else search.timed_out()
+    if not maximize:
+        return result.design
+    search.best = result.design
+    return search.finish_maximize(proven=result.complete)
+
+
+def _meet(search: Search) -> Design:
+    """``auto``: a level of at least K stops, by the cheapest stage that finds one."""
+    request = search.request
+    terrain = exhaustive.fixed_terrain(request)
+    if terrain is not None:
+        return _one_layout(search, terrain, maximize=False)
+    found = sample_stage(search, take=True)
+    if found is None and search.pool:
+        provable = proof_within_reach(search, search.budget.left())
+        share = CLIMB_SHARE_BEFORE_PROOF if provable else CLIMB_SHARE
+        found = climb_stage(search, request.min_stops, share, restarts=False)
+    if found is not None:
+        return found
+    if exhaustive_fits(search):
+        result = exhaustive_stage(search, request.min_stops, first_only=True)
+        detail = _exhaustive_detail(result.layouts)
+    else:
+        result = model_stage(search, maximize=False)
+        detail = ""
+    if result.design:
+        return result.design
+    raise search.infeasible(detail) if result.complete else search.timed_out()
+
+
+def _maximize(search: Search) -> Design:
+    """``auto --maximize``: the most stops the time allows, proven optimal where a stage can."""
+    request = search.request
+    terrain = exhaustive.fixed_terrain(request)
+    if terrain is not None:
+        return _one_layout(search, terrain, maximize=True)
+    sample_stage(search, take=False)
+    if search.pool:
+        # With no proof in reach, the time is better spent on fresh climbs.
+        restarts = not proof_within_reach(search, search.budget.left())
+        share = SEARCH_SHARE_WITHOUT_PROOF if restarts else CLIMB_SHARE_BEFORE_PROOF
+        climb_stage(search, None, share, restarts)
+    if not exhaustive_fits(search):
+        return _finish_with_model(search)
+    bar = search.best.min_stops + 1 if search.best else request.min_stops
+    while True:
+        result = exhaustive_stage(search, bar, first_only=False)
+        if result.design is None:
+            break
+        search.best = result.design
+        if result.complete:
+            return search.finish_maximize(proven=True, searched=result.layouts)
+        bar = result.design.min_stops + 1
+    if search.best is not None:
+        return search.finish_maximize(proven=result.complete, **({"searched": result.layouts}
+                                                                 if result.complete else {}))
+    raise search.infeasible(_exhaustive_detail(result.layouts)) if result.complete else search.timed_out()
+
+
+def _finish_with_model(search: Search) -> Design:
+    """Maximize with the model: a better level than the best so far, or the proof there is none."""
+    result = model_stage(search, maximize=True)
+    if search.best is None:
+        raise search.infeasible() if result.complete else search.timed_out()
+    return search.finish_maximize(proven=result.complete)
+
+
+def _model_only(search: Search, maximize: bool) -> Design:
+    """``cpsat``: the model alone, with no sampling or climb in front of it."""
+    if maximize:
+        return _finish_with_model(search)
+    result = model_stage(search, maximize=False)
+    if result.design:
+        return result.design
+    raise search.infeasible() if result.complete else search.timed_out()
 
 
 def _infeasible_message(request: LayoutRequest) -> str:
@@ -469,30 +566,3 @@ def _infeasible_message(request: LayoutRequest) -> str:
         band = f"min stops in {request.min_stops}..{request.max_stops}"
     return (f"proven infeasible: no strong reversible {request.height}x{request.width} level "
             f"with {band} exists under these constraints")
-
-
-def _solve_interruptibly(solver, model, callback):
-    """``solver.solve``, with Ctrl-C honoured: CP-SAT takes SIGINT while it searches (the
-    ``catch_sigint_signal`` parameter) and returns as if its time limit had come. A search that
-    stops without an answer well before its limit was interrupted, so it raises KeyboardInterrupt
-    rather than being reported as "time limit reached". (Running the solve in a helper thread so
-    that Python sees the signal crashes OR-Tools 9.15 at exit.)"""
-    from ortools.sat.python import cp_model
-
-    status = solver.solve(model, callback)
-    if status in (cp_model.UNKNOWN, cp_model.FEASIBLE) and (
-            solver.wall_time < solver.parameters.max_time_in_seconds - INTERRUPT_MARGIN):
-        raise KeyboardInterrupt
-    return status
-
-
-def _set_parameters(solver, seed: int, seconds: float, workers: int) -> None:
-    """All CP-SAT parameters, in one place."""
-    params = solver.parameters
-    params.catch_sigint_signal = True  # Ctrl-C stops the search: see _solve_interruptibly
-    params.random_seed = seed
-    params.max_time_in_seconds = seconds
-    params.num_workers = workers
-    # Presolve costs seconds on these models and buys little: keep it light.
-    params.max_presolve_iterations = 1
-    params.cp_model_probing_level = 0

@@ -124,7 +124,7 @@ def search(request: LayoutRequest, threshold: int, deadline: float, workers: int
     """
     if not applicable(request):
         raise ValueError("exhaustive search does not apply to this request")
-    h, w = request.height, request.width
+    w = request.width
     free = request.free_cells()
     base = _base(request)
     start_ok, goal_ok = _endpoint_masks(request)
@@ -185,7 +185,7 @@ def search_around(request: LayoutRequest, level: Level, release: int, threshold:
                   rng: np.random.Generator) -> ExhaustiveResult:
     """An exact neighbourhood: keep all but ``release`` (random) rocks of ``level``, and search
     every way of placing up to ``release`` rocks (within the budget) with every start and goal."""
-    h, w = request.height, request.width
+    w = request.width
     free = request.free_cells()
     rocks = [c for c in free if level.terrain[c] == ROCK]
     let_go = {rocks[k] for k in rng.choice(len(rocks), min(release, len(rocks)), replace=False)} if rocks else set()

@@ -10,7 +10,7 @@ from models.request import LayoutRequest
 # A 12x12 framed level that needs at least 30 moves, strong and reversible.
 found = design(LayoutRequest(min_stops=30), seed=7, time_limit=60)
 print(found.level)
-print(f"min stops {found.min_stops}, found by {found.generator['path']} in {found.generator['seconds']} s")
+print(f"min stops {found.min_stops}, found by {found.generator['stage']} in {found.generator['seconds']} s")
 
 # A band (like a "medium" difficulty) with the start pinned inside the grid.
 medium = design(LayoutRequest(min_stops=10, max_stops=12, start=(6, 6)), seed=1)

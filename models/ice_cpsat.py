@@ -22,6 +22,7 @@ identical conjunctions, so pinned and framed requests give small models.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -30,6 +31,10 @@ from ortools.sat.python import cp_model
 from models.request import Cell, LayoutRequest
 
 DELTAS = ((-1, 0), (1, 0), (0, -1), (0, 1))  # u, d, l, r: the order of designer.rules
+
+
+class BuildTimedOut(Exception):
+    """Building the model did not finish within its budget (the model is unusable)."""
 
 
 class Literals:
@@ -162,7 +167,9 @@ class IceModel:
             self.model.add_bool_or(clause)
 
     def hint(self, terrain: np.ndarray, start: Cell, goal: Cell) -> None:
-        """Suggest a layout as the solver's starting point (each variable hinted once)."""
+        """Suggest a layout as the solver's starting point (each variable hinted once). A layout
+        the symmetry breaking would cut off is hinted as its kept mirror image."""
+        terrain, start, goal = _kept_mirror(self.request, np.asarray(terrain), start, goal)
         self.model.clear_hints()
         values: dict[int, tuple[object, bool]] = {}
         for var, present in self._assignment(terrain, start, goal):
@@ -175,8 +182,18 @@ class IceModel:
             self.model.add_hint(var, present)
 
 
-def build_model(req: LayoutRequest) -> IceModel:
-    """Build the CP-SAT model of a request (see the module docstring)."""
+def build_model(req: LayoutRequest, budget: float | None = None) -> IceModel:
+    """Build the CP-SAT model of a request (see the module docstring).
+
+    ``budget`` bounds the seconds building may take (the time limit covers model building too);
+    past it, BuildTimedOut is raised.
+    """
+    give_up = None if budget is None else time.monotonic() + budget
+
+    def check_time() -> None:
+        if give_up is not None and time.monotonic() > give_up:
+            raise BuildTimedOut(f"building the CP-SAT model took more than {budget:.1f} s")
+
     model = cp_model.CpModel()
     lits = Literals(model)
     height, width = req.height, req.width
@@ -222,6 +239,7 @@ def build_model(req: LayoutRequest) -> IceModel:
         """Every possible slide, with the literal that it exists when ``capture`` stops the player."""
         found = []
         for u in cells:
+            check_time()
             if rock[u] is True:
                 continue
             open_u = lits.negate(rock[u])
@@ -241,6 +259,7 @@ def build_model(req: LayoutRequest) -> IceModel:
 
     forward = moves(is_goal)
     backward = moves(is_start)
+    check_time()
     candidates = [c for c in cells if rock[c] is not True]
     bound = len(candidates)
 
@@ -252,7 +271,9 @@ def build_model(req: LayoutRequest) -> IceModel:
         lits.implies([is_start[c]], [reached[c]])
         lits.enforce(dist[c] == 0, [is_start[c]])
         lits.enforce(dist[c] == 0, [~reached[c]])
-    for mv in forward:
+    for k, mv in enumerate(forward):
+        if k % 1024 == 0:
+            check_time()
         u, v = mv.source, mv.target
         active = [mv.lit, reached[u], lits.negate(is_goal[u])]
         lits.implies(active, [reached[v]])
@@ -263,6 +284,7 @@ def build_model(req: LayoutRequest) -> IceModel:
         parents[v].append(parent)
     for c in candidates:
         lits.implies([reached[c]], [is_start[c]] + parents[c])
+    check_time()
 
     # The target: the goal is reached, at no fewer than K (and no more than the band's top) stops.
     goal_stops = model.new_int_var(0, bound, "goal_stops")
@@ -277,19 +299,24 @@ def build_model(req: LayoutRequest) -> IceModel:
     # Strong: every reached cell but the goal has a move to a cell nearer the goal (by potential).
     to_goal = {c: model.new_int_var(0, bound, f"to_goal{c}") for c in candidates}
     onward: dict[Cell, list] = {c: [] for c in candidates}
-    for mv in forward:
+    for k, mv in enumerate(forward):
+        if k % 1024 == 0:
+            check_time()
         step = model.new_bool_var("onward")
         lits.implies([step], [mv.lit])
         model.add(to_goal[mv.source] >= to_goal[mv.target] + 1).only_enforce_if(step)
         onward[mv.source].append(step)
     for c in candidates:
         lits.implies([reached[c]], [is_goal[c]] + onward[c])
+    check_time()
 
     # Reversible: in the swapped level a chain of moves leads from the goal to the start.
     on_way_back = {c: model.new_bool_var(f"back{c}") for c in candidates}
     back_potential = {c: model.new_int_var(0, bound, f"back_pot{c}") for c in candidates}
     back_parents: dict[Cell, list] = {c: [] for c in candidates}
-    for mv in backward:
+    for k, mv in enumerate(backward):
+        if k % 1024 == 0:
+            check_time()
         u, v = mv.source, mv.target
         step = model.new_bool_var("back_parent")
         lits.implies([step], [lits.conj([mv.lit, on_way_back[u], lits.negate(is_start[u])])])
@@ -322,3 +349,17 @@ def _break_mirror_symmetry(model: cp_model.CpModel, req: LayoutRequest, is_start
     if not req.frame:
         row = sum(c[0] * is_start[c] for c in cells)
         model.add(2 * row <= req.height - 1)  # without a frame, up-down too
+
+
+def _kept_mirror(req: LayoutRequest, terrain: np.ndarray, start: Cell, goal: Cell):
+    """The mirror image of a layout that ``_break_mirror_symmetry`` keeps (the layout itself when
+    it is kept already, or when pins switch symmetry breaking off)."""
+    if req.start is not None or req.goal is not None:
+        return terrain, start, goal
+    (sr, sc), (gr, gc) = start, goal
+    h, w = terrain.shape
+    if 2 * sc > w - 1:
+        terrain, sc, gc = terrain[:, ::-1], w - 1 - sc, w - 1 - gc
+    if not req.frame and 2 * sr > h - 1:
+        terrain, sr, gr = terrain[::-1, :], h - 1 - sr, h - 1 - gr
+    return terrain, (sr, sc), (gr, gc)

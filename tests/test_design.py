@@ -58,7 +58,29 @@ REQUESTS = [
 def test_designs_verify(request_, stage):
     found = design(request_, seed=3, time_limit=60)
     check(request_, found.level)
-    assert found.generator["path"] == stage
+    assert found.generator["stage"] == stage
+
+
+def test_the_model_alone_is_what_cpsat_runs():
+    # --method cpsat: no sampling or climb in front of the model; the record says what ran.
+    request = LayoutRequest(height=7, width=8, min_stops=9)
+    found = design(request, seed=1, time_limit=60, method="cpsat")
+    check(request, found.level)
+    assert found.generator["method"] == "cpsat" and found.generator["stage"] == "cp-sat"
+    assert found.generator["samples"] == 0
+    portfolio = design(request, seed=1, time_limit=60)
+    assert portfolio.generator["method"] == "auto" and portfolio.generator["stage"] == "sampling"
+
+
+def test_model_building_is_inside_the_time_limit():
+    from models.ice_cpsat import BuildTimedOut
+
+    with pytest.raises(BuildTimedOut):
+        build_model(LayoutRequest(height=40, width=40, min_stops=10), budget=0.2)
+    # The model alone on 40x40 with a short limit cannot even build it: a time limit, which says so.
+    with pytest.raises(DesignFailed, match="building the model did not fit") as info:
+        design(LayoutRequest(height=40, width=40, min_stops=10), time_limit=0.5, method="cpsat")
+    assert info.value.reason == "time limit"
 
 
 def test_snow_is_placed_when_the_request_needs_it():
@@ -69,7 +91,57 @@ def test_snow_is_placed_when_the_request_needs_it():
     request = LayoutRequest(height=3, width=6, min_stops=4, max_stops=4, snow=True)
     found = design(request, seed=0, time_limit=10)
     check(request, found.level)
-    assert (found.level.terrain == SNOW).any() and found.generator["path"] == "cp-sat"
+    assert (found.level.terrain == SNOW).any() and found.generator["stage"] == "cp-sat"
+
+
+@pytest.mark.parametrize("request_", [
+    LayoutRequest(height=7, width=8, min_stops=9),
+    LayoutRequest(height=6, width=6, frame=False, min_stops=7, start=(2, 2)),
+    LayoutRequest(height=6, width=7, min_stops=6, snow=True, goal=(2, 3)),
+    LayoutRequest(height=5, width=6, frame=False, min_stops=6, max_rocks=5),
+], ids=["frame", "no-frame-pinned", "snow-interior-goal", "rock-budget"])
+def test_the_model_alone_gives_verified_levels_with_exact_stops(request_):
+    """The CP-SAT formulation on its own: every solution is strong, reversible, and the model's
+    goal distance is the true min stops (the potentials are exact, not just bounds)."""
+    built = build_model(request_)
+    for _ in range(3):
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        solver.parameters.random_seed = 1
+        solver.parameters.max_time_in_seconds = 30
+        assert solver.solve(built.model) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+        terrain, start, goal = built.layout(solver)
+        level = Level(terrain, start, goal)
+        check(request_, level)
+        assert analyze(level).min_stops == solver.value(built.goal_stops)
+        built.exclude(terrain, start, goal)
+
+
+def test_model_rejects_what_it_should():
+    # A corridor level that cannot be strong-and-reversible with 5 stops: the model says infeasible.
+    built = build_model(LayoutRequest(height=3, width=6, min_stops=5))
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = 30
+    assert solver.solve(built.model) == cp_model.INFEASIBLE
+
+
+def test_proven_infeasible():
+    with pytest.raises(DesignFailed) as info:
+        design(LayoutRequest(height=6, width=6, min_stops=60), time_limit=30)
+    assert info.value.reason == "infeasible" and "proven infeasible" in str(info.value)
+
+
+def test_proven_infeasible_by_the_model():
+    # Within the plain bound (11 cells), but no 3x6 framed layout needs 5 stops: CP-SAT proves it.
+    with pytest.raises(DesignFailed) as info:
+        design(LayoutRequest(height=3, width=6, min_stops=5), time_limit=30)
+    assert info.value.reason == "infeasible"
+
+
+def test_time_limit_is_reported():
+    with pytest.raises(DesignFailed) as info:
+        design(LayoutRequest(min_stops=95), time_limit=2)
+    assert info.value.reason == "time limit" and "time limit reached" in str(info.value)
 
 
 def test_same_seed_same_level():
@@ -83,7 +155,7 @@ def test_maximize_reports_proof_status():
                    time_limit=20)
     assert found.generator["proven_optimal"] is True and found.generator["maximize"] is True
     # the climb finds the best level; the exhaustive search of the whole space proves it optimal
-    assert found.generator["path"] == "climb" and found.generator["searched"] > 0
+    assert found.generator["stage"] == "climb" and found.generator["searched"] > 0
     check(LayoutRequest(height=4, width=5, frame=False, max_rocks=2, min_stops=1), found.level)
 
 
@@ -127,7 +199,7 @@ def test_make_json_and_output_file(capsys, tmp_path):
     assert status == 0 and out == ""
     data = json.loads(target.read_text())
     assert data["analysis"]["min_stops"] >= 9 and data["generator"]["seed"] == 0
-    assert data["generator"]["path"] == "sampling"
+    assert data["generator"]["stage"] == "sampling" and data["generator"]["method"] == "auto"
     before = target.read_text()
     status, _, err = run(capsys, "make", "--size", "9x9", "--min-stops", "9", "--seed", "5", "-o", str(target))
     assert status == 2 and "already exists" in err and target.read_text() == before

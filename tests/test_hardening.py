@@ -196,16 +196,15 @@ def test_ctrl_c_during_cp_sat_is_not_a_time_limit():
     # CP-SAT takes the signal itself; a search that gives up early must still read as interrupted.
     script = """
 import signal, threading, os, time
-from designer.design import _set_parameters, _solve_interruptibly
 from models.ice_cpsat import build_model
+from models.solve import new_solver, solve
 from models.request import LayoutRequest
 from ortools.sat.python import cp_model
 built = build_model(LayoutRequest(min_stops=95))
-solver = cp_model.CpSolver()
-_set_parameters(solver, 0, 60, 2)
+solver = new_solver(0, 60, 2)
 threading.Timer(1.5, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
 try:
-    _solve_interruptibly(solver, built.model, None)
+    solve(solver, built.model)
     print("returned")
 except KeyboardInterrupt:
     print("interrupted")

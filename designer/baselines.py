@@ -7,9 +7,10 @@ not returned; a method that finds nothing in its time raises ``DesignFailed``.
 
 - ``random`` (sources 000 and 003): independent rocks with probability ``p`` inside the frame,
   start and goal on the bottom and top edges; kept when it verifies.
-- ``repair`` (source 002): rocks up to 40% of the cells, a random start, snow (when the request
-  allows snow) at the furthest reachable cell until that stops helping, the goal at the furthest cell, then five scans of
-  cleanup (a rock or snow back to ice when that does not shorten the solution, kept anyway with
+- ``repair`` (source 002): rocks up to 40% of the cells, a random start, snow (up to the N tiles
+  the request asks for) at the furthest reachable cell until that stops helping, the goal at the furthest cell, then five scans of
+  cleanup (a rock, or snow when no count is asked for, back to ice when that does not shorten the
+  solution, kept anyway with
   40% chance) and clutter (ice to rock when that lengthens it); restart when it falls short.
   It does not look at traps or reversibility, as published; verification rejects what fails.
 - ``greedy`` (the public maximisers): from a random layout, move one rock at a time to wherever
@@ -132,8 +133,8 @@ def _repair(request: LayoutRequest, rng: np.random.Generator, clock: _Clock) -> 
         start = int(rng.choice(start_cells))
         flat[start] = ICE
         # Snow at the furthest reachable cell, while that lengthens the path to the furthest cell.
-        furthest = -1
-        while request.snow and clock.left():  # snow only where the request allows it
+        furthest, placed = -1, 0
+        while placed < request.snow and clock.left():  # snow only when asked for, at most N tiles
             stops = _distances_from(flat.reshape(h, w), start)
             stops[start] = -1
             far = int(stops.max())
@@ -144,6 +145,7 @@ def _repair(request: LayoutRequest, rng: np.random.Generator, clock: _Clock) -> 
             if not np.isin(cells, free).any():
                 break
             flat[int(rng.choice(cells[np.isin(cells, free)]))] = SNOW
+            placed += 1
         # The goal: the allowed cell furthest from the start (frame gaps opened to look).
         goal, best = -1, 0
         for cell in goal_cells:
@@ -163,7 +165,7 @@ def _repair(request: LayoutRequest, rng: np.random.Generator, clock: _Clock) -> 
             for cell in free:
                 if cell in (start, goal) or not clock.left():
                     continue
-                if flat[cell] in (ROCK, SNOW):
+                if flat[cell] == ROCK or (flat[cell] == SNOW and not request.snow):
                     trial = flat.copy()
                     trial[cell] = ICE
                     s = int(_min_stops(trial.reshape(1, h, w), start, goal)[0])

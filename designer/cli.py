@@ -149,7 +149,7 @@ def make(
     force: bool = typer.Option(False, "--force", help="Overwrite existing output files."),
     no_frame: bool = typer.Option(False, "--no-frame", help="No rock frame: the grid edge is the wall."),
     max_rocks: Optional[int] = typer.Option(None, "--max-rocks", help="At most N rocks (frame not counted)."),
-    snow: bool = typer.Option(False, "--snow", help="Let the designer place snow."),
+    snow: int = typer.Option(0, "--snow", min=0, metavar="N", help="Exactly N snow tiles (default 0)."),
     maximize: bool = typer.Option(False, "--maximize", help="Raise min stops as far as the time limit allows."),
     workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Solver threads (default: all cores)."),
     count: int = typer.Option(1, "--count", min=1, help="How many distinct levels (with --out)."),

@@ -1,7 +1,9 @@
 """Neighbourhood search around good layouts, on the compiled classifier.
 
 From a layout, every neighbour (one free cell toggled between rock and ice, one rock moved to
-another cell when a rock budget is set, or the start or goal moved to another allowed cell) is classified in one batch; the climb moves to the best strong,
+another cell when a rock budget is set, one snow tile moved to an ice cell when the request asks
+for snow, or the start or goal moved to another allowed cell) is classified in one batch; the
+climb moves to the best strong,
 reversible neighbour, sideways moves allowed for a while, and kicks itself out of plateaus with a
 few random toggles. Every random choice comes from the generator passed in.
 """
@@ -15,7 +17,7 @@ from typing import Callable
 import numpy as np
 
 from designer.fast import STRONG, classify_batch
-from designer.level import ICE, ROCK, Level
+from designer.level import ICE, ROCK, SNOW, Level
 from models.request import LayoutRequest
 
 PLATEAU_STEPS = 40  # sideways moves before a kick
@@ -42,32 +44,40 @@ class Space:
     def rocks(self, terrains: np.ndarray) -> np.ndarray:
         return (terrains.reshape(terrains.shape[0], -1)[:, self.free] == ROCK).sum(axis=1)
 
+    def snow(self, terrains: np.ndarray) -> np.ndarray:
+        return (terrains.reshape(terrains.shape[0], -1)[:, self.free] == SNOW).sum(axis=1)
 
-def rock_moves(flat: np.ndarray, cells: np.ndarray) -> np.ndarray:
-    """Every layout (a row per layout) with one rock among ``cells`` moved to an ice cell among them."""
-    rocks, ices = cells[flat[cells] == ROCK], cells[flat[cells] == ICE]
+
+def rock_moves(flat: np.ndarray, cells: np.ndarray, tile: int = ROCK) -> np.ndarray:
+    """Every layout (a row per layout) with one ``tile`` (rock, or snow) among ``cells`` moved to an
+    ice cell among them."""
+    rocks, ices = cells[flat[cells] == tile], cells[flat[cells] == ICE]
     pairs = np.array(np.meshgrid(rocks, ices)).T.reshape(-1, 2)
     batch = np.repeat(flat[None], len(pairs), axis=0)
     rows = np.arange(len(pairs))
     batch[rows, pairs[:, 0]] = ICE
-    batch[rows, pairs[:, 1]] = ROCK
+    batch[rows, pairs[:, 1]] = tile
     return batch
 
 
 def _neighbours(space: Space, terrain: np.ndarray, start: int, goal: int):
     """All one-step neighbours of a layout as batch arrays (terrains, starts, goals)."""
     flat = terrain.reshape(-1)
-    toggles = space.free[(space.free != start) & (space.free != goal)]
-    moves_s = space.start_cells[(space.start_cells != start) & (space.start_cells != goal)]
-    moves_g = space.goal_cells[(space.goal_cells != goal) & (space.goal_cells != start)]
+    inner = space.free[(space.free != start) & (space.free != goal)]
+    toggles = inner[flat[inner] != SNOW]  # rock <-> ice; snow moves as a whole tile instead
+    ends = flat == SNOW  # the start and goal never move onto snow
+    moves_s = space.start_cells[(space.start_cells != start) & (space.start_cells != goal) & ~ends[space.start_cells]]
+    moves_g = space.goal_cells[(space.goal_cells != goal) & (space.goal_cells != start) & ~ends[space.goal_cells]]
     # At a rock budget, moving a rock is one step (else it would need two, through an invalid layout).
     moved_rocks = rock_moves(flat, toggles) if space.request.max_rocks is not None else flat[None][:0]
+    if space.request.snow:
+        moved_rocks = np.concatenate([moved_rocks, rock_moves(flat, inner, SNOW)])
     count = len(toggles) + len(moved_rocks) + len(moves_s) + len(moves_g)
     batch = np.repeat(flat[None], count, axis=0)
     starts = np.full(count, start, np.int64)
     goals = np.full(count, goal, np.int64)
     rows = np.arange(len(toggles))
-    batch[rows, toggles] ^= 1  # ice <-> rock (snow never appears here)
+    batch[rows, toggles] ^= 1  # ice <-> rock (snow cells are not among the toggles)
     k = len(toggles)
     batch[k:k + len(moved_rocks)] = moved_rocks
     k += len(moved_rocks)
@@ -91,6 +101,8 @@ def _scores(space: Space, terrains, starts, goals) -> np.ndarray:
         ok &= space.rocks(terrains) <= req.max_rocks
     if req.max_stops is not None:
         ok &= stops <= req.max_stops
+    if req.snow:
+        ok &= space.snow(terrains) == req.snow
     return np.where(ok, stops, -1)
 
 
@@ -155,6 +167,7 @@ def climb(request: LayoutRequest, rng: np.random.Generator, seeds: list[Level], 
 def _kick(space: Space, rng: np.random.Generator, terrain: np.ndarray, start: int, goal: int) -> np.ndarray:
     flat = terrain.reshape(-1).copy()
     cells = space.free[(space.free != start) & (space.free != goal)]
+    cells = cells[flat[cells] != SNOW]
     for cell in rng.choice(cells, size=min(KICK_TOGGLES, len(cells)), replace=False):
         flat[cell] ^= 1
     return flat.reshape(terrain.shape)

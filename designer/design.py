@@ -41,7 +41,7 @@ from designer.analysis import Analysis, analyze
 from designer.errors import DesignerError
 from designer.climb import Space, climb
 from designer.fast import STRONG, classify_batch
-from designer.level import ROCK, Level
+from designer.level import ROCK, SNOW, Level
 from designer.sampling import batch_level, sample_for_request
 from models.request import LayoutRequest
 
@@ -114,6 +114,11 @@ def validate(request: LayoutRequest) -> None:
         raise DesignerError(f"--max-stops {request.max_stops} is below --min-stops {request.min_stops}")
     if request.max_rocks is not None and request.max_rocks < 0:
         raise DesignerError("--max-rocks must not be negative")
+    if request.snow < 0:
+        raise DesignerError("--snow must not be negative")
+    if request.snow > len(request.free_cells()) - 2:
+        raise DesignerError(f"--snow {request.snow} does not fit: {h}x{w} has {len(request.free_cells())} free "
+                            "cells, and the start and goal need two of them or their own")
     for name, cell in (("start", request.start), ("goal", request.goal)):
         if cell is None:
             continue
@@ -134,10 +139,11 @@ def _meets(request: LayoutRequest, report: Analysis, level: Level) -> bool:
         return False
     if request.max_stops is not None and report.min_stops > request.max_stops:
         return False
-    if request.max_rocks is not None:
-        interior = [level.terrain[c] == ROCK for c in request.free_cells()]
-        if sum(interior) > request.max_rocks:
-            return False
+    free = request.free_cells()
+    if request.max_rocks is not None and sum(level.terrain[c] == ROCK for c in free) > request.max_rocks:
+        return False
+    if sum(level.terrain[c] == SNOW for c in free) != request.snow:
+        return False
     if request.start is not None and level.start != request.start:
         return False
     if request.goal is not None and level.goal != request.goal:

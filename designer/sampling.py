@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from designer.level import ICE, ROCK, Level
+from designer.level import ICE, ROCK, SNOW, Level
 
 
 def random_frame_batch(rng: np.random.Generator, count: int, height: int, width: int, rock_density: float):
@@ -41,8 +41,9 @@ def sample_for_request(rng: np.random.Generator, request, count: int, rock_densi
 
     Free cells are rock with probability ``rock_density``; the frame (if any) is rock; start and
     goal are the pins or drawn from the cells the request allows, always distinct and on ice.
-    Returns (terrains, starts, goals) as for ``random_frame_batch``; rock budgets and snow are not
-    applied here (callers filter).
+    With ``request.snow`` = N, exactly N free cells (not the start or goal) are snow. Returns
+    (terrains, starts, goals) as for ``random_frame_batch``; rock budgets are not applied here
+    (callers filter).
     """
     height, width = request.height, request.width
     free = np.zeros((height, width), bool)
@@ -64,4 +65,15 @@ def sample_for_request(rng: np.random.Generator, request, count: int, rock_densi
     rows = np.arange(count)
     flat[rows, starts] = ICE
     flat[rows, goals] = ICE
+    if request.snow:
+        _place_snow(rng, flat, np.flatnonzero(free.reshape(-1)), starts, goals, request.snow)
     return terrains, starts, goals
+
+
+def _place_snow(rng: np.random.Generator, flat: np.ndarray, free: np.ndarray, starts, goals, count: int) -> None:
+    """Snow on ``count`` random free cells of each level (a row of ``flat``), never on its ends."""
+    keys = rng.random((flat.shape[0], len(free)))
+    keys[free[None, :] == starts[:, None]] = np.inf  # the ends are never snow
+    keys[free[None, :] == goals[:, None]] = np.inf
+    chosen = free[np.argsort(keys, axis=1)[:, :count]]
+    flat[np.arange(flat.shape[0])[:, None], chosen] = SNOW

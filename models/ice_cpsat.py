@@ -1,6 +1,6 @@
 """CP-SAT formulation of "a strong, reversible level whose min stops is at least K".
 
-Variables, per cell: ``rock``, optionally ``snow``, ``is_start``/``is_goal`` (constants when
+Variables, per cell: ``rock``, ``snow`` (when the request asks for N snow tiles: exactly N), ``is_start``/``is_goal`` (constants when
 pinned). Per possible slide (cell u, direction d, end cell v) one literal ``move`` that is true
 exactly when that slide exists in the chosen layout: u and v not rock, every cell between them
 passes (not rock, not snow, not the goal) and v stops the player (rock or the wall beyond, snow,
@@ -325,6 +325,11 @@ def build_model(req: LayoutRequest, budget: float | None = None) -> IceModel:
     for c in candidates:
         lits.implies([is_start[c]], [on_way_back[c]])
         lits.implies([on_way_back[c]], [is_goal[c]] + back_parents[c])
+
+    # Exactly the requested number of snow tiles.
+    if req.snow:
+        placed_snow = [snow[c] for c in free if not isinstance(snow[c], bool)]
+        model.add(sum(placed_snow) == req.snow)
 
     # Rock budget (frame rocks are not counted).
     if req.max_rocks is not None:

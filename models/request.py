@@ -23,7 +23,7 @@ class LayoutRequest:
     start: Cell | None = None
     goal: Cell | None = None
     max_rocks: int | None = None  # rocks placed inside the frame (frame rocks are not counted)
-    snow: bool = False  # whether the model may place snow
+    snow: int = 0  # exactly this many snow tiles on free cells (0: none)
 
     def is_border(self, cell: Cell) -> bool:
         r, c = cell

@@ -54,7 +54,7 @@ def test_no_bound_refuses_a_request_a_level_meets(level, low, width):
     (LayoutRequest(min_stops=22, max_stops=22), True),
     (LayoutRequest(min_stops=22, max_stops=23), False),
     (LayoutRequest(min_stops=22), False),  # no band: 23 would do
-    (LayoutRequest(min_stops=22, max_stops=22, snow=True), False),
+    (LayoutRequest(min_stops=22, max_stops=22, snow=2), False),
     (LayoutRequest(min_stops=22, max_stops=22, frame=False), False),
     (LayoutRequest(min_stops=22, max_stops=22, start=(6, 6)), False),  # an interior start: any axis
     (LayoutRequest(min_stops=21, max_stops=21, start=(5, 0)), True),  # left column to top row: even

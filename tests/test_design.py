@@ -39,6 +39,7 @@ def check(request: LayoutRequest, level: Level) -> None:
             assert level.goal[0] == 0
     if request.max_rocks is not None:
         assert sum(level.terrain[c] == ROCK for c in request.free_cells()) <= request.max_rocks
+    assert int((level.terrain == SNOW).sum()) == request.snow
 
 
 # Each request with the stage that meets it for seed 3 (the portfolio is deterministic per seed).
@@ -49,7 +50,7 @@ REQUESTS = [
     (LayoutRequest(height=9, width=10, min_stops=10, start=(4, 4), goal=(0, 5)), "sampling"),
     (LayoutRequest(height=6, width=6, frame=False, min_stops=8), "sampling"),
     (LayoutRequest(height=7, width=7, frame=False, min_stops=9, max_rocks=6), "climb"),
-    (LayoutRequest(height=10, width=10, min_stops=12, snow=True), "sampling"),
+    (LayoutRequest(height=10, width=10, min_stops=12, snow=3), "sampling"),
 ]
 
 
@@ -83,21 +84,30 @@ def test_model_building_is_inside_the_time_limit():
     assert info.value.reason == "time limit"
 
 
-def test_snow_is_placed_when_the_request_needs_it():
-    # 3x6 with a frame, exactly 4 stops: without snow min stops is odd there (the parity bound),
-    # with snow 4 is possible. Only the model places snow, so the level comes from CP-SAT.
+@pytest.mark.parametrize("method", ["auto", "cpsat"])
+def test_snow_is_placed_when_the_request_needs_it(method):
+    # 3x6 with a frame, exactly 4 stops: without snow min stops is odd there (the parity bound);
+    # with one snow tile 4 is possible, and every method must place exactly that one.
     with pytest.raises(DesignFailed, match="proven infeasible.*min stops is odd"):
         design(LayoutRequest(height=3, width=6, min_stops=4, max_stops=4), time_limit=10)
-    request = LayoutRequest(height=3, width=6, min_stops=4, max_stops=4, snow=True)
-    found = design(request, seed=0, time_limit=10)
+    request = LayoutRequest(height=3, width=6, min_stops=4, max_stops=4, snow=1)
+    found = design(request, seed=0, time_limit=10, method=method)
     check(request, found.level)
-    assert (found.level.terrain == SNOW).any() and found.generator["stage"] == "cp-sat"
+    assert found.generator["stage"] == ("sampling" if method == "auto" else "cp-sat")
+
+
+@pytest.mark.parametrize("snow, min_stops, stage", [(4, 15, "sampling"), (4, 30, "climb"), (10, 25, "climb")])
+def test_exactly_n_snow_tiles(snow, min_stops, stage):
+    request = LayoutRequest(min_stops=min_stops, snow=snow)
+    found = design(request, seed=1, time_limit=60)
+    check(request, found.level)  # exactly ``snow`` snow tiles
+    assert found.generator["stage"] == stage
 
 
 @pytest.mark.parametrize("request_", [
     LayoutRequest(height=7, width=8, min_stops=9),
     LayoutRequest(height=6, width=6, frame=False, min_stops=7, start=(2, 2)),
-    LayoutRequest(height=6, width=7, min_stops=6, snow=True, goal=(2, 3)),
+    LayoutRequest(height=6, width=7, min_stops=6, snow=1, goal=(2, 3)),
     LayoutRequest(height=5, width=6, frame=False, min_stops=6, max_rocks=5),
 ], ids=["frame", "no-frame-pinned", "snow-interior-goal", "rock-budget"])
 def test_the_model_alone_gives_verified_levels_with_exact_stops(request_):

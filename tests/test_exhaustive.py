@@ -63,7 +63,7 @@ def test_symmetries_found():
 def test_not_applicable_without_budget_or_with_framed_free_ends():
     assert not applicable(LayoutRequest(height=4, width=4, frame=False))
     assert not applicable(LayoutRequest(height=5, width=5, max_rocks=2))  # ends on the frame, unpinned
-    assert not applicable(LayoutRequest(height=4, width=4, frame=False, max_rocks=2, snow=True))
+    assert not applicable(LayoutRequest(height=4, width=4, frame=False, max_rocks=2, snow=1))
 
 
 def test_maximize_proves_optimality_on_a_tiny_space():

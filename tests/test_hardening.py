@@ -238,9 +238,11 @@ def test_repair_places_snow_only_when_asked(capsys):
     for seed in range(4):
         status, out, _ = run(capsys, "make", "--method", "repair", "--min-stops", "10", "--seed", str(seed))
         assert status == 0 and "_" not in out
-    # with --snow, 002's snow step runs (its cleanup often removes the snow again; seed 3 keeps it)
-    status, out, _ = run(capsys, "make", "--method", "repair", "--snow", "--min-stops", "10", "--seed", "3")
-    assert status == 0 and "_" in out
+    # with --snow N, 002's snow step places up to N tiles, and the level has exactly N
+    for snow in (1, 2):
+        status, out, _ = run(capsys, "make", "--method", "repair", "--snow", str(snow), "--min-stops", "10",
+                             "--seed", "3")
+        assert status == 0 and out.count("_") == snow
 
 
 def test_interrupted_status_is_documented():

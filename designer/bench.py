@@ -14,6 +14,7 @@ import numpy as np
 
 from designer.errors import DesignerError
 from designer.fast import CLASS_NAMES, classify, classify_batch
+from designer.level import SNOW
 from designer.sampling import batch_level, random_frame_batch
 
 
@@ -87,11 +88,17 @@ def bench_analyze(height: int = 300, width: int = 300, density: float = 0.2, see
     }
 
 
+def run_snow(level) -> int:
+    """Snow tiles in a level."""
+    return int((level.terrain == SNOW).sum())
+
+
 def bench_make(args: list[str], seeds: list[int]) -> dict:
     """Whole-process wall time of ``designer make ARGS --seed S --format json`` for each seed.
 
     Each printed level is verified again here (analysis of the level read back: strong,
-    reversible, min stops at least the request's). Returns per-seed results and the median.
+    reversible, min stops at least the request's, and exactly the snow tiles asked for).
+    Returns per-seed results and the median.
     """
     from designer.analysis import analyze
     from designer.formats import parse_level
@@ -99,6 +106,7 @@ def bench_make(args: list[str], seeds: list[int]) -> dict:
     wanted = 1
     if "--min-stops" in args:
         wanted = int(args[args.index("--min-stops") + 1])
+    snow = int(args[args.index("--snow") + 1]) if "--snow" in args else 0
     runs = []
     for seed in seeds:
         command = [sys.executable, "-m", "designer", "make", *args, "--seed", str(seed), "--format", "json"]
@@ -110,10 +118,10 @@ def bench_make(args: list[str], seeds: list[int]) -> dict:
             level = parse_level(done.stdout)
             report = analyze(level)
             generator = json.loads(done.stdout).get("generator") or {}
-            run.update(min_stops=report.min_stops, stage=generator.get("stage"),
+            run.update(min_stops=report.min_stops, stage=generator.get("stage"), snow=run_snow(level),
                        proven_optimal=generator.get("proven_optimal"), rejected=generator.get("rejected"),
                        verified=report.solvability == "strong" and report.reversible
-                       and (report.min_stops or 0) >= wanted)
+                       and (report.min_stops or 0) >= wanted and run_snow(level) == snow)
         else:
             run["error"] = done.stderr.strip().splitlines()[-1] if done.stderr.strip() else ""
         runs.append(run)

@@ -261,8 +261,8 @@ class Search:
 
     def finish_maximize(self, *, proven: bool, **extra) -> Design:
         best = self.best
-        generator = dict(best.generator, proven_optimal=proven, rejected=self.rejected, maximize=True,
-                         seconds=round(self.budget.elapsed(), 3), **extra)
+        generator = dict(best.generator, proven_optimal=proven, rejected=self.rejected, samples=self.samples,
+                         maximize=True, seconds=round(self.budget.elapsed(), 3), **extra)
         if self.skipped:
             generator["skipped"] = list(self.skipped)
         return Design(best.level, best.analysis, generator)

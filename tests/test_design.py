@@ -260,3 +260,51 @@ def test_sampler_respects_requests():
     assert (starts == 2 * 7 + 2).all() and (starts != goals).all()
     flat = terrains.reshape(200, -1)
     assert (flat[np.arange(200), starts] == 0).all() and (flat[np.arange(200), goals] == 0).all()
+
+
+# --- the stages, one at a time -------------------------------------------------------------------
+
+def new_search(request, seed=0, time_limit=10.0):
+    from designer.design import Budget, Progress, Search
+
+    return Search(request, seed=seed, budget=Budget(time_limit), workers=1, method="auto", excluded=set(),
+                  progress=Progress())
+
+
+def test_exact_neighbourhoods_improve_a_weak_layout():
+    import time
+
+    from designer.design import _refine
+    from designer.fast import classify
+
+    request = LayoutRequest(height=5, width=6, frame=False, max_rocks=5, min_stops=1)
+    weak = Level.from_ascii("S.....\n......\n..#...\n......\n.....G")
+    before = classify(weak).min_stops
+    search = new_search(request, seed=2)
+    level, stops = _refine(search, weak, before, time.perf_counter() + 5, target=before + 3)
+    assert stops >= before + 3 and classify(level).min_stops == stops
+    check(LayoutRequest(height=5, width=6, frame=False, max_rocks=5, min_stops=stops), level)
+
+
+def test_maximize_climbs_again_from_fresh_samples():
+    # No exhaustive proof applies on 6x6 with a frame, so the climb restarts from new samples each
+    # time it stalls (2 s): more than one batch of samples is drawn in 5 s, and the best is kept.
+    from designer.design import SAMPLE_BATCH
+
+    found = design(LayoutRequest(height=6, width=6, min_stops=1), maximize=True, time_limit=5, seed=1)
+    assert found.generator["samples"] > SAMPLE_BATCH
+    check(LayoutRequest(height=6, width=6, min_stops=found.min_stops), found.level)
+
+
+def test_the_stages_share_one_budget_and_one_verifier():
+    from designer.design import model_stage, sample_stage
+
+    request = LayoutRequest(height=7, width=8, min_stops=9)
+    search = new_search(request, seed=1)
+    found = sample_stage(search, take=True)
+    assert found is not None and found.generator["stage"] == "sampling" and search.samples > 0
+    search.excluded.add(found.level)  # the verifier refuses it from now on, in every stage
+    assert search.verify(found.level, "climb") is None
+    result = model_stage(search, maximize=False)
+    assert result.design is not None and result.design.level != found.level
+    assert result.design.generator["stage"] == "cp-sat" and result.design.generator["samples"] == search.samples

@@ -32,6 +32,7 @@ from designer.kernels import reach
 from designer.level import ICE, ROCK, SNOW, Level
 from designer.rules import terrain_slide_table
 from designer.sampling import batch_level, sample_for_request
+from designer.tidy import tidy
 from models.request import LayoutRequest
 
 METHODS = ("random", "repair", "greedy")
@@ -55,6 +56,8 @@ class _Clock:
         if level in self.excluded:
             return None
         self.candidates += 1
+        if request.tidy:  # the same tidying as the designer's, so that --tidy means one thing
+            level = tidy(request, level, request.min_stops) or level
         report = analyze(level)
         if _meets(request, report, level):
             return Design(level, report, {

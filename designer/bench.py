@@ -97,7 +97,8 @@ def bench_make(args: list[str], seeds: list[int]) -> dict:
     """Whole-process wall time of ``designer make ARGS --seed S --format json`` for each seed.
 
     Each printed level is verified again here (analysis of the level read back: strong,
-    reversible, min stops at least the request's, and exactly the snow tiles asked for).
+    reversible, min stops at least the request's, exactly the snow tiles asked for, and with
+    --tidy every placed tile needed).
     Returns per-seed results and the median.
     """
     from designer.analysis import analyze
@@ -107,6 +108,15 @@ def bench_make(args: list[str], seeds: list[int]) -> dict:
     if "--min-stops" in args:
         wanted = int(args[args.index("--min-stops") + 1])
     snow = int(args[args.index("--snow") + 1]) if "--snow" in args else 0
+    tidy_check = None
+    if "--tidy" in args and "--maximize" not in args:
+        from designer.cli import parse_size
+        from designer.tidy import is_tidy
+        from models.request import LayoutRequest
+
+        size = parse_size(args[args.index("--size") + 1]) if "--size" in args else (12, 12)
+        asked = LayoutRequest(height=size[0], width=size[1], frame="--no-frame" not in args, min_stops=wanted)
+        tidy_check = lambda level: is_tidy(asked, level, wanted)  # noqa: E731
     runs = []
     for seed in seeds:
         command = [sys.executable, "-m", "designer", "make", *args, "--seed", str(seed), "--format", "json"]
@@ -121,7 +131,8 @@ def bench_make(args: list[str], seeds: list[int]) -> dict:
             run.update(min_stops=report.min_stops, stage=generator.get("stage"), snow=run_snow(level),
                        proven_optimal=generator.get("proven_optimal"), rejected=generator.get("rejected"),
                        verified=report.solvability == "strong" and report.reversible
-                       and (report.min_stops or 0) >= wanted and run_snow(level) == snow)
+                       and (report.min_stops or 0) >= wanted and run_snow(level) == snow
+                       and (tidy_check is None or tidy_check(level)))
         else:
             run["error"] = done.stderr.strip().splitlines()[-1] if done.stderr.strip() else ""
         runs.append(run)

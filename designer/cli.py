@@ -150,6 +150,7 @@ def make(
     no_frame: bool = typer.Option(False, "--no-frame", help="No rock frame: the grid edge is the wall."),
     max_rocks: Optional[int] = typer.Option(None, "--max-rocks", help="At most N rocks (frame not counted)."),
     snow: int = typer.Option(0, "--snow", min=0, metavar="N", help="Exactly N snow tiles (default 0)."),
+    tidy: bool = typer.Option(False, "--tidy", help="Every rock and snow tile the designer places is needed."),
     maximize: bool = typer.Option(False, "--maximize", help="Raise min stops as far as the time limit allows."),
     workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Solver threads (default: all cores)."),
     count: int = typer.Option(1, "--count", min=1, help="How many distinct levels (with --out)."),
@@ -171,7 +172,7 @@ def make(
         height=h, width=w, frame=not no_frame,
         min_stops=min_stops if min_stops is not None else (1 if maximize else 15),
         max_stops=max_stops, start=parse_cell(start, "--start"), goal=parse_cell(goal, "--goal"),
-        max_rocks=max_rocks, snow=snow,
+        max_rocks=max_rocks, snow=snow, tidy=tidy,
     )
     validate(request)
     if maximize and method not in (Method.auto, Method.cpsat):

@@ -40,9 +40,10 @@ from designer import bounds, exhaustive
 from designer.analysis import Analysis, analyze
 from designer.errors import DesignerError
 from designer.climb import Space, climb
-from designer.fast import STRONG, classify_batch
+from designer.fast import STRONG, classify, classify_batch
 from designer.level import ROCK, SNOW, Level
 from designer.sampling import batch_level, sample_for_request
+from designer.tidy import is_tidy, tidy
 from models.request import LayoutRequest
 
 #: What ``design`` can be asked to run: the portfolio, or the CP-SAT model alone.
@@ -131,8 +132,9 @@ def validate(request: LayoutRequest) -> None:
         raise DesignerError(f"--start and --goal are the same cell {request.start[0]},{request.start[1]}")
 
 
-def _meets(request: LayoutRequest, report: Analysis, level: Level) -> bool:
-    """The verification every design passes before it is returned."""
+def _meets(request: LayoutRequest, report: Analysis, level: Level, floor: int | None = None) -> bool:
+    """The verification every design passes before it is returned. ``floor`` is the stops a
+    tidy level must keep (the request's K; a maximized level's own stops)."""
     if report.solvability != "strong" or not report.reversible or report.min_stops is None:
         return False
     if report.min_stops < request.min_stops:
@@ -143,6 +145,8 @@ def _meets(request: LayoutRequest, report: Analysis, level: Level) -> bool:
     if request.max_rocks is not None and sum(level.terrain[c] == ROCK for c in free) > request.max_rocks:
         return False
     if sum(level.terrain[c] == SNOW for c in free) != request.snow:
+        return False
+    if request.tidy and not is_tidy(request, level, request.min_stops if floor is None else floor):
         return False
     if request.start is not None and level.start != request.start:
         return False
@@ -176,7 +180,7 @@ def design(
     if reason:
         raise DesignFailed("infeasible", f"{_infeasible_message(request)}: {reason}")
     search = Search(request, seed=seed, budget=Budget(time_limit), workers=workers or os.cpu_count() or 1,
-                    method=method, excluded=set(exclude), progress=progress or Progress())
+                    method=method, excluded=set(exclude), progress=progress or Progress(), maximize=maximize)
     if method == "cpsat":
         return _model_only(search, maximize)
     return _maximize(search) if maximize else _meet(search)
@@ -211,8 +215,9 @@ class Search:
     stream, and what has been found so far (the sampled pool, the best verified design)."""
 
     def __init__(self, request: LayoutRequest, *, seed: int, budget: Budget, workers: int, method: str,
-                 excluded: set[Level], progress: Progress):
+                 excluded: set[Level], progress: Progress, maximize: bool = False):
         self.request, self.seed, self.budget, self.workers = request, seed, budget, workers
+        self.maximize = maximize
         self.method, self.excluded, self.progress = method, excluded, progress
         self.rng = np.random.default_rng(seed)
         self.rejected = 0
@@ -232,12 +237,22 @@ class Search:
 
     def verify(self, level: Level, stage: str) -> Design | None:
         """The one verifier: the design if ``level`` passes every check, else None (and one more
-        rejection)."""
+        rejection). With ``--tidy``, spare rocks are turned into ice first (``designer.tidy``)."""
         if level in self.excluded:
             return None
+        extra, floor = {}, None
+        if self.request.tidy:
+            # maximizing, a tile is spare when removing it keeps the level's own stops
+            floor = (classify(level).min_stops or 0) if self.maximize else self.request.min_stops
+            tidied = tidy(self.request, level, floor)
+            if tidied is not None and tidied != level:
+                extra = {"tidied": int((level.terrain != tidied.terrain).sum())}
+            level = tidied if tidied is not None else level
+            if level in self.excluded:
+                return None
         report = analyze(level)
-        if _meets(self.request, report, level):
-            return Design(level, report, self.record(stage))
+        if _meets(self.request, report, level, floor):
+            return Design(level, report, self.record(stage, **extra))
         self.rejected += 1
         self.progress.update(rejected=self.rejected)
         return None

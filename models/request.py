@@ -24,6 +24,7 @@ class LayoutRequest:
     goal: Cell | None = None
     max_rocks: int | None = None  # rocks placed inside the frame (frame rocks are not counted)
     snow: int = 0  # exactly this many snow tiles on free cells (0: none)
+    tidy: bool = False  # every placed rock and snow tile is needed (see designer.tidy)
 
     def is_border(self, cell: Cell) -> bool:
         r, c = cell

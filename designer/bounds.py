@@ -24,12 +24,14 @@ that applies, or None.
 
 from __future__ import annotations
 
-from models.request import Cell, LayoutRequest
+from models.request import ROCK, Cell, LayoutRequest
 
 
 def resting_cells(request: LayoutRequest) -> str | None:
     """Bound 1: at most (cells the player may rest on) - 1 moves."""
-    cells = len(set(request.free_cells()) | set(request.start_cells()) | set(request.goal_cells()))
+    open_cells = [(r, c) for r in range(request.height) for c in range(request.width)
+                  if request.fixed_tile((r, c)) != ROCK]
+    cells = len(set(open_cells) | set(request.start_cells()) | set(request.goal_cells()))
     if request.min_stops > cells - 1:
         return f"a solution rests on at most {cells} different cells, so it makes at most {cells - 1} moves"
     return None

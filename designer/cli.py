@@ -137,7 +137,9 @@ def parse_cell(text: str | None, option: str) -> tuple[int, int] | None:
 
 @app.command()
 def make(
-    size: str = typer.Option("12x12", metavar="HxW", help="Grid size HxW (the frame included)."),
+    size: Optional[str] = typer.Option(None, metavar="HxW", help="Grid size HxW, the frame included (default 12x12)."),
+    template: Optional[str] = typer.Option(None, "--template", metavar="FILE",
+                                           help="A sketch to fill: canonical ASCII plus ? for a free cell."),
     min_stops: Optional[int] = typer.Option(None, "--min-stops", help="Least min stops (default 15; 1 with --maximize)."),
     max_stops: Optional[int] = typer.Option(None, "--max-stops", help="Most min stops: with --min-stops, a band."),
     start: Optional[str] = typer.Option(None, metavar="R,C", help="Pin the start at R,C (default: chosen on the bottom edge)."),
@@ -149,7 +151,8 @@ def make(
     force: bool = typer.Option(False, "--force", help="Overwrite existing output files."),
     no_frame: bool = typer.Option(False, "--no-frame", help="No rock frame: the grid edge is the wall."),
     max_rocks: Optional[int] = typer.Option(None, "--max-rocks", help="At most N rocks (frame not counted)."),
-    snow: int = typer.Option(0, "--snow", min=0, metavar="N", help="Exactly N snow tiles (default 0)."),
+    snow: Optional[int] = typer.Option(None, "--snow", min=0, metavar="N",
+                                       help="Exactly N snow tiles (default 0, or the template's own)."),
     tidy: bool = typer.Option(False, "--tidy", help="Every rock and snow tile the designer places is needed."),
     maximize: bool = typer.Option(False, "--maximize", help="Raise min stops as far as the time limit allows."),
     workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Solver threads (default: all cores)."),
@@ -167,12 +170,26 @@ def make(
     from designer.progress import reporter
     from models.request import LayoutRequest
 
-    h, w = parse_size(size)
+    rows = None
+    if template is not None:
+        from designer.template import read_template
+
+        for given, name in ((size, "--size"), (no_frame or None, "--no-frame")):
+            if given is not None:
+                raise DesignerError(f"{name} does not go with --template: the template draws the grid and its walls")
+        if method not in (Method.auto, Method.cpsat):
+            raise DesignerError(f"--template needs --method auto or cpsat, not {method.value}")
+        rows = read_template(template)
+        for pin, char, name in ((start, "S", "--start"), (goal, "G", "--goal")):
+            if pin is not None and any(char in row for row in rows):
+                raise DesignerError(f"{name} and the template's {char!r} both pin the same end: keep one")
+    h, w = (len(rows), len(rows[0])) if rows else parse_size(size or "12x12")
     request = LayoutRequest(
-        height=h, width=w, frame=not no_frame,
+        height=h, width=w, frame=not no_frame and rows is None,
         min_stops=min_stops if min_stops is not None else (1 if maximize else 15),
         max_stops=max_stops, start=parse_cell(start, "--start"), goal=parse_cell(goal, "--goal"),
-        max_rocks=max_rocks, snow=snow, tidy=tidy,
+        max_rocks=max_rocks, snow=snow if snow is not None else sum(row.count("_") for row in rows or ()),
+        tidy=tidy, template=rows,
     )
     validate(request)
     if maximize and method not in (Method.auto, Method.cpsat):

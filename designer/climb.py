@@ -32,14 +32,14 @@ class Space:
     free: np.ndarray  # flat indices of free cells
     start_cells: np.ndarray
     goal_cells: np.ndarray
-    border_gaps: bool  # with a frame, a start/goal cell on the border is a gap in it
+    fixed: np.ndarray  # flat: each cell's fixed tile (frame, template), -1 for a free cell
 
     @classmethod
     def of(cls, request: LayoutRequest) -> Space:
         w = request.width
         flat = lambda cells: np.array([r * w + c for r, c in cells], dtype=np.int64)  # noqa: E731
         return cls(request, flat(request.free_cells()), flat(request.start_cells()), flat(request.goal_cells()),
-                   request.frame)
+                   np.array(request.fixed_grid(), np.int16).reshape(-1))
 
     def rocks(self, terrains: np.ndarray) -> np.ndarray:
         return (terrains.reshape(terrains.shape[0], -1)[:, self.free] == ROCK).sum(axis=1)
@@ -70,7 +70,7 @@ def _neighbours(space: Space, terrain: np.ndarray, start: int, goal: int):
     moves_g = space.goal_cells[(space.goal_cells != goal) & (space.goal_cells != start) & ~ends[space.goal_cells]]
     # At a rock budget, moving a rock is one step (else it would need two, through an invalid layout).
     moved_rocks = rock_moves(flat, toggles) if space.request.max_rocks is not None else flat[None][:0]
-    if space.request.snow:
+    if space.request.placed_snow():
         moved_rocks = np.concatenate([moved_rocks, rock_moves(flat, inner, SNOW)])
     count = len(toggles) + len(moved_rocks) + len(moves_s) + len(moves_g)
     batch = np.repeat(flat[None], count, axis=0)
@@ -84,8 +84,8 @@ def _neighbours(space: Space, terrain: np.ndarray, start: int, goal: int):
     for moved, is_start in ((moves_s, True), (moves_g, False)):
         old = start if is_start else goal
         for cell in moved:
-            if space.border_gaps and old not in space.free:
-                batch[k, old] = ROCK  # close the old gap in the frame
+            if space.fixed[old] >= 0:
+                batch[k, old] = space.fixed[old]  # close the old gap (frame) or restore the drawn tile
             batch[k, cell] = ICE
             (starts if is_start else goals)[k] = cell
             k += 1
@@ -102,7 +102,7 @@ def _scores(space: Space, terrains, starts, goals) -> np.ndarray:
     if req.max_stops is not None:
         ok &= stops <= req.max_stops
     if req.snow:
-        ok &= space.snow(terrains) == req.snow
+        ok &= space.snow(terrains) == req.placed_snow()
     return np.where(ok, stops, -1)
 
 

@@ -41,7 +41,7 @@ from designer.analysis import Analysis, analyze
 from designer.errors import DesignerError
 from designer.climb import Space, climb
 from designer.fast import STRONG, classify, classify_batch
-from designer.level import ROCK, SNOW, Level
+from designer.level import ICE, ROCK, SNOW, Level
 from designer.sampling import batch_level, sample_for_request
 from designer.tidy import is_tidy, tidy
 from models.request import LayoutRequest
@@ -117,7 +117,9 @@ def validate(request: LayoutRequest) -> None:
         raise DesignerError("--max-rocks must not be negative")
     if request.snow < 0:
         raise DesignerError("--snow must not be negative")
-    if request.snow > len(request.free_cells()) - 2:
+    if request.placed_snow() < 0:
+        raise DesignerError(f"the template draws {request.fixed_snow()} snow tiles, more than --snow {request.snow}")
+    if request.placed_snow() > len(request.free_cells()) - 2:
         raise DesignerError(f"--snow {request.snow} does not fit: {h}x{w} has {len(request.free_cells())} free "
                             "cells, and the start and goal need two of them or their own")
     for name, cell in (("start", request.start), ("goal", request.goal)):
@@ -128,13 +130,21 @@ def validate(request: LayoutRequest) -> None:
             raise DesignerError(f"--{name} {r},{c} lies outside the {h}x{w} grid")
         if request.frame and request.is_corner(cell):
             raise DesignerError(f"--{name} {r},{c} is a corner of the frame: nothing can move there or from there")
+    if request.template is not None:
+        for name, cell in (("start", request.start), ("goal", request.goal)):
+            if cell is not None and request.fixed_tile(cell) not in (None, ICE):
+                raise DesignerError(f"--{name} {cell[0]},{cell[1]} is a drawn rock or snow tile of the template")
     if request.start is not None and request.start == request.goal:
         raise DesignerError(f"--start and --goal are the same cell {request.start[0]},{request.start[1]}")
+    if len(set(request.start_cells()) | set(request.goal_cells())) < 2:
+        raise DesignerError("no two cells (free or ice) are left for the start and the goal")
 
 
 def _meets(request: LayoutRequest, report: Analysis, level: Level, floor: int | None = None) -> bool:
     """The verification every design passes before it is returned. ``floor`` is the stops a
     tidy level must keep (the request's K; a maximized level's own stops)."""
+    if level.shape != (request.height, request.width):
+        return False
     if report.solvability != "strong" or not report.reversible or report.min_stops is None:
         return False
     if report.min_stops < request.min_stops:
@@ -144,13 +154,16 @@ def _meets(request: LayoutRequest, report: Analysis, level: Level, floor: int | 
     free = request.free_cells()
     if request.max_rocks is not None and sum(level.terrain[c] == ROCK for c in free) > request.max_rocks:
         return False
-    if sum(level.terrain[c] == SNOW for c in free) != request.snow:
+    if sum(level.terrain[c] == SNOW for c in free) != request.placed_snow():
         return False
+    if level.start not in request.start_cells() or level.goal not in request.goal_cells():
+        return False
+    fixed = np.array(request.fixed_grid(), np.int16)
+    kept = fixed < 0
+    kept[level.start] = kept[level.goal] = True  # an end opens its cell
+    if not np.array_equal(level.terrain[~kept], fixed[~kept]):
+        return False  # the frame or a template tile was changed
     if request.tidy and not is_tidy(request, level, request.min_stops if floor is None else floor):
-        return False
-    if request.start is not None and level.start != request.start:
-        return False
-    if request.goal is not None and level.goal != request.goal:
         return False
     return True
 

@@ -39,14 +39,12 @@ class ExhaustiveResult:
 
 
 def applicable(request: LayoutRequest) -> bool:
-    free = set(request.free_cells())
-    return (
-        request.max_rocks is not None
-        and not request.snow
-        and len(free) <= MAX_FREE_CELLS
-        and all(c in free or request.start == c for c in request.start_cells())
-        and all(c in free or request.goal == c for c in request.goal_cells())
-    )
+    """A rock budget, no snow to place, at most 64 free cells, and every cell an end may take
+    already open (free, drawn ice, or pinned): frame gaps are not searched."""
+    if request.max_rocks is None or request.placed_snow() or len(request.free_cells()) > MAX_FREE_CELLS:
+        return False
+    base = _base(request)
+    return all(base[c] != ROCK for c in request.start_cells() + request.goal_cells())
 
 
 def layout_count(request: LayoutRequest) -> int:
@@ -94,13 +92,12 @@ def estimated_seconds(request: LayoutRequest, workers: int) -> float:
 
 
 def _base(request: LayoutRequest) -> np.ndarray:
-    """The fixed terrain: rock everywhere but the free cells and the pinned endpoints."""
-    base = np.full((request.height, request.width), ROCK, np.uint8)
-    for cell in request.free_cells():
-        base[cell] = ICE
-    for pin in (request.start, request.goal):
-        if pin is not None:
-            base[pin] = ICE
+    """The fixed terrain (frame rock, a template's tiles), ice on the free cells and pinned ends."""
+    fixed = np.array(request.fixed_grid(), np.int16)
+    base = np.where(fixed < 0, ICE, fixed).astype(np.uint8)
+    for cells in (request.start_cells(), request.goal_cells()):
+        if len(cells) == 1:
+            base[cells[0]] = ICE
     return base
 
 
@@ -224,7 +221,7 @@ ENDPOINT_BATCH = 4096
 def fixed_terrain(request: LayoutRequest) -> np.ndarray | None:
     """The one terrain a request allows, when it allows just one: no rock may be placed (a budget
     of 0) and no snow. The start and goal are then all that is left to choose."""
-    if request.max_rocks != 0 or request.snow:
+    if request.max_rocks != 0 or request.placed_snow():
         return None
     return _base(request)
 

@@ -39,17 +39,17 @@ def batch_level(terrains: np.ndarray, starts: np.ndarray, goals: np.ndarray, k: 
 def sample_for_request(rng: np.random.Generator, request, count: int, rock_density: float):
     """``count`` random levels in the layout space of a ``models.LayoutRequest``.
 
-    Free cells are rock with probability ``rock_density``; the frame (if any) is rock; start and
-    goal are the pins or drawn from the cells the request allows, always distinct and on ice.
+    Free cells are rock with probability ``rock_density``; fixed cells (the frame, a template's
+    drawn tiles) keep their tile; start and goal are the pins or drawn from the cells the request
+    allows, always distinct and on ice.
     With ``request.snow`` = N, exactly N free cells (not the start or goal) are snow. Returns
     (terrains, starts, goals) as for ``random_frame_batch``; rock budgets are not applied here
     (callers filter).
     """
     height, width = request.height, request.width
-    free = np.zeros((height, width), bool)
-    for cell in request.free_cells():
-        free[cell] = True
-    terrains = np.where(free, rng.random((count, height, width)) < rock_density, True).astype(np.uint8)
+    fixed = np.array(request.fixed_grid(), np.int16)
+    free = fixed < 0
+    terrains = np.where(free, rng.random((count, height, width)) < rock_density, fixed).astype(np.uint8)
     start_cells = np.array([r * width + c for r, c in request.start_cells()])
     goal_cells = np.array([r * width + c for r, c in request.goal_cells()])
     starts = start_cells[rng.integers(0, len(start_cells), count)]
@@ -65,8 +65,8 @@ def sample_for_request(rng: np.random.Generator, request, count: int, rock_densi
     rows = np.arange(count)
     flat[rows, starts] = ICE
     flat[rows, goals] = ICE
-    if request.snow:
-        _place_snow(rng, flat, np.flatnonzero(free.reshape(-1)), starts, goals, request.snow)
+    if request.placed_snow():
+        _place_snow(rng, flat, np.flatnonzero(free.reshape(-1)), starts, goals, request.placed_snow())
     return terrains, starts, goals
 
 

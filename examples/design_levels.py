@@ -29,5 +29,14 @@ try:
 except DesignFailed as failure:
     print(failure.reason, "-", failure)
 
+# Fill a drawn room: an L-shaped template (canonical ASCII plus '?' for the cells to fill).
+from designer.template import read_template  # noqa: E402
+
+rows = read_template("examples/templates/l-room.txt")
+room = design(LayoutRequest(height=len(rows), width=len(rows[0]), frame=False, template=rows, min_stops=20,
+                            tidy=True), seed=1)
+print(room.level)
+print(f"L-room: {room.min_stops} stops, every placed rock needed, found by {room.generator['stage']}")
+
 # Save a design as a JSON level (solution, analysis and the generator record included).
 print(dumps(found.level, generator=found.generator, report=found.analysis)[:300], "...")

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 from ortools.sat.python import cp_model
 
-from models.request import Cell, LayoutRequest
+from models.request import ROCK, SNOW, Cell, LayoutRequest
 
 DELTAS = ((-1, 0), (1, 0), (0, -1), (0, 1))  # u, d, l, r: the order of designer.rules
 
@@ -217,19 +217,22 @@ def build_model(req: LayoutRequest, budget: float | None = None) -> IceModel:
     snow: dict[Cell, object] = {}
     for cell in cells:
         endpoint = lits.disj([is_start[cell], is_goal[cell]])
+        fixed = req.fixed_tile(cell)
         if cell in free and endpoint is not True:
             rock[cell] = model.new_bool_var(f"rock{cell}")
             lits.implies([endpoint], [~rock[cell]])
         elif cell in free:
             rock[cell] = False
-        else:  # frame: rock unless it is the start's or the goal's gap
+        elif fixed == ROCK:  # frame or drawn rock: rock unless an end opens it (a gap in the frame)
             rock[cell] = lits.negate(endpoint)
-        if req.snow and cell in free and endpoint is not True:
+        else:  # drawn ice or snow (no end is ever placed on drawn snow)
+            rock[cell] = False
+        if req.placed_snow() and cell in free and endpoint is not True:
             snow[cell] = model.new_bool_var(f"snow{cell}")
             lits.implies([snow[cell]], [~rock[cell]])
             lits.implies([snow[cell]], [lits.negate(endpoint)])
         else:
-            snow[cell] = False
+            snow[cell] = cell not in free and fixed == SNOW
         lits.implies([is_start[cell], is_goal[cell]], [])  # never both on one cell
 
     def inside(cell: Cell) -> bool:
@@ -327,9 +330,9 @@ def build_model(req: LayoutRequest, budget: float | None = None) -> IceModel:
         lits.implies([on_way_back[c]], [is_goal[c]] + back_parents[c])
 
     # Exactly the requested number of snow tiles.
-    if req.snow:
+    if req.placed_snow():
         placed_snow = [snow[c] for c in free if not isinstance(snow[c], bool)]
-        model.add(sum(placed_snow) == req.snow)
+        model.add(sum(placed_snow) == req.placed_snow())
 
     # Rock budget (frame rocks are not counted).
     if req.max_rocks is not None:
@@ -344,7 +347,7 @@ def build_model(req: LayoutRequest, budget: float | None = None) -> IceModel:
 
 
 def _break_mirror_symmetry(model: cp_model.CpModel, req: LayoutRequest, is_start: dict[Cell, object]) -> None:
-    if req.start is not None or req.goal is not None:
+    if req.pinned or req.template is not None:  # pins and templates break the mirror symmetry
         return
     cells = [c for c, v in is_start.items() if not isinstance(v, bool)]
     if not cells:
@@ -359,7 +362,7 @@ def _break_mirror_symmetry(model: cp_model.CpModel, req: LayoutRequest, is_start
 def _kept_mirror(req: LayoutRequest, terrain: np.ndarray, start: Cell, goal: Cell):
     """The mirror image of a layout that ``_break_mirror_symmetry`` keeps (the layout itself when
     it is kept already, or when pins switch symmetry breaking off)."""
-    if req.start is not None or req.goal is not None:
+    if req.pinned or req.template is not None:
         return terrain, start, goal
     (sr, sc), (gr, gc) = start, goal
     h, w = terrain.shape

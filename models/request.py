@@ -6,6 +6,12 @@ from dataclasses import dataclass
 
 Cell = tuple[int, int]
 
+#: Terrain codes (as designer.level): the tile a fixed cell holds.
+ICE, ROCK, SNOW = 0, 1, 2
+#: Template characters: canonical ASCII plus '?' for a free cell.
+TEMPLATE_TILES = {"#": ROCK, ".": ICE, "_": SNOW, "S": ICE, "G": ICE}
+FREE = "?"
+
 
 @dataclass(frozen=True)
 class LayoutRequest:
@@ -13,6 +19,10 @@ class LayoutRequest:
 
     ``start``/``goal`` pin a cell; unpinned, with a frame the start is on the bottom edge and the
     goal on the top edge (corners excluded), without a frame anywhere.
+
+    With a ``template`` (rows of canonical ASCII plus ``?``; see ``designer.template``) the grid is
+    the template's: ``?`` cells are free, every other cell keeps its drawn tile, ``S``/``G`` pin
+    the ends, and an unpinned end may go on any free or ice cell. There is no frame of our own.
     """
 
     height: int = 12
@@ -22,9 +32,10 @@ class LayoutRequest:
     max_stops: int | None = None
     start: Cell | None = None
     goal: Cell | None = None
-    max_rocks: int | None = None  # rocks placed inside the frame (frame rocks are not counted)
-    snow: int = 0  # exactly this many snow tiles on free cells (0: none)
+    max_rocks: int | None = None  # rocks placed on free cells (frame and template rocks are not counted)
+    snow: int = 0  # exactly this many snow tiles in the level, template snow included (0: none)
     tidy: bool = False  # every placed rock and snow tile is needed (see designer.tidy)
+    template: tuple[str, ...] | None = None
 
     def is_border(self, cell: Cell) -> bool:
         r, c = cell
@@ -34,27 +45,64 @@ class LayoutRequest:
         r, c = cell
         return r in (0, self.height - 1) and c in (0, self.width - 1)
 
+    def _cells(self) -> list[Cell]:
+        return [(r, c) for r in range(self.height) for c in range(self.width)]
+
+    def fixed_tile(self, cell: Cell) -> int | None:
+        """The tile a cell keeps whatever the designer does (None for a free cell). An end placed
+        on a fixed cell turns it into ice (a gap in the frame)."""
+        if self.template is not None:
+            ch = self.template[cell[0]][cell[1]]
+            return None if ch == FREE else TEMPLATE_TILES[ch]
+        return ROCK if self.frame and self.is_border(cell) else None
+
+    def _template_pin(self, char: str) -> Cell | None:
+        for r, row in enumerate(self.template or ()):
+            if char in row:
+                return r, row.index(char)
+        return None
+
     def start_cells(self) -> list[Cell]:
         """Cells the start may take."""
-        if self.start is not None:
-            return [self.start]
+        pin = self.start if self.start is not None else self._template_pin("S")
+        if pin is not None:
+            return [pin]
+        if self.template is not None:
+            return [c for c in self._cells() if self.fixed_tile(c) in (None, ICE) and c != self._template_pin("G")]
         if self.frame:
             return [(self.height - 1, c) for c in range(1, self.width - 1)]
-        return [(r, c) for r in range(self.height) for c in range(self.width)]
+        return self._cells()
 
     def goal_cells(self) -> list[Cell]:
         """Cells the goal may take."""
-        if self.goal is not None:
-            return [self.goal]
+        pin = self.goal if self.goal is not None else self._template_pin("G")
+        if pin is not None:
+            return [pin]
+        if self.template is not None:
+            return [c for c in self._cells() if self.fixed_tile(c) in (None, ICE) and c != self._template_pin("S")]
         if self.frame:
             return [(0, c) for c in range(1, self.width - 1)]
-        return [(r, c) for r in range(self.height) for c in range(self.width)]
+        return self._cells()
 
     def free_cells(self) -> list[Cell]:
-        """Cells whose terrain the designer chooses (with a frame: the interior)."""
-        return [
-            (r, c)
-            for r in range(self.height)
-            for c in range(self.width)
-            if not (self.frame and self.is_border((r, c)))
-        ]
+        """Cells whose terrain the designer chooses (with a frame: the interior; with a template:
+        its ``?`` cells)."""
+        return [cell for cell in self._cells() if self.fixed_tile(cell) is None]
+
+    def fixed_snow(self) -> int:
+        """Snow tiles the template draws (they count toward ``snow``)."""
+        return sum(row.count("_") for row in self.template or ())
+
+    def placed_snow(self) -> int:
+        """Snow tiles the designer places on free cells."""
+        return self.snow - self.fixed_snow()
+
+    @property
+    def pinned(self) -> bool:
+        """Whether an end is pinned (which breaks the layout space's mirror symmetry)."""
+        return len(self.start_cells()) == 1 or len(self.goal_cells()) == 1
+
+    def fixed_grid(self) -> list[list[int]]:
+        """Every cell's fixed tile, -1 for a free cell (row lists, for numpy)."""
+        return [[-1 if (tile := self.fixed_tile((r, c))) is None else tile for c in range(self.width)]
+                for r in range(self.height)]

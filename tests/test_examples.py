@@ -17,7 +17,8 @@ def test_every_example_is_covered():
 @pytest.mark.parametrize("script, expected", [
     ("solve_and_analyze.py", ["read a 20x25 seed-style level", "fewest moves: urdluruldldldldru (17 stops",
                               '"format": "ice-level"']),
-    ("design_levels.py", ["proven optimal: True", "infeasible - proven infeasible", '"format": "ice-level"']),
+    ("design_levels.py", ["proven optimal: True", "infeasible - proven infeasible", "L-room: ",
+                          '"format": "ice-level"']),
 ])
 def test_example_runs(script, expected):
     done = subprocess.run([sys.executable, str(ROOT / "examples" / script)], cwd=ROOT, capture_output=True,

@@ -98,19 +98,23 @@ def too_large(size: int | None = None) -> str:
     return f"input of {size:,} bytes is too large: {limit}" if size else f"input is too large: {limit}"
 
 
+def decode_text(data: bytes | str) -> str:
+    """The text of a file's bytes: refused (LevelError) when too large, with NUL bytes, or not UTF-8."""
+    if isinstance(data, str):
+        return data
+    if len(data) > MAX_BYTES:
+        raise LevelError(too_large())
+    if b"\0" in data:
+        raise LevelError("not a text file (it contains NUL bytes)")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise LevelError(f"not a text file (byte {exc.start} is not UTF-8)") from None
+
+
 def parse_level(data: bytes | str) -> Level:
     """A level from the bytes of a file, whatever its format (JSON or any ASCII dialect)."""
-    if isinstance(data, bytes):
-        if len(data) > MAX_BYTES:
-            raise LevelError(too_large())
-        if b"\0" in data:
-            raise LevelError("not a text file (it contains NUL bytes)")
-        try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            raise LevelError(f"not a text file (byte {exc.start} is not UTF-8)") from None
-    else:
-        text = data
+    text = decode_text(data)
     if text.lstrip().startswith(("{", "[")):  # no ASCII level starts so: '[' and '{' are no tiles
         try:
             obj = json.loads(text)
@@ -122,8 +126,9 @@ def parse_level(data: bytes | str) -> Level:
     return Level.from_ascii(text)
 
 
-def read_level(source: str | Path) -> Level:
-    """Read a level from a path, or from standard input when ``source`` is ``-``."""
+def read_bytes(source: str | Path, what: str = "level file") -> bytes:
+    """Up to MAX_BYTES + 1 bytes of a path, or of standard input when ``source`` is ``-``; one
+    LevelError line (naming the path) when it cannot be read or is too large."""
     if str(source) == "-":
         stdin = getattr(sys.stdin, "buffer", sys.stdin)
         if stdin is None:
@@ -132,9 +137,7 @@ def read_level(source: str | Path) -> Level:
             data = stdin.read(MAX_BYTES + 1)
         except (OSError, ValueError) as exc:  # a closed descriptor, or a closed file object
             raise LevelError(f"cannot read standard input ({getattr(exc, 'strerror', None) or exc})") from None
-        if isinstance(data, str):
-            data = data.encode()
-        return parse_level(data)
+        return data.encode() if isinstance(data, str) else data
     path = Path(source)
     try:
         with path.open("rb") as handle:
@@ -143,12 +146,18 @@ def read_level(source: str | Path) -> Level:
     except FileNotFoundError:
         raise LevelError(f"{source}: no such file") from None
     except IsADirectoryError:
-        raise LevelError(f"{source}: is a directory, not a level file") from None
+        raise LevelError(f"{source}: is a directory, not a {what}") from None
     except OSError as exc:
         raise LevelError(f"{source}: cannot read ({exc.strerror})") from None
     if len(data) > MAX_BYTES:
         raise LevelError(f"{source}: " + too_large(info.st_size if stat.S_ISREG(info.st_mode) else None))
+    return data
+
+
+def read_level(source: str | Path) -> Level:
+    """Read a level from a path, or from standard input when ``source`` is ``-``."""
+    data = read_bytes(source)
     try:
         return parse_level(data)
     except LevelError as exc:
-        raise LevelError(f"{source}: {exc}") from None
+        raise LevelError(exc if str(source) == "-" else f"{source}: {exc}") from None

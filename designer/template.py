@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from designer.errors import LevelError
-from designer.formats import MAX_BYTES, too_large
+from designer.formats import decode_text, read_bytes
 from models.request import FREE, TEMPLATE_TILES
 
 ALLOWED = "".join(TEMPLATE_TILES) + FREE
@@ -44,26 +44,9 @@ def parse_template(text: str) -> tuple[str, ...]:
 
 
 def read_template(source: str | Path) -> tuple[str, ...]:
-    """Read and check a template file."""
-    path = Path(source)
+    """Read and check a template file (a path, or - for standard input)."""
+    data = read_bytes(source, "template")
     try:
-        with path.open("rb") as handle:
-            data = handle.read(MAX_BYTES + 1)
-    except FileNotFoundError:
-        raise LevelError(f"{source}: no such file") from None
-    except IsADirectoryError:
-        raise LevelError(f"{source}: is a directory, not a template") from None
-    except OSError as exc:
-        raise LevelError(f"{source}: cannot read ({exc.strerror})") from None
-    try:
-        if len(data) > MAX_BYTES:
-            raise LevelError(too_large())
-        if b"\0" in data:
-            raise LevelError("not a text file (it contains NUL bytes)")
-        try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            raise LevelError(f"not a text file (byte {exc.start} is not UTF-8)") from None
-        return parse_template(text)
+        return parse_template(decode_text(data))
     except LevelError as exc:
-        raise LevelError(f"{source}: {exc}") from None
+        raise LevelError(exc if str(source) == "-" else f"{source}: {exc}") from None

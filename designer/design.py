@@ -452,16 +452,16 @@ def model_stage(search: Search, maximize: bool) -> StageResult:
     the model proved its answer (infeasible, or optimal). Skipped, and said so, when building the
     model does not fit in the time left."""
     search.progress.update(phase="cp-sat")
+    left = search.budget.left()  # loading OR-Tools (about 0.5 s the first time) counts too
     from ortools.sat.python import cp_model
 
     from models.ice_cpsat import BuildTimedOut, build_model
     from models.solve import new_solver, solve, stops_watcher
 
-    left = search.budget.left()
     try:
-        built = build_model(search.request, budget=left)
+        built = build_model(search.request, budget=search.budget.left())
     except BuildTimedOut:
-        search.skipped.append(f"cp-sat: building the model did not fit in the {left:.1f} s left")
+        search.skipped.append(f"cp-sat: loading OR-Tools and building the model did not fit in the {left:.1f} s left")
         return StageResult(search.best if maximize else None, False)
     for level in search.excluded:
         built.exclude(level.terrain, level.start, level.goal)

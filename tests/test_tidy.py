@@ -1,6 +1,7 @@
 """--tidy: every rock and snow tile the designer places is needed, checked from scratch."""
 
 import pytest
+from conftest import needs_compiled
 
 from designer.analysis import analyze
 from designer.design import design
@@ -36,6 +37,7 @@ def test_tidy_designs_need_every_tile(request_, method):
     assert_every_tile_needed(request_, found.level, request_.min_stops)
 
 
+@needs_compiled  # a one-second maximize needs the compiled kernels to find anything
 def test_tidy_when_maximizing_keeps_the_stops():
     request = LayoutRequest(height=6, width=6, min_stops=1, tidy=True)
     found = design(request, seed=1, maximize=True, time_limit=1)

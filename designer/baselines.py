@@ -27,6 +27,7 @@ import numpy as np
 from designer.analysis import analyze
 from designer.climb import rock_moves
 from designer.design import Design, DesignFailed, _meets, validate
+from designer.errors import DesignerError
 from designer.fast import classify_batch
 from designer.kernels import reach
 from designer.level import ICE, ROCK, SNOW, Level
@@ -81,6 +82,8 @@ def generate(method: str, request: LayoutRequest, *, seed: int = 0, time_limit: 
     validate(request)
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}")
+    if request.template is not None:  # as published, they lay rocks on an open frame, not in a drawing
+        raise DesignerError(f"--template needs --method auto or cpsat, not {method}")
     clock = _Clock(method, seed, time_limit, set(exclude))
     rng = np.random.default_rng(seed)
     return {"random": _random, "repair": _repair, "greedy": _greedy}[method](request, rng, clock)

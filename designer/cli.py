@@ -177,8 +177,6 @@ def make(
         for given, name in ((size, "--size"), (no_frame or None, "--no-frame")):
             if given is not None:
                 raise DesignerError(f"{name} does not go with --template: the template draws the grid and its walls")
-        if method not in (Method.auto, Method.cpsat):
-            raise DesignerError(f"--template needs --method auto or cpsat, not {method.value}")
         rows = read_template(template)
         for pin, char, name in ((start, "S", "--start"), (goal, "G", "--goal")):
             if pin is not None and any(char in row for row in rows):

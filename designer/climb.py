@@ -51,8 +51,8 @@ class Space:
 def rock_moves(flat: np.ndarray, cells: np.ndarray, tile: int = ROCK) -> np.ndarray:
     """Every layout (a row per layout) with one ``tile`` (rock, or snow) among ``cells`` moved to an
     ice cell among them."""
-    rocks, ices = cells[flat[cells] == tile], cells[flat[cells] == ICE]
-    pairs = np.array(np.meshgrid(rocks, ices)).T.reshape(-1, 2)
+    tiles, ices = cells[flat[cells] == tile], cells[flat[cells] == ICE]
+    pairs = np.array(np.meshgrid(tiles, ices)).T.reshape(-1, 2)
     batch = np.repeat(flat[None], len(pairs), axis=0)
     rows = np.arange(len(pairs))
     batch[rows, pairs[:, 0]] = ICE
@@ -68,19 +68,20 @@ def _neighbours(space: Space, terrain: np.ndarray, start: int, goal: int):
     ends = flat == SNOW  # the start and goal never move onto snow
     moves_s = space.start_cells[(space.start_cells != start) & (space.start_cells != goal) & ~ends[space.start_cells]]
     moves_g = space.goal_cells[(space.goal_cells != goal) & (space.goal_cells != start) & ~ends[space.goal_cells]]
-    # At a rock budget, moving a rock is one step (else it would need two, through an invalid layout).
-    moved_rocks = rock_moves(flat, toggles) if space.request.max_rocks is not None else flat[None][:0]
+    # At a rock budget, moving a rock is one step (else it would need two, through an invalid layout);
+    # under a snow count, so is moving a snow tile.
+    moved_tiles = rock_moves(flat, toggles) if space.request.max_rocks is not None else flat[None][:0]
     if space.request.placed_snow():
-        moved_rocks = np.concatenate([moved_rocks, rock_moves(flat, inner, SNOW)])
-    count = len(toggles) + len(moved_rocks) + len(moves_s) + len(moves_g)
+        moved_tiles = np.concatenate([moved_tiles, rock_moves(flat, inner, SNOW)])
+    count = len(toggles) + len(moved_tiles) + len(moves_s) + len(moves_g)
     batch = np.repeat(flat[None], count, axis=0)
     starts = np.full(count, start, np.int64)
     goals = np.full(count, goal, np.int64)
     rows = np.arange(len(toggles))
     batch[rows, toggles] ^= 1  # ice <-> rock (snow cells are not among the toggles)
     k = len(toggles)
-    batch[k:k + len(moved_rocks)] = moved_rocks
-    k += len(moved_rocks)
+    batch[k:k + len(moved_tiles)] = moved_tiles
+    k += len(moved_tiles)
     for moved, is_start in ((moves_s, True), (moves_g, False)):
         old = start if is_start else goal
         for cell in moved:

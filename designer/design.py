@@ -13,11 +13,13 @@ A design runs as a portfolio, every random choice drawn from the seed:
    few rocks released and placed again in every possible way (``exhaustive.search_around``).
 3. **exhaustive** (tiny layout spaces: no frame or pinned ends, a rock budget, no snow): every
    layout up to symmetry, in compiled code; when it completes it proves its best optimal, or
-   the request infeasible. Otherwise **cp-sat**: the model of ``models.ice_cpsat`` (strong solvability, reversibility and the
-   min-stops bound are all inside it), solved with the rest of the time, the seed and the
-   workers given, hinted with the best layout so far. It finds what the climb cannot, and it
-   proves: a request with no solution is reported infeasible, and with ``maximize`` it looks
-   for a level better than the best so far, so that "none exists" proves that one optimal.
+   the request infeasible. Otherwise **cp-sat**: the model of ``models.ice_cpsat`` (strong
+   solvability, reversibility and exact min stops are all inside it), solved with the rest of the
+   time, the seed and the workers given. It maximizes the goal's stops from a hint (the best
+   layout so far, or the empty room) and stops at the first level of K stops, so CP-SAT's own
+   neighbourhood search climbs; an optimum below K proves the request infeasible. With
+   ``maximize`` it looks for a level better than the best so far, so that "none exists" proves
+   that one optimal.
 
 Every candidate is re-checked by ``designer.analysis`` (networkx: strong, reversible, min stops
 from our own solver). One that fails is excluded from the model by a no-good cut and the search
@@ -57,6 +59,7 @@ POOL_SIZE = 8  # sampled layouts the climb starts from
 CLIMB_SHARE = 0.5  # of the time left: the climb's budget; CP-SAT or the exhaustive search gets the rest
 SEARCH_SHARE_WITHOUT_PROOF = 0.9  # maximize, when no complete proof is in reach: climb (with restarts) longer
 CLIMB_SHARE_BEFORE_PROOF = 0.1  # when a complete exhaustive search is in reach, it gets most of the time
+EMPTY_ROOM_PAIRS = 4096  # start and goal pairs tried for the model's starting point
 EXHAUSTIVE_REACH = 10  # search exhaustively when a complete search is forecast within 10x the time left
 STALL_SHARE, STALL_MIN_SECONDS, STALL_MAX_SECONDS = 0.1, 2.0, 30.0  # the climb hands over after this
 # long without a gain: a tenth of the time limit, within these bounds
@@ -445,50 +448,79 @@ def exhaustive_stage(search: Search, bar: int, first_only: bool) -> StageResult:
     return StageResult(design, result.complete, result.layouts)
 
 
+def empty_room(request: LayoutRequest) -> Level | None:
+    """The model's starting point when nothing better is known: every free cell ice and the first
+    start and goal (pairs in one row or column first) that make the room strong and reversible.
+    A hint, not a stage: the model's own search improves on it. None when no pair works."""
+    terrain = np.array(request.fixed_grid(), dtype=np.int16)
+    terrain[terrain < 0] = ICE
+    terrain = terrain.astype(np.uint8)
+    pairs = [(s, g) for s in request.start_cells() for g in request.goal_cells() if s != g]
+    pairs.sort(key=lambda pair: pair[0][0] != pair[1][0] and pair[0][1] != pair[1][1])
+    pairs = pairs[:EMPTY_ROOM_PAIRS]
+    if not pairs:
+        return None
+    terrains = np.repeat(terrain[None], len(pairs), axis=0)
+    for k, (start, goal) in enumerate(pairs):
+        terrains[(k, *start)] = terrains[(k, *goal)] = ICE  # an end in the frame is a gap in it
+    width = request.width
+    starts = np.array([r * width + c for (r, c), _ in pairs], dtype=np.int32)
+    goals = np.array([r * width + c for _, (r, c) in pairs], dtype=np.int32)
+    classes, reversible, _ = classify_batch(terrains, starts, goals)
+    good = np.flatnonzero((classes == STRONG) & reversible)
+    if not len(good):
+        return None
+    k = int(good[0])
+    return Level(terrains[k], pairs[k][0], pairs[k][1])
+
+
 def model_stage(search: Search, maximize: bool) -> StageResult:
-    """The CP-SAT model (``models.ice_cpsat``), hinted with the best layout so far, solved with the
-    time left. Without ``maximize``: the first verified level. With it: ever better levels into
-    ``search.best`` until the time runs out or the model proves no better one exists. Complete:
-    the model proved its answer (infeasible, or optimal). Skipped, and said so, when building the
-    model does not fit in the time left."""
+    """The CP-SAT model (``models.ice_cpsat``), solved with the time left. It maximizes the goal's
+    stops from a hint: the best layout so far, else the empty room (``empty_room``). Without
+    ``maximize`` the search ends at the first level of at least K stops (verified; K is not a
+    constraint, so the hint is a solution and CP-SAT's own neighbourhood search climbs from it),
+    and an optimum below K proves the request infeasible. With ``maximize``, K and "better than the
+    best so far" are constraints, and ever better levels go into ``search.best`` until the time
+    runs out or the model proves no better one exists. Complete: the model proved its answer.
+    Skipped, and said so, when building the model does not fit in the time left."""
     search.progress.update(phase="cp-sat")
     left = search.budget.left()  # loading OR-Tools (about 0.5 s the first time) counts too
     from ortools.sat.python import cp_model
 
     from models.ice_cpsat import BuildTimedOut, build_model
-    from models.solve import new_solver, solve, stops_watcher
+    from models.solve import StopsWatcher, new_solver, solve
 
+    request = search.request
     try:
-        built = build_model(search.request, budget=search.budget.left())
+        built = build_model(request, budget=search.budget.left(), require_min_stops=maximize)
     except BuildTimedOut:
         search.skipped.append(f"cp-sat: loading OR-Tools and building the model did not fit in the {left:.1f} s left")
         return StageResult(search.best if maximize else None, False)
     for level in search.excluded:
         built.exclude(level.terrain, level.start, level.goal)
-    hint = search.best.level if search.best else (search.pool[0][1] if search.pool else None)
+    hint = search.best.level if search.best else (search.pool[0][1] if search.pool else empty_room(request))
     if hint is not None:
         built.hint(hint.terrain, hint.start, hint.goal)
-    if maximize:
-        built.model.maximize(built.goal_stops)
-        if search.best is not None:  # only a better level is worth finding now
-            built.model.add(built.goal_stops >= search.best.min_stops + 1)
-
-    def report(stops: int) -> None:
-        if search.progress.best_stops is None or stops > search.progress.best_stops:
-            search.progress.update(best_stops=stops)
+    built.model.maximize(built.goal_stops)
+    if maximize and search.best is not None:  # only a better level is worth finding now
+        built.model.add(built.goal_stops >= search.best.min_stops + 1)
 
     while True:
         remaining = search.budget.left()
         if remaining <= 0.05:
             break
         solver = new_solver(search.seed, remaining, search.workers)
-        status = solve(solver, built.model, stops_watcher(built.goal_stops, report))
+        watcher = StopsWatcher(built.goal_stops, search.seen, stop_at=None if maximize else request.min_stops)
+        status = solve(solver, built.model, watcher)
         if status == cp_model.MODEL_INVALID:
             raise RuntimeError(f"CP-SAT model invalid: {built.model.validate()}")
         if status == cp_model.INFEASIBLE:
             return StageResult(search.best if maximize else None, True)
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             break  # time limit
+        if not maximize and solver.value(built.goal_stops) < request.min_stops:
+            # the most stops any level has is below K (OPTIMAL), or the time ran out short of it
+            return StageResult(None, status == cp_model.OPTIMAL)
         terrain, start, goal = built.layout(solver)
         found = search.verify(Level(terrain, start, goal), "cp-sat")
         if found is None:

@@ -1,20 +1,24 @@
 """CP-SAT formulation of "a strong, reversible level whose min stops is at least K".
 
-Variables, per cell: ``rock``, ``snow`` (when the request asks for N snow tiles: exactly N), ``is_start``/``is_goal`` (constants when
-pinned). Per possible slide (cell u, direction d, end cell v) one literal ``move`` that is true
-exactly when that slide exists in the chosen layout: u and v not rock, every cell between them
-passes (not rock, not snow, not the goal) and v stops the player (rock or the wall beyond, snow,
-or the goal). On those literals:
+Variables, per cell: ``rock``, ``snow`` (when the request asks for N snow tiles: exactly N),
+``is_start``/``is_goal`` (constants when pinned). The player's motion is modelled per *slide*,
+a cell and a direction: "the player is on cell c, sliding in direction d". A slide either passes
+on to the next cell or stops on c (the next cell is rock or off the grid, c is snow, or c
+captures). That is O(cells x 4) variables per layer of the model, against O(cells x slide length)
+for one literal per possible move, so 40x40 builds in seconds. On those slides:
 
-- forward distances (shortest-path potentials): the start is reached at 0; an open move out of
-  a reached cell other than the goal reaches its end with ``dist[v] <= dist[u] + 1``; every
-  reached cell but the start picks a parent move with equality. So ``reached`` is exactly the
-  set of resting cells and ``dist`` their exact min stops, and ``dist[goal] >= K`` is sound.
-- strong solvability: every reached cell but the goal picks a successor move to a cell with a
-  smaller ``to_goal`` potential, so a path to the goal exists from everywhere.
-- reversibility: in the swapped level (the start captures, the goal is plain ice; separate move
-  literals where the two differ) a chain of parent moves with increasing potential leads from the
-  goal to the start.
+- forward distances: ``rests[c]`` is exactly the set of cells the player can rest on and
+  ``moves_to[c]`` the exact min stops to each (BFS distances: every value has a parent move or
+  slide that attains it). The start rests at 0; leaving a resting cell other than the goal gives
+  the slide that distance + 1; passing keeps it; stopping hands it to the cell. So ``goal_stops``
+  is the level's min stops, and ``goal_stops >= K`` is exact.
+- a redundant bound that propagates: a fewest-moves solution rests on ``goal_stops + 1``
+  different cells, so at least that many cells rest.
+- strong solvability: every resting cell but the goal takes a move whose slide stops on a cell
+  with a smaller ``to_goal`` potential (slides carry the potential of where they stop), so the
+  goal can be reached from everywhere.
+- reversibility: in the swapped level (the start captures, the goal is plain ice) a way of moves
+  with decreasing ``back_potential`` leads from the goal to the start.
 
 Every literal is built through ``Literals``, which folds constants (frame rocks, pins) and shares
 identical conjunctions, so pinned and framed requests give small models.
@@ -106,14 +110,6 @@ class Literals:
 
 
 @dataclass
-class Move:
-    source: Cell
-    direction: int
-    target: Cell
-    lit: object  # literal (or True) that the move exists
-
-
-@dataclass
 class IceModel:
     """A built model with the variables needed to read a level back."""
 
@@ -123,8 +119,8 @@ class IceModel:
     snow: dict[Cell, object]
     is_start: dict[Cell, object]
     is_goal: dict[Cell, object]
-    reached: dict[Cell, object]
-    dist: dict[Cell, object]
+    rests: dict[Cell, object]
+    moves_to: dict[Cell, object]
     goal_stops: cp_model.IntVar
 
     def value(self, solver, lit) -> bool:
@@ -182,11 +178,16 @@ class IceModel:
             self.model.add_hint(var, present)
 
 
-def build_model(req: LayoutRequest, budget: float | None = None) -> IceModel:
+Slide = tuple[Cell, int]  # (cell, direction): the player is on ``cell``, sliding in ``direction``
+OPPOSITE = (1, 0, 3, 2)
+
+
+def build_model(req: LayoutRequest, budget: float | None = None, *, require_min_stops: bool = True) -> IceModel:
     """Build the CP-SAT model of a request (see the module docstring).
 
     ``budget`` bounds the seconds building may take (the time limit covers model building too);
-    past it, BuildTimedOut is raised.
+    past it, BuildTimedOut is raised. With ``require_min_stops=False`` the request's min stops is
+    left out (the caller maximizes ``goal_stops`` instead, and the empty room is then a solution).
     """
     give_up = None if budget is None else time.monotonic() + budget
 
@@ -196,10 +197,47 @@ def build_model(req: LayoutRequest, budget: float | None = None) -> IceModel:
 
     model = cp_model.CpModel()
     lits = Literals(model)
-    height, width = req.height, req.width
-    cells = [(r, c) for r in range(height) for c in range(width)]
+    is_start, is_goal, rock, snow = _tiles(model, lits, req)
+    check_time()
+    grid = _Grid(req, rock)
+    stops_forward = _stop_literals(lits, grid, rock, snow, is_goal)
+    stops_backward = _stop_literals(lits, grid, rock, snow, is_start)
+    check_time()
+
+    rests, moves_to = _forward_distances(model, lits, grid, is_start, is_goal, stops_forward, check_time)
+    goal_stops = model.new_int_var(0, grid.bound, "goal_stops")
+    for cell in grid.cells:
+        if is_goal[cell] is not False:
+            lits.implies([is_goal[cell]], [rests[cell]])
+            lits.enforce(goal_stops == moves_to[cell], [is_goal[cell]])
+    if require_min_stops:
+        model.add(goal_stops >= req.min_stops)
+    if req.max_stops is not None:
+        model.add(goal_stops <= req.max_stops)
+    # Redundant, and it propagates: a fewest-moves solution rests on goal_stops + 1 distinct cells.
+    model.add(sum(rests.values()) >= goal_stops + 1)
+    check_time()
+
+    _strongly_solvable(model, lits, grid, rests, is_goal, stops_forward, check_time)
+    _reversible(model, lits, grid, is_start, is_goal, stops_backward, check_time)
+
+    if req.placed_snow():  # exactly the requested number of snow tiles
+        placed_snow = [snow[c] for c in req.free_cells() if not isinstance(snow[c], bool)]
+        model.add(sum(placed_snow) == req.placed_snow())
+    if req.max_rocks is not None:  # the rock budget (frame rocks are not counted)
+        free = req.free_cells()
+        placed = [rock[c] for c in free if not isinstance(rock[c], bool)]
+        fixed = sum(1 for c in free if rock[c] is True)
+        model.add(sum(placed) + fixed <= req.max_rocks)
+    _break_mirror_symmetry(model, req, is_start)
+    return IceModel(req, model, rock, snow, is_start, is_goal, rests, moves_to, goal_stops)
+
+
+def _tiles(model: cp_model.CpModel, lits: Literals, req: LayoutRequest):
+    """The layout's variables: ``is_start``, ``is_goal``, ``rock`` and ``snow`` per cell (literals,
+    or constants where the request fixes the tile)."""
+    cells = [(r, c) for r in range(req.height) for c in range(req.width)]
     free = set(req.free_cells())
-    start_cells, goal_cells = set(req.start_cells()), set(req.goal_cells())
 
     def indicator(allowed: set[Cell], name: str) -> dict[Cell, object]:
         chosen = {cell: False for cell in cells}
@@ -211,8 +249,8 @@ def build_model(req: LayoutRequest, budget: float | None = None) -> IceModel:
             model.add_exactly_one([chosen[c] for c in sorted(allowed)])
         return chosen
 
-    is_start = indicator(start_cells, "start")
-    is_goal = indicator(goal_cells, "goal")
+    is_start = indicator(set(req.start_cells()), "start")
+    is_goal = indicator(set(req.goal_cells()), "goal")
     rock: dict[Cell, object] = {}
     snow: dict[Cell, object] = {}
     for cell in cells:
@@ -234,116 +272,163 @@ def build_model(req: LayoutRequest, budget: float | None = None) -> IceModel:
         else:
             snow[cell] = cell not in free and fixed == SNOW
         lits.implies([is_start[cell], is_goal[cell]], [])  # never both on one cell
+    return is_start, is_goal, rock, snow
 
-    def inside(cell: Cell) -> bool:
-        return 0 <= cell[0] < height and 0 <= cell[1] < width
 
-    def moves(capture: dict[Cell, object]) -> list[Move]:
-        """Every possible slide, with the literal that it exists when ``capture`` stops the player."""
-        found = []
-        for u in cells:
-            check_time()
-            if rock[u] is True:
-                continue
-            open_u = lits.negate(rock[u])
-            for d, (dr, dc) in enumerate(DELTAS):
-                passing = open_u  # u open and every cell so far passed through
-                v = (u[0] + dr, u[1] + dc)
-                while inside(v) and passing is not False:
-                    beyond = (v[0] + dr, v[1] + dc)
-                    blocked = rock[beyond] if inside(beyond) else True
-                    stops = lits.disj([blocked, snow[v], capture[v]])
-                    lit = lits.conj([passing, lits.negate(rock[v]), stops])
-                    if lit is not False:
-                        found.append(Move(u, d, v, lit))
-                    passing = lits.conj([passing, lits.negate(rock[v]), lits.negate(snow[v]), lits.negate(capture[v])])
-                    v = beyond
-        return found
+class _Grid:
+    """The cells the player may stand on (every cell that is not rock for sure) and the slides
+    through them."""
 
-    forward = moves(is_goal)
-    backward = moves(is_start)
-    check_time()
-    candidates = [c for c in cells if rock[c] is not True]
-    bound = len(candidates)
+    def __init__(self, req: LayoutRequest, rock: dict[Cell, object]):
+        self.height, self.width = req.height, req.width
+        self.cells = [c for c in rock if rock[c] is not True]
+        self.cell_set = set(self.cells)
+        self.slides: list[Slide] = [(c, d) for c in self.cells for d in range(4)]
+        self.bound = len(self.cells)  # no potential or distance needs more
+        self.open = {c: Literals.negate(rock[c]) for c in self.cells}
+        self.rock = rock
 
-    # Forward reachability with exact BFS distances.
-    reached = {c: model.new_bool_var(f"reached{c}") for c in candidates}
-    dist = {c: model.new_int_var(0, bound, f"dist{c}") for c in candidates}
-    parents: dict[Cell, list] = {c: [] for c in candidates}
-    for c in candidates:
-        lits.implies([is_start[c]], [reached[c]])
-        lits.enforce(dist[c] == 0, [is_start[c]])
-        lits.enforce(dist[c] == 0, [~reached[c]])
-    for k, mv in enumerate(forward):
-        if k % 1024 == 0:
-            check_time()
-        u, v = mv.source, mv.target
-        active = [mv.lit, reached[u], lits.negate(is_goal[u])]
-        lits.implies(active, [reached[v]])
-        lits.enforce(dist[v] <= dist[u] + 1, active)
+    def inside(self, cell: Cell) -> bool:
+        return 0 <= cell[0] < self.height and 0 <= cell[1] < self.width
+
+    @staticmethod
+    def step(cell: Cell, direction: int) -> Cell:
+        dr, dc = DELTAS[direction]
+        return cell[0] + dr, cell[1] + dc
+
+    def next_slide(self, slide: Slide) -> Slide | None:
+        """The slide one cell further on (None when that cell is rock for sure or off the grid)."""
+        cell, d = slide
+        nxt = self.step(cell, d)
+        return (nxt, d) if nxt in self.cell_set else None
+
+    def previous_slide(self, slide: Slide) -> Slide | None:
+        cell, d = slide
+        prev = self.step(cell, OPPOSITE[d])
+        return (prev, d) if prev in self.cell_set else None
+
+
+def _stop_literals(lits: Literals, grid: _Grid, rock, snow, capture) -> dict[Slide, object]:
+    """Per slide (c, d): a player sliding onto c in direction d stops there (the next cell is rock
+    or off the grid, c is snow, or c captures: the goal forward, the start in the swapped level)."""
+    stops = {}
+    for cell, d in grid.slides:
+        nxt = grid.step(cell, d)
+        blocked = rock[nxt] if grid.inside(nxt) else True
+        stops[(cell, d)] = lits.disj([blocked, snow[cell], capture[cell]])
+    return stops
+
+
+def _forward_distances(model, lits: Literals, grid: _Grid, is_start, is_goal, stops, check_time):
+    """``rests[c]``: the player can rest on c; ``moves_to[c]``: the min stops to get there, exact
+    (every value has a parent that attains it; 0 where c is not reached). Slides carry the
+    distance of the move they belong to: ``moves_to[u] + 1`` leaving a resting cell u, kept while
+    the player passes a cell, handed to the cell where the slide stops."""
+    bound = grid.bound
+    rests = {c: model.new_bool_var(f"rests{c}") for c in grid.cells}
+    moves_to = {c: model.new_int_var(0, bound, f"moves_to{c}") for c in grid.cells}
+    sliding = {s: model.new_bool_var(f"sliding{s}") for s in grid.slides}
+    slide_moves = {s: model.new_int_var(0, bound, f"slide_moves{s}") for s in grid.slides}
+    parents: dict[object, list] = {key: [] for key in [*grid.cells, *grid.slides]}
+
+    def feeds(target_flag, target_value, conditions, value_expr, key) -> None:
+        """When ``conditions`` hold the target is on (and its value at most ``value_expr``); a
+        parent literal picks the condition set that attains the value."""
+        lits.implies(conditions, [target_flag])
+        lits.enforce(target_value <= value_expr, conditions)
         parent = model.new_bool_var("parent")
-        lits.implies([parent], [lits.conj(active)])
-        lits.enforce(dist[v] == dist[u] + 1, [parent])
-        parents[v].append(parent)
-    for c in candidates:
-        lits.implies([reached[c]], [is_start[c]] + parents[c])
-    check_time()
+        lits.implies([parent], [lits.conj(conditions)])
+        model.add(target_value == value_expr).only_enforce_if(parent)
+        parents[key].append(parent)
 
-    # The target: the goal is reached, at no fewer than K (and no more than the band's top) stops.
-    goal_stops = model.new_int_var(0, bound, "goal_stops")
-    for c in candidates:
-        if is_goal[c] is not False:
-            lits.implies([is_goal[c]], [reached[c]])
-            lits.enforce(goal_stops == dist[c], [is_goal[c]])
-    model.add(goal_stops >= req.min_stops)
-    if req.max_stops is not None:
-        model.add(goal_stops <= req.max_stops)
-
-    # Strong: every reached cell but the goal has a move to a cell nearer the goal (by potential).
-    to_goal = {c: model.new_int_var(0, bound, f"to_goal{c}") for c in candidates}
-    onward: dict[Cell, list] = {c: [] for c in candidates}
-    for k, mv in enumerate(forward):
-        if k % 1024 == 0:
+    for cell in grid.cells:
+        lits.implies([rests[cell]], [grid.open[cell]])
+        lits.implies([is_start[cell]], [rests[cell]])
+        lits.enforce(moves_to[cell] == 0, [is_start[cell]])
+        lits.enforce(moves_to[cell] == 0, [~rests[cell]])
+    for k, slide in enumerate(grid.slides):
+        if k % 512 == 0:
             check_time()
-        step = model.new_bool_var("onward")
-        lits.implies([step], [mv.lit])
-        model.add(to_goal[mv.source] >= to_goal[mv.target] + 1).only_enforce_if(step)
-        onward[mv.source].append(step)
-    for c in candidates:
-        lits.implies([reached[c]], [is_goal[c]] + onward[c])
-    check_time()
+        cell, d = slide
+        lits.implies([sliding[slide]], [grid.open[cell]])
+        lits.enforce(slide_moves[slide] == 0, [~sliding[slide]])
+        prev = grid.previous_slide(slide)
+        if prev is not None:
+            behind = prev[0]  # leave a resting cell ...
+            feeds(sliding[slide], slide_moves[slide], [rests[behind], lits.negate(is_goal[behind]), grid.open[cell]],
+                  moves_to[behind] + 1, slide)
+            # ... or pass the cell behind
+            feeds(sliding[slide], slide_moves[slide], [sliding[prev], lits.negate(stops[prev])],
+                  slide_moves[prev], slide)
+        feeds(rests[cell], moves_to[cell], [sliding[slide], stops[slide]], slide_moves[slide], cell)
+    for cell in grid.cells:
+        lits.implies([rests[cell]], [is_start[cell]] + parents[cell])
+    for slide in grid.slides:
+        lits.implies([sliding[slide]], parents[slide])
+    return rests, moves_to
 
-    # Reversible: in the swapped level a chain of moves leads from the goal to the start.
-    on_way_back = {c: model.new_bool_var(f"back{c}") for c in candidates}
-    back_potential = {c: model.new_int_var(0, bound, f"back_pot{c}") for c in candidates}
-    back_parents: dict[Cell, list] = {c: [] for c in candidates}
-    for k, mv in enumerate(backward):
-        if k % 1024 == 0:
+
+def _strongly_solvable(model, lits: Literals, grid: _Grid, rests, is_goal, stops, check_time) -> None:
+    """Every resting cell but the goal has a move to a cell with a smaller ``to_goal`` potential,
+    so the goal can be reached from everywhere the player can rest. ``slide_to_goal`` carries the
+    potential of the cell where a slide stops back to the cell it leaves from."""
+    bound = grid.bound
+    to_goal = {c: model.new_int_var(0, bound, f"to_goal{c}") for c in grid.cells}
+    slide_to_goal = {s: model.new_int_var(0, bound, f"slide_to_goal{s}") for s in grid.slides}
+    for k, slide in enumerate(grid.slides):
+        if k % 512 == 0:
             check_time()
-        u, v = mv.source, mv.target
-        step = model.new_bool_var("back_parent")
-        lits.implies([step], [lits.conj([mv.lit, on_way_back[u], lits.negate(is_start[u])])])
-        model.add(back_potential[v] >= back_potential[u] + 1).only_enforce_if(step)
-        back_parents[v].append(step)
-    for c in candidates:
-        lits.implies([is_start[c]], [on_way_back[c]])
-        lits.implies([on_way_back[c]], [is_goal[c]] + back_parents[c])
+        cell, _ = slide
+        nxt = grid.next_slide(slide)
+        if nxt is not None:
+            lits.enforce(slide_to_goal[slide] >= slide_to_goal[nxt], [grid.open[cell], lits.negate(stops[slide])])
+        lits.enforce(slide_to_goal[slide] >= to_goal[cell], [grid.open[cell], stops[slide]])
+    for cell in grid.cells:
+        onward = []
+        for d in range(4):
+            first = (grid.step(cell, d), d)
+            if first[0] in grid.cell_set:
+                move = model.new_bool_var("onward")
+                lits.implies([move], [grid.open[first[0]]])
+                model.add(to_goal[cell] >= slide_to_goal[first] + 1).only_enforce_if(move)
+                onward.append(move)
+        lits.implies([rests[cell]], [is_goal[cell]] + onward)
 
-    # Exactly the requested number of snow tiles.
-    if req.placed_snow():
-        placed_snow = [snow[c] for c in free if not isinstance(snow[c], bool)]
-        model.add(sum(placed_snow) == req.placed_snow())
 
-    # Rock budget (frame rocks are not counted).
-    if req.max_rocks is not None:
-        placed = [rock[c] for c in free if not isinstance(rock[c], bool)]
-        fixed = sum(1 for c in free if rock[c] is True)
-        model.add(sum(placed) + fixed <= req.max_rocks)
-
-    # Symmetry: mirror images have the same min stops; keep the start in the left (top) half.
-    _break_mirror_symmetry(model, req, is_start)
-
-    return IceModel(req, model, rock, snow, is_start, is_goal, reached, dist, goal_stops)
+def _reversible(model, lits: Literals, grid: _Grid, is_start, is_goal, stops, check_time) -> None:
+    """In the swapped level (the start captures, the goal is plain ice) a way leads from the goal to
+    the start: each cell on it but the start takes a move to the next with a smaller
+    ``back_potential``; ``on_way_back`` and ``back_sliding`` mark the cells and slides it uses."""
+    bound = grid.bound
+    on_way_back = {c: model.new_bool_var(f"on_way_back{c}") for c in grid.cells}
+    back_potential = {c: model.new_int_var(0, bound, f"back_potential{c}") for c in grid.cells}
+    back_sliding = {s: model.new_bool_var(f"back_sliding{s}") for s in grid.slides}
+    slide_back_potential = {s: model.new_int_var(0, bound, f"slide_back_potential{s}") for s in grid.slides}
+    for k, slide in enumerate(grid.slides):
+        if k % 512 == 0:
+            check_time()
+        cell, _ = slide
+        lits.implies([back_sliding[slide]], [grid.open[cell]])
+        nxt = grid.next_slide(slide)
+        if nxt is not None:
+            passing = [back_sliding[slide], lits.negate(stops[slide])]
+            lits.implies(passing, [back_sliding[nxt]])
+            lits.enforce(slide_back_potential[slide] >= slide_back_potential[nxt], passing)
+        stopping = [back_sliding[slide], stops[slide]]
+        lits.implies(stopping, [on_way_back[cell]])
+        lits.enforce(slide_back_potential[slide] >= back_potential[cell], stopping)
+    for cell in grid.cells:
+        lits.implies([is_goal[cell]], [on_way_back[cell]])
+        onward = []
+        for d in range(4):
+            first = (grid.step(cell, d), d)
+            if first[0] in grid.cell_set:
+                move = model.new_bool_var("back_move")
+                lits.implies([move], [grid.open[first[0]]])
+                lits.implies([move], [back_sliding[first]])
+                model.add(back_potential[cell] >= slide_back_potential[first] + 1).only_enforce_if(move)
+                onward.append(move)
+        lits.implies([on_way_back[cell]], [is_start[cell]] + onward)
 
 
 def _break_mirror_symmetry(model: cp_model.CpModel, req: LayoutRequest, is_start: dict[Cell, object]) -> None:

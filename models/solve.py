@@ -25,23 +25,35 @@ def new_solver(seed: int, seconds: float, workers: int) -> cp_model.CpSolver:
     return solver
 
 
-def stops_watcher(goal_stops: cp_model.IntVar, on_stops: Callable[[int], None]):
-    """A solution callback that passes the goal's stops of each solution to ``on_stops``."""
+class StopsWatcher(cp_model.CpSolverSolutionCallback):
+    """Passes the goal's stops of each solution to ``on_stops``; with ``stop_at``, ends the search
+    at the first solution with at least that many stops (the model maximizes ``goal_stops``
+    from an easy start, and any level of K stops will do)."""
 
-    class StopsWatcher(cp_model.CpSolverSolutionCallback):
-        def on_solution_callback(self) -> None:
-            on_stops(int(self.value(goal_stops)))
+    def __init__(self, goal_stops: cp_model.IntVar, on_stops: Callable[[int], None], stop_at: int | None = None):
+        super().__init__()
+        self.goal_stops = goal_stops
+        self.on_stops = on_stops
+        self.stop_at = stop_at
+        self.reached = False  # the search ended because a solution reached ``stop_at``
 
-    return StopsWatcher()
+    def on_solution_callback(self) -> None:
+        stops = int(self.value(self.goal_stops))
+        self.on_stops(stops)
+        if self.stop_at is not None and stops >= self.stop_at:
+            self.reached = True
+            self.stop_search()
 
 
-def solve(solver: cp_model.CpSolver, model: cp_model.CpModel, callback=None):
+def solve(solver: cp_model.CpSolver, model: cp_model.CpModel, callback: StopsWatcher | None = None):
     """``solver.solve``, with Ctrl-C honoured. CP-SAT takes SIGINT while it searches and returns as
-    if its time limit had come; a search that stops without an answer well before its limit was
-    interrupted, so this raises KeyboardInterrupt rather than let it read as "time limit reached".
-    (Running the solve in a helper thread, so that Python would see the signal, crashes OR-Tools
-    9.15 at exit.)"""
+    if its time limit had come; a search that stops early, without reaching the callback's target,
+    was interrupted, so this raises KeyboardInterrupt rather than let it read as "time limit
+    reached". (Running the solve in a helper thread, so that Python would see the signal, crashes
+    OR-Tools 9.15 at exit.)"""
     status = solver.solve(model, callback)
+    if callback is not None and callback.reached:
+        return status
     if status in (cp_model.UNKNOWN, cp_model.FEASIBLE) and (
             solver.wall_time < solver.parameters.max_time_in_seconds - INTERRUPT_MARGIN):
         raise KeyboardInterrupt

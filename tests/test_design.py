@@ -7,7 +7,7 @@ from ortools.sat.python import cp_model
 
 from designer.analysis import analyze
 from designer.cli import main
-from designer.design import DesignFailed, design
+from designer.design import DesignFailed, design, empty_room
 from designer.errors import DesignerError
 from designer.formats import parse_level
 from designer.level import ROCK, SNOW, Level
@@ -142,11 +142,34 @@ def test_proven_infeasible():
     assert info.value.reason == "infeasible" and "proven infeasible" in str(info.value)
 
 
-def test_proven_infeasible_by_the_model():
-    # Within the plain bound (11 cells), but no 3x6 framed layout needs 5 stops: CP-SAT proves it.
-    with pytest.raises(DesignFailed) as info:
-        design(LayoutRequest(height=3, width=6, min_stops=5), time_limit=30)
+@pytest.mark.parametrize("method", ["auto", "cpsat"])
+def test_proven_infeasible_by_the_model(method):
+    # Within the plain bound (11 cells), but no 3x6 framed layout needs 5 stops. The model, which
+    # maximizes the goal's stops from the empty room, proves the optimum below 5.
+    with pytest.raises(DesignFailed, match="proven infeasible") as info:
+        design(LayoutRequest(height=3, width=6, min_stops=5), time_limit=30, method=method)
     assert info.value.reason == "infeasible"
+
+
+@pytest.mark.parametrize("request_", [
+    LayoutRequest(),
+    LayoutRequest(height=6, width=7, frame=False),
+    LayoutRequest(height=4, width=5, template=("#G###", "#???#", "#???#", "###S#")),
+], ids=["frame", "no-frame", "template"])
+def test_the_empty_room_is_a_verified_starting_point(request_):
+    level = empty_room(request_)
+    report = analyze(level)
+    assert report.solvability == "strong" and report.reversible
+    assert level.start in request_.start_cells() and level.goal in request_.goal_cells()
+    fixed = np.array(request_.fixed_grid())
+    drawn = fixed >= 0
+    drawn[level.start] = drawn[level.goal] = False  # an end in the frame opens a gap
+    assert (level.terrain[drawn] == fixed[drawn]).all() and (level.terrain[fixed < 0] == 0).all()
+
+
+def test_no_empty_room_when_the_pinned_ends_do_not_connect():
+    # 3x3 of ice: the player rests in the corners (and on the start), never under the goal.
+    assert empty_room(LayoutRequest(height=5, width=5, start=(4, 1), goal=(0, 2))) is None
 
 
 def test_time_limit_is_reported():

@@ -312,6 +312,102 @@ def compare(
     echo(console.file.getvalue(), nl=False)
 
 
+def parse_rocks(text: str) -> list[int]:
+    """``A..B`` (or one count ``A``) as the list of rock counts."""
+    low, sep, high = text.partition("..")
+    try:
+        first, last = int(low), int(high if sep else low)
+    except ValueError:
+        raise DesignerError(f"--rocks takes A..B or A (rock counts), not {text!r}") from None
+    if first < 0 or last < first or last > 64:
+        raise DesignerError(f"--rocks {text}: need 0 <= A <= B <= 64")
+    return list(range(first, last + 1))
+
+
+@app.command()
+def records(
+    size: str = typer.Option("6x7", metavar="HxW", help="Grid size HxW."),
+    no_frame: bool = typer.Option(False, "--no-frame", help="No rock frame: the grid edge is the wall."),
+    rocks: str = typer.Option("1..5", "--rocks", metavar="A..B", help="Rock counts to find records for."),
+    time_limit: float = typer.Option(60.0, "--time-limit", min=0.1, help="Seconds per rock count."),
+    seed: int = typer.Option(0, min=0, help="Seed of every random choice."),
+    workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Threads or dask workers (default: all cores)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the records as JSON."),
+    out: Optional[str] = typer.Option(None, "--out", metavar="DIR",
+                                      help="Write records.md, records.json and rocks-NN.txt to DIR."),
+    checkpoint: Optional[str] = typer.Option(None, "--checkpoint", metavar="FILE",
+                                             help="Keep progress in FILE; a stopped run resumes from it."),
+    dask: Optional[str] = typer.Option(None, "--dask", metavar="ADDR",
+                                       help="Run the proof's shards on dask: 'local' (a LocalCluster) or tcp://HOST:PORT."),
+    force: bool = typer.Option(False, "--force", help="Overwrite existing files in --out."),
+) -> None:
+    """The longest strong, reversible level for each rock count, proven optimal where possible."""
+    from pathlib import Path
+
+    from designer import output
+    from designer import records as rec
+    from designer.design import validate
+    from designer.executor import open_executor
+
+    h, w = parse_size(size)
+    counts = parse_rocks(rocks)
+    validate(rec.record_request(h, w, not no_frame, counts[-1]))
+    names = ["records.md", "records.json"] + [f"rocks-{r:02d}.txt" for r in counts]
+    targets = output.check_folder(out, names, force=force) if out is not None else None
+    if checkpoint is not None:
+        output.check_file(checkpoint, force=True, option="--checkpoint")
+    executor = open_executor(dask, workers)
+    try:
+        with _records_bar(len(counts)) as bar:
+            found = rec.records(h, w, not no_frame, counts, time_limit, seed=seed, workers=workers, executor=executor,
+                                checkpoint_path=Path(checkpoint) if checkpoint else None,
+                                on_record=lambda one: bar.advance(), on_phase=bar.phase)
+    finally:
+        executor.close()
+    table = rec.markdown_table(h, w, not no_frame, found)
+    as_obj = rec.records_json(found)
+    if targets is not None:
+        with output.folder(out):
+            output.write(targets[0], table, force=force)
+            output.write(targets[1], json.dumps(as_obj, indent=2) + "\n", force=force)
+            for path, one in zip(targets[2:], found):
+                if one.level is not None:
+                    output.write(path, str(one.level) + "\n", force=force)
+    echo(json.dumps(as_obj, indent=2) + "\n" if as_json else table, nl=False)
+
+
+class _records_bar:
+    """A rich progress bar over rock counts on a terminal; nothing when stderr is piped."""
+
+    def __init__(self, total: int):
+        self.total = total
+        self.bar = self.task = None
+
+    def __enter__(self):
+        if sys.stderr.isatty():
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+            self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                                TimeElapsedColumn(), console=Console(stderr=True), transient=True)
+            self.bar.__enter__()
+            self.task = self.bar.add_task("records", total=self.total)
+        return self
+
+    def __exit__(self, *exc):
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
+        return False
+
+    def phase(self, rocks: int, name: str) -> None:
+        if self.bar is not None:
+            self.bar.update(self.task, description=f"{rocks} rocks: {name}")
+
+    def advance(self) -> None:
+        if self.bar is not None:
+            self.bar.advance(self.task)
+
+
 @bench_app.command("classify")
 def bench_classify_cmd(
     count: int = typer.Option(10_000, min=1, help="How many random levels."),
@@ -388,7 +484,7 @@ def main(argv: list[str] | None = None) -> int:
     """
     argv = sys.argv[1:] if argv is None else argv
     if not argv:
-        typer.echo("usage: designer COMMAND [ARGS]... (commands: make, solve, analyze, compare, bench; see designer --help)", err=True)
+        typer.echo("usage: designer COMMAND [ARGS]... (commands: make, solve, analyze, compare, records, bench; see designer --help)", err=True)
         return 2
     _note_slow_kernels()
     try:

@@ -202,6 +202,19 @@ def design(
     return _maximize(search) if maximize else _meet(search)
 
 
+def lower_bound(request: LayoutRequest, *, seed: int = 0, time_limit: float = 10.0, workers: int | None = None,
+                progress: Progress | None = None) -> Design | None:
+    """The best verified level that sampling and the climb (with restarts) find within the time
+    limit, with no proof: the first stage of ``designer.records``, which proves on its own."""
+    validate(request)
+    search = Search(request, seed=seed, budget=Budget(time_limit), workers=workers or os.cpu_count() or 1,
+                    method="auto", excluded=set(), progress=progress or Progress(), maximize=True)
+    sample_stage(search, take=False)
+    if search.pool:
+        climb_stage(search, None, 1.0, restarts=True)
+    return search.best
+
+
 # --- what the stages share ---------------------------------------------------------------------
 
 @dataclass

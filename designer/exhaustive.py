@@ -13,10 +13,7 @@ every cell the start or goal may take is free or pinned (no frame, or pinned end
 from __future__ import annotations
 
 import math
-import os
-import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -112,70 +109,121 @@ def _endpoint_masks(request: LayoutRequest) -> tuple[np.ndarray, np.ndarray]:
     return masks[0], masks[1]
 
 
+@dataclass(frozen=True)
+class ShardJob:
+    """One shard of an exhaustive search: the rock sets of one size whose lowest free cell is the
+    ``first``-th, searched for levels of at least ``bar`` stops until ``deadline`` (wall-clock
+    ``time.time()``, so that it means the same on every machine of a cluster)."""
+
+    rocks: int
+    first: int
+    bar: int
+    deadline: float
+    base: np.ndarray
+    free_flat: np.ndarray
+    start_ok: np.ndarray
+    goal_ok: np.ndarray
+    syms: list
+
+    @property
+    def key(self) -> tuple[int, int]:
+        return self.rocks, self.first
+
+
+def run_shard(job: ShardJob, stop: np.ndarray | None = None) -> tuple:
+    """Search one shard: (stops, ties, rock mask, start, goal, layouts, complete), as
+    ``kernels.exhaustive``. A plain function of its job, so it runs in a thread or on a worker."""
+    seconds = job.deadline - time.time()
+    if seconds <= 0:
+        return -1, 0, 0, 0, 0, 0, False
+    return kernels.exhaustive(job.base, job.free_flat, job.start_ok, job.goal_ok, job.syms, job.rocks,
+                              job.first, job.bar, seconds, stop)
+
+
+def shard_jobs(request: LayoutRequest, threshold: int, deadline: float) -> list[ShardJob]:
+    """Every shard of the space, biggest first. ``deadline`` is a ``time.time()`` value."""
+    free = request.free_cells()
+    w = request.width
+    base = _base(request)
+    start_ok, goal_ok = _endpoint_masks(request)
+    free_flat = np.array([r * w + c for r, c in free], np.int32)
+    syms = symmetries(request, base)
+    rocks_max = min(request.max_rocks, len(free))
+    keys = [(0, 0)] + [(r, first) for r in range(1, rocks_max + 1) for first in range(len(free) - r + 1)]
+    keys.sort(key=lambda t: -math.comb(len(free) - t[1] - 1, max(t[0] - 1, 0)))
+    return [ShardJob(r, first, threshold, deadline, base, free_flat, start_ok, goal_ok, syms) for r, first in keys]
+
+
+def merge(request: LayoutRequest, results: dict[tuple[int, int], tuple]) -> ExhaustiveResult:
+    """One result from the shards' results (by shard key), independent of the order they came in:
+    the best stops, a level from the first shard (in key order) that reaches it, the ties at it."""
+    free = request.free_cells()
+    w = request.width
+    layouts = sum(r[5] for r in results.values())
+    complete = all(r[6] for r in results.values())
+    best = max((r[0] for r in results.values()), default=-1)
+    if best < 0:
+        return ExhaustiveResult(-1, None, 0, layouts, complete)
+    at_best = [key for key in sorted(results) if results[key][0] == best]
+    stops, _, mask, start, goal, _, _ = results[at_best[0]]
+    terrain = _base(request)
+    for k, cell in enumerate(free):
+        if mask >> k & 1:
+            terrain[cell] = ROCK
+    level = Level(terrain, divmod(start, w), divmod(goal, w))
+    return ExhaustiveResult(best, level, sum(results[key][1] for key in at_best), layouts, complete)
+
+
 def search(request: LayoutRequest, threshold: int, deadline: float, workers: int | None = None,
-           on_best=None, first_only: bool = False) -> ExhaustiveResult:
+           on_best=None, first_only: bool = False, executor=None, done: dict | None = None,
+           on_shard=None) -> ExhaustiveResult:
     """Search the whole space for strong, reversible levels of at least ``threshold`` stops.
+
+    The space splits into shards (``shard_jobs``) that run on ``executor`` (threads in this
+    process by default; see ``designer.executor``) and merge into the same result whatever ran
+    them. ``done`` holds shard results already known (by key, from a checkpoint): those shards
+    are not run again. ``on_shard(key, result)`` is called as each shard finishes.
 
     Stops at ``deadline`` (a ``time.monotonic()`` value) with ``complete`` False; with
     ``first_only``, soon after the first level at the threshold is found (``complete`` False too).
     """
     if not applicable(request):
         raise ValueError("exhaustive search does not apply to this request")
-    w = request.width
-    free = request.free_cells()
-    base = _base(request)
-    start_ok, goal_ok = _endpoint_masks(request)
-    free_flat = np.array([r * w + c for r, c in free], np.int32)
-    syms = symmetries(request, base)
-    # A task: the rock sets of one size whose lowest free cell is ``first`` (biggest tasks first).
-    rocks_max = min(request.max_rocks, len(free))
-    tasks = [(0, 0)] + [(r, first) for r in range(1, rocks_max + 1) for first in range(len(free) - r + 1)]
-    tasks.sort(key=lambda t: -math.comb(len(free) - t[1] - 1, max(t[0] - 1, 0)))
+    from designer.executor import InProcess
 
-    best = {"stops": threshold - 1, "hit": None, "ties": 0, "layouts": 0, "complete": True}
-    lock = threading.Lock()
-    stop = np.zeros(1, np.int32)  # set on Ctrl-C (or any error) so that running kernels end at once
+    executor = executor or InProcess(workers)
+    wall_deadline = time.time() + (deadline - time.monotonic())
+    results: dict[tuple[int, int], tuple] = dict(done or {})
+    jobs = [job for job in shard_jobs(request, threshold, wall_deadline) if job.key not in results]
+    stop = np.zeros(1, np.int32)  # set on Ctrl-C, an error, or (first_only) a hit: running kernels end at once
+    best = [threshold - 1]
 
-    def run(task):
-        rocks, first = task
-        if time.monotonic() > deadline or (first_only and best["hit"] is not None):
-            best["complete"] = False
-            return
-        bar = max(threshold, best["stops"])
-        got = kernels.exhaustive(base, free_flat, start_ok, goal_ok, syms, rocks, first, bar,
-                                 max(0.0, deadline - time.monotonic()), stop)
-        stops, ties, mask, start, goal, layouts, complete = got
-        with lock:
-            best["layouts"] += layouts
-            if not complete:
-                best["complete"] = False
-            if stops < 0:
-                return
-            if stops > best["stops"]:
-                rock_cells = [free[k] for k in range(len(free)) if mask >> k & 1]
-                best.update(stops=stops, ties=0, hit=(rock_cells, divmod(start, w), divmod(goal, w)))
-                if on_best:
-                    on_best(stops)
-            if stops == best["stops"]:
-                best["ties"] += ties
+    def shard(job: ShardJob):
+        if stop[0]:
+            return -1, 0, 0, 0, 0, 0, False
+        return run_shard(job, stop if isinstance(executor, InProcess) else None)
 
-    pool = ThreadPoolExecutor(workers or os.cpu_count() or 1)
+    def finished(job: ShardJob, result: tuple) -> None:
+        results[job.key] = result
+        if on_shard is not None:
+            on_shard(job.key, result)
+        if result[0] > best[0]:
+            best[0] = result[0]
+            if on_best:
+                on_best(result[0])
+            if first_only:
+                stop[0] = 1
+
     try:
-        list(pool.map(run, tasks))
+        executor.run(shard if isinstance(executor, InProcess) else run_shard, jobs, finished,
+                     on_abort=lambda: stop.__setitem__(0, 1))
     except BaseException:
         stop[0] = 1
         raise
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-    level = None
-    if best["hit"] is not None:
-        rock_cells, start, goal = best["hit"]
-        terrain = base.copy()
-        for cell in rock_cells:
-            terrain[cell] = ROCK
-        level = Level(terrain, start, goal)
-    found = best["stops"] if best["hit"] is not None else -1
-    return ExhaustiveResult(found, level, best["ties"], best["layouts"], best["complete"])
+    merged = merge(request, results)
+    if len(results) < len(jobs) + len(done or {}) or stop[0]:
+        return ExhaustiveResult(merged.best, merged.level, merged.ties, merged.layouts, False)
+    return merged
 
 
 def search_around(request: LayoutRequest, level: Level, release: int, threshold: int, deadline: float,

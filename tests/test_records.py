@@ -1,0 +1,141 @@
+"""Records (designer.records), the sharded exhaustive search, and its executors."""
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import needs_compiled
+
+from designer import exhaustive, records as rec
+from designer.analysis import analyze
+from designer.cli import main
+from designer.executor import Dask, InProcess
+from designer.level import ROCK
+
+SMALL = rec.record_request(5, 5, False, 3)
+
+
+def far() -> float:
+    return time.monotonic() + 120
+
+
+def same(a: exhaustive.ExhaustiveResult, b: exhaustive.ExhaustiveResult) -> None:
+    assert (a.best, a.ties, a.layouts, a.complete) == (b.best, b.ties, b.layouts, b.complete)
+    assert a.level == b.level
+
+
+@needs_compiled  # proofs over every layout: seconds compiled, minutes in Python
+def test_records_are_verified_and_proven():
+    found = rec.records(5, 5, False, [1, 2, 3], 10)
+    assert [(r.rocks, r.min_stops, r.proven_optimal) for r in found] == [(1, 5, True), (2, 7, True), (3, 11, True)]
+    for one in found:
+        report = analyze(one.level)
+        assert report.solvability == "strong" and report.reversible and report.min_stops == one.min_stops
+        assert int((one.level.terrain == ROCK).sum()) <= one.rocks
+
+
+def test_shards_merge_to_the_same_result_in_any_order_and_from_any_start():
+    whole = exhaustive.search(SMALL, 9, far(), workers=1)
+    assert whole.complete and whole.best == 11
+    keys = []
+    exhaustive.search(SMALL, 9, far(), workers=2, on_shard=lambda key, result: keys.append((key, result)))
+    same(exhaustive.search(SMALL, 9, far(), workers=2), whole)
+    # Resuming with some shards known runs only the others, and ends with the same result.
+    known = dict(keys[:7])
+    ran = []
+    resumed = exhaustive.search(SMALL, 9, far(), workers=2, done=known, on_shard=lambda key, result: ran.append(key))
+    same(resumed, whole)
+    assert len(ran) == len(keys) - 7 and not set(ran) & set(known)
+
+
+def test_a_stopped_records_run_resumes_from_its_checkpoint(tmp_path, monkeypatch):
+    path = tmp_path / "progress.json"
+    original = rec.Checkpoint.add_shard
+    calls = []
+
+    def stop_after_five(self, rocks, key, result):
+        original(self, rocks, key, result)
+        calls.append(key)
+        if len(calls) == 5:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(rec.Checkpoint, "add_shard", stop_after_five)
+    with pytest.raises(KeyboardInterrupt):
+        rec.records(5, 5, False, [3], 30, checkpoint_path=path)
+    saved = json.loads(path.read_text())
+    assert len(saved["partial"]["3"]["shards"]) == 5 and not saved["records"]
+    monkeypatch.setattr(rec.Checkpoint, "add_shard", original)
+    ran = []
+    monkeypatch.setattr(rec.Checkpoint, "add_shard", lambda self, r, key, result: (ran.append(key), original(self, r, key, result)))
+    found = rec.records(5, 5, False, [3], 30, checkpoint_path=path)
+    assert not set(ran) & set(calls)  # nothing run twice
+    threshold = saved["partial"]["3"]["threshold"]
+    assert len(ran) + 5 == len(exhaustive.shard_jobs(SMALL, threshold, 0))  # nothing lost
+    assert (found[0].min_stops, found[0].proven_optimal) == (11, True)
+    assert json.loads(path.read_text())["records"]["3"]["min_stops"] == 11
+    # A finished count is read back, not searched again.
+    ran.clear()
+    again = rec.records(5, 5, False, [3], 30, checkpoint_path=path)
+    assert again[0].min_stops == 11 and not ran
+
+
+def crash_once(item):
+    """A shard that kills its worker process the first time it runs (a lost worker)."""
+    marker, job = item
+    if marker and not os.path.exists(marker):
+        Path(marker).write_text("crashed")
+        os._exit(1)
+    return exhaustive.run_shard(job)
+
+
+@needs_compiled
+def test_dask_local_cluster_gives_the_in_process_result_and_survives_a_lost_worker(tmp_path):
+    import cloudpickle
+
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    whole = exhaustive.search(SMALL, 9, far(), workers=2)
+    cluster = Dask("local", workers=2)
+    try:
+        same(exhaustive.search(SMALL, 9, far(), executor=cluster), whole)
+        jobs = exhaustive.shard_jobs(SMALL, 9, time.time() + 120)
+        marker = str(tmp_path / "crashed")
+        items = [(marker if k == 3 else None, job) for k, job in enumerate(jobs)]
+        results = {}
+        cluster.run(crash_once, items, lambda item, result: results.__setitem__(item[1].key, result))
+        assert Path(marker).exists()  # a worker was lost ...
+        same(exhaustive.merge(SMALL, results), whole)  # ... and its shard ran again, once
+        assert len(results) == len(jobs)
+    finally:
+        cluster.close()
+
+
+def test_in_process_executor_reports_every_job():
+    seen = []
+    InProcess(2).run(lambda x: x * x, range(10), lambda job, result: seen.append((job, result)))
+    assert sorted(seen) == [(k, k * k) for k in range(10)]
+
+
+@needs_compiled
+def test_records_command_writes_a_table_json_and_levels(tmp_path, capsys):
+    out = tmp_path / "rec"
+    assert main(["records", "--size", "5x5", "--no-frame", "--rocks", "1..2", "--time-limit", "5", "--json", "--out", str(out)]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert [r["min_stops"] for r in printed["records"]] == [5, 7]
+    assert set(printed["records"][0]) == {"rocks", "min_stops", "proven_optimal", "seconds", "level"}
+    assert "| 2 | 7 | yes |" in (out / "records.md").read_text()
+    assert json.loads((out / "records.json").read_text()) == printed
+    assert (out / "rocks-01.txt").exists() and (out / "rocks-02.txt").exists()
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--rocks", "5..2"], "--rocks 5..2"),
+    (["--rocks", "x"], "--rocks takes"),
+    (["--dask", "nowhere"], "--dask takes 'local'"),
+])
+def test_records_refusals(capsys, args, words):
+    assert main(["records", "--size", "5x5", "--no-frame", *args]) == 2
+    err = capsys.readouterr().err
+    assert words in err and err.count("\n") == 1

@@ -161,6 +161,9 @@ def make(
     method: Method = typer.Option(Method.auto, "--method",
                                   help="auto: the designer's portfolio; cpsat: the CP-SAT model alone; "
                                        "random, repair, greedy: the classic generators."),
+    dask: Optional[str] = typer.Option(None, "--dask", metavar="ADDR",
+                                       help="Run the exhaustive search's shards on dask: 'local' (a LocalCluster) "
+                                            "or tcp://HOST:PORT."),
 ) -> None:
     """Design a strong, reversible level whose min stops is at least K."""
     from designer.baselines import generate
@@ -211,6 +214,12 @@ def make(
 
     made = []
     with ExitStack() as stack:
+        executor = None
+        if dask is not None:
+            from designer.executor import open_executor
+
+            executor = open_executor(dask, workers)
+            stack.callback(executor.close)
         if out is not None:
             stack.enter_context(output.folder(out))
         progress = stack.enter_context(reporter(count, enabled=sys.stderr.isatty()))
@@ -219,7 +228,7 @@ def make(
                 if method in (Method.auto, Method.cpsat):
                     found = design(request, seed=seed + k, time_limit=time_limit, workers=workers, maximize=maximize,
                                    exclude=tuple(d.level for d in made), progress=progress.for_level(k),
-                                   method=method.value)
+                                   method=method.value, executor=executor)
                 else:
                     found = generate(method.value, request, seed=seed + k, time_limit=time_limit,
                                      exclude=tuple(d.level for d in made))

@@ -181,13 +181,15 @@ def design(
     exclude: tuple[Level, ...] = (),
     progress: Progress | None = None,
     method: str = "auto",
+    executor=None,
 ) -> Design:
     """A verified strong, reversible level meeting ``request``, or DesignFailed saying why.
 
     ``method`` is ``auto`` (the portfolio) or ``cpsat`` (the CP-SAT model alone). ``exclude``
     lists levels that must not be returned again (for packs of distinct levels). With
     ``maximize``, the level with the most min stops found within the time limit, and in its
-    generator record whether that is proven optimal.
+    generator record whether that is proven optimal. ``executor`` runs the exhaustive search's
+    shards (``designer.executor``; threads in this process by default).
     """
     validate(request)
     if method not in METHODS:
@@ -196,7 +198,8 @@ def design(
     if reason:
         raise DesignFailed("infeasible", f"{_infeasible_message(request)}: {reason}")
     search = Search(request, seed=seed, budget=Budget(time_limit), workers=workers or os.cpu_count() or 1,
-                    method=method, excluded=set(exclude), progress=progress or Progress(), maximize=maximize)
+                    method=method, excluded=set(exclude), progress=progress or Progress(), maximize=maximize,
+                    executor=executor)
     if method == "cpsat":
         return _model_only(search, maximize)
     return _maximize(search) if maximize else _meet(search)
@@ -244,8 +247,9 @@ class Search:
     stream, and what has been found so far (the sampled pool, the best verified design)."""
 
     def __init__(self, request: LayoutRequest, *, seed: int, budget: Budget, workers: int, method: str,
-                 excluded: set[Level], progress: Progress, maximize: bool = False):
+                 excluded: set[Level], progress: Progress, maximize: bool = False, executor=None):
         self.request, self.seed, self.budget, self.workers = request, seed, budget, workers
+        self.executor = executor  # where the exhaustive search's shards run (None: threads here)
         self.maximize = maximize
         self.method, self.excluded, self.progress = method, excluded, progress
         self.rng = np.random.default_rng(seed)
@@ -452,6 +456,7 @@ def exhaustive_stage(search: Search, bar: int, first_only: bool) -> StageResult:
     one, or with ``first_only`` the first found. Complete: none better (or none at all) exists."""
     search.progress.update(phase="exhaustive search")
     result = exhaustive.search(search.request, bar, search.budget.monotonic_deadline(), search.workers,
+                               executor=search.executor,
                                on_best=search.seen, first_only=first_only)
     design = None
     if result.level is not None:

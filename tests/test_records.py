@@ -139,3 +139,16 @@ def test_records_refusals(capsys, args, words):
     assert main(["records", "--size", "5x5", "--no-frame", *args]) == 2
     err = capsys.readouterr().err
     assert words in err and err.count("\n") == 1
+
+
+@needs_compiled
+def test_make_runs_its_exhaustive_search_on_dask(capsys):
+    args = ["make", "--size", "5x5", "--no-frame", "--max-rocks", "3", "--maximize", "--time-limit", "30",
+            "--format", "json"]
+    assert main(args + ["--dask", "local", "--workers", "2"]) == 0
+    on_dask = json.loads(capsys.readouterr().out)
+    assert main(args) == 0
+    here = json.loads(capsys.readouterr().out)
+    assert on_dask["analysis"]["min_stops"] == here["analysis"]["min_stops"] == 11
+    assert on_dask["generator"]["proven_optimal"] and here["generator"]["proven_optimal"]
+    assert main(["make", "--size", "5x5", "--dask", "somewhere"]) == 2

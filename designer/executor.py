@@ -58,7 +58,7 @@ class Dask:
         self.cluster = None
         if address == "local":
             self.cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1,
-                                        processes=True, dashboard_address=None)
+                                        processes=True, dashboard_address=":0")  # any free port
             self.client = Client(self.cluster)
             self.name = f"dask local ({len(self.cluster.workers)} workers)"
         else:

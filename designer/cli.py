@@ -223,9 +223,23 @@ def make(
         if out is not None:
             stack.enter_context(output.folder(out))
         progress = stack.enter_context(reporter(count, enabled=sys.stderr.isatty()))
+        on_cluster: dict[int, object] = {}
+        if executor is not None and count > 1 and method in (Method.auto, Method.cpsat):
+            # Every level of the pack at once on the cluster, each from its own seed; a level that
+            # repeats an earlier one is made again here with the earlier ones excluded, as the
+            # in-process pack would.
+            from designer.design import PackJob, run_pack_job
+
+            jobs = [PackJob(request, seed + k, time_limit, workers, maximize, method.value) for k in range(count)]
+            executor.run(run_pack_job, jobs,
+                         lambda job, result: (on_cluster.__setitem__(job.seed - seed, result), progress.advance()))
         for k in range(count):
             try:
-                if method in (Method.auto, Method.cpsat):
+                if k in on_cluster and isinstance(on_cluster[k], DesignFailed):
+                    raise on_cluster[k]
+                if k in on_cluster and on_cluster[k].level not in {d.level for d in made}:
+                    found = on_cluster[k]
+                elif method in (Method.auto, Method.cpsat):
                     found = design(request, seed=seed + k, time_limit=time_limit, workers=workers, maximize=maximize,
                                    exclude=tuple(d.level for d in made), progress=progress.for_level(k),
                                    method=method.value, executor=executor)
@@ -238,7 +252,8 @@ def make(
             made.append(found)
             if out is not None:
                 output.write(targets[k], render(found), force=force)
-            progress.advance()
+            if k not in on_cluster:
+                progress.advance()
     if out is None and output_file is not None:
         output.write(output_file, render(made[0]), force=force)
     elif out is None:

@@ -218,6 +218,28 @@ def lower_bound(request: LayoutRequest, *, seed: int = 0, time_limit: float = 10
     return search.best
 
 
+@dataclass(frozen=True)
+class PackJob:
+    """One level of a pack, as a picklable job for an executor (``designer.executor``)."""
+
+    request: LayoutRequest
+    seed: int
+    time_limit: float
+    workers: int | None
+    maximize: bool
+    method: str
+
+
+def run_pack_job(job: PackJob) -> Design | DesignFailed:
+    """Design one level of a pack; a request that cannot be met comes back as its DesignFailed
+    (so that it crosses a cluster as a value)."""
+    try:
+        return design(job.request, seed=job.seed, time_limit=job.time_limit, workers=job.workers,
+                      maximize=job.maximize, method=job.method)
+    except DesignFailed as failed:
+        return failed
+
+
 # --- what the stages share ---------------------------------------------------------------------
 
 @dataclass

@@ -152,3 +152,13 @@ def test_make_runs_its_exhaustive_search_on_dask(capsys):
     assert on_dask["analysis"]["min_stops"] == here["analysis"]["min_stops"] == 11
     assert on_dask["generator"]["proven_optimal"] and here["generator"]["proven_optimal"]
     assert main(["make", "--size", "5x5", "--dask", "somewhere"]) == 2
+
+
+def test_a_pack_runs_on_dask_and_equals_the_in_process_pack(tmp_path, capsys):
+    args = ["make", "--size", "8x8", "--min-stops", "7", "--count", "3", "--force"]
+    assert main(args + ["--out", str(tmp_path / "here")]) == 0
+    assert main(args + ["--out", str(tmp_path / "dask"), "--dask", "local", "--workers", "2"]) == 0
+    capsys.readouterr()
+    for k in (1, 2, 3):
+        name = f"level-{k:03d}.txt"
+        assert (tmp_path / "dask" / name).read_text() == (tmp_path / "here" / name).read_text()

@@ -238,14 +238,14 @@ static double monotonic_seconds(void)
     return (double)now.tv_sec + now.tv_nsec * 1e-9;
 }
 
-/* All rock sets of exactly `rocks` free cells whose lowest free index is `first`, one per
- * symmetry class (`syms` maps of free-cell indices; a set is kept when no image is smaller).
+/* All rock sets of exactly `rocks` free cells whose lowest free index is `first` (and, when
+ * `second` >= 0, whose next lowest is `second`: a finer shard), one per symmetry class (`syms` maps of free-cell indices; a set is kept when no image is smaller).
  * The search gives up after `budget` seconds of its own, or as soon as another thread sets
  * *stop; either way `complete` is 0. Running out of memory is an error, never a proof. */
 static void search_layouts(const uint8_t *base, int h, int w, const int32_t *free_cells, int nfree,
                            const uint8_t *start_ok, const uint8_t *goal_ok, const int32_t *syms, int nsyms,
-                           int rocks, int first, int32_t threshold, double budget, volatile const int32_t *stop,
-                           Search *found)
+                           int rocks, int first, int second, int32_t threshold, double budget,
+                           volatile const int32_t *stop, Search *found)
 {
     const int64_t n = (int64_t)h * w;
     const double deadline = monotonic_seconds() + budget;
@@ -260,9 +260,12 @@ static void search_layouts(const uint8_t *base, int h, int w, const int32_t *fre
     }
     if (rocks > nfree || (rocks > 0 && first > nfree - rocks)) goto done;
     if (rocks == 0 && first != 0) goto done;
-    /* idx[0] = first; idx[1..rocks-1] run over combinations of the cells after it */
+    const int fixed = second >= 0 ? 2 : 1; /* leading indices that stay put */
+    if (second >= 0 && (rocks < 2 || second <= first || second > nfree - rocks + 1)) goto done;
+    /* idx[0] = first (idx[1] = second); the rest run over combinations of the cells after them */
     idx[0] = first;
-    for (int k = 1; k < rocks; k++) idx[k] = first + k;
+    if (second >= 0) idx[1] = second;
+    for (int k = fixed; k < rocks; k++) idx[k] = idx[k - 1] + 1;
     for (;;) {
         uint64_t mask = 0;
         for (int k = 0; k < rocks; k++) mask |= 1ULL << idx[k];
@@ -282,10 +285,10 @@ static void search_layouts(const uint8_t *base, int h, int w, const int32_t *fre
                 break;
             }
         }
-        /* next combination of idx[1..rocks-1] over (first, nfree) */
+        /* next combination of idx[fixed..rocks-1] over the cells after the fixed ones */
         int k = rocks - 1;
-        while (k >= 1 && idx[k] == nfree - rocks + k) k--;
-        if (k < 1) break;
+        while (k >= fixed && idx[k] == nfree - rocks + k) k--;
+        if (k < fixed) break;
         idx[k]++;
         for (int j = k + 1; j < rocks; j++) idx[j] = idx[j - 1] + 1;
     }
@@ -398,15 +401,15 @@ static PyObject *py_classify_batch(PyObject *self, PyObject *args)
 
 
 /* exhaustive(base, h, w, free_cells(int32), start_ok(uint8), goal_ok(uint8), syms(int32, nsyms x nfree),
- *            nsyms, rocks, first, threshold, budget_seconds, stop(int32[1]))
+ *            nsyms, rocks, first, second (-1: any), threshold, budget_seconds, stop(int32[1]))
  *   -> (best, ties, mask, start, goal, layouts, complete) */
 static PyObject *py_exhaustive(PyObject *self, PyObject *args)
 {
     PyObject *objs[6];
-    int h, w, nsyms, rocks, first, threshold;
+    int h, w, nsyms, rocks, first, second, threshold;
     double budget;
-    if (!PyArg_ParseTuple(args, "OiiOOOOiiiidO", &objs[0], &h, &w, &objs[1], &objs[2], &objs[3], &objs[4], &nsyms,
-                          &rocks, &first, &threshold, &budget, &objs[5]))
+    if (!PyArg_ParseTuple(args, "OiiOOOOiiiiidO", &objs[0], &h, &w, &objs[1], &objs[2], &objs[3], &objs[4], &nsyms,
+                          &rocks, &first, &second, &threshold, &budget, &objs[5]))
         return NULL;
     if (h < 1 || w < 1 || nsyms < 0 || !(budget >= 0))
         return PyErr_Format(PyExc_ValueError, "exhaustive: bad size, symmetry count or budget");
@@ -425,6 +428,8 @@ static PyObject *py_exhaustive(PyObject *self, PyObject *args)
         bad = "inconsistent buffers (or more than 64 free cells)";
     else if (rocks < 0 || rocks > nfree || (rocks == 0 && first != 0) || (rocks > 0 && (first < 0 || first > nfree - rocks)))
         bad = "rocks or first out of range";
+    else if (second < -1 || (second >= 0 && (rocks < 2 || second <= first || second > nfree - rocks + 1)))
+        bad = "second out of range";
     else {
         const int32_t *cells = (const int32_t *)v[1].buf, *perm = (const int32_t *)v[4].buf;
         for (int k = 0; k < nfree && !bad; k++) if (cells[k] < 0 || cells[k] >= n) bad = "a free cell outside the grid";
@@ -438,7 +443,7 @@ static PyObject *py_exhaustive(PyObject *self, PyObject *args)
     Search found = {-1, 0, 0, -1, -1, 0, 1, 0};
     Py_BEGIN_ALLOW_THREADS
     search_layouts((const uint8_t *)v[0].buf, h, w, (const int32_t *)v[1].buf, nfree, (const uint8_t *)v[2].buf,
-                   (const uint8_t *)v[3].buf, (const int32_t *)v[4].buf, nsyms, rocks, first, threshold, budget,
+                   (const uint8_t *)v[3].buf, (const int32_t *)v[4].buf, nsyms, rocks, first, second, threshold, budget,
                    (volatile const int32_t *)v[5].buf, &found);
     Py_END_ALLOW_THREADS
     for (int j = 0; j < 6; j++) PyBuffer_Release(&v[j]);
@@ -453,7 +458,7 @@ static PyMethodDef methods[] = {
     {"classify_batch", py_classify_batch, METH_VARARGS,
      "classify_batch(terrains, count, h, w, starts, goals, classes, reversible, min_stops)"},
     {"exhaustive", py_exhaustive, METH_VARARGS,
-     "exhaustive(base, h, w, free_cells, start_ok, goal_ok, syms, nsyms, rocks, first, threshold, budget, stop)"},
+     "exhaustive(base, h, w, free_cells, start_ok, goal_ok, syms, nsyms, rocks, first, second, threshold, budget, stop)"},
     {NULL, NULL, 0, NULL},
 };
 

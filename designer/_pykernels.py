@@ -141,9 +141,10 @@ def classify_batch(terrains, count: int, h: int, w: int, starts, goals, classes,
 
 
 def exhaustive(base, h: int, w: int, free_cells, start_ok, goal_ok, syms, nsyms: int, rocks: int, first: int,
-               threshold: int, budget: float, stop) -> tuple:
-    """Every rock set of ``rocks`` free cells whose lowest is ``first``, one per symmetry class;
-    returns (best, ties, mask, start, goal, layouts, complete) as the compiled search does."""
+               second: int, threshold: int, budget: float, stop) -> tuple:
+    """Every rock set of ``rocks`` free cells whose lowest is ``first`` (and next lowest ``second``,
+    unless it is -1), one per symmetry class; returns (best, ties, mask, start, goal, layouts,
+    complete) as the compiled search does."""
     began = time.monotonic()
     n = h * w
     base = np.asarray(base, np.uint8).reshape(n)
@@ -155,9 +156,12 @@ def exhaustive(base, h: int, w: int, free_cells, start_ok, goal_ok, syms, nsyms:
     best, ties, best_mask, best_start, best_goal, layouts, complete = -1, 0, 0, -1, -1, 0, 1
     if rocks > nfree or (rocks > 0 and first > nfree - rocks) or (rocks == 0 and first != 0):
         return best, ties, best_mask, best_start, best_goal, layouts, complete
-    rests = combinations(range(first + 1, nfree), rocks - 1) if rocks > 0 else [()]
+    if second >= 0 and (rocks < 2 or second <= first or second > nfree - rocks + 1):
+        return best, ties, best_mask, best_start, best_goal, layouts, complete
+    lead = (first,) if second < 0 else (first, second)
+    rests = combinations(range(lead[-1] + 1, nfree), rocks - len(lead)) if rocks > 0 else [()]
     for rest in rests:
-        chosen = (first, *rest) if rocks > 0 else ()
+        chosen = (*lead, *rest) if rocks > 0 else ()
         mask = sum(1 << k for k in chosen)
         if any(sum(1 << perm[k] for k in chosen) < mask for perm in perms):
             continue

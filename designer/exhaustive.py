@@ -112,11 +112,13 @@ def _endpoint_masks(request: LayoutRequest) -> tuple[np.ndarray, np.ndarray]:
 @dataclass(frozen=True)
 class ShardJob:
     """One shard of an exhaustive search: the rock sets of one size whose lowest free cell is the
-    ``first``-th, searched for levels of at least ``bar`` stops until ``deadline`` (wall-clock
-    ``time.time()``, so that it means the same on every machine of a cluster)."""
+    ``first``-th and (with two rocks or more) the next lowest the ``second``-th (-1: any),
+    searched for levels of at least ``bar`` stops until ``deadline`` (wall-clock ``time.time()``,
+    so that it means the same on every machine of a cluster)."""
 
     rocks: int
     first: int
+    second: int
     bar: int
     deadline: float
     base: np.ndarray
@@ -126,8 +128,8 @@ class ShardJob:
     syms: list
 
     @property
-    def key(self) -> tuple[int, int]:
-        return self.rocks, self.first
+    def key(self) -> tuple[int, int, int]:
+        return self.rocks, self.first, self.second
 
 
 def run_shard(job: ShardJob, stop: np.ndarray | None = None) -> tuple:
@@ -137,7 +139,7 @@ def run_shard(job: ShardJob, stop: np.ndarray | None = None) -> tuple:
     if seconds <= 0:
         return -1, 0, 0, 0, 0, 0, False
     return kernels.exhaustive(job.base, job.free_flat, job.start_ok, job.goal_ok, job.syms, job.rocks,
-                              job.first, job.bar, seconds, stop)
+                              job.first, job.bar, seconds, stop, second=job.second)
 
 
 def shard_jobs(request: LayoutRequest, threshold: int, deadline: float) -> list[ShardJob]:
@@ -148,13 +150,22 @@ def shard_jobs(request: LayoutRequest, threshold: int, deadline: float) -> list[
     start_ok, goal_ok = _endpoint_masks(request)
     free_flat = np.array([r * w + c for r, c in free], np.int32)
     syms = symmetries(request, base)
-    rocks_max = min(request.max_rocks, len(free))
-    keys = [(0, 0)] + [(r, first) for r in range(1, rocks_max + 1) for first in range(len(free) - r + 1)]
-    keys.sort(key=lambda t: -math.comb(len(free) - t[1] - 1, max(t[0] - 1, 0)))
-    return [ShardJob(r, first, threshold, deadline, base, free_flat, start_ok, goal_ok, syms) for r, first in keys]
+    nfree = len(free)
+    rocks_max = min(request.max_rocks, nfree)
+    keys = [(0, 0, -1)] + [(1, first, -1) for first in range(nfree) if rocks_max >= 1]
+    keys += [(r, first, second) for r in range(2, rocks_max + 1) for first in range(nfree - r + 1)
+             for second in range(first + 1, nfree - r + 2)]
+
+    def size(key):  # rock sets in the shard
+        rocks, first, second = key
+        return math.comb(nfree - first - 1, max(rocks - 1, 0)) if second < 0 else math.comb(nfree - second - 1, rocks - 2)
+
+    keys.sort(key=lambda key: -size(key))
+    return [ShardJob(r, first, second, threshold, deadline, base, free_flat, start_ok, goal_ok, syms)
+            for r, first, second in keys]
 
 
-def merge(request: LayoutRequest, results: dict[tuple[int, int], tuple]) -> ExhaustiveResult:
+def merge(request: LayoutRequest, results: dict[tuple[int, int, int], tuple]) -> ExhaustiveResult:
     """One result from the shards' results (by shard key), independent of the order they came in:
     the best stops, a level from the first shard (in key order) that reaches it, the ties at it."""
     free = request.free_cells()
@@ -193,7 +204,7 @@ def search(request: LayoutRequest, threshold: int, deadline: float, workers: int
 
     executor = executor or InProcess(workers)
     wall_deadline = time.time() + (deadline - time.monotonic())
-    results: dict[tuple[int, int], tuple] = dict(done or {})
+    results: dict[tuple[int, int, int], tuple] = dict(done or {})
     jobs = [job for job in shard_jobs(request, threshold, wall_deadline) if job.key not in results]
     stop = np.zeros(1, np.int32)  # set on Ctrl-C, an error, or (first_only) a hit: running kernels end at once
     best = [threshold - 1]

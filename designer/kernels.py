@@ -159,9 +159,10 @@ def classify_batch(terrains, starts, goals) -> tuple[np.ndarray, np.ndarray, np.
 
 
 def exhaustive(base, free_cells, start_ok, goal_ok, syms, rocks: int, first: int, threshold: int,
-               budget: float, stop: np.ndarray | None = None) -> tuple[int, int, int, int, int, int, bool]:
+               budget: float, stop: np.ndarray | None = None, second: int = -1) -> tuple[int, int, int, int, int, int, bool]:
     """Search every rock set of exactly ``rocks`` of the ``free_cells`` (flat indices into
-    ``base``, at most 64) whose lowest is the ``first``-th, one per class of the symmetries
+    ``base``, at most 64) whose lowest is the ``first``-th (and, unless ``second`` is -1, whose
+    next lowest is the ``second``-th: a finer shard), one per class of the symmetries
     ``syms`` (permutations of the free-cell indices), for strong, reversible (start, goal) pairs
     allowed by ``start_ok``/``goal_ok`` with at least ``threshold`` stops.
 
@@ -199,6 +200,9 @@ def exhaustive(base, free_cells, start_ok, goal_ok, syms, rocks: int, first: int
         raise ValueError("with no rocks, first must be 0")
     if rocks > 0 and not 0 <= first <= nfree - rocks:
         raise ValueError(f"first {first} is outside 0..{nfree - rocks} for {rocks} rocks")
+    second = int(second)
+    if second != -1 and not (rocks >= 2 and first < second <= nfree - rocks + 1):
+        raise ValueError(f"second {second} is outside {first + 1}..{nfree - rocks + 1} (or -1) for {rocks} rocks")
     budget = float(budget)
     if not budget >= 0:  # also refuses NaN
         raise ValueError(f"budget {budget} must be a number of seconds, at least 0")
@@ -206,6 +210,6 @@ def exhaustive(base, free_cells, start_ok, goal_ok, syms, rocks: int, first: int
     if not (isinstance(flag, np.ndarray) and flag.dtype == np.int32 and flag.shape == (1,) and flag.flags.c_contiguous):
         raise ValueError("stop must be a one-element int32 array")
     best, ties, mask, start, goal, layouts, complete = _impl().exhaustive(
-        grid, h, w, cells, masks[0], masks[1], perms.reshape(-1), len(perms), rocks, first, int(threshold), budget,
-        flag)
+        grid, h, w, cells, masks[0], masks[1], perms.reshape(-1), len(perms), rocks, first, second, int(threshold),
+        budget, flag)
     return int(best), int(ties), int(mask), int(start), int(goal), int(layouts), bool(complete)

@@ -12,7 +12,8 @@ For one rock count R (``record``), in two stages under one time limit:
    completes, the best it found (or b) is proven optimal.
 
 A checkpoint (``Checkpoint``) keeps finished records and, for the count in progress, the lower
-bound and every finished shard of the proof. A run that was stopped resumes from there: finished
+bound and every finished shard of the proof (written every few seconds, and when the run ends
+or stops). A run that was stopped resumes from there: finished
 shards are not run again and none is counted twice, since a shard's result is stored under its
 key once, when it ends.
 """
@@ -35,7 +36,8 @@ from designer.output import write
 from models.request import LayoutRequest
 
 BOUND_SHARE = 0.1  # of each count's time limit: the lower bound, before the proof
-CHECKPOINT_VERSION = 1
+SAVE_EVERY = 2.0  # seconds between checkpoint writes while shards finish
+CHECKPOINT_VERSION = 2  # 2: shards keyed by (rocks, first, second)
 
 
 @dataclass(frozen=True)
@@ -67,6 +69,7 @@ class Checkpoint:
 
     def __init__(self, path: Path | None, key: dict):
         self.path, self.key = path, key
+        self.saved_at = time.monotonic()
         self.records: dict[int, dict] = {}
         self.partial: dict[int, dict] = {}  # rocks -> {"bound": level json | None, "threshold": t, "shards": {...}}
         if path is not None and path.exists():
@@ -84,6 +87,7 @@ class Checkpoint:
             raise DesignerError(f"{self.path}: not a records checkpoint ({exc})") from None
 
     def save(self) -> None:
+        self.saved_at = time.monotonic()
         if self.path is None:
             return
         state = {"version": CHECKPOINT_VERSION, "key": self.key,
@@ -91,13 +95,16 @@ class Checkpoint:
                  "partial": {str(k): v for k, v in self.partial.items()}}
         write(self.path, json.dumps(state), force=True)
 
-    def shards(self, rocks: int) -> dict[tuple[int, int], tuple]:
+    def shards(self, rocks: int) -> dict[tuple[int, int, int], tuple]:
         stored = self.partial.get(rocks, {}).get("shards", {})
         return {tuple(map(int, key.split(","))): tuple(value) for key, value in stored.items()}
 
-    def add_shard(self, rocks: int, key: tuple[int, int], result: tuple) -> None:
-        self.partial[rocks]["shards"][f"{key[0]},{key[1]}"] = [int(v) if not isinstance(v, bool) else v for v in result]
-        self.save()
+    def add_shard(self, rocks: int, key: tuple[int, int, int], result: tuple) -> None:
+        """Keep a finished shard; the file is rewritten at most every ``SAVE_EVERY`` seconds (and
+        by ``save`` when the run ends or stops), so that writing never holds the search up."""
+        self.partial[rocks]["shards"][",".join(map(str, key))] = [int(v) if not isinstance(v, bool) else v for v in result]
+        if time.monotonic() - self.saved_at >= SAVE_EVERY:
+            self.save()
 
 
 def _verified(request: LayoutRequest, level: Level | None) -> bool:
@@ -167,13 +174,16 @@ def records(height: int, width: int, frame: bool, counts: list[int], time_limit:
     key = {"size": f"{height}x{width}", "frame": frame, "seed": seed}
     checkpoint = Checkpoint(checkpoint_path, key)
     found = []
-    for rocks in counts:
-        phase = (lambda name, r=rocks: on_phase(r, name)) if on_phase else None
-        one = record(height, width, frame, rocks, time_limit, seed=seed, workers=workers, executor=executor,
-                     checkpoint=checkpoint, on_phase=phase)
-        found.append(one)
-        if on_record:
-            on_record(one)
+    try:
+        for rocks in counts:
+            phase = (lambda name, r=rocks: on_phase(r, name)) if on_phase else None
+            one = record(height, width, frame, rocks, time_limit, seed=seed, workers=workers, executor=executor,
+                         checkpoint=checkpoint, on_phase=phase)
+            found.append(one)
+            if on_record:
+                on_record(one)
+    finally:  # stopped (Ctrl-C, an error) or done: the last finished shards reach the file too
+        checkpoint.save()
     return found
 
 

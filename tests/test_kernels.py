@@ -80,6 +80,27 @@ def test_exhaustive_searches_agree(h, w, rocks, threshold, symmetric):
 
 
 @pytest.mark.parametrize("impl", IMPLS)
+def test_finer_shards_split_a_shard_exactly(impl):
+    # The shards (rocks, first, second) for every second partition the shard (rocks, first): the
+    # same layouts, the same best, and the ties of the second-level shards at that best add up.
+    base, free, everywhere = open_space(3, 4)
+    syms = mirror(3, 4)
+    with kernels.use(impl):
+        for rocks, first in ((2, 0), (3, 1), (3, 0)):
+            whole = kernels.exhaustive(base, free, everywhere, everywhere, syms, rocks, first, 1, 60)
+            parts = [kernels.exhaustive(base, free, everywhere, everywhere, syms, rocks, first, 1, 60, second=second)
+                     for second in range(first + 1, 12 - rocks + 2)]
+            assert sum(p[5] for p in parts) == whole[5] and all(p[6] for p in parts)
+            assert max(p[0] for p in parts) == whole[0]
+            # ties inside one kernel count only from the point its bar reached the best
+            assert sum(p[1] for p in parts if p[0] == whole[0]) >= whole[1]
+        with pytest.raises(ValueError, match="second"):
+            kernels.exhaustive(base, free, everywhere, everywhere, [], 1, 0, 1, 60, second=1)  # one rock
+        with pytest.raises(ValueError, match="second"):
+            kernels.exhaustive(base, free, everywhere, everywhere, [], 3, 2, 1, 60, second=2)  # not after first
+
+
+@pytest.mark.parametrize("impl", IMPLS)
 def test_exhaustive_finds_the_known_optimum(impl):
     # 3x3 open field, one rock: the best strong reversible level needs 4 stops (brute force below).
     base, free, everywhere = open_space(3, 3)
@@ -170,11 +191,13 @@ def test_the_compiled_bindings_check_what_keeps_memory_safe():
     ok = np.ones(n, np.uint8)
     cells = np.arange(n, dtype=np.int32)
     flag = np.zeros(1, np.int32)
-    for rocks, first in ((2, 11), (13, 0), (-1, 0), (1, -5)):
+    for rocks, first, second in ((2, 11, -1), (13, 0, -1), (-1, 0, -1), (1, -5, -1), (1, 0, 1), (3, 2, 2),
+                                 (3, 2, 11), (3, 0, -7)):
         with pytest.raises(ValueError):
-            _kernels.exhaustive(base, 3, 4, cells, ok, ok, np.zeros(0, np.int32), 0, rocks, first, 1, 1.0, flag)
+            _kernels.exhaustive(base, 3, 4, cells, ok, ok, np.zeros(0, np.int32), 0, rocks, first, second, 1, 1.0,
+                                flag)
     with pytest.raises(ValueError):
-        _kernels.exhaustive(base, 3, 4, cells, ok, ok, np.full(n, 40, np.int32), 1, 1, 0, 1, 1.0, flag)
+        _kernels.exhaustive(base, 3, 4, cells, ok, ok, np.full(n, 40, np.int32), 1, 1, 0, -1, 1, 1.0, flag)
 
 
 @needs_compiled

@@ -15,6 +15,13 @@ from typing import Any, Callable, Iterable
 
 from designer.errors import DesignerError
 
+BATCHES_PER_WORKER = 8  # tasks per cluster worker for one run: few enough to keep scheduling cheap
+
+
+def run_batch(jobs: list, shard: Callable[[Any], Any]) -> list:
+    """Run a batch of jobs on one worker (a lost worker's batch is run again as a whole)."""
+    return [shard(job) for job in jobs]
+
 
 class InProcess:
     """Shards on a pool of threads in this process (the compiled kernels release the GIL)."""
@@ -76,11 +83,16 @@ class Dask:
         from distributed import as_completed as dask_completed
 
         jobs = list(jobs)
-        futures = self.client.map(shard, jobs, pure=False)
-        index = {future.key: job for future, job in zip(futures, jobs)}
+        # Jobs go out in batches, dealt round-robin (the jobs come biggest first), so that the
+        # scheduler handles a few dozen tasks rather than thousands of small ones.
+        count = min(len(jobs), BATCHES_PER_WORKER * max(1, len(self.client.scheduler_info().get("workers", {}))))
+        batches = [jobs[k::count] for k in range(count)]
+        futures = self.client.map(run_batch, batches, shard=shard, pure=False)
+        index = {future.key: batch for future, batch in zip(futures, batches)}
         try:
-            for future, result in dask_completed(futures, with_results=True):
-                on_result(index[future.key], result)
+            for future, results in dask_completed(futures, with_results=True):
+                for job, result in zip(index[future.key], results):
+                    on_result(job, result)
         except BaseException:
             if on_abort is not None:
                 on_abort()

@@ -3,8 +3,9 @@ a dask.distributed cluster (``--dask local`` starts a LocalCluster on this machi
 tcp://HOST:PORT`` uses a running scheduler).
 
 A shard is a plain function of one picklable job, so the same shards run either way and give the
-same results. On a cluster, a shard whose worker is lost is run again by the scheduler (dask's own
-bookkeeping), so no shard is lost or counted twice.
+same results. On a cluster, shards go out in batches; a batch whose worker is lost is run again by
+the scheduler (dask's own bookkeeping), and each result is handed on once, so no shard is lost or
+counted twice.
 """
 
 from __future__ import annotations

@@ -372,6 +372,7 @@ def records(
     from designer import records as rec
     from designer.design import validate
     from designer.executor import open_executor
+    from designer.progress import records_reporter
 
     h, w = parse_size(size)
     counts = parse_rocks(rocks)
@@ -382,10 +383,10 @@ def records(
         output.check_file(checkpoint, force=True, option="--checkpoint")
     executor = open_executor(dask, workers)
     try:
-        with _records_bar(len(counts)) as bar:
+        with records_reporter(len(counts), enabled=sys.stderr.isatty()) as bar:
             found = rec.records(h, w, not no_frame, counts, time_limit, seed=seed, workers=workers, executor=executor,
                                 checkpoint_path=Path(checkpoint) if checkpoint else None,
-                                on_record=lambda one: bar.advance(), on_phase=bar.phase)
+                                on_record=bar.advance, on_phase=bar.phase)
     finally:
         executor.close()
     table = rec.markdown_table(h, w, not no_frame, found)
@@ -398,38 +399,6 @@ def records(
                 if one.level is not None:
                     output.write(path, str(one.level) + "\n", force=force)
     echo(json.dumps(as_obj, indent=2) + "\n" if as_json else table, nl=False)
-
-
-class _records_bar:
-    """A rich progress bar over rock counts on a terminal; nothing when stderr is piped."""
-
-    def __init__(self, total: int):
-        self.total = total
-        self.bar = self.task = None
-
-    def __enter__(self):
-        if sys.stderr.isatty():
-            from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-            self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                                TimeElapsedColumn(), console=Console(stderr=True), transient=True)
-            self.bar.__enter__()
-            self.task = self.bar.add_task("records", total=self.total)
-        return self
-
-    def __exit__(self, *exc):
-        if self.bar is not None:
-            self.bar.__exit__(*exc)
-        return False
-
-    def phase(self, rocks: int, name: str) -> None:
-        if self.bar is not None:
-            self.bar.update(self.task, description=f"{rocks} rocks: {name}")
-
-    def advance(self) -> None:
-        if self.bar is not None:
-            self.bar.advance(self.task)
 
 
 @bench_app.command("classify")

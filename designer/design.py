@@ -492,9 +492,7 @@ def empty_room(request: LayoutRequest) -> Level | None:
     """The model's starting point when nothing better is known: every free cell ice and the first
     start and goal (pairs in one row or column first) that make the room strong and reversible.
     A hint, not a stage: the model's own search improves on it. None when no pair works."""
-    terrain = np.array(request.fixed_grid(), dtype=np.int16)
-    terrain[terrain < 0] = ICE
-    terrain = terrain.astype(np.uint8)
+    terrain = exhaustive.base_terrain(request)  # fixed tiles, ice on the free cells and pinned ends
     pairs = [(s, g) for s in request.start_cells() for g in request.goal_cells() if s != g]
     pairs.sort(key=lambda pair: pair[0][0] != pair[1][0] and pair[0][1] != pair[1][1])
     pairs = pairs[:EMPTY_ROOM_PAIRS]

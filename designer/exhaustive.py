@@ -40,7 +40,7 @@ def applicable(request: LayoutRequest) -> bool:
     already open (free, drawn ice, or pinned): frame gaps are not searched."""
     if request.max_rocks is None or request.placed_snow() or len(request.free_cells()) > MAX_FREE_CELLS:
         return False
-    base = _base(request)
+    base = base_terrain(request)
     return all(base[c] != ROCK for c in request.start_cells() + request.goal_cells())
 
 
@@ -84,11 +84,11 @@ RATE_42_CELLS = 32_000
 def estimated_seconds(request: LayoutRequest, workers: int) -> float:
     """A rough forecast of a complete search (the cost of a layout grows with cells squared)."""
     cells = request.height * request.width
-    classes = layout_count(request) / (1 + len(symmetries(request, _base(request))))
+    classes = layout_count(request) / (1 + len(symmetries(request, base_terrain(request))))
     return classes * (cells / 42) ** 2 / RATE_42_CELLS / max(1, workers)
 
 
-def _base(request: LayoutRequest) -> np.ndarray:
+def base_terrain(request: LayoutRequest) -> np.ndarray:
     """The fixed terrain (frame rock, a template's tiles), ice on the free cells and pinned ends."""
     fixed = np.array(request.fixed_grid(), np.int16)
     base = np.where(fixed < 0, ICE, fixed).astype(np.uint8)
@@ -146,7 +146,7 @@ def shard_jobs(request: LayoutRequest, threshold: int, deadline: float) -> list[
     """Every shard of the space, biggest first. ``deadline`` is a ``time.time()`` value."""
     free = request.free_cells()
     w = request.width
-    base = _base(request)
+    base = base_terrain(request)
     start_ok, goal_ok = _endpoint_masks(request)
     free_flat = np.array([r * w + c for r, c in free], np.int32)
     syms = symmetries(request, base)
@@ -177,7 +177,7 @@ def merge(request: LayoutRequest, results: dict[tuple[int, int, int], tuple]) ->
         return ExhaustiveResult(-1, None, 0, layouts, complete)
     at_best = [key for key in sorted(results) if results[key][0] == best]
     stops, _, mask, start, goal, _, _ = results[at_best[0]]
-    terrain = _base(request)
+    terrain = base_terrain(request)
     for k, cell in enumerate(free):
         if mask >> k & 1:
             terrain[cell] = ROCK
@@ -231,10 +231,7 @@ def search(request: LayoutRequest, threshold: int, deadline: float, workers: int
     except BaseException:
         stop[0] = 1
         raise
-    merged = merge(request, results)
-    if len(results) < len(jobs) + len(done or {}) or stop[0]:
-        return ExhaustiveResult(merged.best, merged.level, merged.ties, merged.layouts, False)
-    return merged
+    return merge(request, results)  # a shard cut short (deadline, first_only) says so: incomplete
 
 
 def search_around(request: LayoutRequest, level: Level, release: int, threshold: int, deadline: float,
@@ -282,7 +279,7 @@ def fixed_terrain(request: LayoutRequest) -> np.ndarray | None:
     of 0) and no snow. The start and goal are then all that is left to choose."""
     if request.max_rocks != 0 or request.placed_snow():
         return None
-    return _base(request)
+    return base_terrain(request)
 
 
 def search_endpoints(request: LayoutRequest, terrain: np.ndarray, deadline: float,

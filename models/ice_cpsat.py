@@ -384,15 +384,27 @@ def _strongly_solvable(model, lits: Literals, grid: _Grid, rests, is_goal, stops
             lits.enforce(slide_to_goal[slide] >= slide_to_goal[nxt], [grid.open[cell], lits.negate(stops[slide])])
         lits.enforce(slide_to_goal[slide] >= to_goal[cell], [grid.open[cell], stops[slide]])
     for cell in grid.cells:
-        onward = []
-        for d in range(4):
-            first = (grid.step(cell, d), d)
-            if first[0] in grid.cell_set:
-                move = model.new_bool_var("onward")
-                lits.implies([move], [grid.open[first[0]]])
-                model.add(to_goal[cell] >= slide_to_goal[first] + 1).only_enforce_if(move)
-                onward.append(move)
+        onward = _moves_down(model, lits, grid, cell, to_goal, slide_to_goal, "onward")
         lits.implies([rests[cell]], [is_goal[cell]] + onward)
+
+
+def _moves_down(model, lits: Literals, grid: _Grid, cell: Cell, potential, slide_potential, name: str,
+                sliding=None) -> list:
+    """One literal per direction a move can leave ``cell`` in: when true, the first cell of the
+    slide is open (and, given ``sliding``, that slide is marked), and the cell where the slide
+    stops has a smaller potential than ``cell``."""
+    moves = []
+    for d in range(4):
+        first = (grid.step(cell, d), d)
+        if first[0] not in grid.cell_set:
+            continue
+        move = model.new_bool_var(name)
+        lits.implies([move], [grid.open[first[0]]])
+        if sliding is not None:
+            lits.implies([move], [sliding[first]])
+        model.add(potential[cell] >= slide_potential[first] + 1).only_enforce_if(move)
+        moves.append(move)
+    return moves
 
 
 def _reversible(model, lits: Literals, grid: _Grid, is_start, is_goal, stops, check_time) -> None:
@@ -419,15 +431,7 @@ def _reversible(model, lits: Literals, grid: _Grid, is_start, is_goal, stops, ch
         lits.enforce(slide_back_potential[slide] >= back_potential[cell], stopping)
     for cell in grid.cells:
         lits.implies([is_goal[cell]], [on_way_back[cell]])
-        onward = []
-        for d in range(4):
-            first = (grid.step(cell, d), d)
-            if first[0] in grid.cell_set:
-                move = model.new_bool_var("back_move")
-                lits.implies([move], [grid.open[first[0]]])
-                lits.implies([move], [back_sliding[first]])
-                model.add(back_potential[cell] >= slide_back_potential[first] + 1).only_enforce_if(move)
-                onward.append(move)
+        onward = _moves_down(model, lits, grid, cell, back_potential, slide_back_potential, "back_move", back_sliding)
         lits.implies([on_way_back[cell]], [is_start[cell]] + onward)
 
 

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from designer.design import DesignFailed, design
-from designer.exhaustive import applicable, search, symmetries, _base
+from designer.exhaustive import applicable, base_terrain, search, symmetries
 from designer.fast import STRONG, classify_batch
 from models.request import LayoutRequest
 
@@ -19,7 +19,7 @@ def brute_force_best(request: LayoutRequest) -> int:
     terrains, s_list, g_list = [], [], []
     for k in range(request.max_rocks + 1):
         for rocks in itertools.combinations(free, k):
-            flat = _base(request).reshape(-1).copy()
+            flat = base_terrain(request).reshape(-1).copy()
             flat[list(rocks)] = 1
             for s in starts:
                 for g in goals:
@@ -54,10 +54,10 @@ def test_exhaustive_best_matches_brute_force(request_):
 
 
 def test_symmetries_found():
-    assert len(symmetries(LayoutRequest(height=4, width=4, frame=False, max_rocks=1), _base(
+    assert len(symmetries(LayoutRequest(height=4, width=4, frame=False, max_rocks=1), base_terrain(
         LayoutRequest(height=4, width=4, frame=False, max_rocks=1)))) == 7
     pinned = LayoutRequest(height=4, width=5, frame=False, max_rocks=1, start=(1, 1))
-    assert symmetries(pinned, _base(pinned)) == []
+    assert symmetries(pinned, base_terrain(pinned)) == []
 
 
 def test_not_applicable_without_budget_or_with_framed_free_ends():

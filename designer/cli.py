@@ -401,6 +401,120 @@ def records(
     echo(json.dumps(as_obj, indent=2) + "\n" if as_json else table, nl=False)
 
 
+LEVELS_HELP = "A level file (canonical ASCII, a dialect, or JSON), - for standard input, or a pack folder."
+PICTURE_SUFFIXES = (".svg", ".png")
+
+
+@app.command()
+def render(
+    source: str = typer.Argument(..., metavar="LEVEL|DIR", help=LEVELS_HELP),
+    output_file: str = typer.Option(..., "-o", "--output", metavar="FILE",
+                                    help="The picture: FILE.svg or FILE.png (the format is the suffix)."),
+    solution: bool = typer.Option(False, "--solution", help="Draw the fewest-moves path, its stops numbered."),
+    moves_left: bool = typer.Option(False, "--moves-left",
+                                    help="Shade each resting cell by the moves left to the goal; cross out traps."),
+    cell: Optional[int] = typer.Option(None, "--cell", metavar="PIXELS", min=4, max=512,
+                                       help="Pixels per cell (default 32; 16 on a pack's contact sheet)."),
+    force: bool = typer.Option(False, "--force", help="Overwrite an existing picture."),
+) -> None:
+    """Draw a level as SVG or PNG; a pack folder as one contact sheet."""
+    from pathlib import Path
+
+    from designer import output, picture
+    from designer.formats import read_levels
+
+    suffix = Path(output_file).suffix.lower()
+    if suffix not in PICTURE_SUFFIXES:
+        raise DesignerError(f"-o {output_file}: unknown picture format {suffix or '(no suffix)'!r}; "
+                            "use .svg or .png")
+    output.check_file(output_file, force=force)
+    levels = read_levels(source)
+    unsolvable = [name for name, level, _ in levels if solution and not is_solvable(level)]
+    if unsolvable:
+        raise RequestNotMet(f"unsolvable: {unsolvable[0]} has no solution to draw (--solution)")
+    if len(levels) == 1 and not Path(source).is_dir():
+        drawing = picture.draw_level(levels[0][1], cell=cell or picture.DEFAULT_CELL, solution=solution,
+                                     moves_left=moves_left)
+    else:
+        drawing = picture.contact_sheet([(name, level) for name, level, _ in levels], cell=cell or 16,
+                                        solution=solution, moves_left=moves_left)
+    data = picture.png_bytes(drawing) if suffix == ".png" else picture.svg_text(drawing)
+    output.write(output_file, data, force=force)
+    typer.echo(f"wrote {output_file}", err=True)
+
+
+def is_solvable(level) -> bool:
+    from designer.analysis import is_solvable as solvable
+
+    return solvable(level)
+
+
+class ExportFormat(str, Enum):
+    tiled = "tiled"
+
+
+@app.command()
+def export(
+    source: str = typer.Argument(..., metavar="LEVEL|DIR", help=LEVELS_HELP),
+    to: ExportFormat = typer.Option(..., "--to", help="The target: tiled (a Tiled JSON map, .tmj)."),
+    output_file: Optional[str] = typer.Option(None, "-o", "--output", metavar="FILE.tmj", help="The map of one level."),
+    out: Optional[str] = typer.Option(None, "--out", metavar="DIR", help="A folder for the maps (one per level)."),
+    cell: int = typer.Option(32, "--cell", metavar="PIXELS", min=4, max=512, help="Tile size in pixels."),
+    force: bool = typer.Option(False, "--force", help="Overwrite existing files."),
+) -> None:
+    """Export levels for a game engine: Tiled maps with their tileset image beside them."""
+    from pathlib import Path
+
+    from designer import output, picture, tiled
+    from designer.formats import read_levels
+
+    if (output_file is None) == (out is None):
+        raise DesignerError("give either -o FILE.tmj (one level) or --out DIR")
+    levels = read_levels(source)
+    if output_file is not None:
+        if len(levels) > 1:
+            raise DesignerError(f"{source} holds {len(levels)} levels: use --out DIR for a pack")
+        if Path(output_file).suffix.lower() not in (".tmj", ".json"):
+            raise DesignerError(f"-o {output_file}: a Tiled map is written as FILE.tmj (or FILE.json)")
+        maps = [output.check_file(output_file, force=force)]
+        image = output.check_file(maps[0].parent / tiled.TILESET_IMAGE, force=force, option="-o")
+        place = None
+    else:
+        names = [f"{name}.tmj" for name, _, _ in levels] + [tiled.TILESET_IMAGE]
+        *maps, image = output.check_folder(out, names, force=force)
+        place = out
+    with ExitStack() as stack:
+        if place is not None:
+            stack.enter_context(output.folder(place))
+        output.write(image, picture.png_bytes(picture.tileset(cell)), force=force)
+        for path, (_, level, generator) in zip(maps, levels):
+            seed = generator.get("seed") if isinstance(generator.get("seed"), int) else None
+            output.write(path, json.dumps(tiled.to_tiled(level, cell=cell, seed=seed), indent=1) + "\n", force=force)
+    typer.echo(f"wrote {len(maps)} map{'s' if len(maps) > 1 else ''} and {image}", err=True)
+
+
+@app.command()
+def play(
+    source: str = typer.Argument(..., metavar="LEVEL|DIR", help=LEVELS_HELP),
+    output_file: str = typer.Option(..., "-o", "--output", metavar="FILE.html", help="The page."),
+    force: bool = typer.Option(False, "--force", help="Overwrite an existing page."),
+) -> None:
+    """Write a self-contained HTML page to play a level or a pack, offline."""
+    from pathlib import Path
+
+    from designer import output
+    from designer.formats import read_levels
+    from designer.play import page
+
+    if Path(output_file).suffix.lower() not in (".html", ".htm"):
+        raise DesignerError(f"-o {output_file}: the page is written as FILE.html")
+    output.check_file(output_file, force=force)
+    levels = read_levels(source)
+    title = f"ice-designer: {Path(source).name if source != '-' else 'level'}"
+    output.write(output_file, page([(name, level) for name, level, _ in levels], title=title), force=force)
+    typer.echo(f"wrote {output_file} ({len(levels)} level{'s' if len(levels) > 1 else ''})", err=True)
+
+
 @bench_app.command("classify")
 def bench_classify_cmd(
     count: int = typer.Option(10_000, min=1, help="How many random levels."),
@@ -477,7 +591,7 @@ def main(argv: list[str] | None = None) -> int:
     """
     argv = sys.argv[1:] if argv is None else argv
     if not argv:
-        typer.echo("usage: designer COMMAND [ARGS]... (commands: make, solve, analyze, compare, records, bench; see designer --help)", err=True)
+        typer.echo("usage: designer COMMAND [ARGS]... (commands: make, solve, analyze, render, export, play, compare, records, bench; see designer --help)", err=True)
         return 2
     _note_slow_kernels()
     try:

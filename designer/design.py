@@ -11,6 +11,9 @@ A design runs as a portfolio, every random choice drawn from the seed:
    change classified in one batch, the best taken. It meets most targets within a second and
    gives CP-SAT a strong hint. In tiny layout spaces it goes on with exact neighbourhoods: a
    few rocks released and placed again in every possible way (``exhaustive.search_around``).
+2b. **open grid** (a rock budget on a large grid with no frame: ``designer.opengrid``): in place
+   of the climb, simulated annealing on compressed grids, where only the order of the rocks'
+   rows and columns and the gaps between them count; the best is expanded back to the full grid.
 3. **exhaustive** (tiny layout spaces: no frame or pinned ends, a rock budget, no snow): every
    layout up to symmetry, in compiled code; when it completes it proves its best optimal, or
    the request infeasible. Otherwise **cp-sat**: the model of ``models.ice_cpsat`` (strong
@@ -38,7 +41,7 @@ from typing import Callable
 
 import numpy as np
 
-from designer import bounds, exhaustive
+from designer import bounds, exhaustive, opengrid
 from designer.analysis import Analysis, analyze
 from designer.errors import DesignerError
 from designer.climb import Space, climb
@@ -440,6 +443,25 @@ def climb_stage(search: Search, target: int | None, share: float, restarts: bool
     return None
 
 
+def open_grid_stage(search: Search, target: int | None, share: float) -> Design | None:
+    """A few rocks on a large open grid (``designer.opengrid``): annealing on compressed grids, one
+    chain per worker, for ``share`` of the time left. With a ``target``, the first verified level
+    that meets it; otherwise the best verified level goes to ``search.best``."""
+    search.progress.update(phase="open-grid annealing")
+    end = time.perf_counter() + share * search.budget.left()
+    level, stops = opengrid.search(search.request, search.rng, end, search.workers, target=target,
+                                   exclude=search.excluded, on_best=search.seen)
+    if level is None or (target is not None and stops < target):
+        return None
+    found = search.verify(level, "open grid")
+    if found is None:
+        search.excluded.add(level)
+        return None
+    if search.best is None or found.min_stops > search.best.min_stops:
+        search.best = found
+    return found if target is not None else None
+
+
 def _refine(search: Search, level: Level, stops: int, end: float, target: int | None) -> tuple[Level, int]:
     """Exact neighbourhoods: release a few rocks of the best layout and place them again in every
     possible way, with every start and goal; move on ties, stop after a long stall."""
@@ -600,6 +622,8 @@ def _meet(search: Search) -> Design:
     if terrain is not None:
         return _one_layout(search, terrain, maximize=False)
     found = sample_stage(search, take=True)
+    if found is None and opengrid.applies(request):
+        found = open_grid_stage(search, request.min_stops, CLIMB_SHARE)
     if found is None and search.pool:
         provable = proof_within_reach(search, search.budget.left())
         share = CLIMB_SHARE_BEFORE_PROOF if provable else CLIMB_SHARE
@@ -624,6 +648,9 @@ def _maximize(search: Search) -> Design:
     if terrain is not None:
         return _one_layout(search, terrain, maximize=True)
     sample_stage(search, take=False)
+    if opengrid.applies(request):
+        open_grid_stage(search, None, SEARCH_SHARE_WITHOUT_PROOF)
+        return _finish_with_model(search)
     if search.pool:
         # With no proof in reach, the time is better spent on fresh climbs.
         restarts = not proof_within_reach(search, search.budget.left())

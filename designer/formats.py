@@ -161,3 +161,44 @@ def read_level(source: str | Path) -> Level:
         return parse_level(data)
     except LevelError as exc:
         raise LevelError(exc if str(source) == "-" else f"{source}: {exc}") from None
+
+
+def read_level_and_generator(source: str | Path) -> tuple[Level, dict]:
+    """A level and, for a JSON level, its ``generator`` object (empty for ASCII): where a
+    designed level's seed is kept."""
+    data = read_bytes(source)
+    try:
+        level = parse_level(data)
+        text = decode_text(data)
+    except LevelError as exc:
+        raise LevelError(exc if str(source) == "-" else f"{source}: {exc}") from None
+    generator = {}
+    if text.lstrip().startswith("{"):
+        found = json.loads(text).get("generator")
+        generator = found if isinstance(found, dict) else {}
+    return level, generator
+
+
+#: File names a pack folder's levels may have (what ``designer make --out`` writes).
+LEVEL_SUFFIXES = (".txt", ".json")
+
+
+def read_pack(folder: str | Path) -> list[tuple[str, Level, dict]]:
+    """Every level of a pack folder, by file name: (name without suffix, level, generator).
+    Files of other suffixes are left alone; an unreadable level file is an error."""
+    path = Path(folder)
+    try:
+        names = sorted(p for p in path.iterdir() if p.suffix in LEVEL_SUFFIXES and p.is_file())
+    except OSError as exc:
+        raise LevelError(f"{folder}: cannot read the folder ({exc.strerror})") from None
+    if not names:
+        raise LevelError(f"{folder}: no level files (*.txt, *.json) in the folder")
+    return [(name.stem, *read_level_and_generator(name)) for name in names]
+
+
+def read_levels(source: str | Path) -> list[tuple[str, Level, dict]]:
+    """A level file (or - for standard input) as a pack of one, or a pack folder."""
+    if str(source) != "-" and Path(source).is_dir():
+        return read_pack(source)
+    name = "level" if str(source) == "-" else Path(source).stem
+    return [(name, *read_level_and_generator(source))]

@@ -11,7 +11,7 @@ SCRIPTS = sorted((ROOT / "examples").glob("*.py"))
 
 
 def test_every_example_is_covered():
-    assert {p.name for p in SCRIPTS} == {"design_levels.py", "records.py", "solve_and_analyze.py"}
+    assert {p.name for p in SCRIPTS} == {"design_levels.py", "pictures.py", "records.py", "solve_and_analyze.py"}
 
 
 @pytest.mark.parametrize("script, expected", [
@@ -21,6 +21,8 @@ def test_every_example_is_covered():
                           '"format": "ice-level"']),
     ("records.py", ["| 3 | 11 | yes |", "proven optimal: True", "read back from the checkpoint: True",
                     "levels of 12 stops or more with 3 rocks: none; complete: True"]),
+    ("pictures.py", ["framed: ", "(open grid), searched as a ", "'level.png', 'level.svg', 'sheet.svg'",
+                     "'solution': '", "self-contained: True"]),
 ])
 def test_example_runs(script, expected):
     done = subprocess.run([sys.executable, str(ROOT / "examples" / script)], cwd=ROOT, capture_output=True,

@@ -1,0 +1,283 @@
+"""Open grids: a few rocks on a large grid with no frame, searched in compressed form.
+
+On an open grid the player rests only beside a rock, at the edge, on the start or on the goal
+(a slide stops at a rock, the edge, snow or the goal). So a rock-free row whose two neighbours
+are rock-free too, and which holds neither end, is never rested on: removing it, or inserting
+one more between two rock-free rows, leaves the move graph the same (the "abstracted puzzles"
+of twanvl/ice-sliding-puzzle). The same holds for columns. A level on a 16x24 grid with eight
+rocks is thus a level on a grid of about 11x14, and the search works there:
+
+- ``compress`` removes such rows and columns; ``expand`` inserts them back, up to a given size
+  (where the compressed level has two neighbouring rock-free rows and columns to insert between).
+- ``best_ends`` scores a terrain by its best strong, reversible start and goal, every pair tried
+  in compiled code (``kernels.exhaustive`` on a layout of no free cells).
+- ``anneal`` is one simulated-annealing chain over compressed terrains: a rock moves within its
+  row or column, or anywhere; a blank row or column is inserted or removed. Its grid never
+  outgrows the requested one, and a terrain that could not be expanded to it scores nothing.
+- ``search`` runs one chain per worker (threads: the kernel releases the GIL), each with its own
+  random stream drawn from the caller's, and returns the best level expanded to the full grid.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from designer import kernels
+from designer.level import ICE, ROCK, Level
+from models.request import LayoutRequest
+
+#: The search is used where the exhaustive search cannot go: more free cells than it takes.
+MIN_CELLS = kernels.MAX_FREE_CELLS + 1
+#: Annealing temperatures (in stops) at the start and the end of an epoch.
+HOT, COLD = 3.0, 0.1
+#: An epoch's length: a chain cools over this many seconds (or the time left), then reheats
+#: from its best terrain at half the starting temperature.
+EPOCH_SECONDS = 15.0
+#: Move mix: a rock along its row or column; a rock anywhere; otherwise a blank row or column
+#: inserted or removed.
+ALONG_LINE, ANYWHERE = 0.4, 0.4
+#: Random goal cells a move is scored with, besides the current goal.
+GOAL_SAMPLES = 8
+#: A chain's first grid: this many rows and columns more than rocks (within the request's).
+START_MARGIN = (4, 5)
+_NO_CELLS = np.zeros(0, np.int32)
+
+
+def applies(request: LayoutRequest) -> bool:
+    """A rock budget on an open grid (no frame, template, snow, pinned end or stop band) too
+    large for the exhaustive search."""
+    return (request.max_rocks is not None and request.max_rocks > 0 and not request.frame
+            and request.template is None and not request.snow and request.start is None
+            and request.goal is None and request.max_stops is None
+            and request.height * request.width >= MIN_CELLS)
+
+
+# --- compressing and expanding -----------------------------------------------------------------
+
+def _rock_free(terrain: np.ndarray, axis: int) -> np.ndarray:
+    """Per row (axis 0) or column (axis 1): whether it holds no rock."""
+    return ~(terrain == ROCK).any(axis=1 - axis)
+
+
+def _dead_lines(level: Level, axis: int) -> list[int]:
+    """Rows (axis 0) or columns (axis 1) never rested on: inner, rock-free, between two rock-free
+    lines, and holding neither end."""
+    free = _rock_free(level.terrain, axis)
+    ends = {level.start[axis], level.goal[axis]}
+    return [k for k in range(1, len(free) - 1) if free[k - 1] and free[k] and free[k + 1] and k not in ends]
+
+
+def _delete(level: Level, k: int, axis: int) -> Level:
+    def moved(cell):
+        cell = list(cell)
+        cell[axis] -= cell[axis] > k
+        return tuple(cell)
+    return Level(np.delete(level.terrain, k, axis=axis), moved(level.start), moved(level.goal))
+
+
+def compress(level: Level) -> Level:
+    """The same puzzle with every row and column that is never rested on removed (only sound
+    for open grids: rocks, ice, no snow)."""
+    for axis in (0, 1):
+        while dead := _dead_lines(level, axis):
+            level = _delete(level, dead[0], axis)
+    return level
+
+
+def expandable(terrain: np.ndarray, height: int, width: int) -> bool:
+    """Whether ``terrain`` can grow to ``height`` x ``width`` without changing its puzzle: each
+    axis is already full size, or has two neighbouring rock-free lines to insert between."""
+    for axis, size in ((0, height), (1, width)):
+        free = _rock_free(terrain, axis)
+        if len(free) > size or (len(free) < size and not (free[:-1] & free[1:]).any()):
+            return False
+    return True
+
+
+def expand(level: Level, height: int, width: int) -> Level | None:
+    """``level`` grown to ``height`` x ``width`` by blank lines inserted between two rock-free
+    ones (the first such pair from the middle out), or None if it cannot be."""
+    if not expandable(level.terrain, height, width):
+        return None
+    terrain, ends = level.terrain, [list(level.start), list(level.goal)]
+    for axis, size in ((0, height), (1, width)):
+        extra = size - terrain.shape[axis]
+        if not extra:
+            continue
+        free = _rock_free(terrain, axis)
+        pairs = np.flatnonzero(free[:-1] & free[1:])
+        middle = (terrain.shape[axis] - 1) / 2
+        k = int(pairs[np.argmin(np.abs(pairs + 0.5 - middle))]) + 1  # insert before line k
+        terrain = np.insert(terrain, [k] * extra, ICE, axis=axis)
+        for end in ends:
+            end[axis] += extra if end[axis] >= k else 0
+    return Level(terrain, tuple(ends[0]), tuple(ends[1]))
+
+
+# --- scoring -----------------------------------------------------------------------------------
+
+def best_ends(terrain: np.ndarray, threshold: int = 1, goals: np.ndarray | None = None) -> tuple[int, int, int]:
+    """(min stops, flat start, flat goal) of the best strong, reversible start and goal on
+    ``terrain`` (any ice cells; the goal among the flat indices ``goals`` if given), or
+    (-1, -1, -1) when none reaches ``threshold``."""
+    ice = (terrain == ICE).astype(np.uint8)
+    goal_ok = ice
+    if goals is not None:
+        goal_ok = np.zeros_like(ice)
+        goal_ok.reshape(-1)[goals] = 1
+        goal_ok &= ice
+    stops, _, _, start, goal, _, _ = kernels.exhaustive(terrain, _NO_CELLS, ice, goal_ok, [], 0, 0,
+                                                         max(1, threshold), 3600.0)
+    return (int(stops), int(start), int(goal)) if stops >= 0 else (-1, -1, -1)
+
+
+# --- the search --------------------------------------------------------------------------------
+
+@dataclass
+class Found:
+    """A chain's best: its min stops and the compressed level (None: nothing yet)."""
+
+    stops: int = -1
+    level: Level | None = None
+
+
+def _first_terrain(rocks: int, height: int, width: int, rng: np.random.Generator) -> np.ndarray:
+    h, w = min(height, rocks + START_MARGIN[0]), min(width, rocks + START_MARGIN[1])
+    terrain = np.zeros((h, w), np.uint8)
+    terrain.reshape(-1)[rng.choice(h * w, min(rocks, h * w - 2), replace=False)] = ROCK
+    return terrain
+
+
+def _neighbour(terrain: np.ndarray, height: int, width: int, rng: np.random.Generator
+               ) -> tuple[np.ndarray, tuple[int, int, int] | None] | None:
+    """One random move (see the module docstring) and the line it inserted or removed (axis,
+    index, +1 or -1; None for a rock move), or None when the drawn move does not apply."""
+    u = rng.random()
+    flat = terrain.reshape(-1)
+    rocks = np.flatnonzero(flat == ROCK)
+    if u < ALONG_LINE + ANYWHERE and len(rocks):
+        moved = terrain.copy()
+        k = int(rng.choice(rocks))
+        if u < ALONG_LINE:
+            r, c = divmod(k, terrain.shape[1])
+            if rng.random() < 0.5:
+                r = int(rng.integers(terrain.shape[0]))
+            else:
+                c = int(rng.integers(terrain.shape[1]))
+            target = r * terrain.shape[1] + c
+        else:
+            target = int(rng.choice(np.flatnonzero(flat == ICE)))
+        if flat[target] != ICE:
+            return None
+        moved.reshape(-1)[k] = ICE
+        moved.reshape(-1)[target] = ROCK
+        return moved, None
+    axis = int(rng.integers(2))
+    size, limit = terrain.shape[axis], (height, width)[axis]
+    if rng.random() < 0.5 and size < limit:
+        at = int(rng.integers(size + 1))
+        return np.insert(terrain, at, ICE, axis=axis), (axis, at, 1)
+    blank = np.flatnonzero(_rock_free(terrain, axis))
+    if size <= 2 or not len(blank):
+        return None
+    at = int(rng.choice(blank))
+    return np.delete(terrain, at, axis=axis), (axis, at, -1)
+
+
+def _moved_goal(goal: tuple[int, int] | None, change: tuple[int, int, int] | None) -> tuple[int, int] | None:
+    """Where the goal cell is after a move (None: its line was removed)."""
+    if goal is None or change is None:
+        return goal
+    axis, at, delta = change
+    cell = list(goal)
+    if delta < 0 and cell[axis] == at:
+        return None
+    if cell[axis] >= at + (delta < 0):
+        cell[axis] += delta
+    return cell[0], cell[1]
+
+
+def anneal(rocks: int, height: int, width: int, rng: np.random.Generator, deadline: float, *,
+           target: int | None = None, on_best: Callable[[int], None] | None = None,
+           stop: Callable[[], bool] = lambda: False) -> Found:
+    """One annealing chain over compressed terrains of ``rocks`` rocks that expand to ``height``
+    x ``width``, until ``deadline`` (``time.perf_counter()``), ``target`` stops, or ``stop()``.
+
+    A move is scored with the goal among the current goal and a few random cells (a lower
+    bound, ``GOAL_SAMPLES`` times cheaper than every cell); a terrain that beats the chain's best
+    is scored again with every goal, so that the best is exact."""
+    found = Found()
+    terrain = _first_terrain(rocks, height, width, rng)
+    score, goal = -1, None
+    if expandable(terrain, height, width):
+        score, _, flat_goal = best_ends(terrain)
+        goal = divmod(flat_goal, terrain.shape[1]) if score >= 0 else None
+    hot = HOT
+    while time.perf_counter() < deadline and not stop():
+        epoch_start = time.perf_counter()
+        epoch = max(1e-3, min(EPOCH_SECONDS, deadline - epoch_start))
+        while (now := time.perf_counter()) < min(deadline, epoch_start + epoch) and not stop():
+            heat = hot * (COLD / hot) ** ((now - epoch_start) / epoch)
+            step = _neighbour(terrain, height, width, rng)
+            if step is None:
+                continue
+            moved, change = step
+            new, start, new_goal = -1, -1, -1
+            if expandable(moved, height, width):
+                w = moved.shape[1]
+                kept = _moved_goal(goal, change)
+                goals = rng.choice(moved.size, min(GOAL_SAMPLES, moved.size), replace=False)
+                if kept is not None:
+                    goals = np.append(goals, kept[0] * w + kept[1])
+                # Pairs far below the current score cannot be accepted anyway: let the kernel skip them.
+                new, start, new_goal = best_ends(moved, max(1, score - int(6 * heat) - 1), goals)
+                if new > found.stops:
+                    new, start, new_goal = best_ends(moved, new)
+            if new < score and rng.random() >= math.exp((new - score) / heat):
+                continue
+            terrain, score = moved, new
+            goal = divmod(new_goal, terrain.shape[1]) if new >= 0 else None
+            if score > found.stops:
+                w = terrain.shape[1]
+                found = Found(score, Level(terrain, divmod(start, w), divmod(new_goal, w)))
+                if on_best:
+                    on_best(score)
+                if target is not None and score >= target:
+                    return found
+        if found.level is not None:  # reheat from the best
+            terrain, score, hot = found.level.terrain.copy(), found.stops, HOT / 2
+            goal = found.level.goal
+    return found
+
+
+def search(request: LayoutRequest, rng: np.random.Generator, deadline: float, workers: int = 1, *,
+           target: int | None = None, exclude: set[Level] = frozenset(),
+           on_best: Callable[[int], None] | None = None) -> tuple[Level | None, int]:
+    """The best level the chains find for an open-grid request (see ``applies``), expanded to
+    the request's grid, and its min stops; (None, -1) when none is found. Chains end together
+    when one reaches ``target``."""
+    seeds = rng.spawn(max(1, workers))
+    reached = []
+
+    def chain(stream: np.random.Generator) -> Found:
+        found = anneal(request.max_rocks, request.height, request.width, stream, deadline, target=target,
+                       on_best=on_best, stop=lambda: bool(reached))
+        if target is not None and found.stops >= target:
+            reached.append(True)
+        return found
+
+    with ThreadPoolExecutor(len(seeds)) as pool:
+        results = list(pool.map(chain, seeds))
+    for found in sorted(results, key=lambda f: -f.stops):
+        if found.level is None:
+            continue
+        level = expand(found.level, request.height, request.width)
+        if level is not None and level not in exclude:
+            return level, found.stops
+    return None, -1

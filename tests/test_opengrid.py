@@ -1,0 +1,131 @@
+"""Open grids (designer.opengrid): compressing and expanding keep the puzzle; the designer's
+open-grid stage."""
+
+import numpy as np
+import pytest
+from conftest import needs_compiled
+
+from designer import opengrid
+from designer.design import design
+from designer.fast import classify
+from designer.level import ICE, ROCK, Level
+from models.request import LayoutRequest
+
+
+def random_open_level(rng, height, width, rocks) -> Level:
+    terrain = np.zeros((height, width), np.uint8)
+    terrain.reshape(-1)[rng.choice(height * width, rocks, replace=False)] = ROCK
+    ice = np.flatnonzero(terrain.reshape(-1) == ICE)
+    start, goal = rng.choice(ice, 2, replace=False)
+    return Level(terrain, divmod(int(start), width), divmod(int(goal), width))
+
+
+def puzzle(level: Level):
+    """What the move graph decides: solvability, reversibility, min stops."""
+    return classify(level)
+
+
+#: Two rocks far apart on a 9x11 grid: rows 3..5 and columns 3..6 are never rested on.
+SPARSE = Level.from_ascii("\n".join([
+    "...........",
+    ".#.........",
+    "...........",
+    "...........",
+    "...........",
+    "...........",
+    "...........",
+    "........#..",
+    "S.........G",
+]))
+
+
+def test_compress_removes_the_lines_never_rested_on():
+    small = opengrid.compress(SPARSE)
+    assert small.terrain.shape == (6, 7)
+    assert int((small.terrain == ROCK).sum()) == 2
+    assert puzzle(small) == puzzle(SPARSE)
+    assert opengrid.compress(small) == small  # nothing more to remove
+
+
+def test_expand_undoes_compress_up_to_where_lines_go():
+    small = opengrid.compress(SPARSE)
+    grown = opengrid.expand(small, 9, 11)
+    assert grown.terrain.shape == (9, 11)
+    assert puzzle(grown) == puzzle(SPARSE)
+    assert opengrid.compress(grown) == small
+    big = opengrid.expand(small, 30, 40)
+    assert big.terrain.shape == (30, 40) and puzzle(big) == puzzle(SPARSE)
+    assert opengrid.expand(small, 5, 7) is None  # never shrinks
+
+
+def test_expand_needs_two_neighbouring_rock_free_lines():
+    tight = Level.from_ascii("#..\n.#.\n..#\nS.G")  # every column, and every row but one, holds a rock
+    assert not opengrid.expandable(tight.terrain, 6, 3)
+    assert opengrid.expand(tight, 6, 3) is None
+    assert opengrid.expand(tight, 4, 6) is None
+    assert opengrid.expand(tight, 4, 3) == tight  # already that size
+    loose = Level.from_ascii("#..\n...\n..#\nS.G")  # the rock-free rows 1 and 3 are not neighbours
+    assert opengrid.expand(loose, 6, 3) is None
+    roomy = Level.from_ascii("#..\n...\n...\nS.G")
+    assert puzzle(opengrid.expand(roomy, 7, 3)) == puzzle(roomy)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_compress_and_expand_keep_every_puzzle(seed):
+    rng = np.random.default_rng(seed)
+    for _ in range(150):
+        level = random_open_level(rng, int(rng.integers(5, 12)), int(rng.integers(5, 14)), int(rng.integers(1, 7)))
+        small = opengrid.compress(level)
+        assert puzzle(small) == puzzle(level)
+        h, w = level.terrain.shape
+        grown = opengrid.expand(small, h + int(rng.integers(0, 6)), w + int(rng.integers(0, 6)))
+        if grown is not None:
+            assert puzzle(grown) == puzzle(level)
+            assert int((grown.terrain == ROCK).sum()) == int((level.terrain == ROCK).sum())
+
+
+def test_best_ends_matches_trying_every_pair():
+    rng = np.random.default_rng(7)
+    for _ in range(20):
+        level = random_open_level(rng, 6, 7, 5)
+        stops, start, goal = opengrid.best_ends(level.terrain)
+        w = level.width
+        best = -1
+        for s in np.flatnonzero(level.terrain.reshape(-1) == ICE):
+            for g in np.flatnonzero(level.terrain.reshape(-1) == ICE):
+                if s != g:
+                    c = classify(Level(level.terrain, divmod(int(s), w), divmod(int(g), w)))
+                    if c.solvability == "strong" and c.reversible:
+                        best = max(best, c.min_stops)
+        assert stops == best
+        if stops >= 0:
+            found = classify(Level(level.terrain, divmod(start, w), divmod(goal, w)))
+            assert (found.solvability, found.reversible, found.min_stops) == ("strong", True, stops)
+
+
+def test_applies_only_to_open_grids_with_a_rock_budget():
+    assert opengrid.applies(LayoutRequest(16, 24, frame=False, max_rocks=5))
+    assert not opengrid.applies(LayoutRequest(16, 24, frame=True, max_rocks=5))
+    assert not opengrid.applies(LayoutRequest(16, 24, frame=False))
+    assert not opengrid.applies(LayoutRequest(16, 24, frame=False, max_rocks=5, snow=2))
+    assert not opengrid.applies(LayoutRequest(16, 24, frame=False, max_rocks=5, start=(0, 0)))
+    assert not opengrid.applies(LayoutRequest(6, 7, frame=False, max_rocks=5))  # the exhaustive search's
+
+
+@needs_compiled  # thousands of terrains a second compiled; the Python twin is too slow for a short test
+def test_design_meets_an_open_grid_request_with_few_rocks():
+    request = LayoutRequest(16, 24, frame=False, min_stops=8, max_rocks=2)
+    found = design(request, seed=1, time_limit=30, workers=2)
+    assert found.generator["stage"] == "open grid"
+    assert found.level.terrain.shape == (16, 24)
+    assert found.min_stops >= 8 and int((found.level.terrain == ROCK).sum()) <= 2
+    assert found.analysis.solvability == "strong" and found.analysis.reversible
+
+
+@needs_compiled
+def test_design_maximizes_an_open_grid():
+    request = LayoutRequest(16, 24, frame=False, min_stops=1, max_rocks=3)
+    found = design(request, seed=2, time_limit=6, workers=2, maximize=True)
+    assert found.generator["stage"] == "open grid"
+    assert found.min_stops >= 9 and not found.generator["proven_optimal"]
+    assert int((found.level.terrain == ROCK).sum()) <= 3

@@ -158,6 +158,28 @@ def classify_batch(terrains, starts, goals) -> tuple[np.ndarray, np.ndarray, np.
     return classes, reversible, min_stops
 
 
+_NO_CELLS = np.zeros(0, np.int32)
+_NO_STOP = np.zeros(1, np.int32)
+
+
+def best_pair(terrain, start_ok, goal_ok, threshold: int) -> tuple[int, int, int]:
+    """The best strong, reversible (start, goal) pair of one terrain with at least ``threshold``
+    stops: (stops, flat start, flat goal), stops -1 when none. The exhaustive search on a layout
+    with no free cells, checked as it is but without the rock-set arguments it does not use
+    (the open-grid annealing calls this thousands of times a second)."""
+    grid = _terrain(terrain, 2)
+    h, w = grid.shape
+    masks = []
+    for name, mask in (("start_ok", start_ok), ("goal_ok", goal_ok)):
+        array = np.ascontiguousarray(mask, dtype=np.uint8)
+        if array.shape != (h, w):
+            raise ValueError(f"{name} must have the grid's shape {(h, w)}, not {array.shape}")
+        masks.append(array)
+    best, _, _, start, goal, _, _ = _impl().exhaustive(grid, h, w, _NO_CELLS, masks[0], masks[1], _NO_CELLS, 0, 0, 0,
+                                                       -1, int(threshold), 3600.0, _NO_STOP)
+    return int(best), int(start), int(goal)
+
+
 def exhaustive(base, free_cells, start_ok, goal_ok, syms, rocks: int, first: int, threshold: int,
                budget: float, stop: np.ndarray | None = None, second: int = -1) -> tuple[int, int, int, int, int, int, bool]:
     """Search every rock set of exactly ``rocks`` of the ``free_cells`` (flat indices into

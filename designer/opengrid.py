@@ -14,15 +14,19 @@ rocks is thus a level on a grid of about 11x14, and the search works there:
 - ``anneal`` is one simulated-annealing chain over compressed terrains: a rock moves within its
   row or column, or anywhere; a blank row or column is inserted or removed. Its grid never
   outgrows the requested one, and a terrain that could not be expanded to it scores nothing.
-- ``search`` runs one chain per worker (threads: the kernel releases the GIL), each with its own
-  random stream drawn from the caller's, and returns the best level expanded to the full grid.
+- ``search`` runs one chain per worker (forked processes on Linux: a chain is mostly Python
+  between kernel calls), each with its own random stream drawn from the caller's, and returns the best level
+  expanded to the full grid.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from concurrent.futures import ThreadPoolExecutor
+import multiprocessing
+import sys
+import threading
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Callable
 
@@ -46,7 +50,6 @@ ALONG_LINE, ANYWHERE = 0.4, 0.4
 GOAL_SAMPLES = 8
 #: A chain's first grid: this many rows and columns more than rocks (within the request's).
 START_MARGIN = (4, 5)
-_NO_CELLS = np.zeros(0, np.int32)
 
 
 def applies(request: LayoutRequest) -> bool:
@@ -132,9 +135,8 @@ def best_ends(terrain: np.ndarray, threshold: int = 1, goals: np.ndarray | None 
         goal_ok = np.zeros_like(ice)
         goal_ok.reshape(-1)[goals] = 1
         goal_ok &= ice
-    stops, _, _, start, goal, _, _ = kernels.exhaustive(terrain, _NO_CELLS, ice, goal_ok, [], 0, 0,
-                                                         max(1, threshold), 3600.0)
-    return (int(stops), int(start), int(goal)) if stops >= 0 else (-1, -1, -1)
+    stops, start, goal = kernels.best_pair(terrain, ice, goal_ok, max(1, threshold))
+    return (stops, start, goal) if stops >= 0 else (-1, -1, -1)
 
 
 # --- the search --------------------------------------------------------------------------------
@@ -163,7 +165,7 @@ def _neighbour(terrain: np.ndarray, height: int, width: int, rng: np.random.Gene
     rocks = np.flatnonzero(flat == ROCK)
     if u < ALONG_LINE + ANYWHERE and len(rocks):
         moved = terrain.copy()
-        k = int(rng.choice(rocks))
+        k = int(rocks[rng.integers(len(rocks))])
         if u < ALONG_LINE:
             r, c = divmod(k, terrain.shape[1])
             if rng.random() < 0.5:
@@ -172,7 +174,7 @@ def _neighbour(terrain: np.ndarray, height: int, width: int, rng: np.random.Gene
                 c = int(rng.integers(terrain.shape[1]))
             target = r * terrain.shape[1] + c
         else:
-            target = int(rng.choice(np.flatnonzero(flat == ICE)))
+            target = int(rng.integers(flat.size))  # a rock drawn here: no move
         if flat[target] != ICE:
             return None
         moved.reshape(-1)[k] = ICE
@@ -186,7 +188,7 @@ def _neighbour(terrain: np.ndarray, height: int, width: int, rng: np.random.Gene
     blank = np.flatnonzero(_rock_free(terrain, axis))
     if size <= 2 or not len(blank):
         return None
-    at = int(rng.choice(blank))
+    at = int(blank[rng.integers(len(blank))])
     return np.delete(terrain, at, axis=axis), (axis, at, -1)
 
 
@@ -232,7 +234,7 @@ def anneal(rocks: int, height: int, width: int, rng: np.random.Generator, deadli
             if expandable(moved, height, width):
                 w = moved.shape[1]
                 kept = _moved_goal(goal, change)
-                goals = rng.choice(moved.size, min(GOAL_SAMPLES, moved.size), replace=False)
+                goals = rng.integers(0, moved.size, GOAL_SAMPLES)
                 if kept is not None:
                     goals = np.append(goals, kept[0] * w + kept[1])
                 # Pairs far below the current score cannot be accepted anyway: let the kernel skip them.
@@ -256,24 +258,50 @@ def anneal(rocks: int, height: int, width: int, rng: np.random.Generator, deadli
     return found
 
 
+#: Set in a chain's process when any chain reaches the target (see ``search``).
+_reached = None
+
+
+def _start_chain_process(event) -> None:
+    global _reached
+    _reached = event
+
+
+def _chain(job: tuple) -> Found:
+    """One chain in a worker process; it stops when another one has reached the target."""
+    rocks, height, width, stream, deadline, target = job
+    found = anneal(rocks, height, width, stream, deadline, target=target, stop=_reached.is_set)
+    if target is not None and found.stops >= target:
+        _reached.set()
+    return found
+
+
 def search(request: LayoutRequest, rng: np.random.Generator, deadline: float, workers: int = 1, *,
            target: int | None = None, exclude: set[Level] = frozenset(),
            on_best: Callable[[int], None] | None = None) -> tuple[Level | None, int]:
     """The best level the chains find for an open-grid request (see ``applies``), expanded to
-    the request's grid, and its min stops; (None, -1) when none is found. Chains end together
-    when one reaches ``target``."""
-    seeds = rng.spawn(max(1, workers))
-    reached = []
+    the request's grid, and its min stops; (None, -1) when none is found.
 
-    def chain(stream: np.random.Generator) -> Found:
-        found = anneal(request.max_rocks, request.height, request.width, stream, deadline, target=target,
-                       on_best=on_best, stop=lambda: bool(reached))
-        if target is not None and found.stops >= target:
-            reached.append(True)
-        return found
-
-    with ThreadPoolExecutor(len(seeds)) as pool:
-        results = list(pool.map(chain, seeds))
+    One chain runs here with one worker; with more, one chain per worker, each in a process of
+    its own on Linux (a chain is mostly Python between kernel calls, so threads would share one
+    core; the processes are forked, so a caller's script is never imported again), in threads
+    elsewhere. They end together when one reaches ``target``. ``deadline`` is a
+    ``time.perf_counter()`` value: on Linux the same clock in every process.
+    """
+    streams = rng.spawn(max(1, workers))
+    jobs = [(request.max_rocks, request.height, request.width, stream, deadline, target) for stream in streams]
+    if len(jobs) == 1:
+        results = [anneal(*jobs[0][:5], target=target, on_best=on_best)]
+    else:
+        forked = sys.platform == "linux"
+        context = multiprocessing.get_context("fork") if forked else None
+        reached = context.Event() if forked else threading.Event()
+        pool = (ProcessPoolExecutor(len(jobs), mp_context=context, initializer=_start_chain_process, initargs=(reached,))
+                if forked else ThreadPoolExecutor(len(jobs), initializer=_start_chain_process, initargs=(reached,)))
+        with pool:
+            results = list(pool.map(_chain, jobs))
+        if on_best and max(found.stops for found in results) >= 0:
+            on_best(max(found.stops for found in results))
     for found in sorted(results, key=lambda f: -f.stops):
         if found.level is None:
             continue

@@ -135,7 +135,7 @@ function show() {
   document.body.dataset.moves = String(moves);
   document.body.dataset.level = String(index);
   $("moves").textContent = `Moves: ${moves}`;
-  $("par").textContent = `Par: ${level.par}`;
+  $("par").textContent = level.par < 0 ? "Par: none (the goal cannot be reached)" : `Par: ${level.par}`;
   $("status").textContent = solved ? `Solved in ${moves} (par ${level.par})` : "";
   $("select").options[index].textContent = label(index);
   $("select").value = String(index);

@@ -151,3 +151,10 @@ def test_a_pack_has_level_select_and_next_level(browser, tmp_path, capsys):
     page.select_option("#select", "0")
     assert page.locator("body").get_attribute("data-level") == "0" and state(page) == ("playing", 0)
     page.close()
+
+
+def test_an_unsolvable_level_has_no_par(browser, tmp_path):
+    page = open_page(browser, make_page(tmp_path, LEVELS / "unsolvable.txt"))
+    assert page.locator("#par").inner_text() == "Par: none (the goal cannot be reached)"
+    assert state(page) == ("playing", 0)
+    page.close()

@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 import time
 import multiprocessing
+import signal
 import sys
 import threading
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
@@ -262,9 +263,13 @@ def anneal(rocks: int, height: int, width: int, rng: np.random.Generator, deadli
 _reached = None
 
 
-def _start_chain_process(event) -> None:
+def _start_chain_process(event, in_a_process: bool) -> None:
     global _reached
     _reached = event
+    if in_a_process:
+        # Ctrl-C reaches the whole process group: the caller ends the chains through the event,
+        # and the chains print nothing of their own.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _chain(job: tuple) -> Found:
@@ -296,10 +301,15 @@ def search(request: LayoutRequest, rng: np.random.Generator, deadline: float, wo
         forked = sys.platform == "linux"
         context = multiprocessing.get_context("fork") if forked else None
         reached = context.Event() if forked else threading.Event()
-        pool = (ProcessPoolExecutor(len(jobs), mp_context=context, initializer=_start_chain_process, initargs=(reached,))
-                if forked else ThreadPoolExecutor(len(jobs), initializer=_start_chain_process, initargs=(reached,)))
+        pool = (ProcessPoolExecutor(len(jobs), mp_context=context, initializer=_start_chain_process,
+                                    initargs=(reached, True))
+                if forked else ThreadPoolExecutor(len(jobs), initializer=_start_chain_process, initargs=(reached, False)))
         with pool:
-            results = list(pool.map(_chain, jobs))
+            try:
+                results = list(pool.map(_chain, jobs))
+            except BaseException:  # Ctrl-C: end the chains at their next move, then let it through
+                reached.set()
+                raise
         if on_best and max(found.stops for found in results) >= 0:
             on_best(max(found.stops for found in results))
     for found in sorted(results, key=lambda f: -f.stops):

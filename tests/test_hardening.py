@@ -192,6 +192,15 @@ def test_ctrl_c_says_interrupted_with_status_130(tmp_path):
     assert not (tmp_path / "pack").exists()
 
 
+def test_ctrl_c_ends_the_open_grid_chains_at_once():
+    # The chains run in forked processes: Ctrl-C must end them, not wait for the time limit.
+    started = time.monotonic()
+    status, out, err = interrupt_after(["make", "--size", "16x24", "--no-frame", "--max-rocks", "5", "--maximize",
+                                        "--time-limit", "60", "--workers", "2"], 3)
+    assert status == 130 and one_line(err) and err.endswith("designer: interrupted\n") and out == ""
+    assert time.monotonic() - started < 30
+
+
 def test_ctrl_c_during_cp_sat_is_not_a_time_limit():
     # CP-SAT takes the signal itself; a search that gives up early must still read as interrupted.
     script = """

@@ -138,6 +138,20 @@ def test_budget_and_stop_flag_end_a_search_incomplete(impl):
         assert kernels.exhaustive(base, free, everywhere, everywhere, [], 1, 35, 1, 60)[6] is True
 
 
+@pytest.mark.parametrize("impl", IMPLS)
+def test_best_pair_is_the_exhaustive_search_of_one_layout(impl):
+    rng = np.random.default_rng(5)
+    with kernels.use(impl):
+        for _ in range(30):
+            terrain = (rng.random((5, 6)) < 0.25).astype(np.uint8)
+            ice = (terrain == ICE).astype(np.uint8)
+            goals = ice * (rng.random((5, 6)) < 0.5)
+            threshold = int(rng.integers(1, 6))
+            best, _, _, start, goal, _, _ = kernels.exhaustive(terrain, np.zeros(0, np.int32), ice, goals, [], 0, 0,
+                                                               threshold, 60)
+            assert kernels.best_pair(terrain, ice, goals, threshold) == (best, start, goal)
+
+
 # --- guards -------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("impl", IMPLS)
@@ -167,6 +181,10 @@ def test_bad_arguments_are_refused_before_the_kernel(impl):
         lambda: kernels.exhaustive(base, free, everywhere, everywhere, [], 1, 0, 1, 1, np.zeros(3, np.int32)),
         lambda: kernels.exhaustive(np.zeros((9, 9), np.uint8), np.arange(65, dtype=np.int32),
                                    np.ones((9, 9), np.uint8), np.ones((9, 9), np.uint8), [], 1, 0, 1, 1),
+        lambda: kernels.best_pair(base, everywhere[:2], everywhere, 1),
+        lambda: kernels.best_pair(base, everywhere, everywhere.T, 1),
+        lambda: kernels.best_pair(np.full((3, 4), 5, np.uint8), everywhere, everywhere, 1),
+        lambda: kernels.best_pair(np.zeros((0, 4), np.uint8), everywhere, everywhere, 1),
     ]
     with kernels.use(impl):
         for k, call in enumerate(bad_calls):

@@ -1,6 +1,8 @@
 """Open grids (designer.opengrid): compressing and expanding keep the puzzle; the designer's
 open-grid stage."""
 
+import time
+
 import numpy as np
 import pytest
 from conftest import needs_compiled
@@ -129,3 +131,23 @@ def test_design_maximizes_an_open_grid():
     assert found.generator["stage"] == "open grid"
     assert found.min_stops >= 9 and not found.generator["proven_optimal"]
     assert int((found.level.terrain == ROCK).sum()) <= 3
+
+
+def test_the_goal_follows_inserted_and_removed_lines():
+    goal = (3, 5)
+    assert opengrid._moved_goal(goal, None) == goal  # a rock move
+    assert opengrid._moved_goal(goal, (0, 3, 1)) == (4, 5)  # a row inserted at the goal's row pushes it down
+    assert opengrid._moved_goal(goal, (0, 4, 1)) == (3, 5)
+    assert opengrid._moved_goal(goal, (1, 2, -1)) == (3, 4)  # a column removed to its left
+    assert opengrid._moved_goal(goal, (1, 5, -1)) is None  # its own column removed
+    assert opengrid._moved_goal(goal, (1, 6, -1)) == (3, 5)
+
+
+def test_an_annealing_chain_reports_an_exact_best():
+    rng = np.random.default_rng(0)
+    found = opengrid.anneal(3, 10, 12, rng, time.perf_counter() + 1.0)
+    assert found.level is not None and found.level.terrain.shape[0] <= 10 and found.level.terrain.shape[1] <= 12
+    c = classify(found.level)
+    assert (c.solvability, c.reversible, c.min_stops) == ("strong", True, found.stops)
+    assert int((found.level.terrain == ROCK).sum()) <= 3
+    assert opengrid.expand(found.level, 10, 12) is not None

@@ -4,7 +4,9 @@ exhaustive search completes (``designer records``).
 For one rock count R (``record``), in two stages under one time limit:
 
 1. **lower bound**: sampling and the climb (``design.lower_bound``) under ``max_rocks=R`` for a
-   share of the time (``BOUND_SHARE``); its best level b is the record so far. Where no proof
+   tenth (``BOUND_SHARE``) of the time the proof is forecast to take, at least
+   ``MIN_BOUND_SECONDS`` and at most a tenth of the time limit; its best level b is the record
+   so far. Where no proof
    is in reach, the designer's own ``--maximize`` gets the whole time instead.
 2. **proof** (spaces the exhaustive search applies to: no frame or pinned ends, at most 64 free
    cells): every layout of at most R rocks up to symmetry, looking for b + 1 stops or more, in
@@ -21,6 +23,7 @@ key once, when it ends.
 from __future__ import annotations
 
 import json
+import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,7 +38,8 @@ from designer.level import ROCK, Level
 from designer.output import write
 from models.request import LayoutRequest
 
-BOUND_SHARE = 0.1  # of each count's time limit: the lower bound, before the proof
+BOUND_SHARE = 0.1  # of the proof's forecast time (and at most of the time limit): the lower bound
+MIN_BOUND_SECONDS = 1.0
 SAVE_EVERY = 2.0  # seconds between checkpoint writes while shards finish
 CHECKPOINT_VERSION = 2  # 2: shards keyed by (rocks, first, second)
 
@@ -143,7 +147,9 @@ def record(height: int, width: int, frame: bool, rocks: int, time_limit: float, 
             except DesignFailed as failed:
                 return finish(None, failed.reason == "infeasible")
             return finish(found.level, bool(found.generator.get("proven_optimal")))
-        found = lower_bound(request, seed=seed, time_limit=time_limit * BOUND_SHARE, workers=workers)
+        forecast = exhaustive.estimated_seconds(request, workers or os.cpu_count() or 1)
+        bound_time = min(time_limit * BOUND_SHARE, max(MIN_BOUND_SECONDS, forecast * BOUND_SHARE))
+        found = lower_bound(request, seed=seed, time_limit=bound_time, workers=workers)
         bound = found.level if found is not None else None
         threshold = (found.min_stops + 1) if found is not None else 1
         checkpoint.partial[rocks] = {"bound": level_to_json(bound) if bound is not None else None,

@@ -621,9 +621,10 @@ def _meet(search: Search) -> Design:
     terrain = exhaustive.fixed_terrain(request)
     if terrain is not None:
         return _one_layout(search, terrain, maximize=False)
-    found = sample_stage(search, take=True)
-    if found is None and opengrid.applies(request):
-        found = open_grid_stage(search, request.min_stops, CLIMB_SHARE)
+    if opengrid.applies(request):  # random layouts of a few rocks on a big grid are rarely strong
+        found = open_grid_stage(search, request.min_stops, SEARCH_SHARE_WITHOUT_PROOF)
+    else:
+        found = sample_stage(search, take=True)
     if found is None and search.pool:
         provable = proof_within_reach(search, search.budget.left())
         share = CLIMB_SHARE_BEFORE_PROOF if provable else CLIMB_SHARE
@@ -647,10 +648,10 @@ def _maximize(search: Search) -> Design:
     terrain = exhaustive.fixed_terrain(request)
     if terrain is not None:
         return _one_layout(search, terrain, maximize=True)
-    sample_stage(search, take=False)
     if opengrid.applies(request):
         open_grid_stage(search, None, SEARCH_SHARE_WITHOUT_PROOF)
         return _finish_with_model(search)
+    sample_stage(search, take=False)
     if search.pool:
         # With no proof in reach, the time is better spent on fresh climbs.
         restarts = not proof_within_reach(search, search.budget.left())

@@ -12,7 +12,7 @@ A design runs as a portfolio, every random choice drawn from the seed:
    gives CP-SAT a strong hint. In tiny layout spaces it goes on with exact neighbourhoods: a
    few rocks released and placed again in every possible way (``exhaustive.search_around``).
 2b. **open grid** (a rock budget on a large grid with no frame: ``designer.opengrid``): in place
-   of the climb, simulated annealing on compressed grids, where only the order of the rocks'
+   of sampling and the climb, simulated annealing on compressed grids, where only the order of the rocks'
    rows and columns and the gaps between them count; the best is expanded back to the full grid.
 3. **exhaustive** (tiny layout spaces: no frame or pinned ends, a rock budget, no snow): every
    layout up to symmetry, in compiled code; when it completes it proves its best optimal, or

@@ -421,6 +421,7 @@ def render(
     from pathlib import Path
 
     from designer import output, picture
+    from designer.analysis import is_solvable
     from designer.formats import read_levels
 
     suffix = Path(output_file).suffix.lower()
@@ -441,12 +442,6 @@ def render(
     data = picture.png_bytes(drawing) if suffix == ".png" else picture.svg_text(drawing)
     output.write(output_file, data, force=force)
     typer.echo(f"wrote {output_file}", err=True)
-
-
-def is_solvable(level) -> bool:
-    from designer.analysis import is_solvable as solvable
-
-    return solvable(level)
 
 
 class ExportFormat(str, Enum):

@@ -158,6 +158,17 @@ def classify_batch(terrains, starts, goals) -> tuple[np.ndarray, np.ndarray, np.
     return classes, reversible, min_stops
 
 
+def _endpoint_masks(start_ok, goal_ok, h: int, w: int) -> list[np.ndarray]:
+    """The start and goal masks as uint8 grids of the terrain's shape, or a ValueError."""
+    masks = []
+    for name, mask in (("start_ok", start_ok), ("goal_ok", goal_ok)):
+        array = np.ascontiguousarray(mask, dtype=np.uint8)
+        if array.shape != (h, w):
+            raise ValueError(f"{name} must have the grid's shape {(h, w)}, not {array.shape}")
+        masks.append(array)
+    return masks
+
+
 _NO_CELLS = np.zeros(0, np.int32)
 _NO_STOP = np.zeros(1, np.int32)
 
@@ -169,12 +180,7 @@ def best_pair(terrain, start_ok, goal_ok, threshold: int) -> tuple[int, int, int
     (the open-grid annealing calls this thousands of times a second)."""
     grid = _terrain(terrain, 2)
     h, w = grid.shape
-    masks = []
-    for name, mask in (("start_ok", start_ok), ("goal_ok", goal_ok)):
-        array = np.ascontiguousarray(mask, dtype=np.uint8)
-        if array.shape != (h, w):
-            raise ValueError(f"{name} must have the grid's shape {(h, w)}, not {array.shape}")
-        masks.append(array)
+    masks = _endpoint_masks(start_ok, goal_ok, h, w)
     best, _, _, start, goal, _, _ = _impl().exhaustive(grid, h, w, _NO_CELLS, masks[0], masks[1], _NO_CELLS, 0, 0, 0,
                                                        -1, int(threshold), 3600.0, _NO_STOP)
     return int(best), int(start), int(goal)
@@ -203,12 +209,7 @@ def exhaustive(base, free_cells, start_ok, goal_ok, syms, rocks: int, first: int
         raise ValueError(f"at most {MAX_FREE_CELLS} free cells, not {nfree}")
     if np.unique(cells).size != nfree:
         raise ValueError("free cells must be distinct")
-    masks = []
-    for name, mask in (("start_ok", start_ok), ("goal_ok", goal_ok)):
-        array = np.ascontiguousarray(mask, dtype=np.uint8)
-        if array.shape != (h, w):
-            raise ValueError(f"{name} must have the grid's shape {(h, w)}, not {array.shape}")
-        masks.append(array)
+    masks = _endpoint_masks(start_ok, goal_ok, h, w)
     perms = np.ascontiguousarray(syms, dtype=np.int32).reshape(-1, nfree) if nfree else np.zeros((0, 0), np.int32)
     if nfree and np.asarray(syms).size % nfree:
         raise ValueError("symmetries must be permutations of the free-cell indices")

@@ -190,6 +190,106 @@ typedef struct {
     int out_of_memory;  /* 1 when scratch memory could not be had: nothing was searched */
 } Search;
 
+static inline int lowest_bit(uint64_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctzll(x);
+#else
+    int k = 0;
+    while (!(x & 1)) { x >>= 1; k++; }
+    return k;
+#endif
+}
+
+static inline int bit_count(uint64_t x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+
+/* The slides along one line of cells (first, first + step, ...: count of them) toward its far
+ * end, as 64-bit cell sets: crossed[i] gains the cells the slide from i crosses (its end
+ * included), ends[i] the cell it ends on. Walks from the far end back, carrying the slide that
+ * enters the current cell from behind. */
+static void slide_line(const uint8_t *terrain, int first, int step, int count, uint64_t *crossed, uint64_t *ends)
+{
+    uint64_t run = 0; /* the cells a slide from the current cell crosses (none: no move) */
+    uint64_t end = 0;
+    for (int k = count - 1; k >= 0; k--) {
+        const int i = first + k * step;
+        if (terrain[i] == ROCK) {
+            run = 0;
+            continue;
+        }
+        crossed[i] |= run;
+        ends[i] |= end & (run ? ~0ULL : 0);
+        /* the slide from the cell behind enters i: it stops on i when i is snow or cannot move on */
+        if (terrain[i] == SNOW || run == 0) {
+            run = end = 1ULL << i;
+        } else {
+            run |= 1ULL << i;
+        }
+    }
+}
+
+/* 1 when some allowed (start, goal) pair of this layout needs `need` stops or more, before
+ * strong solvability and reversibility are asked; 0 when none does, so that the layout need not
+ * be evaluated. Only for grids of at most 64 cells.
+ *
+ * Why it is exact: take the free moves, with no goal on the board. With the goal on g, a move
+ * is the free one unless its slide crosses or ends on g, and then it ends on g. So a shortest
+ * solution from s makes free moves up to its last one, which is the first to cross g: its length
+ * is the depth at which a breadth-first search from s over the free moves first slides over g.
+ * One such search per start runs over 64-bit cell sets (the cells a slide ends on, and the cells
+ * it crosses); it stops as soon as a goal is first crossed at depth `need`. */
+static int may_reach(const uint8_t *terrain, int h, int w, const uint8_t *start_ok, const uint8_t *goal_ok,
+                     int32_t need)
+{
+    const int n = h * w;
+    uint64_t ends[64] = {0}, crossed[64] = {0}; /* per cell: where its slides end; the cells they cross */
+    uint64_t goals = 0, nodes = 0;                /* the cells allowed to hold the goal; every slide's end */
+    for (int r = 0; r < h; r++) {
+        slide_line(terrain, r * w, 1, w, crossed, ends);                /* right */
+        slide_line(terrain, r * w + w - 1, -1, w, crossed, ends);       /* left */
+    }
+    for (int c = 0; c < w; c++) {
+        slide_line(terrain, c, w, h, crossed, ends);                    /* down */
+        slide_line(terrain, (h - 1) * w + c, -w, h, crossed, ends);     /* up */
+    }
+    for (int i = 0; i < n; i++) {
+        nodes |= ends[i];
+        if (goal_ok[i] && terrain[i] != ROCK) goals |= 1ULL << i;
+    }
+    for (int s = 0; s < n; s++) {
+        if (!start_ok[s] || terrain[s] == ROCK) continue;
+        /* the same bound two moves out, before any search: most starts end here */
+        uint64_t two = 0;
+        for (uint64_t f = ends[s]; f; f &= f - 1) two |= ends[lowest_bit(f)];
+        if (3 + bit_count(nodes & ~(two | ends[s] | 1ULL << s)) < need) continue;
+        uint64_t seen = 1ULL << s, frontier = seen, passed = seen | ~goals;
+        for (int32_t depth = 1;; depth++) {
+            uint64_t next = 0, pass = 0;
+            for (uint64_t f = frontier; f; f &= f - 1) {
+                const int u = lowest_bit(f);
+                next |= ends[u];
+                pass |= crossed[u];
+            }
+            if ((pass & ~passed) && depth >= need) return 1;
+            passed |= pass;
+            next &= ~seen;
+            if (!next || !~passed) break;
+            seen |= next;
+            frontier = next;
+            /* each deeper level reaches a cell no level before it did, so no goal is first
+             * crossed deeper than depth + 1 + the slide ends not seen yet */
+            if (depth + 1 + bit_count(nodes & ~seen) < need) break;
+        }
+    }
+    return 0;
+}
+
 /* Evaluate every (start, goal) pair of one layout; update `found` with strong, reversible pairs
  * of at least max(threshold, found->best) stops. */
 static void evaluate_layout(const uint8_t *terrain, int h, int w, const uint8_t *start_ok, const uint8_t *goal_ok,
@@ -199,6 +299,8 @@ static void evaluate_layout(const uint8_t *terrain, int h, int w, const uint8_t 
     int32_t *dest = scratch, *length = scratch + 4 * n, *back = scratch + 8 * n, *back_len = scratch + 12 * n;
     int32_t *to_goal = scratch + 16 * n, *stops = scratch + 17 * n, *order = scratch + 18 * n;
     int32_t *queue = scratch + 19 * n;
+    if (n <= 64 && !may_reach(terrain, h, w, start_ok, goal_ok, found->best > threshold ? found->best : threshold))
+        return;
     for (int64_t g = 0; g < n; g++) {
         if (!goal_ok[g] || terrain[g] == ROCK) continue;
         distances_to_goal(terrain, h, w, g, to_goal, queue);

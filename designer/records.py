@@ -11,7 +11,8 @@ For one rock count R (``record``), in two stages under one time limit:
 2. **proof** (spaces the exhaustive search applies to: no frame or pinned ends, at most 64 free
    cells): every layout of at most R rocks up to symmetry, looking for b + 1 stops or more, in
    shards on the executor (``designer.executor``: threads here, or a dask cluster). When it
-   completes, the best it found (or b) is proven optimal.
+   completes, the best it found (or b) is proven optimal. When the record for R - 1 rocks is
+   proven below b + 1, the sets of fewer than R rocks are not searched again.
 
 A checkpoint (``Checkpoint``) keeps finished records and, for the count in progress, the lower
 bound and every finished shard of the proof (written every few seconds, and when the run ends
@@ -119,6 +120,16 @@ def _verified(request: LayoutRequest, level: Level | None) -> bool:
     return report.solvability == "strong" and report.reversible and rocks <= request.max_rocks
 
 
+def _fewest_rocks(checkpoint: Checkpoint, rocks: int, threshold: int) -> int:
+    """The fewest rocks a proof for ``rocks`` must place: ``rocks`` itself when the record for one
+    rock fewer is proven below ``threshold`` (every smaller rock set is then known to fall short,
+    since that record's search covered them all), else 0."""
+    below = checkpoint.records.get(rocks - 1)
+    if below and below["proven_optimal"] and (below["min_stops"] or 0) < threshold:
+        return rocks
+    return 0
+
+
 def record(height: int, width: int, frame: bool, rocks: int, time_limit: float, *, seed: int = 0,
            workers: int | None = None, executor=None, checkpoint: Checkpoint | None = None,
            on_phase: Callable[[str], None] | None = None) -> Record:
@@ -165,7 +176,8 @@ def record(height: int, width: int, frame: bool, rocks: int, time_limit: float, 
         checkpoint.add_shard(rocks, key, result)
 
     result = exhaustive.search(request, state["threshold"], time.monotonic() + max(0.0, left), workers,
-                               executor=executor, done=checkpoint.shards(rocks), on_shard=on_shard)
+                               executor=executor, done=checkpoint.shards(rocks), on_shard=on_shard,
+                               fewest_rocks=_fewest_rocks(checkpoint, rocks, state["threshold"]))
     best = result.level if result.best >= 0 and _verified(request, result.level) else bound
     if result.best >= 0 and best is bound:
         raise DesignerError(f"the exhaustive search's level for {rocks} rocks failed verification")

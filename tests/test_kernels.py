@@ -152,6 +152,39 @@ def test_best_pair_is_the_exhaustive_search_of_one_layout(impl):
             assert kernels.best_pair(terrain, ice, goals, threshold) == (best, start, goal)
 
 
+@needs_compiled
+@settings(max_examples=60, deadline=None)
+@given(terrains(max_side=9), st.data())
+def test_the_compiled_layout_filter_never_drops_a_pair(terrain, data):
+    # The compiled search skips a layout when a search over 64-bit cell sets shows that no pair
+    # reaches the bar (grids of at most 64 cells). The Python twin has no such filter, so the two
+    # agree only if the filter is exact: at the best itself, just above it, and anywhere between.
+    h, w = terrain.shape
+    start_ok = data.draw(st.lists(st.booleans(), min_size=h * w, max_size=h * w))
+    goal_ok = data.draw(st.lists(st.booleans(), min_size=h * w, max_size=h * w))
+    start_ok = np.array(start_ok, np.uint8).reshape(h, w)
+    goal_ok = np.array(goal_ok, np.uint8).reshape(h, w)
+    with kernels.use("python"):
+        best = kernels.best_pair(terrain, start_ok, goal_ok, 1)[0]
+    for threshold in {1, max(1, best - 1), max(1, best), best + 1, data.draw(st.integers(1, 20))}:
+        compiled, python = run_both(lambda: kernels.best_pair(terrain, start_ok, goal_ok, threshold))
+        assert compiled == python
+
+
+@needs_compiled
+@pytest.mark.parametrize("terrain, start_ok, goal_ok, best", [
+    # levels where the filter's bound is met exactly (a bound one lower drops the best pair)
+    ([[0, 0, 0], [0, 1, 0], [0, 0, 0]], [[1, 1, 0], [1, 1, 1], [0, 1, 1]], [[1, 0, 1], [1, 1, 1], [1, 1, 1]], 3),
+    ([[1, 0], [0, 0]], [[0, 1], [0, 1]], [[1, 0], [1, 1]], 2),
+])
+def test_the_layout_filter_keeps_pairs_at_its_bound(terrain, start_ok, goal_ok, best):
+    arrays = [np.array(a, np.uint8) for a in (terrain, start_ok, goal_ok)]
+    for impl in kernels.available():
+        with kernels.use(impl):
+            assert kernels.best_pair(*arrays, best)[0] == best
+            assert kernels.best_pair(*arrays, best + 1)[0] == -1
+
+
 # --- guards -------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("impl", IMPLS)

@@ -37,6 +37,32 @@ def test_records_are_verified_and_proven():
         assert int((one.level.terrain == ROCK).sum()) <= one.rocks
 
 
+@needs_compiled
+def test_a_proof_leaves_out_the_rock_sets_a_proven_record_covers(monkeypatch):
+    # With 2 rocks proven at 7 stops, the proof for 3 rocks looks for 12 or more among sets of
+    # exactly 3 rocks; run alone, it searches the smaller sets too. Same record either way.
+    ran = []
+    original = rec.Checkpoint.add_shard
+    monkeypatch.setattr(rec.Checkpoint, "add_shard", lambda self, r, key, result: (ran.append((r, key)), original(self, r, key, result)))
+    two, three = rec.records(5, 5, False, [2, 3], 10)
+    assert (two.min_stops, two.proven_optimal, three.min_stops, three.proven_optimal) == (7, True, 11, True)
+    assert {key[0] for r, key in ran if r == 3} == {3}
+    ran.clear()
+    alone, = rec.records(5, 5, False, [3], 10)
+    assert (alone.min_stops, alone.proven_optimal) == (11, True)
+    assert {key[0] for r, key in ran} == {0, 1, 2, 3}
+
+
+def test_only_a_proven_record_below_the_threshold_leaves_rock_sets_out():
+    point = rec.Checkpoint(None, {})
+    point.records[4] = {"min_stops": 13, "proven_optimal": True}
+    assert rec._fewest_rocks(point, 5, 14) == 5
+    assert rec._fewest_rocks(point, 5, 13) == 0  # 4 rocks reach the threshold themselves
+    assert rec._fewest_rocks(point, 6, 14) == 0  # no record for 5 rocks
+    point.records[4]["proven_optimal"] = False
+    assert rec._fewest_rocks(point, 5, 14) == 0
+
+
 def test_shards_merge_to_the_same_result_in_any_order_and_from_any_start():
     whole = exhaustive.search(SMALL, 9, far(), workers=1)
     assert whole.complete and whole.best == 11

@@ -35,7 +35,7 @@ class OptionalBuildExt(build_ext):
 setup(
     ext_modules=[
         Extension("designer._kernels", ["designer/_kernels.c"], extra_compile_args=["-O2", "-std=c99"],
-                  optional=True),
+                  libraries=[] if sys.platform == "win32" else ["m"], optional=True),
     ],
     cmdclass={"build_ext": OptionalBuildExt},
 )

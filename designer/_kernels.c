@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <math.h>
 
 #define ROCK 1
 #define SNOW 2
@@ -399,6 +400,131 @@ done:
     free(scratch);
 }
 
+/* ---- Simulated annealing over whole layouts ---------------------------------------------- */
+
+/* splitmix64: the chain's random stream (its state comes from the caller's seeded generator) */
+static uint64_t next_random(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static int random_below(uint64_t *state, int64_t bound) { return (int)(next_random(state) % (uint64_t)bound); }
+
+static double random_unit(uint64_t *state) { return (double)(next_random(state) >> 11) * (1.0 / 9007199254740992.0); }
+
+typedef struct {
+    const uint8_t *free;     /* cells whose tile the chain chooses (rock or ice) */
+    const int32_t *starts;   /* cells the start may take, and how many */
+    int nstarts;
+    const int32_t *goals;
+    int ngoals;
+    int max_rocks;           /* on free cells; -1: no limit */
+    int max_stops;           /* -1: no upper bound */
+} Space;
+
+/* A layout's score: its min stops when it is strong and reversible (and within max_stops), else
+ * -1. The start and goal cells are opened (a frame gap) in `board`, a copy of `terrain`. */
+static int32_t layout_score(const uint8_t *terrain, uint8_t *board, int h, int w, int64_t start, int64_t goal,
+                            int max_stops, int32_t *scratch)
+{
+    const int64_t n = (int64_t)h * w;
+    int8_t klass;
+    uint8_t reversible;
+    int32_t stops;
+    memcpy(board, terrain, (size_t)n);
+    board[start] = board[goal] = 0;
+    classify_one(board, h, w, start, goal, scratch, &klass, &reversible, &stops);
+    if (klass != STRONG || !reversible || (max_stops >= 0 && stops > max_stops)) return -1;
+    return stops;
+}
+
+/* `steps` annealing steps from (terrain, ends[0] start, ends[1] goal, *score), all updated in
+ * place; the heat falls geometrically from heat_hi to heat_lo over the steps. A move toggles a
+ * free cell, moves a rock to another free cell, or moves the start or the goal to another allowed
+ * cell; only strong, reversible layouts are kept (a move to any other is refused). The best
+ * layout seen goes to best_terrain / best[0..2] (stops, start, goal) when it beats best[0].
+ * Stops early at `target` stops (-1: none) or when *stop is set. Returns the steps taken. */
+static int64_t anneal_layout(uint8_t *terrain, int h, int w, const Space *space, int32_t *ends, int32_t *score,
+                             uint64_t *rng, double heat_hi, double heat_lo, int64_t steps, int32_t target,
+                             volatile const int32_t *stop, uint8_t *best_terrain, int32_t *best, uint8_t *board,
+                             int32_t *scratch)
+{
+    const int64_t n = (int64_t)h * w;
+    int rocks = 0, nfree = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if (space->free[i]) { nfree++; rocks += terrain[i] == ROCK; }
+    }
+    if (*score < 0) *score = layout_score(terrain, board, h, w, ends[0], ends[1], space->max_stops, scratch);
+    const double cooling = steps > 1 ? pow(heat_lo / heat_hi, 1.0 / (double)(steps - 1)) : 1.0;
+    double heat = heat_hi;
+    int64_t k = 0;
+    for (; k < steps; k++, heat *= cooling) {
+        if ((k & 1023) == 0 && *stop) break;
+        const double u = random_unit(rng);
+        int64_t changed[2] = {-1, -1};
+        int32_t start = ends[0], goal = ends[1];
+        if (u < 0.8) {
+            if (nfree == 0) continue;
+            int64_t a = -1, b = -1; /* a: a cell that turns to ice, b: one that turns to rock */
+            int64_t cell = -1;
+            for (int tries = 0; tries < 64 && cell < 0; tries++) {
+                const int64_t c = random_below(rng, n);
+                if (space->free[c]) cell = c;
+            }
+            if (cell < 0 || cell == start || cell == goal) continue;
+            if (u < 0.5) { /* toggle */
+                if (terrain[cell] == ROCK) a = cell;
+                else if (space->max_rocks < 0 || rocks < space->max_rocks) b = cell;
+                else continue;
+            } else { /* move a rock: pick one, and an ice cell for it */
+                if (terrain[cell] != ROCK) continue;
+                int64_t to = -1;
+                for (int tries = 0; tries < 64 && to < 0; tries++) {
+                    const int64_t c = random_below(rng, n);
+                    if (space->free[c] && terrain[c] != ROCK && c != start && c != goal) to = c;
+                }
+                if (to < 0) continue;
+                a = cell;
+                b = to;
+            }
+            if (a >= 0) terrain[a] = 0;
+            if (b >= 0) terrain[b] = ROCK;
+            changed[0] = a;
+            changed[1] = b;
+        } else if (u < 0.9) {
+            if (space->nstarts < 2) continue;
+            start = space->starts[random_below(rng, space->nstarts)];
+            if (start == goal || (space->free[start] && terrain[start] == ROCK)) continue;
+        } else {
+            if (space->ngoals < 2) continue;
+            goal = space->goals[random_below(rng, space->ngoals)];
+            if (goal == start || (space->free[goal] && terrain[goal] == ROCK)) continue;
+        }
+        const int32_t next = layout_score(terrain, board, h, w, start, goal, space->max_stops, scratch);
+        const int keep = next >= 0 && (next >= *score || random_unit(rng) < exp((double)(next - *score) / heat));
+        if (!keep) { /* undo */
+            if (changed[0] >= 0) terrain[changed[0]] = ROCK;
+            if (changed[1] >= 0) terrain[changed[1]] = 0;
+            continue;
+        }
+        rocks += (changed[1] >= 0) - (changed[0] >= 0);
+        ends[0] = start;
+        ends[1] = goal;
+        *score = next;
+        if (next > best[0]) {
+            memcpy(best_terrain, terrain, (size_t)n);
+            best[0] = next;
+            best[1] = start;
+            best[2] = goal;
+            if (target >= 0 && next >= target) { k++; break; }
+        }
+    }
+    return k;
+}
+
 /* ---- Python bindings ---------------------------------------------------------------------- */
 
 static int get_buffer(PyObject *obj, Py_buffer *view, int writable, Py_ssize_t itemsize, Py_ssize_t items,
@@ -554,6 +680,70 @@ static PyObject *py_exhaustive(PyObject *self, PyObject *args)
                          found.goal, (long long)found.layouts, found.complete);
 }
 
+/* anneal_layout(terrain(uint8 n, in/out), h, w, free(uint8 n), starts(int32), goals(int32), max_rocks,
+ *               max_stops, ends(int32[2], in/out), score(int32[1], in/out), rng(uint64[1], in/out),
+ *               heat_hi, heat_lo, steps, target, stop(int32[1]), best_terrain(uint8 n, out),
+ *               best(int32[3], in/out)) -> steps taken */
+static PyObject *py_anneal_layout(PyObject *self, PyObject *args)
+{
+    PyObject *objs[10];
+    int h, w, max_rocks, max_stops, target;
+    double heat_hi, heat_lo;
+    long long steps;
+    if (!PyArg_ParseTuple(args, "OiiOOOiiOOOddLiOOO", &objs[0], &h, &w, &objs[1], &objs[2], &objs[3], &max_rocks,
+                          &max_stops, &objs[4], &objs[5], &objs[6], &heat_hi, &heat_lo, &steps, &target, &objs[7],
+                          &objs[8], &objs[9]))
+        return NULL;
+    if (h < 1 || w < 1 || (long long)h * w > INT32_MAX / 32 || !(heat_hi > 0) || !(heat_lo > 0) || steps < 0)
+        return PyErr_Format(PyExc_ValueError, "anneal_layout: bad size, heat or steps");
+    const Py_ssize_t n = (Py_ssize_t)h * w;
+    const int writable[10] = {1, 0, 0, 0, 1, 1, 1, 0, 1, 1};
+    Py_buffer v[10];
+    for (int k = 0; k < 10; k++) {
+        if (PyObject_GetBuffer(objs[k], &v[k], (writable[k] ? PyBUF_WRITABLE : 0) | PyBUF_C_CONTIGUOUS) < 0) {
+            for (int j = 0; j < k; j++) PyBuffer_Release(&v[j]);
+            return NULL;
+        }
+    }
+    const char *bad = NULL;
+    const Py_ssize_t nstarts = v[2].len / 4, ngoals = v[3].len / 4;
+    if (v[0].len != n || v[1].len != n || v[8].len != n || v[2].len % 4 || v[3].len % 4 || v[4].len != 8 ||
+        v[5].len != 4 || v[6].len != 8 || v[7].len != 4 || v[9].len != 12)
+        bad = "inconsistent buffers";
+    else if (nstarts < 1 || ngoals < 1)
+        bad = "no start or no goal cell";
+    else {
+        const int32_t *starts = (const int32_t *)v[2].buf, *goals = (const int32_t *)v[3].buf;
+        const int32_t *ends = (const int32_t *)v[4].buf;
+        for (Py_ssize_t k = 0; k < nstarts && !bad; k++) if (starts[k] < 0 || starts[k] >= n) bad = "a start cell outside the grid";
+        for (Py_ssize_t k = 0; k < ngoals && !bad; k++) if (goals[k] < 0 || goals[k] >= n) bad = "a goal cell outside the grid";
+        if (!bad && (ends[0] < 0 || ends[0] >= n || ends[1] < 0 || ends[1] >= n || ends[0] == ends[1]))
+            bad = "start or goal outside the grid, or the same cell";
+    }
+    if (bad) {
+        for (int j = 0; j < 10; j++) PyBuffer_Release(&v[j]);
+        return PyErr_Format(PyExc_ValueError, "anneal_layout: %s", bad);
+    }
+    uint8_t *board = (uint8_t *)malloc((size_t)n);
+    int32_t *scratch = (int32_t *)malloc(sizeof(int32_t) * (size_t)SCRATCH_INTS(n));
+    int64_t taken = 0;
+    if (board && scratch) {
+        const Space space = {(const uint8_t *)v[1].buf, (const int32_t *)v[2].buf, (int)nstarts,
+                             (const int32_t *)v[3].buf, (int)ngoals, max_rocks, max_stops};
+        Py_BEGIN_ALLOW_THREADS
+        taken = anneal_layout((uint8_t *)v[0].buf, h, w, &space, (int32_t *)v[4].buf, (int32_t *)v[5].buf,
+                              (uint64_t *)v[6].buf, heat_hi, heat_lo, steps, target, (volatile const int32_t *)v[7].buf,
+                              (uint8_t *)v[8].buf, (int32_t *)v[9].buf, board, scratch);
+        Py_END_ALLOW_THREADS
+    }
+    const int failed = !board || !scratch;
+    free(board);
+    free(scratch);
+    for (int j = 0; j < 10; j++) PyBuffer_Release(&v[j]);
+    if (failed) return PyErr_NoMemory();
+    return PyLong_FromLongLong((long long)taken);
+}
+
 static PyMethodDef methods[] = {
     {"slide_table", py_slide_table, METH_VARARGS, "slide_table(terrain, h, w, capture, dest, length)"},
     {"reach", py_reach, METH_VARARGS, "reach(dest, n, start, goal, stops, order) -> reached count"},
@@ -561,6 +751,9 @@ static PyMethodDef methods[] = {
      "classify_batch(terrains, count, h, w, starts, goals, classes, reversible, min_stops)"},
     {"exhaustive", py_exhaustive, METH_VARARGS,
      "exhaustive(base, h, w, free_cells, start_ok, goal_ok, syms, nsyms, rocks, first, second, threshold, budget, stop)"},
+    {"anneal_layout", py_anneal_layout, METH_VARARGS,
+     "anneal_layout(terrain, h, w, free, starts, goals, max_rocks, max_stops, ends, score, rng, heat_hi, heat_lo, "
+     "steps, target, stop, best_terrain, best) -> steps taken"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -14,6 +14,10 @@ A design runs as a portfolio, every random choice drawn from the seed:
 2b. **open grid** (a rock budget on a large grid with no frame: ``designer.opengrid``): in place
    of sampling and the climb, simulated annealing on compressed grids, where only the order of the rocks'
    rows and columns and the gaps between them count; the best is expanded back to the full grid.
+2c. **anneal** (``designer.anneal``, compiled kernels, no snow to place): where no proof is in
+   reach, simulated annealing from the climb's best layout, one random change at a time, one
+   chain per worker. Maximizing, it gets most of the time after one short climb (in place of
+   climbs from fresh samples); meeting a target the climb missed, half the time left.
 3. **exhaustive** (tiny layout spaces: no frame or pinned ends, a rock budget, no snow): every
    layout up to symmetry, in compiled code; when it completes it proves its best optimal, or
    the request infeasible. Otherwise **cp-sat**: the model of ``models.ice_cpsat`` (strong
@@ -41,7 +45,7 @@ from typing import Callable
 
 import numpy as np
 
-from designer import bounds, exhaustive, opengrid
+from designer import anneal, bounds, exhaustive, opengrid
 from designer.analysis import Analysis, analyze
 from designer.errors import DesignerError
 from designer.climb import Space, climb
@@ -62,6 +66,8 @@ POOL_SIZE = 8  # sampled layouts the climb starts from
 CLIMB_SHARE = 0.5  # of the time left: the climb's budget; CP-SAT or the exhaustive search gets the rest
 SEARCH_SHARE_WITHOUT_PROOF = 0.9  # maximize, when no complete proof is in reach: climb (with restarts) longer
 CLIMB_SHARE_BEFORE_PROOF = 0.1  # when a complete exhaustive search is in reach, it gets most of the time
+CLIMB_SHARE_BEFORE_ANNEAL = 0.05  # maximize: the climb only hands the annealing a good start
+ANNEAL_SHARE_BEFORE_MODEL = 0.5  # meeting a target the climb missed: annealing, then the model
 EMPTY_ROOM_PAIRS = 4096  # start and goal pairs tried for the model's starting point
 EXHAUSTIVE_REACH = 10  # search exhaustively when a complete search is forecast within 10x the time left
 STALL_SHARE, STALL_MIN_SECONDS, STALL_MAX_SECONDS = 0.1, 2.0, 30.0  # the climb hands over after this
@@ -462,6 +468,33 @@ def open_grid_stage(search: Search, target: int | None, share: float) -> Design 
     return found if target is not None else None
 
 
+def anneal_stage(search: Search, target: int | None, share: float) -> Design | None:
+    """Simulated annealing from the best layout so far (``designer.anneal``), one chain per
+    worker, for ``share`` of the time left. With a ``target``, the first verified level that
+    meets it; otherwise a better verified level goes to ``search.best``."""
+    if search.best is not None:
+        level, stops = search.best.level, search.best.min_stops
+    elif search.pool:
+        stops, level = search.pool[0]
+    else:
+        return None
+    search.progress.update(phase="annealing")
+    end = time.perf_counter() + share * search.budget.left()
+    found_level, found_stops = anneal.search(search.request, level, stops, search.rng, end, search.workers,
+                                             target=target, on_best=search.seen)
+    if found_level == level or (target is not None and found_stops < target):
+        if target is not None and found_stops > stops:
+            search.pool.insert(0, (found_stops, found_level))  # the model's hint
+        return None
+    found = search.verify(found_level, "anneal")
+    if found is None:
+        search.excluded.add(found_level)
+        return None
+    if search.best is None or found.min_stops > search.best.min_stops:
+        search.best = found
+    return found if target is not None else None
+
+
 def _refine(search: Search, level: Level, stops: int, end: float, target: int | None) -> tuple[Level, int]:
     """Exact neighbourhoods: release a few rocks of the best layout and place them again in every
     possible way, with every start and goal; move on ties, stop after a long stall."""
@@ -629,6 +662,8 @@ def _meet(search: Search) -> Design:
         provable = proof_within_reach(search, search.budget.left())
         share = CLIMB_SHARE_BEFORE_PROOF if provable else CLIMB_SHARE
         found = climb_stage(search, request.min_stops, share, restarts=False)
+        if found is None and not provable and anneal.applies(request):
+            found = anneal_stage(search, request.min_stops, ANNEAL_SHARE_BEFORE_MODEL)
     if found is not None:
         return found
     if exhaustive_fits(search):
@@ -653,10 +688,15 @@ def _maximize(search: Search) -> Design:
         return _finish_with_model(search)
     sample_stage(search, take=False)
     if search.pool:
-        # With no proof in reach, the time is better spent on fresh climbs.
-        restarts = not proof_within_reach(search, search.budget.left())
-        share = SEARCH_SHARE_WITHOUT_PROOF if restarts else CLIMB_SHARE_BEFORE_PROOF
-        climb_stage(search, None, share, restarts)
+        provable = proof_within_reach(search, search.budget.left())
+        if provable:
+            climb_stage(search, None, CLIMB_SHARE_BEFORE_PROOF, restarts=False)
+        elif anneal.applies(request):
+            # one short climb gives the chains a strong, reversible start; they get the rest
+            climb_stage(search, None, CLIMB_SHARE_BEFORE_ANNEAL, restarts=False)
+            anneal_stage(search, None, SEARCH_SHARE_WITHOUT_PROOF)
+        else:  # with no proof in reach, the time is better spent on fresh climbs
+            climb_stage(search, None, SEARCH_SHARE_WITHOUT_PROOF, restarts=True)
     if not exhaustive_fits(search):
         return _finish_with_model(search)
     bar = search.best.min_stops + 1 if search.best else request.min_stops

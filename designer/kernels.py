@@ -236,3 +236,56 @@ def exhaustive(base, free_cells, start_ok, goal_ok, syms, rocks: int, first: int
         grid, h, w, cells, masks[0], masks[1], perms.reshape(-1), len(perms), rocks, first, second, int(threshold),
         budget, flag)
     return int(best), int(ties), int(mask), int(start), int(goal), int(layouts), bool(complete)
+
+
+def can_anneal() -> bool:
+    """Whether ``anneal_layout`` can run: it is compiled code only (a chain lives on millions of
+    cheap steps; in Python the climb does better), so not on the Python twin."""
+    return _active is _compiled and _compiled is not None
+
+
+def anneal_layout(terrain: np.ndarray, free, starts, goals, max_rocks: int | None, max_stops: int | None,
+                  ends: np.ndarray, score: np.ndarray, rng_state: np.ndarray, heat_hi: float, heat_lo: float,
+                  steps: int, target: int | None, stop: np.ndarray | None, best_terrain: np.ndarray,
+                  best: np.ndarray) -> int:
+    """Run ``steps`` simulated-annealing steps of one chain (compiled only: see ``can_anneal``).
+
+    The chain's state is updated in place: ``terrain`` (H, W uint8, frame rocks included),
+    ``ends`` (int32 [start, goal], flat), ``score`` (int32 [min stops], -1: to compute) and
+    ``rng_state`` (uint64 [1]); the best layout seen goes to ``best_terrain`` and ``best`` (int32
+    [stops, start, goal]) when it beats ``best[0]``. A move toggles a cell of ``free`` (H, W
+    mask), moves a rock, or moves the start (among ``starts``) or the goal (among ``goals``,
+    flat indices); only strong, reversible layouts with at most ``max_rocks`` rocks on free cells
+    and at most ``max_stops`` stops are kept. The heat falls from ``heat_hi`` to ``heat_lo``.
+    Returns the steps taken (fewer when ``target`` stops are reached or ``stop[0]`` is set)."""
+    if not can_anneal():
+        raise RuntimeError("anneal_layout needs the compiled kernels")
+    grid = _terrain(terrain, 2)
+    if grid is not terrain or not terrain.flags.writeable:
+        raise ValueError("terrain must be a writable, C-contiguous uint8 array (it is updated in place)")
+    h, w = grid.shape
+    n = h * w
+    free_mask = _endpoint_masks(free, free, h, w)[0]
+    start_cells = _indices(starts, n, "start cells").astype(np.int32)
+    goal_cells = _indices(goals, n, "goal cells").astype(np.int32)
+    if not start_cells.size or not goal_cells.size:
+        raise ValueError("the start and the goal need at least one cell each")
+    for name, array, dtype, size in (("ends", ends, np.int32, 2), ("score", score, np.int32, 1),
+                                     ("rng_state", rng_state, np.uint64, 1), ("best", best, np.int32, 3)):
+        if not isinstance(array, np.ndarray) or array.dtype != dtype or array.shape != (size,):
+            raise ValueError(f"{name} must be a {np.dtype(dtype).name} array of {size}")
+    if not isinstance(best_terrain, np.ndarray) or best_terrain.dtype != np.uint8 or best_terrain.shape != (h, w):
+        raise ValueError("best_terrain must be a uint8 array of the terrain's shape")
+    _index(ends[0], n, "start")
+    _index(ends[1], n, "goal")
+    if ends[0] == ends[1]:
+        raise ValueError("the start and goal must differ")
+    if stop is not None and (not isinstance(stop, np.ndarray) or stop.dtype != np.int32 or stop.shape != (1,)):
+        raise ValueError("stop must be an int32 array of 1")
+    if not (heat_hi > 0 and heat_lo > 0) or steps < 0:
+        raise ValueError("heats must be positive and steps at least 0")
+    return _compiled.anneal_layout(grid, h, w, free_mask, start_cells, goal_cells,
+                                   -1 if max_rocks is None else int(max_rocks),
+                                   -1 if max_stops is None else int(max_stops), ends, score, rng_state,
+                                   float(heat_hi), float(heat_lo), int(steps), -1 if target is None else int(target),
+                                   _NO_STOP if stop is None else stop, best_terrain, best)

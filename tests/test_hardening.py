@@ -201,6 +201,15 @@ def test_ctrl_c_ends_the_open_grid_chains_at_once():
     assert time.monotonic() - started < 30
 
 
+def test_ctrl_c_ends_the_annealing_chains_at_once():
+    # Maximizing on the framed 12x12, the climb gets 5% of the 60 s: at 6 s the chains anneal in
+    # threads; Ctrl-C must end them at their next slice.
+    started = time.monotonic()
+    status, out, err = interrupt_after(["make", "--maximize", "--time-limit", "60", "--workers", "2"], 6)
+    assert status == 130 and one_line(err) and err.endswith("designer: interrupted\n") and out == ""
+    assert time.monotonic() - started < 20
+
+
 def test_ctrl_c_during_cp_sat_is_not_a_time_limit():
     # CP-SAT takes the signal itself; a search that gives up early must still read as interrupted.
     script = """

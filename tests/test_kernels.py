@@ -249,6 +249,14 @@ def test_the_compiled_bindings_check_what_keeps_memory_safe():
                                 flag)
     with pytest.raises(ValueError):
         _kernels.exhaustive(base, 3, 4, cells, ok, ok, np.full(n, 40, np.int32), 1, 1, 0, -1, 1, 1.0, flag)
+    # the annealing chain: start, goal and candidate cells are checked in C too
+    terrain, best_terrain, rng = np.zeros(n, np.uint8), np.zeros(n, np.uint8), np.zeros(1, np.uint64)
+    score, best = np.full(1, -1, np.int32), np.full(3, -1, np.int32)
+    for starts, goals, ends in (([40], [0], [1, 0]), ([1], [-2], [1, 0]), ([1], [0], [1, 99]), ([1], [0], [1, 1]),
+                                ([], [0], [1, 0])):
+        with pytest.raises(ValueError):
+            _kernels.anneal_layout(terrain, 3, 4, ok, np.array(starts, np.int32), np.array(goals, np.int32), -1, -1,
+                                   np.array(ends, np.int32), score, rng, 1.0, 1.0, 10, -1, flag, best_terrain, best)
 
 
 @needs_compiled

@@ -27,7 +27,7 @@ from typing import Callable
 import numpy as np
 
 from designer import kernels
-from designer.level import ICE, ROCK, Level
+from designer.level import ICE, Level
 from models.request import LayoutRequest
 
 #: Heat (in stops) at the start and the end of an epoch, and the first heat of later epochs.

@@ -334,6 +334,58 @@ static void evaluate_layout(const uint8_t *terrain, int h, int w, const uint8_t 
 
 #define EXHAUSTIVE_SCRATCH(n) (20 * (n))
 
+/* The best strong, reversible (start, goal) pair of one terrain with at least `threshold` stops,
+ * into found->best / start / goal (best -1: none): the same pair the exhaustive search reports
+ * for a layout (the first in goal-then-start order among those with the most stops), found with
+ * fewer checks. Per goal, the starts are taken from the most stops down, and the first strong,
+ * reversible one ends that goal; a later goal must do strictly better. Ties are not counted.
+ * `scratch` holds BEST_PAIR_SCRATCH(n) ints. */
+#define BEST_PAIR_SCRATCH(n) (22 * (n) + 1)
+static void best_pair_of(const uint8_t *terrain, int h, int w, const uint8_t *start_ok, const uint8_t *goal_ok,
+                         int32_t threshold, int32_t *scratch, Search *found)
+{
+    const int64_t n = (int64_t)h * w;
+    int32_t *dest = scratch, *length = scratch + 4 * n, *back = scratch + 8 * n, *back_len = scratch + 12 * n;
+    int32_t *to_goal = scratch + 16 * n, *stops = scratch + 17 * n, *order = scratch + 18 * n;
+    int32_t *queue = scratch + 19 * n, *next = scratch + 20 * n, *head = scratch + 21 * n; /* head: n + 1 */
+    if (n <= 64 && !may_reach(terrain, h, w, start_ok, goal_ok, threshold)) return;
+    for (int64_t g = 0; g < n; g++) {
+        if (!goal_ok[g] || terrain[g] == ROCK) continue;
+        const int32_t need = found->best >= 0 && found->best + 1 > threshold ? found->best + 1 : threshold;
+        distances_to_goal(terrain, h, w, g, to_goal, queue);
+        /* the starts that could do it, in lists by stops (each list in start order) */
+        int32_t most = -1;
+        for (int64_t s = n - 1; s >= 0; s--) {
+            if (s == g || !start_ok[s] || terrain[s] == ROCK || to_goal[s] < need) continue;
+            if (to_goal[s] > most) {
+                for (int32_t d = most + 1; d <= to_goal[s]; d++) head[d] = -1;
+                most = to_goal[s];
+            }
+            next[s] = head[to_goal[s]];
+            head[to_goal[s]] = (int32_t)s;
+        }
+        if (most < 0) continue;
+        slide_table(terrain, h, w, g, dest, length);
+        for (int32_t d = most; d >= need; d--) {
+            for (int32_t s = head[d]; s >= 0; s = next[s]) {
+                const int64_t count = reach(dest, n, s, g, stops, order);
+                int strong = 1;
+                for (int64_t k = 0; k < count && strong; k++) strong = to_goal[order[k]] >= 0;
+                if (!strong) continue;
+                slide_table(terrain, h, w, s, back, back_len);
+                reach(back, n, g, s, stops, order);
+                if (stops[s] < 0) continue;
+                found->best = d;
+                found->start = s;
+                found->goal = (int32_t)g;
+                found->ties = 1;
+                goto next_goal;
+            }
+        }
+    next_goal:;
+    }
+}
+
 static double monotonic_seconds(void)
 {
     struct timespec now;
@@ -525,6 +577,193 @@ static int64_t anneal_layout(uint8_t *terrain, int h, int w, const Space *space,
     return k;
 }
 
+/* ---- Annealing on compressed open grids (designer/opengrid.py) ---------------------------- */
+
+#define OPEN_GOAL_SAMPLES 8
+
+/* Whether an h x w terrain can grow to H x W without changing its puzzle: on each axis it is
+ * full size already, or has two neighbouring rock-free lines to insert between. */
+static int open_expandable(const uint8_t *t, int h, int w, int H, int W)
+{
+    if (h > H || w > W) return 0;
+    if (h < H) {
+        int ok = 0, prev_free = 0;
+        for (int r = 0; r < h && !ok; r++) {
+            int free = 1;
+            for (int c = 0; c < w && free; c++) free = t[r * w + c] != ROCK;
+            ok = free && prev_free;
+            prev_free = free;
+        }
+        if (!ok) return 0;
+    }
+    if (w < W) {
+        int ok = 0, prev_free = 0;
+        for (int c = 0; c < w && !ok; c++) {
+            int free = 1;
+            for (int r = 0; r < h && free; r++) free = t[r * w + c] != ROCK;
+            ok = free && prev_free;
+            prev_free = free;
+        }
+        if (!ok) return 0;
+    }
+    return 1;
+}
+
+static int line_is_free(const uint8_t *t, int h, int w, int axis, int k)
+{
+    if (axis == 0) {
+        for (int c = 0; c < w; c++) if (t[k * w + c] == ROCK) return 0;
+    } else {
+        for (int r = 0; r < h; r++) if (t[r * w + k] == ROCK) return 0;
+    }
+    return 1;
+}
+
+/* One random move of the open-grid chain from (t, h, w) into (out, *oh, *ow): a rock along its
+ * row or column (0.4), a rock anywhere (0.4), or a blank line inserted or a rock-free one removed
+ * (0.2); `change` gets (axis, index, +1/-1) for a line move, axis -1 otherwise. 0: no move. */
+static int open_neighbour(const uint8_t *t, int h, int w, int H, int W, uint64_t *rng, uint8_t *out, int *oh,
+                          int *ow, int *change)
+{
+    const int n = h * w;
+    const double u = random_unit(rng);
+    change[0] = -1;
+    if (u < 0.8) {
+        int rocks = 0;
+        for (int i = 0; i < n; i++) rocks += t[i] == ROCK;
+        if (!rocks) return 0;
+        int pick = random_below(rng, rocks), k = 0;
+        for (; k < n; k++) if (t[k] == ROCK && pick-- == 0) break;
+        int target;
+        if (u < 0.4) {
+            int r = k / w, c = k % w;
+            if (random_unit(rng) < 0.5) r = random_below(rng, h);
+            else c = random_below(rng, w);
+            target = r * w + c;
+        } else {
+            target = random_below(rng, n);
+        }
+        if (t[target] != 0) return 0;
+        memcpy(out, t, (size_t)n);
+        out[k] = 0;
+        out[target] = ROCK;
+        *oh = h;
+        *ow = w;
+        return 1;
+    }
+    const int axis = random_below(rng, 2);
+    const int size = axis == 0 ? h : w, limit = axis == 0 ? H : W;
+    if (random_unit(rng) < 0.5 && size < limit) {
+        const int at = random_below(rng, size + 1);
+        if (axis == 0) {
+            memcpy(out, t, (size_t)at * w);
+            memset(out + at * w, 0, (size_t)w);
+            memcpy(out + (at + 1) * w, t + at * w, (size_t)(h - at) * w);
+            *oh = h + 1;
+            *ow = w;
+        } else {
+            for (int r = 0; r < h; r++) {
+                memcpy(out + r * (w + 1), t + r * w, (size_t)at);
+                out[r * (w + 1) + at] = 0;
+                memcpy(out + r * (w + 1) + at + 1, t + r * w + at, (size_t)(w - at));
+            }
+            *oh = h;
+            *ow = w + 1;
+        }
+        change[0] = axis; change[1] = at; change[2] = 1;
+        return 1;
+    }
+    if (size <= 2) return 0;
+    int blanks = 0;
+    for (int k = 0; k < size; k++) blanks += line_is_free(t, h, w, axis, k);
+    if (!blanks) return 0;
+    int pick = random_below(rng, blanks), at = 0;
+    for (; at < size; at++) if (line_is_free(t, h, w, axis, at) && pick-- == 0) break;
+    if (axis == 0) {
+        memcpy(out, t, (size_t)at * w);
+        memcpy(out + at * w, t + (at + 1) * w, (size_t)(h - at - 1) * w);
+        *oh = h - 1;
+        *ow = w;
+    } else {
+        for (int r = 0; r < h; r++) {
+            memcpy(out + r * (w - 1), t + r * w, (size_t)at);
+            memcpy(out + r * (w - 1) + at, t + r * w + at + 1, (size_t)(w - at - 1));
+        }
+        *oh = h;
+        *ow = w - 1;
+    }
+    change[0] = axis; change[1] = at; change[2] = -1;
+    return 1;
+}
+
+/* The best strong, reversible (start, goal) of an open terrain with the start on any ice cell
+ * and the goal on an ice cell marked in goal_ok, at `threshold` stops or more (best -1: none). */
+static Search open_best_pair(const uint8_t *t, int h, int w, const uint8_t *goal_ok, uint8_t *start_ok,
+                             int32_t threshold, int32_t *scratch)
+{
+    Search found = {-1, 0, 0, -1, -1, 0, 1, 0};
+    for (int i = 0; i < h * w; i++) start_ok[i] = t[i] == 0;
+    best_pair_of(t, h, w, start_ok, goal_ok, threshold, scratch, &found);
+    return found;
+}
+
+/* `steps` steps of one open-grid chain (the algorithm of designer/opengrid.py's `anneal`, whose
+ * docstring it follows): state (t, dims = h, w; goal = r, c or -1; score) and best (best_t;
+ * best = stops, h, w, start, goal) are updated in place. Returns the steps taken. */
+static int64_t anneal_open(uint8_t *t, int32_t *dims, int H, int W, int32_t *goal, int32_t *score, uint64_t *rng,
+                           double heat_hi, double heat_lo, int64_t steps, int32_t target,
+                           volatile const int32_t *stop, uint8_t *best_t, int32_t *best, uint8_t *moved,
+                           uint8_t *start_ok, uint8_t *goal_ok, int32_t *scratch)
+{
+    const double cooling = steps > 1 ? pow(heat_lo / heat_hi, 1.0 / (double)(steps - 1)) : 1.0;
+    double heat = heat_hi;
+    int64_t k = 0;
+    for (; k < steps; k++, heat *= cooling) {
+        if ((k & 255) == 0 && *stop) break;
+        const int h = dims[0], w = dims[1];
+        int mh, mw, change[3];
+        if (!open_neighbour(t, h, w, H, W, rng, moved, &mh, &mw, change)) continue;
+        Search found = {-1, 0, 0, -1, -1, 0, 1, 0};
+        if (open_expandable(moved, mh, mw, H, W)) {
+            /* the goal where the move left it (gone with a removed line) */
+            int gr = goal[0], gc = goal[1];
+            if (gr >= 0 && change[0] >= 0) {
+                int *coord = change[0] == 0 ? &gr : &gc;
+                if (change[2] < 0 && *coord == change[1]) gr = -1;
+                else if (*coord >= change[1] + (change[2] < 0)) *coord += change[2];
+            }
+            const int mn = mh * mw;
+            memset(goal_ok, 0, (size_t)mn);
+            for (int j = 0; j < OPEN_GOAL_SAMPLES; j++) goal_ok[random_below(rng, mn)] = 1;
+            if (gr >= 0) goal_ok[gr * mw + gc] = 1;
+            const int32_t bar = *score - (int32_t)(6 * heat) - 1;
+            found = open_best_pair(moved, mh, mw, goal_ok, start_ok, bar > 1 ? bar : 1, scratch);
+            if (found.best > best[0]) { /* a new best for the chain: exact, over every goal */
+                memset(goal_ok, 1, (size_t)mn);
+                found = open_best_pair(moved, mh, mw, goal_ok, start_ok, found.best, scratch);
+            }
+        }
+        const int32_t next = found.best;
+        if (next < *score && random_unit(rng) >= exp((double)(next - *score) / heat)) continue;
+        memcpy(t, moved, (size_t)mh * mw);
+        dims[0] = mh;
+        dims[1] = mw;
+        *score = next;
+        goal[0] = next >= 0 ? found.goal / mw : -1;
+        goal[1] = next >= 0 ? found.goal % mw : -1;
+        if (next > best[0]) {
+            memcpy(best_t, moved, (size_t)mh * mw);
+            best[0] = next;
+            best[1] = mh;
+            best[2] = mw;
+            best[3] = found.start;
+            best[4] = found.goal;
+            if (target >= 0 && next >= target) { k++; break; }
+        }
+    }
+    return k;
+}
+
 /* ---- Python bindings ---------------------------------------------------------------------- */
 
 static int get_buffer(PyObject *obj, Py_buffer *view, int writable, Py_ssize_t itemsize, Py_ssize_t items,
@@ -680,6 +919,38 @@ static PyObject *py_exhaustive(PyObject *self, PyObject *args)
                          found.goal, (long long)found.layouts, found.complete);
 }
 
+/* best_pair(terrain(uint8 n), h, w, start_ok(uint8 n), goal_ok(uint8 n), threshold) -> (best, start, goal) */
+static PyObject *py_best_pair(PyObject *self, PyObject *args)
+{
+    PyObject *objs[3];
+    int h, w, threshold;
+    if (!PyArg_ParseTuple(args, "OiiOOi", &objs[0], &h, &w, &objs[1], &objs[2], &threshold)) return NULL;
+    if (h < 1 || w < 1 || (long long)h * w > INT32_MAX / 32)
+        return PyErr_Format(PyExc_ValueError, "best_pair: bad size %dx%d", h, w);
+    const Py_ssize_t n = (Py_ssize_t)h * w;
+    Py_buffer v[3];
+    const char *names[3] = {"terrain", "start_ok", "goal_ok"};
+    for (int k = 0; k < 3; k++) {
+        if (get_buffer(objs[k], &v[k], 0, 1, n, names[k]) < 0) {
+            for (int j = 0; j < k; j++) PyBuffer_Release(&v[j]);
+            return NULL;
+        }
+    }
+    int32_t *scratch = (int32_t *)malloc(sizeof(int32_t) * (size_t)BEST_PAIR_SCRATCH(n));
+    Search found = {-1, 0, 0, -1, -1, 0, 1, 0};
+    if (scratch) {
+        Py_BEGIN_ALLOW_THREADS
+        best_pair_of((const uint8_t *)v[0].buf, h, w, (const uint8_t *)v[1].buf, (const uint8_t *)v[2].buf, threshold,
+                     scratch, &found);
+        Py_END_ALLOW_THREADS
+    }
+    const int failed = scratch == NULL;
+    free(scratch);
+    for (int j = 0; j < 3; j++) PyBuffer_Release(&v[j]);
+    if (failed) return PyErr_NoMemory();
+    return Py_BuildValue("iii", found.best, found.start, found.goal);
+}
+
 /* anneal_layout(terrain(uint8 n, in/out), h, w, free(uint8 n), starts(int32), goals(int32), max_rocks,
  *               max_stops, ends(int32[2], in/out), score(int32[1], in/out), rng(uint64[1], in/out),
  *               heat_hi, heat_lo, steps, target, stop(int32[1]), best_terrain(uint8 n, out),
@@ -744,6 +1015,69 @@ static PyObject *py_anneal_layout(PyObject *self, PyObject *args)
     return PyLong_FromLongLong((long long)taken);
 }
 
+/* anneal_open(terrain(uint8, H*W, in/out), dims(int32[2], in/out), H, W, goal(int32[2], in/out),
+ *             score(int32[1], in/out), rng(uint64[1], in/out), heat_hi, heat_lo, steps, target,
+ *             stop(int32[1]), best_terrain(uint8, H*W), best(int32[5], in/out)) -> steps taken */
+static PyObject *py_anneal_open(PyObject *self, PyObject *args)
+{
+    PyObject *objs[8];
+    int H, W, target;
+    double heat_hi, heat_lo;
+    long long steps;
+    if (!PyArg_ParseTuple(args, "OOiiOOOddLiOOO", &objs[0], &objs[1], &H, &W, &objs[2], &objs[3], &objs[4], &heat_hi,
+                          &heat_lo, &steps, &target, &objs[5], &objs[6], &objs[7]))
+        return NULL;
+    if (H < 1 || W < 1 || (long long)H * W > INT32_MAX / 32 || !(heat_hi > 0) || !(heat_lo > 0) || steps < 0)
+        return PyErr_Format(PyExc_ValueError, "anneal_open: bad size, heat or steps");
+    const Py_ssize_t cap = (Py_ssize_t)H * W;
+    const int writable[8] = {1, 1, 1, 1, 1, 0, 1, 1};
+    Py_buffer v[8];
+    for (int k = 0; k < 8; k++) {
+        if (PyObject_GetBuffer(objs[k], &v[k], (writable[k] ? PyBUF_WRITABLE : 0) | PyBUF_C_CONTIGUOUS) < 0) {
+            for (int j = 0; j < k; j++) PyBuffer_Release(&v[j]);
+            return NULL;
+        }
+    }
+    const char *bad = NULL;
+    if (v[0].len != cap || v[1].len != 8 || v[2].len != 8 || v[3].len != 4 || v[4].len != 8 || v[5].len != 4 ||
+        v[6].len != cap || v[7].len != 20)
+        bad = "inconsistent buffers";
+    else {
+        const int32_t *dims = (const int32_t *)v[1].buf, *goal = (const int32_t *)v[2].buf;
+        const int32_t *best = (const int32_t *)v[7].buf;
+        if (dims[0] < 1 || dims[0] > H || dims[1] < 1 || dims[1] > W)
+            bad = "terrain size outside 1..H x 1..W";
+        else if (!(goal[0] == -1 || (goal[0] >= 0 && goal[0] < dims[0] && goal[1] >= 0 && goal[1] < dims[1])))
+            bad = "goal outside the terrain";
+        else if (best[0] >= 0 && (best[1] < 1 || best[1] > H || best[2] < 1 || best[2] > W))
+            bad = "best size outside 1..H x 1..W";
+    }
+    if (bad) {
+        for (int j = 0; j < 8; j++) PyBuffer_Release(&v[j]);
+        return PyErr_Format(PyExc_ValueError, "anneal_open: %s", bad);
+    }
+    /* scratch for the biggest terrain a move can make: one line more than H x W on neither axis */
+    uint8_t *moved = (uint8_t *)malloc((size_t)cap + (size_t)(H > W ? H : W));
+    uint8_t *start_ok = (uint8_t *)malloc((size_t)cap), *goal_ok = (uint8_t *)malloc((size_t)cap);
+    int32_t *scratch = (int32_t *)malloc(sizeof(int32_t) * (size_t)BEST_PAIR_SCRATCH(cap));
+    int64_t taken = 0;
+    const int failed = !moved || !start_ok || !goal_ok || !scratch;
+    if (!failed) {
+        Py_BEGIN_ALLOW_THREADS
+        taken = anneal_open((uint8_t *)v[0].buf, (int32_t *)v[1].buf, H, W, (int32_t *)v[2].buf, (int32_t *)v[3].buf,
+                            (uint64_t *)v[4].buf, heat_hi, heat_lo, steps, target, (volatile const int32_t *)v[5].buf,
+                            (uint8_t *)v[6].buf, (int32_t *)v[7].buf, moved, start_ok, goal_ok, scratch);
+        Py_END_ALLOW_THREADS
+    }
+    free(moved);
+    free(start_ok);
+    free(goal_ok);
+    free(scratch);
+    for (int j = 0; j < 8; j++) PyBuffer_Release(&v[j]);
+    if (failed) return PyErr_NoMemory();
+    return PyLong_FromLongLong((long long)taken);
+}
+
 static PyMethodDef methods[] = {
     {"slide_table", py_slide_table, METH_VARARGS, "slide_table(terrain, h, w, capture, dest, length)"},
     {"reach", py_reach, METH_VARARGS, "reach(dest, n, start, goal, stops, order) -> reached count"},
@@ -751,6 +1085,10 @@ static PyMethodDef methods[] = {
      "classify_batch(terrains, count, h, w, starts, goals, classes, reversible, min_stops)"},
     {"exhaustive", py_exhaustive, METH_VARARGS,
      "exhaustive(base, h, w, free_cells, start_ok, goal_ok, syms, nsyms, rocks, first, second, threshold, budget, stop)"},
+    {"best_pair", py_best_pair, METH_VARARGS, "best_pair(terrain, h, w, start_ok, goal_ok, threshold) -> (best, start, goal)"},
+    {"anneal_open", py_anneal_open, METH_VARARGS,
+     "anneal_open(terrain, dims, H, W, goal, score, rng, heat_hi, heat_lo, steps, target, stop, best_terrain, best) "
+     "-> steps taken"},
     {"anneal_layout", py_anneal_layout, METH_VARARGS,
      "anneal_layout(terrain, h, w, free, starts, goals, max_rocks, max_stops, ends, score, rng, heat_hi, heat_lo, "
      "steps, target, stop, best_terrain, best) -> steps taken"},

@@ -175,14 +175,18 @@ _NO_STOP = np.zeros(1, np.int32)
 
 def best_pair(terrain, start_ok, goal_ok, threshold: int) -> tuple[int, int, int]:
     """The best strong, reversible (start, goal) pair of one terrain with at least ``threshold``
-    stops: (stops, flat start, flat goal), stops -1 when none. The exhaustive search on a layout
-    with no free cells, checked as it is but without the rock-set arguments it does not use
-    (the open-grid annealing calls this thousands of times a second)."""
+    stops: (stops, flat start, flat goal), stops -1 when none; of the pairs with the most stops,
+    the first in goal-then-start order. What the exhaustive search reports for a layout with no
+    free cells; compiled, a search of its own that counts no ties and checks each goal's starts
+    from the most stops down, so that it stops at the first strong, reversible one."""
     grid = _terrain(terrain, 2)
     h, w = grid.shape
     masks = _endpoint_masks(start_ok, goal_ok, h, w)
-    best, _, _, start, goal, _, _ = _impl().exhaustive(grid, h, w, _NO_CELLS, masks[0], masks[1], _NO_CELLS, 0, 0, 0,
-                                                       -1, int(threshold), 3600.0, _NO_STOP)
+    impl = _impl()
+    if impl is _compiled:  # the same answer with fewer checks: no ties to count
+        return impl.best_pair(grid, h, w, masks[0], masks[1], int(threshold))
+    best, _, _, start, goal, _, _ = impl.exhaustive(grid, h, w, _NO_CELLS, masks[0], masks[1], _NO_CELLS, 0, 0, 0,
+                                                    -1, int(threshold), 3600.0, _NO_STOP)
     return int(best), int(start), int(goal)
 
 
@@ -289,3 +293,43 @@ def anneal_layout(terrain: np.ndarray, free, starts, goals, max_rocks: int | Non
                                    -1 if max_stops is None else int(max_stops), ends, score, rng_state,
                                    float(heat_hi), float(heat_lo), int(steps), -1 if target is None else int(target),
                                    _NO_STOP if stop is None else stop, best_terrain, best)
+
+
+def anneal_open(terrain: np.ndarray, dims: np.ndarray, height: int, width: int, goal: np.ndarray, score: np.ndarray,
+                rng_state: np.ndarray, heat_hi: float, heat_lo: float, steps: int, target: int | None,
+                stop: np.ndarray | None, best_terrain: np.ndarray, best: np.ndarray) -> int:
+    """Run ``steps`` steps of one open-grid annealing chain (``designer.opengrid``; compiled only,
+    see ``can_anneal``), updating its state in place: ``terrain`` (uint8, ``height * width``
+    long, holding a ``dims[0]`` x ``dims[1]`` compressed terrain row by row), ``dims`` (int32
+    [h, w]), ``goal`` (int32 [row, column], -1 -1 for none), ``score`` (int32 [stops]) and
+    ``rng_state`` (uint64 [1]). The chain's best goes to ``best_terrain`` and ``best`` (int32
+    [stops, h, w, flat start, flat goal]) when it beats ``best[0]``. Returns the steps taken
+    (fewer when ``target`` is reached or ``stop[0]`` is set)."""
+    if not can_anneal():
+        raise RuntimeError("anneal_open needs the compiled kernels")
+    height, width = int(height), int(width)
+    if height < 1 or width < 1:
+        raise ValueError("the grid needs at least one row and one column")
+    cap = height * width
+    for name, array, dtype, size in (("terrain", terrain, np.uint8, cap), ("best_terrain", best_terrain, np.uint8, cap),
+                                     ("dims", dims, np.int32, 2), ("goal", goal, np.int32, 2),
+                                     ("score", score, np.int32, 1), ("rng_state", rng_state, np.uint64, 1),
+                                     ("best", best, np.int32, 5)):
+        if not isinstance(array, np.ndarray) or array.dtype != dtype or array.shape != (size,) \
+                or not array.flags.c_contiguous or not array.flags.writeable:
+            raise ValueError(f"{name} must be a writable {np.dtype(dtype).name} array of {size}")
+    if not (1 <= dims[0] <= height and 1 <= dims[1] <= width):
+        raise ValueError(f"dims {tuple(dims)} must lie within {height}x{width}")
+    if terrain.max() > 2:
+        raise ValueError("terrain codes must be 0 (ice), 1 (rock) or 2 (snow)")
+    if not (goal[0] == -1 or (0 <= goal[0] < dims[0] and 0 <= goal[1] < dims[1])):
+        raise ValueError("the goal must lie on the terrain (or be -1)")
+    if best[0] >= 0 and not (1 <= best[1] <= height and 1 <= best[2] <= width):
+        raise ValueError("the best terrain's size must lie within the grid")
+    if stop is not None and (not isinstance(stop, np.ndarray) or stop.dtype != np.int32 or stop.shape != (1,)):
+        raise ValueError("stop must be an int32 array of 1")
+    if not (heat_hi > 0 and heat_lo > 0) or steps < 0:
+        raise ValueError("heats must be positive and steps at least 0")
+    return _compiled.anneal_open(terrain, dims, height, width, goal, score, rng_state, float(heat_hi), float(heat_lo),
+                                 int(steps), -1 if target is None else int(target),
+                                 _NO_STOP if stop is None else stop, best_terrain, best)

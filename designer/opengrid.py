@@ -14,6 +14,8 @@ rocks is thus a level on a grid of about 11x14, and the search works there:
 - ``anneal`` is one simulated-annealing chain over compressed terrains: a rock moves within its
   row or column, or anywhere; a blank row or column is inserted or removed. Its grid never
   outgrows the requested one, and a terrain that could not be expanded to it scores nothing.
+  Its steps run in compiled code (``kernels.anneal_open``) where the compiled kernels are, and
+  in Python (the same algorithm) on the Python twin.
 - ``search`` runs one chain per worker (forked processes on Linux: a chain is mostly Python
   between kernel calls), each with its own random stream drawn from the caller's, and returns the best level
   expanded to the full grid.
@@ -214,7 +216,10 @@ def anneal(rocks: int, height: int, width: int, rng: np.random.Generator, deadli
 
     A move is scored with the goal among the current goal and a few random cells (a lower
     bound, ``GOAL_SAMPLES`` times cheaper than every cell); a terrain that beats the chain's best
-    is scored again with every goal, so that the best is exact."""
+    is scored again with every goal, so that the best is exact. The steps run in compiled code
+    (``kernels.anneal_open``, the same algorithm) where it is there, in Python otherwise."""
+    if kernels.can_anneal():
+        return _anneal_compiled(rocks, height, width, rng, deadline, target, on_best, stop)
     found = Found()
     terrain = _first_terrain(rocks, height, width, rng)
     score, goal = -1, None
@@ -257,6 +262,60 @@ def anneal(rocks: int, height: int, width: int, rng: np.random.Generator, deadli
             terrain, score, hot = found.level.terrain.copy(), found.stops, HOT / 2
             goal = found.level.goal
     return found
+
+
+#: Steps per compiled call: the schedule, the stop and the clock are looked at in between.
+SLICE_STEPS = 256
+
+
+def _anneal_compiled(rocks: int, height: int, width: int, rng: np.random.Generator, deadline: float,
+                     target: int | None, on_best: Callable[[int], None] | None, stop: Callable[[], bool]) -> Found:
+    """``anneal`` with its steps in compiled code: the same schedule, moves and scoring."""
+    first = _first_terrain(rocks, height, width, rng)
+    terrain = np.zeros(height * width, np.uint8)
+    terrain[:first.size] = first.reshape(-1)
+    dims = np.array(first.shape, np.int32)
+    goal = np.array([-1, -1], np.int32)
+    score = np.array([-1], np.int32)
+    best = np.array([-1, 0, 0, -1, -1], np.int32)
+    best_terrain = np.zeros(height * width, np.uint8)
+    if expandable(first, height, width):
+        stops, start, flat_goal = best_ends(first)
+        if stops >= 0:
+            score[0], goal[:] = stops, divmod(flat_goal, first.shape[1])
+            best[:] = stops, first.shape[0], first.shape[1], start, flat_goal
+            best_terrain[:first.size] = first.reshape(-1)
+    state = np.array([rng.integers(0, 2**63)], np.uint64)
+    flag = np.zeros(1, np.int32)
+    hot, reported = HOT, int(best[0])
+
+    def found() -> Found:
+        if best[0] < 0:
+            return Found()
+        h, w = int(best[1]), int(best[2])
+        grid = best_terrain[:h * w].reshape(h, w).copy()
+        return Found(int(best[0]), Level(grid, divmod(int(best[3]), w), divmod(int(best[4]), w)))
+
+    while time.perf_counter() < deadline and not stop():
+        epoch_start = time.perf_counter()
+        epoch = max(1e-3, min(EPOCH_SECONDS, deadline - epoch_start))
+        while (now := time.perf_counter()) < min(deadline, epoch_start + epoch) and not stop():
+            heat = hot * (COLD / hot) ** ((now - epoch_start) / epoch)
+            kernels.anneal_open(terrain, dims, height, width, goal, score, state, heat, heat, SLICE_STEPS, target,
+                                flag, best_terrain, best)
+            if best[0] > reported:
+                reported = int(best[0])
+                if on_best:
+                    on_best(reported)
+            if target is not None and best[0] >= target:
+                return found()
+        if best[0] >= 0:  # reheat from the best
+            h, w = int(best[1]), int(best[2])
+            terrain[:h * w] = best_terrain[:h * w]
+            dims[:] = h, w
+            goal[:] = divmod(int(best[4]), w)
+            score[0], hot = best[0], HOT / 2
+    return found()
 
 
 #: Set in a chain's process when any chain reaches the target (see ``search``).

@@ -257,6 +257,13 @@ def test_the_compiled_bindings_check_what_keeps_memory_safe():
         with pytest.raises(ValueError):
             _kernels.anneal_layout(terrain, 3, 4, ok, np.array(starts, np.int32), np.array(goals, np.int32), -1, -1,
                                    np.array(ends, np.int32), score, rng, 1.0, 1.0, 10, -1, flag, best_terrain, best)
+    # the open-grid chain: its terrain's size, goal and best size are checked in C too
+    best5 = np.array([-1, 0, 0, -1, -1], np.int32)
+    for dims, goal, best_ in (([4, 4], [-1, -1], best5), ([3, 4], [3, 0], best5), ([0, 4], [-1, -1], best5),
+                              ([3, 4], [-1, -1], np.array([5, 9, 9, 0, 1], np.int32))):
+        with pytest.raises(ValueError):
+            _kernels.anneal_open(terrain, np.array(dims, np.int32), 3, 4, np.array(goal, np.int32), score, rng, 1.0,
+                                 1.0, 10, -1, flag, best_terrain, best_)
 
 
 @needs_compiled

@@ -5,9 +5,9 @@ import time
 
 import numpy as np
 import pytest
-from conftest import needs_compiled
+from conftest import IMPLS, needs_compiled
 
-from designer import opengrid
+from designer import kernels, opengrid
 from designer.design import design
 from designer.fast import classify
 from designer.level import ICE, ROCK, Level
@@ -143,11 +143,59 @@ def test_the_goal_follows_inserted_and_removed_lines():
     assert opengrid._moved_goal(goal, (1, 6, -1)) == (3, 5)
 
 
-def test_an_annealing_chain_reports_an_exact_best():
+@pytest.mark.parametrize("impl", IMPLS)
+def test_an_annealing_chain_reports_an_exact_best(impl):
     rng = np.random.default_rng(0)
-    found = opengrid.anneal(3, 10, 12, rng, time.perf_counter() + 1.0)
+    with kernels.use(impl):
+        found = opengrid.anneal(3, 10, 12, rng, time.perf_counter() + 1.0)
     assert found.level is not None and found.level.terrain.shape[0] <= 10 and found.level.terrain.shape[1] <= 12
     c = classify(found.level)
     assert (c.solvability, c.reversible, c.min_stops) == ("strong", True, found.stops)
     assert int((found.level.terrain == ROCK).sum()) <= 3
     assert opengrid.expand(found.level, 10, 12) is not None
+
+
+def compiled_chain(seed: int, rocks: int = 4, height: int = 9, width: int = 11):
+    first = opengrid._first_terrain(rocks, height, width, np.random.default_rng(seed))
+    terrain = np.zeros(height * width, np.uint8)
+    terrain[:first.size] = first.reshape(-1)
+    return dict(terrain=terrain, dims=np.array(first.shape, np.int32), height=height, width=width,
+                goal=np.array([-1, -1], np.int32), score=np.array([-1], np.int32),
+                rng_state=np.array([seed], np.uint64), best_terrain=np.zeros(height * width, np.uint8),
+                best=np.array([-1, 0, 0, -1, -1], np.int32))
+
+
+@needs_compiled
+def test_the_compiled_chain_keeps_its_state_consistent_and_repeats_itself():
+    chain, twin = compiled_chain(5), compiled_chain(5)
+    seen_moves = set()
+    for _ in range(30):
+        for state in (chain, twin):
+            assert kernels.anneal_open(**state, heat_hi=2.0, heat_lo=2.0, steps=40, target=None, stop=None) == 40
+        assert all(np.array_equal(chain[key], twin[key]) for key in chain if isinstance(chain[key], np.ndarray))
+        h, w = chain["dims"]
+        grid = chain["terrain"][:h * w].reshape(h, w)
+        seen_moves.add(grid.tobytes())
+        assert h <= 9 and w <= 11 and int((grid == ROCK).sum()) == 4  # moves keep the rocks
+        if chain["score"][0] >= 0:  # the score is a lower bound: the pair it came from, at its goal
+            goal = chain["goal"][0] * w + chain["goal"][1]
+            assert opengrid.expandable(grid, 9, 11)
+            assert opengrid.best_ends(grid, 1, np.array([goal]))[0] >= chain["score"][0]
+    assert len(seen_moves) > 5
+    stops, h, w, start, goal = (int(v) for v in chain["best"])
+    best = Level(chain["best_terrain"][:h * w].reshape(h, w).copy(), divmod(start, w), divmod(goal, w))
+    assert opengrid.best_ends(best.terrain)[0] == stops == classify(best).min_stops  # the best is exact
+
+
+@needs_compiled
+def test_bad_open_chain_arguments_are_refused():
+    for change in ({"dims": np.array([10, 3], np.int32)}, {"goal": np.array([8, 0], np.int32)},
+                   {"terrain": np.zeros(5, np.uint8)}, {"best": np.zeros(4, np.int32)},
+                   {"score": np.zeros(1, np.int64)}, {"height": 0}):
+        state = {**compiled_chain(1), **change}
+        with pytest.raises(ValueError):
+            kernels.anneal_open(**state, heat_hi=1.0, heat_lo=1.0, steps=5, target=None, stop=None)
+    with pytest.raises(ValueError):
+        kernels.anneal_open(**compiled_chain(1), heat_hi=0.0, heat_lo=1.0, steps=5, target=None, stop=None)
+    with kernels.use("python"), pytest.raises(RuntimeError):
+        kernels.anneal_open(**compiled_chain(1), heat_hi=1.0, heat_lo=1.0, steps=5, target=None, stop=None)

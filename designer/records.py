@@ -5,8 +5,8 @@ For one rock count R (``record``), in two stages under one time limit:
 
 1. **lower bound**: sampling and the climb (``design.lower_bound``) under ``max_rocks=R`` for a
    tenth (``BOUND_SHARE``) of the time the proof is forecast to take, at least
-   ``MIN_BOUND_SECONDS`` and at most a tenth of the time limit; its best level b is the record
-   so far. Where no proof
+   ``MIN_BOUND_SECONDS`` and at most a tenth of the time limit; its best level b, or the record
+   for R - 1 rocks when that has more stops (it is within the budget too), is the record so far. Where no proof
    is in reach, the designer's own ``--maximize`` gets the whole time instead.
 2. **proof** (spaces the exhaustive search applies to: no frame or pinned ends, at most 64 free
    cells): every layout of at most R rocks up to symmetry, looking for b + 1 stops or more, in
@@ -162,7 +162,12 @@ def record(height: int, width: int, frame: bool, rocks: int, time_limit: float, 
         bound_time = min(time_limit * BOUND_SHARE, max(MIN_BOUND_SECONDS, forecast * BOUND_SHARE))
         found = lower_bound(request, seed=seed, time_limit=bound_time, workers=workers)
         bound = found.level if found is not None else None
-        threshold = (found.min_stops + 1) if found is not None else 1
+        stops = found.min_stops if found is not None else 0
+        below = checkpoint.records.get(rocks - 1)
+        if below and below["level"] is not None and below["min_stops"] > stops:
+            # the record for one rock fewer is a level within this budget too
+            bound, stops = level_from_json(below["level"]), below["min_stops"]
+        threshold = stops + 1
         checkpoint.partial[rocks] = {"bound": level_to_json(bound) if bound is not None else None,
                                      "threshold": threshold, "shards": {}, "seconds": time.monotonic() - t0}
         checkpoint.save()

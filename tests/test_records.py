@@ -53,6 +53,21 @@ def test_a_proof_leaves_out_the_rock_sets_a_proven_record_covers(monkeypatch):
     assert {key[0] for r, key in ran} == {0, 1, 2, 3}
 
 
+@needs_compiled
+def test_the_record_for_one_rock_fewer_is_a_lower_bound(monkeypatch):
+    # With the lower-bound stage finding nothing, the 3-rock proof still starts from the 2-rock
+    # record (7 stops): it looks for 8 or more among sets of exactly 3 rocks.
+    seen = []
+    original = exhaustive.search
+    monkeypatch.setattr(rec, "lower_bound", lambda *args, **kwargs: None)
+    monkeypatch.setattr(rec.exhaustive, "search", lambda request, threshold, *args, **kwargs: (
+        seen.append((request.max_rocks, threshold, kwargs.get("fewest_rocks"))),
+        original(request, threshold, *args, **kwargs))[1])
+    two, three = rec.records(5, 5, False, [2, 3], 10)
+    assert seen == [(2, 1, 0), (3, 8, 3)]
+    assert (two.min_stops, three.min_stops, three.proven_optimal) == (7, 11, True)
+
+
 def test_only_a_proven_record_below_the_threshold_leaves_rock_sets_out():
     point = rec.Checkpoint(None, {})
     point.records[4] = {"min_stops": 13, "proven_optimal": True}

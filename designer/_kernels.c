@@ -1,7 +1,9 @@
 /*
- * Compiled kernels over slide tables: the sliding rule, breadth-first reachability and the
- * fast classifier. Arrays come in and go out through the buffer protocol (numpy arrays from
- * designer/rules.py and designer/fast.py); nothing here allocates Python objects per cell.
+ * Compiled kernels over slide tables: the sliding rule, breadth-first reachability, the fast
+ * classifier, the exhaustive search (with its exact layout filter over 64-bit cell sets), the
+ * best pair of one terrain, and the two annealing chains (whole layouts: designer/anneal.py;
+ * compressed open grids: designer/opengrid.py). Arrays come in and go out through the buffer
+ * protocol (numpy arrays); nothing here allocates Python objects per cell.
  *
  * Terrain codes: 0 ice, 1 rock, 2 snow. Directions: 0 u, 1 d, 2 l, 3 r.
  *

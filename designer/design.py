@@ -443,6 +443,8 @@ def climb_stage(search: Search, target: int | None, share: float, restarts: bool
             search.best = found
         if not restarts:
             return None
+        if time.perf_counter() >= end:  # no time left to climb again: no fresh samples either
+            break
         search.pool = []  # climb again from fresh samples; the best is kept
         sample_stage(search, take=False)
         search.progress.update(phase="climbing")

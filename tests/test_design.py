@@ -1,4 +1,5 @@
 import json
+import time
 
 import numpy as np
 import pytest
@@ -321,6 +322,26 @@ def test_maximize_climbs_again_from_fresh_samples():
     found = design(request, maximize=True, time_limit=2.6, seed=1)
     assert found.generator["samples"] > SAMPLE_BATCH and found.generator["stage"] != "anneal"
     check(LayoutRequest(height=6, width=6, min_stops=found.min_stops, snow=1), found.level)
+
+
+def test_no_fresh_samples_once_the_climbs_time_is_up(monkeypatch):
+    # A restart draws a batch of samples (2.6 s on the Python kernels): it must not start when the
+    # climb's share of the time is spent, or a design overruns its limit by that much.
+    import designer.design as d
+
+    calls = []
+    original = d.sample_stage
+    monkeypatch.setattr(d, "sample_stage", lambda search, take: (calls.append(time.perf_counter()), original(search, take))[1])
+
+    def climb_to_the_end(request, rng, seeds, end, target, exclude, on_best=None, stall=None):
+        time.sleep(max(0.0, end - time.perf_counter()))
+        level = seeds[0]
+        return level, analyze(level).min_stops
+
+    monkeypatch.setattr(d, "climb", climb_to_the_end)
+    request = LayoutRequest(height=6, width=6, min_stops=1, snow=1)  # the restart path (no annealing)
+    found = design(request, maximize=True, time_limit=1.5, seed=1)
+    assert len(calls) == 1 and found.generator["stage"] == "climb"
 
 
 def test_the_stages_share_one_budget_and_one_verifier():

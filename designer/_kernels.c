@@ -583,40 +583,27 @@ static int64_t anneal_layout(uint8_t *terrain, int h, int w, const Space *space,
 
 #define OPEN_GOAL_SAMPLES 8
 
-/* Whether an h x w terrain can grow to H x W without changing its puzzle: on each axis it is
- * full size already, or has two neighbouring rock-free lines to insert between. */
-static int open_expandable(const uint8_t *t, int h, int w, int H, int W)
-{
-    if (h > H || w > W) return 0;
-    if (h < H) {
-        int ok = 0, prev_free = 0;
-        for (int r = 0; r < h && !ok; r++) {
-            int free = 1;
-            for (int c = 0; c < w && free; c++) free = t[r * w + c] != ROCK;
-            ok = free && prev_free;
-            prev_free = free;
-        }
-        if (!ok) return 0;
-    }
-    if (w < W) {
-        int ok = 0, prev_free = 0;
-        for (int c = 0; c < w && !ok; c++) {
-            int free = 1;
-            for (int r = 0; r < h && free; r++) free = t[r * w + c] != ROCK;
-            ok = free && prev_free;
-            prev_free = free;
-        }
-        if (!ok) return 0;
-    }
-    return 1;
-}
-
 static int line_is_free(const uint8_t *t, int h, int w, int axis, int k)
 {
     if (axis == 0) {
         for (int c = 0; c < w; c++) if (t[k * w + c] == ROCK) return 0;
     } else {
         for (int r = 0; r < h; r++) if (t[r * w + k] == ROCK) return 0;
+    }
+    return 1;
+}
+
+/* Whether an h x w terrain can grow to H x W without changing its puzzle: on each axis it is
+ * full size already, or has two neighbouring rock-free lines to insert between. */
+static int open_expandable(const uint8_t *t, int h, int w, int H, int W)
+{
+    if (h > H || w > W) return 0;
+    for (int axis = 0; axis < 2; axis++) {
+        const int size = axis == 0 ? h : w;
+        if (size == (axis == 0 ? H : W)) continue;
+        int ok = 0;
+        for (int k = 1; k < size && !ok; k++) ok = line_is_free(t, h, w, axis, k - 1) && line_is_free(t, h, w, axis, k);
+        if (!ok) return 0;
     }
     return 1;
 }

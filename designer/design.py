@@ -461,7 +461,13 @@ def open_grid_stage(search: Search, target: int | None, share: float) -> Design 
                                    exclude=search.excluded, on_best=search.seen)
     if level is None or (target is not None and stops < target):
         return None
-    found = search.verify(level, "open grid")
+    return _keep(search, level, "open grid", target)
+
+
+def _keep(search: Search, level: Level, stage: str, target: int | None) -> Design | None:
+    """A searching stage's level through the verifier: a rejected one is never offered again; a
+    verified one becomes the best when it beats it, and is returned when meeting a ``target``."""
+    found = search.verify(level, stage)
     if found is None:
         search.excluded.add(level)
         return None
@@ -488,13 +494,7 @@ def anneal_stage(search: Search, target: int | None, share: float) -> Design | N
         if target is not None and found_stops > stops:
             search.pool.insert(0, (found_stops, found_level))  # the model's hint
         return None
-    found = search.verify(found_level, "anneal")
-    if found is None:
-        search.excluded.add(found_level)
-        return None
-    if search.best is None or found.min_stops > search.best.min_stops:
-        search.best = found
-    return found if target is not None else None
+    return _keep(search, found_level, "anneal", target)
 
 
 def _refine(search: Search, level: Level, stops: int, end: float, target: int | None) -> tuple[Level, int]:

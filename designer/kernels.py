@@ -158,15 +158,17 @@ def classify_batch(terrains, starts, goals) -> tuple[np.ndarray, np.ndarray, np.
     return classes, reversible, min_stops
 
 
+def _mask(name: str, mask, h: int, w: int) -> np.ndarray:
+    """A cell mask as a uint8 grid of the terrain's shape, or a ValueError."""
+    array = np.ascontiguousarray(mask, dtype=np.uint8)
+    if array.shape != (h, w):
+        raise ValueError(f"{name} must have the grid's shape {(h, w)}, not {array.shape}")
+    return array
+
+
 def _endpoint_masks(start_ok, goal_ok, h: int, w: int) -> list[np.ndarray]:
     """The start and goal masks as uint8 grids of the terrain's shape, or a ValueError."""
-    masks = []
-    for name, mask in (("start_ok", start_ok), ("goal_ok", goal_ok)):
-        array = np.ascontiguousarray(mask, dtype=np.uint8)
-        if array.shape != (h, w):
-            raise ValueError(f"{name} must have the grid's shape {(h, w)}, not {array.shape}")
-        masks.append(array)
-    return masks
+    return [_mask("start_ok", start_ok, h, w), _mask("goal_ok", goal_ok, h, w)]
 
 
 _NO_CELLS = np.zeros(0, np.int32)
@@ -269,7 +271,7 @@ def anneal_layout(terrain: np.ndarray, free, starts, goals, max_rocks: int | Non
         raise ValueError("terrain must be a writable, C-contiguous uint8 array (it is updated in place)")
     h, w = grid.shape
     n = h * w
-    free_mask = _endpoint_masks(free, free, h, w)[0]
+    free_mask = _mask("free", free, h, w)
     start_cells = _indices(starts, n, "start cells").astype(np.int32)
     goal_cells = _indices(goals, n, "goal cells").astype(np.int32)
     if not start_cells.size or not goal_cells.size:

@@ -767,6 +767,24 @@ static int get_buffer(PyObject *obj, Py_buffer *view, int writable, Py_ssize_t i
     return 0;
 }
 
+static void release_buffers(Py_buffer *v, int count)
+{
+    for (int j = 0; j < count; j++) PyBuffer_Release(&v[j]);
+}
+
+/* The buffers of objs[0..count-1], C-contiguous and writable where writable[k] (NULL: none is),
+ * all or none: on a failure the ones taken are released and -1 is returned (the error is set). */
+static int get_buffers(PyObject **objs, Py_buffer *v, const int *writable, int count)
+{
+    for (int k = 0; k < count; k++) {
+        if (PyObject_GetBuffer(objs[k], &v[k], (writable && writable[k] ? PyBUF_WRITABLE : 0) | PyBUF_C_CONTIGUOUS) < 0) {
+            release_buffers(v, k);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static PyObject *py_slide_table(PyObject *self, PyObject *args)
 {
     PyObject *terrain_obj, *dest_obj, *length_obj;
@@ -830,14 +848,14 @@ static PyObject *py_classify_batch(PyObject *self, PyObject *args)
     const char *names[6] = {"terrains", "starts", "goals", "classes", "reversible", "min_stops"};
     for (int k = 0; k < 6; k++) {
         if (get_buffer(objs[k], &v[k], k >= 3, sizes[k], items[k], names[k]) < 0) {
-            for (int j = 0; j < k; j++) PyBuffer_Release(&v[j]);
+            release_buffers(v, k);
             return NULL;
         }
     }
     const int64_t *starts = (const int64_t *)v[1].buf, *goals = (const int64_t *)v[2].buf;
     for (long long k = 0; k < count; k++) {
         if (starts[k] < 0 || starts[k] >= n || goals[k] < 0 || goals[k] >= n) {
-            for (int j = 0; j < 6; j++) PyBuffer_Release(&v[j]);
+            release_buffers(v, 6);
             return PyErr_Format(PyExc_ValueError, "level %lld: start or goal outside the grid", k);
         }
     }
@@ -850,7 +868,7 @@ static PyObject *py_classify_batch(PyObject *self, PyObject *args)
     }
     Py_END_ALLOW_THREADS
     free(scratch);
-    for (int j = 0; j < 6; j++) PyBuffer_Release(&v[j]);
+    release_buffers(v, 6);
     if (failed) return PyErr_NoMemory();
     Py_RETURN_NONE;
 }
@@ -870,12 +888,7 @@ static PyObject *py_exhaustive(PyObject *self, PyObject *args)
     if (h < 1 || w < 1 || nsyms < 0 || !(budget >= 0))
         return PyErr_Format(PyExc_ValueError, "exhaustive: bad size, symmetry count or budget");
     Py_buffer v[6];
-    for (int k = 0; k < 6; k++) {
-        if (PyObject_GetBuffer(objs[k], &v[k], PyBUF_C_CONTIGUOUS) < 0) {
-            for (int j = 0; j < k; j++) PyBuffer_Release(&v[j]);
-            return NULL;
-        }
-    }
+    if (get_buffers(objs, v, NULL, 6) < 0) return NULL;
     const Py_ssize_t n = (Py_ssize_t)h * w;
     const int nfree = (int)(v[1].len / 4);
     const char *bad = NULL;
@@ -893,7 +906,7 @@ static PyObject *py_exhaustive(PyObject *self, PyObject *args)
             if (perm[k] < 0 || perm[k] >= nfree) bad = "a symmetry maps outside the free cells";
     }
     if (bad) {
-        for (int j = 0; j < 6; j++) PyBuffer_Release(&v[j]);
+        release_buffers(v, 6);
         return PyErr_Format(PyExc_ValueError, "exhaustive: %s", bad);
     }
     Search found = {-1, 0, 0, -1, -1, 0, 1, 0};
@@ -902,7 +915,7 @@ static PyObject *py_exhaustive(PyObject *self, PyObject *args)
                    (const uint8_t *)v[3].buf, (const int32_t *)v[4].buf, nsyms, rocks, first, second, threshold, budget,
                    (volatile const int32_t *)v[5].buf, &found);
     Py_END_ALLOW_THREADS
-    for (int j = 0; j < 6; j++) PyBuffer_Release(&v[j]);
+    release_buffers(v, 6);
     if (found.out_of_memory) return PyErr_NoMemory();
     return Py_BuildValue("iLKiiLi", found.best, (long long)found.ties, (unsigned long long)found.mask, found.start,
                          found.goal, (long long)found.layouts, found.complete);
@@ -921,7 +934,7 @@ static PyObject *py_best_pair(PyObject *self, PyObject *args)
     const char *names[3] = {"terrain", "start_ok", "goal_ok"};
     for (int k = 0; k < 3; k++) {
         if (get_buffer(objs[k], &v[k], 0, 1, n, names[k]) < 0) {
-            for (int j = 0; j < k; j++) PyBuffer_Release(&v[j]);
+            release_buffers(v, k);
             return NULL;
         }
     }
@@ -935,7 +948,7 @@ static PyObject *py_best_pair(PyObject *self, PyObject *args)
     }
     const int failed = scratch == NULL;
     free(scratch);
-    for (int j = 0; j < 3; j++) PyBuffer_Release(&v[j]);
+    release_buffers(v, 3);
     if (failed) return PyErr_NoMemory();
     return Py_BuildValue("iii", found.best, found.start, found.goal);
 }
@@ -959,12 +972,7 @@ static PyObject *py_anneal_layout(PyObject *self, PyObject *args)
     const Py_ssize_t n = (Py_ssize_t)h * w;
     const int writable[10] = {1, 0, 0, 0, 1, 1, 1, 0, 1, 1};
     Py_buffer v[10];
-    for (int k = 0; k < 10; k++) {
-        if (PyObject_GetBuffer(objs[k], &v[k], (writable[k] ? PyBUF_WRITABLE : 0) | PyBUF_C_CONTIGUOUS) < 0) {
-            for (int j = 0; j < k; j++) PyBuffer_Release(&v[j]);
-            return NULL;
-        }
-    }
+    if (get_buffers(objs, v, writable, 10) < 0) return NULL;
     const char *bad = NULL;
     const Py_ssize_t nstarts = v[2].len / 4, ngoals = v[3].len / 4;
     if (v[0].len != n || v[1].len != n || v[8].len != n || v[2].len % 4 || v[3].len % 4 || v[4].len != 8 ||
@@ -981,7 +989,7 @@ static PyObject *py_anneal_layout(PyObject *self, PyObject *args)
             bad = "start or goal outside the grid, or the same cell";
     }
     if (bad) {
-        for (int j = 0; j < 10; j++) PyBuffer_Release(&v[j]);
+        release_buffers(v, 10);
         return PyErr_Format(PyExc_ValueError, "anneal_layout: %s", bad);
     }
     uint8_t *board = (uint8_t *)malloc((size_t)n);
@@ -999,7 +1007,7 @@ static PyObject *py_anneal_layout(PyObject *self, PyObject *args)
     const int failed = !board || !scratch;
     free(board);
     free(scratch);
-    for (int j = 0; j < 10; j++) PyBuffer_Release(&v[j]);
+    release_buffers(v, 10);
     if (failed) return PyErr_NoMemory();
     return PyLong_FromLongLong((long long)taken);
 }
@@ -1021,12 +1029,7 @@ static PyObject *py_anneal_open(PyObject *self, PyObject *args)
     const Py_ssize_t cap = (Py_ssize_t)H * W;
     const int writable[8] = {1, 1, 1, 1, 1, 0, 1, 1};
     Py_buffer v[8];
-    for (int k = 0; k < 8; k++) {
-        if (PyObject_GetBuffer(objs[k], &v[k], (writable[k] ? PyBUF_WRITABLE : 0) | PyBUF_C_CONTIGUOUS) < 0) {
-            for (int j = 0; j < k; j++) PyBuffer_Release(&v[j]);
-            return NULL;
-        }
-    }
+    if (get_buffers(objs, v, writable, 8) < 0) return NULL;
     const char *bad = NULL;
     if (v[0].len != cap || v[1].len != 8 || v[2].len != 8 || v[3].len != 4 || v[4].len != 8 || v[5].len != 4 ||
         v[6].len != cap || v[7].len != 20)
@@ -1042,7 +1045,7 @@ static PyObject *py_anneal_open(PyObject *self, PyObject *args)
             bad = "best size outside 1..H x 1..W";
     }
     if (bad) {
-        for (int j = 0; j < 8; j++) PyBuffer_Release(&v[j]);
+        release_buffers(v, 8);
         return PyErr_Format(PyExc_ValueError, "anneal_open: %s", bad);
     }
     /* scratch for the biggest terrain a move can make: one line more than H x W on neither axis */
@@ -1062,7 +1065,7 @@ static PyObject *py_anneal_open(PyObject *self, PyObject *args)
     free(start_ok);
     free(goal_ok);
     free(scratch);
-    for (int j = 0; j < 8; j++) PyBuffer_Release(&v[j]);
+    release_buffers(v, 8);
     if (failed) return PyErr_NoMemory();
     return PyLong_FromLongLong((long long)taken);
 }

@@ -250,6 +250,25 @@ def can_anneal() -> bool:
     return _active is _compiled and _compiled is not None
 
 
+def _check_state(arrays) -> None:
+    """A chain's state arrays (name, array, dtype, shape): C writes them in place, so each must be
+    a writable, C-contiguous array of exactly that dtype and shape, or a ValueError."""
+    for name, array, dtype, shape in arrays:
+        if not isinstance(array, np.ndarray) or array.dtype != dtype or array.shape != shape \
+                or not array.flags.c_contiguous or not array.flags.writeable:
+            raise ValueError(f"{name} must be a writable {np.dtype(dtype).name} array of shape {shape}")
+
+
+def _schedule(stop, heat_hi: float, heat_lo: float, steps: int) -> np.ndarray:
+    """A chain call's stop flag (an int32 array of 1; None: never set), heats and step count
+    checked; the flag to pass on."""
+    if stop is not None and (not isinstance(stop, np.ndarray) or stop.dtype != np.int32 or stop.shape != (1,)):
+        raise ValueError("stop must be an int32 array of 1")
+    if not (heat_hi > 0 and heat_lo > 0) or steps < 0:
+        raise ValueError("heats must be positive and steps at least 0")
+    return _NO_STOP if stop is None else stop
+
+
 def anneal_layout(terrain: np.ndarray, free, starts, goals, max_rocks: int | None, max_stops: int | None,
                   ends: np.ndarray, score: np.ndarray, rng_state: np.ndarray, heat_hi: float, heat_lo: float,
                   steps: int, target: int | None, stop: np.ndarray | None, best_terrain: np.ndarray,
@@ -276,25 +295,19 @@ def anneal_layout(terrain: np.ndarray, free, starts, goals, max_rocks: int | Non
     goal_cells = _indices(goals, n, "goal cells").astype(np.int32)
     if not start_cells.size or not goal_cells.size:
         raise ValueError("the start and the goal need at least one cell each")
-    for name, array, dtype, size in (("ends", ends, np.int32, 2), ("score", score, np.int32, 1),
-                                     ("rng_state", rng_state, np.uint64, 1), ("best", best, np.int32, 3)):
-        if not isinstance(array, np.ndarray) or array.dtype != dtype or array.shape != (size,):
-            raise ValueError(f"{name} must be a {np.dtype(dtype).name} array of {size}")
-    if not isinstance(best_terrain, np.ndarray) or best_terrain.dtype != np.uint8 or best_terrain.shape != (h, w):
-        raise ValueError("best_terrain must be a uint8 array of the terrain's shape")
+    _check_state((("ends", ends, np.int32, (2,)), ("score", score, np.int32, (1,)),
+                  ("rng_state", rng_state, np.uint64, (1,)), ("best", best, np.int32, (3,)),
+                  ("best_terrain", best_terrain, np.uint8, (h, w))))
     _index(ends[0], n, "start")
     _index(ends[1], n, "goal")
     if ends[0] == ends[1]:
         raise ValueError("the start and goal must differ")
-    if stop is not None and (not isinstance(stop, np.ndarray) or stop.dtype != np.int32 or stop.shape != (1,)):
-        raise ValueError("stop must be an int32 array of 1")
-    if not (heat_hi > 0 and heat_lo > 0) or steps < 0:
-        raise ValueError("heats must be positive and steps at least 0")
+    flag = _schedule(stop, heat_hi, heat_lo, steps)
     return _compiled.anneal_layout(grid, h, w, free_mask, start_cells, goal_cells,
                                    -1 if max_rocks is None else int(max_rocks),
                                    -1 if max_stops is None else int(max_stops), ends, score, rng_state,
                                    float(heat_hi), float(heat_lo), int(steps), -1 if target is None else int(target),
-                                   _NO_STOP if stop is None else stop, best_terrain, best)
+                                   flag, best_terrain, best)
 
 
 def anneal_open(terrain: np.ndarray, dims: np.ndarray, height: int, width: int, goal: np.ndarray, score: np.ndarray,
@@ -313,13 +326,9 @@ def anneal_open(terrain: np.ndarray, dims: np.ndarray, height: int, width: int, 
     if height < 1 or width < 1:
         raise ValueError("the grid needs at least one row and one column")
     cap = height * width
-    for name, array, dtype, size in (("terrain", terrain, np.uint8, cap), ("best_terrain", best_terrain, np.uint8, cap),
-                                     ("dims", dims, np.int32, 2), ("goal", goal, np.int32, 2),
-                                     ("score", score, np.int32, 1), ("rng_state", rng_state, np.uint64, 1),
-                                     ("best", best, np.int32, 5)):
-        if not isinstance(array, np.ndarray) or array.dtype != dtype or array.shape != (size,) \
-                or not array.flags.c_contiguous or not array.flags.writeable:
-            raise ValueError(f"{name} must be a writable {np.dtype(dtype).name} array of {size}")
+    _check_state((("terrain", terrain, np.uint8, (cap,)), ("best_terrain", best_terrain, np.uint8, (cap,)),
+                  ("dims", dims, np.int32, (2,)), ("goal", goal, np.int32, (2,)), ("score", score, np.int32, (1,)),
+                  ("rng_state", rng_state, np.uint64, (1,)), ("best", best, np.int32, (5,))))
     if not (1 <= dims[0] <= height and 1 <= dims[1] <= width):
         raise ValueError(f"dims {tuple(dims)} must lie within {height}x{width}")
     if terrain.max() > 2:
@@ -328,10 +337,6 @@ def anneal_open(terrain: np.ndarray, dims: np.ndarray, height: int, width: int, 
         raise ValueError("the goal must lie on the terrain (or be -1)")
     if best[0] >= 0 and not (1 <= best[1] <= height and 1 <= best[2] <= width):
         raise ValueError("the best terrain's size must lie within the grid")
-    if stop is not None and (not isinstance(stop, np.ndarray) or stop.dtype != np.int32 or stop.shape != (1,)):
-        raise ValueError("stop must be an int32 array of 1")
-    if not (heat_hi > 0 and heat_lo > 0) or steps < 0:
-        raise ValueError("heats must be positive and steps at least 0")
+    flag = _schedule(stop, heat_hi, heat_lo, steps)
     return _compiled.anneal_open(terrain, dims, height, width, goal, score, rng_state, float(heat_hi), float(heat_lo),
-                                 int(steps), -1 if target is None else int(target),
-                                 _NO_STOP if stop is None else stop, best_terrain, best)
+                                 int(steps), -1 if target is None else int(target), flag, best_terrain, best)

@@ -80,7 +80,9 @@ def test_bad_chain_arguments_are_refused():
                 ends=chain.ends, score=chain.score, rng_state=chain.rng, heat_hi=1.0, heat_lo=1.0, steps=10,
                 target=None, stop=None, best_terrain=chain.best_terrain, best=chain.best)
     kernels.anneal_layout(**good)
-    for change in ({"starts": [64]}, {"goals": [-1]}, {"starts": []}, {"ends": np.array([3, 3], np.int32)},
+    read_only = np.zeros(1, np.int32)
+    read_only.flags.writeable = False
+    for change in ({"score": read_only}, {"starts": [64]}, {"goals": [-1]}, {"starts": []}, {"ends": np.array([3, 3], np.int32)},
                    {"ends": np.array([0, 99], np.int32)}, {"free": free[:4]}, {"heat_lo": 0.0},
                    {"steps": -1}, {"best": np.zeros(2, np.int32)}, {"rng_state": np.zeros(1, np.int64)},
                    {"terrain": chain.terrain.astype(np.int16)}, {"best_terrain": chain.best_terrain[:4]}):

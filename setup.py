@@ -1,7 +1,7 @@
 """Build the compiled kernels, when a C compiler is there (everything else is in pyproject.toml).
 
 The extension is optional: without a compiler (or without the Python headers) the install goes on
-and designer runs on the numpy/Python twin of the kernels (designer/_pykernels.py), slower but
+and designer runs on the numpy/Python twin of the kernels (designer/core/_pykernels.py), slower but
 with the same results. `designer` says so once, on standard error.
 """
 
@@ -34,7 +34,7 @@ class OptionalBuildExt(build_ext):
 
 setup(
     ext_modules=[
-        Extension("designer._kernels", ["designer/_kernels.c"], extra_compile_args=["-O2", "-std=c99"],
+        Extension("designer.core._kernels", ["designer/core/_kernels.c"], extra_compile_args=["-O2", "-std=c99"],
                   libraries=[] if sys.platform == "win32" else ["m"], optional=True),
     ],
     cmdclass={"build_ext": OptionalBuildExt},

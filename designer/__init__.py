@@ -1,11 +1,28 @@
 """ice-designer: design, solve and analyse sliding-ice puzzles.
 
-The level type and its formats, the sliding rule, the solver and the analyses are plain
-functions over ``Level``; the ``designer`` command is a thin shell over them.
+The package is laid out by family (the README's "Layout" says more):
+
+- ``designer.core``: the level type, the sliding rule, the request, the layout space, the time
+  budget, the errors and the kernels (compiled, with a numpy/Python twin);
+- ``designer.analysis``: what a level is: its class, solution, move graph, bounds, tidiness, and
+  the one verifier every designed level passes;
+- ``designer.search``: how levels are designed: the goal, the stages, the policies that run them,
+  the classic generators, the registry of methods, packs, and where shards run;
+- ``designer.models``: the CP-SAT formulation and its solve loop;
+- ``designer.formats``: level files, templates, atomic output;
+- ``designer.export``: the text report, pictures, Tiled maps, the play page;
+- ``designer.studies``: records, comparisons and benchmarks;
+- ``designer.cli``: the ``designer`` command, a thin shell over all of the above.
+
+Modules that moved into these folders keep their old names as aliases (``designer.level`` is
+``designer.core.level``; see ``designer._moved``).
 """
 
-from designer.errors import DesignerError, LevelError
-from designer.level import ICE, ROCK, SNOW, Level
+from designer import _moved
+from designer.core.errors import DesignerError, LevelError
+from designer.core.level import ICE, ROCK, SNOW, Level
+
+_moved.install()
 
 __all__ = ["DesignerError", "ICE", "Level", "LevelError", "ROCK", "SNOW"]
 __version__ = "0.1.0"

@@ -3,9 +3,9 @@
 Run from the repository root:  python examples/design_levels.py
 """
 
-from designer.design import DesignFailed, design
+from designer.search.design import DesignFailed, design
 from designer.formats import dumps
-from models.request import LayoutRequest
+from designer.core.request import LayoutRequest
 
 # A 12x12 framed level that needs at least 30 moves, strong and reversible.
 found = design(LayoutRequest(min_stops=30), seed=7, time_limit=60)
@@ -30,7 +30,7 @@ except DesignFailed as failure:
     print(failure.reason, "-", failure)
 
 # Fill a drawn room: an L-shaped template (canonical ASCII plus '?' for the cells to fill).
-from designer.template import read_template  # noqa: E402
+from designer.formats.template import read_template  # noqa: E402
 
 rows = read_template("examples/templates/l-room.txt")
 room = design(LayoutRequest(height=len(rows), width=len(rows[0]), frame=False, template=rows, min_stops=20,

@@ -8,10 +8,10 @@ import json
 import tempfile
 from pathlib import Path
 
-from designer import picture, play, tiled
-from designer.design import design
-from designer.opengrid import compress
-from models.request import LayoutRequest
+from designer.export import picture, play, tiled
+from designer.search.design import design
+from designer.search.opengrid import compress
+from designer.core.request import LayoutRequest
 
 with tempfile.TemporaryDirectory() as folder:
     out = Path(folder)

@@ -8,9 +8,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from designer import exhaustive
-from designer.executor import InProcess
-from designer.records import markdown_table, record_request, records
+from designer.search import exhaustive
+from designer.search.executor import InProcess
+from designer.studies.records import markdown_table, record_request, records
 
 with tempfile.TemporaryDirectory() as folder:
     checkpoint = Path(folder) / "records.ckpt"

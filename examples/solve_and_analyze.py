@@ -6,12 +6,12 @@ Run from the repository root:  python examples/solve_and_analyze.py
 from pathlib import Path
 
 from designer.analysis import analyze
-from designer.fast import classify
+from designer.analysis.classify import classify
 from designer.formats import dumps, read_level
-from designer.level import Level
-from designer.render import report
-from designer.rules import replay
-from designer.solver import solve
+from designer.core.level import Level
+from designer.export.report import report
+from designer.core.rules import replay
+from designer.analysis.solver import solve
 
 here = Path(__file__).parent
 

@@ -1,1 +1,6 @@
-"""CP-SAT formulations of level design requests (see ice_cpsat.build_model)."""
+"""The CP-SAT formulation of a design request, installed as ``designer.models``.
+
+- ``cpsat``: ``build_model`` builds the model of a ``LayoutRequest`` (rock booleans, slides,
+  reachability layers, strong solvability, reversibility, exact min stops);
+- ``solve``: the solver's parameters, the solution callback, Ctrl-C, and the solve loop.
+"""

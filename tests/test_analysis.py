@@ -4,11 +4,11 @@ from hypothesis import given
 
 import oracle
 from conftest import IMPLS, small_levels
-from designer import kernels
+from designer.core import kernels
 from designer.analysis import analyze, move_graph
-from designer.fast import classify, classify_many
+from designer.analysis.classify import classify, classify_many
 from designer.formats import read_level
-from designer.level import Level
+from designer.core.level import Level
 
 # Each example named for its class in the terms of seeds/000 ("Slippery ice maps").
 EXAMPLES = [

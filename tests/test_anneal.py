@@ -4,11 +4,12 @@ import numpy as np
 import pytest
 from conftest import needs_compiled
 
-from designer import anneal, kernels
+from designer.search import anneal
+from designer.core import kernels
 from designer.analysis import analyze
-from designer.design import Budget, Progress, Search, anneal_stage, design, empty_room
-from designer.level import ROCK, Level
-from models.request import LayoutRequest
+from designer.search.design import Budget, Progress, Search, anneal_stage, design, empty_room
+from designer.core.level import ROCK, Level
+from designer.core.request import LayoutRequest
 
 FRAMED = LayoutRequest(height=8, width=8, frame=True, min_stops=1, max_rocks=7)
 

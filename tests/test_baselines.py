@@ -4,12 +4,12 @@ import pytest
 from conftest import one_error_line
 
 from designer.analysis import analyze
-from designer.baselines import generate
+from designer.search.baselines import generate
 from designer.cli import main
-from designer.compare import compare
-from designer.design import DesignFailed
-from designer.level import Level
-from models.request import LayoutRequest
+from designer.studies.compare import compare
+from designer.search.design import DesignFailed
+from designer.core.level import Level
+from designer.core.request import LayoutRequest
 from test_design import check
 
 REQUESTS = [

@@ -5,11 +5,11 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from designer import bounds
+from designer.analysis import bounds
 from designer.analysis import analyze
-from designer.design import DesignFailed, design
-from designer.level import ICE, ROCK, Level
-from models.request import LayoutRequest
+from designer.search.design import DesignFailed, design
+from designer.core.level import ICE, ROCK, Level
+from designer.core.request import LayoutRequest
 
 
 @st.composite

@@ -8,13 +8,13 @@ from ortools.sat.python import cp_model
 
 from designer.analysis import analyze
 from designer.cli import main
-from designer.design import DesignFailed, design, empty_room
-from designer.errors import DesignerError
+from designer.search.design import DesignFailed, design, empty_room
+from designer.core.errors import DesignerError
 from designer.formats import parse_level
-from designer.level import ROCK, SNOW, Level
-from designer.rules import replay
-from models.ice_cpsat import build_model
-from models.request import LayoutRequest
+from designer.core.level import ROCK, SNOW, Level
+from designer.core.rules import replay
+from designer.models.cpsat import build_model
+from designer.core.request import LayoutRequest
 
 
 def check(request: LayoutRequest, level: Level) -> None:
@@ -75,7 +75,7 @@ def test_the_model_alone_is_what_cpsat_runs():
 
 
 def test_model_building_is_inside_the_time_limit():
-    from models.ice_cpsat import BuildTimedOut
+    from designer.models.cpsat import BuildTimedOut
 
     with pytest.raises(BuildTimedOut):
         build_model(LayoutRequest(height=40, width=40, min_stops=10), budget=0.2)
@@ -278,7 +278,7 @@ def test_make_refusals(capsys, args, status, words):
 
 
 def test_sampler_respects_requests():
-    from designer.sampling import sample_for_request
+    from designer.search.sampling import sample_for_request
 
     request = LayoutRequest(height=6, width=7, frame=False, start=(2, 2))
     terrains, starts, goals = sample_for_request(np.random.default_rng(0), request, 200, 0.3)
@@ -290,7 +290,7 @@ def test_sampler_respects_requests():
 # --- the stages, one at a time -------------------------------------------------------------------
 
 def new_search(request, seed=0, time_limit=10.0):
-    from designer.design import Budget, Progress, Search
+    from designer.search.design import Budget, Progress, Search
 
     return Search(request, seed=seed, budget=Budget(time_limit), workers=1, method="auto", excluded=set(),
                   progress=Progress())
@@ -299,8 +299,8 @@ def new_search(request, seed=0, time_limit=10.0):
 def test_exact_neighbourhoods_improve_a_weak_layout():
     import time
 
-    from designer.design import _refine
-    from designer.fast import classify
+    from designer.search.design import _refine
+    from designer.analysis.classify import classify
 
     request = LayoutRequest(height=5, width=6, frame=False, max_rocks=5, min_stops=1)
     weak = Level.from_ascii("S.....\n......\n..#...\n......\n.....G")
@@ -316,7 +316,7 @@ def test_maximize_climbs_again_from_fresh_samples():
     # No exhaustive proof applies on 6x6 with a frame, and with snow to place the annealing does
     # not either, so the climb (90% of the time) restarts from new samples when it stalls (after
     # 2 s): a second batch is drawn within 2.6 s, the best kept.
-    from designer.design import SAMPLE_BATCH
+    from designer.search.design import SAMPLE_BATCH
 
     request = LayoutRequest(height=6, width=6, min_stops=1, snow=1)
     found = design(request, maximize=True, time_limit=2.6, seed=1)
@@ -327,7 +327,7 @@ def test_maximize_climbs_again_from_fresh_samples():
 def test_no_fresh_samples_once_the_climbs_time_is_up(monkeypatch):
     # A restart draws a batch of samples (2.6 s on the Python kernels): it must not start when the
     # climb's share of the time is spent, or a design overruns its limit by that much.
-    import designer.design as d
+    import designer.search.design as d
 
     calls = []
     original = d.sample_stage
@@ -345,7 +345,7 @@ def test_no_fresh_samples_once_the_climbs_time_is_up(monkeypatch):
 
 
 def test_the_stages_share_one_budget_and_one_verifier():
-    from designer.design import model_stage, sample_stage
+    from designer.search.design import model_stage, sample_stage
 
     request = LayoutRequest(height=7, width=8, min_stops=9)
     search = new_search(request, seed=1)

@@ -4,10 +4,10 @@ import time
 import numpy as np
 import pytest
 
-from designer.design import DesignFailed, design
-from designer.exhaustive import applicable, base_terrain, search, symmetries
-from designer.fast import STRONG, classify_batch
-from models.request import LayoutRequest
+from designer.search.design import DesignFailed, design
+from designer.search.exhaustive import applicable, base_terrain, search, symmetries
+from designer.analysis.classify import STRONG, classify_batch
+from designer.core.request import LayoutRequest
 
 
 def brute_force_best(request: LayoutRequest) -> int:

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from conftest import one_error_line
 
-from designer import cli
+from designer.cli import commands as cli
 from designer.cli import main
 from designer.formats import parse_level
-from designer.level import Level
+from designer.core.level import Level
 
 DESIGNER = [sys.executable, "-m", "designer"]
 
@@ -214,9 +214,9 @@ def test_ctrl_c_during_cp_sat_is_not_a_time_limit():
     # CP-SAT takes the signal itself; a search that gives up early must still read as interrupted.
     script = """
 import signal, threading, os, time
-from models.ice_cpsat import build_model
-from models.solve import new_solver, solve
-from models.request import LayoutRequest
+from designer.models.cpsat import build_model
+from designer.models.solve import new_solver, solve
+from designer.core.request import LayoutRequest
 from ortools.sat.python import cp_model
 built = build_model(LayoutRequest(min_stops=95))
 solver = new_solver(0, 60, 2)
@@ -280,8 +280,8 @@ def test_ctrl_c_ends_a_running_exhaustive_search():
     # flag, so the process ends at once instead of waiting for them.
     script = """
 import os, signal, threading, time
-from designer import exhaustive
-from models.request import LayoutRequest
+from designer.search import exhaustive
+from designer.core.request import LayoutRequest
 request = LayoutRequest(height=6, width=7, frame=False, max_rocks=8, min_stops=21)
 threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
 began = time.monotonic()

@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import IMPLS, needs_compiled, small_levels
-from designer import kernels
-from designer.level import ICE, ROCK, SNOW
+from designer.core import kernels
+from designer.core.level import ICE, ROCK, SNOW
 
 def run_both(call):
     """The result of ``call()`` under each available implementation."""
@@ -111,7 +111,7 @@ def test_exhaustive_finds_the_known_optimum(impl):
             assert got[6] is True
             best = max(best, got[0])
     from designer.analysis import analyze
-    from designer.level import Level
+    from designer.core.level import Level
 
     brute = -1
     for rock in range(9):
@@ -229,7 +229,7 @@ def test_bad_arguments_are_refused_before_the_kernel(impl):
 @needs_compiled
 def test_the_compiled_bindings_check_what_keeps_memory_safe():
     # Called directly, past the Python checks, the C bindings still refuse out-of-range indices.
-    from designer import _kernels
+    from designer.core import _kernels
 
     n = 12
     dest = np.full(4 * n, -1, np.int32)
@@ -272,7 +272,7 @@ def test_out_of_memory_is_an_error_not_a_proof():
     # never (best=-1, complete=True), which would read as "proven infeasible".
     script = textwrap.dedent("""
         import resource, numpy as np
-        from designer import kernels
+        from designer.core import kernels
         with kernels.use("compiled"):
             h = w = 1000  # scratch: 20 ints per cell = 80 MB
             base = np.zeros((h, w), np.uint8); ok = np.zeros((h, w), np.uint8)

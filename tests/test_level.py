@@ -3,8 +3,8 @@ import pytest
 from hypothesis import given
 
 from conftest import small_levels
-from designer.errors import LevelError
-from designer.level import ICE, MAX_SIDE, ROCK, SNOW, Level
+from designer.core.errors import LevelError
+from designer.core.level import ICE, MAX_SIDE, ROCK, SNOW, Level
 
 CANON = "#####G#\n#..._.#\n#S....#\n#######"
 

@@ -7,11 +7,12 @@ import numpy as np
 import pytest
 from conftest import IMPLS, needs_compiled
 
-from designer import kernels, opengrid
-from designer.design import design
-from designer.fast import classify
-from designer.level import ICE, ROCK, Level
-from models.request import LayoutRequest
+from designer.core import kernels
+from designer.search import opengrid
+from designer.search.design import design
+from designer.analysis.classify import classify
+from designer.core.level import ICE, ROCK, Level
+from designer.core.request import LayoutRequest
 
 
 def random_open_level(rng, height, width, rocks) -> Level:

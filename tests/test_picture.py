@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from designer import picture, tiled
+from designer.export import picture, tiled
 from designer.analysis import analyze
 from designer.cli import main
 from designer.formats import level_to_json, format_json
-from designer.level import ROCK, SNOW, Level
+from designer.core.level import ROCK, SNOW, Level
 
 ROOT = Path(__file__).resolve().parent.parent
 LEVELS = ROOT / "examples" / "levels"

@@ -9,11 +9,12 @@ from pathlib import Path
 import pytest
 from conftest import needs_compiled
 
-from designer import exhaustive, records as rec
+from designer.search import exhaustive
+from designer.studies import records as rec
 from designer.analysis import analyze
 from designer.cli import main
-from designer.executor import Dask, InProcess
-from designer.level import ROCK
+from designer.search.executor import Dask, InProcess
+from designer.core.level import ROCK
 
 SMALL = rec.record_request(5, 5, False, 3)
 

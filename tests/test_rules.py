@@ -4,9 +4,9 @@ from hypothesis import strategies as st
 
 import oracle
 from conftest import IMPLS, small_levels
-from designer import kernels
-from designer.level import Level
-from designer.rules import DIRECTIONS, NO_MOVE, replay, slide_table
+from designer.core import kernels
+from designer.core.level import Level
+from designer.core.rules import DIRECTIONS, NO_MOVE, replay, slide_table
 
 
 @pytest.mark.parametrize("impl", IMPLS)

@@ -3,10 +3,10 @@ from hypothesis import given
 
 import oracle
 from conftest import IMPLS, small_levels
-from designer import kernels
+from designer.core import kernels
 from designer.formats import read_level
-from designer.rules import replay
-from designer.solver import solve
+from designer.core.rules import replay
+from designer.analysis.solver import solve
 
 # Published answers of the three maps in seeds/003 (easy, medium, hard).
 SEED003 = [("easy", "uru"), ("medium", "uldrurululu"), ("hard", "urdluruldldldldru")]
@@ -70,7 +70,7 @@ def test_least_distance_solution_is_optimal(level):
 
 
 def test_moves_and_distance_can_differ():
-    from designer.level import Level
+    from designer.core.level import Level
 
     level = Level.from_ascii("#####G#\n#.....#\n#.....#\n#....##\n#..#..#\n#.....#\n###S###")
     by_moves, by_dist = solve(level), solve(level, by="distance")
@@ -79,7 +79,7 @@ def test_moves_and_distance_can_differ():
 
 
 def test_remaining_ties_go_to_the_first_direction_in_udlr_order():
-    from designer.level import Level
+    from designer.core.level import Level
 
     # An open 3x3 field, corner to corner: two moves over four cells either way round.
     for text, expected in (("..G\n...\nS..", "ur"), ("S..\n...\n..G", "dr"),

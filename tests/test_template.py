@@ -7,11 +7,11 @@ from conftest import one_error_line
 
 from designer.analysis import analyze
 from designer.cli import main
-from designer.design import design
-from designer.errors import LevelError
-from designer.level import ROCK, SNOW, Level
-from designer.template import parse_template
-from models.request import LayoutRequest
+from designer.search.design import design
+from designer.core.errors import LevelError
+from designer.core.level import ROCK, SNOW, Level
+from designer.formats.template import parse_template
+from designer.core.request import LayoutRequest
 
 ROOT = Path(__file__).resolve().parents[1]
 L_ROOM = ROOT / "examples" / "templates" / "l-room.txt"
@@ -81,7 +81,7 @@ def test_a_template_the_model_proves_hopeless_is_status_1(capsys, tmp_path):
 
 
 def test_tidy_leaves_drawn_tiles_alone():
-    from designer.tidy import placed_tiles
+    from designer.analysis.tidy import placed_tiles
 
     request = request_for(L_ROOM.read_text(), min_stops=20, tidy=True)
     found = design(request, seed=2, time_limit=60)

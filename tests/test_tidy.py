@@ -4,10 +4,10 @@ import pytest
 from conftest import needs_compiled
 
 from designer.analysis import analyze
-from designer.design import design
-from designer.level import ICE, ROCK, SNOW, Level
-from designer.tidy import spare_tiles, tidy
-from models.request import LayoutRequest
+from designer.search.design import design
+from designer.core.level import ICE, ROCK, SNOW, Level
+from designer.analysis.tidy import spare_tiles, tidy
+from designer.core.request import LayoutRequest
 
 
 def assert_every_tile_needed(request: LayoutRequest, level: Level, floor: int) -> None:

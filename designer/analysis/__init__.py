@@ -1,0 +1,15 @@
+"""What a level is: figures computed from a level, returned as plain values.
+
+- ``classify``: class, reversibility and min stops, compiled and batched (the generators' fast path);
+- ``solver``: the optimal solution (fewest moves, or least distance);
+- ``graph``: the full analysis on the move graph (networkx): SCCs, traps, branching, creativity;
+- ``bounds``: cheap theorems that prove some requests infeasible;
+- ``tidy``: whether every placed tile is needed, and tidying a level;
+- ``verify``: the one verifier: does a level meet a request?
+
+``from designer.analysis import analyze`` (and the rest of ``graph``) works as before.
+"""
+
+from designer import _moved
+
+__getattr__ = _moved.forward(__name__, "designer.analysis.graph")

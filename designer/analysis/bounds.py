@@ -1,0 +1,91 @@
+"""Cheap proofs, run before any search: a request that no level can meet is refused at once.
+
+Each bound is a small theorem about the rules (``../shared/SPEC.md``), stated with its argument
+beside the function that applies it. A bound only ever proves infeasibility; it never rejects a
+request some level could meet. ``infeasible(request)`` returns the reason of the first bound
+that applies, or None.
+
+1. **Resting cells.** A fewest-moves solution never rests on the same cell twice (the moves
+   between two visits could be cut out), so it makes at most (cells the player may rest on) - 1
+   moves.
+2. **Parity.** Without snow, a fewest-moves solution never makes two moves on the same axis in a
+   row: after ``u`` the player rests under a rock or the edge, so ``u`` again is no move; and
+   ``u`` then ``d`` from cell p ends where ``d`` alone from p ends (the slide down retraces the
+   slide up, then goes on exactly as ``d`` from p would; the goal cannot lie on the retraced
+   part, or ``u`` would have stopped on it), or back at p when ``d`` from p is no move. Either way
+   the pair can be shortened, so the moves alternate between the two axes. With a frame, a start
+   in the top or bottom frame row can only leave vertically (its neighbours in the row are frame
+   rock) and one in the left or right column only horizontally; likewise a goal in the frame can
+   only be entered along one axis. When both are fixed, every fewest-moves solution has odd
+   length (same axis) or even length (different axes), and a band of min stops holding no number
+   of that parity cannot be met. The default ends (start in the bottom row, goal in the top row)
+   make min stops odd.
+"""
+
+from __future__ import annotations
+
+from designer.core.request import ROCK, Cell, LayoutRequest
+
+
+def resting_cells(request: LayoutRequest) -> str | None:
+    """Bound 1: at most (cells the player may rest on) - 1 moves."""
+    open_cells = [(r, c) for r in range(request.height) for c in range(request.width)
+                  if request.fixed_tile((r, c)) != ROCK]
+    cells = len(set(open_cells) | set(request.start_cells()) | set(request.goal_cells()))
+    if request.min_stops > cells - 1:
+        return f"a solution rests on at most {cells} different cells, so it makes at most {cells - 1} moves"
+    return None
+
+
+def _frame_axis(request: LayoutRequest, cell: Cell) -> str | None:
+    """The only axis ('vertical' or 'horizontal') a player can leave or enter ``cell`` by, when
+    the cell lies in the frame (not a corner), else None."""
+    r, c = cell
+    if not request.frame or request.is_corner(cell) or not request.is_border(cell):
+        return None
+    return "vertical" if r in (0, request.height - 1) else "horizontal"
+
+
+def _only_axis(request: LayoutRequest, cells: list[Cell], others: list[Cell]) -> str | None:
+    """The axis shared by every cell of ``cells`` (each in the frame), or None. A frame cell next
+    to a possible cell of the other end could be left or entered along the frame row, so such a
+    pairing gives no axis."""
+    axes = {_frame_axis(request, cell) for cell in cells}
+    if len(axes) != 1 or None in axes:
+        return None
+    other = set(others)
+    for r, c in cells:
+        if {(r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)} & other:
+            return None
+    return axes.pop()
+
+
+def parity(request: LayoutRequest) -> str | None:
+    """Bound 2: without snow, with both ends in the frame, min stops has a fixed parity."""
+    if request.snow or not request.frame:
+        return None
+    starts, goals = request.start_cells(), request.goal_cells()
+    first = _only_axis(request, starts, goals)
+    last = _only_axis(request, goals, starts)
+    if first is None or last is None:
+        return None
+    odd = first == last
+    high = request.max_stops if request.max_stops is not None else request.min_stops + 1
+    if any((k % 2 == 1) == odd for k in range(request.min_stops, high + 1)):
+        return None
+    kind = "odd" if odd else "even"
+    why = (f"the first move is {first} and the last {last}, and without snow a fewest-moves solution "
+           f"alternates the two axes, so min stops is {kind}")
+    return why
+
+
+BOUNDS = (resting_cells, parity)
+
+
+def infeasible(request: LayoutRequest) -> str | None:
+    """The reason no level can meet ``request``, when one of the bounds shows it; else None."""
+    for bound in BOUNDS:
+        reason = bound(request)
+        if reason:
+            return reason
+    return None

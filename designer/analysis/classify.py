@@ -1,0 +1,86 @@
+"""The fast path: class, reversibility and min stops without building any graph object.
+
+Generators call this in their inner loop, so it runs compiled breadth-first searches over slide
+tables (``designer.kernels``), one level or a whole batch at a time, with the batch shared between
+threads. ``designer.analysis`` computes the same figures (and many more) with networkx; the tests
+hold the two equal.
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+
+from designer.core import kernels
+from designer.core.level import Level
+
+UNSOLVABLE, WEAK, STRONG = 0, 1, 2
+CLASS_NAMES = ("unsolvable", "weak", "strong")
+#: Batches smaller than this run on one thread (thread start-up would cost more than it saves).
+THREAD_MIN_BATCH = 512
+
+
+@dataclass(frozen=True)
+class Classification:
+    """What a generator needs to know of a level."""
+
+    solvability: str  # "unsolvable" | "weak" | "strong"
+    reversible: bool
+    min_stops: int | None
+
+    @property
+    def pokemon(self) -> bool:
+        """Strong and reversible: the standard of the Pokemon maps."""
+        return self.solvability == "strong" and self.reversible
+
+
+def classify_batch(terrains: np.ndarray, starts: np.ndarray, goals: np.ndarray, threads: int | None = None):
+    """Classify many same-sized levels at once.
+
+    ``terrains`` is (B, H, W) uint8; ``starts`` and ``goals`` are (B,) flat indices. Returns
+    three arrays: class codes (0 unsolvable, 1 weak, 2 strong), reversible flags and min stops
+    (-1 when unsolvable). Large batches are split over ``threads`` (default: all cores).
+    """
+    terrains = np.ascontiguousarray(terrains, dtype=np.uint8)
+    count = terrains.shape[0] if terrains.ndim == 3 else 0
+    threads = threads or os.cpu_count() or 1
+    if threads == 1 or count < THREAD_MIN_BATCH or kernels.implementation() != "compiled":
+        return kernels.classify_batch(terrains, starts, goals)
+    starts, goals = np.asarray(starts), np.asarray(goals)
+    cuts = np.linspace(0, count, threads + 1).astype(int)
+    with ThreadPoolExecutor(threads) as pool:
+        parts = list(pool.map(lambda a, b: kernels.classify_batch(terrains[a:b], starts[a:b], goals[a:b]),
+                              cuts[:-1], cuts[1:]))
+    return tuple(np.concatenate([part[k] for part in parts]) for k in range(3))
+
+
+def _result(klass: int, rev: bool, stops: int) -> Classification:
+    return Classification(CLASS_NAMES[klass], bool(rev), int(stops) if stops >= 0 else None)
+
+
+def classify(level: Level) -> Classification:
+    """Class, reversibility and min stops of one level."""
+    classes, rev, stops = kernels.classify_batch(
+        level.terrain[None], [level.index(level.start)], [level.index(level.goal)])
+    return _result(classes[0], rev[0], stops[0])
+
+
+def classify_many(levels: list[Level]) -> list[Classification]:
+    """Classify a list of levels (grouped by shape so each group runs as one batch)."""
+    results: list[Classification | None] = [None] * len(levels)
+    by_shape: dict[tuple[int, int], list[int]] = {}
+    for k, level in enumerate(levels):
+        by_shape.setdefault(level.shape, []).append(k)
+    for ks in by_shape.values():
+        group = [levels[k] for k in ks]
+        classes, rev, stops = classify_batch(
+            np.stack([lv.terrain for lv in group]),
+            np.array([lv.index(lv.start) for lv in group]),
+            np.array([lv.index(lv.goal) for lv in group]),
+        )
+        for j, k in enumerate(ks):
+            results[k] = _result(classes[j], rev[j], stops[j])
+    return results  # type: ignore[return-value]

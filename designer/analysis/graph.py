@@ -1,0 +1,258 @@
+"""Graph analysis of a level with networkx (Odland, "Slippery ice maps").
+
+The move graph has a node per resting cell reachable from the start and an edge per move; the
+goal ends the game, so no edge leaves it. From it: the class (unsolvable / weak / strong), the
+strongly connected components and their condensation, the traps (cells from which the goal can
+no longer be reached, grouped by the sink component they drain into), reversibility (the level
+with start and goal swapped is solvable), and difficulty figures. This is the slow, thorough
+path and the verifier of everything the generators produce; ``designer.fast`` is the quick one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import networkx as nx
+import numpy as np
+
+from designer.core.kernels import reach
+from designer.core.level import ROCK, SNOW, Cell, Level
+from designer.core.rules import DELTAS, DIRECTIONS, slide_table
+from designer.analysis.solver import Solution, solve
+
+
+def move_graph(level: Level) -> nx.DiGraph:
+    """The move graph: nodes are (row, col) resting cells reachable from the start; each edge
+    carries ``direction`` (u/d/l/r) and ``length`` (cells slid). No edge leaves the goal."""
+    dest, length = slide_table(level)
+    goal, width = level.index(level.goal), level.width
+    _, order = reach(dest, level.index(level.start), goal)
+    sources = order[order != goal]
+    graph = nx.DiGraph()
+    graph.add_node(level.start)
+    for d, letter in enumerate(DIRECTIONS):
+        targets = dest[d, sources]
+        moving = targets >= 0
+        graph.add_edges_from(
+            (divmod(u, width), divmod(v, width), {"direction": letter, "length": n})
+            for u, v, n in zip(sources[moving].tolist(), targets[moving].tolist(), length[d, sources[moving]].tolist())
+        )
+    return graph
+
+
+@dataclass(frozen=True)
+class Stop:
+    """One stop along the solution and the other moves open there."""
+
+    cell: Cell
+    move: str  # the solution's move from here
+    remaining: int  # moves left to the goal from here
+    options: int  # other moves open here
+    alternatives: int  # of those, moves that are just as good
+    setbacks: int  # of those, moves that leave the player no closer to the goal
+    traps: int  # of those, moves after which the goal cannot be reached
+
+    def to_dict(self) -> dict:
+        return {
+            "cell": list(self.cell),
+            "move": self.move,
+            "remaining": self.remaining,
+            "options": self.options,
+            "alternatives": self.alternatives,
+            "setbacks": self.setbacks,
+            "traps": self.traps,
+        }
+
+
+@dataclass(frozen=True)
+class Creativity:
+    """The creativity metric C = d / v of Kirillov's "Map Creativity Metric", adapted to ice.
+
+    Mapping (see the README): p = cells slid by the fewest-moves solution (the Sokoban steps);
+    i = its stops (each an interaction with a stopper: rock, wall, snow or goal); t = distinct
+    stoppers it uses (a change of target); I = 2(2t + (i - t))/3; u = rock and snow tiles that
+    touch a playable cell, s = ice cells, g = min(u/s, 1); d = I + (p - i) g; v = cell boredom
+    n' for n playable cells (1 up to 16, 2 at 100, 1 + n/100 beyond), breeds and rules never
+    bored (hero, rock, goal, snow; slide, snow stops) so v = n'; C = d / v.
+    """
+
+    p: int
+    i: int
+    t: int
+    interactions: float  # I
+    units: int  # u
+    empty: int  # s
+    density: float  # g
+    d: float
+    cells: int  # n
+    v: float
+    C: float
+
+    def to_dict(self) -> dict:
+        return {
+            "p": self.p, "i": self.i, "t": self.t, "I": round(self.interactions, 4),
+            "u": self.units, "s": self.empty, "g": round(self.density, 4), "d": round(self.d, 4),
+            "n": self.cells, "v": round(self.v, 4), "C": round(self.C, 4),
+        }
+
+
+@dataclass(frozen=True)
+class Analysis:
+    solvability: str  # "unsolvable" | "weak" | "strong"
+    reversible: bool
+    solution: Solution | None  # fewest moves, then least distance
+    distance_solution: Solution | None  # least distance, then fewest moves
+    resting_cells: int  # nodes of the move graph
+    moves: int  # edges of the move graph
+    sccs: list[list[Cell]]  # strongly connected components, largest first
+    sink_sccs: int  # components with no move out (the goal's is one when solvable)
+    remaining: dict[Cell, int]  # moves left to the goal from each cell that can reach it
+    traps: list[dict] = field(default_factory=list)  # [{"sink": [...], "basin": [...]}]
+    trap_cells: list[Cell] = field(default_factory=list)  # cells that cannot reach the goal
+    branching: list[Stop] = field(default_factory=list)
+    creativity: Creativity | None = None
+
+    @property
+    def min_stops(self) -> int | None:
+        return self.solution.stops if self.solution else None
+
+    def to_dict(self) -> dict:
+        """The ``analysis`` object of the JSON level."""
+        sol, by_dist = self.solution, self.distance_solution
+        return {
+            "solvability": self.solvability,
+            "reversible": self.reversible,
+            "min_stops": self.min_stops,
+            "distance": sol.distance if sol else None,
+            "moves": sol.moves if sol else None,
+            "least_distance": by_dist.to_dict() if by_dist else None,
+            "resting_cells": self.resting_cells,
+            "edges": self.moves,
+            "scc_count": len(self.sccs),
+            "largest_scc": len(self.sccs[0]) if self.sccs else 0,
+            "sink_sccs": self.sink_sccs,
+            "trap_cells": [list(c) for c in self.trap_cells],
+            "traps": [
+                {"sink": [list(c) for c in t["sink"]], "basin": [list(c) for c in t["basin"]]} for t in self.traps
+            ],
+            "branching": {
+                "options": sum(s.options for s in self.branching),
+                "alternatives": sum(s.alternatives for s in self.branching),
+                "setbacks": sum(s.setbacks for s in self.branching),
+                "traps": sum(s.traps for s in self.branching),
+                "stops": [s.to_dict() for s in self.branching],
+            },
+            "creativity": self.creativity.to_dict() if self.creativity else None,
+        }
+
+
+def is_solvable(level: Level) -> bool:
+    graph = move_graph(level)
+    return level.goal in graph and nx.has_path(graph, level.start, level.goal)
+
+
+def analyze(level: Level) -> Analysis:
+    """Everything we know how to say about a level."""
+    graph = move_graph(level)
+    solvable = level.goal in graph
+    can_reach_goal = (nx.ancestors(graph, level.goal) | {level.goal}) if solvable else set()
+    if not solvable:
+        solvability = "unsolvable"
+    elif len(can_reach_goal) == graph.number_of_nodes():
+        solvability = "strong"
+    else:
+        solvability = "weak"
+    reversible = solvable and is_solvable(level.swapped())
+
+    sccs = sorted((sorted(c) for c in nx.strongly_connected_components(graph)), key=lambda c: (-len(c), c))
+    condensation = nx.condensation(graph, scc=[set(c) for c in sccs])
+    sinks = [k for k in condensation if condensation.out_degree(k) == 0]
+    traps = []
+    for k in sinks:
+        members = sorted(condensation.nodes[k]["members"])
+        if level.goal in members:
+            continue
+        basin = set(members)
+        for j in nx.ancestors(condensation, k):
+            basin |= condensation.nodes[j]["members"]
+        traps.append({"sink": members, "basin": sorted(basin - can_reach_goal)})
+    trap_cells = sorted(set(graph.nodes) - can_reach_goal)
+
+    remaining: dict[Cell, int] = {}
+    if solvable:
+        remaining = dict(nx.single_source_shortest_path_length(graph.reverse(copy=False), level.goal))
+    solution = solve(level) if solvable else None
+    distance_solution = solve(level, by="distance") if solvable else None
+    branching = _branching(graph, solution, remaining) if solution else []
+    creativity = _creativity(level, solution) if solution else None
+    return Analysis(
+        solvability=solvability,
+        reversible=reversible,
+        solution=solution,
+        distance_solution=distance_solution,
+        resting_cells=graph.number_of_nodes(),
+        moves=graph.number_of_edges(),
+        sccs=sccs,
+        sink_sccs=len(sinks),
+        remaining=remaining,
+        traps=traps,
+        trap_cells=trap_cells,
+        branching=branching,
+        creativity=creativity,
+    )
+
+
+def _branching(graph: nx.DiGraph, solution: Solution, remaining: dict[Cell, int]) -> list[Stop]:
+    stops = []
+    for here, nxt, letter in zip(solution.path, solution.path[1:], solution.moves):
+        left = remaining[here]
+        alternatives = setbacks = traps = 0
+        for other in graph.successors(here):
+            if other == nxt:
+                continue
+            if other not in remaining:
+                traps += 1
+            elif remaining[other] >= left:
+                setbacks += 1
+            else:
+                alternatives += 1
+        stops.append(Stop(here, letter, left, graph.out_degree(here) - 1, alternatives, setbacks, traps))
+    return stops
+
+
+# Kirillov's comfort ranges for cells, read for an ice player (see Creativity).
+CELLS_MIN, CELLS_SENSE = 16, 100
+
+
+def _cell_boredom(n: int) -> float:
+    if n <= CELLS_MIN:
+        return 1.0
+    if n >= CELLS_SENSE:
+        return 1.0 + n / CELLS_SENSE
+    return 1.0 + (n - CELLS_MIN) / (CELLS_SENSE - CELLS_MIN)
+
+
+def _stopper(level: Level, cell: Cell, letter: str) -> Cell:
+    """What stopped a slide that ended on ``cell``: the snow or goal tile itself, or the rock
+    (or the outside position, for the wall) just beyond it."""
+    if cell == level.goal or level.terrain[cell] == SNOW:
+        return cell
+    dr, dc = DELTAS[DIRECTIONS.index(letter)]
+    return (cell[0] + dr, cell[1] + dc)
+
+
+def _creativity(level: Level, solution: Solution) -> Creativity:
+    p, i = solution.distance, solution.stops
+    t = len({_stopper(level, cell, m) for cell, m in zip(solution.path[1:], solution.moves)})
+    interactions = 2 * (2 * t + (i - t)) / 3
+    blocking = level.terrain != 0
+    playable = ~(level.terrain == ROCK)
+    padded = np.pad(playable, 1)
+    touches_play = padded[:-2, 1:-1] | padded[2:, 1:-1] | padded[1:-1, :-2] | padded[1:-1, 2:]
+    units = int(np.count_nonzero(blocking & (touches_play | (level.terrain == SNOW))))
+    empty = int(np.count_nonzero(level.terrain == 0))
+    density = min(units / empty, 1.0) if empty else 1.0
+    d = interactions + (p - i) * density
+    n = int(np.count_nonzero(playable))
+    v = _cell_boredom(n)
+    return Creativity(p, i, t, interactions, units, empty, density, d, n, v, d / v)

@@ -1,0 +1,64 @@
+"""Tidy levels: every tile the designer placed is needed (``--tidy``; 002's cleanup, made a guarantee).
+
+A placed tile is a rock or snow tile on a free cell (frame and template cells are exempt). It is
+*needed* when turning it into ice breaks the request: the level is no longer strong, no longer
+reversible, or its min stops leave the band (fewer than the floor, or more than ``max_stops``).
+The floor is the request's K; when maximizing, it is the level's own min stops, so a tile whose
+removal keeps the count is not needed there either. The rock budget and the snow count are left
+out of this test: turning a tile into ice only lowers them, and the exact snow count would make
+every snow tile "needed" for a reason that has nothing to do with the puzzle.
+
+``tidy`` turns spare rocks into ice, one at a time (each removal keeps the request met), until
+none is spare. A spare snow tile cannot be fixed that way under an exact snow count, nor by moving
+it (the level without it already meets the request, wherever it was), so such a level is not
+tidy-able and the search goes on.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from designer.analysis.classify import STRONG, classify_batch
+from designer.core.level import ICE, ROCK, SNOW, Level
+from designer.core.request import LayoutRequest
+
+
+def placed_tiles(request: LayoutRequest, level: Level) -> list[tuple[int, int]]:
+    """The rock and snow tiles on free cells, in row-major order."""
+    return [cell for cell in request.free_cells() if level.terrain[cell] in (ROCK, SNOW)]
+
+
+def spare_tiles(request: LayoutRequest, level: Level, floor: int) -> list[tuple[int, int]]:
+    """The placed tiles that are not needed: turned into ice, the level still meets the request."""
+    tiles = placed_tiles(request, level)
+    if not tiles:
+        return []
+    batch = np.repeat(level.terrain[None], len(tiles), axis=0)
+    for k, cell in enumerate(tiles):
+        batch[k][cell] = ICE
+    count = len(tiles)
+    classes, reversible, stops = classify_batch(batch, np.full(count, level.index(level.start)),
+                                                np.full(count, level.index(level.goal)))
+    holds = (classes == STRONG) & reversible & (stops >= floor)
+    if request.max_stops is not None:
+        holds &= stops <= request.max_stops
+    return [cell for cell, spare in zip(tiles, holds) if spare]
+
+
+def is_tidy(request: LayoutRequest, level: Level, floor: int) -> bool:
+    return not spare_tiles(request, level, floor)
+
+
+def tidy(request: LayoutRequest, level: Level, floor: int) -> Level | None:
+    """``level`` with its spare rocks turned into ice until every placed tile is needed, or None
+    when a spare snow tile makes that impossible."""
+    while True:
+        spare = spare_tiles(request, level, floor)
+        if not spare:
+            return level
+        rocks = [cell for cell in spare if level.terrain[cell] == ROCK]
+        if not rocks:
+            return None  # only snow is spare, and the snow count must stay
+        terrain = level.terrain.copy()
+        terrain[rocks[0]] = ICE
+        level = level.replace(terrain=terrain)

@@ -1,0 +1,624 @@
+"""The ``designer`` command: a thin shell over the library.
+
+Exit status: 0 success; 1 the request cannot be met (an unsolvable level for ``solve``; no
+design for ``make``: proven infeasible, or the time limit reached);
+2 bad input or usage, always as one line on standard error.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import sys
+from contextlib import ExitStack
+from enum import Enum
+from typing import Optional
+
+import typer
+
+from designer.core.errors import DesignerError
+
+# Plain help (no rich panels): typer's rich help shows every flag, --help too, as "<bool>".
+app = typer.Typer(
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    help="Design, solve and analyse sliding-ice puzzles.",
+)
+bench_app = typer.Typer(help="Benchmarks that print figures.", rich_markup_mode=None)
+app.add_typer(bench_app, name="bench")
+
+LEVEL_HELP = "Level file (canonical ASCII, a dialect, or JSON), or - for standard input."
+
+
+class By(str, Enum):
+    moves = "moves"
+    distance = "distance"
+
+
+class RequestNotMet(Exception):
+    """The request is valid but cannot be met: printed as one line, exit status 1."""
+
+
+class _OutputClosed(Exception):
+    """Standard output was closed by its reader (``| head``): stop quietly, status 0."""
+
+
+#: Exit status after Ctrl-C (128 + SIGINT), as shells report it.
+INTERRUPTED = 130
+
+
+def echo(text: str, *, nl: bool = True) -> None:
+    """Write to standard output and flush, turning a closed pipe or a full disk into our errors."""
+    try:
+        sys.stdout.write(text + ("\n" if nl else ""))
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise _OutputClosed() from None
+    except (OSError, ValueError) as exc:  # ValueError: stdout itself was closed
+        reason = getattr(exc, "strerror", None) or "it is closed"
+        raise DesignerError(f"cannot write to standard output ({reason})") from None
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """'12x12' -> (12, 12)."""
+    try:
+        h, w = (int(part) for part in text.lower().split("x"))
+    except ValueError:
+        raise DesignerError(f"size {text!r} is not of the form HxW, e.g. 12x12") from None
+    if h < 1 or w < 1:
+        raise DesignerError(f"size {text!r} must be positive")
+    return h, w
+
+
+@app.command()
+def solve(
+    level_file: str = typer.Argument(..., metavar="LEVEL", help=LEVEL_HELP),
+    as_json: bool = typer.Option(False, "--json", help="Print the solution as JSON."),
+    by: By = typer.Option(By.moves, "--by", help="Fewest moves (ties: least distance) or least distance."),
+) -> None:
+    """Print the optimal solution of a level (status 1 if it is unsolvable)."""
+    from designer.formats.level_files import read_level
+    from designer.analysis.solver import solve as solve_level
+
+    level = read_level(level_file)
+    solution = solve_level(level, by=by.value)
+    if as_json:
+        payload = {"solvable": True, **solution.to_dict()} if solution else {"solvable": False}
+        echo(json.dumps(payload))
+    elif solution:
+        echo(f"{solution.moves}\nstops: {solution.stops}  distance: {solution.distance}")
+    if solution is None:
+        raise RequestNotMet("unsolvable: the goal cannot be reached from the start")
+
+
+@app.command()
+def analyze(
+    level_file: str = typer.Argument(..., metavar="LEVEL", help=LEVEL_HELP),
+    as_json: bool = typer.Option(False, "--json", help="Print the level's analysis object as JSON."),
+) -> None:
+    """Solvability class, reversibility, min stops, SCCs, traps and difficulty figures."""
+    from designer.analysis.graph import analyze as analyze_level
+    from designer.formats.level_files import read_level
+    from designer.export.report import report
+
+    level = read_level(level_file)
+    result = analyze_level(level)
+    if as_json:
+        echo(json.dumps(result.to_dict()))
+    else:
+        echo(report(level, result))
+
+
+class Method(str, Enum):
+    auto = "auto"
+    cpsat = "cpsat"
+    random = "random"
+    repair = "repair"
+    greedy = "greedy"
+
+
+class Format(str, Enum):
+    ascii = "ascii"
+    json = "json"
+
+
+def parse_cell(text: str | None, option: str) -> tuple[int, int] | None:
+    """'11,5' -> (11, 5)."""
+    if text is None:
+        return None
+    try:
+        r, c = (int(part) for part in text.split(","))
+    except ValueError:
+        raise DesignerError(f"{option} {text!r} is not of the form R,C, e.g. 11,5") from None
+    return r, c
+
+
+@app.command()
+def make(
+    size: Optional[str] = typer.Option(None, metavar="HxW", help="Grid size HxW, the frame included (default 12x12)."),
+    template: Optional[str] = typer.Option(None, "--template", metavar="FILE",
+                                           help="A sketch to fill: canonical ASCII plus ? for a free cell."),
+    min_stops: Optional[int] = typer.Option(None, "--min-stops", help="Least min stops (default 15; 1 with --maximize)."),
+    max_stops: Optional[int] = typer.Option(None, "--max-stops", help="Most min stops: with --min-stops, a band."),
+    start: Optional[str] = typer.Option(None, metavar="R,C", help="Pin the start at R,C (default: chosen on the bottom edge)."),
+    goal: Optional[str] = typer.Option(None, metavar="R,C", help="Pin the goal at R,C (default: chosen on the top edge)."),
+    seed: int = typer.Option(0, min=0, help="Seed of every random choice: the same seed gives the same level."),
+    time_limit: float = typer.Option(60.0, "--time-limit", min=0.0, help="Seconds to search (per level)."),
+    fmt: Format = typer.Option(Format.ascii, "--format", help="Canonical ASCII or the JSON level."),
+    output_file: Optional[str] = typer.Option(None, "-o", "--output", metavar="FILE", help="Write the level to FILE instead of stdout."),
+    force: bool = typer.Option(False, "--force", help="Overwrite existing output files."),
+    no_frame: bool = typer.Option(False, "--no-frame", help="No rock frame: the grid edge is the wall."),
+    max_rocks: Optional[int] = typer.Option(None, "--max-rocks", help="At most N rocks (frame not counted)."),
+    snow: Optional[int] = typer.Option(None, "--snow", min=0, metavar="N",
+                                       help="Exactly N snow tiles (default 0, or the template's own)."),
+    tidy: bool = typer.Option(False, "--tidy", help="Every rock and snow tile the designer places is needed."),
+    maximize: bool = typer.Option(False, "--maximize", help="Raise min stops as far as the time limit allows."),
+    workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Solver threads (default: all cores)."),
+    count: int = typer.Option(1, "--count", min=1, help="How many distinct levels (with --out)."),
+    out: Optional[str] = typer.Option(None, "--out", metavar="DIR", help="Folder for a pack of levels (with --count)."),
+    method: Method = typer.Option(Method.auto, "--method",
+                                  help="auto: the designer's portfolio; cpsat: the CP-SAT model alone; "
+                                       "random, repair, greedy: the classic generators."),
+    dask: Optional[str] = typer.Option(None, "--dask", metavar="ADDR",
+                                       help="Run the exhaustive search's shards on dask: 'local' (a LocalCluster) "
+                                            "or tcp://HOST:PORT."),
+) -> None:
+    """Design a strong, reversible level whose min stops is at least K."""
+    from designer.search.baselines import generate
+    from designer.search.design import DesignFailed, design, validate
+    from designer.formats import output
+    from designer.formats.level_files import format_json, level_to_json
+    from designer.cli.progress import reporter
+    from designer.core.request import LayoutRequest
+
+    rows = None
+    if template is not None:
+        from designer.formats.template import read_template
+
+        for given, name in ((size, "--size"), (no_frame or None, "--no-frame")):
+            if given is not None:
+                raise DesignerError(f"{name} does not go with --template: the template draws the grid and its walls")
+        rows = read_template(template)
+        for pin, char, name in ((start, "S", "--start"), (goal, "G", "--goal")):
+            if pin is not None and any(char in row for row in rows):
+                raise DesignerError(f"{name} and the template's {char!r} both pin the same end: keep one")
+    h, w = (len(rows), len(rows[0])) if rows else parse_size(size or "12x12")
+    request = LayoutRequest(
+        height=h, width=w, frame=not no_frame and rows is None,
+        min_stops=min_stops if min_stops is not None else (1 if maximize else 15),
+        max_stops=max_stops, start=parse_cell(start, "--start"), goal=parse_cell(goal, "--goal"),
+        max_rocks=max_rocks, snow=snow if snow is not None else sum(row.count("_") for row in rows or ()),
+        tidy=tidy, template=rows,
+    )
+    validate(request)
+    if maximize and method not in (Method.auto, Method.cpsat):
+        raise DesignerError(f"--maximize needs --method auto or cpsat (the {method.value} generator has no proof "
+                            "of a best)")
+    if out is None and count > 1:
+        raise DesignerError("--count needs --out DIR for the pack")
+    if out is not None and output_file is not None:
+        raise DesignerError("use either -o FILE (one level) or --out DIR (a pack), not both")
+    suffix = "json" if fmt is Format.json else "txt"
+    # Every output path is checked before any work is done.
+    if out is not None:
+        targets = output.check_folder(out, [f"level-{k + 1:03d}.{suffix}" for k in range(count)], force=force)
+    elif output_file is not None:
+        output.check_file(output_file, force=force)
+
+    def render(found) -> str:
+        if fmt is Format.json:
+            return format_json(level_to_json(found.level, generator=found.generator, report=found.analysis))
+        return str(found.level) + "\n"
+
+    made = []
+    with ExitStack() as stack:
+        executor = None
+        if dask is not None:
+            from designer.search.executor import open_executor
+
+            executor = open_executor(dask, workers)
+            stack.callback(executor.close)
+        if out is not None:
+            stack.enter_context(output.folder(out))
+        progress = stack.enter_context(reporter(count, enabled=sys.stderr.isatty()))
+        on_cluster: dict[int, object] = {}
+        if executor is not None and count > 1 and method in (Method.auto, Method.cpsat):
+            # Every level of the pack at once on the cluster, each from its own seed; a level that
+            # repeats an earlier one is made again here with the earlier ones excluded, as the
+            # in-process pack would.
+            from designer.search.design import PackJob, run_pack_job
+
+            jobs = [PackJob(request, seed + k, time_limit, workers, maximize, method.value) for k in range(count)]
+            executor.run(run_pack_job, jobs,
+                         lambda job, result: (on_cluster.__setitem__(job.seed - seed, result), progress.advance()))
+        for k in range(count):
+            try:
+                if k in on_cluster and isinstance(on_cluster[k], DesignFailed):
+                    raise on_cluster[k]
+                if k in on_cluster and on_cluster[k].level not in {d.level for d in made}:
+                    found = on_cluster[k]
+                elif method in (Method.auto, Method.cpsat):
+                    found = design(request, seed=seed + k, time_limit=time_limit, workers=workers, maximize=maximize,
+                                   exclude=tuple(d.level for d in made), progress=progress.for_level(k),
+                                   method=method.value, executor=executor)
+                else:
+                    found = generate(method.value, request, seed=seed + k, time_limit=time_limit,
+                                     exclude=tuple(d.level for d in made))
+            except DesignFailed as failure:
+                where = f"level {k + 1} of {count}: " if count > 1 else ""
+                raise RequestNotMet(where + str(failure)) from None
+            made.append(found)
+            if out is not None:
+                output.write(targets[k], render(found), force=force)
+            if k not in on_cluster:
+                progress.advance()
+    if out is None and output_file is not None:
+        output.write(output_file, render(made[0]), force=force)
+    elif out is None:
+        echo(render(made[0]), nl=False)
+    for found in made:  # the summary, once the level is safely out
+        g = found.generator
+        proof = ""
+        if maximize:
+            proof = ", proven optimal" if g.get("proven_optimal") else ", not proven optimal"
+        skipped = "".join(f"; {why}" for why in g.get("skipped", ()))
+        typer.echo(f"designed: min stops {found.min_stops}, strong, reversible{proof} "
+                   f"({g['method']}: {g['stage']}, seed {g['seed']}, {g['seconds']:.2f} s{skipped})", err=True)
+    if out is not None:
+        typer.echo(f"wrote {count} level{'s' if count > 1 else ''} to {out}", err=True)
+
+
+def parse_targets(text: str) -> list[int]:
+    """'10,15,20' -> [10, 15, 20]."""
+    try:
+        targets = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise DesignerError(f"--min-stops {text!r} is not a number or a comma-separated list of numbers") from None
+    if any(t < 1 for t in targets):
+        raise DesignerError("--min-stops must be at least 1")
+    return targets
+
+
+@app.command()
+def compare(
+    min_stops: str = typer.Option("20", "--min-stops", metavar="K[,K...]", help="Target K, or a list: 10,15,20,25,30."),
+    budget: float = typer.Option(20.0, "--budget", min=0.1, help="Seconds per method per level."),
+    seeds: int = typer.Option(5, "--seeds", min=1, help="Seeds 1..N for every method and target."),
+    methods: str = typer.Option(",".join(m.value for m in Method), "--methods", help="Comma-separated methods."),
+    size: str = typer.Option("12x12", metavar="HxW", help="Grid size HxW (with a frame)."),
+    workers: Optional[int] = typer.Option(None, "--workers", min=1, help="CP-SAT threads (default: all cores)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the results as JSON."),
+    levels: bool = typer.Option(False, "--levels", help="Include every verified level in the JSON."),
+    plot_file: Optional[str] = typer.Option(None, "--plot", metavar="FILE.png", help="Write a PNG of time to a level against K."),
+    force: bool = typer.Option(False, "--force", help="Overwrite an existing plot file."),
+) -> None:
+    """Run generators side by side on the same requests, budget and verifier."""
+    from designer.studies import compare as comparison
+    from designer.search.design import validate
+    from designer.formats import output
+    from designer.cli.progress import reporter
+    from designer.core.request import LayoutRequest
+
+    h, w = parse_size(size)
+    targets = parse_targets(min_stops)
+    chosen = tuple(m.strip() for m in methods.split(",") if m.strip())
+    unknown = [m for m in chosen if m not in comparison.METHODS]
+    if unknown or not chosen:
+        raise DesignerError(f"unknown method {unknown[0] if unknown else '(none)'}: "
+                            f"choose from {', '.join(comparison.METHODS)}")
+    request = LayoutRequest(height=h, width=w, min_stops=max(targets))
+    validate(request)
+    if plot_file is not None:
+        output.check_file(plot_file, force=force, option="--plot")
+    total = len(targets) * seeds * len(chosen)
+    with reporter(total, enabled=sys.stderr.isatty()) as progress:
+        result = comparison.compare(request, targets, list(range(1, seeds + 1)), budget, chosen, workers=workers,
+                                    keep_levels=levels, on_run=lambda run: progress.advance())
+    if plot_file is not None:
+        buffer = io.BytesIO()
+        comparison.plot(result, buffer)
+        output.write(plot_file, buffer.getvalue(), force=force)
+    if as_json:
+        echo(json.dumps(result))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"{h}x{w}, budget {budget:g} s per level, seeds 1..{seeds}")
+    for column in comparison.TABLE_HEADER:
+        table.add_column(column, justify="left" if column in ("K", "method") else "right")
+    for row in comparison.table_rows(result):
+        table.add_row(*row)
+    console = Console(file=io.StringIO(), width=Console().width, force_terminal=sys.stdout.isatty())
+    console.print(table)
+    echo(console.file.getvalue(), nl=False)
+
+
+def parse_rocks(text: str) -> list[int]:
+    """``A..B`` (or one count ``A``) as the list of rock counts."""
+    low, sep, high = text.partition("..")
+    try:
+        first, last = int(low), int(high if sep else low)
+    except ValueError:
+        raise DesignerError(f"--rocks takes A..B or A (rock counts), not {text!r}") from None
+    if first < 0 or last < first or last > 64:
+        raise DesignerError(f"--rocks {text}: need 0 <= A <= B <= 64")
+    return list(range(first, last + 1))
+
+
+@app.command()
+def records(
+    size: str = typer.Option("6x7", metavar="HxW", help="Grid size HxW."),
+    no_frame: bool = typer.Option(False, "--no-frame", help="No rock frame: the grid edge is the wall."),
+    rocks: str = typer.Option("1..5", "--rocks", metavar="A..B", help="Rock counts to find records for."),
+    time_limit: float = typer.Option(60.0, "--time-limit", min=0.1, help="Seconds per rock count."),
+    seed: int = typer.Option(0, min=0, help="Seed of every random choice."),
+    workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Threads or dask workers (default: all cores)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the records as JSON."),
+    out: Optional[str] = typer.Option(None, "--out", metavar="DIR",
+                                      help="Write records.md, records.json and rocks-NN.txt to DIR."),
+    checkpoint: Optional[str] = typer.Option(None, "--checkpoint", metavar="FILE",
+                                             help="Keep progress in FILE; a stopped run resumes from it."),
+    dask: Optional[str] = typer.Option(None, "--dask", metavar="ADDR",
+                                       help="Run the proof's shards on dask: 'local' (a LocalCluster) or tcp://HOST:PORT."),
+    force: bool = typer.Option(False, "--force", help="Overwrite existing files in --out."),
+) -> None:
+    """The longest strong, reversible level for each rock count, proven optimal where possible."""
+    from pathlib import Path
+
+    from designer.formats import output
+    from designer.studies import records as rec
+    from designer.search.design import validate
+    from designer.search.executor import open_executor
+    from designer.cli.progress import records_reporter
+
+    h, w = parse_size(size)
+    counts = parse_rocks(rocks)
+    validate(rec.record_request(h, w, not no_frame, counts[-1]))
+    names = ["records.md", "records.json"] + [f"rocks-{r:02d}.txt" for r in counts]
+    targets = output.check_folder(out, names, force=force) if out is not None else None
+    if checkpoint is not None:
+        output.check_file(checkpoint, force=True, option="--checkpoint")
+    executor = open_executor(dask, workers)
+    try:
+        with records_reporter(len(counts), enabled=sys.stderr.isatty()) as bar:
+            found = rec.records(h, w, not no_frame, counts, time_limit, seed=seed, workers=workers, executor=executor,
+                                checkpoint_path=Path(checkpoint) if checkpoint else None,
+                                on_record=bar.advance, on_phase=bar.phase)
+    finally:
+        executor.close()
+    table = rec.markdown_table(h, w, not no_frame, found)
+    as_obj = rec.records_json(found)
+    if targets is not None:
+        with output.folder(out):
+            output.write(targets[0], table, force=force)
+            output.write(targets[1], json.dumps(as_obj, indent=2) + "\n", force=force)
+            for path, one in zip(targets[2:], found):
+                if one.level is not None:
+                    output.write(path, str(one.level) + "\n", force=force)
+    echo(json.dumps(as_obj, indent=2) + "\n" if as_json else table, nl=False)
+
+
+LEVELS_HELP = "A level file (canonical ASCII, a dialect, or JSON), - for standard input, or a pack folder."
+PICTURE_SUFFIXES = (".svg", ".png")
+
+
+@app.command()
+def render(
+    source: str = typer.Argument(..., metavar="LEVEL|DIR", help=LEVELS_HELP),
+    output_file: str = typer.Option(..., "-o", "--output", metavar="FILE",
+                                    help="The picture: FILE.svg or FILE.png (the format is the suffix)."),
+    solution: bool = typer.Option(False, "--solution", help="Draw the fewest-moves path, its stops numbered."),
+    moves_left: bool = typer.Option(False, "--moves-left",
+                                    help="Shade each resting cell by the moves left to the goal; cross out traps."),
+    cell: Optional[int] = typer.Option(None, "--cell", metavar="PIXELS", min=4, max=512,
+                                       help="Pixels per cell (default 32; 16 on a pack's contact sheet)."),
+    force: bool = typer.Option(False, "--force", help="Overwrite an existing picture."),
+) -> None:
+    """Draw a level as SVG or PNG; a pack folder as one contact sheet."""
+    from pathlib import Path
+
+    from designer.formats import output
+    from designer.export import picture
+    from designer.analysis.graph import is_solvable
+    from designer.formats.level_files import read_levels
+
+    suffix = Path(output_file).suffix.lower()
+    if suffix not in PICTURE_SUFFIXES:
+        raise DesignerError(f"-o {output_file}: unknown picture format {suffix or '(no suffix)'!r}; "
+                            "use .svg or .png")
+    output.check_file(output_file, force=force)
+    levels = read_levels(source)
+    unsolvable = [name for name, level, _ in levels if solution and not is_solvable(level)]
+    if unsolvable:
+        raise RequestNotMet(f"unsolvable: {unsolvable[0]} has no solution to draw (--solution)")
+    if len(levels) == 1 and not Path(source).is_dir():
+        drawing = picture.draw_level(levels[0][1], cell=cell or picture.DEFAULT_CELL, solution=solution,
+                                     moves_left=moves_left)
+    else:
+        drawing = picture.contact_sheet([(name, level) for name, level, _ in levels], cell=cell or 16,
+                                        solution=solution, moves_left=moves_left)
+    data = picture.png_bytes(drawing) if suffix == ".png" else picture.svg_text(drawing)
+    output.write(output_file, data, force=force)
+    typer.echo(f"wrote {output_file}", err=True)
+
+
+class ExportFormat(str, Enum):
+    tiled = "tiled"
+
+
+@app.command()
+def export(
+    source: str = typer.Argument(..., metavar="LEVEL|DIR", help=LEVELS_HELP),
+    to: ExportFormat = typer.Option(..., "--to", help="The target: tiled (a Tiled JSON map, .tmj)."),
+    output_file: Optional[str] = typer.Option(None, "-o", "--output", metavar="FILE.tmj", help="The map of one level."),
+    out: Optional[str] = typer.Option(None, "--out", metavar="DIR", help="A folder for the maps (one per level)."),
+    cell: int = typer.Option(32, "--cell", metavar="PIXELS", min=4, max=512, help="Tile size in pixels."),
+    force: bool = typer.Option(False, "--force", help="Overwrite existing files."),
+) -> None:
+    """Export levels for a game engine: Tiled maps with their tileset image beside them."""
+    from pathlib import Path
+
+    from designer.formats import output
+    from designer.export import picture, tiled
+    from designer.formats.level_files import read_levels
+
+    if (output_file is None) == (out is None):
+        raise DesignerError("give either -o FILE.tmj (one level) or --out DIR")
+    levels = read_levels(source)
+    if output_file is not None:
+        if len(levels) > 1:
+            raise DesignerError(f"{source} holds {len(levels)} levels: use --out DIR for a pack")
+        if Path(output_file).suffix.lower() not in (".tmj", ".json"):
+            raise DesignerError(f"-o {output_file}: a Tiled map is written as FILE.tmj (or FILE.json)")
+        maps = [output.check_file(output_file, force=force)]
+        image = output.check_file(maps[0].parent / tiled.TILESET_IMAGE, force=force, option="-o")
+        place = None
+    else:
+        names = [f"{name}.tmj" for name, _, _ in levels] + [tiled.TILESET_IMAGE]
+        *maps, image = output.check_folder(out, names, force=force)
+        place = out
+    with ExitStack() as stack:
+        if place is not None:
+            stack.enter_context(output.folder(place))
+        output.write(image, picture.png_bytes(picture.tileset(cell)), force=force)
+        for path, (_, level, generator) in zip(maps, levels):
+            seed = generator.get("seed") if isinstance(generator.get("seed"), int) else None
+            output.write(path, json.dumps(tiled.to_tiled(level, cell=cell, seed=seed), indent=1) + "\n", force=force)
+    typer.echo(f"wrote {len(maps)} map{'s' if len(maps) > 1 else ''} and {image}", err=True)
+
+
+@app.command()
+def play(
+    source: str = typer.Argument(..., metavar="LEVEL|DIR", help=LEVELS_HELP),
+    output_file: str = typer.Option(..., "-o", "--output", metavar="FILE.html", help="The page."),
+    force: bool = typer.Option(False, "--force", help="Overwrite an existing page."),
+) -> None:
+    """Write a self-contained HTML page to play a level or a pack, offline."""
+    from pathlib import Path
+
+    from designer.formats import output
+    from designer.formats.level_files import read_levels
+    from designer.export.play import page
+
+    if Path(output_file).suffix.lower() not in (".html", ".htm"):
+        raise DesignerError(f"-o {output_file}: the page is written as FILE.html")
+    output.check_file(output_file, force=force)
+    levels = read_levels(source)
+    title = f"ice-designer: {Path(source).name if source != '-' else 'level'}"
+    output.write(output_file, page([(name, level) for name, level, _ in levels], title=title), force=force)
+    typer.echo(f"wrote {output_file} ({len(levels)} level{'s' if len(levels) > 1 else ''})", err=True)
+
+
+@bench_app.command("classify")
+def bench_classify_cmd(
+    count: int = typer.Option(10_000, min=1, help="How many random levels."),
+    size: str = typer.Option("12x12", help="Level size HxW."),
+    density: float = typer.Option(0.2, min=0.0, max=1.0, help="Probability of rock per interior cell."),
+    seed: int = typer.Option(0, help="Seed of the random levels."),
+    repeats: int = typer.Option(5, min=1, help="Timed runs (the median is reported)."),
+) -> None:
+    """Time classifying random framed levels (class, reversibility, min stops)."""
+    from designer.studies.bench import bench_classify
+
+    h, w = parse_size(size)
+    if h < 3 or w < 3:
+        raise DesignerError("a framed level needs a size of at least 3x3")
+    echo(json.dumps(bench_classify(count, h, w, density, seed, repeats), indent=2))
+
+
+@bench_app.command("analyze")
+def bench_analyze_cmd(
+    size: str = typer.Option("300x300", help="Level size HxW."),
+    density: float = typer.Option(0.2, min=0.0, max=1.0, help="Probability of rock per interior cell."),
+    seed: int = typer.Option(0, help="Seed of the random level."),
+    runs: int = typer.Option(5, min=1, help="Timed runs (the median is reported)."),
+    as_json: bool = typer.Option(False, "--json", help="Time 'analyze --json' instead of the text report."),
+) -> None:
+    """Whole-process time of 'designer analyze' on a random solvable level."""
+    from designer.studies.bench import bench_analyze
+
+    h, w = parse_size(size)
+    if h < 3 or w < 3:
+        raise DesignerError("a framed level needs a size of at least 3x3")
+    echo(json.dumps(bench_analyze(h, w, density, seed, runs, as_json), indent=2))
+
+
+@bench_app.command("make", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def bench_make_cmd(
+    ctx: typer.Context,
+    seeds: int = typer.Option(5, "--seeds", min=1, help="Run seeds 1..N (the median is reported)."),
+) -> None:
+    """Whole-process time of 'designer make ARGS' over seeds, each level verified again.
+
+    Example: designer bench make --seeds 5 -- --min-stops 25
+    """
+    from designer.studies.bench import bench_make
+
+    echo(json.dumps(bench_make(list(ctx.args), list(range(1, seeds + 1))), indent=2))
+
+
+def _quiet_stdout() -> None:
+    """Point standard output at /dev/null, so the interpreter's last flush cannot fail."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _note_slow_kernels() -> None:
+    """Say once, on standard error, when the pure-Python kernels run, and why."""
+    from designer import kernels  # numpy is loaded already (designer.level needs it)
+
+    def note() -> None:
+        typer.echo(f"designer: note: using the pure-Python kernels, slower ({kernels.why_python()})", err=True)
+
+    kernels.notify_python_use(note)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; return the exit status instead of raising.
+
+    0 success; 1 the request cannot be met; 2 bad input or usage; 130 interrupted (Ctrl-C).
+    Every failure is one line on standard error.
+    """
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv:
+        typer.echo("usage: designer COMMAND [ARGS]... (commands: make, solve, analyze, render, export, play, compare, records, bench; see designer --help)", err=True)
+        return 2
+    _note_slow_kernels()
+    try:
+        result = app(args=argv, prog_name="designer", standalone_mode=False)
+    except (KeyboardInterrupt, typer.Abort):
+        result = INTERRUPTED
+    except DesignerError as exc:
+        typer.echo(f"designer: {exc}", err=True)
+        return 2
+    except RequestNotMet as exc:
+        typer.echo(f"designer: {exc}", err=True)
+        return 1
+    except MemoryError:
+        typer.echo("designer: out of memory: the request needs more memory than this machine has", err=True)
+        return 1
+    except _OutputClosed:
+        _quiet_stdout()
+        return 0
+    except Exception as exc:
+        # Usage errors of the command-line parser (click's, or the copy newer typer ships).
+        if not (hasattr(exc, "format_message") and hasattr(exc, "exit_code")):
+            raise
+        typer.echo(f"designer: {exc.format_message()}", err=True)
+        return 2
+    if result == INTERRUPTED:  # typer turns Ctrl-C into Exit(130) and prints nothing
+        typer.echo("designer: interrupted", err=True)
+        return INTERRUPTED
+    return result if isinstance(result, int) else 0
+
+
+def run() -> None:
+    """Console-script entry point."""
+    sys.exit(main())

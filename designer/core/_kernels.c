@@ -1,0 +1,1092 @@
+/*
+ * Compiled kernels over slide tables: the sliding rule, breadth-first reachability, the fast
+ * classifier, the exhaustive search (with its exact layout filter over 64-bit cell sets), the
+ * best pair of one terrain, and the two annealing chains (whole layouts: designer/anneal.py;
+ * compressed open grids: designer/opengrid.py). Arrays come in and go out through the buffer
+ * protocol (numpy arrays); nothing here allocates Python objects per cell.
+ *
+ * Terrain codes: 0 ice, 1 rock, 2 snow. Directions: 0 u, 1 d, 2 l, 3 r.
+ *
+ * designer/kernels.py is the one caller: it checks every index, length and value before calling
+ * in. The bindings below still refuse what would take them outside a buffer (a start, goal,
+ * cell or count out of range), so a direct call with bad arguments raises ValueError too.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <math.h>
+
+#define ROCK 1
+#define SNOW 2
+
+enum { UNSOLVABLE = 0, WEAK = 1, STRONG = 2 };
+
+static const int DR[4] = {-1, 1, 0, 0};
+static const int DC[4] = {0, 0, -1, 1};
+
+/* dest[d*n + i]: where a slide from i in direction d ends, -1 if it is not a move;
+ * length[d*n + i]: cells travelled. The cell `capture` (the goal) stops a slide on it.
+ * Each cell reuses its neighbour's answer, so the table costs O(cells). */
+static void slide_table(const uint8_t *terrain, int h, int w, int64_t capture, int32_t *dest, int32_t *length)
+{
+    const int64_t n = (int64_t)h * w;
+    for (int d = 0; d < 4; d++) {
+        int32_t *dst = dest + d * n, *len = length + d * n;
+        for (int a = 0; a < h; a++) {
+            const int r = DR[d] <= 0 ? a : h - 1 - a;
+            for (int b = 0; b < w; b++) {
+                const int c = DC[d] <= 0 ? b : w - 1 - b;
+                const int64_t i = (int64_t)r * w + c;
+                dst[i] = -1;
+                len[i] = 0;
+                if (terrain[i] == ROCK) continue;
+                const int nr = r + DR[d], nc = c + DC[d];
+                if (nr < 0 || nr >= h || nc < 0 || nc >= w) continue;
+                const int64_t j = (int64_t)nr * w + nc;
+                if (terrain[j] == ROCK) continue; /* blocked at once: not a move */
+                if (terrain[j] == SNOW || j == capture || dst[j] < 0) {
+                    dst[i] = (int32_t)j;
+                    len[i] = 1;
+                } else {
+                    dst[i] = dst[j];
+                    len[i] = len[j] + 1;
+                }
+            }
+        }
+    }
+}
+
+/* Stops from start to every cell (-1 unreachable); `order` gets the cells in BFS order.
+ * The goal ends the game: no move leaves it. Returns how many cells were reached. */
+static int64_t reach(const int32_t *dest, int64_t n, int64_t start, int64_t goal, int32_t *stops, int32_t *order)
+{
+    for (int64_t i = 0; i < n; i++) stops[i] = -1;
+    int64_t head = 0, tail = 0;
+    stops[start] = 0;
+    order[tail++] = (int32_t)start;
+    while (head < tail) {
+        const int32_t u = order[head++];
+        if (u == goal) continue;
+        for (int d = 0; d < 4; d++) {
+            const int32_t v = dest[d * n + u];
+            if (v >= 0 && stops[v] < 0) {
+                stops[v] = stops[u] + 1;
+                order[tail++] = v;
+            }
+        }
+    }
+    return tail;
+}
+
+/* 1 when every reached cell (order[0..count)) can reach the goal, by a backward search over
+ * the reversed moves. `work` holds WORK_INTS(n) ints. */
+#define WORK_INTS(n) (8 * (n) + 2)
+static int all_reach_goal(const int32_t *dest, int64_t n, const int32_t *order, int64_t count, int64_t goal,
+                          int32_t *work)
+{
+    int32_t *offsets = work;            /* n + 1: reverse adjacency in compressed rows */
+    int32_t *fill = work + n + 1;       /* n + 1 */
+    int32_t *sources = work + 2 * n + 2; /* at most 4 moves per reached cell: 4n */
+    int32_t *queue = work + 6 * n + 2;  /* n */
+    int32_t *seen = work + 7 * n + 2;   /* n */
+    memset(offsets, 0, sizeof(int32_t) * (size_t)(n + 1));
+    memset(seen, 0, sizeof(int32_t) * (size_t)n);
+    for (int64_t k = 0; k < count; k++) {
+        const int32_t u = order[k];
+        if (u == goal) continue;
+        for (int d = 0; d < 4; d++) {
+            const int32_t v = dest[d * n + u];
+            if (v >= 0) offsets[v + 1]++;
+        }
+    }
+    for (int64_t i = 0; i < n; i++) offsets[i + 1] += offsets[i];
+    memcpy(fill, offsets, sizeof(int32_t) * (size_t)(n + 1));
+    for (int64_t k = 0; k < count; k++) {
+        const int32_t u = order[k];
+        if (u == goal) continue;
+        for (int d = 0; d < 4; d++) {
+            const int32_t v = dest[d * n + u];
+            if (v >= 0) sources[fill[v]++] = u;
+        }
+    }
+    int64_t head = 0, tail = 0;
+    seen[goal] = 1;
+    queue[tail++] = (int32_t)goal;
+    while (head < tail) {
+        const int32_t v = queue[head++];
+        for (int32_t e = offsets[v]; e < offsets[v + 1]; e++) {
+            const int32_t u = sources[e];
+            if (!seen[u]) { seen[u] = 1; queue[tail++] = u; }
+        }
+    }
+    return tail == count;
+}
+
+/* Class, reversibility and min stops of one level; `scratch` holds SCRATCH_INTS(n) ints
+ * (a slide table, stops, order, and the backward-search work area). */
+#define SCRATCH_INTS(n) (10 * (n) + WORK_INTS(n))
+static void classify_one(const uint8_t *terrain, int h, int w, int64_t start, int64_t goal, int32_t *scratch,
+                        int8_t *klass, uint8_t *reversible, int32_t *min_stops)
+{
+    const int64_t n = (int64_t)h * w;
+    int32_t *dest = scratch, *length = scratch + 4 * n;
+    int32_t *stops = scratch + 8 * n, *order = scratch + 9 * n, *work = scratch + 10 * n;
+    slide_table(terrain, h, w, goal, dest, length);
+    const int64_t count = reach(dest, n, start, goal, stops, order);
+    if (stops[goal] < 0) {
+        *klass = UNSOLVABLE; *reversible = 0; *min_stops = -1;
+        return;
+    }
+    *min_stops = stops[goal];
+    *klass = all_reach_goal(dest, n, order, count, goal, work) ? STRONG : WEAK;
+    /* the reverse level: start and goal swapped, so the old start captures */
+    slide_table(terrain, h, w, start, dest, length);
+    reach(dest, n, goal, start, stops, order);
+    *reversible = stops[start] >= 0;
+}
+
+/* ---- Exhaustive search over small layout spaces ------------------------------------------ */
+
+/* Moves from every cell to `goal` (-1 where the goal cannot be reached), by a backward search
+ * that walks predecessors straight off the grid: the cells that slide onto v in direction d are
+ * the open cells behind v, when v stops a slide in d (the cell beyond is rock or outside, v is
+ * snow, or v is the goal); the walk ends at rock, or at the goal, which captures any slide
+ * through it. No slide table is needed. `queue` holds n ints. */
+static void distances_to_goal(const uint8_t *terrain, int h, int w, int64_t goal, int32_t *to_goal, int32_t *queue)
+{
+    const int64_t n = (int64_t)h * w;
+    for (int64_t i = 0; i < n; i++) to_goal[i] = -1;
+    int64_t head = 0, tail = 0;
+    to_goal[goal] = 0;
+    queue[tail++] = (int32_t)goal;
+    while (head < tail) {
+        const int32_t v = queue[head++];
+        const int vr = v / w, vc = v % w;
+        for (int d = 0; d < 4; d++) {
+            const int br = vr + DR[d], bc = vc + DC[d];
+            const int stops_here = v == goal || terrain[v] == SNOW || br < 0 || br >= h || bc < 0 || bc >= w ||
+                                   terrain[(int64_t)br * w + bc] == ROCK;
+            if (!stops_here) continue;
+            int r = vr - DR[d], c = vc - DC[d];
+            while (r >= 0 && r < h && c >= 0 && c < w) {
+                const int64_t u = (int64_t)r * w + c;
+                if (terrain[u] == ROCK || u == goal) break;
+                if (to_goal[u] < 0) { to_goal[u] = to_goal[v] + 1; queue[tail++] = (int32_t)u; }
+                if (terrain[u] == SNOW) break; /* a slide from further back would stop on this snow */
+                r -= DR[d];
+                c -= DC[d];
+            }
+        }
+    }
+}
+
+typedef struct {
+    int32_t best;       /* best min stops found (>= threshold), -1 if none */
+    int64_t ties;       /* (layout, start, goal) triples reaching `best` */
+    uint64_t mask;      /* an example: rock set (bits over the free cells), start, goal */
+    int32_t start, goal;
+    int64_t layouts;    /* canonical layouts evaluated */
+    int complete;       /* 0 when the budget ran out or `stop` was set before the end */
+    int out_of_memory;  /* 1 when scratch memory could not be had: nothing was searched */
+} Search;
+
+static inline int lowest_bit(uint64_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctzll(x);
+#else
+    int k = 0;
+    while (!(x & 1)) { x >>= 1; k++; }
+    return k;
+#endif
+}
+
+static inline int bit_count(uint64_t x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+
+/* The slides along one line of cells (first, first + step, ...: count of them) toward its far
+ * end, as 64-bit cell sets: crossed[i] gains the cells the slide from i crosses (its end
+ * included), ends[i] the cell it ends on. Walks from the far end back, carrying the slide that
+ * enters the current cell from behind. */
+static void slide_line(const uint8_t *terrain, int first, int step, int count, uint64_t *crossed, uint64_t *ends)
+{
+    uint64_t run = 0; /* the cells a slide from the current cell crosses (none: no move) */
+    uint64_t end = 0;
+    for (int k = count - 1; k >= 0; k--) {
+        const int i = first + k * step;
+        if (terrain[i] == ROCK) {
+            run = 0;
+            continue;
+        }
+        crossed[i] |= run;
+        ends[i] |= end & (run ? ~0ULL : 0);
+        /* the slide from the cell behind enters i: it stops on i when i is snow or cannot move on */
+        if (terrain[i] == SNOW || run == 0) {
+            run = end = 1ULL << i;
+        } else {
+            run |= 1ULL << i;
+        }
+    }
+}
+
+/* 1 when some allowed (start, goal) pair of this layout needs `need` stops or more, before
+ * strong solvability and reversibility are asked; 0 when none does, so that the layout need not
+ * be evaluated. Only for grids of at most 64 cells.
+ *
+ * Why it is exact: take the free moves, with no goal on the board. With the goal on g, a move
+ * is the free one unless its slide crosses or ends on g, and then it ends on g. So a shortest
+ * solution from s makes free moves up to its last one, which is the first to cross g: its length
+ * is the depth at which a breadth-first search from s over the free moves first slides over g.
+ * One such search per start runs over 64-bit cell sets (the cells a slide ends on, and the cells
+ * it crosses); it stops as soon as a goal is first crossed at depth `need`. */
+static int may_reach(const uint8_t *terrain, int h, int w, const uint8_t *start_ok, const uint8_t *goal_ok,
+                     int32_t need)
+{
+    const int n = h * w;
+    uint64_t ends[64] = {0}, crossed[64] = {0}; /* per cell: where its slides end; the cells they cross */
+    uint64_t goals = 0, nodes = 0;                /* the cells allowed to hold the goal; every slide's end */
+    for (int r = 0; r < h; r++) {
+        slide_line(terrain, r * w, 1, w, crossed, ends);                /* right */
+        slide_line(terrain, r * w + w - 1, -1, w, crossed, ends);       /* left */
+    }
+    for (int c = 0; c < w; c++) {
+        slide_line(terrain, c, w, h, crossed, ends);                    /* down */
+        slide_line(terrain, (h - 1) * w + c, -w, h, crossed, ends);     /* up */
+    }
+    for (int i = 0; i < n; i++) {
+        nodes |= ends[i];
+        if (goal_ok[i] && terrain[i] != ROCK) goals |= 1ULL << i;
+    }
+    for (int s = 0; s < n; s++) {
+        if (!start_ok[s] || terrain[s] == ROCK) continue;
+        /* the same bound two moves out, before any search: most starts end here */
+        uint64_t two = 0;
+        for (uint64_t f = ends[s]; f; f &= f - 1) two |= ends[lowest_bit(f)];
+        if (3 + bit_count(nodes & ~(two | ends[s] | 1ULL << s)) < need) continue;
+        uint64_t seen = 1ULL << s, frontier = seen, passed = seen | ~goals;
+        for (int32_t depth = 1;; depth++) {
+            uint64_t next = 0, pass = 0;
+            for (uint64_t f = frontier; f; f &= f - 1) {
+                const int u = lowest_bit(f);
+                next |= ends[u];
+                pass |= crossed[u];
+            }
+            if ((pass & ~passed) && depth >= need) return 1;
+            passed |= pass;
+            next &= ~seen;
+            if (!next || !~passed) break;
+            seen |= next;
+            frontier = next;
+            /* each deeper level reaches a cell no level before it did, so no goal is first
+             * crossed deeper than depth + 1 + the slide ends not seen yet */
+            if (depth + 1 + bit_count(nodes & ~seen) < need) break;
+        }
+    }
+    return 0;
+}
+
+/* Evaluate every (start, goal) pair of one layout; update `found` with strong, reversible pairs
+ * of at least max(threshold, found->best) stops. */
+static void evaluate_layout(const uint8_t *terrain, int h, int w, const uint8_t *start_ok, const uint8_t *goal_ok,
+                            int32_t threshold, uint64_t mask, int32_t *scratch, Search *found)
+{
+    const int64_t n = (int64_t)h * w;
+    int32_t *dest = scratch, *length = scratch + 4 * n, *back = scratch + 8 * n, *back_len = scratch + 12 * n;
+    int32_t *to_goal = scratch + 16 * n, *stops = scratch + 17 * n, *order = scratch + 18 * n;
+    int32_t *queue = scratch + 19 * n;
+    if (n <= 64 && !may_reach(terrain, h, w, start_ok, goal_ok, found->best > threshold ? found->best : threshold))
+        return;
+    for (int64_t g = 0; g < n; g++) {
+        if (!goal_ok[g] || terrain[g] == ROCK) continue;
+        distances_to_goal(terrain, h, w, g, to_goal, queue);
+        int table_ready = 0;
+        for (int64_t s = 0; s < n; s++) {
+            if (s == g || !start_ok[s] || terrain[s] == ROCK) continue;
+            const int32_t need = found->best > threshold ? found->best : threshold;
+            if (to_goal[s] < need) continue;
+            if (!table_ready) { slide_table(terrain, h, w, g, dest, length); table_ready = 1; }
+            /* strong: every cell reachable from s can still reach g */
+            const int64_t count = reach(dest, n, s, g, stops, order);
+            int strong = 1;
+            for (int64_t k = 0; k < count && strong; k++) strong = to_goal[order[k]] >= 0;
+            if (!strong) continue;
+            /* reversible: the swapped level (s captures) is solvable */
+            slide_table(terrain, h, w, s, back, back_len);
+            reach(back, n, g, s, stops, order);
+            if (stops[s] < 0) continue;
+            if (to_goal[s] > found->best) {
+                found->best = to_goal[s];
+                found->ties = 0;
+                found->mask = mask;
+                found->start = (int32_t)s;
+                found->goal = (int32_t)g;
+            }
+            found->ties++;
+        }
+    }
+}
+
+#define EXHAUSTIVE_SCRATCH(n) (20 * (n))
+
+/* The best strong, reversible (start, goal) pair of one terrain with at least `threshold` stops,
+ * into found->best / start / goal (best -1: none): the same pair the exhaustive search reports
+ * for a layout (the first in goal-then-start order among those with the most stops), found with
+ * fewer checks. Per goal, the starts are taken from the most stops down, and the first strong,
+ * reversible one ends that goal; a later goal must do strictly better. Ties are not counted.
+ * `scratch` holds BEST_PAIR_SCRATCH(n) ints. */
+#define BEST_PAIR_SCRATCH(n) (22 * (n) + 1)
+static void best_pair_of(const uint8_t *terrain, int h, int w, const uint8_t *start_ok, const uint8_t *goal_ok,
+                         int32_t threshold, int32_t *scratch, Search *found)
+{
+    const int64_t n = (int64_t)h * w;
+    int32_t *dest = scratch, *length = scratch + 4 * n, *back = scratch + 8 * n, *back_len = scratch + 12 * n;
+    int32_t *to_goal = scratch + 16 * n, *stops = scratch + 17 * n, *order = scratch + 18 * n;
+    int32_t *queue = scratch + 19 * n, *next = scratch + 20 * n, *head = scratch + 21 * n; /* head: n + 1 */
+    if (n <= 64 && !may_reach(terrain, h, w, start_ok, goal_ok, threshold)) return;
+    for (int64_t g = 0; g < n; g++) {
+        if (!goal_ok[g] || terrain[g] == ROCK) continue;
+        const int32_t need = found->best >= 0 && found->best + 1 > threshold ? found->best + 1 : threshold;
+        distances_to_goal(terrain, h, w, g, to_goal, queue);
+        /* the starts that could do it, in lists by stops (each list in start order) */
+        int32_t most = -1;
+        for (int64_t s = n - 1; s >= 0; s--) {
+            if (s == g || !start_ok[s] || terrain[s] == ROCK || to_goal[s] < need) continue;
+            if (to_goal[s] > most) {
+                for (int32_t d = most + 1; d <= to_goal[s]; d++) head[d] = -1;
+                most = to_goal[s];
+            }
+            next[s] = head[to_goal[s]];
+            head[to_goal[s]] = (int32_t)s;
+        }
+        if (most < 0) continue;
+        slide_table(terrain, h, w, g, dest, length);
+        for (int32_t d = most; d >= need; d--) {
+            for (int32_t s = head[d]; s >= 0; s = next[s]) {
+                const int64_t count = reach(dest, n, s, g, stops, order);
+                int strong = 1;
+                for (int64_t k = 0; k < count && strong; k++) strong = to_goal[order[k]] >= 0;
+                if (!strong) continue;
+                slide_table(terrain, h, w, s, back, back_len);
+                reach(back, n, g, s, stops, order);
+                if (stops[s] < 0) continue;
+                found->best = d;
+                found->start = s;
+                found->goal = (int32_t)g;
+                found->ties = 1;
+                goto next_goal;
+            }
+        }
+    next_goal:;
+    }
+}
+
+static double monotonic_seconds(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + now.tv_nsec * 1e-9;
+}
+
+/* All rock sets of exactly `rocks` free cells whose lowest free index is `first` (and, when
+ * `second` >= 0, whose next lowest is `second`: a finer shard), one per symmetry class (`syms` maps of free-cell indices; a set is kept when no image is smaller).
+ * The search gives up after `budget` seconds of its own, or as soon as another thread sets
+ * *stop; either way `complete` is 0. Running out of memory is an error, never a proof. */
+static void search_layouts(const uint8_t *base, int h, int w, const int32_t *free_cells, int nfree,
+                           const uint8_t *start_ok, const uint8_t *goal_ok, const int32_t *syms, int nsyms,
+                           int rocks, int first, int second, int32_t threshold, double budget,
+                           volatile const int32_t *stop, Search *found)
+{
+    const int64_t n = (int64_t)h * w;
+    const double deadline = monotonic_seconds() + budget;
+    uint8_t *terrain = (uint8_t *)malloc((size_t)n);
+    int32_t *scratch = (int32_t *)malloc(sizeof(int32_t) * (size_t)EXHAUSTIVE_SCRATCH(n));
+    int idx[64];
+    found->complete = 1;
+    if (!terrain || !scratch) {
+        found->out_of_memory = 1;
+        found->complete = 0;
+        goto done;
+    }
+    if (rocks > nfree || (rocks > 0 && first > nfree - rocks)) goto done;
+    if (rocks == 0 && first != 0) goto done;
+    const int fixed = second >= 0 ? 2 : 1; /* leading indices that stay put */
+    if (second >= 0 && (rocks < 2 || second <= first || second > nfree - rocks + 1)) goto done;
+    /* idx[0] = first (idx[1] = second); the rest run over combinations of the cells after them */
+    idx[0] = first;
+    if (second >= 0) idx[1] = second;
+    for (int k = fixed; k < rocks; k++) idx[k] = idx[k - 1] + 1;
+    for (;;) {
+        uint64_t mask = 0;
+        for (int k = 0; k < rocks; k++) mask |= 1ULL << idx[k];
+        int canonical = 1;
+        for (int y = 0; y < nsyms && canonical; y++) {
+            uint64_t image = 0;
+            for (int k = 0; k < rocks; k++) image |= 1ULL << syms[y * nfree + idx[k]];
+            if (image < mask) canonical = 0;
+        }
+        if (canonical) {
+            memcpy(terrain, base, (size_t)n);
+            for (int k = 0; k < rocks; k++) terrain[free_cells[idx[k]]] = ROCK;
+            evaluate_layout(terrain, h, w, start_ok, goal_ok, threshold, mask, scratch, found);
+            found->layouts++;
+            if (*stop || ((found->layouts & 4095) == 1 && monotonic_seconds() > deadline)) {
+                found->complete = 0;
+                break;
+            }
+        }
+        /* next combination of idx[fixed..rocks-1] over the cells after the fixed ones */
+        int k = rocks - 1;
+        while (k >= fixed && idx[k] == nfree - rocks + k) k--;
+        if (k < fixed) break;
+        idx[k]++;
+        for (int j = k + 1; j < rocks; j++) idx[j] = idx[j - 1] + 1;
+    }
+done:
+    free(terrain);
+    free(scratch);
+}
+
+/* ---- Simulated annealing over whole layouts ---------------------------------------------- */
+
+/* splitmix64: the chain's random stream (its state comes from the caller's seeded generator) */
+static uint64_t next_random(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static int random_below(uint64_t *state, int64_t bound) { return (int)(next_random(state) % (uint64_t)bound); }
+
+static double random_unit(uint64_t *state) { return (double)(next_random(state) >> 11) * (1.0 / 9007199254740992.0); }
+
+typedef struct {
+    const uint8_t *free;     /* cells whose tile the chain chooses (rock or ice) */
+    const int32_t *starts;   /* cells the start may take, and how many */
+    int nstarts;
+    const int32_t *goals;
+    int ngoals;
+    int max_rocks;           /* on free cells; -1: no limit */
+    int max_stops;           /* -1: no upper bound */
+} Space;
+
+/* A layout's score: its min stops when it is strong and reversible (and within max_stops), else
+ * -1. The start and goal cells are opened (a frame gap) in `board`, a copy of `terrain`. */
+static int32_t layout_score(const uint8_t *terrain, uint8_t *board, int h, int w, int64_t start, int64_t goal,
+                            int max_stops, int32_t *scratch)
+{
+    const int64_t n = (int64_t)h * w;
+    int8_t klass;
+    uint8_t reversible;
+    int32_t stops;
+    memcpy(board, terrain, (size_t)n);
+    board[start] = board[goal] = 0;
+    classify_one(board, h, w, start, goal, scratch, &klass, &reversible, &stops);
+    if (klass != STRONG || !reversible || (max_stops >= 0 && stops > max_stops)) return -1;
+    return stops;
+}
+
+/* `steps` annealing steps from (terrain, ends[0] start, ends[1] goal, *score), all updated in
+ * place; the heat falls geometrically from heat_hi to heat_lo over the steps. A move toggles a
+ * free cell, moves a rock to another free cell, or moves the start or the goal to another allowed
+ * cell; only strong, reversible layouts are kept (a move to any other is refused). The best
+ * layout seen goes to best_terrain / best[0..2] (stops, start, goal) when it beats best[0].
+ * Stops early at `target` stops (-1: none) or when *stop is set. Returns the steps taken. */
+static int64_t anneal_layout(uint8_t *terrain, int h, int w, const Space *space, int32_t *ends, int32_t *score,
+                             uint64_t *rng, double heat_hi, double heat_lo, int64_t steps, int32_t target,
+                             volatile const int32_t *stop, uint8_t *best_terrain, int32_t *best, uint8_t *board,
+                             int32_t *scratch)
+{
+    const int64_t n = (int64_t)h * w;
+    int rocks = 0, nfree = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if (space->free[i]) { nfree++; rocks += terrain[i] == ROCK; }
+    }
+    if (*score < 0) *score = layout_score(terrain, board, h, w, ends[0], ends[1], space->max_stops, scratch);
+    const double cooling = steps > 1 ? pow(heat_lo / heat_hi, 1.0 / (double)(steps - 1)) : 1.0;
+    double heat = heat_hi;
+    int64_t k = 0;
+    for (; k < steps; k++, heat *= cooling) {
+        if ((k & 1023) == 0 && *stop) break;
+        const double u = random_unit(rng);
+        int64_t changed[2] = {-1, -1};
+        int32_t start = ends[0], goal = ends[1];
+        if (u < 0.8) {
+            if (nfree == 0) continue;
+            int64_t a = -1, b = -1; /* a: a cell that turns to ice, b: one that turns to rock */
+            int64_t cell = -1;
+            for (int tries = 0; tries < 64 && cell < 0; tries++) {
+                const int64_t c = random_below(rng, n);
+                if (space->free[c]) cell = c;
+            }
+            if (cell < 0 || cell == start || cell == goal) continue;
+            if (u < 0.5) { /* toggle */
+                if (terrain[cell] == ROCK) a = cell;
+                else if (space->max_rocks < 0 || rocks < space->max_rocks) b = cell;
+                else continue;
+            } else { /* move a rock: pick one, and an ice cell for it */
+                if (terrain[cell] != ROCK) continue;
+                int64_t to = -1;
+                for (int tries = 0; tries < 64 && to < 0; tries++) {
+                    const int64_t c = random_below(rng, n);
+                    if (space->free[c] && terrain[c] != ROCK && c != start && c != goal) to = c;
+                }
+                if (to < 0) continue;
+                a = cell;
+                b = to;
+            }
+            if (a >= 0) terrain[a] = 0;
+            if (b >= 0) terrain[b] = ROCK;
+            changed[0] = a;
+            changed[1] = b;
+        } else if (u < 0.9) {
+            if (space->nstarts < 2) continue;
+            start = space->starts[random_below(rng, space->nstarts)];
+            if (start == goal || (space->free[start] && terrain[start] == ROCK)) continue;
+        } else {
+            if (space->ngoals < 2) continue;
+            goal = space->goals[random_below(rng, space->ngoals)];
+            if (goal == start || (space->free[goal] && terrain[goal] == ROCK)) continue;
+        }
+        const int32_t next = layout_score(terrain, board, h, w, start, goal, space->max_stops, scratch);
+        const int keep = next >= 0 && (next >= *score || random_unit(rng) < exp((double)(next - *score) / heat));
+        if (!keep) { /* undo */
+            if (changed[0] >= 0) terrain[changed[0]] = ROCK;
+            if (changed[1] >= 0) terrain[changed[1]] = 0;
+            continue;
+        }
+        rocks += (changed[1] >= 0) - (changed[0] >= 0);
+        ends[0] = start;
+        ends[1] = goal;
+        *score = next;
+        if (next > best[0]) {
+            memcpy(best_terrain, terrain, (size_t)n);
+            best[0] = next;
+            best[1] = start;
+            best[2] = goal;
+            if (target >= 0 && next >= target) { k++; break; }
+        }
+    }
+    return k;
+}
+
+/* ---- Annealing on compressed open grids (designer/opengrid.py) ---------------------------- */
+
+#define OPEN_GOAL_SAMPLES 8
+
+static int line_is_free(const uint8_t *t, int h, int w, int axis, int k)
+{
+    if (axis == 0) {
+        for (int c = 0; c < w; c++) if (t[k * w + c] == ROCK) return 0;
+    } else {
+        for (int r = 0; r < h; r++) if (t[r * w + k] == ROCK) return 0;
+    }
+    return 1;
+}
+
+/* Whether an h x w terrain can grow to H x W without changing its puzzle: on each axis it is
+ * full size already, or has two neighbouring rock-free lines to insert between. */
+static int open_expandable(const uint8_t *t, int h, int w, int H, int W)
+{
+    if (h > H || w > W) return 0;
+    for (int axis = 0; axis < 2; axis++) {
+        const int size = axis == 0 ? h : w;
+        if (size == (axis == 0 ? H : W)) continue;
+        int ok = 0;
+        for (int k = 1; k < size && !ok; k++) ok = line_is_free(t, h, w, axis, k - 1) && line_is_free(t, h, w, axis, k);
+        if (!ok) return 0;
+    }
+    return 1;
+}
+
+/* One random move of the open-grid chain from (t, h, w) into (out, *oh, *ow): a rock along its
+ * row or column (0.4), a rock anywhere (0.4), or a blank line inserted or a rock-free one removed
+ * (0.2); `change` gets (axis, index, +1/-1) for a line move, axis -1 otherwise. 0: no move. */
+static int open_neighbour(const uint8_t *t, int h, int w, int H, int W, uint64_t *rng, uint8_t *out, int *oh,
+                          int *ow, int *change)
+{
+    const int n = h * w;
+    const double u = random_unit(rng);
+    change[0] = -1;
+    if (u < 0.8) {
+        int rocks = 0;
+        for (int i = 0; i < n; i++) rocks += t[i] == ROCK;
+        if (!rocks) return 0;
+        int pick = random_below(rng, rocks), k = 0;
+        for (; k < n; k++) if (t[k] == ROCK && pick-- == 0) break;
+        int target;
+        if (u < 0.4) {
+            int r = k / w, c = k % w;
+            if (random_unit(rng) < 0.5) r = random_below(rng, h);
+            else c = random_below(rng, w);
+            target = r * w + c;
+        } else {
+            target = random_below(rng, n);
+        }
+        if (t[target] != 0) return 0;
+        memcpy(out, t, (size_t)n);
+        out[k] = 0;
+        out[target] = ROCK;
+        *oh = h;
+        *ow = w;
+        return 1;
+    }
+    const int axis = random_below(rng, 2);
+    const int size = axis == 0 ? h : w, limit = axis == 0 ? H : W;
+    if (random_unit(rng) < 0.5 && size < limit) {
+        const int at = random_below(rng, size + 1);
+        if (axis == 0) {
+            memcpy(out, t, (size_t)at * w);
+            memset(out + at * w, 0, (size_t)w);
+            memcpy(out + (at + 1) * w, t + at * w, (size_t)(h - at) * w);
+            *oh = h + 1;
+            *ow = w;
+        } else {
+            for (int r = 0; r < h; r++) {
+                memcpy(out + r * (w + 1), t + r * w, (size_t)at);
+                out[r * (w + 1) + at] = 0;
+                memcpy(out + r * (w + 1) + at + 1, t + r * w + at, (size_t)(w - at));
+            }
+            *oh = h;
+            *ow = w + 1;
+        }
+        change[0] = axis; change[1] = at; change[2] = 1;
+        return 1;
+    }
+    if (size <= 2) return 0;
+    int blanks = 0;
+    for (int k = 0; k < size; k++) blanks += line_is_free(t, h, w, axis, k);
+    if (!blanks) return 0;
+    int pick = random_below(rng, blanks), at = 0;
+    for (; at < size; at++) if (line_is_free(t, h, w, axis, at) && pick-- == 0) break;
+    if (axis == 0) {
+        memcpy(out, t, (size_t)at * w);
+        memcpy(out + at * w, t + (at + 1) * w, (size_t)(h - at - 1) * w);
+        *oh = h - 1;
+        *ow = w;
+    } else {
+        for (int r = 0; r < h; r++) {
+            memcpy(out + r * (w - 1), t + r * w, (size_t)at);
+            memcpy(out + r * (w - 1) + at, t + r * w + at + 1, (size_t)(w - at - 1));
+        }
+        *oh = h;
+        *ow = w - 1;
+    }
+    change[0] = axis; change[1] = at; change[2] = -1;
+    return 1;
+}
+
+/* The best strong, reversible (start, goal) of an open terrain with the start on any ice cell
+ * and the goal on an ice cell marked in goal_ok, at `threshold` stops or more (best -1: none). */
+static Search open_best_pair(const uint8_t *t, int h, int w, const uint8_t *goal_ok, uint8_t *start_ok,
+                             int32_t threshold, int32_t *scratch)
+{
+    Search found = {-1, 0, 0, -1, -1, 0, 1, 0};
+    for (int i = 0; i < h * w; i++) start_ok[i] = t[i] == 0;
+    best_pair_of(t, h, w, start_ok, goal_ok, threshold, scratch, &found);
+    return found;
+}
+
+/* `steps` steps of one open-grid chain (the algorithm of designer/opengrid.py's `anneal`, whose
+ * docstring it follows): state (t, dims = h, w; goal = r, c or -1; score) and best (best_t;
+ * best = stops, h, w, start, goal) are updated in place. Returns the steps taken. */
+static int64_t anneal_open(uint8_t *t, int32_t *dims, int H, int W, int32_t *goal, int32_t *score, uint64_t *rng,
+                           double heat_hi, double heat_lo, int64_t steps, int32_t target,
+                           volatile const int32_t *stop, uint8_t *best_t, int32_t *best, uint8_t *moved,
+                           uint8_t *start_ok, uint8_t *goal_ok, int32_t *scratch)
+{
+    const double cooling = steps > 1 ? pow(heat_lo / heat_hi, 1.0 / (double)(steps - 1)) : 1.0;
+    double heat = heat_hi;
+    int64_t k = 0;
+    for (; k < steps; k++, heat *= cooling) {
+        if ((k & 255) == 0 && *stop) break;
+        const int h = dims[0], w = dims[1];
+        int mh, mw, change[3];
+        if (!open_neighbour(t, h, w, H, W, rng, moved, &mh, &mw, change)) continue;
+        Search found = {-1, 0, 0, -1, -1, 0, 1, 0};
+        if (open_expandable(moved, mh, mw, H, W)) {
+            /* the goal where the move left it (gone with a removed line) */
+            int gr = goal[0], gc = goal[1];
+            if (gr >= 0 && change[0] >= 0) {
+                int *coord = change[0] == 0 ? &gr : &gc;
+                if (change[2] < 0 && *coord == change[1]) gr = -1;
+                else if (*coord >= change[1] + (change[2] < 0)) *coord += change[2];
+            }
+            const int mn = mh * mw;
+            memset(goal_ok, 0, (size_t)mn);
+            for (int j = 0; j < OPEN_GOAL_SAMPLES; j++) goal_ok[random_below(rng, mn)] = 1;
+            if (gr >= 0) goal_ok[gr * mw + gc] = 1;
+            const int32_t bar = *score - (int32_t)(6 * heat) - 1;
+            found = open_best_pair(moved, mh, mw, goal_ok, start_ok, bar > 1 ? bar : 1, scratch);
+            if (found.best > best[0]) { /* a new best for the chain: exact, over every goal */
+                memset(goal_ok, 1, (size_t)mn);
+                found = open_best_pair(moved, mh, mw, goal_ok, start_ok, found.best, scratch);
+            }
+        }
+        const int32_t next = found.best;
+        if (next < *score && random_unit(rng) >= exp((double)(next - *score) / heat)) continue;
+        memcpy(t, moved, (size_t)mh * mw);
+        dims[0] = mh;
+        dims[1] = mw;
+        *score = next;
+        goal[0] = next >= 0 ? found.goal / mw : -1;
+        goal[1] = next >= 0 ? found.goal % mw : -1;
+        if (next > best[0]) {
+            memcpy(best_t, moved, (size_t)mh * mw);
+            best[0] = next;
+            best[1] = mh;
+            best[2] = mw;
+            best[3] = found.start;
+            best[4] = found.goal;
+            if (target >= 0 && next >= target) { k++; break; }
+        }
+    }
+    return k;
+}
+
+/* ---- Python bindings ---------------------------------------------------------------------- */
+
+static int get_buffer(PyObject *obj, Py_buffer *view, int writable, Py_ssize_t itemsize, Py_ssize_t items,
+                      const char *what)
+{
+    if (PyObject_GetBuffer(obj, view, (writable ? PyBUF_WRITABLE : 0) | PyBUF_C_CONTIGUOUS) < 0) return -1;
+    if (view->len != itemsize * items) {
+        PyErr_Format(PyExc_ValueError, "%s: expected %zd bytes, got %zd", what, itemsize * items, view->len);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+static void release_buffers(Py_buffer *v, int count)
+{
+    for (int j = 0; j < count; j++) PyBuffer_Release(&v[j]);
+}
+
+/* The buffers of objs[0..count-1], C-contiguous and writable where writable[k] (NULL: none is),
+ * all or none: on a failure the ones taken are released and -1 is returned (the error is set). */
+static int get_buffers(PyObject **objs, Py_buffer *v, const int *writable, int count)
+{
+    for (int k = 0; k < count; k++) {
+        if (PyObject_GetBuffer(objs[k], &v[k], (writable && writable[k] ? PyBUF_WRITABLE : 0) | PyBUF_C_CONTIGUOUS) < 0) {
+            release_buffers(v, k);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static PyObject *py_slide_table(PyObject *self, PyObject *args)
+{
+    PyObject *terrain_obj, *dest_obj, *length_obj;
+    int h, w;
+    long long capture;
+    if (!PyArg_ParseTuple(args, "OiiLOO", &terrain_obj, &h, &w, &capture, &dest_obj, &length_obj)) return NULL;
+    const Py_ssize_t n = (Py_ssize_t)h * w;
+    if (h < 1 || w < 1 || capture < -1 || capture >= n)
+        return PyErr_Format(PyExc_ValueError, "slide_table: bad size %dx%d or capture %lld", h, w, capture);
+    Py_buffer t, d, l;
+    if (get_buffer(terrain_obj, &t, 0, 1, n, "terrain") < 0) return NULL;
+    if (get_buffer(dest_obj, &d, 1, 4, 4 * n, "dest") < 0) { PyBuffer_Release(&t); return NULL; }
+    if (get_buffer(length_obj, &l, 1, 4, 4 * n, "length") < 0) { PyBuffer_Release(&t); PyBuffer_Release(&d); return NULL; }
+    Py_BEGIN_ALLOW_THREADS
+    slide_table((const uint8_t *)t.buf, h, w, capture, (int32_t *)d.buf, (int32_t *)l.buf);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&t); PyBuffer_Release(&d); PyBuffer_Release(&l);
+    Py_RETURN_NONE;
+}
+
+static PyObject *py_reach(PyObject *self, PyObject *args)
+{
+    PyObject *dest_obj, *stops_obj, *order_obj;
+    long long n, start, goal;
+    if (!PyArg_ParseTuple(args, "OLLLOO", &dest_obj, &n, &start, &goal, &stops_obj, &order_obj)) return NULL;
+    if (n < 1 || n > INT32_MAX || start < 0 || start >= n || goal < -1 || goal >= n)
+        return PyErr_Format(PyExc_ValueError, "reach: start %lld or goal %lld outside 0..%lld", start, goal, n - 1);
+    Py_buffer d, s, o;
+    if (get_buffer(dest_obj, &d, 0, 4, 4 * n, "dest") < 0) return NULL;
+    if (get_buffer(stops_obj, &s, 1, 4, n, "stops") < 0) { PyBuffer_Release(&d); return NULL; }
+    if (get_buffer(order_obj, &o, 1, 4, n, "order") < 0) { PyBuffer_Release(&d); PyBuffer_Release(&s); return NULL; }
+    const int32_t *table = (const int32_t *)d.buf;
+    for (long long k = 0; k < 4 * n; k++) {
+        if (table[k] < -1 || table[k] >= n) {
+            PyBuffer_Release(&d); PyBuffer_Release(&s); PyBuffer_Release(&o);
+            return PyErr_Format(PyExc_ValueError, "reach: dest holds a cell outside 0..%lld", n - 1);
+        }
+    }
+    int64_t count;
+    Py_BEGIN_ALLOW_THREADS
+    count = reach((const int32_t *)d.buf, n, start, goal, (int32_t *)s.buf, (int32_t *)o.buf);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&d); PyBuffer_Release(&s); PyBuffer_Release(&o);
+    return PyLong_FromLongLong(count);
+}
+
+/* classify_batch(terrains, count, h, w, starts(int64), goals(int64), classes(int8), reversible(uint8),
+ *                min_stops(int32)): the GIL is released, so threads can share a batch. */
+static PyObject *py_classify_batch(PyObject *self, PyObject *args)
+{
+    PyObject *objs[6];
+    long long count;
+    int h, w;
+    if (!PyArg_ParseTuple(args, "OLiiOOOOO", &objs[0], &count, &h, &w, &objs[1], &objs[2], &objs[3], &objs[4],
+                          &objs[5]))
+        return NULL;
+    const Py_ssize_t n = (Py_ssize_t)h * w;
+    Py_buffer v[6];
+    const Py_ssize_t sizes[6] = {1, 8, 8, 1, 1, 4};
+    const Py_ssize_t items[6] = {count * n, count, count, count, count, count};
+    const char *names[6] = {"terrains", "starts", "goals", "classes", "reversible", "min_stops"};
+    for (int k = 0; k < 6; k++) {
+        if (get_buffer(objs[k], &v[k], k >= 3, sizes[k], items[k], names[k]) < 0) {
+            release_buffers(v, k);
+            return NULL;
+        }
+    }
+    const int64_t *starts = (const int64_t *)v[1].buf, *goals = (const int64_t *)v[2].buf;
+    for (long long k = 0; k < count; k++) {
+        if (starts[k] < 0 || starts[k] >= n || goals[k] < 0 || goals[k] >= n) {
+            release_buffers(v, 6);
+            return PyErr_Format(PyExc_ValueError, "level %lld: start or goal outside the grid", k);
+        }
+    }
+    int32_t *scratch = (int32_t *)malloc(sizeof(int32_t) * (size_t)SCRATCH_INTS(n));
+    int failed = scratch == NULL;
+    Py_BEGIN_ALLOW_THREADS
+    for (long long k = 0; k < count && !failed; k++) {
+        classify_one((const uint8_t *)v[0].buf + k * n, h, w, starts[k], goals[k], scratch,
+                     (int8_t *)v[3].buf + k, (uint8_t *)v[4].buf + k, (int32_t *)v[5].buf + k);
+    }
+    Py_END_ALLOW_THREADS
+    free(scratch);
+    release_buffers(v, 6);
+    if (failed) return PyErr_NoMemory();
+    Py_RETURN_NONE;
+}
+
+
+/* exhaustive(base, h, w, free_cells(int32), start_ok(uint8), goal_ok(uint8), syms(int32, nsyms x nfree),
+ *            nsyms, rocks, first, second (-1: any), threshold, budget_seconds, stop(int32[1]))
+ *   -> (best, ties, mask, start, goal, layouts, complete) */
+static PyObject *py_exhaustive(PyObject *self, PyObject *args)
+{
+    PyObject *objs[6];
+    int h, w, nsyms, rocks, first, second, threshold;
+    double budget;
+    if (!PyArg_ParseTuple(args, "OiiOOOOiiiiidO", &objs[0], &h, &w, &objs[1], &objs[2], &objs[3], &objs[4], &nsyms,
+                          &rocks, &first, &second, &threshold, &budget, &objs[5]))
+        return NULL;
+    if (h < 1 || w < 1 || nsyms < 0 || !(budget >= 0))
+        return PyErr_Format(PyExc_ValueError, "exhaustive: bad size, symmetry count or budget");
+    Py_buffer v[6];
+    if (get_buffers(objs, v, NULL, 6) < 0) return NULL;
+    const Py_ssize_t n = (Py_ssize_t)h * w;
+    const int nfree = (int)(v[1].len / 4);
+    const char *bad = NULL;
+    if (v[0].len != n || v[2].len != n || v[3].len != n || v[1].len % 4 || nfree > 64 || v[5].len != 4 ||
+        v[4].len != (Py_ssize_t)4 * nsyms * nfree)
+        bad = "inconsistent buffers (or more than 64 free cells)";
+    else if (rocks < 0 || rocks > nfree || (rocks == 0 && first != 0) || (rocks > 0 && (first < 0 || first > nfree - rocks)))
+        bad = "rocks or first out of range";
+    else if (second < -1 || (second >= 0 && (rocks < 2 || second <= first || second > nfree - rocks + 1)))
+        bad = "second out of range";
+    else {
+        const int32_t *cells = (const int32_t *)v[1].buf, *perm = (const int32_t *)v[4].buf;
+        for (int k = 0; k < nfree && !bad; k++) if (cells[k] < 0 || cells[k] >= n) bad = "a free cell outside the grid";
+        for (Py_ssize_t k = 0; k < (Py_ssize_t)nsyms * nfree && !bad; k++)
+            if (perm[k] < 0 || perm[k] >= nfree) bad = "a symmetry maps outside the free cells";
+    }
+    if (bad) {
+        release_buffers(v, 6);
+        return PyErr_Format(PyExc_ValueError, "exhaustive: %s", bad);
+    }
+    Search found = {-1, 0, 0, -1, -1, 0, 1, 0};
+    Py_BEGIN_ALLOW_THREADS
+    search_layouts((const uint8_t *)v[0].buf, h, w, (const int32_t *)v[1].buf, nfree, (const uint8_t *)v[2].buf,
+                   (const uint8_t *)v[3].buf, (const int32_t *)v[4].buf, nsyms, rocks, first, second, threshold, budget,
+                   (volatile const int32_t *)v[5].buf, &found);
+    Py_END_ALLOW_THREADS
+    release_buffers(v, 6);
+    if (found.out_of_memory) return PyErr_NoMemory();
+    return Py_BuildValue("iLKiiLi", found.best, (long long)found.ties, (unsigned long long)found.mask, found.start,
+                         found.goal, (long long)found.layouts, found.complete);
+}
+
+/* best_pair(terrain(uint8 n), h, w, start_ok(uint8 n), goal_ok(uint8 n), threshold) -> (best, start, goal) */
+static PyObject *py_best_pair(PyObject *self, PyObject *args)
+{
+    PyObject *objs[3];
+    int h, w, threshold;
+    if (!PyArg_ParseTuple(args, "OiiOOi", &objs[0], &h, &w, &objs[1], &objs[2], &threshold)) return NULL;
+    if (h < 1 || w < 1 || (long long)h * w > INT32_MAX / 32)
+        return PyErr_Format(PyExc_ValueError, "best_pair: bad size %dx%d", h, w);
+    const Py_ssize_t n = (Py_ssize_t)h * w;
+    Py_buffer v[3];
+    const char *names[3] = {"terrain", "start_ok", "goal_ok"};
+    for (int k = 0; k < 3; k++) {
+        if (get_buffer(objs[k], &v[k], 0, 1, n, names[k]) < 0) {
+            release_buffers(v, k);
+            return NULL;
+        }
+    }
+    int32_t *scratch = (int32_t *)malloc(sizeof(int32_t) * (size_t)BEST_PAIR_SCRATCH(n));
+    Search found = {-1, 0, 0, -1, -1, 0, 1, 0};
+    if (scratch) {
+        Py_BEGIN_ALLOW_THREADS
+        best_pair_of((const uint8_t *)v[0].buf, h, w, (const uint8_t *)v[1].buf, (const uint8_t *)v[2].buf, threshold,
+                     scratch, &found);
+        Py_END_ALLOW_THREADS
+    }
+    const int failed = scratch == NULL;
+    free(scratch);
+    release_buffers(v, 3);
+    if (failed) return PyErr_NoMemory();
+    return Py_BuildValue("iii", found.best, found.start, found.goal);
+}
+
+/* anneal_layout(terrain(uint8 n, in/out), h, w, free(uint8 n), starts(int32), goals(int32), max_rocks,
+ *               max_stops, ends(int32[2], in/out), score(int32[1], in/out), rng(uint64[1], in/out),
+ *               heat_hi, heat_lo, steps, target, stop(int32[1]), best_terrain(uint8 n, out),
+ *               best(int32[3], in/out)) -> steps taken */
+static PyObject *py_anneal_layout(PyObject *self, PyObject *args)
+{
+    PyObject *objs[10];
+    int h, w, max_rocks, max_stops, target;
+    double heat_hi, heat_lo;
+    long long steps;
+    if (!PyArg_ParseTuple(args, "OiiOOOiiOOOddLiOOO", &objs[0], &h, &w, &objs[1], &objs[2], &objs[3], &max_rocks,
+                          &max_stops, &objs[4], &objs[5], &objs[6], &heat_hi, &heat_lo, &steps, &target, &objs[7],
+                          &objs[8], &objs[9]))
+        return NULL;
+    if (h < 1 || w < 1 || (long long)h * w > INT32_MAX / 32 || !(heat_hi > 0) || !(heat_lo > 0) || steps < 0)
+        return PyErr_Format(PyExc_ValueError, "anneal_layout: bad size, heat or steps");
+    const Py_ssize_t n = (Py_ssize_t)h * w;
+    const int writable[10] = {1, 0, 0, 0, 1, 1, 1, 0, 1, 1};
+    Py_buffer v[10];
+    if (get_buffers(objs, v, writable, 10) < 0) return NULL;
+    const char *bad = NULL;
+    const Py_ssize_t nstarts = v[2].len / 4, ngoals = v[3].len / 4;
+    if (v[0].len != n || v[1].len != n || v[8].len != n || v[2].len % 4 || v[3].len % 4 || v[4].len != 8 ||
+        v[5].len != 4 || v[6].len != 8 || v[7].len != 4 || v[9].len != 12)
+        bad = "inconsistent buffers";
+    else if (nstarts < 1 || ngoals < 1)
+        bad = "no start or no goal cell";
+    else {
+        const int32_t *starts = (const int32_t *)v[2].buf, *goals = (const int32_t *)v[3].buf;
+        const int32_t *ends = (const int32_t *)v[4].buf;
+        for (Py_ssize_t k = 0; k < nstarts && !bad; k++) if (starts[k] < 0 || starts[k] >= n) bad = "a start cell outside the grid";
+        for (Py_ssize_t k = 0; k < ngoals && !bad; k++) if (goals[k] < 0 || goals[k] >= n) bad = "a goal cell outside the grid";
+        if (!bad && (ends[0] < 0 || ends[0] >= n || ends[1] < 0 || ends[1] >= n || ends[0] == ends[1]))
+            bad = "start or goal outside the grid, or the same cell";
+    }
+    if (bad) {
+        release_buffers(v, 10);
+        return PyErr_Format(PyExc_ValueError, "anneal_layout: %s", bad);
+    }
+    uint8_t *board = (uint8_t *)malloc((size_t)n);
+    int32_t *scratch = (int32_t *)malloc(sizeof(int32_t) * (size_t)SCRATCH_INTS(n));
+    int64_t taken = 0;
+    if (board && scratch) {
+        const Space space = {(const uint8_t *)v[1].buf, (const int32_t *)v[2].buf, (int)nstarts,
+                             (const int32_t *)v[3].buf, (int)ngoals, max_rocks, max_stops};
+        Py_BEGIN_ALLOW_THREADS
+        taken = anneal_layout((uint8_t *)v[0].buf, h, w, &space, (int32_t *)v[4].buf, (int32_t *)v[5].buf,
+                              (uint64_t *)v[6].buf, heat_hi, heat_lo, steps, target, (volatile const int32_t *)v[7].buf,
+                              (uint8_t *)v[8].buf, (int32_t *)v[9].buf, board, scratch);
+        Py_END_ALLOW_THREADS
+    }
+    const int failed = !board || !scratch;
+    free(board);
+    free(scratch);
+    release_buffers(v, 10);
+    if (failed) return PyErr_NoMemory();
+    return PyLong_FromLongLong((long long)taken);
+}
+
+/* anneal_open(terrain(uint8, H*W, in/out), dims(int32[2], in/out), H, W, goal(int32[2], in/out),
+ *             score(int32[1], in/out), rng(uint64[1], in/out), heat_hi, heat_lo, steps, target,
+ *             stop(int32[1]), best_terrain(uint8, H*W), best(int32[5], in/out)) -> steps taken */
+static PyObject *py_anneal_open(PyObject *self, PyObject *args)
+{
+    PyObject *objs[8];
+    int H, W, target;
+    double heat_hi, heat_lo;
+    long long steps;
+    if (!PyArg_ParseTuple(args, "OOiiOOOddLiOOO", &objs[0], &objs[1], &H, &W, &objs[2], &objs[3], &objs[4], &heat_hi,
+                          &heat_lo, &steps, &target, &objs[5], &objs[6], &objs[7]))
+        return NULL;
+    if (H < 1 || W < 1 || (long long)H * W > INT32_MAX / 32 || !(heat_hi > 0) || !(heat_lo > 0) || steps < 0)
+        return PyErr_Format(PyExc_ValueError, "anneal_open: bad size, heat or steps");
+    const Py_ssize_t cap = (Py_ssize_t)H * W;
+    const int writable[8] = {1, 1, 1, 1, 1, 0, 1, 1};
+    Py_buffer v[8];
+    if (get_buffers(objs, v, writable, 8) < 0) return NULL;
+    const char *bad = NULL;
+    if (v[0].len != cap || v[1].len != 8 || v[2].len != 8 || v[3].len != 4 || v[4].len != 8 || v[5].len != 4 ||
+        v[6].len != cap || v[7].len != 20)
+        bad = "inconsistent buffers";
+    else {
+        const int32_t *dims = (const int32_t *)v[1].buf, *goal = (const int32_t *)v[2].buf;
+        const int32_t *best = (const int32_t *)v[7].buf;
+        if (dims[0] < 1 || dims[0] > H || dims[1] < 1 || dims[1] > W)
+            bad = "terrain size outside 1..H x 1..W";
+        else if (!(goal[0] == -1 || (goal[0] >= 0 && goal[0] < dims[0] && goal[1] >= 0 && goal[1] < dims[1])))
+            bad = "goal outside the terrain";
+        else if (best[0] >= 0 && (best[1] < 1 || best[1] > H || best[2] < 1 || best[2] > W))
+            bad = "best size outside 1..H x 1..W";
+    }
+    if (bad) {
+        release_buffers(v, 8);
+        return PyErr_Format(PyExc_ValueError, "anneal_open: %s", bad);
+    }
+    /* scratch for the biggest terrain a move can make: one line more than H x W on neither axis */
+    uint8_t *moved = (uint8_t *)malloc((size_t)cap + (size_t)(H > W ? H : W));
+    uint8_t *start_ok = (uint8_t *)malloc((size_t)cap), *goal_ok = (uint8_t *)malloc((size_t)cap);
+    int32_t *scratch = (int32_t *)malloc(sizeof(int32_t) * (size_t)BEST_PAIR_SCRATCH(cap));
+    int64_t taken = 0;
+    const int failed = !moved || !start_ok || !goal_ok || !scratch;
+    if (!failed) {
+        Py_BEGIN_ALLOW_THREADS
+        taken = anneal_open((uint8_t *)v[0].buf, (int32_t *)v[1].buf, H, W, (int32_t *)v[2].buf, (int32_t *)v[3].buf,
+                            (uint64_t *)v[4].buf, heat_hi, heat_lo, steps, target, (volatile const int32_t *)v[5].buf,
+                            (uint8_t *)v[6].buf, (int32_t *)v[7].buf, moved, start_ok, goal_ok, scratch);
+        Py_END_ALLOW_THREADS
+    }
+    free(moved);
+    free(start_ok);
+    free(goal_ok);
+    free(scratch);
+    release_buffers(v, 8);
+    if (failed) return PyErr_NoMemory();
+    return PyLong_FromLongLong((long long)taken);
+}
+
+static PyMethodDef methods[] = {
+    {"slide_table", py_slide_table, METH_VARARGS, "slide_table(terrain, h, w, capture, dest, length)"},
+    {"reach", py_reach, METH_VARARGS, "reach(dest, n, start, goal, stops, order) -> reached count"},
+    {"classify_batch", py_classify_batch, METH_VARARGS,
+     "classify_batch(terrains, count, h, w, starts, goals, classes, reversible, min_stops)"},
+    {"exhaustive", py_exhaustive, METH_VARARGS,
+     "exhaustive(base, h, w, free_cells, start_ok, goal_ok, syms, nsyms, rocks, first, second, threshold, budget, stop)"},
+    {"best_pair", py_best_pair, METH_VARARGS, "best_pair(terrain, h, w, start_ok, goal_ok, threshold) -> (best, start, goal)"},
+    {"anneal_open", py_anneal_open, METH_VARARGS,
+     "anneal_open(terrain, dims, H, W, goal, score, rng, heat_hi, heat_lo, steps, target, stop, best_terrain, best) "
+     "-> steps taken"},
+    {"anneal_layout", py_anneal_layout, METH_VARARGS,
+     "anneal_layout(terrain, h, w, free, starts, goals, max_rocks, max_stops, ends, score, rng, heat_hi, heat_lo, "
+     "steps, target, stop, best_terrain, best) -> steps taken"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "designer.core._kernels", "Compiled kernels.", -1, methods};
+
+PyMODINIT_FUNC PyInit__kernels(void) { return PyModule_Create(&module); }

@@ -1,0 +1,230 @@
+"""The level value type and its canonical ASCII form.
+
+A level is an H x W grid of terrain (ice, rock, snow) plus a start and a goal cell.
+``Level.from_ascii`` reads the canonical form and the two common dialects; ``str(level)``
+prints the canonical form, and the two round-trip exactly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from designer.core.errors import LevelError
+
+# Terrain codes. Start and goal are positions on ice, not terrain of their own.
+ICE, ROCK, SNOW = 0, 1, 2
+
+#: Limits on what we accept as a level: anything larger is a mistake, not a puzzle.
+MAX_SIDE = 1000
+MAX_CELLS = 1_000_000
+
+Cell = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """One ASCII spelling of the five tiles."""
+
+    name: str
+    rock: str  # every character that means rock
+    ice: str
+    snow: str  # empty when the dialect has no snow
+    start: str
+    goal: str
+    keeps_spaces: bool  # spaces are tiles (kata-style ice), so lines are not stripped
+
+    def tile_of(self, ch: str) -> str | None:
+        """Return 'rock', 'ice', 'snow', 'start' or 'goal' for a character, or None."""
+        for kind in ("rock", "ice", "snow", "start", "goal"):
+            if ch in getattr(self, kind):
+                return kind
+        return None
+
+
+CANONICAL = Dialect("canonical", rock="#", ice=".", snow="_", start="S", goal="G", keeps_spaces=False)
+SEED = Dialect("seed-style", rock="O0", ice=".", snow="", start="s", goal="e", keeps_spaces=False)
+KATA = Dialect("kata-style", rock="#", ice=" ", snow="x", start="S", goal="E", keeps_spaces=True)
+DIALECTS = {d.name: d for d in (CANONICAL, SEED, KATA)}
+
+_TERRAIN_CODE = {"rock": ROCK, "ice": ICE, "snow": SNOW, "start": ICE, "goal": ICE}
+
+
+@dataclass(frozen=True, eq=False)
+class Level:
+    """An immutable level: ``terrain`` (H x W uint8 of ICE/ROCK/SNOW), ``start`` and ``goal``."""
+
+    terrain: np.ndarray
+    start: Cell
+    goal: Cell
+    dialect: str = field(default="canonical", compare=False)
+
+    def __post_init__(self) -> None:
+        terrain = np.array(self.terrain, dtype=np.uint8, copy=True)
+        if terrain.ndim != 2 or terrain.shape[0] < 1 or terrain.shape[1] < 1:
+            raise LevelError("a level needs at least one row and one column")
+        if terrain.max(initial=0) > SNOW:
+            raise LevelError("terrain codes must be ICE (0), ROCK (1) or SNOW (2)")
+        terrain.setflags(write=False)
+        object.__setattr__(self, "terrain", terrain)
+        start = (int(self.start[0]), int(self.start[1]))
+        goal = (int(self.goal[0]), int(self.goal[1]))
+        object.__setattr__(self, "start", start)
+        object.__setattr__(self, "goal", goal)
+        for name, (r, c) in (("start", start), ("goal", goal)):
+            if not (0 <= r < self.height and 0 <= c < self.width):
+                raise LevelError(f"{name} ({r}, {c}) lies outside the {self.height}x{self.width} grid")
+            if terrain[r, c] != ICE:
+                raise LevelError(f"{name} ({r}, {c}) must be on an ice cell")
+        if start == goal:
+            raise LevelError(f"start and goal are the same cell ({start[0]}, {start[1]})")
+
+    # --- shape -----------------------------------------------------------------
+    @property
+    def height(self) -> int:
+        return int(self.terrain.shape[0])
+
+    @property
+    def width(self) -> int:
+        return int(self.terrain.shape[1])
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.height, self.width
+
+    def index(self, cell: Cell) -> int:
+        """Flat index of a cell (row-major)."""
+        return cell[0] * self.width + cell[1]
+
+    def cell(self, index: int) -> Cell:
+        """The (row, col) of a flat index."""
+        return divmod(int(index), self.width)
+
+    # --- value semantics -------------------------------------------------------
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Level):
+            return NotImplemented
+        return (
+            self.start == other.start
+            and self.goal == other.goal
+            and self.terrain.shape == other.terrain.shape
+            and bool(np.array_equal(self.terrain, other.terrain))
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.start, self.goal, self.terrain.shape, self.terrain.tobytes()))
+
+    def swapped(self) -> Level:
+        """The same grid with start and goal exchanged (the reverse level)."""
+        return Level(self.terrain, self.goal, self.start, self.dialect)
+
+    def replace(self, *, terrain=None, start: Cell | None = None, goal: Cell | None = None) -> Level:
+        return Level(
+            self.terrain if terrain is None else terrain,
+            self.start if start is None else start,
+            self.goal if goal is None else goal,
+            self.dialect,
+        )
+
+    # --- text ------------------------------------------------------------------
+    def rows(self) -> list[str]:
+        """The canonical ASCII rows."""
+        chars = np.array([".", "#", "_"])[self.terrain]
+        chars[self.start] = "S"
+        chars[self.goal] = "G"
+        return ["".join(row) for row in chars]
+
+    def __str__(self) -> str:
+        return "\n".join(self.rows())
+
+    def __repr__(self) -> str:
+        return f"Level.from_ascii({str(self)!r})"
+
+    @classmethod
+    def from_rows(cls, rows: list[str], dialect: Dialect = CANONICAL) -> Level:
+        """Build a level from rows already split into lines, in a known dialect."""
+        return _parse_rows(rows, dialect)
+
+    @classmethod
+    def from_ascii(cls, text: str, dialect: str | None = None) -> Level:
+        """Parse ASCII in the canonical form or a dialect (detected unless named).
+
+        The dialect seen is kept in ``level.dialect``. Bad input raises LevelError with one
+        line naming the row and column (zero-based, as everywhere in this project).
+        """
+        lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        chosen = DIALECTS[dialect] if dialect else detect_dialect(lines)
+        return _parse_rows(_trim_lines(lines, chosen), chosen)
+
+
+def detect_dialect(lines: list[str]) -> Dialect:
+    """Pick the dialect from the goal character, the one tile every dialect spells differently."""
+    text = "".join(lines)
+    seen = [d for d in (CANONICAL, SEED, KATA) if d.goal in text]
+    if len(seen) == 1:
+        return seen[0]
+    if not text.strip():
+        raise LevelError("empty input: no level found")
+    if not seen:
+        raise LevelError("no goal: expected one 'G' (or 'e' seed-style, 'E' kata-style)")
+    names = [f"'{d.goal}' ({d.name})" for d in seen]
+    listed = ", ".join(names[:-1]) + " and " + names[-1]
+    raise LevelError(f"mixed dialects: goal characters {listed} {'both' if len(seen) == 2 else 'all'} appear")
+
+
+def _trim_lines(lines: list[str], dialect: Dialect) -> list[str]:
+    """Drop blank lines around the level; strip surrounding spaces unless spaces are ice.
+
+    Where spaces are ice (kata-style), a first or last line of spaces is a row of ice when it is
+    as wide as the level's other rows, and padding (dropped) when it is not.
+    """
+    if dialect.keeps_spaces:
+        lines = [line.rstrip("\t") for line in lines]
+    else:
+        lines = [line.strip() for line in lines]
+    inked = [k for k, line in enumerate(lines) if line.strip()]
+    if not inked:
+        return []
+    first, last = inked[0], inked[-1]
+    if dialect.keeps_spaces:
+        width = len(lines[first])
+        while first > 0 and lines[first - 1] and len(lines[first - 1]) == width:
+            first -= 1
+        while last + 1 < len(lines) and lines[last + 1] and len(lines[last + 1]) == width:
+            last += 1
+    return lines[first:last + 1]
+
+
+def _parse_rows(rows: list[str], dialect: Dialect) -> Level:
+    if not rows:
+        raise LevelError("empty input: no level found")
+    height, width = len(rows), len(rows[0])
+    if height > MAX_SIDE or width > MAX_SIDE or height * width > MAX_CELLS:
+        raise LevelError(
+            f"level of {height}x{width} is too large: at most {MAX_SIDE} rows, "
+            f"{MAX_SIDE} columns and {MAX_CELLS:,} cells"
+        )
+    terrain = np.zeros((height, width), dtype=np.uint8)
+    starts: list[Cell] = []
+    goals: list[Cell] = []
+    for r, row in enumerate(rows):
+        if len(row) != width:
+            raise LevelError(f"ragged rows: row {r} has {len(row)} characters, row 0 has {width}")
+        for c, ch in enumerate(row):
+            kind = dialect.tile_of(ch)
+            if kind is None:
+                raise LevelError(f"unknown character {ch!r} at row {r}, col {c} ({dialect.name} level)")
+            terrain[r, c] = _TERRAIN_CODE[kind]
+            if kind == "start":
+                starts.append((r, c))
+            elif kind == "goal":
+                goals.append((r, c))
+    for name, found in (("start", starts), ("goal", goals)):
+        char = dialect.start if name == "start" else dialect.goal
+        if not found:
+            raise LevelError(f"no {name}: expected one {char!r}")
+        if len(found) > 1:
+            (r0, c0), (r1, c1) = found[0], found[1]
+            raise LevelError(f"{len(found)} {name}s: {char!r} at row {r0}, col {c0} and at row {r1}, col {c1}")
+    return Level(terrain, starts[0], goals[0], dialect.name)

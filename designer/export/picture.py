@@ -1,0 +1,175 @@
+"""Pictures of levels: SVG drawn with drawsvg, PNG rasterized from the same SVG by CairoSVG.
+
+``draw(level)`` gives a ``drawsvg.Drawing`` of the tiles (ice, rock, snow, start, goal); with
+``solution`` the fewest-moves path is drawn over it, its stops numbered; with ``moves_left``
+every resting cell is shaded by the moves left to the goal from it (darker: further), and traps
+(cells the goal cannot be reached from) are crossed out. ``contact_sheet`` lays out a pack with
+each level's name and min stops; ``tileset`` draws the tiles alone in a row (the image of the
+Tiled export) and ``draw_tile`` one of them (the play page's). ``svg_text`` and ``png_bytes`` turn any of them into a file's contents.
+"""
+
+from __future__ import annotations
+
+import math
+
+import drawsvg as draw
+
+from designer.analysis.graph import Analysis, analyze
+from designer.core.errors import DesignerError
+from designer.core.level import ICE, ROCK, SNOW, Level
+
+#: Pixels per cell unless asked otherwise.
+DEFAULT_CELL = 32
+#: Tiles in the tileset's order; a Tiled tile id is its index here plus the tileset's firstgid.
+TILES = ("ice", "rock", "snow", "start", "goal")
+TILE_OF_TERRAIN = {ICE: "ice", ROCK: "rock", SNOW: "snow"}
+
+ICE_FILL, ICE_LINE = "#dcf1fa", "#b3dbea"
+ROCK_FILL, ROCK_EDGE = "#6b7682", "#434b54"
+SNOW_FILL, SNOW_DOT = "#fbfdff", "#c9d6de"
+START_FILL, GOAL_FILL, GOAL_RING = "#2e9d52", "#1d2a36", "#f2b705"
+PATH_STROKE, NUMBER_FILL = "#d9433b", "#ffffff"
+FAR_SHADE, TRAP_MARK = (38, 84, 124), "#c62828"
+CAPTION_HEIGHT = 22  # pixels under each level of a contact sheet
+
+
+def _tile(group: draw.Group, kind: str, x: float, y: float, cell: float) -> None:
+    """One tile with its top-left corner at (x, y)."""
+    group.append(draw.Rectangle(x, y, cell, cell, fill=ICE_FILL, stroke=ICE_LINE, stroke_width=max(0.5, cell / 32)))
+    pad = cell * 0.08
+    if kind == "rock":
+        group.append(draw.Rectangle(x + pad, y + pad, cell - 2 * pad, cell - 2 * pad, rx=cell * 0.18,
+                                    fill=ROCK_FILL, stroke=ROCK_EDGE, stroke_width=max(1, cell / 16)))
+    elif kind == "snow":
+        group.append(draw.Rectangle(x, y, cell, cell, fill=SNOW_FILL, stroke=ICE_LINE, stroke_width=max(0.5, cell / 32)))
+        for fx, fy in ((0.28, 0.3), (0.7, 0.25), (0.5, 0.55), (0.25, 0.78), (0.75, 0.75)):
+            group.append(draw.Circle(x + fx * cell, y + fy * cell, cell * 0.05, fill=SNOW_DOT))
+    elif kind == "start":
+        group.append(draw.Circle(x + cell / 2, y + cell / 2, cell * 0.3, fill=START_FILL))
+    elif kind == "goal":
+        group.append(draw.Circle(x + cell / 2, y + cell / 2, cell * 0.34, fill=GOAL_FILL,
+                                 stroke=GOAL_RING, stroke_width=max(1, cell / 12)))
+
+
+def _shade(left: int, most: int) -> str:
+    """A fill for a cell ``left`` moves from the goal: transparent near it, deep blue far off."""
+    alpha = 0.12 + 0.6 * (left / most if most else 0)
+    r, g, b = FAR_SHADE
+    return f"rgba({r},{g},{b},{alpha:.3f})"
+
+
+def _text(label: str, x: float, y: float, size: float, fill: str) -> draw.Text:
+    return draw.Text(label, size, x, y, fill=fill, text_anchor="middle", dominant_baseline="central",
+                     font_family="DejaVu Sans, Verdana, sans-serif", font_weight="bold")
+
+
+def _level_group(level: Level, cell: float, solution: bool, moves_left: bool,
+                 analysis: Analysis | None) -> draw.Group:
+    group = draw.Group()
+    for r in range(level.height):
+        for c in range(level.width):
+            kind = TILE_OF_TERRAIN[int(level.terrain[r, c])]
+            _tile(group, kind, c * cell, r * cell, cell)
+    if moves_left and analysis is not None:
+        most = max(analysis.remaining.values(), default=0)
+        for (r, c), left in sorted(analysis.remaining.items()):
+            if (r, c) in (level.start, level.goal):
+                continue
+            group.append(draw.Rectangle(c * cell, r * cell, cell, cell, fill=_shade(left, most)))
+            group.append(_text(str(left), (c + 0.5) * cell, (r + 0.5) * cell, cell * 0.42, "#10283d"))
+        for r, c in analysis.trap_cells:
+            if (r, c) == level.start:
+                continue
+            x, y, m = c * cell, r * cell, cell * 0.22
+            for x1, y1, x2, y2 in ((x + m, y + m, x + cell - m, y + cell - m), (x + cell - m, y + m, x + m, y + cell - m)):
+                group.append(draw.Line(x1, y1, x2, y2, stroke=TRAP_MARK, stroke_width=max(1.5, cell / 10),
+                                       stroke_linecap="round"))
+    _tile(group, "start", level.start[1] * cell, level.start[0] * cell, cell)
+    _tile(group, "goal", level.goal[1] * cell, level.goal[0] * cell, cell)
+    if solution and analysis is not None and analysis.solution is not None:
+        path = analysis.solution.path
+        centre = [((c + 0.5) * cell, (r + 0.5) * cell) for r, c in path]
+        points = [v for xy in centre for v in xy]
+        group.append(draw.Lines(*points, close=False, fill="none", stroke=PATH_STROKE,
+                                stroke_width=max(1.5, cell / 10), stroke_linejoin="round", stroke_linecap="round",
+                                stroke_opacity=0.85))
+        _tile(group, "goal", level.goal[1] * cell, level.goal[0] * cell, cell)  # over the path's end
+        for k, (x, y) in enumerate(centre[1:], start=1):
+            last = k == len(centre) - 1
+            if not last:
+                group.append(draw.Circle(x, y, cell * 0.27, fill=PATH_STROKE))
+            group.append(_text(str(k), x, y, cell * (0.3 if k < 10 else 0.24), GOAL_RING if last else NUMBER_FILL))
+    return group
+
+
+def draw_level(level: Level, *, cell: int = DEFAULT_CELL, solution: bool = False, moves_left: bool = False,
+               analysis: Analysis | None = None) -> draw.Drawing:
+    """The level as a drawing, ``cell`` pixels a cell. ``solution`` draws the fewest-moves path
+    (raises ValueError when the level has none); ``moves_left`` shades the resting cells."""
+    if solution or moves_left:
+        analysis = analysis or analyze(level)
+        if solution and analysis.solution is None:
+            raise ValueError("the level is unsolvable: there is no solution to draw")
+    picture = draw.Drawing(level.width * cell, level.height * cell)
+    picture.append(_level_group(level, cell, solution, moves_left, analysis))
+    return picture
+
+
+def contact_sheet(levels: list[tuple[str, Level]], *, cell: int = 16, columns: int | None = None,
+                  gap: int = 12, solution: bool = False, moves_left: bool = False) -> draw.Drawing:
+    """Every level of a pack in one picture, each captioned with its name and min stops (and
+    drawn with its solution or moves left when asked)."""
+    if not levels:
+        raise ValueError("no levels to draw")
+    columns = columns or max(1, math.ceil(math.sqrt(len(levels))))
+    rows = math.ceil(len(levels) / columns)
+    box_w = max(level.width for _, level in levels) * cell
+    box_h = max(level.height for _, level in levels) * cell + CAPTION_HEIGHT
+    width, height = columns * box_w + (columns + 1) * gap, rows * box_h + (rows + 1) * gap
+    sheet = draw.Drawing(width, height)
+    sheet.append(draw.Rectangle(0, 0, width, height, fill="#ffffff"))
+    for k, (name, level) in enumerate(levels):
+        x = gap + (k % columns) * (box_w + gap)
+        y = gap + (k // columns) * (box_h + gap)
+        analysis = analyze(level)
+        group = _level_group(level, cell, solution, moves_left, analysis)
+        sheet.append(draw.Use(group, x, y))
+        stops = analysis.min_stops
+        caption = f"{name}: {stops} stops" if stops is not None else f"{name}: unsolvable"
+        sheet.append(draw.Text(caption, 13, x, y + level.height * cell + 15, fill="#1d2a36",
+                               font_family="DejaVu Sans, Verdana, sans-serif"))
+    return sheet
+
+
+def draw_tile(kind: str, cell: int = DEFAULT_CELL) -> draw.Drawing:
+    """One tile of ``TILES`` alone (the play page's tile pictures)."""
+    picture = draw.Drawing(cell, cell)
+    group = draw.Group()
+    _tile(group, kind, 0, 0, cell)
+    picture.append(group)
+    return picture
+
+
+def tileset(cell: int = DEFAULT_CELL) -> draw.Drawing:
+    """The tiles in ``TILES`` order, in one row."""
+    picture = draw.Drawing(len(TILES) * cell, cell)
+    for k, kind in enumerate(TILES):
+        group = draw.Group()
+        _tile(group, kind, k * cell, 0, cell)
+        picture.append(group)
+    return picture
+
+
+def svg_text(picture: draw.Drawing) -> str:
+    return picture.as_svg()
+
+
+def png_bytes(picture: draw.Drawing) -> bytes:
+    """The drawing rasterized by CairoSVG at its own size in pixels. Without the cairo library
+    on the machine, a DesignerError that says so (SVG needs nothing more)."""
+    try:
+        import cairosvg  # loaded only for PNG: it needs the cairo library
+    except OSError as exc:  # cairocffi: "no library called cairo was found"
+        raise DesignerError(f"PNG needs the cairo library ({exc}); install it (Debian: apt-get install "
+                            "libcairo2) or write .svg") from None
+    return cairosvg.svg2png(bytestring=picture.as_svg().encode("utf-8"))

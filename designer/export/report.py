@@ -1,0 +1,73 @@
+"""Plain-text views of a level for people: the annotated map and the analysis report."""
+
+from __future__ import annotations
+
+from designer.analysis.graph import Analysis
+from designer.core.level import Level
+
+DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+TRAP_MARK = "!"
+LEGEND = (
+    "map: each resting cell shows the moves left to the goal from it "
+    "(0-9, then a=10 ... z=35, + for more); ! = trap (the goal cannot be reached from there)"
+)
+
+
+def remaining_map(level: Level, analysis: Analysis) -> list[str]:
+    """The level's rows with every reachable resting cell marked by its moves left, traps by '!'."""
+    rows = [list(row) for row in level.rows()]
+    for (r, c), left in analysis.remaining.items():
+        if (r, c) not in (level.start, level.goal):
+            rows[r][c] = DIGITS[left] if left < len(DIGITS) else "+"
+    for r, c in analysis.trap_cells:
+        if (r, c) != level.start:
+            rows[r][c] = TRAP_MARK
+    return ["".join(row) for row in rows]
+
+
+def side_by_side(left: list[str], right: list[str], gap: int = 4) -> list[str]:
+    width = max((len(x) for x in left), default=0)
+    return [f"{a:<{width}}{' ' * gap}{b}".rstrip() for a, b in zip(left, right)]
+
+
+def _yes(flag: bool) -> str:
+    return "yes" if flag else "no"
+
+
+def report(level: Level, analysis: Analysis) -> str:
+    """The human-readable analysis that ``designer analyze`` prints."""
+    a = analysis
+    lines = [f"level: {level.height}x{level.width}, start {level.start}, goal {level.goal} ({level.dialect})"]
+    lines.append(f"solvability: {a.solvability}    reversible: {_yes(a.reversible)}")
+    if a.solution:
+        s, d = a.solution, a.distance_solution
+        lines.append(f"min stops: {s.stops}  (distance {s.distance})  {s.moves}")
+        lines.append(f"least distance: {d.distance}  ({d.stops} stops)  {d.moves}")
+    else:
+        lines.append("min stops: none (the goal cannot be reached)")
+    largest = len(a.sccs[0]) if a.sccs else 0
+    lines.append(
+        f"resting cells: {a.resting_cells}    moves: {a.moves}    "
+        f"SCCs: {len(a.sccs)} (largest {largest}, {a.sink_sccs} sink{'s' if a.sink_sccs != 1 else ''})"
+    )
+    lines.append(f"traps: {len(a.traps)} ({len(a.trap_cells)} cell{'s' if len(a.trap_cells) != 1 else ''})")
+    for k, trap in enumerate(a.traps, 1):
+        sink = ", ".join(f"({r},{c})" for r, c in trap["sink"][:8]) + (" ..." if len(trap["sink"]) > 8 else "")
+        lines.append(f"  trap {k}: sink of {len(trap['sink'])} [{sink}], {len(trap['basin'])} cells drain into it")
+    if a.branching:
+        opts = sum(s.options for s in a.branching)
+        lines.append(
+            f"branching along the solution: {opts} other moves at {len(a.branching)} stops: "
+            f"{sum(s.alternatives for s in a.branching)} as good, "
+            f"{sum(s.setbacks for s in a.branching)} set back, {sum(s.traps for s in a.branching)} into traps"
+        )
+    if a.creativity:
+        c = a.creativity
+        lines.append(
+            f"creativity: C = {c.C:.2f}  (d = {c.d:.2f} from p={c.p} i={c.i} t={c.t} g={c.density:.2f}; "
+            f"v = {c.v:.2f} for n={c.cells})"
+        )
+    lines.append("")
+    lines.extend(side_by_side(level.rows(), remaining_map(level, a)))
+    lines.append(LEGEND)
+    return "\n".join(lines)

@@ -1,0 +1,204 @@
+"""Level files: detection, the JSON level ("ice-level", version 1), and reading from a path or stdin.
+
+ASCII (canonical and dialects) lives with the level type in ``designer.level``; this module
+adds the JSON form and the plumbing that turns bytes from a file into a Level.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import sys
+from pathlib import Path
+
+from designer.core.errors import LevelError
+from designer.core.level import Level
+
+FORMAT_NAME, FORMAT_VERSION = "ice-level", 1
+#: Files larger than this are refused before parsing (a 1000x1000 level is about 1 MB).
+MAX_BYTES = 8 * 1024 * 1024
+
+
+def level_to_json(level: Level, *, with_analysis: bool = True, generator: dict | None = None,
+                  report=None) -> dict:
+    """The JSON level object. Solution and analysis are computed (or taken from ``report``, an
+    ``Analysis`` of this level) unless ``with_analysis`` is False."""
+    solution = analysis = None
+    if with_analysis:
+        from designer.analysis.graph import analyze
+
+        report = report or analyze(level)
+        solution = report.solution.to_dict() if report.solution else None
+        analysis = report.to_dict()
+    return {
+        "format": FORMAT_NAME,
+        "version": FORMAT_VERSION,
+        "height": level.height,
+        "width": level.width,
+        "rows": level.rows(),
+        "start": list(level.start),
+        "goal": list(level.goal),
+        "solution": solution,
+        "analysis": analysis,
+        "generator": generator,
+    }
+
+
+def dumps(level: Level, **kwargs) -> str:
+    """The JSON level as text: one key per line, one row per line, nested values compact."""
+    return format_json(level_to_json(level, **kwargs))
+
+
+def format_json(obj: dict) -> str:
+    """Pretty-print a JSON level object so that it stays readable in a diff."""
+    lines = []
+    for key, value in obj.items():
+        if key == "rows":
+            body = ",\n    ".join(json.dumps(row) for row in value)
+            lines.append(f'  "rows": [\n    {body}\n  ]')
+        elif isinstance(value, dict) and value:
+            inner = ",\n".join(f"    {json.dumps(k)}: {json.dumps(v)}" for k, v in value.items())
+            lines.append(f"  {json.dumps(key)}: {{\n{inner}\n  }}")
+        else:
+            lines.append(f"  {json.dumps(key)}: {json.dumps(value)}")
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
+def level_from_json(obj: object) -> Level:
+    """Read a JSON level object; ``rows`` is the truth and ``start``/``goal`` must agree with it."""
+    if not isinstance(obj, dict):
+        raise LevelError("JSON level must be an object")
+    if obj.get("format") != FORMAT_NAME:
+        raise LevelError(f"JSON is not an ice level: \"format\" must be {FORMAT_NAME!r}")
+    version = obj.get("version")
+    if type(version) is not int or version != FORMAT_VERSION:  # true == 1 in Python; not here
+        raise LevelError(f"unsupported ice-level version {json.dumps(version)}: this reader knows version 1")
+    rows = obj.get("rows")
+    if not isinstance(rows, list) or not all(isinstance(r, str) for r in rows):
+        raise LevelError('JSON level: "rows" must be a list of strings')
+    level = Level.from_rows(rows)
+    for key, value in (("height", level.height), ("width", level.width)):
+        if key in obj and (type(obj[key]) is not int or obj[key] != value):
+            raise LevelError(f'JSON level: "{key}" is {json.dumps(obj[key])} but rows give {value}')
+    for key, cell in (("start", level.start), ("goal", level.goal)):
+        value = obj.get(key)
+        if value is None:
+            continue
+        if not (isinstance(value, list) and len(value) == 2 and all(type(v) is int for v in value)):
+            raise LevelError(f'JSON level: "{key}" must be [row, col], not {json.dumps(value)}')
+        if value != list(cell):
+            raise LevelError(f'JSON level: "{key}" is {json.dumps(value)} but rows put it at {list(cell)}')
+    return Level(level.terrain, level.start, level.goal, "json")
+
+
+def too_large(size: int | None = None) -> str:
+    """The message for an input over MAX_BYTES (its size when known: a stream may not say)."""
+    limit = f"at most {MAX_BYTES:,} bytes (8 MiB)"
+    return f"input of {size:,} bytes is too large: {limit}" if size else f"input is too large: {limit}"
+
+
+def decode_text(data: bytes | str) -> str:
+    """The text of a file's bytes: refused (LevelError) when too large, with NUL bytes, or not UTF-8."""
+    if isinstance(data, str):
+        return data
+    if len(data) > MAX_BYTES:
+        raise LevelError(too_large())
+    if b"\0" in data:
+        raise LevelError("not a text file (it contains NUL bytes)")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise LevelError(f"not a text file (byte {exc.start} is not UTF-8)") from None
+
+
+def parse_level(data: bytes | str) -> Level:
+    """A level from the bytes of a file, whatever its format (JSON or any ASCII dialect)."""
+    text = decode_text(data)
+    if text.lstrip().startswith(("{", "[")):  # no ASCII level starts so: '[' and '{' are no tiles
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise LevelError(f"bad JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+        except RecursionError:
+            raise LevelError("bad JSON: nested too deeply") from None
+        return level_from_json(obj)
+    return Level.from_ascii(text)
+
+
+def read_bytes(source: str | Path, what: str = "level file") -> bytes:
+    """Up to MAX_BYTES + 1 bytes of a path, or of standard input when ``source`` is ``-``; one
+    LevelError line (naming the path) when it cannot be read or is too large."""
+    if str(source) == "-":
+        stdin = getattr(sys.stdin, "buffer", sys.stdin)
+        if stdin is None:
+            raise LevelError("standard input is closed")
+        try:
+            data = stdin.read(MAX_BYTES + 1)
+        except (OSError, ValueError) as exc:  # a closed descriptor, or a closed file object
+            raise LevelError(f"cannot read standard input ({getattr(exc, 'strerror', None) or exc})") from None
+        return data.encode() if isinstance(data, str) else data
+    path = Path(source)
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(MAX_BYTES + 1)
+            info = os.fstat(handle.fileno())
+    except FileNotFoundError:
+        raise LevelError(f"{source}: no such file") from None
+    except IsADirectoryError:
+        raise LevelError(f"{source}: is a directory, not a {what}") from None
+    except OSError as exc:
+        raise LevelError(f"{source}: cannot read ({exc.strerror})") from None
+    if len(data) > MAX_BYTES:
+        raise LevelError(f"{source}: " + too_large(info.st_size if stat.S_ISREG(info.st_mode) else None))
+    return data
+
+
+def read_level(source: str | Path) -> Level:
+    """Read a level from a path, or from standard input when ``source`` is ``-``."""
+    data = read_bytes(source)
+    try:
+        return parse_level(data)
+    except LevelError as exc:
+        raise LevelError(exc if str(source) == "-" else f"{source}: {exc}") from None
+
+
+def read_level_and_generator(source: str | Path) -> tuple[Level, dict]:
+    """A level and, for a JSON level, its ``generator`` object (empty for ASCII): where a
+    designed level's seed is kept."""
+    data = read_bytes(source)
+    try:
+        level = parse_level(data)
+        text = decode_text(data)
+    except LevelError as exc:
+        raise LevelError(exc if str(source) == "-" else f"{source}: {exc}") from None
+    generator = {}
+    if text.lstrip().startswith("{"):
+        found = json.loads(text).get("generator")
+        generator = found if isinstance(found, dict) else {}
+    return level, generator
+
+
+#: File names a pack folder's levels may have (what ``designer make --out`` writes).
+LEVEL_SUFFIXES = (".txt", ".json")
+
+
+def read_pack(folder: str | Path) -> list[tuple[str, Level, dict]]:
+    """Every level of a pack folder, by file name: (name without suffix, level, generator).
+    Files of other suffixes are left alone; an unreadable level file is an error."""
+    path = Path(folder)
+    try:
+        names = sorted(p for p in path.iterdir() if p.suffix in LEVEL_SUFFIXES and p.is_file())
+    except OSError as exc:
+        raise LevelError(f"{folder}: cannot read the folder ({exc.strerror})") from None
+    if not names:
+        raise LevelError(f"{folder}: no level files (*.txt, *.json) in the folder")
+    return [(name.stem, *read_level_and_generator(name)) for name in names]
+
+
+def read_levels(source: str | Path) -> list[tuple[str, Level, dict]]:
+    """A level file (or - for standard input) as a pack of one, or a pack folder."""
+    if str(source) != "-" and Path(source).is_dir():
+        return read_pack(source)
+    name = "level" if str(source) == "-" else Path(source).stem
+    return [(name, *read_level_and_generator(source))]

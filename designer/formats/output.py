@@ -1,0 +1,169 @@
+"""Writing results: every output path checked before any work, and every file written whole.
+
+- ``check_file(path, force)`` refuses, with one line, whatever a later write would fail on: an
+  empty name, a folder, a name ending in ``/``, a missing or unwritable folder, an existing file
+  without ``force``, a block device or a socket.
+- ``write(path, data, force)`` writes a regular file atomically (a temporary file beside it, then
+  a rename), so a reader never sees half a file. A new file gets the mode the umask allows; a
+  replaced one keeps its mode. A character device or a FIFO (``/dev/null``, ``/dev/stdout``, a
+  named pipe) is never replaced: it is written directly, and needs no ``force``, since writing to
+  it overwrites nothing.
+- ``folder(path, names, force)`` prepares a folder for a pack and removes it again when it made
+  the folder and nothing was written into it.
+
+Failures are ``DesignerError`` with one line (status 2 on the command line), never a traceback.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+
+from designer.core.errors import DesignerError
+
+
+def _reason(exc: OSError) -> str:
+    return exc.strerror or str(exc)
+
+
+def _stat(path: Path) -> os.stat_result | None:
+    try:
+        return path.stat()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise DesignerError(f"{path}: cannot use it ({_reason(exc)})") from None
+
+
+def _streamed(info: os.stat_result | None) -> bool:
+    """Written in place, never replaced: character devices and FIFOs."""
+    return info is not None and (stat.S_ISCHR(info.st_mode) or stat.S_ISFIFO(info.st_mode))
+
+
+def _probe_folder(folder: Path) -> None:
+    """Refuse a folder where no file can be created (read-only, /proc, /sys, no permission)."""
+    try:
+        handle, temp = tempfile.mkstemp(prefix=".designer-probe.", dir=folder)
+    except OSError as exc:
+        raise DesignerError(f"{folder}: cannot write there ({_reason(exc)})") from None
+    os.close(handle)
+    os.unlink(temp)
+
+
+def check_file(path: str | Path, *, force: bool = False, option: str = "-o") -> Path:
+    """Check an output file before any work is done; return it as a Path."""
+    text = str(path)
+    if not text:
+        raise DesignerError(f"{option}: the file name is empty")
+    if text.endswith(("/", os.sep)):
+        raise DesignerError(f"{option} {text}: names a folder; give a file name")
+    target = Path(text)
+    info = _stat(target)
+    if info is not None:
+        if stat.S_ISDIR(info.st_mode):
+            raise DesignerError(f"{target} is a folder; give a file name")
+        if _streamed(info):
+            return target
+        if not stat.S_ISREG(info.st_mode):
+            raise DesignerError(f"{target} is a special file that designer will not write to")
+        if not force:
+            raise DesignerError(f"{target} already exists (use --force to overwrite it)")
+    folder = target.parent
+    folder_info = _stat(folder)
+    if folder_info is None:
+        raise DesignerError(f"{folder}: no such directory")
+    if not stat.S_ISDIR(folder_info.st_mode):
+        raise DesignerError(f"{folder} is not a directory")
+    _probe_folder(folder)
+    return target
+
+
+def _new_file_mode() -> int:
+    """The mode ``open()`` would give a new file: 0666 less the umask."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+def write(path: str | Path, data: str | bytes, *, force: bool = False) -> None:
+    """Write ``data`` to ``path`` whole: atomically for a regular file, directly for a stream."""
+    target = Path(path)
+    payload = data.encode() if isinstance(data, str) else data
+    info = _stat(target)
+    if _streamed(info):
+        try:
+            with open(target, "wb") as out:
+                out.write(payload)
+        except OSError as exc:
+            raise DesignerError(f"{target}: cannot write ({_reason(exc)})") from None
+        return
+    check_file(target, force=force)
+    # Through a symbolic link, replace the file it points to and keep the link.
+    real = Path(os.path.realpath(target)) if target.is_symlink() else target
+    try:
+        handle, temp = tempfile.mkstemp(prefix=f".{real.name}.", dir=real.parent)
+    except OSError as exc:
+        raise DesignerError(f"{real.parent}: cannot write there ({_reason(exc)})") from None
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(payload)
+            out.flush()
+            os.fsync(out.fileno())
+        if info is not None:
+            os.chmod(temp, stat.S_IMODE(info.st_mode))
+            if os.geteuid() == 0 and (info.st_uid, info.st_gid) != (os.getuid(), os.getgid()):
+                os.chown(temp, info.st_uid, info.st_gid)
+        else:
+            os.chmod(temp, _new_file_mode())
+        os.replace(temp, real)
+    except OSError as exc:
+        Path(temp).unlink(missing_ok=True)
+        raise DesignerError(f"{target}: cannot write ({_reason(exc)})") from None
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+def check_folder(path: str | Path, names: list[str], *, force: bool = False) -> list[Path]:
+    """Check a pack folder before any work: the files ``names`` inside it, as ``check_file`` would."""
+    text = str(path)
+    if not text:
+        raise DesignerError("--out: the folder name is empty")
+    folder = Path(text)
+    info = _stat(folder)
+    if info is None:
+        parent = folder.parent
+        parent_info = _stat(parent)
+        if parent_info is None or not stat.S_ISDIR(parent_info.st_mode):
+            raise DesignerError(f"{parent}: no such directory")
+        _probe_folder(parent)
+        return [folder / name for name in names]
+    if not stat.S_ISDIR(info.st_mode):
+        raise DesignerError(f"{folder} exists and is not a directory")
+    return [check_file(folder / name, force=force, option="--out") for name in names]
+
+
+@contextmanager
+def folder(path: str | Path):
+    """Create ``path`` if it is missing; if this made it and it is still empty when the block
+    fails (an error, a failed design, Ctrl-C), remove it again, so nothing is left behind."""
+    target = Path(path)
+    made = False
+    if not target.is_dir():
+        try:
+            target.mkdir(parents=False)
+        except OSError as exc:
+            raise DesignerError(f"{target}: cannot create the folder ({_reason(exc)})") from None
+        made = True
+    try:
+        yield target
+    except BaseException:
+        if made:
+            try:
+                target.rmdir()  # only succeeds when empty
+            except OSError:
+                pass
+        raise

@@ -1,0 +1,52 @@
+"""Templates: a level sketch for ``designer make --template FILE``.
+
+Canonical ASCII (``#`` rock, ``.`` ice, ``_`` snow, ``S`` start, ``G`` goal) plus ``?``, a free
+cell the designer fills (rock or ice, and snow where snow is asked for). Every other cell stays as
+drawn, so a room of any shape is drawn with ``#`` around it; ``S`` and ``G`` are pins, and a
+missing one is chosen by the designer among the free and ice cells. The grid is the template's.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from designer.core.errors import LevelError
+from designer.formats.level_files import decode_text, read_bytes
+from designer.core.request import FREE, TEMPLATE_TILES
+
+ALLOWED = "".join(TEMPLATE_TILES) + FREE
+
+
+def parse_template(text: str) -> tuple[str, ...]:
+    """The template's rows, checked: one clear LevelError line for anything wrong."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    rows = [line.strip() for line in lines]
+    while rows and not rows[-1]:
+        rows.pop()
+    while rows and not rows[0]:
+        rows.pop(0)
+    if not rows:
+        raise LevelError("empty template")
+    width = len(rows[0])
+    for r, row in enumerate(rows):
+        if len(row) != width:
+            raise LevelError(f"ragged rows: row {r} has {len(row)} characters, row 0 has {width}")
+        for c, ch in enumerate(row):
+            if ch not in ALLOWED:
+                raise LevelError(f"unknown character {ch!r} at row {r}, col {c} (a template uses {ALLOWED})")
+    for char, name in (("S", "starts"), ("G", "goals")):
+        count = sum(row.count(char) for row in rows)
+        if count > 1:
+            raise LevelError(f"{count} {name}: a template pins at most one {char!r}")
+    if not any(FREE in row for row in rows):
+        raise LevelError("no free cell: a template needs at least one '?' for the designer to fill")
+    return tuple(rows)
+
+
+def read_template(source: str | Path) -> tuple[str, ...]:
+    """Read and check a template file (a path, or - for standard input)."""
+    data = read_bytes(source, "template")
+    try:
+        return parse_template(decode_text(data))
+    except LevelError as exc:
+        raise LevelError(exc if str(source) == "-" else f"{source}: {exc}") from None

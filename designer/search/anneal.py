@@ -1,0 +1,139 @@
+"""Simulated annealing over whole layouts: the ``anneal`` design stage.
+
+The climb (``designer.climb``) takes the best one-cell change until none helps, then restarts:
+on a framed 12x12 it stalls in the high 40s. A chain here takes one random change at a time
+(a free cell toggled, a rock moved, the start or the goal moved along its edge), scored in
+compiled code (``kernels.anneal_layout``, about 170,000 steps a second on a framed 12x12), and
+keeps a worse layout with probability exp(-loss / heat). Only strong, reversible layouts within
+the request's rock budget and stop band are ever kept, so the chain's best is always a
+candidate for the verifier.
+
+Schedule: the heat falls from ``HOT`` to ``COLD`` over an epoch of ``EPOCH_SECONDS`` (or the time
+left); each later epoch starts again from the chain's best at ``REHEAT`` of the first heat. One
+chain per worker, in threads (the compiled steps run without the GIL), each with its own random
+stream drawn from the caller's seeded generator; they stop together when one reaches a target.
+
+It applies where a layout is a set of rocks on free cells: no snow to place, and the compiled
+kernels present (on the Python twin the climb runs instead).
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from designer.core import kernels
+from designer.core.level import ICE, Level
+from designer.core.request import LayoutRequest
+
+#: Heat (in stops) at the start and the end of an epoch, and the first heat of later epochs.
+HOT, COLD, REHEAT = 2.0, 0.2, 0.5
+EPOCH_SECONDS = 20.0
+#: Steps per compiled call: the schedule, the stop flag and the clock are looked at in between.
+SLICE_STEPS = 4096
+
+
+def applies(request: LayoutRequest) -> bool:
+    """A layout space of rocks on free cells (no snow to place), with the compiled kernels."""
+    return kernels.can_anneal() and not request.placed_snow() and bool(request.free_cells())
+
+
+@dataclass
+class Chain:
+    """One chain's state, updated in place by ``kernels.anneal_layout``."""
+
+    terrain: np.ndarray  # (H, W) uint8, fixed tiles included; the ends' cells as the level has them
+    ends: np.ndarray  # int32 [start, goal], flat
+    score: np.ndarray  # int32 [min stops]
+    rng: np.ndarray  # uint64 [1]
+    best_terrain: np.ndarray
+    best: np.ndarray  # int32 [stops, start, goal]
+
+    @classmethod
+    def start_from(cls, terrain: np.ndarray, level: Level, stops: int, seed: int) -> "Chain":
+        w = level.width
+        ends = np.array([level.start[0] * w + level.start[1], level.goal[0] * w + level.goal[1]], np.int32)
+        terrain = np.ascontiguousarray(terrain, np.uint8).copy()
+        return cls(terrain, ends, np.array([stops], np.int32), np.array([seed], np.uint64), terrain.copy(),
+                   np.array([stops, ends[0], ends[1]], np.int32))
+
+    def best_level(self) -> Level:
+        w = self.terrain.shape[1]
+        terrain = self.best_terrain.copy()
+        start, goal = divmod(int(self.best[1]), w), divmod(int(self.best[2]), w)
+        terrain[start] = terrain[goal] = ICE  # a start or goal in the frame opens that cell
+        return Level(terrain, start, goal)
+
+    def restart_from_best(self) -> None:
+        self.terrain[...] = self.best_terrain
+        self.ends[:] = self.best[1:]
+        self.score[0] = self.best[0]
+
+
+def _closed(level: Level, request: LayoutRequest) -> np.ndarray:
+    """The level's terrain with its ends' cells as the request's fixed tiles have them (a frame
+    gap back to rock): the chain opens the current ends itself when it scores a layout."""
+    terrain = level.terrain.copy()
+    fixed = np.array(request.fixed_grid(), np.int16)
+    for end in (level.start, level.goal):
+        if fixed[end] >= 0:
+            terrain[end] = fixed[end]
+    return terrain
+
+
+def run_chain(request: LayoutRequest, chain: Chain, deadline: float, target: int | None, stop: np.ndarray,
+              on_best: Callable[[int], None] | None = None) -> Chain:
+    """Anneal ``chain`` until ``deadline`` (``time.perf_counter()``), ``target`` or ``stop[0]``."""
+    w = request.width
+    free = np.array(request.fixed_grid(), np.int16) < 0
+    starts = [r * w + c for r, c in request.start_cells()]
+    goals = [r * w + c for r, c in request.goal_cells()]
+    hot, reported = HOT, int(chain.best[0])
+    while (now := time.perf_counter()) < deadline and not stop[0]:
+        epoch_start, epoch = now, max(1e-3, min(EPOCH_SECONDS, deadline - now))
+        while (now := time.perf_counter()) < min(deadline, epoch_start + epoch) and not stop[0]:
+            heat = hot * (COLD / hot) ** ((now - epoch_start) / epoch)
+            kernels.anneal_layout(chain.terrain, free, starts, goals, request.max_rocks, request.max_stops,
+                                  chain.ends, chain.score, chain.rng, heat, heat, SLICE_STEPS, target, stop,
+                                  chain.best_terrain, chain.best)
+            if chain.best[0] > reported:
+                reported = int(chain.best[0])
+                if on_best:
+                    on_best(reported)
+            if target is not None and chain.best[0] >= target:
+                stop[0] = 1
+                return chain
+        chain.restart_from_best()
+        hot = REHEAT * HOT
+    return chain
+
+
+def search(request: LayoutRequest, level: Level, stops: int, rng: np.random.Generator, deadline: float,
+           workers: int = 1, *, target: int | None = None,
+           on_best: Callable[[int], None] | None = None) -> tuple[Level, int]:
+    """The best layout the chains find from ``level`` (strong, reversible, ``stops`` min stops):
+    one chain per worker until ``deadline`` (``time.perf_counter()``) or until one reaches
+    ``target``; returns the best level and its stops (``level`` itself if nothing beat it)."""
+    terrain = _closed(level, request)
+    seeds = rng.integers(0, 2**63, max(1, workers))
+    chains = [Chain.start_from(terrain, level, stops, int(seed)) for seed in seeds]
+    stop = np.zeros(1, np.int32)
+    if len(chains) == 1:
+        run_chain(request, chains[0], deadline, target, stop, on_best)
+    else:
+        with ThreadPoolExecutor(len(chains)) as pool:
+            futures = [pool.submit(run_chain, request, chain, deadline, target, stop, on_best) for chain in chains]
+            try:
+                for future in futures:
+                    future.result()
+            except BaseException:  # Ctrl-C or an error: the other chains end at their next slice
+                stop[0] = 1
+                raise
+    best = max(chains, key=lambda chain: int(chain.best[0]))
+    if best.best[0] <= stops:
+        return level, stops
+    return best.best_level(), int(best.best[0])

@@ -1,0 +1,174 @@
+"""Neighbourhood search around good layouts, on the compiled classifier.
+
+From a layout, every neighbour (one free cell toggled between rock and ice, one rock moved to
+another cell when a rock budget is set, one snow tile moved to an ice cell when the request asks
+for snow, or the start or goal moved to another allowed cell) is classified in one batch; the
+climb moves to the best strong,
+reversible neighbour, sideways moves allowed for a while, and kicks itself out of plateaus with a
+few random toggles. Every random choice comes from the generator passed in.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from designer.analysis.classify import STRONG, classify_batch
+from designer.core.level import ICE, ROCK, SNOW, Level
+from designer.core.request import LayoutRequest
+
+PLATEAU_STEPS = 40  # sideways moves before a kick
+KICK_TOGGLES = 4
+
+
+@dataclass
+class Space:
+    """The layout space of a request, as flat index arrays."""
+
+    request: LayoutRequest
+    free: np.ndarray  # flat indices of free cells
+    start_cells: np.ndarray
+    goal_cells: np.ndarray
+    fixed: np.ndarray  # flat: each cell's fixed tile (frame, template), -1 for a free cell
+
+    @classmethod
+    def of(cls, request: LayoutRequest) -> Space:
+        w = request.width
+        flat = lambda cells: np.array([r * w + c for r, c in cells], dtype=np.int64)  # noqa: E731
+        return cls(request, flat(request.free_cells()), flat(request.start_cells()), flat(request.goal_cells()),
+                   np.array(request.fixed_grid(), np.int16).reshape(-1))
+
+    def rocks(self, terrains: np.ndarray) -> np.ndarray:
+        return (terrains.reshape(terrains.shape[0], -1)[:, self.free] == ROCK).sum(axis=1)
+
+    def snow(self, terrains: np.ndarray) -> np.ndarray:
+        return (terrains.reshape(terrains.shape[0], -1)[:, self.free] == SNOW).sum(axis=1)
+
+
+def rock_moves(flat: np.ndarray, cells: np.ndarray, tile: int = ROCK) -> np.ndarray:
+    """Every layout (a row per layout) with one ``tile`` (rock, or snow) among ``cells`` moved to an
+    ice cell among them."""
+    tiles, ices = cells[flat[cells] == tile], cells[flat[cells] == ICE]
+    pairs = np.array(np.meshgrid(tiles, ices)).T.reshape(-1, 2)
+    batch = np.repeat(flat[None], len(pairs), axis=0)
+    rows = np.arange(len(pairs))
+    batch[rows, pairs[:, 0]] = ICE
+    batch[rows, pairs[:, 1]] = tile
+    return batch
+
+
+def _neighbours(space: Space, terrain: np.ndarray, start: int, goal: int):
+    """All one-step neighbours of a layout as batch arrays (terrains, starts, goals)."""
+    flat = terrain.reshape(-1)
+    inner = space.free[(space.free != start) & (space.free != goal)]
+    toggles = inner[flat[inner] != SNOW]  # rock <-> ice; snow moves as a whole tile instead
+    ends = flat == SNOW  # the start and goal never move onto snow
+    moves_s = space.start_cells[(space.start_cells != start) & (space.start_cells != goal) & ~ends[space.start_cells]]
+    moves_g = space.goal_cells[(space.goal_cells != goal) & (space.goal_cells != start) & ~ends[space.goal_cells]]
+    # At a rock budget, moving a rock is one step (else it would need two, through an invalid layout);
+    # under a snow count, so is moving a snow tile.
+    moved_tiles = rock_moves(flat, toggles) if space.request.max_rocks is not None else flat[None][:0]
+    if space.request.placed_snow():
+        moved_tiles = np.concatenate([moved_tiles, rock_moves(flat, inner, SNOW)])
+    count = len(toggles) + len(moved_tiles) + len(moves_s) + len(moves_g)
+    batch = np.repeat(flat[None], count, axis=0)
+    starts = np.full(count, start, np.int64)
+    goals = np.full(count, goal, np.int64)
+    rows = np.arange(len(toggles))
+    batch[rows, toggles] ^= 1  # ice <-> rock (snow cells are not among the toggles)
+    k = len(toggles)
+    batch[k:k + len(moved_tiles)] = moved_tiles
+    k += len(moved_tiles)
+    for moved, is_start in ((moves_s, True), (moves_g, False)):
+        old = start if is_start else goal
+        for cell in moved:
+            if space.fixed[old] >= 0:
+                batch[k, old] = space.fixed[old]  # close the old gap (frame) or restore the drawn tile
+            batch[k, cell] = ICE
+            (starts if is_start else goals)[k] = cell
+            k += 1
+    return batch.reshape(count, *terrain.shape), starts, goals
+
+
+def _scores(space: Space, terrains, starts, goals) -> np.ndarray:
+    """Min stops of strong, reversible layouts within the request's budgets; -1 otherwise."""
+    classes, reversible, stops = classify_batch(terrains, starts, goals)
+    ok = (classes == STRONG) & reversible
+    req = space.request
+    if req.max_rocks is not None:
+        ok &= space.rocks(terrains) <= req.max_rocks
+    if req.max_stops is not None:
+        ok &= stops <= req.max_stops
+    if req.snow:
+        ok &= space.snow(terrains) == req.placed_snow()
+    return np.where(ok, stops, -1)
+
+
+def climb(request: LayoutRequest, rng: np.random.Generator, seeds: list[Level], deadline: float,
+          target: int | None = None, exclude: set[Level] = frozenset(),
+          on_best: Callable[[int], None] | None = None,
+          stall: float | None = None) -> tuple[Level | None, int]:
+    """Climb from the seed layouts until ``deadline``, until ``target`` stops are reached, or
+    until ``stall`` seconds pass without a new best.
+
+    Returns the best strong, reversible layout seen (not in ``exclude``) and its min stops;
+    ``on_best`` is told each new best.
+    """
+    space = Space.of(request)
+    best: Level | None = None
+    best_stops = -1
+    pool = list(seeds)
+    last_gain = time.perf_counter()
+
+    def stop_time() -> float:
+        return deadline if stall is None else min(deadline, last_gain + stall)
+
+    while pool and time.perf_counter() < stop_time():
+        level = pool.pop(0) if len(pool) == 1 else pool.pop(int(rng.integers(len(pool))))
+        terrain = level.terrain.copy()
+        start, goal = level.index(level.start), level.index(level.goal)
+        score = int(_scores(space, terrain[None], np.array([start]), np.array([goal]))[0])
+        since_gain = 0
+        run_best = score
+        while time.perf_counter() < stop_time():
+            terrains, starts, goals = _neighbours(space, terrain, start, goal)
+            scores = _scores(space, terrains, starts, goals)
+            top = scores.max()
+            if top < 0:
+                break
+            if top > run_best:
+                since_gain, run_best = 0, int(top)
+            else:
+                since_gain += 1
+            choice = int(rng.choice(np.flatnonzero(scores == top)))  # the best neighbour, even if worse
+            terrain, start, goal, score = terrains[choice], int(starts[choice]), int(goals[choice]), int(top)
+            if score > best_stops:
+                candidate = Level(terrain, divmod(start, request.width), divmod(goal, request.width))
+                if candidate not in exclude:
+                    best, best_stops = candidate, score
+                    last_gain = time.perf_counter()
+                    if on_best:
+                        on_best(score)
+                    if target is not None and best_stops >= target:
+                        return best, best_stops
+            if since_gain > PLATEAU_STEPS:
+                terrain = _kick(space, rng, terrain, start, goal)
+                score = int(_scores(space, terrain[None], np.array([start]), np.array([goal]))[0])
+                since_gain = 0
+                if score < 0:
+                    break
+        if not pool and best is not None:
+            pool.append(best)  # keep working around the best layout until the deadline
+    return best, best_stops
+
+
+def _kick(space: Space, rng: np.random.Generator, terrain: np.ndarray, start: int, goal: int) -> np.ndarray:
+    flat = terrain.reshape(-1).copy()
+    cells = space.free[(space.free != start) & (space.free != goal)]
+    cells = cells[flat[cells] != SNOW]
+    for cell in rng.choice(cells, size=min(KICK_TOGGLES, len(cells)), replace=False):
+        flat[cell] ^= 1
+    return flat.reshape(terrain.shape)

@@ -1,0 +1,224 @@
+"""Records: for each rock budget, the longest strong, reversible level, proven optimal where the
+exhaustive search completes (``designer records``).
+
+For one rock count R (``record``), in two stages under one time limit:
+
+1. **lower bound**: sampling and the climb (``design.lower_bound``) under ``max_rocks=R`` for a
+   tenth (``BOUND_SHARE``) of the time the proof is forecast to take, at least
+   ``MIN_BOUND_SECONDS`` and at most a tenth of the time limit; its best level b, or the record
+   for R - 1 rocks when that has more stops (it is within the budget too), is the record so far. Where no proof
+   is in reach, the designer's own ``--maximize`` gets the whole time instead.
+2. **proof** (spaces the exhaustive search applies to: no frame or pinned ends, at most 64 free
+   cells): every layout of at most R rocks up to symmetry, looking for b + 1 stops or more, in
+   shards on the executor (``designer.executor``: threads here, or a dask cluster). When it
+   completes, the best it found (or b) is proven optimal. When the record for R - 1 rocks is
+   proven below b + 1, the sets of fewer than R rocks are not searched again.
+
+A checkpoint (``Checkpoint``) keeps finished records and, for the count in progress, the lower
+bound and every finished shard of the proof (written every few seconds, and when the run ends
+or stops). A run that was stopped resumes from there: finished
+shards are not run again and none is counted twice, since a shard's result is stored under its
+key once, when it ends.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from designer.search import exhaustive
+from designer.analysis.graph import analyze
+from designer.search.design import DesignFailed, design, lower_bound
+from designer.core.errors import DesignerError
+from designer.formats.level_files import level_from_json, level_to_json
+from designer.core.level import ROCK, Level
+from designer.formats.output import write
+from designer.core.request import LayoutRequest
+
+BOUND_SHARE = 0.1  # of the proof's forecast time (and at most of the time limit): the lower bound
+MIN_BOUND_SECONDS = 1.0
+SAVE_EVERY = 2.0  # seconds between checkpoint writes while shards finish
+CHECKPOINT_VERSION = 2  # 2: shards keyed by (rocks, first, second)
+
+
+@dataclass(frozen=True)
+class Record:
+    rocks: int
+    min_stops: int | None  # None: no strong reversible level found
+    proven_optimal: bool
+    seconds: float
+    level: Level | None
+
+    def to_json(self) -> dict:
+        return {"rocks": self.rocks, "min_stops": self.min_stops, "proven_optimal": self.proven_optimal,
+                "seconds": round(self.seconds, 3),
+                "level": level_to_json(self.level) if self.level is not None else None}
+
+    @classmethod
+    def from_json(cls, obj: dict) -> "Record":
+        level = level_from_json(obj["level"]) if obj.get("level") is not None else None
+        return cls(int(obj["rocks"]), obj["min_stops"], bool(obj["proven_optimal"]), float(obj["seconds"]), level)
+
+
+def record_request(height: int, width: int, frame: bool, rocks: int) -> LayoutRequest:
+    """Any strong reversible level of at most ``rocks`` placed rocks (frame rocks not counted)."""
+    return LayoutRequest(height=height, width=width, frame=frame, min_stops=1, max_rocks=rocks)
+
+
+class Checkpoint:
+    """Progress of a records run in a JSON file, rewritten atomically after every step."""
+
+    def __init__(self, path: Path | None, key: dict):
+        self.path, self.key = path, key
+        self.saved_at = time.monotonic()
+        self.records: dict[int, dict] = {}
+        self.partial: dict[int, dict] = {}  # rocks -> {"bound": level json | None, "threshold": t, "shards": {...}}
+        if path is not None and path.exists():
+            self._load()
+
+    def _load(self) -> None:
+        try:
+            state = json.loads(self.path.read_text())
+            if state.get("version") != CHECKPOINT_VERSION or state.get("key") != self.key:
+                raise DesignerError(f"{self.path}: the checkpoint is for another run ({state.get('key')}); "
+                                    "remove it or pick another file")
+            self.records = {int(k): v for k, v in state["records"].items()}
+            self.partial = {int(k): v for k, v in state["partial"].items()}
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise DesignerError(f"{self.path}: not a records checkpoint ({exc})") from None
+
+    def save(self) -> None:
+        self.saved_at = time.monotonic()
+        if self.path is None:
+            return
+        state = {"version": CHECKPOINT_VERSION, "key": self.key,
+                 "records": {str(k): v for k, v in self.records.items()},
+                 "partial": {str(k): v for k, v in self.partial.items()}}
+        write(self.path, json.dumps(state), force=True)
+
+    def shards(self, rocks: int) -> dict[tuple[int, int, int], tuple]:
+        stored = self.partial.get(rocks, {}).get("shards", {})
+        return {tuple(map(int, key.split(","))): tuple(value) for key, value in stored.items()}
+
+    def add_shard(self, rocks: int, key: tuple[int, int, int], result: tuple) -> None:
+        """Keep a finished shard; the file is rewritten at most every ``SAVE_EVERY`` seconds (and
+        by ``save`` when the run ends or stops), so that writing never holds the search up."""
+        self.partial[rocks]["shards"][",".join(map(str, key))] = [int(v) if not isinstance(v, bool) else v for v in result]
+        if time.monotonic() - self.saved_at >= SAVE_EVERY:
+            self.save()
+
+
+def _verified(request: LayoutRequest, level: Level | None) -> bool:
+    if level is None:
+        return False
+    report = analyze(level)
+    rocks = sum(1 for cell in request.free_cells() if level.terrain[cell] == ROCK)
+    return report.solvability == "strong" and report.reversible and rocks <= request.max_rocks
+
+
+def _fewest_rocks(checkpoint: Checkpoint, rocks: int, threshold: int) -> int:
+    """The fewest rocks a proof for ``rocks`` must place: ``rocks`` itself when the record for one
+    rock fewer is proven below ``threshold`` (every smaller rock set is then known to fall short,
+    since that record's search covered them all), else 0."""
+    below = checkpoint.records.get(rocks - 1)
+    if below and below["proven_optimal"] and (below["min_stops"] or 0) < threshold:
+        return rocks
+    return 0
+
+
+def record(height: int, width: int, frame: bool, rocks: int, time_limit: float, *, seed: int = 0,
+           workers: int | None = None, executor=None, checkpoint: Checkpoint | None = None,
+           on_phase: Callable[[str], None] | None = None) -> Record:
+    """The record for one rock count (see the module docstring)."""
+    checkpoint = checkpoint or Checkpoint(None, {})
+    if rocks in checkpoint.records:
+        return Record.from_json(checkpoint.records[rocks])
+    t0 = time.monotonic()
+    elapsed = float(checkpoint.partial.get(rocks, {}).get("seconds", 0.0))  # spent before a resume
+    request = record_request(height, width, frame, rocks)
+    phase = on_phase or (lambda _: None)
+
+    def finish(level: Level | None, proven: bool) -> Record:
+        stops = analyze(level).min_stops if level is not None else None
+        done = Record(rocks, stops, proven, elapsed + time.monotonic() - t0, level)
+        checkpoint.records[rocks] = done.to_json()
+        checkpoint.partial.pop(rocks, None)
+        checkpoint.save()
+        return done
+
+    if rocks not in checkpoint.partial:
+        phase("lower bound")
+        if not exhaustive.applicable(request):  # no proof in reach: the designer's own maximize
+            try:
+                found = design(request, seed=seed, time_limit=time_limit, workers=workers, maximize=True)
+            except DesignFailed as failed:
+                return finish(None, failed.reason == "infeasible")
+            return finish(found.level, bool(found.generator.get("proven_optimal")))
+        forecast = exhaustive.estimated_seconds(request, workers or os.cpu_count() or 1)
+        bound_time = min(time_limit * BOUND_SHARE, max(MIN_BOUND_SECONDS, forecast * BOUND_SHARE))
+        found = lower_bound(request, seed=seed, time_limit=bound_time, workers=workers)
+        bound = found.level if found is not None else None
+        stops = found.min_stops if found is not None else 0
+        below = checkpoint.records.get(rocks - 1)
+        if below and below["level"] is not None and below["min_stops"] > stops:
+            # the record for one rock fewer is a level within this budget too
+            bound, stops = level_from_json(below["level"]), below["min_stops"]
+        threshold = stops + 1
+        checkpoint.partial[rocks] = {"bound": level_to_json(bound) if bound is not None else None,
+                                     "threshold": threshold, "shards": {}, "seconds": time.monotonic() - t0}
+        checkpoint.save()
+    state = checkpoint.partial[rocks]
+    bound = level_from_json(state["bound"]) if state["bound"] is not None else None
+    left = time_limit - elapsed - (time.monotonic() - t0)
+    phase("proof")
+
+    def on_shard(key, result) -> None:
+        state["seconds"] = elapsed + time.monotonic() - t0
+        checkpoint.add_shard(rocks, key, result)
+
+    result = exhaustive.search(request, state["threshold"], time.monotonic() + max(0.0, left), workers,
+                               executor=executor, done=checkpoint.shards(rocks), on_shard=on_shard,
+                               fewest_rocks=_fewest_rocks(checkpoint, rocks, state["threshold"]))
+    best = result.level if result.best >= 0 and _verified(request, result.level) else bound
+    if result.best >= 0 and best is bound:
+        raise DesignerError(f"the exhaustive search's level for {rocks} rocks failed verification")
+    return finish(best, result.complete)
+
+
+def records(height: int, width: int, frame: bool, counts: list[int], time_limit: float, *, seed: int = 0,
+            workers: int | None = None, executor=None, checkpoint_path: Path | None = None,
+            on_record: Callable[[Record], None] | None = None,
+            on_phase: Callable[[int, str], None] | None = None) -> list[Record]:
+    """Records for each rock count in ``counts`` (see ``record``), resumable from a checkpoint."""
+    key = {"size": f"{height}x{width}", "frame": frame, "seed": seed}
+    checkpoint = Checkpoint(checkpoint_path, key)
+    found = []
+    try:
+        for rocks in counts:
+            phase = (lambda name, r=rocks: on_phase(r, name)) if on_phase else None
+            one = record(height, width, frame, rocks, time_limit, seed=seed, workers=workers, executor=executor,
+                         checkpoint=checkpoint, on_phase=phase)
+            found.append(one)
+            if on_record:
+                on_record(one)
+    finally:  # stopped (Ctrl-C, an error) or done: the last finished shards reach the file too
+        checkpoint.save()
+    return found
+
+
+def markdown_table(height: int, width: int, frame: bool, found: list[Record]) -> str:
+    """The records as a Markdown table."""
+    title = f"{height}x{width}, {'with a frame' if frame else 'no frame'}"
+    lines = [f"Records, {title}", "", "| rocks | min stops | proven optimal | seconds |", "| --- | --- | --- | --- |"]
+    for one in found:
+        stops = "-" if one.min_stops is None else str(one.min_stops)
+        lines.append(f"| {one.rocks} | {stops} | {'yes' if one.proven_optimal else 'no'} | {one.seconds:.1f} |")
+    return "\n".join(lines) + "\n"
+
+
+def records_json(found: list[Record]) -> dict:
+    return {"records": [one.to_json() for one in found]}

@@ -67,16 +67,19 @@ def install() -> None:
         sys.meta_path.append(_Alias())
 
 
-def forward(package: str, module: str):
-    """A package's ``__getattr__`` that finds names in ``module``, imported on first use: the
-    package keeps answering for what its old flat module held, without importing it early."""
+def forward(package: str, *modules: str):
+    """A module's ``__getattr__`` that finds names in ``modules``, imported on first use: a module
+    keeps answering for what it held before its parts moved, without importing them early."""
 
     def __getattr__(name: str):
-        if name.startswith("__"):
-            raise AttributeError(name)
-        try:
-            return getattr(importlib.import_module(module), name)
-        except AttributeError:
-            raise AttributeError(f"module {package!r} has no attribute {name!r}") from None
+        if not name.startswith("__"):
+            for module in modules:
+                found = getattr(importlib.import_module(module), name, _MISSING)
+                if found is not _MISSING:
+                    return found
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
 
     return __getattr__
+
+
+_MISSING = object()

@@ -10,7 +10,7 @@ from designer.core.request import LayoutRequest
 # A 12x12 framed level that needs at least 30 moves, strong and reversible.
 found = design(LayoutRequest(min_stops=30), seed=7, time_limit=60)
 print(found.level)
-print(f"min stops {found.min_stops}, found by {found.generator['stage']} in {found.generator['seconds']} s")
+print(f"min stops {found.min_stops}, found by {found.generator.stage} in {found.generator.seconds} s")
 
 # A band (like a "medium" difficulty) with the start pinned inside the grid.
 medium = design(LayoutRequest(min_stops=10, max_stops=12, start=(6, 6)), seed=1)
@@ -20,7 +20,7 @@ print(medium.level, medium.min_stops)
 best = design(LayoutRequest(height=5, width=5, frame=False, max_rocks=3, min_stops=1), maximize=True,
               time_limit=30)
 print(best.level)
-print(f"{best.min_stops} stops, proven optimal: {best.generator['proven_optimal']}")
+print(f"{best.min_stops} stops, proven optimal: {best.generator.proven_optimal}")
 
 # One more stop than that is impossible, and the designer says so.
 try:
@@ -36,7 +36,7 @@ rows = read_template("examples/templates/l-room.txt")
 room = design(LayoutRequest(height=len(rows), width=len(rows[0]), frame=False, template=rows, min_stops=20,
                             tidy=True), seed=1)
 print(room.level)
-print(f"L-room: {room.min_stops} stops, every placed rock needed, found by {room.generator['stage']}")
+print(f"L-room: {room.min_stops} stops, every placed rock needed, found by {room.generator.stage}")
 
 # Save a design as a JSON level (solution, analysis and the generator record included).
 print(dumps(found.level, generator=found.generator, report=found.analysis)[:300], "...")

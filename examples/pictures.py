@@ -20,7 +20,7 @@ with tempfile.TemporaryDirectory() as folder:
     framed = design(LayoutRequest(10, 10, min_stops=15), seed=1, time_limit=20)
     sparse = design(LayoutRequest(12, 16, frame=False, min_stops=8, max_rocks=2), seed=1, time_limit=20)
     print(f"framed: {framed.min_stops} stops; sparse: {sparse.min_stops} stops with 2 rocks "
-          f"({sparse.generator['stage']}), searched as a {'x'.join(map(str, compress(sparse.level).terrain.shape))} grid")
+          f"({sparse.generator.stage}), searched as a {'x'.join(map(str, compress(sparse.level).terrain.shape))} grid")
 
     # SVG (and PNG from the same drawing) with the solution drawn and its stops numbered.
     drawing = picture.draw_level(framed.level, solution=True, cell=32)
@@ -31,7 +31,7 @@ with tempfile.TemporaryDirectory() as folder:
     print("pictures:", sorted(p.name for p in out.iterdir()))
 
     # A Tiled map (embedded tileset) and the tileset image it names.
-    tmj = tiled.to_tiled(framed.level, seed=framed.generator["seed"])
+    tmj = tiled.to_tiled(framed.level, seed=framed.generator.seed)
     (out / "level.tmj").write_text(json.dumps(tmj))
     (out / tiled.TILESET_IMAGE).write_bytes(picture.png_bytes(picture.tileset()))
     print("tiled properties:", {p["name"]: p["value"] for p in tmj["properties"]})

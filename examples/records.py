@@ -5,9 +5,9 @@ Run: python examples/records.py   (about 5 s on a 2-core machine)
 """
 
 import tempfile
-import time
 from pathlib import Path
 
+from designer.core.budget import Budget
 from designer.search import exhaustive
 from designer.search.executor import InProcess
 from designer.studies.records import markdown_table, record_request, records
@@ -27,6 +27,6 @@ with tempfile.TemporaryDirectory() as folder:
 # The proof on its own: every layout of at most 3 rocks, in shards on an executor (threads here;
 # designer.executor.Dask("local") runs the same shards on a dask LocalCluster).
 request = record_request(5, 5, False, 3)
-result = exhaustive.search(request, 12, deadline=time.monotonic() + 60, executor=InProcess(2))
+result = exhaustive.search(request, 12, Budget(60), executor=InProcess(2))
 print(f"levels of 12 stops or more with 3 rocks: {'none' if result.best < 0 else result.best}; "
       f"complete: {result.complete}; {result.layouts:,} layouts searched up to symmetry")

@@ -26,15 +26,15 @@ identical conjunctions, so pinned and framed requests give small models.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 import numpy as np
 from ortools.sat.python import cp_model
 
-from designer.core.request import ROCK, SNOW, Cell, LayoutRequest
-
-DELTAS = ((-1, 0), (1, 0), (0, -1), (0, 1))  # u, d, l, r: the order of designer.rules
+from designer.core.budget import Budget
+from designer.core.level import ROCK, SNOW, Cell
+from designer.core.request import LayoutRequest
+from designer.core.rules import DELTAS  # u, d, l, r
 
 
 class BuildTimedOut(Exception):
@@ -182,18 +182,17 @@ Slide = tuple[Cell, int]  # (cell, direction): the player is on ``cell``, slidin
 OPPOSITE = (1, 0, 3, 2)
 
 
-def build_model(req: LayoutRequest, budget: float | None = None, *, require_min_stops: bool = True) -> IceModel:
+def build_model(req: LayoutRequest, budget: Budget | None = None, *, require_min_stops: bool = True) -> IceModel:
     """Build the CP-SAT model of a request (see the module docstring).
 
-    ``budget`` bounds the seconds building may take (the time limit covers model building too);
+    ``budget`` bounds the time building may take (the time limit covers model building too);
     past it, BuildTimedOut is raised. With ``require_min_stops=False`` the request's min stops is
     left out (the caller maximizes ``goal_stops`` instead, and the empty room is then a solution).
     """
-    give_up = None if budget is None else time.monotonic() + budget
 
     def check_time() -> None:
-        if give_up is not None and time.monotonic() > give_up:
-            raise BuildTimedOut(f"building the CP-SAT model took more than {budget:.1f} s")
+        if budget is not None and budget.expired():
+            raise BuildTimedOut(f"building the CP-SAT model took more than {budget.time_limit:.1f} s")
 
     model = cp_model.CpModel()
     lits = Literals(model)

@@ -1,11 +1,15 @@
-"""Solving the CP-SAT model: the solver's parameters in one place, the solution callback, and
-Ctrl-C. (``ice_cpsat.build_model`` builds the model; ``IceModel.hint`` takes a hint.)"""
+"""Solving the CP-SAT model: the solve loop (``solve_model``), the solver's parameters in one
+place, the solution callback, and Ctrl-C. (``cpsat.build_model`` builds the model;
+``IceModel.hint`` and ``IceModel.exclude`` take a hint and cut a solution off.)"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Callable
 
 from ortools.sat.python import cp_model
+
+from designer.core.budget import Budget
 
 #: A search that ends without an answer this many seconds before its time limit was interrupted.
 INTERRUPT_MARGIN = 0.25
@@ -58,3 +62,59 @@ def solve(solver: cp_model.CpSolver, model: cp_model.CpModel, callback: StopsWat
             solver.wall_time < solver.parameters.max_time_in_seconds - INTERRUPT_MARGIN):
         raise KeyboardInterrupt
     return status
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the solve loop ends with: the best accepted solution (what ``accept`` returned for
+    it; None when none was), and whether the model proved the answer complete (none better, or
+    none at all, exists)."""
+
+    found: object | None
+    complete: bool
+
+
+def solve_model(built, budget: Budget, *, seed: int, workers: int, min_stops: int, maximize: bool,
+                accept: Callable, stops_of: Callable[[object], int], better_than: int | None = None,
+                on_stops: Callable[[int], None] = lambda stops: None) -> Outcome:
+    """Solve ``built`` (a ``cpsat.IceModel``, hints and cuts already added) within ``budget``.
+
+    The model maximizes the goal's stops. Meeting a target (``maximize`` False), the search ends
+    at the first solution of at least ``min_stops`` that ``accept(terrain, start, goal)`` takes
+    (K is not a constraint, so a hint is a solution and CP-SAT's own neighbourhood search climbs
+    from it), and an optimum below it proves the request infeasible. Maximizing, every accepted
+    solution raises the bar to ``stops_of(found) + 1`` (``better_than + 1`` to begin with) until
+    the model proves no better one exists or the time runs out. A solution ``accept`` refuses
+    (None) is cut off and the search goes on."""
+    built.model.maximize(built.goal_stops)
+    if maximize and better_than is not None:  # only a better level is worth finding now
+        built.model.add(built.goal_stops >= better_than + 1)
+    best = None
+    while True:
+        remaining = budget.left()
+        if remaining <= 0.05:
+            break
+        solver = new_solver(seed, remaining, workers)
+        watcher = StopsWatcher(built.goal_stops, on_stops, stop_at=None if maximize else min_stops)
+        status = solve(solver, built.model, watcher)
+        if status == cp_model.MODEL_INVALID:
+            raise RuntimeError(f"CP-SAT model invalid: {built.model.validate()}")
+        if status == cp_model.INFEASIBLE:
+            return Outcome(best, True)
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            break  # time limit
+        if not maximize and solver.value(built.goal_stops) < min_stops:
+            # the most stops any level has is below K (OPTIMAL), or the time ran out short of it
+            return Outcome(None, status == cp_model.OPTIMAL)
+        terrain, start, goal = built.layout(solver)
+        found = accept(terrain, start, goal)
+        if found is None:
+            built.exclude(terrain, start, goal)
+            continue
+        if not maximize:
+            return Outcome(found, False)
+        best = found
+        if status == cp_model.OPTIMAL:
+            return Outcome(found, True)
+        built.model.add(built.goal_stops >= stops_of(found) + 1)
+    return Outcome(best, False)

@@ -7,7 +7,10 @@ from conftest import needs_compiled
 from designer.search import anneal
 from designer.core import kernels
 from designer.analysis import analyze
-from designer.search.design import Budget, Progress, Search, anneal_stage, design, empty_room
+from designer.core.budget import Budget
+from designer.search.design import design
+from designer.search.goal import Goal
+from designer.search.stages import Progress, Search, anneal_stage, empty_room
 from designer.core.level import ROCK, Level
 from designer.core.request import LayoutRequest
 
@@ -98,13 +101,14 @@ def test_bad_chain_arguments_are_refused():
 @needs_compiled
 def test_the_stage_meets_a_target_from_the_best_layout_so_far():
     request = LayoutRequest(height=10, width=10, frame=True, min_stops=1)
-    search = Search(request, seed=2, budget=Budget(20.0), workers=2, method="auto", excluded=set(),
-                    progress=Progress(), maximize=False)
     room = empty_room(request)
     stops = analyze(room).min_stops
+    goal = Goal.meet(stops + 3)
+    search = Search(request, goal, seed=2, budget=Budget(20.0), workers=2, method="auto", excluded=set(),
+                    progress=Progress())
     search.pool = [(stops, room)]
-    found = anneal_stage(search, stops + 3, 1.0)
-    assert found is not None and found.generator["stage"] == "anneal"
+    found = search.absorb(anneal_stage(search, goal, search.budget))
+    assert found is not None and found.generator.stage == "anneal"
     report = analyze(found.level)
     assert report.solvability == "strong" and report.reversible and report.min_stops >= stops + 3
 
@@ -112,6 +116,6 @@ def test_the_stage_meets_a_target_from_the_best_layout_so_far():
 @needs_compiled
 def test_maximize_on_a_framed_grid_anneals_and_is_verified():
     found = design(LayoutRequest(height=9, width=9, frame=True, min_stops=1), seed=1, time_limit=4, maximize=True)
-    assert found.generator["stage"] in ("anneal", "cp-sat") and found.generator["proven_optimal"] is False
+    assert found.generator.stage in ("anneal", "cp-sat") and found.generator.proven_optimal is False
     report = analyze(found.level)
     assert report.solvability == "strong" and report.reversible and report.min_stops == found.min_stops

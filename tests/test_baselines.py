@@ -24,7 +24,7 @@ REQUESTS = [
 def test_baseline_output_verifies(method, request_):
     found = generate(method, request_, seed=2, time_limit=30)
     check(request_, found.level)
-    assert found.generator["method"] == method
+    assert found.generator.method == method
 
 
 @pytest.mark.parametrize("method", ["random", "repair", "greedy"])

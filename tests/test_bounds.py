@@ -96,11 +96,11 @@ def best_by_brute_force(request: LayoutRequest) -> int:
 def test_no_rocks_is_decided_by_trying_every_start_and_goal():
     request = LayoutRequest(height=7, width=9, min_stops=1, max_rocks=0)
     found = design(request, maximize=True, time_limit=30)
-    assert found.generator["stage"] == "endpoints" and found.generator["proven_optimal"] is True
+    assert found.generator.stage == "endpoints" and found.generator.proven_optimal is True
     assert found.min_stops == best_by_brute_force(request)
     assert not (found.level.terrain[1:-1, 1:-1] == ROCK).any()
     with pytest.raises(DesignFailed, match="every start and goal tried") as info:
         design(LayoutRequest(height=7, width=9, min_stops=found.min_stops + 1, max_rocks=0), time_limit=30)
     assert info.value.reason == "infeasible"
     easy = design(LayoutRequest(min_stops=1, max_rocks=0), time_limit=30)
-    assert easy.generator["stage"] == "endpoints" and easy.min_stops >= 1
+    assert easy.generator.stage == "endpoints" and easy.min_stops >= 1

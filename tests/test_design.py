@@ -8,12 +8,14 @@ from ortools.sat.python import cp_model
 
 from designer.analysis import analyze
 from designer.cli import main
-from designer.search.design import DesignFailed, design, empty_room
+from designer.search.design import DesignFailed, design
+from designer.search.stages import empty_room
 from designer.core.errors import DesignerError
 from designer.formats import parse_level
 from designer.core.level import ROCK, SNOW, Level
 from designer.core.rules import replay
 from designer.models.cpsat import build_model
+from designer.core.budget import Budget
 from designer.core.request import LayoutRequest
 
 
@@ -60,7 +62,7 @@ REQUESTS = [
 def test_designs_verify(request_, stage):
     found = design(request_, seed=3, time_limit=60)
     check(request_, found.level)
-    assert found.generator["stage"] == stage
+    assert found.generator.stage == stage
 
 
 def test_the_model_alone_is_what_cpsat_runs():
@@ -68,17 +70,17 @@ def test_the_model_alone_is_what_cpsat_runs():
     request = LayoutRequest(height=7, width=8, min_stops=9)
     found = design(request, seed=1, time_limit=60, method="cpsat")
     check(request, found.level)
-    assert found.generator["method"] == "cpsat" and found.generator["stage"] == "cp-sat"
-    assert found.generator["samples"] == 0
+    assert found.generator.method == "cpsat" and found.generator.stage == "cp-sat"
+    assert found.generator.samples == 0
     portfolio = design(request, seed=1, time_limit=60)
-    assert portfolio.generator["method"] == "auto" and portfolio.generator["stage"] == "sampling"
+    assert portfolio.generator.method == "auto" and portfolio.generator.stage == "sampling"
 
 
 def test_model_building_is_inside_the_time_limit():
     from designer.models.cpsat import BuildTimedOut
 
     with pytest.raises(BuildTimedOut):
-        build_model(LayoutRequest(height=40, width=40, min_stops=10), budget=0.2)
+        build_model(LayoutRequest(height=40, width=40, min_stops=10), budget=Budget(0.2))
     # The model alone on 40x40 with a short limit cannot even build it: a time limit, which says so.
     with pytest.raises(DesignFailed, match="building the model did not fit in the") as info:
         design(LayoutRequest(height=40, width=40, min_stops=10), time_limit=0.5, method="cpsat")
@@ -94,7 +96,7 @@ def test_snow_is_placed_when_the_request_needs_it(method):
     request = LayoutRequest(height=3, width=6, min_stops=4, max_stops=4, snow=1)
     found = design(request, seed=0, time_limit=10, method=method)
     check(request, found.level)
-    assert found.generator["stage"] == ("sampling" if method == "auto" else "cp-sat")
+    assert found.generator.stage == ("sampling" if method == "auto" else "cp-sat")
 
 
 @needs_compiled  # which stage meets the target depends on the kernels' speed
@@ -103,7 +105,7 @@ def test_exactly_n_snow_tiles(snow, min_stops, stage):
     request = LayoutRequest(min_stops=min_stops, snow=snow)
     found = design(request, seed=1, time_limit=60)
     check(request, found.level)  # exactly ``snow`` snow tiles
-    assert found.generator["stage"] == stage
+    assert found.generator.stage == stage
 
 
 @pytest.mark.parametrize("request_", [
@@ -188,9 +190,9 @@ def test_same_seed_same_level():
 def test_maximize_reports_proof_status():
     found = design(LayoutRequest(height=4, width=5, frame=False, min_stops=1, max_rocks=2), maximize=True,
                    time_limit=20)
-    assert found.generator["proven_optimal"] is True and found.generator["maximize"] is True
+    assert found.generator.proven_optimal is True and found.generator.maximize is True
     # the climb finds the best level; the exhaustive search of the whole space proves it optimal
-    assert found.generator["stage"] == "climb" and found.generator["searched"] > 0
+    assert found.generator.stage == "climb" and found.generator.searched > 0
     check(LayoutRequest(height=4, width=5, frame=False, max_rocks=2, min_stops=1), found.level)
 
 
@@ -289,24 +291,24 @@ def test_sampler_respects_requests():
 
 # --- the stages, one at a time -------------------------------------------------------------------
 
-def new_search(request, seed=0, time_limit=10.0):
-    from designer.search.design import Budget, Progress, Search
+def new_search(request, seed=0, time_limit=10.0, goal=None):
+    from designer.search.goal import Goal
+    from designer.search.stages import Progress, Search
 
-    return Search(request, seed=seed, budget=Budget(time_limit), workers=1, method="auto", excluded=set(),
-                  progress=Progress())
+    return Search(request, goal or Goal.meet(request.min_stops), seed=seed, budget=Budget(time_limit), workers=1,
+                  method="auto", excluded=set(), progress=Progress())
 
 
 def test_exact_neighbourhoods_improve_a_weak_layout():
-    import time
-
-    from designer.search.design import _refine
     from designer.analysis.classify import classify
+    from designer.search.goal import Goal
+    from designer.search.stages import _refine
 
     request = LayoutRequest(height=5, width=6, frame=False, max_rocks=5, min_stops=1)
     weak = Level.from_ascii("S.....\n......\n..#...\n......\n.....G")
     before = classify(weak).min_stops
     search = new_search(request, seed=2)
-    level, stops = _refine(search, weak, before, time.perf_counter() + 5, target=before + 3)
+    level, stops = _refine(search, Goal.meet(before + 3), weak, before, Budget(5.0))
     assert stops >= before + 3 and classify(level).min_stops == stops
     check(LayoutRequest(height=5, width=6, frame=False, max_rocks=5, min_stops=stops), level)
 
@@ -316,43 +318,43 @@ def test_maximize_climbs_again_from_fresh_samples():
     # No exhaustive proof applies on 6x6 with a frame, and with snow to place the annealing does
     # not either, so the climb (90% of the time) restarts from new samples when it stalls (after
     # 2 s): a second batch is drawn within 2.6 s, the best kept.
-    from designer.search.design import SAMPLE_BATCH
+    from designer.search.tuning import SAMPLE_BATCH
 
     request = LayoutRequest(height=6, width=6, min_stops=1, snow=1)
     found = design(request, maximize=True, time_limit=2.6, seed=1)
-    assert found.generator["samples"] > SAMPLE_BATCH and found.generator["stage"] != "anneal"
+    assert found.generator.samples > SAMPLE_BATCH and found.generator.stage != "anneal"
     check(LayoutRequest(height=6, width=6, min_stops=found.min_stops, snow=1), found.level)
 
 
 def test_no_fresh_samples_once_the_climbs_time_is_up(monkeypatch):
     # A restart draws a batch of samples (2.6 s on the Python kernels): it must not start when the
     # climb's share of the time is spent, or a design overruns its limit by that much.
-    import designer.search.design as d
+    import designer.search.stages as d
 
     calls = []
-    original = d.sample_stage
-    monkeypatch.setattr(d, "sample_stage", lambda search, take: (calls.append(time.perf_counter()), original(search, take))[1])
+    original = d._sample
+    monkeypatch.setattr(d, "_sample", lambda *args: (calls.append(time.perf_counter()), original(*args))[1])
 
-    def climb_to_the_end(request, rng, seeds, end, target, exclude, on_best=None, stall=None):
-        time.sleep(max(0.0, end - time.perf_counter()))
+    def climb_to_the_end(request, rng, seeds, budget, target, exclude, on_best=None, stall=None):
+        time.sleep(budget.left())
         level = seeds[0]
         return level, analyze(level).min_stops
 
     monkeypatch.setattr(d, "climb", climb_to_the_end)
     request = LayoutRequest(height=6, width=6, min_stops=1, snow=1)  # the restart path (no annealing)
     found = design(request, maximize=True, time_limit=1.5, seed=1)
-    assert len(calls) == 1 and found.generator["stage"] == "climb"
+    assert len(calls) == 1 and found.generator.stage == "climb"
 
 
 def test_the_stages_share_one_budget_and_one_verifier():
-    from designer.search.design import model_stage, sample_stage
+    from designer.search.stages import model_stage, sample_stage
 
     request = LayoutRequest(height=7, width=8, min_stops=9)
     search = new_search(request, seed=1)
-    found = sample_stage(search, take=True)
-    assert found is not None and found.generator["stage"] == "sampling" and search.samples > 0
+    found = search.absorb(sample_stage(search, search.goal))
+    assert found is not None and found.generator.stage == "sampling" and search.samples > 0
     search.excluded.add(found.level)  # the verifier refuses it from now on, in every stage
     assert search.verify(found.level, "climb") is None
-    result = model_stage(search, maximize=False)
+    result = model_stage(search, search.goal, search.budget)
     assert result.design is not None and result.design.level != found.level
-    assert result.design.generator["stage"] == "cp-sat" and result.design.generator["samples"] == search.samples
+    assert result.design.generator.stage == "cp-sat" and result.design.generator.samples == search.samples

@@ -1,11 +1,11 @@
 import itertools
-import time
 
 import numpy as np
 import pytest
 
 from designer.search.design import DesignFailed, design
-from designer.search.exhaustive import applicable, base_terrain, search, symmetries
+from designer.core.budget import Budget
+from designer.search.exhaustive import applies, base_terrain, search, symmetries
 from designer.analysis.classify import STRONG, classify_batch
 from designer.core.request import LayoutRequest
 
@@ -42,8 +42,8 @@ SPACES = [
 
 @pytest.mark.parametrize("request_", SPACES, ids=lambda r: f"{r.height}x{r.width}-{r.max_rocks}")
 def test_exhaustive_best_matches_brute_force(request_):
-    assert applicable(request_)
-    result = search(request_, 1, time.monotonic() + 60)
+    assert applies(request_)
+    result = search(request_, 1, Budget(60))
     assert result.complete
     assert result.best == brute_force_best(request_)
     if result.level is not None:
@@ -61,15 +61,15 @@ def test_symmetries_found():
 
 
 def test_not_applicable_without_budget_or_with_framed_free_ends():
-    assert not applicable(LayoutRequest(height=4, width=4, frame=False))
-    assert not applicable(LayoutRequest(height=5, width=5, max_rocks=2))  # ends on the frame, unpinned
-    assert not applicable(LayoutRequest(height=4, width=4, frame=False, max_rocks=2, snow=1))
+    assert not applies(LayoutRequest(height=4, width=4, frame=False))
+    assert not applies(LayoutRequest(height=5, width=5, max_rocks=2))  # ends on the frame, unpinned
+    assert not applies(LayoutRequest(height=4, width=4, frame=False, max_rocks=2, snow=1))
 
 
 def test_maximize_proves_optimality_on_a_tiny_space():
     request = LayoutRequest(height=4, width=4, frame=False, max_rocks=2, min_stops=1)
     found = design(request, maximize=True, time_limit=30)
-    assert found.generator["proven_optimal"] is True
+    assert found.generator.proven_optimal is True
     assert found.min_stops == brute_force_best(request)
 
 

@@ -280,13 +280,14 @@ def test_ctrl_c_ends_a_running_exhaustive_search():
     # flag, so the process ends at once instead of waiting for them.
     script = """
 import os, signal, threading, time
+from designer.core.budget import Budget
 from designer.search import exhaustive
 from designer.core.request import LayoutRequest
 request = LayoutRequest(height=6, width=7, frame=False, max_rocks=8, min_stops=21)
 threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
 began = time.monotonic()
 try:
-    exhaustive.search(request, 21, time.monotonic() + 600, workers=2)
+    exhaustive.search(request, 21, Budget(600), workers=2)
     print("finished")
 except KeyboardInterrupt:
     print("interrupted", time.monotonic() - began < 60)

@@ -3,12 +3,12 @@
 import json
 import os
 import sys
-import time
 from pathlib import Path
 
 import pytest
 from conftest import needs_compiled
 
+from designer.core.budget import Budget
 from designer.search import exhaustive
 from designer.studies import records as rec
 from designer.analysis import analyze
@@ -20,7 +20,7 @@ SMALL = rec.record_request(5, 5, False, 3)
 
 
 def far() -> float:
-    return time.monotonic() + 120
+    return Budget(120)
 
 
 def same(a: exhaustive.ExhaustiveResult, b: exhaustive.ExhaustiveResult) -> None:
@@ -115,7 +115,7 @@ def test_a_stopped_records_run_resumes_from_its_checkpoint(tmp_path, monkeypatch
     found = rec.records(5, 5, False, [3], 30, checkpoint_path=path)
     assert not set(ran) & set(calls)  # nothing run twice
     threshold = saved["partial"]["3"]["threshold"]
-    assert len(ran) + 5 == len(exhaustive.shard_jobs(SMALL, threshold, 0))  # nothing lost
+    assert len(ran) + 5 == len(exhaustive.shard_jobs(SMALL, threshold, Budget(0)))  # nothing lost
     assert (found[0].min_stops, found[0].proven_optimal) == (11, True)
     assert json.loads(path.read_text())["records"]["3"]["min_stops"] == 11
     # A finished count is read back, not searched again.
@@ -142,7 +142,7 @@ def test_dask_local_cluster_gives_the_in_process_result_and_survives_a_lost_work
     cluster = Dask("local", workers=2)
     try:
         same(exhaustive.search(SMALL, 9, far(), executor=cluster), whole)
-        jobs = exhaustive.shard_jobs(SMALL, 9, time.time() + 120)
+        jobs = exhaustive.shard_jobs(SMALL, 9, Budget(120))
         marker = str(tmp_path / "crashed")
         items = [(marker if k == 3 else None, job) for k, job in enumerate(jobs)]
         results = {}

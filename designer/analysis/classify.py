@@ -15,10 +15,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from designer.core import kernels
-from designer.core.level import Level
+from designer.core.level import CLASS_NAMES, STRONG, UNSOLVABLE, WEAK, Level
 
-UNSOLVABLE, WEAK, STRONG = 0, 1, 2
-CLASS_NAMES = ("unsolvable", "weak", "strong")
+__all__ = ["CLASS_NAMES", "Classification", "STRONG", "UNSOLVABLE", "WEAK", "classify", "classify_batch",
+           "classify_many"]
 #: Batches smaller than this run on one thread (thread start-up would cost more than it saves).
 THREAD_MIN_BATCH = 512
 

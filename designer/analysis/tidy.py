@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from designer.analysis.classify import STRONG, classify_batch
+from designer.analysis.classify import classify_batch
 from designer.core.level import ICE, ROCK, SNOW, Level
 from designer.core.request import LayoutRequest
+from designer.core.space import LayoutSpace
 
 
 def placed_tiles(request: LayoutRequest, level: Level) -> list[tuple[int, int]]:
@@ -39,9 +40,7 @@ def spare_tiles(request: LayoutRequest, level: Level, floor: int) -> list[tuple[
     count = len(tiles)
     classes, reversible, stops = classify_batch(batch, np.full(count, level.index(level.start)),
                                                 np.full(count, level.index(level.goal)))
-    holds = (classes == STRONG) & reversible & (stops >= floor)
-    if request.max_stops is not None:
-        holds &= stops <= request.max_stops
+    holds = LayoutSpace.of(request).admissible(batch, classes, reversible, stops, floor=floor, budgets=False)
     return [cell for cell, spare in zip(tiles, holds) if spare]
 
 

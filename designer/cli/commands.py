@@ -111,12 +111,14 @@ def analyze(
         echo(report(level, result))
 
 
-class Method(str, Enum):
-    auto = "auto"
-    cpsat = "cpsat"
-    random = "random"
-    repair = "repair"
-    greedy = "greedy"
+def _method_names() -> tuple[str, ...]:
+    from designer.search.methods import names
+
+    return names()
+
+
+#: The registry's methods (``designer.search.methods``), as the options' choices.
+Method = Enum("Method", {name: name for name in _method_names()}, type=str)
 
 
 class Format(str, Enum):
@@ -144,8 +146,8 @@ def make(
     max_stops: Optional[int] = typer.Option(None, "--max-stops", help="Most min stops: with --min-stops, a band."),
     start: Optional[str] = typer.Option(None, metavar="R,C", help="Pin the start at R,C (default: chosen on the bottom edge)."),
     goal: Optional[str] = typer.Option(None, metavar="R,C", help="Pin the goal at R,C (default: chosen on the top edge)."),
-    seed: int = typer.Option(0, min=0, help="Seed of every random choice: the same seed gives the same level."),
-    time_limit: float = typer.Option(60.0, "--time-limit", min=0.0, help="Seconds to search (per level)."),
+    seed: Optional[int] = typer.Option(None, min=0, help="Seed of every random choice: the same seed gives the same level (default 0)."),
+    time_limit: Optional[float] = typer.Option(None, "--time-limit", min=0.0, help="Seconds to search (per level; default 60)."),
     fmt: Format = typer.Option(Format.ascii, "--format", help="Canonical ASCII or the JSON level."),
     output_file: Optional[str] = typer.Option(None, "-o", "--output", metavar="FILE", help="Write the level to FILE instead of stdout."),
     force: bool = typer.Option(False, "--force", help="Overwrite existing output files."),
@@ -158,43 +160,47 @@ def make(
     workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Solver threads (default: all cores)."),
     count: int = typer.Option(1, "--count", min=1, help="How many distinct levels (with --out)."),
     out: Optional[str] = typer.Option(None, "--out", metavar="DIR", help="Folder for a pack of levels (with --count)."),
-    method: Method = typer.Option(Method.auto, "--method",
-                                  help="auto: the designer's portfolio; cpsat: the CP-SAT model alone; "
-                                       "random, repair, greedy: the classic generators."),
+    method: Optional[Method] = typer.Option(None, "--method",
+                                            help="auto (default): the designer's portfolio; cpsat: the CP-SAT model "
+                                                 "alone; random, repair, greedy: the classic generators."),
+    from_file: Optional[str] = typer.Option(None, "--from", metavar="LEVEL.json",
+                                            help="Run a designed level's request again (its generator record: the "
+                                                 "request, method, seed and time limit); --time-limit and --workers "
+                                                 "may override the record's."),
     dask: Optional[str] = typer.Option(None, "--dask", metavar="ADDR",
                                        help="Run the exhaustive search's shards on dask: 'local' (a LocalCluster) "
                                             "or tcp://HOST:PORT."),
 ) -> None:
     """Design a strong, reversible level whose min stops is at least K."""
-    from designer.search.baselines import generate
-    from designer.search.design import DesignFailed, design, validate
     from designer.formats import output
     from designer.formats.level_files import format_json, level_to_json
     from designer.cli.progress import reporter
-    from designer.core.request import LayoutRequest
+    from designer.search.design import validate
+    from designer.search.packs import design_pack, designed_on_cluster
+    from designer.search.result import DesignFailed
 
-    rows = None
-    if template is not None:
-        from designer.formats.template import read_template
-
-        for given, name in ((size, "--size"), (no_frame or None, "--no-frame")):
-            if given is not None:
-                raise DesignerError(f"{name} does not go with --template: the template draws the grid and its walls")
-        rows = read_template(template)
-        for pin, char, name in ((start, "S", "--start"), (goal, "G", "--goal")):
-            if pin is not None and any(char in row for row in rows):
-                raise DesignerError(f"{name} and the template's {char!r} both pin the same end: keep one")
-    h, w = (len(rows), len(rows[0])) if rows else parse_size(size or "12x12")
-    request = LayoutRequest(
-        height=h, width=w, frame=not no_frame and rows is None,
-        min_stops=min_stops if min_stops is not None else (1 if maximize else 15),
-        max_stops=max_stops, start=parse_cell(start, "--start"), goal=parse_cell(goal, "--goal"),
-        max_rocks=max_rocks, snow=snow if snow is not None else sum(row.count("_") for row in rows or ()),
-        tidy=tidy, template=rows,
-    )
+    if from_file is not None:
+        given = {"--size": size, "--template": template, "--min-stops": min_stops, "--max-stops": max_stops,
+                 "--start": start, "--goal": goal, "--seed": seed, "--no-frame": no_frame or None,
+                 "--max-rocks": max_rocks, "--snow": snow, "--tidy": tidy or None, "--maximize": maximize or None,
+                 "--method": method, "--count": count if count > 1 else None, "--out": out}
+        clash = next((name for name, value in given.items() if value is not None), None)
+        if clash:
+            raise DesignerError(f"{clash} does not go with --from: the level's generator record gives the request")
+        record = read_record(from_file)
+        request, method_name, seed, maximize = record.request, record.method, record.seed, record.maximize
+        time_limit = record.time_limit if time_limit is None else time_limit
+        workers = record.workers if workers is None else workers
+    else:
+        request = request_from_options(size, template, min_stops, max_stops, start, goal, no_frame, max_rocks, snow,
+                                       tidy, maximize)
+        method_name, seed = method.value if method is not None else "auto", seed or 0
+        time_limit = 60.0 if time_limit is None else time_limit
     validate(request)
-    if maximize and method not in (Method.auto, Method.cpsat):
-        raise DesignerError(f"--maximize needs --method auto or cpsat (the {method.value} generator has no proof "
+    from designer.search.methods import get
+
+    if maximize and not get(method_name).can_maximize:
+        raise DesignerError(f"--maximize needs --method auto or cpsat (the {method_name} generator has no proof "
                             "of a best)")
     if out is None and count > 1:
         raise DesignerError("--count needs --out DIR for the pack")
@@ -223,37 +229,19 @@ def make(
         if out is not None:
             stack.enter_context(output.folder(out))
         progress = stack.enter_context(reporter(count, enabled=sys.stderr.isatty()))
-        on_cluster: dict[int, object] = {}
-        if executor is not None and count > 1 and method in (Method.auto, Method.cpsat):
-            # Every level of the pack at once on the cluster, each from its own seed; a level that
-            # repeats an earlier one is made again here with the earlier ones excluded, as the
-            # in-process pack would.
-            from designer.search.design import PackJob, run_pack_job
-
-            jobs = [PackJob(request, seed + k, time_limit, workers, maximize, method.value) for k in range(count)]
-            executor.run(run_pack_job, jobs,
-                         lambda job, result: (on_cluster.__setitem__(job.seed - seed, result), progress.advance()))
-        for k in range(count):
-            try:
-                if k in on_cluster and isinstance(on_cluster[k], DesignFailed):
-                    raise on_cluster[k]
-                if k in on_cluster and on_cluster[k].level not in {d.level for d in made}:
-                    found = on_cluster[k]
-                elif method in (Method.auto, Method.cpsat):
-                    found = design(request, seed=seed + k, time_limit=time_limit, workers=workers, maximize=maximize,
-                                   exclude=tuple(d.level for d in made), progress=progress.for_level(k),
-                                   method=method.value, executor=executor)
-                else:
-                    found = generate(method.value, request, seed=seed + k, time_limit=time_limit,
-                                     exclude=tuple(d.level for d in made))
-            except DesignFailed as failure:
-                where = f"level {k + 1} of {count}: " if count > 1 else ""
-                raise RequestNotMet(where + str(failure)) from None
-            made.append(found)
-            if out is not None:
-                output.write(targets[k], render(found), force=force)
-            if k not in on_cluster:
-                progress.advance()
+        level_by_level = not designed_on_cluster(executor, count, method_name)
+        pack = design_pack(request, count, seed=seed, time_limit=time_limit, workers=workers, maximize=maximize,
+                           method=method_name, executor=executor, progress_for=progress.for_level,
+                           on_cluster_level=progress.advance)
+        try:
+            for k, found in enumerate(pack):
+                made.append(found)
+                if out is not None:
+                    output.write(targets[k], render(found), force=force)
+                if level_by_level:
+                    progress.advance()
+        except DesignFailed as failure:
+            raise RequestNotMet(str(failure)) from None
     if out is None and output_file is not None:
         output.write(output_file, render(made[0]), force=force)
     elif out is None:
@@ -262,12 +250,50 @@ def make(
         g = found.generator
         proof = ""
         if maximize:
-            proof = ", proven optimal" if g.get("proven_optimal") else ", not proven optimal"
-        skipped = "".join(f"; {why}" for why in g.get("skipped", ()))
+            proof = ", proven optimal" if g.proven_optimal else ", not proven optimal"
+        skipped = "".join(f"; {why}" for why in g.skipped)
         typer.echo(f"designed: min stops {found.min_stops}, strong, reversible{proof} "
-                   f"({g['method']}: {g['stage']}, seed {g['seed']}, {g['seconds']:.2f} s{skipped})", err=True)
+                   f"({g.method}: {g.stage}, seed {g.seed}, {g.seconds:.2f} s{skipped})", err=True)
     if out is not None:
         typer.echo(f"wrote {count} level{'s' if count > 1 else ''} to {out}", err=True)
+
+
+def request_from_options(size, template, min_stops, max_stops, start, goal, no_frame, max_rocks, snow, tidy,
+                         maximize):
+    """The ``LayoutRequest`` that ``make``'s options describe (before ``validate``)."""
+    from designer.core.request import LayoutRequest
+
+    rows = None
+    if template is not None:
+        from designer.formats.template import read_template
+
+        for given, name in ((size, "--size"), (no_frame or None, "--no-frame")):
+            if given is not None:
+                raise DesignerError(f"{name} does not go with --template: the template draws the grid and its walls")
+        rows = read_template(template)
+        for pin, char, name in ((start, "S", "--start"), (goal, "G", "--goal")):
+            if pin is not None and any(char in row for row in rows):
+                raise DesignerError(f"{name} and the template's {char!r} both pin the same end: keep one")
+    h, w = (len(rows), len(rows[0])) if rows else parse_size(size or "12x12")
+    return LayoutRequest(
+        height=h, width=w, frame=not no_frame and rows is None,
+        min_stops=min_stops if min_stops is not None else (1 if maximize else 15),
+        max_stops=max_stops, start=parse_cell(start, "--start"), goal=parse_cell(goal, "--goal"),
+        max_rocks=max_rocks, snow=snow if snow is not None else sum(row.count("_") for row in rows or ()),
+        tidy=tidy, template=rows,
+    )
+
+
+def read_record(source: str):
+    """The generator record of a designed level's JSON file (``make --from``)."""
+    from designer.formats.level_files import read_level_and_generator
+    from designer.search.result import GeneratorRecord
+
+    _, generator = read_level_and_generator(source)
+    try:
+        return GeneratorRecord.from_json(generator or None)
+    except DesignerError as exc:
+        raise DesignerError(f"--from {source}: {exc}") from None
 
 
 def parse_targets(text: str) -> list[int]:

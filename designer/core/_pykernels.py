@@ -14,8 +14,7 @@ from itertools import combinations
 
 import numpy as np
 
-ICE, ROCK, SNOW = 0, 1, 2
-UNSOLVABLE, WEAK, STRONG = 0, 1, 2
+from designer.core.level import ROCK, SNOW, STRONG, UNSOLVABLE, WEAK
 
 
 def _slide_left(rock: np.ndarray, stops_on: np.ndarray) -> np.ndarray:

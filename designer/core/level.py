@@ -15,6 +15,9 @@ from designer.core.errors import LevelError
 
 # Terrain codes. Start and goal are positions on ice, not terrain of their own.
 ICE, ROCK, SNOW = 0, 1, 2
+#: Solvability class codes, as the kernels return them, and their names.
+UNSOLVABLE, WEAK, STRONG = 0, 1, 2
+CLASS_NAMES = ("unsolvable", "weak", "strong")
 
 #: Limits on what we accept as a level: anything larger is a mistake, not a puzzle.
 MAX_SIDE = 1000

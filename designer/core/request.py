@@ -1,13 +1,18 @@
-"""What a designer is asked for: one value shared by the models and the designer."""
+"""``LayoutRequest``: what a designer is asked for, one value shared by the model and every
+search, with its JSON form (``to_json`` / ``from_json``), which the generator record of every
+designed level keeps, so that the request can be run again (``designer make --from LEVEL.json``).
+
+>>> request = LayoutRequest(height=8, width=9, min_stops=12, goal=(0, 4))
+>>> LayoutRequest.from_json(request.to_json()) == request
+True
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
-Cell = tuple[int, int]
-
-#: Terrain codes (as designer.level): the tile a fixed cell holds.
-ICE, ROCK, SNOW = 0, 1, 2
+from designer.core.errors import DesignerError
+from designer.core.level import ICE, ROCK, SNOW, Cell
 #: Template characters: canonical ASCII plus '?' for a free cell.
 TEMPLATE_TILES = {"#": ROCK, ".": ICE, "_": SNOW, "S": ICE, "G": ICE}
 FREE = "?"
@@ -106,3 +111,61 @@ class LayoutRequest:
         """Every cell's fixed tile, -1 for a free cell (row lists, for numpy)."""
         return [[-1 if (tile := self.fixed_tile((r, c))) is None else tile for c in range(self.width)]
                 for r in range(self.height)]
+
+    # --- the JSON form ------------------------------------------------------------------------
+
+    def to_json(self) -> dict:
+        """Every field, as JSON values (cells as [row, column], the template as a list of rows)."""
+        out = {}
+        for spec in fields(self):
+            value = getattr(self, spec.name)
+            if isinstance(value, tuple):
+                value = list(value)
+            out[spec.name] = value
+        return out
+
+    @classmethod
+    def from_json(cls, obj: object) -> LayoutRequest:
+        """The request of ``to_json``'s object; DesignerError (one line) for anything else."""
+        if not isinstance(obj, dict):
+            raise DesignerError("the request must be a JSON object")
+        known = {spec.name for spec in fields(cls)}
+        unknown = sorted(set(obj) - known)
+        if unknown:
+            raise DesignerError(f"the request has an unknown field {unknown[0]!r}")
+        values = {}
+        for name, value in obj.items():
+            kind = _FIELD_KINDS[name]
+            if not kind.fits(value):
+                raise DesignerError(f"the request's {name!r} must be {kind.what}, not {value!r}"[:200])
+            values[name] = kind.read(value)
+        return cls(**values)
+
+
+class _Kind:
+    """How one request field is written in JSON."""
+
+    def __init__(self, what: str, fits, read=lambda value: value):
+        self.what, self.fits, self.read = what, fits, read
+
+
+def _is_int(value) -> bool:
+    return type(value) is int and abs(value) < 10**9
+
+
+def _maybe(kind: _Kind) -> _Kind:
+    return _Kind(f"{kind.what} or null", lambda v: v is None or kind.fits(v),
+                 lambda v: None if v is None else kind.read(v))
+
+
+_INT = _Kind("a whole number", _is_int)
+_BOOL = _Kind("true or false", lambda v: type(v) is bool)
+_CELL = _Kind("a cell [row, column]", lambda v: isinstance(v, list) and len(v) == 2 and all(map(_is_int, v)),
+              lambda v: (v[0], v[1]))
+_ROWS = _Kind("a list of rows", lambda v: isinstance(v, list) and bool(v) and all(isinstance(r, str) for r in v),
+              tuple)
+_FIELD_KINDS = {
+    "height": _INT, "width": _INT, "frame": _BOOL, "min_stops": _INT, "max_stops": _maybe(_INT),
+    "start": _maybe(_CELL), "goal": _maybe(_CELL), "max_rocks": _maybe(_INT), "snow": _INT, "tidy": _BOOL,
+    "template": _maybe(_ROWS),
+}

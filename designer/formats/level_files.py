@@ -20,10 +20,12 @@ FORMAT_NAME, FORMAT_VERSION = "ice-level", 1
 MAX_BYTES = 8 * 1024 * 1024
 
 
-def level_to_json(level: Level, *, with_analysis: bool = True, generator: dict | None = None,
-                  report=None) -> dict:
+def level_to_json(level: Level, *, with_analysis: bool = True, generator=None, report=None) -> dict:
     """The JSON level object. Solution and analysis are computed (or taken from ``report``, an
-    ``Analysis`` of this level) unless ``with_analysis`` is False."""
+    ``Analysis`` of this level) unless ``with_analysis`` is False. ``generator`` is the
+    ``generator`` record: a ``GeneratorRecord`` (a designed level's) or a plain dict."""
+    if hasattr(generator, "to_json"):
+        generator = generator.to_json()
     solution = analysis = None
     if with_analysis:
         from designer.analysis.graph import analyze

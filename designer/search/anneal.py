@@ -8,8 +8,9 @@ keeps a worse layout with probability exp(-loss / heat). Only strong, reversible
 the request's rock budget and stop band are ever kept, so the chain's best is always a
 candidate for the verifier.
 
-Schedule: the heat falls from ``HOT`` to ``COLD`` over an epoch of ``EPOCH_SECONDS`` (or the time
-left); each later epoch starts again from the chain's best at ``REHEAT`` of the first heat. One
+Schedule (``cooling``, shared with the open-grid chains): the heat falls from ``HOT`` to ``COLD``
+over an epoch of ``EPOCH_SECONDS`` (or the time left); each later epoch starts again from the
+chain's best at ``REHEAT`` of the first heat (``designer.search.tuning`` holds the values). One
 chain per worker, in threads (the compiled steps run without the GIL), each with its own random
 stream drawn from the caller's seeded generator; they stop together when one reaches a target.
 
@@ -22,19 +23,33 @@ from __future__ import annotations
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Iterator
 
 import numpy as np
 
 from designer.core import kernels
+from designer.core.budget import Budget
 from designer.core.level import ICE, Level
 from designer.core.request import LayoutRequest
+from designer.core.space import LayoutSpace
+from designer.search.tuning import COLD, EPOCH_SECONDS, HOT, REHEAT, SLICE_STEPS
 
-#: Heat (in stops) at the start and the end of an epoch, and the first heat of later epochs.
-HOT, COLD, REHEAT = 2.0, 0.2, 0.5
-EPOCH_SECONDS = 20.0
-#: Steps per compiled call: the schedule, the stop flag and the clock are looked at in between.
-SLICE_STEPS = 4096
+
+def cooling(budget: Budget, hot: float, cold: float, epoch_seconds: float, stop: Callable[[], bool],
+            reheat: Callable[[], float | None]) -> Iterator[float]:
+    """The heat of each step of an annealing chain, until ``budget`` is spent or ``stop()``.
+
+    Within an epoch of ``epoch_seconds`` (or the time left) the heat falls geometrically from
+    the epoch's first heat to ``cold``. At the end of an epoch ``reheat()`` restarts the chain
+    from its best and returns the next epoch's first heat (None: keep it)."""
+    first = hot
+    while (now := time.perf_counter()) < budget.deadline and not stop():
+        epoch_start, epoch = now, max(1e-3, min(epoch_seconds, budget.deadline - now))
+        while (now := time.perf_counter()) < min(budget.deadline, epoch_start + epoch) and not stop():
+            yield first * (cold / first) ** ((now - epoch_start) / epoch)
+        again = reheat()
+        if again is not None:
+            first = again
 
 
 def applies(request: LayoutRequest) -> bool:
@@ -55,8 +70,7 @@ class Chain:
 
     @classmethod
     def start_from(cls, terrain: np.ndarray, level: Level, stops: int, seed: int) -> "Chain":
-        w = level.width
-        ends = np.array([level.start[0] * w + level.start[1], level.goal[0] * w + level.goal[1]], np.int32)
+        ends = np.array([level.index(level.start), level.index(level.goal)], np.int32)
         terrain = np.ascontiguousarray(terrain, np.uint8).copy()
         return cls(terrain, ends, np.array([stops], np.int32), np.array([seed], np.uint64), terrain.copy(),
                    np.array([stops, ends[0], ends[1]], np.int32))
@@ -85,48 +99,47 @@ def _closed(level: Level, request: LayoutRequest) -> np.ndarray:
     return terrain
 
 
-def run_chain(request: LayoutRequest, chain: Chain, deadline: float, target: int | None, stop: np.ndarray,
+def run_chain(request: LayoutRequest, chain: Chain, budget: Budget, target: int | None, stop: np.ndarray,
               on_best: Callable[[int], None] | None = None) -> Chain:
-    """Anneal ``chain`` until ``deadline`` (``time.perf_counter()``), ``target`` or ``stop[0]``."""
-    w = request.width
-    free = np.array(request.fixed_grid(), np.int16) < 0
-    starts = [r * w + c for r, c in request.start_cells()]
-    goals = [r * w + c for r, c in request.goal_cells()]
-    hot, reported = HOT, int(chain.best[0])
-    while (now := time.perf_counter()) < deadline and not stop[0]:
-        epoch_start, epoch = now, max(1e-3, min(EPOCH_SECONDS, deadline - now))
-        while (now := time.perf_counter()) < min(deadline, epoch_start + epoch) and not stop[0]:
-            heat = hot * (COLD / hot) ** ((now - epoch_start) / epoch)
-            kernels.anneal_layout(chain.terrain, free, starts, goals, request.max_rocks, request.max_stops,
-                                  chain.ends, chain.score, chain.rng, heat, heat, SLICE_STEPS, target, stop,
-                                  chain.best_terrain, chain.best)
-            if chain.best[0] > reported:
-                reported = int(chain.best[0])
-                if on_best:
-                    on_best(reported)
-            if target is not None and chain.best[0] >= target:
-                stop[0] = 1
-                return chain
+    """Anneal ``chain`` until ``budget`` is spent, ``target`` is reached or ``stop[0]`` is set."""
+    space = LayoutSpace.of(request)
+    free = (space.fixed < 0).reshape(request.height, request.width)
+    starts, goals = space.start_cells.tolist(), space.goal_cells.tolist()
+    reported = int(chain.best[0])
+
+    def reheat() -> float:
         chain.restart_from_best()
-        hot = REHEAT * HOT
+        return REHEAT * HOT
+
+    for heat in cooling(budget, HOT, COLD, EPOCH_SECONDS, lambda: bool(stop[0]), reheat):
+        kernels.anneal_layout(chain.terrain, free, starts, goals, request.max_rocks, request.max_stops,
+                              chain.ends, chain.score, chain.rng, heat, heat, SLICE_STEPS, target, stop,
+                              chain.best_terrain, chain.best)
+        if chain.best[0] > reported:
+            reported = int(chain.best[0])
+            if on_best:
+                on_best(reported)
+        if target is not None and chain.best[0] >= target:
+            stop[0] = 1
+            return chain
     return chain
 
 
-def search(request: LayoutRequest, level: Level, stops: int, rng: np.random.Generator, deadline: float,
+def search(request: LayoutRequest, level: Level, stops: int, rng: np.random.Generator, budget: Budget,
            workers: int = 1, *, target: int | None = None,
            on_best: Callable[[int], None] | None = None) -> tuple[Level, int]:
     """The best layout the chains find from ``level`` (strong, reversible, ``stops`` min stops):
-    one chain per worker until ``deadline`` (``time.perf_counter()``) or until one reaches
+    one chain per worker until ``budget`` is spent or until one reaches
     ``target``; returns the best level and its stops (``level`` itself if nothing beat it)."""
     terrain = _closed(level, request)
     seeds = rng.integers(0, 2**63, max(1, workers))
     chains = [Chain.start_from(terrain, level, stops, int(seed)) for seed in seeds]
     stop = np.zeros(1, np.int32)
     if len(chains) == 1:
-        run_chain(request, chains[0], deadline, target, stop, on_best)
+        run_chain(request, chains[0], budget, target, stop, on_best)
     else:
         with ThreadPoolExecutor(len(chains)) as pool:
-            futures = [pool.submit(run_chain, request, chain, deadline, target, stop, on_best) for chain in chains]
+            futures = [pool.submit(run_chain, request, chain, budget, target, stop, on_best) for chain in chains]
             try:
                 for future in futures:
                     future.result()

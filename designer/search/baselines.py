@@ -1,8 +1,8 @@
 """The generators users would otherwise use, as published, for comparison with the designer.
 
-Each works in the layout space of a ``models.LayoutRequest``, draws every random choice from
-the seed, and hands its candidates to the same verification as ``designer.design`` (the
-networkx analysis: strong, reversible, min stops in the band, pins and budgets). What fails is
+Each works in the layout space of a ``LayoutRequest``, draws every random choice from the seed,
+and hands its candidates to the one verifier (``designer.analysis.verify``: the networkx
+analysis, strong, reversible, min stops in the band, pins and budgets), as the designer does. What fails is
 not returned; a method that finds nothing in its time raises ``DesignFailed``.
 
 - ``random`` (sources 000 and 003): independent rocks with probability ``p`` inside the frame,
@@ -20,37 +20,38 @@ not returned; a method that finds nothing in its time raises ``DesignFailed``.
 
 from __future__ import annotations
 
-import time
 
 import numpy as np
 
-from designer.analysis.graph import analyze
-from designer.search.climb import rock_moves
-from designer.search.design import Design, DesignFailed, _meets, validate
-from designer.core.errors import DesignerError
 from designer.analysis.classify import classify_batch
+from designer.analysis.graph import analyze
+from designer.analysis.tidy import tidy
+from designer.analysis.verify import meets
+from designer.core.budget import Budget
+from designer.core.errors import DesignerError
 from designer.core.kernels import reach
 from designer.core.level import ICE, ROCK, SNOW, Level
-from designer.core.rules import terrain_slide_table
-from designer.search.sampling import batch_level, sample_for_request
-from designer.analysis.tidy import tidy
 from designer.core.request import LayoutRequest
+from designer.core.rules import terrain_slide_table
+from designer.core.space import LayoutSpace
+from designer.search.climb import rock_moves
+from designer.search.design import validate
+from designer.search.result import Design, DesignFailed, GeneratorRecord
+from designer.search.sampling import batch_level, sample_for_request
 
-METHODS = ("random", "repair", "greedy")
 RANDOM_P = 0.2  # Odland: "around 20% often results in maps that are strongly solvable and reversible"
 RANDOM_BATCH = 1024
 
 
 class _Clock:
-    def __init__(self, method: str, seed: int, time_limit: float, excluded: set[Level]):
-        self.method, self.seed, self.time_limit, self.excluded = method, seed, time_limit, excluded
-        self.t0 = time.perf_counter()
-        self.deadline = self.t0 + time_limit
+    def __init__(self, method: str, request: LayoutRequest, seed: int, time_limit: float, excluded: set[Level]):
+        self.method, self.request, self.seed, self.excluded = method, request, seed, excluded
+        self.budget = Budget(time_limit)
         self.candidates = 0
         self.rejected = 0
 
     def left(self) -> bool:
-        return time.perf_counter() < self.deadline
+        return not self.budget.expired()
 
     def accept(self, request: LayoutRequest, level: Level) -> Design | None:
         """Verify a candidate; the Design if it passes."""
@@ -60,19 +61,18 @@ class _Clock:
         if request.tidy:  # the same tidying as the designer's, so that --tidy means one thing
             level = tidy(request, level, request.min_stops) or level
         report = analyze(level)
-        if _meets(request, report, level):
-            return Design(level, report, {
-                "method": self.method, "stage": self.method, "seed": self.seed,
-                "seconds": round(time.perf_counter() - self.t0, 3), "time_limit": self.time_limit,
-                "candidates": self.candidates, "rejected": self.rejected,
-            })
+        if meets(request, level, report):
+            return Design(level, report, GeneratorRecord(
+                method=self.method, stage=self.method, seed=self.seed, seconds=round(self.budget.elapsed(), 3),
+                time_limit=self.budget.time_limit, request=self.request, candidates=self.candidates,
+                rejected=self.rejected))
         self.rejected += 1
         return None
 
     def fail(self, request: LayoutRequest) -> DesignFailed:
         rejected = f" ({self.rejected} candidates failed verification)" if self.rejected else ""
         return DesignFailed("time limit", f"time limit reached: {self.method} found no strong reversible level "
-                            f"with min stops >= {request.min_stops} in {self.time_limit:g} s{rejected}")
+                            f"with min stops >= {request.min_stops} in {self.budget.time_limit:g} s{rejected}")
 
 
 def generate(method: str, request: LayoutRequest, *, seed: int = 0, time_limit: float = 60.0,
@@ -80,13 +80,13 @@ def generate(method: str, request: LayoutRequest, *, seed: int = 0, time_limit: 
     """Run one baseline ``method`` ("random", "repair" or "greedy") on a request; levels in
     ``exclude`` are never returned (for packs of distinct levels)."""
     validate(request)
-    if method not in METHODS:
-        raise ValueError(f"method must be one of {METHODS}")
+    if method not in GENERATORS:
+        raise ValueError(f"method must be one of {tuple(GENERATORS)}")
     if request.template is not None:  # as published, they lay rocks on an open frame, not in a drawing
         raise DesignerError(f"--template needs --method auto or cpsat, not {method}")
-    clock = _Clock(method, seed, time_limit, set(exclude))
+    clock = _Clock(method, request, seed, time_limit, set(exclude))
     rng = np.random.default_rng(seed)
-    return {"random": _random, "repair": _repair, "greedy": _greedy}[method](request, rng, clock)
+    return GENERATORS[method](request, rng, clock)
 
 
 # --- random -------------------------------------------------------------------------------------
@@ -128,9 +128,8 @@ REPAIR_SCANS = 5
 
 def _repair(request: LayoutRequest, rng: np.random.Generator, clock: _Clock) -> Design:
     h, w = request.height, request.width
-    free = np.array([r * w + c for r, c in request.free_cells()])
-    start_cells = np.array([r * w + c for r, c in request.start_cells()])
-    goal_cells = np.array([r * w + c for r, c in request.goal_cells()])
+    space = LayoutSpace.of(request)
+    free, start_cells, goal_cells = space.free, space.start_cells, space.goal_cells
     while clock.left():
         flat = np.full(h * w, ROCK, np.uint8)
         flat[free] = ICE
@@ -184,7 +183,7 @@ def _repair(request: LayoutRequest, rng: np.random.Generator, clock: _Clock) -> 
                     if s > current:
                         flat, current = trial, s
         if current >= request.min_stops:
-            found = clock.accept(request, Level(flat.reshape(h, w), divmod(start, w), divmod(goal, w)))
+            found = clock.accept(request, space.level(flat, start, goal))
             if found:
                 return found
     raise clock.fail(request)
@@ -194,6 +193,7 @@ def _repair(request: LayoutRequest, rng: np.random.Generator, clock: _Clock) -> 
 
 def _greedy(request: LayoutRequest, rng: np.random.Generator, clock: _Clock) -> Design:
     h, w = request.height, request.width
+    space = LayoutSpace.of(request)
     while clock.left():
         terrains, starts, goals = sample_for_request(rng, request, 64, RANDOM_P)
         stops = _min_stops_each(terrains, starts, goals)
@@ -202,8 +202,7 @@ def _greedy(request: LayoutRequest, rng: np.random.Generator, clock: _Clock) -> 
             continue
         flat = terrains[k].reshape(-1).copy()
         start, goal, current = int(starts[k]), int(goals[k]), int(stops[k])
-        free = np.array([r * w + c for r, c in request.free_cells()])
-        free = free[(free != start) & (free != goal)]
+        free = space.free[(space.free != start) & (space.free != goal)]
         while clock.left():
             batch = rock_moves(flat, free)
             if not len(batch):
@@ -217,7 +216,7 @@ def _greedy(request: LayoutRequest, rng: np.random.Generator, clock: _Clock) -> 
             if current >= request.min_stops:
                 break
         if current >= request.min_stops:
-            found = clock.accept(request, Level(flat.reshape(h, w), divmod(start, w), divmod(goal, w)))
+            found = clock.accept(request, space.level(flat, start, goal))
             if found:
                 return found
     raise clock.fail(request)
@@ -227,3 +226,8 @@ def _min_stops_each(terrains, starts, goals) -> np.ndarray:
     classes, _, stops = classify_batch(terrains, starts, goals)
     return np.where(classes > 0, stops, -1)
 
+
+
+#: The classic generators, by method name (``designer.search.methods`` lists them with the
+#: designer's policies).
+GENERATORS = {"random": _random, "repair": _repair, "greedy": _greedy}

@@ -11,41 +11,16 @@ few random toggles. Every random choice comes from the generator passed in.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
 
-from designer.analysis.classify import STRONG, classify_batch
+from designer.analysis.classify import classify_batch
+from designer.core.budget import Budget
 from designer.core.level import ICE, ROCK, SNOW, Level
 from designer.core.request import LayoutRequest
-
-PLATEAU_STEPS = 40  # sideways moves before a kick
-KICK_TOGGLES = 4
-
-
-@dataclass
-class Space:
-    """The layout space of a request, as flat index arrays."""
-
-    request: LayoutRequest
-    free: np.ndarray  # flat indices of free cells
-    start_cells: np.ndarray
-    goal_cells: np.ndarray
-    fixed: np.ndarray  # flat: each cell's fixed tile (frame, template), -1 for a free cell
-
-    @classmethod
-    def of(cls, request: LayoutRequest) -> Space:
-        w = request.width
-        flat = lambda cells: np.array([r * w + c for r, c in cells], dtype=np.int64)  # noqa: E731
-        return cls(request, flat(request.free_cells()), flat(request.start_cells()), flat(request.goal_cells()),
-                   np.array(request.fixed_grid(), np.int16).reshape(-1))
-
-    def rocks(self, terrains: np.ndarray) -> np.ndarray:
-        return (terrains.reshape(terrains.shape[0], -1)[:, self.free] == ROCK).sum(axis=1)
-
-    def snow(self, terrains: np.ndarray) -> np.ndarray:
-        return (terrains.reshape(terrains.shape[0], -1)[:, self.free] == SNOW).sum(axis=1)
+from designer.core.space import LayoutSpace
+from designer.search.tuning import KICK_TOGGLES, PLATEAU_STEPS
 
 
 def rock_moves(flat: np.ndarray, cells: np.ndarray, tile: int = ROCK) -> np.ndarray:
@@ -60,7 +35,7 @@ def rock_moves(flat: np.ndarray, cells: np.ndarray, tile: int = ROCK) -> np.ndar
     return batch
 
 
-def _neighbours(space: Space, terrain: np.ndarray, start: int, goal: int):
+def _neighbours(space: LayoutSpace, terrain: np.ndarray, start: int, goal: int):
     """All one-step neighbours of a layout as batch arrays (terrains, starts, goals)."""
     flat = terrain.reshape(-1)
     inner = space.free[(space.free != start) & (space.free != goal)]
@@ -93,38 +68,30 @@ def _neighbours(space: Space, terrain: np.ndarray, start: int, goal: int):
     return batch.reshape(count, *terrain.shape), starts, goals
 
 
-def _scores(space: Space, terrains, starts, goals) -> np.ndarray:
-    """Min stops of strong, reversible layouts within the request's budgets; -1 otherwise."""
+def _scores(space: LayoutSpace, terrains, starts, goals) -> np.ndarray:
+    """Min stops of admissible layouts (strong, reversible, within the request's budgets); -1 otherwise."""
     classes, reversible, stops = classify_batch(terrains, starts, goals)
-    ok = (classes == STRONG) & reversible
-    req = space.request
-    if req.max_rocks is not None:
-        ok &= space.rocks(terrains) <= req.max_rocks
-    if req.max_stops is not None:
-        ok &= stops <= req.max_stops
-    if req.snow:
-        ok &= space.snow(terrains) == req.placed_snow()
-    return np.where(ok, stops, -1)
+    return np.where(space.admissible(terrains, classes, reversible, stops), stops, -1)
 
 
-def climb(request: LayoutRequest, rng: np.random.Generator, seeds: list[Level], deadline: float,
+def climb(request: LayoutRequest, rng: np.random.Generator, seeds: list[Level], budget: Budget,
           target: int | None = None, exclude: set[Level] = frozenset(),
           on_best: Callable[[int], None] | None = None,
           stall: float | None = None) -> tuple[Level | None, int]:
-    """Climb from the seed layouts until ``deadline``, until ``target`` stops are reached, or
+    """Climb from the seed layouts until ``budget`` is spent, until ``target`` stops are reached, or
     until ``stall`` seconds pass without a new best.
 
     Returns the best strong, reversible layout seen (not in ``exclude``) and its min stops;
     ``on_best`` is told each new best.
     """
-    space = Space.of(request)
+    space = LayoutSpace.of(request)
     best: Level | None = None
     best_stops = -1
     pool = list(seeds)
     last_gain = time.perf_counter()
 
     def stop_time() -> float:
-        return deadline if stall is None else min(deadline, last_gain + stall)
+        return budget.deadline if stall is None else min(budget.deadline, last_gain + stall)
 
     while pool and time.perf_counter() < stop_time():
         level = pool.pop(0) if len(pool) == 1 else pool.pop(int(rng.integers(len(pool))))
@@ -146,7 +113,7 @@ def climb(request: LayoutRequest, rng: np.random.Generator, seeds: list[Level], 
             choice = int(rng.choice(np.flatnonzero(scores == top)))  # the best neighbour, even if worse
             terrain, start, goal, score = terrains[choice], int(starts[choice]), int(goals[choice]), int(top)
             if score > best_stops:
-                candidate = Level(terrain, divmod(start, request.width), divmod(goal, request.width))
+                candidate = space.level(terrain, start, goal)
                 if candidate not in exclude:
                     best, best_stops = candidate, score
                     last_gain = time.perf_counter()
@@ -165,7 +132,7 @@ def climb(request: LayoutRequest, rng: np.random.Generator, seeds: list[Level], 
     return best, best_stops
 
 
-def _kick(space: Space, rng: np.random.Generator, terrain: np.ndarray, start: int, goal: int) -> np.ndarray:
+def _kick(space: LayoutSpace, rng: np.random.Generator, terrain: np.ndarray, start: int, goal: int) -> np.ndarray:
     flat = terrain.reshape(-1).copy()
     cells = space.free[(space.free != start) & (space.free != goal)]
     cells = cells[flat[cells] != SNOW]

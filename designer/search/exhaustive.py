@@ -18,10 +18,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from designer.core import kernels
 from designer.analysis.classify import classify_batch
+from designer.core import kernels
+from designer.core.budget import Budget
 from designer.core.level import ICE, ROCK, Level
 from designer.core.request import LayoutRequest
+from designer.core.space import LayoutSpace
 
 MAX_FREE_CELLS = kernels.MAX_FREE_CELLS
 
@@ -35,7 +37,7 @@ class ExhaustiveResult:
     complete: bool  # the whole space was searched: ``best`` is optimal (none >= threshold if -1)
 
 
-def applicable(request: LayoutRequest) -> bool:
+def applies(request: LayoutRequest) -> bool:
     """A rock budget, no snow to place, at most 64 free cells, and every cell an end may take
     already open (free, drawn ice, or pinned): frame gaps are not searched."""
     if request.max_rocks is None or request.placed_snow() or len(request.free_cells()) > MAX_FREE_CELLS:
@@ -91,31 +93,16 @@ def estimated_seconds(request: LayoutRequest, workers: int) -> float:
 
 def base_terrain(request: LayoutRequest) -> np.ndarray:
     """The fixed terrain (frame rock, a template's tiles), ice on the free cells and pinned ends."""
-    fixed = np.array(request.fixed_grid(), np.int16)
-    base = np.where(fixed < 0, ICE, fixed).astype(np.uint8)
-    for cells in (request.start_cells(), request.goal_cells()):
-        if len(cells) == 1:
-            base[cells[0]] = ICE
-    return base
-
-
-def _endpoint_masks(request: LayoutRequest) -> tuple[np.ndarray, np.ndarray]:
-    """uint8 grids marking where the start and the goal may be."""
-    masks = []
-    for cells in (request.start_cells(), request.goal_cells()):
-        mask = np.zeros((request.height, request.width), np.uint8)
-        for cell in cells:
-            mask[cell] = 1
-        masks.append(mask)
-    return masks[0], masks[1]
+    return LayoutSpace.of(request).base_terrain()
 
 
 @dataclass(frozen=True)
 class ShardJob:
     """One shard of an exhaustive search: the rock sets of one size whose lowest free cell is the
     ``first``-th and (with two rocks or more) the next lowest the ``second``-th (-1: any),
-    searched for levels of at least ``bar`` stops until ``deadline`` (wall-clock ``time.time()``,
-    so that it means the same on every machine of a cluster)."""
+    searched for levels of at least ``bar`` stops until ``deadline``: wall-clock ``time.time()``,
+    the search's budget converted where a job leaves the process, so that it means the same on
+    every machine of a cluster."""
 
     rocks: int
     first: int
@@ -143,16 +130,16 @@ def run_shard(job: ShardJob, stop: np.ndarray | None = None) -> tuple:
                               job.first, job.bar, seconds, stop, second=job.second)
 
 
-def shard_jobs(request: LayoutRequest, threshold: int, deadline: float, fewest_rocks: int = 0) -> list[ShardJob]:
+def shard_jobs(request: LayoutRequest, threshold: int, budget: Budget, fewest_rocks: int = 0) -> list[ShardJob]:
     """Every shard of the space (its rock sets of at least ``fewest_rocks`` rocks), biggest
-    first. ``deadline`` is a ``time.time()`` value."""
-    free = request.free_cells()
-    w = request.width
-    base = base_terrain(request)
-    start_ok, goal_ok = _endpoint_masks(request)
-    free_flat = np.array([r * w + c for r, c in free], np.int32)
+    first, each with the ``budget``'s deadline in wall-clock time."""
+    space = LayoutSpace.of(request)
+    base = space.base_terrain()
+    start_ok, goal_ok = space.endpoint_masks()
+    free_flat = space.free.astype(np.int32)
     syms = symmetries(request, base)
-    nfree = len(free)
+    nfree = len(free_flat)
+    deadline = budget.wall_deadline()
     rocks_max = min(request.max_rocks, nfree)
     keys = [(0, 0, -1)] + [(1, first, -1) for first in range(nfree) if rocks_max >= 1]
     keys += [(r, first, second) for r in range(2, rocks_max + 1) for first in range(nfree - r + 1)
@@ -171,8 +158,7 @@ def shard_jobs(request: LayoutRequest, threshold: int, deadline: float, fewest_r
 def merge(request: LayoutRequest, results: dict[tuple[int, int, int], tuple]) -> ExhaustiveResult:
     """One result from the shards' results (by shard key), independent of the order they came in:
     the best stops, a level from the first shard (in key order) that reaches it, the ties at it."""
-    free = request.free_cells()
-    w = request.width
+    space = LayoutSpace.of(request)
     layouts = sum(r[5] for r in results.values())
     complete = all(r[6] for r in results.values())
     best = max((r[0] for r in results.values()), default=-1)
@@ -180,15 +166,15 @@ def merge(request: LayoutRequest, results: dict[tuple[int, int, int], tuple]) ->
         return ExhaustiveResult(-1, None, 0, layouts, complete)
     at_best = [key for key in sorted(results) if results[key][0] == best]
     stops, _, mask, start, goal, _, _ = results[at_best[0]]
-    terrain = base_terrain(request)
-    for k, cell in enumerate(free):
+    terrain = space.base_terrain().reshape(-1)
+    for k, cell in enumerate(space.free):
         if mask >> k & 1:
             terrain[cell] = ROCK
-    level = Level(terrain, divmod(start, w), divmod(goal, w))
+    level = space.level(terrain, start, goal)
     return ExhaustiveResult(best, level, sum(results[key][1] for key in at_best), layouts, complete)
 
 
-def search(request: LayoutRequest, threshold: int, deadline: float, workers: int | None = None,
+def search(request: LayoutRequest, threshold: int, budget: Budget, workers: int | None = None,
            on_best=None, first_only: bool = False, executor=None, done: dict | None = None,
            on_shard=None, fewest_rocks: int = 0) -> ExhaustiveResult:
     """Search the whole space for strong, reversible levels of at least ``threshold`` stops.
@@ -199,17 +185,16 @@ def search(request: LayoutRequest, threshold: int, deadline: float, workers: int
     them short of the threshold). ``done`` holds shard results already known (by key, from a checkpoint): those shards
     are not run again. ``on_shard(key, result)`` is called as each shard finishes.
 
-    Stops at ``deadline`` (a ``time.monotonic()`` value) with ``complete`` False; with
+    Stops when ``budget`` is spent, with ``complete`` False; with
     ``first_only``, soon after the first level at the threshold is found (``complete`` False too).
     """
-    if not applicable(request):
+    if not applies(request):
         raise ValueError("exhaustive search does not apply to this request")
     from designer.search.executor import InProcess
 
     executor = executor or InProcess(workers)
-    wall_deadline = time.time() + (deadline - time.monotonic())
     results: dict[tuple[int, int, int], tuple] = dict(done or {})
-    jobs = [job for job in shard_jobs(request, threshold, wall_deadline, fewest_rocks) if job.key not in results]
+    jobs = [job for job in shard_jobs(request, threshold, budget, fewest_rocks) if job.key not in results]
     stop = np.zeros(1, np.int32)  # set on Ctrl-C, an error, or (first_only) a hit: running kernels end at once
     best = [threshold - 1]
 
@@ -238,11 +223,11 @@ def search(request: LayoutRequest, threshold: int, deadline: float, workers: int
     return merge(request, results)  # a shard cut short (deadline, first_only) says so: incomplete
 
 
-def search_around(request: LayoutRequest, level: Level, release: int, threshold: int, deadline: float,
+def search_around(request: LayoutRequest, level: Level, release: int, threshold: int, budget: Budget,
                   rng: np.random.Generator) -> ExhaustiveResult:
     """An exact neighbourhood: keep all but ``release`` (random) rocks of ``level``, and search
     every way of placing up to ``release`` rocks (within the budget) with every start and goal."""
-    w = request.width
+    space = LayoutSpace.of(request)
     free = request.free_cells()
     rocks = [c for c in free if level.terrain[c] == ROCK]
     let_go = {rocks[k] for k in rng.choice(len(rocks), min(release, len(rocks)), replace=False)} if rocks else set()
@@ -250,19 +235,18 @@ def search_around(request: LayoutRequest, level: Level, release: int, threshold:
     for cell in let_go:
         base[cell] = ICE
     open_cells = [c for c in free if base[c] == ICE]
-    budget = request.max_rocks - (len(rocks) - len(let_go)) if request.max_rocks is not None else release
-    most = max(0, min(budget, len(let_go) + 1, len(open_cells)))
-    start_ok, goal_ok = _endpoint_masks(request)
-    cells = np.array([r * w + c for r, c in open_cells], np.int32)
+    allowed = request.max_rocks - (len(rocks) - len(let_go)) if request.max_rocks is not None else release
+    most = max(0, min(allowed, len(let_go) + 1, len(open_cells)))
+    start_ok, goal_ok = space.endpoint_masks()
+    cells = space.flat(open_cells).astype(np.int32)
     best, hit, layouts, complete = threshold - 1, None, 0, True
     tasks = [(0, 0)] + [(r, first) for r in range(1, most + 1) for first in range(len(open_cells) - r + 1)]
     for rocks_placed, first in tasks:
-        if time.monotonic() > deadline:
+        if budget.expired():
             complete = False
             break
         stops, _, mask, start, goal, count, done = kernels.exhaustive(
-            base, cells, start_ok, goal_ok, [], rocks_placed, first, max(threshold, best),
-            max(0.0, deadline - time.monotonic()))
+            base, cells, start_ok, goal_ok, [], rocks_placed, first, max(threshold, best), budget.left())
         layouts += count
         complete &= bool(done)
         if stops > best or (stops >= 0 and hit is None):
@@ -270,7 +254,7 @@ def search_around(request: LayoutRequest, level: Level, release: int, threshold:
             for k in range(len(open_cells)):
                 if mask >> k & 1:
                     terrain[open_cells[k]] = ROCK
-            best, hit = stops, Level(terrain, divmod(start, w), divmod(goal, w))
+            best, hit = stops, space.level(terrain, start, goal)
     return ExhaustiveResult(best if hit is not None else -1, hit, 0, layouts, complete)
 
 
@@ -286,34 +270,39 @@ def fixed_terrain(request: LayoutRequest) -> np.ndarray | None:
     return base_terrain(request)
 
 
-def search_endpoints(request: LayoutRequest, terrain: np.ndarray, deadline: float,
+def endpoint_batch(space: LayoutSpace, terrain: np.ndarray, pairs: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A batch of ``terrain`` with each (start, goal) pair of ``pairs``, each end's cell opened (a
+    start or goal in the frame is a gap in it): (terrains, starts, goals) for the classifier."""
+    batch = np.repeat(terrain[None], len(pairs), axis=0)
+    starts = space.flat([start for start, _ in pairs])
+    goals = space.flat([goal for _, goal in pairs])
+    flat = batch.reshape(len(pairs), -1)
+    flat[np.arange(len(pairs)), starts] = ICE
+    flat[np.arange(len(pairs)), goals] = ICE
+    return batch, starts, goals
+
+
+def search_endpoints(request: LayoutRequest, terrain: np.ndarray, budget: Budget,
                      excluded: set[Level] = frozenset(), first_only: bool = False
                      ) -> tuple[list[tuple[int, Level]], bool]:
     """Every allowed (start, goal) pair on ``terrain``, classified in batches on all cores.
 
     Returns the strong, reversible levels with min stops in the request's band (best first, not
-    in ``excluded``), and whether every pair was tried before ``deadline`` (``time.monotonic()``):
+    in ``excluded``), and whether every pair was tried before ``budget`` was spent:
     when it was, the list is complete, so an empty one proves the request infeasible and its
     first entry is optimal. With ``first_only`` it stops after the first batch that holds a level
     (``complete`` is then False).
     """
-    h, w = terrain.shape
+    space = LayoutSpace.of(request)
     pairs = [(s, g) for s in request.start_cells() for g in request.goal_cells() if s != g]
     found: list[tuple[int, Level]] = []
     for k in range(0, len(pairs), ENDPOINT_BATCH):
-        if time.monotonic() > deadline or (first_only and found):
+        if budget.expired() or (first_only and found):
             return sorted(found, key=lambda item: -item[0]), False
         chunk = pairs[k:k + ENDPOINT_BATCH]
-        batch = np.repeat(terrain[None], len(chunk), axis=0)
-        starts = np.array([r * w + c for (r, c), _ in chunk])
-        goals = np.array([r * w + c for _, (r, c) in chunk])
-        flat = batch.reshape(len(chunk), -1)
-        flat[np.arange(len(chunk)), starts] = ICE  # a start or goal in the frame opens that cell
-        flat[np.arange(len(chunk)), goals] = ICE
+        batch, starts, goals = endpoint_batch(space, terrain, chunk)
         classes, reversible, stops = classify_batch(batch, starts, goals)
-        good = (classes == 2) & reversible & (stops >= request.min_stops)
-        if request.max_stops is not None:
-            good &= stops <= request.max_stops
+        good = space.admissible(batch, classes, reversible, stops, floor=request.min_stops)
         for j in np.flatnonzero(good):
             level = Level(batch[j], chunk[j][0], chunk[j][1])
             if level not in excluded:

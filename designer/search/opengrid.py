@@ -24,7 +24,6 @@ rocks is thus a level on a grid of about 11x14, and the search works there:
 from __future__ import annotations
 
 import math
-import time
 import multiprocessing
 import signal
 import sys
@@ -36,23 +35,16 @@ from typing import Callable
 import numpy as np
 
 from designer.core import kernels
+from designer.core.budget import Budget
 from designer.core.level import ICE, ROCK, Level
 from designer.core.request import LayoutRequest
+from designer.search.anneal import cooling
+from designer.search.tuning import (ALONG_LINE, ANYWHERE, GOAL_SAMPLES, OPEN_COLD as COLD,
+                                    OPEN_EPOCH_SECONDS as EPOCH_SECONDS, OPEN_HOT as HOT,
+                                    OPEN_SLICE_STEPS as SLICE_STEPS, START_MARGIN)
 
 #: The search is used where the exhaustive search cannot go: more free cells than it takes.
 MIN_CELLS = kernels.MAX_FREE_CELLS + 1
-#: Annealing temperatures (in stops) at the start and the end of an epoch.
-HOT, COLD = 3.0, 0.1
-#: An epoch's length: a chain cools over this many seconds (or the time left), then reheats
-#: from its best terrain at half the starting temperature.
-EPOCH_SECONDS = 15.0
-#: Move mix: a rock along its row or column; a rock anywhere; otherwise a blank row or column
-#: inserted or removed.
-ALONG_LINE, ANYWHERE = 0.4, 0.4
-#: Random goal cells a move is scored with, besides the current goal.
-GOAL_SAMPLES = 8
-#: A chain's first grid: this many rows and columns more than rocks (within the request's).
-START_MARGIN = (4, 5)
 
 
 def applies(request: LayoutRequest) -> bool:
@@ -208,67 +200,63 @@ def _moved_goal(goal: tuple[int, int] | None, change: tuple[int, int, int] | Non
     return cell[0], cell[1]
 
 
-def anneal(rocks: int, height: int, width: int, rng: np.random.Generator, deadline: float, *,
+def anneal(rocks: int, height: int, width: int, rng: np.random.Generator, budget: Budget, *,
            target: int | None = None, on_best: Callable[[int], None] | None = None,
            stop: Callable[[], bool] = lambda: False) -> Found:
     """One annealing chain over compressed terrains of ``rocks`` rocks that expand to ``height``
-    x ``width``, until ``deadline`` (``time.perf_counter()``), ``target`` stops, or ``stop()``.
+    x ``width``, until ``budget`` is spent, ``target`` stops are reached, or ``stop()``.
 
     A move is scored with the goal among the current goal and a few random cells (a lower
     bound, ``GOAL_SAMPLES`` times cheaper than every cell); a terrain that beats the chain's best
     is scored again with every goal, so that the best is exact. The steps run in compiled code
     (``kernels.anneal_open``, the same algorithm) where it is there, in Python otherwise."""
     if kernels.can_anneal():
-        return _anneal_compiled(rocks, height, width, rng, deadline, target, on_best, stop)
+        return _anneal_compiled(rocks, height, width, rng, budget, target, on_best, stop)
     found = Found()
     terrain = _first_terrain(rocks, height, width, rng)
     score, goal = -1, None
     if expandable(terrain, height, width):
         score, _, flat_goal = best_ends(terrain)
         goal = divmod(flat_goal, terrain.shape[1]) if score >= 0 else None
-    hot = HOT
-    while time.perf_counter() < deadline and not stop():
-        epoch_start = time.perf_counter()
-        epoch = max(1e-3, min(EPOCH_SECONDS, deadline - epoch_start))
-        while (now := time.perf_counter()) < min(deadline, epoch_start + epoch) and not stop():
-            heat = hot * (COLD / hot) ** ((now - epoch_start) / epoch)
-            step = _neighbour(terrain, height, width, rng)
-            if step is None:
-                continue
-            moved, change = step
-            new, start, new_goal = -1, -1, -1
-            if expandable(moved, height, width):
-                w = moved.shape[1]
-                kept = _moved_goal(goal, change)
-                goals = rng.integers(0, moved.size, GOAL_SAMPLES)
-                if kept is not None:
-                    goals = np.append(goals, kept[0] * w + kept[1])
-                # Pairs far below the current score cannot be accepted anyway: let the kernel skip them.
-                new, start, new_goal = best_ends(moved, max(1, score - int(6 * heat) - 1), goals)
-                if new > found.stops:
-                    new, start, new_goal = best_ends(moved, new)
-            if new < score and rng.random() >= math.exp((new - score) / heat):
-                continue
-            terrain, score = moved, new
-            goal = divmod(new_goal, terrain.shape[1]) if new >= 0 else None
-            if score > found.stops:
-                w = terrain.shape[1]
-                found = Found(score, Level(terrain, divmod(start, w), divmod(new_goal, w)))
-                if on_best:
-                    on_best(score)
-                if target is not None and score >= target:
-                    return found
-        if found.level is not None:  # reheat from the best
-            terrain, score, hot = found.level.terrain.copy(), found.stops, HOT / 2
-            goal = found.level.goal
+
+    def reheat() -> float | None:  # from the best, at half the first heat
+        nonlocal terrain, score, goal
+        if found.level is None:
+            return None
+        terrain, score, goal = found.level.terrain.copy(), found.stops, found.level.goal
+        return HOT / 2
+
+    for heat in cooling(budget, HOT, COLD, EPOCH_SECONDS, stop, reheat):
+        step = _neighbour(terrain, height, width, rng)
+        if step is None:
+            continue
+        moved, change = step
+        new, start, new_goal = -1, -1, -1
+        if expandable(moved, height, width):
+            w = moved.shape[1]
+            kept = _moved_goal(goal, change)
+            goals = rng.integers(0, moved.size, GOAL_SAMPLES)
+            if kept is not None:
+                goals = np.append(goals, kept[0] * w + kept[1])
+            # Pairs far below the current score cannot be accepted anyway: let the kernel skip them.
+            new, start, new_goal = best_ends(moved, max(1, score - int(6 * heat) - 1), goals)
+            if new > found.stops:
+                new, start, new_goal = best_ends(moved, new)
+        if new < score and rng.random() >= math.exp((new - score) / heat):
+            continue
+        terrain, score = moved, new
+        goal = divmod(new_goal, terrain.shape[1]) if new >= 0 else None
+        if score > found.stops:
+            w = terrain.shape[1]
+            found = Found(score, Level(terrain, divmod(start, w), divmod(new_goal, w)))
+            if on_best:
+                on_best(score)
+            if target is not None and score >= target:
+                return found
     return found
 
 
-#: Steps per compiled call: the schedule, the stop and the clock are looked at in between.
-SLICE_STEPS = 256
-
-
-def _anneal_compiled(rocks: int, height: int, width: int, rng: np.random.Generator, deadline: float,
+def _anneal_compiled(rocks: int, height: int, width: int, rng: np.random.Generator, budget: Budget,
                      target: int | None, on_best: Callable[[int], None] | None, stop: Callable[[], bool]) -> Found:
     """``anneal`` with its steps in compiled code: the same schedule, moves and scoring."""
     first = _first_terrain(rocks, height, width, rng)
@@ -287,7 +275,7 @@ def _anneal_compiled(rocks: int, height: int, width: int, rng: np.random.Generat
             best_terrain[:first.size] = first.reshape(-1)
     state = np.array([rng.integers(0, 2**63)], np.uint64)
     flag = np.zeros(1, np.int32)
-    hot, reported = HOT, int(best[0])
+    reported = int(best[0])
 
     def found() -> Found:
         if best[0] < 0:
@@ -296,25 +284,25 @@ def _anneal_compiled(rocks: int, height: int, width: int, rng: np.random.Generat
         grid = best_terrain[:h * w].reshape(h, w).copy()
         return Found(int(best[0]), Level(grid, divmod(int(best[3]), w), divmod(int(best[4]), w)))
 
-    while time.perf_counter() < deadline and not stop():
-        epoch_start = time.perf_counter()
-        epoch = max(1e-3, min(EPOCH_SECONDS, deadline - epoch_start))
-        while (now := time.perf_counter()) < min(deadline, epoch_start + epoch) and not stop():
-            heat = hot * (COLD / hot) ** ((now - epoch_start) / epoch)
-            kernels.anneal_open(terrain, dims, height, width, goal, score, state, heat, heat, SLICE_STEPS, target,
-                                flag, best_terrain, best)
-            if best[0] > reported:
-                reported = int(best[0])
-                if on_best:
-                    on_best(reported)
-            if target is not None and best[0] >= target:
-                return found()
-        if best[0] >= 0:  # reheat from the best
-            h, w = int(best[1]), int(best[2])
-            terrain[:h * w] = best_terrain[:h * w]
-            dims[:] = h, w
-            goal[:] = divmod(int(best[4]), w)
-            score[0], hot = best[0], HOT / 2
+    def reheat() -> float | None:  # from the best, at half the first heat
+        if best[0] < 0:
+            return None
+        h, w = int(best[1]), int(best[2])
+        terrain[:h * w] = best_terrain[:h * w]
+        dims[:] = h, w
+        goal[:] = divmod(int(best[4]), w)
+        score[0] = best[0]
+        return HOT / 2
+
+    for heat in cooling(budget, HOT, COLD, EPOCH_SECONDS, stop, reheat):
+        kernels.anneal_open(terrain, dims, height, width, goal, score, state, heat, heat, SLICE_STEPS, target,
+                            flag, best_terrain, best)
+        if best[0] > reported:
+            reported = int(best[0])
+            if on_best:
+                on_best(reported)
+        if target is not None and best[0] >= target:
+            return found()
     return found()
 
 
@@ -333,14 +321,14 @@ def _start_chain_process(event, in_a_process: bool) -> None:
 
 def _chain(job: tuple) -> Found:
     """One chain in a worker process; it stops when another one has reached the target."""
-    rocks, height, width, stream, deadline, target = job
-    found = anneal(rocks, height, width, stream, deadline, target=target, stop=_reached.is_set)
+    rocks, height, width, stream, budget, target = job
+    found = anneal(rocks, height, width, stream, budget, target=target, stop=_reached.is_set)
     if target is not None and found.stops >= target:
         _reached.set()
     return found
 
 
-def search(request: LayoutRequest, rng: np.random.Generator, deadline: float, workers: int = 1, *,
+def search(request: LayoutRequest, rng: np.random.Generator, budget: Budget, workers: int = 1, *,
            target: int | None = None, exclude: set[Level] = frozenset(),
            on_best: Callable[[int], None] | None = None) -> tuple[Level | None, int]:
     """The best level the chains find for an open-grid request (see ``applies``), expanded to
@@ -349,11 +337,11 @@ def search(request: LayoutRequest, rng: np.random.Generator, deadline: float, wo
     One chain runs here with one worker; with more, one chain per worker, each in a process of
     its own on Linux (a chain is mostly Python between kernel calls, so threads would share one
     core; the processes are forked, so a caller's script is never imported again), in threads
-    elsewhere. They end together when one reaches ``target``. ``deadline`` is a
-    ``time.perf_counter()`` value: on Linux the same clock in every process.
+    elsewhere. They end together when one reaches ``target``. The ``budget``'s clock is
+    ``time.perf_counter()``: on Linux the same clock in every process.
     """
     streams = rng.spawn(max(1, workers))
-    jobs = [(request.max_rocks, request.height, request.width, stream, deadline, target) for stream in streams]
+    jobs = [(request.max_rocks, request.height, request.width, stream, budget, target) for stream in streams]
     if len(jobs) == 1:
         results = [anneal(*jobs[0][:5], target=target, on_best=on_best)]
     else:

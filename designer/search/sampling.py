@@ -11,6 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from designer.core.level import ICE, ROCK, SNOW, Level
+from designer.core.request import LayoutRequest
+from designer.core.space import LayoutSpace
 
 
 def random_frame_batch(rng: np.random.Generator, count: int, height: int, width: int, rock_density: float):
@@ -36,8 +38,8 @@ def batch_level(terrains: np.ndarray, starts: np.ndarray, goals: np.ndarray, k: 
     return Level(terrains[k], divmod(int(starts[k]), width), divmod(int(goals[k]), width))
 
 
-def sample_for_request(rng: np.random.Generator, request, count: int, rock_density: float):
-    """``count`` random levels in the layout space of a ``models.LayoutRequest``.
+def sample_for_request(rng: np.random.Generator, request: LayoutRequest, count: int, rock_density: float):
+    """``count`` random levels in the layout space of a ``LayoutRequest``.
 
     Free cells are rock with probability ``rock_density``; fixed cells (the frame, a template's
     drawn tiles) keep their tile; start and goal are the pins or drawn from the cells the request
@@ -46,12 +48,11 @@ def sample_for_request(rng: np.random.Generator, request, count: int, rock_densi
     (terrains, starts, goals) as for ``random_frame_batch``; rock budgets are not applied here
     (callers filter).
     """
-    height, width = request.height, request.width
-    fixed = np.array(request.fixed_grid(), np.int16)
+    space = LayoutSpace.of(request)
+    fixed = space.fixed.reshape(space.height, space.width)
     free = fixed < 0
-    terrains = np.where(free, rng.random((count, height, width)) < rock_density, fixed).astype(np.uint8)
-    start_cells = np.array([r * width + c for r, c in request.start_cells()])
-    goal_cells = np.array([r * width + c for r, c in request.goal_cells()])
+    terrains = np.where(free, rng.random((count, space.height, space.width)) < rock_density, fixed).astype(np.uint8)
+    start_cells, goal_cells = space.start_cells, space.goal_cells
     starts = start_cells[rng.integers(0, len(start_cells), count)]
     goals = goal_cells[rng.integers(0, len(goal_cells), count)]
     clash = starts == goals
@@ -66,7 +67,7 @@ def sample_for_request(rng: np.random.Generator, request, count: int, rock_densi
     flat[rows, starts] = ICE
     flat[rows, goals] = ICE
     if request.placed_snow():
-        _place_snow(rng, flat, np.flatnonzero(free.reshape(-1)), starts, goals, request.placed_snow())
+        _place_snow(rng, flat, space.free, starts, goals, request.placed_snow())
     return terrains, starts, goals
 
 

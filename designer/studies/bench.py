@@ -88,35 +88,18 @@ def bench_analyze(height: int = 300, width: int = 300, density: float = 0.2, see
     }
 
 
-def run_snow(level) -> int:
-    """Snow tiles in a level."""
-    return int((level.terrain == SNOW).sum())
-
-
 def bench_make(args: list[str], seeds: list[int]) -> dict:
     """Whole-process wall time of ``designer make ARGS --seed S --format json`` for each seed.
 
-    Each printed level is verified again here (analysis of the level read back: strong,
-    reversible, min stops at least the request's, exactly the snow tiles asked for, and with
-    --tidy every placed tile needed).
+    Each printed level is verified again here by the one verifier (``designer.analysis.verify``),
+    against the request its generator record states (the request ``make`` parsed from ARGS).
     Returns per-seed results and the median.
     """
     from designer.analysis.graph import analyze
+    from designer.analysis.verify import meets
     from designer.formats.level_files import parse_level
+    from designer.search.result import GeneratorRecord
 
-    wanted = 1
-    if "--min-stops" in args:
-        wanted = int(args[args.index("--min-stops") + 1])
-    snow = int(args[args.index("--snow") + 1]) if "--snow" in args else 0
-    tidy_check = None
-    if "--tidy" in args and "--maximize" not in args:
-        from designer.cli.commands import parse_size
-        from designer.analysis.tidy import is_tidy
-        from designer.core.request import LayoutRequest
-
-        size = parse_size(args[args.index("--size") + 1]) if "--size" in args else (12, 12)
-        asked = LayoutRequest(height=size[0], width=size[1], frame="--no-frame" not in args, min_stops=wanted)
-        tidy_check = lambda level: is_tidy(asked, level, wanted)  # noqa: E731
     runs = []
     for seed in seeds:
         command = [sys.executable, "-m", "designer", "make", *args, "--seed", str(seed), "--format", "json"]
@@ -127,12 +110,11 @@ def bench_make(args: list[str], seeds: list[int]) -> dict:
         if done.returncode == 0:
             level = parse_level(done.stdout)
             report = analyze(level)
-            generator = json.loads(done.stdout).get("generator") or {}
-            run.update(min_stops=report.min_stops, stage=generator.get("stage"), snow=run_snow(level),
-                       proven_optimal=generator.get("proven_optimal"), rejected=generator.get("rejected"),
-                       verified=report.solvability == "strong" and report.reversible
-                       and (report.min_stops or 0) >= wanted and run_snow(level) == snow
-                       and (tidy_check is None or tidy_check(level)))
+            record = GeneratorRecord.from_json(json.loads(done.stdout).get("generator"))
+            floor = report.min_stops if record.maximize else None  # a maximized level keeps its own stops
+            run.update(min_stops=report.min_stops, stage=record.stage, snow=int((level.terrain == SNOW).sum()),
+                       proven_optimal=record.proven_optimal, rejected=record.rejected,
+                       verified=meets(record.request, level, report, floor))
         else:
             run["error"] = done.stderr.strip().splitlines()[-1] if done.stderr.strip() else ""
         runs.append(run)

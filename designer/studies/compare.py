@@ -12,21 +12,17 @@ import time
 from dataclasses import replace
 from typing import Callable
 
-from designer.search.baselines import METHODS as BASELINES
-from designer.search.baselines import generate
-from designer.search.design import METHODS as DESIGNERS
-from designer.search.design import Design, DesignFailed, design
 from designer.core.request import LayoutRequest
+from designer.search import methods as registry
+from designer.search.result import Design, DesignFailed
 
-METHODS = DESIGNERS + BASELINES
+#: Every method of the registry (``designer.search.methods``).
+METHODS = registry.names()
 
 
 def run_method(method: str, request: LayoutRequest, seed: int, budget: float, workers: int | None = None) -> Design:
-    """One attempt: ``auto`` is the designer's portfolio and ``cpsat`` the CP-SAT model alone
-    (both ``designer.design``); the rest are the baselines."""
-    if method in DESIGNERS:
-        return design(request, seed=seed, time_limit=budget, workers=workers, method=method)
-    return generate(method, request, seed=seed, time_limit=budget)
+    """One attempt of a registered method, ``budget`` seconds."""
+    return registry.get(method).run(request, seed=seed, time_limit=budget, workers=workers)
 
 
 def _figures(found: Design) -> dict:

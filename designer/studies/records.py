@@ -3,14 +3,14 @@ exhaustive search completes (``designer records``).
 
 For one rock count R (``record``), in two stages under one time limit:
 
-1. **lower bound**: sampling and the climb (``design.lower_bound``) under ``max_rocks=R`` for a
+1. **lower bound**: sampling and the climb (``search.design.lower_bound``) under ``max_rocks=R`` for a
    tenth (``BOUND_SHARE``) of the time the proof is forecast to take, at least
    ``MIN_BOUND_SECONDS`` and at most a tenth of the time limit; its best level b, or the record
    for R - 1 rocks when that has more stops (it is within the budget too), is the record so far. Where no proof
    is in reach, the designer's own ``--maximize`` gets the whole time instead.
 2. **proof** (spaces the exhaustive search applies to: no frame or pinned ends, at most 64 free
    cells): every layout of at most R rocks up to symmetry, looking for b + 1 stops or more, in
-   shards on the executor (``designer.executor``: threads here, or a dask cluster). When it
+   shards on the executor (``designer.search.executor``: threads here, or a dask cluster). When it
    completes, the best it found (or b) is proven optimal. When the record for R - 1 rocks is
    proven below b + 1, the sets of fewer than R rocks are not searched again.
 
@@ -30,17 +30,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from designer.search import exhaustive
 from designer.analysis.graph import analyze
-from designer.search.design import DesignFailed, design, lower_bound
+from designer.analysis.verify import meets
+from designer.core.budget import Budget
 from designer.core.errors import DesignerError
-from designer.formats.level_files import level_from_json, level_to_json
-from designer.core.level import ROCK, Level
-from designer.formats.output import write
+from designer.core.level import Level
 from designer.core.request import LayoutRequest
+from designer.formats.level_files import level_from_json, level_to_json
+from designer.formats.output import write
+from designer.search import exhaustive
+from designer.search.design import DesignFailed, design, lower_bound
+from designer.search.tuning import BOUND_SHARE, MIN_BOUND_SECONDS
 
-BOUND_SHARE = 0.1  # of the proof's forecast time (and at most of the time limit): the lower bound
-MIN_BOUND_SECONDS = 1.0
 SAVE_EVERY = 2.0  # seconds between checkpoint writes while shards finish
 CHECKPOINT_VERSION = 2  # 2: shards keyed by (rocks, first, second)
 
@@ -112,14 +113,6 @@ class Checkpoint:
             self.save()
 
 
-def _verified(request: LayoutRequest, level: Level | None) -> bool:
-    if level is None:
-        return False
-    report = analyze(level)
-    rocks = sum(1 for cell in request.free_cells() if level.terrain[cell] == ROCK)
-    return report.solvability == "strong" and report.reversible and rocks <= request.max_rocks
-
-
 def _fewest_rocks(checkpoint: Checkpoint, rocks: int, threshold: int) -> int:
     """The fewest rocks a proof for ``rocks`` must place: ``rocks`` itself when the record for one
     rock fewer is proven below ``threshold`` (every smaller rock set is then known to fall short,
@@ -137,14 +130,14 @@ def record(height: int, width: int, frame: bool, rocks: int, time_limit: float, 
     checkpoint = checkpoint or Checkpoint(None, {})
     if rocks in checkpoint.records:
         return Record.from_json(checkpoint.records[rocks])
-    t0 = time.monotonic()
-    elapsed = float(checkpoint.partial.get(rocks, {}).get("seconds", 0.0))  # spent before a resume
+    run = Budget(time_limit)  # this run's clock; time spent before a resume is added to it
+    elapsed = float(checkpoint.partial.get(rocks, {}).get("seconds", 0.0))
     request = record_request(height, width, frame, rocks)
     phase = on_phase or (lambda _: None)
 
     def finish(level: Level | None, proven: bool) -> Record:
         stops = analyze(level).min_stops if level is not None else None
-        done = Record(rocks, stops, proven, elapsed + time.monotonic() - t0, level)
+        done = Record(rocks, stops, proven, elapsed + run.elapsed(), level)
         checkpoint.records[rocks] = done.to_json()
         checkpoint.partial.pop(rocks, None)
         checkpoint.save()
@@ -152,12 +145,12 @@ def record(height: int, width: int, frame: bool, rocks: int, time_limit: float, 
 
     if rocks not in checkpoint.partial:
         phase("lower bound")
-        if not exhaustive.applicable(request):  # no proof in reach: the designer's own maximize
+        if not exhaustive.applies(request):  # no proof in reach: the designer's own maximize
             try:
                 found = design(request, seed=seed, time_limit=time_limit, workers=workers, maximize=True)
             except DesignFailed as failed:
                 return finish(None, failed.reason == "infeasible")
-            return finish(found.level, bool(found.generator.get("proven_optimal")))
+            return finish(found.level, bool(found.generator.proven_optimal))
         forecast = exhaustive.estimated_seconds(request, workers or os.cpu_count() or 1)
         bound_time = min(time_limit * BOUND_SHARE, max(MIN_BOUND_SECONDS, forecast * BOUND_SHARE))
         found = lower_bound(request, seed=seed, time_limit=bound_time, workers=workers)
@@ -169,21 +162,21 @@ def record(height: int, width: int, frame: bool, rocks: int, time_limit: float, 
             bound, stops = level_from_json(below["level"]), below["min_stops"]
         threshold = stops + 1
         checkpoint.partial[rocks] = {"bound": level_to_json(bound) if bound is not None else None,
-                                     "threshold": threshold, "shards": {}, "seconds": time.monotonic() - t0}
+                                     "threshold": threshold, "shards": {}, "seconds": run.elapsed()}
         checkpoint.save()
     state = checkpoint.partial[rocks]
     bound = level_from_json(state["bound"]) if state["bound"] is not None else None
-    left = time_limit - elapsed - (time.monotonic() - t0)
+    proof = run.within(time_limit - elapsed - run.elapsed())
     phase("proof")
 
     def on_shard(key, result) -> None:
-        state["seconds"] = elapsed + time.monotonic() - t0
+        state["seconds"] = elapsed + run.elapsed()
         checkpoint.add_shard(rocks, key, result)
 
-    result = exhaustive.search(request, state["threshold"], time.monotonic() + max(0.0, left), workers,
+    result = exhaustive.search(request, state["threshold"], proof, workers,
                                executor=executor, done=checkpoint.shards(rocks), on_shard=on_shard,
                                fewest_rocks=_fewest_rocks(checkpoint, rocks, state["threshold"]))
-    best = result.level if result.best >= 0 and _verified(request, result.level) else bound
+    best = result.level if result.best >= 0 and meets(request, result.level) else bound
     if result.best >= 0 and best is bound:
         raise DesignerError(f"the exhaustive search's level for {rocks} rocks failed verification")
     return finish(best, result.complete)

@@ -1,0 +1,67 @@
+"""The one verifier: does a level meet a request?
+
+Every level the project hands back has passed ``failure`` here: the designer's stages, the
+classic generators, records, benchmarks and a checkpoint read back all call it. It recomputes
+everything from the level with the networkx analysis (``designer.analysis.graph``), trusting
+nothing a search reported.
+
+>>> from designer.core.level import Level
+>>> from designer.core.request import LayoutRequest
+>>> level = Level.from_ascii("#G#\\n#.#\\n#S#")
+>>> failure(LayoutRequest(height=3, width=3, min_stops=1), level) is None
+True
+>>> failure(LayoutRequest(height=3, width=3, min_stops=2), level)
+'min stops 1 is below 2'
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from designer.analysis.graph import Analysis, analyze
+from designer.analysis.tidy import is_tidy
+from designer.core.level import ROCK, SNOW, Level
+from designer.core.request import LayoutRequest
+
+
+def failure(request: LayoutRequest, level: Level, report: Analysis | None = None,
+            floor: int | None = None) -> str | None:
+    """Why ``level`` does not meet ``request``, in a few words; None when it does.
+
+    ``report`` is the level's analysis when the caller has it already. ``floor`` is the stops
+    a ``tidy`` level must keep: the request's K by default; a maximized level's own stops."""
+    if level.shape != (request.height, request.width):
+        return f"the level is {level.height}x{level.width}, not {request.height}x{request.width}"
+    report = report or analyze(level)
+    if report.solvability != "strong":
+        return f"the level is {report.solvability}, not strongly solvable"
+    if not report.reversible:
+        return "the level is not reversible"
+    if report.min_stops < request.min_stops:
+        return f"min stops {report.min_stops} is below {request.min_stops}"
+    if request.max_stops is not None and report.min_stops > request.max_stops:
+        return f"min stops {report.min_stops} is above {request.max_stops}"
+    free = request.free_cells()
+    rocks = sum(level.terrain[c] == ROCK for c in free)
+    if request.max_rocks is not None and rocks > request.max_rocks:
+        return f"{rocks} rocks placed, more than {request.max_rocks}"
+    snow = sum(level.terrain[c] == SNOW for c in free)
+    if snow != request.placed_snow():
+        return f"{snow} snow tiles placed, not {request.placed_snow()}"
+    if level.start not in request.start_cells():
+        return f"the start {level.start} is not where the request allows it"
+    if level.goal not in request.goal_cells():
+        return f"the goal {level.goal} is not where the request allows it"
+    fixed = np.array(request.fixed_grid(), np.int16)
+    kept = fixed < 0
+    kept[level.start] = kept[level.goal] = True  # an end opens its cell
+    if not np.array_equal(level.terrain[~kept], fixed[~kept]):
+        return "a frame or template tile was changed"
+    if request.tidy and not is_tidy(request, level, request.min_stops if floor is None else floor):
+        return "a placed tile is not needed (--tidy)"
+    return None
+
+
+def meets(request: LayoutRequest, level: Level, report: Analysis | None = None, floor: int | None = None) -> bool:
+    """Whether ``level`` meets ``request`` (see ``failure``)."""
+    return failure(request, level, report, floor) is None

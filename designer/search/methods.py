@@ -1,0 +1,66 @@
+"""The one registry of design methods: what ``designer make --method``, ``designer compare`` and
+the library all choose from.
+
+>>> names()
+('auto', 'cpsat', 'random', 'repair', 'greedy')
+>>> METHODS["cpsat"].can_maximize, METHODS["random"].can_maximize
+(True, False)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from designer.core.level import Level
+from designer.core.request import LayoutRequest
+from designer.search import baselines
+from designer.search import design as designer
+from designer.search.result import Design
+
+
+@dataclass(frozen=True)
+class Method:
+    """A way to design a level: a policy of the designer, or a classic generator."""
+
+    name: str
+    summary: str
+    designer: bool  # one of the designer's policies (else a classic generator, for comparison)
+
+    @property
+    def can_maximize(self) -> bool:
+        """Only the designer's policies can raise min stops and prove a best."""
+        return self.designer
+
+    def run(self, request: LayoutRequest, *, seed: int = 0, time_limit: float = 60.0, workers: int | None = None,
+            maximize: bool = False, exclude: tuple[Level, ...] = (), progress=None, executor=None) -> Design:
+        """Design a level for ``request`` (DesignFailed when it cannot be met)."""
+        if self.designer:
+            return designer.design(request, seed=seed, time_limit=time_limit, workers=workers, maximize=maximize,
+                                   exclude=exclude, progress=progress, method=self.name, executor=executor)
+        return baselines.generate(self.name, request, seed=seed, time_limit=time_limit, exclude=exclude)
+
+
+_SUMMARIES = {
+    "auto": "the designer's portfolio",
+    "cpsat": "the CP-SAT model alone",
+    "random": "independent random rocks (sources 000, 003)",
+    "repair": "random rocks, snow and cleanup scans (source 002)",
+    "greedy": "one rock moved at a time, longest solution first (the public maximisers)",
+}
+
+METHODS: dict[str, Method] = {
+    **{name: Method(name, _SUMMARIES[name], True) for name in designer.POLICIES},
+    **{name: Method(name, _SUMMARIES[name], False) for name in baselines.GENERATORS},
+}
+
+
+def names() -> tuple[str, ...]:
+    return tuple(METHODS)
+
+
+def get(name: str) -> Method:
+    """The method of that name (ValueError naming the choices otherwise)."""
+    try:
+        return METHODS[name]
+    except KeyError:
+        raise ValueError(f"unknown method {name!r}: choose from {', '.join(METHODS)}") from None

@@ -1,0 +1,103 @@
+"""What a design hands back: ``Design`` (a verified level, its analysis and its generator
+record), ``GeneratorRecord`` (how it was made, enough to make it again), and ``DesignFailed``
+(why a request cannot be met)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+
+from designer.analysis.graph import Analysis
+from designer.core.errors import DesignerError
+from designer.core.level import Level
+from designer.core.request import LayoutRequest
+
+
+@dataclass(frozen=True)
+class GeneratorRecord:
+    """The JSON level's ``generator`` record: the request, the method and seed that reproduce the
+    level (``designer make --from``), and what the run did."""
+
+    method: str  # the registry's name: auto, cpsat, random, repair, greedy
+    stage: str  # the stage (or generator) that produced the level
+    seed: int
+    seconds: float  # the whole run, to the level
+    time_limit: float
+    request: LayoutRequest | None = None
+    maximize: bool = False
+    workers: int | None = None
+    samples: int | None = None  # random layouts classified by the sampling stage
+    candidates: int | None = None  # levels a classic generator handed to the verifier
+    rejected: int = 0  # candidates the verifier refused
+    tidied: int | None = None  # tiles --tidy turned into ice
+    proven_optimal: bool | None = None  # maximizing: no level with more min stops exists
+    searched: int | None = None  # layouts the exhaustive search evaluated for that proof
+    skipped: tuple[str, ...] = ()  # stages that could not run in the time left, and why
+
+    def but(self, **changes) -> GeneratorRecord:
+        return replace(self, **changes)
+
+    def to_json(self) -> dict:
+        """The record as JSON: fields that do not apply (None, not maximizing, nothing skipped)
+        are left out."""
+        out = {}
+        for spec in fields(self):
+            value = getattr(self, spec.name)
+            if value is None or (spec.name == "maximize" and not value) or (spec.name == "skipped" and not value):
+                continue
+            if spec.name == "request":
+                value = value.to_json()
+            elif spec.name == "skipped":
+                value = list(value)
+            out[spec.name] = value
+        return out
+
+    @classmethod
+    def from_json(cls, obj: object) -> GeneratorRecord:
+        """A record read back from a level file; DesignerError (one line) when it is not one."""
+        if not isinstance(obj, dict):
+            raise DesignerError("the level has no generator record (it was not designed by designer make)")
+        known = {spec.name for spec in fields(cls)}
+        values = {key: value for key, value in obj.items() if key in known}
+        for key, kind in (("method", str), ("stage", str), ("seed", int), ("time_limit", (int, float))):
+            if type(values.get(key)) not in (kind if isinstance(kind, tuple) else (kind,)):
+                raise DesignerError(f"the generator record's {key!r} is missing or not a {getattr(kind, '__name__', 'number')}")
+        if "request" not in values:
+            raise DesignerError("the generator record has no request (the level was made before records kept one)")
+        values["request"] = LayoutRequest.from_json(values["request"])
+        values["skipped"] = tuple(values.get("skipped", ()))
+        return cls(**values)
+
+
+@dataclass(frozen=True)
+class Design:
+    """A verified level: the level, its analysis, and how it was made."""
+
+    level: Level
+    analysis: Analysis
+    generator: GeneratorRecord
+
+    @property
+    def min_stops(self) -> int:
+        return self.analysis.min_stops
+
+
+class DesignFailed(Exception):
+    """The request cannot be met: ``reason`` is "infeasible" or "time limit"."""
+
+    def __init__(self, reason: str, message: str, best: Design | None = None):
+        super().__init__(message)
+        self.reason = reason
+        self.best = best
+
+    def __reduce__(self):  # crosses a cluster as a value
+        return DesignFailed, (self.reason, str(self), self.best)
+
+
+def infeasible_message(request: LayoutRequest) -> str:
+    """"proven infeasible: ..." for a request, its band included."""
+    band = f"min stops >= {request.min_stops}"
+    if request.max_stops is not None:
+        band = f"min stops in {request.min_stops}..{request.max_stops}"
+    return (f"proven infeasible: no strong reversible {request.height}x{request.width} level "
+            f"with {band} exists under these constraints")
+

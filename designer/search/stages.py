@@ -1,0 +1,371 @@
+"""The stages of a design, and what they share.
+
+Every stage has one shape: ``stage(search, goal, budget) -> StageResult``. It reads the
+``Search`` (the request, the seed's random stream, the pool of good layouts, the best design so
+far), searches within its ``budget``, passes every level it would hand back through the one
+verifier (``Search.verify``), and returns what it found. It changes nothing the policy relies on:
+the policy takes a result in with ``Search.absorb``, in plain sight.
+
+- ``endpoints_stage``: the only layout a request allows, every start and goal tried (exact);
+- ``sample_stage``: seeded random layouts in compiled batches;
+- ``climb_stage``: neighbourhood search from the pool (``designer.search.climb``), then exact
+  neighbourhoods in tiny spaces;
+- ``anneal_stage``: simulated annealing from the best layout (``designer.search.anneal``);
+- ``open_grid_stage``: annealing on compressed open grids (``designer.search.opengrid``);
+- ``exhaustive_stage``: every layout up to symmetry (``designer.search.exhaustive``), a proof
+  when it completes;
+- ``model_stage``: the CP-SAT model (``designer.models``), a proof when it completes.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from designer.analysis.classify import classify, classify_batch
+from designer.analysis.graph import analyze
+from designer.analysis.tidy import tidy
+from designer.analysis.verify import failure
+from designer.core.budget import Budget
+from designer.core.level import Level
+from designer.core.request import LayoutRequest
+from designer.core.space import LayoutSpace
+from designer.search import anneal, exhaustive, opengrid
+from designer.search.climb import climb
+from designer.search.goal import Goal
+from designer.search.result import Design, DesignFailed, GeneratorRecord, infeasible_message
+from designer.search.sampling import batch_level, sample_for_request
+from designer.search.tuning import (DENSITIES, EMPTY_ROOM_PAIRS, NEIGHBOURHOOD_RELEASE, NEIGHBOURHOOD_STALL_SHARE,
+                                    POOL_SIZE, SAMPLE_BATCH, SAMPLE_BATCHES, STALL_MAX_SECONDS, STALL_MIN_SECONDS,
+                                    STALL_SHARE)
+
+
+@dataclass
+class Progress:
+    """What a caller may watch while a design runs."""
+
+    phase: str = "starting"
+    best_stops: int | None = None
+    rejected: int = 0
+    listeners: list[Callable[[Progress], None]] = field(default_factory=list)
+
+    def update(self, **changes) -> None:
+        for key, value in changes.items():
+            setattr(self, key, value)
+        for listener in self.listeners:
+            listener(self)
+
+
+@dataclass(frozen=True)
+class StageResult:
+    """What a stage returns.
+
+    ``design``: a verified level. Meeting K, it meets K (the search is over); maximizing, it is
+    the stage's best. ``complete``: the stage searched everything above its bar, so no level it
+    missed exists (a proof). ``pool``: when not None, the stage's best unverified layouts (stops,
+    level), best first, for the next stage to start from. ``skipped``: why the stage could not run."""
+
+    design: Design | None = None
+    complete: bool = False
+    layouts: int = 0  # exhaustive search: layouts evaluated
+    pool: tuple[tuple[int, Level], ...] | None = None
+    skipped: str | None = None
+
+
+class Search:
+    """What the stages share: the request and goal, one budget, one verifier, the seed's random
+    stream; and what has been found so far, which only ``absorb`` changes: the pool of good
+    layouts (stops, level), best first, and the best verified design."""
+
+    def __init__(self, request: LayoutRequest, goal: Goal, *, seed: int, budget: Budget, workers: int, method: str,
+                 excluded: set[Level], progress: Progress, executor=None):
+        self.request, self.goal, self.seed, self.budget, self.workers = request, goal, seed, budget, workers
+        self.executor = executor  # where the exhaustive search's shards run (None: threads here)
+        self.method, self.excluded, self.progress = method, excluded, progress
+        self.rng = np.random.default_rng(seed)
+        self.pool: list[tuple[int, Level]] = []
+        self.best: Design | None = None
+        # Counts for the generator record and the progress display.
+        self.rejected = 0
+        self.samples = 0
+        self.best_stops_seen = -1
+        self.skipped: list[str] = []  # stages that could not run in the time left, and why
+
+    def absorb(self, result: StageResult) -> Design | None:
+        """Take a stage's result in: its pool replaces the pool, its design becomes the best when
+        it beats it. Returns the result's design."""
+        if result.pool is not None:
+            self.pool = list(result.pool)
+        if result.skipped:
+            self.skipped.append(result.skipped)
+        found = result.design
+        if found is not None and (self.best is None or found.min_stops > self.best.min_stops):
+            self.best = found
+        return found
+
+    def record(self, stage: str, **extra) -> GeneratorRecord:
+        return GeneratorRecord(
+            method=self.method, stage=stage, seed=self.seed, seconds=round(self.budget.elapsed(), 3),
+            time_limit=self.budget.time_limit, request=self.request, workers=self.workers, samples=self.samples,
+            rejected=self.rejected, skipped=tuple(self.skipped), **extra)
+
+    def verify(self, level: Level, stage: str) -> Design | None:
+        """The design if ``level`` passes the verifier (``designer.analysis.verify``), else None:
+        one more rejection, and the level is never offered again. With ``--tidy``, spare rocks are
+        turned into ice first (``designer.analysis.tidy``)."""
+        if level in self.excluded:
+            return None
+        extra, floor = {}, None
+        if self.request.tidy:
+            # maximizing, a tile is spare when removing it keeps the level's own stops
+            floor = (classify(level).min_stops or 0) if self.goal.maximizing else self.request.min_stops
+            tidied = tidy(self.request, level, floor)
+            if tidied is not None and tidied != level:
+                extra = {"tidied": int((level.terrain != tidied.terrain).sum())}
+            level = tidied if tidied is not None else level
+            if level in self.excluded:
+                return None
+        report = analyze(level)
+        if failure(self.request, level, report, floor) is None:
+            return Design(level, report, self.record(stage, **extra))
+        self.excluded.add(level)
+        self.rejected += 1
+        self.progress.update(rejected=self.rejected)
+        return None
+
+    def seen(self, stops: int) -> None:
+        if stops > self.best_stops_seen:
+            self.best_stops_seen = stops
+            self.progress.update(best_stops=stops)
+
+    def timed_out(self) -> DesignFailed:
+        seen = f" (the best layout seen needs {self.best_stops_seen} stops)" if self.best_stops_seen > 0 else ""
+        skipped = "".join(f"; {why}" for why in self.skipped)
+        return DesignFailed(
+            "time limit",
+            f"time limit reached: no strong reversible level with min stops >= {self.request.min_stops} "
+            f"found in {self.budget.time_limit:g} s{seen}{skipped}",
+        )
+
+    def infeasible(self, detail: str = "") -> DesignFailed:
+        return DesignFailed("infeasible", infeasible_message(self.request) + detail)
+
+    def finish_maximize(self, *, proven: bool, searched: int | None = None) -> Design:
+        """The best design, its record saying how the whole run ended."""
+        best = self.best
+        generator = best.generator.but(proven_optimal=proven, rejected=self.rejected, samples=self.samples,
+                                       maximize=True, seconds=round(self.budget.elapsed(), 3), searched=searched,
+                                       skipped=tuple(self.skipped))
+        return Design(best.level, best.analysis, generator)
+
+
+# --- the stages ----------------------------------------------------------------------------------
+
+def endpoints_stage(search: Search, goal: Goal, budget: Budget) -> StageResult:
+    """The one layout the request allows (no rocks, no snow): every start and goal, in batches.
+    Maximizing, every pair is tried and the best verified level returned; otherwise the first
+    batch's. Complete when every pair was tried."""
+    search.progress.update(phase="every start and goal")
+    terrain = exhaustive.fixed_terrain(search.request)
+    found, complete = exhaustive.search_endpoints(search.request, terrain, budget, search.excluded,
+                                                  first_only=not goal.maximizing)
+    for stops, level in found:
+        search.seen(stops)
+        design = search.verify(level, "endpoints")
+        if design is not None:
+            return StageResult(design, complete)
+    return StageResult(None, complete)
+
+
+def sample_stage(search: Search, goal: Goal) -> StageResult:
+    """Seeded random layouts in compiled batches, a fixed number of them (so that the same seed
+    gives the same pool), more while none is admissible (up to half the time limit). Meeting K,
+    the first verified level that meets it; the best few layouts become the pool."""
+    found, pool = _sample(search, goal, list(search.pool))
+    return StageResult(found, pool=tuple(pool))
+
+
+def _sample(search: Search, goal: Goal, pool: list) -> tuple[Design | None, list]:
+    search.progress.update(phase="sampling")
+    request, budget = search.request, search.budget
+    space = LayoutSpace.of(request)
+    batch = 0
+    while batch < SAMPLE_BATCHES or (not pool and time.perf_counter() < budget.t0 + 0.5 * budget.time_limit):
+        density = DENSITIES[batch % len(DENSITIES)]
+        batch += 1
+        terrains, starts, goals = sample_for_request(search.rng, request, SAMPLE_BATCH, density)
+        search.samples += SAMPLE_BATCH
+        classes, reversible, stops = classify_batch(terrains, starts, goals)
+        candidates = np.flatnonzero(space.admissible(terrains, classes, reversible, stops))
+        candidates = candidates[np.argsort(-stops[candidates], kind="stable")]
+        if not goal.maximizing:
+            for k in candidates[stops[candidates] >= goal.target]:
+                found = search.verify(batch_level(terrains, starts, goals, int(k)), "sampling")
+                if found:
+                    return found, pool
+        for k in candidates[:POOL_SIZE]:
+            pool.append((int(stops[k]), batch_level(terrains, starts, goals, int(k))))
+        pool = sorted(pool, key=lambda item: -item[0])[:POOL_SIZE]
+        if pool:
+            search.seen(pool[0][0])
+    return None, pool
+
+
+def climb_stage(search: Search, goal: Goal, budget: Budget, *, restarts: bool = False) -> StageResult:
+    """Climb from the pool (then, in tiny spaces, search exact neighbourhoods around the best
+    layout). Meeting K: the first verified level that meets it, or the best layout short of it
+    at the head of the pool (the next stage's start). Maximizing: the best verified design; with
+    ``restarts``, climb again from fresh samples each time a climb ends."""
+    if not search.pool:
+        return StageResult()
+    search.progress.update(phase="climbing")
+    request, pool, best = search.request, list(search.pool), None
+    stall = min(STALL_MAX_SECONDS, max(STALL_MIN_SECONDS, STALL_SHARE * search.budget.time_limit))
+    while not budget.expired():
+        level, stops = climb(request, search.rng, [lv for _, lv in pool], budget, goal.target,
+                             search.excluded, on_best=search.seen, stall=stall)
+        if level is None:
+            break
+        stage = "climb"
+        if exhaustive.applies(request) and not goal.met_by(stops):
+            refined, refined_stops = _refine(search, goal, level, stops, budget)
+            stage = "neighbourhood" if refined_stops > stops else stage
+            level, stops = refined, refined_stops
+        if goal.short(stops):
+            return StageResult(best, pool=((stops, level), *pool))
+        found = search.verify(level, stage)
+        if found is None:
+            continue
+        pool.insert(0, (stops, level))
+        if not goal.maximizing:
+            return StageResult(found, pool=tuple(pool))
+        if best is None or found.min_stops > best.min_stops:
+            best = found
+        if not restarts or budget.expired():  # no time left to climb again: no fresh samples either
+            break
+        _, pool = _sample(search, goal, [])  # climb again from fresh samples; the best is kept
+        search.progress.update(phase="climbing")
+    return StageResult(best, pool=tuple(pool))
+
+
+def _refine(search: Search, goal: Goal, level: Level, stops: int, budget: Budget) -> tuple[Level, int]:
+    """Exact neighbourhoods: release a few rocks of the best layout and place them again in every
+    possible way, with every start and goal; move on ties, stop after a long stall."""
+    search.progress.update(phase="neighbourhood search")
+    last_gain = time.perf_counter()
+    stall = min(2 * STALL_MAX_SECONDS,
+                max(STALL_MIN_SECONDS, NEIGHBOURHOOD_STALL_SHARE * search.budget.time_limit))
+    while time.perf_counter() < min(budget.deadline, last_gain + stall) and not goal.met_by(stops):
+        release = int(search.rng.choice(NEIGHBOURHOOD_RELEASE))
+        round_budget = Budget.until(min(budget.deadline, last_gain + stall))
+        result = exhaustive.search_around(search.request, level, release, stops, round_budget, search.rng)
+        if result.level is None or result.level in search.excluded:
+            continue
+        if result.best > stops:
+            last_gain = time.perf_counter()
+            search.seen(result.best)
+        level, stops = result.level, result.best
+    return level, stops
+
+
+def open_grid_stage(search: Search, goal: Goal, budget: Budget) -> StageResult:
+    """A few rocks on a large open grid (``designer.search.opengrid``): annealing on compressed
+    grids, one chain per worker; the best level, verified."""
+    search.progress.update(phase="open-grid annealing")
+    level, stops = opengrid.search(search.request, search.rng, budget, search.workers, target=goal.target,
+                                   exclude=search.excluded, on_best=search.seen)
+    if level is None or goal.short(stops):
+        return StageResult()
+    return StageResult(search.verify(level, "open grid"))
+
+
+def anneal_stage(search: Search, goal: Goal, budget: Budget) -> StageResult:
+    """Simulated annealing from the best layout so far (``designer.search.anneal``), one chain per
+    worker. The best level, verified; meeting K and short of it, a better layout goes to the head
+    of the pool (the model's hint)."""
+    if search.best is not None:
+        level, stops = search.best.level, search.best.min_stops
+    elif search.pool:
+        stops, level = search.pool[0]
+    else:
+        return StageResult()
+    search.progress.update(phase="annealing")
+    found_level, found_stops = anneal.search(search.request, level, stops, search.rng, budget, search.workers,
+                                             target=goal.target, on_best=search.seen)
+    if goal.short(found_stops):
+        return StageResult(pool=((found_stops, found_level), *search.pool) if found_stops > stops else None)
+    if found_level == level:
+        return StageResult()
+    return StageResult(search.verify(found_level, "anneal"))
+
+
+def exhaustive_stage(search: Search, goal: Goal, budget: Budget) -> StageResult:
+    """Every layout up to symmetry (tiny spaces) for a level above the bar: K when meeting it (the
+    first found will do), one more than the best so far when maximizing (the best found).
+    Complete: none better (or none at all) exists."""
+    search.progress.update(phase="exhaustive search")
+    if not goal.maximizing:
+        bar = goal.target
+    else:
+        bar = search.best.min_stops + 1 if search.best else search.request.min_stops
+    result = exhaustive.search(search.request, bar, budget, search.workers, executor=search.executor,
+                               on_best=search.seen, first_only=not goal.maximizing)
+    design = None
+    if result.level is not None:
+        design = search.verify(result.level, "exhaustive")
+        if design is None:  # cannot happen unless the kernels disagree with the analysis
+            raise RuntimeError(f"exhaustive search returned a level that fails verification:\n{result.level}")
+    return StageResult(design, result.complete, result.layouts)
+
+
+def empty_room(request: LayoutRequest) -> Level | None:
+    """The model's starting point when nothing better is known: every free cell ice and the first
+    start and goal (pairs in one row or column first) that make the room strong and reversible.
+    A hint, not a stage: the model's own search improves on it. None when no pair works."""
+    space = LayoutSpace.of(request)
+    terrain = space.base_terrain()  # fixed tiles, ice on the free cells and pinned ends
+    pairs = [(s, g) for s in request.start_cells() for g in request.goal_cells() if s != g]
+    pairs.sort(key=lambda pair: pair[0][0] != pair[1][0] and pair[0][1] != pair[1][1])
+    pairs = pairs[:EMPTY_ROOM_PAIRS]
+    if not pairs:
+        return None
+    terrains, starts, goals = exhaustive.endpoint_batch(space, terrain, pairs)
+    classes, reversible, stops = classify_batch(terrains, starts, goals)
+    good = np.flatnonzero(space.admissible(terrains, classes, reversible, stops, budgets=False))
+    if not len(good):
+        return None
+    k = int(good[0])
+    return Level(terrains[k], pairs[k][0], pairs[k][1])
+
+
+def model_stage(search: Search, goal: Goal, budget: Budget) -> StageResult:
+    """The CP-SAT model (``designer.models``), built and solved within ``budget``, from a hint:
+    the best layout so far, else the empty room (``empty_room``). Meeting K, the first verified
+    level of at least K; an optimum below K proves the request infeasible. Maximizing, K and
+    "better than the best so far" are constraints, and the best verified level found until the
+    time runs out or the model proves no better one exists. Complete: the model proved its
+    answer. Skipped, and said so, when building the model does not fit in the time left."""
+    search.progress.update(phase="cp-sat")
+    left = budget.left()  # loading OR-Tools (about 0.5 s the first time) counts too
+    from designer.models.cpsat import BuildTimedOut, build_model
+    from designer.models.solve import solve_model
+
+    request = search.request
+    try:
+        built = build_model(request, budget=budget, require_min_stops=goal.maximizing)
+    except BuildTimedOut:
+        return StageResult(skipped=f"cp-sat: loading OR-Tools and building the model did not fit in the {left:.1f} s left")
+    for level in search.excluded:
+        built.exclude(level.terrain, level.start, level.goal)
+    hint = search.best.level if search.best else (search.pool[0][1] if search.pool else empty_room(request))
+    if hint is not None:
+        built.hint(hint.terrain, hint.start, hint.goal)
+    outcome = solve_model(built, budget, seed=search.seed, workers=search.workers, min_stops=request.min_stops,
+                          maximize=goal.maximizing,
+                          better_than=search.best.min_stops if goal.maximizing and search.best else None,
+                          accept=lambda terrain, start, end: search.verify(Level(terrain, start, end), "cp-sat"),
+                          stops_of=lambda design: design.min_stops, on_stops=search.seen)
+    return StageResult(outcome.found, outcome.complete)

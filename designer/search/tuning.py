@@ -1,0 +1,74 @@
+"""Every tunable of the searches, in one place, with what it means.
+
+Time shares are fractions of the time *left* when the stage starts (``Budget.share``): the
+policies in ``designer.search.design`` read top-down with them. Values were set by measurement;
+the README's benchmarks are the figures they were set against.
+"""
+
+# --- sampling ------------------------------------------------------------------------------------
+#: Random layouts classified per compiled batch.
+SAMPLE_BATCH = 4096
+#: Rock densities of successive batches (free cells that are rock).
+DENSITIES = (0.2, 0.25, 0.15, 0.3)
+#: Batches drawn before climbing (more while none is strong and reversible, up to half the time).
+SAMPLE_BATCHES = 1
+#: The best sampled layouts kept for the climb to start from.
+POOL_SIZE = 8
+
+# --- the policies' shares of the time left ------------------------------------------------------
+#: Meeting K: the climb's share; CP-SAT or the exhaustive search gets the rest.
+CLIMB_SHARE = 0.5
+#: When a complete exhaustive search is in reach, the climb only gets this, the proof the rest.
+CLIMB_SHARE_BEFORE_PROOF = 0.1
+#: Maximizing, before the annealing: one short climb hands the chains a good start.
+CLIMB_SHARE_BEFORE_ANNEAL = 0.05
+#: Maximizing with no proof in reach (annealing, open grids, climbs with restarts): this share,
+#: the model the rest.
+SEARCH_SHARE_WITHOUT_PROOF = 0.9
+#: Meeting K the climb missed: the annealing's share, the model the rest.
+ANNEAL_SHARE_BEFORE_MODEL = 0.5
+#: Search exhaustively when a complete search is forecast within this many times the time left.
+EXHAUSTIVE_REACH = 10
+
+# --- the climb -----------------------------------------------------------------------------------
+#: The climb hands over after this long without a gain: a share of the time limit, within bounds.
+STALL_SHARE, STALL_MIN_SECONDS, STALL_MAX_SECONDS = 0.1, 2.0, 30.0
+#: Sideways moves before a kick, and the random toggles of a kick.
+PLATEAU_STEPS = 40
+KICK_TOGGLES = 4
+#: Exact neighbourhoods (tiny spaces): their stall share (each round is slower), and the rocks
+#: released per round.
+NEIGHBOURHOOD_STALL_SHARE = 0.3
+NEIGHBOURHOOD_RELEASE = (3, 4)
+
+# --- the annealing chains (designer.search.anneal) -----------------------------------------------
+#: Heat (in stops) at the start and the end of an epoch, and the first heat of later epochs.
+HOT, COLD, REHEAT = 2.0, 0.2, 0.5
+#: An epoch's length: a chain cools over this many seconds (or the time left), then reheats from
+#: its best.
+EPOCH_SECONDS = 20.0
+#: Steps per compiled call: the schedule, the stop flag and the clock are looked at in between.
+SLICE_STEPS = 4096
+
+# --- open grids (designer.search.opengrid) --------------------------------------------------------
+#: Heat at the start and the end of an epoch; later epochs start at half of ``OPEN_HOT``.
+OPEN_HOT, OPEN_COLD = 3.0, 0.1
+OPEN_EPOCH_SECONDS = 15.0
+#: Move mix: a rock along its row or column; a rock anywhere; otherwise a blank row or column
+#: inserted or removed.
+ALONG_LINE, ANYWHERE = 0.4, 0.4
+#: Random goal cells a move is scored with, besides the current goal.
+GOAL_SAMPLES = 8
+#: A chain's first grid: this many rows and columns more than rocks (within the request's).
+START_MARGIN = (4, 5)
+#: Steps per compiled call of the open-grid chain.
+OPEN_SLICE_STEPS = 256
+
+# --- the model ------------------------------------------------------------------------------------
+#: Start and goal pairs tried for the model's starting point (the empty room).
+EMPTY_ROOM_PAIRS = 4096
+
+# --- records (designer.studies.records) -----------------------------------------------------------
+#: The lower bound's share of the proof's forecast time (and at most of the time limit), and its least.
+BOUND_SHARE = 0.1
+MIN_BOUND_SECONDS = 1.0

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from designer import kernels  # noqa: E402
+from designer.core import kernels  # noqa: E402
 from designer.core.level import Level  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]

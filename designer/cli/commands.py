@@ -598,7 +598,7 @@ def _quiet_stdout() -> None:
 
 def _note_slow_kernels() -> None:
     """Say once, on standard error, when the pure-Python kernels run, and why."""
-    from designer import kernels  # numpy is loaded already (designer.level needs it)
+    from designer.core import kernels  # numpy is loaded already (designer.core.level needs it)
 
     def note() -> None:
         typer.echo(f"designer: note: using the pure-Python kernels, slower ({kernels.why_python()})", err=True)

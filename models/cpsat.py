@@ -81,14 +81,20 @@ class Literals:
     def disj(self, lits):
         return self.negate(self.conj([self.negate(lit) for lit in lits]))
 
+    @staticmethod
+    def _live(conditions) -> list | None:
+        """The conditions that are not constants; None when one is False (nothing to enforce)."""
+        conditions = list(conditions)
+        if any(lit is False for lit in conditions):
+            return None
+        return [lit for lit in conditions if lit is not True]
+
     def implies(self, conditions, consequence_lits):
         """AND(conditions) => OR(consequence_lits), folded."""
-        clause = []
-        for lit in conditions:
-            if lit is False:
-                return
-            if lit is not True:
-                clause.append(~lit)
+        live = self._live(conditions)
+        if live is None:
+            return
+        clause = [~lit for lit in live]
         for lit in consequence_lits:
             if lit is True:
                 return
@@ -100,13 +106,9 @@ class Literals:
 
     def enforce(self, constraint, conditions):
         """Make a linear constraint hold when all ``conditions`` do (folded)."""
-        lits = []
-        for lit in conditions:
-            if lit is False:
-                return
-            if lit is not True:
-                lits.append(lit)
-        self.model.add(constraint).only_enforce_if(lits)
+        lits = self._live(conditions)
+        if lits is not None:
+            self.model.add(constraint).only_enforce_if(lits)
 
 
 @dataclass

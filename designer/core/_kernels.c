@@ -59,14 +59,21 @@ static void slide_table(const uint8_t *terrain, int h, int w, int64_t capture, i
     }
 }
 
+/* A breadth-first search's start: every distance -1 but the source's 0, the source queued.
+ * Returns the queue's length (1). */
+static int64_t bfs_from(int32_t *dist, int64_t n, int64_t source, int32_t *queue)
+{
+    for (int64_t i = 0; i < n; i++) dist[i] = -1;
+    dist[source] = 0;
+    queue[0] = (int32_t)source;
+    return 1;
+}
+
 /* Stops from start to every cell (-1 unreachable); `order` gets the cells in BFS order.
  * The goal ends the game: no move leaves it. Returns how many cells were reached. */
 static int64_t reach(const int32_t *dest, int64_t n, int64_t start, int64_t goal, int32_t *stops, int32_t *order)
 {
-    for (int64_t i = 0; i < n; i++) stops[i] = -1;
-    int64_t head = 0, tail = 0;
-    stops[start] = 0;
-    order[tail++] = (int32_t)start;
+    int64_t head = 0, tail = bfs_from(stops, n, start, order);
     while (head < tail) {
         const int32_t u = order[head++];
         if (u == goal) continue;
@@ -158,10 +165,7 @@ static void classify_one(const uint8_t *terrain, int h, int w, int64_t start, in
 static void distances_to_goal(const uint8_t *terrain, int h, int w, int64_t goal, int32_t *to_goal, int32_t *queue)
 {
     const int64_t n = (int64_t)h * w;
-    for (int64_t i = 0; i < n; i++) to_goal[i] = -1;
-    int64_t head = 0, tail = 0;
-    to_goal[goal] = 0;
-    queue[tail++] = (int32_t)goal;
+    int64_t head = 0, tail = bfs_from(to_goal, n, goal, queue);
     while (head < tail) {
         const int32_t v = queue[head++];
         const int vr = v / w, vc = v % w;
@@ -293,6 +297,23 @@ static int may_reach(const uint8_t *terrain, int h, int w, const uint8_t *start_
     return 0;
 }
 
+/* Whether start s of the level with goal g is strong and reversible, given `dest` (the slide table
+ * with g capturing) and `to_goal` (moves to g from each cell): every cell reachable from s can
+ * still reach g, and in the swapped level (s captures) g reaches s. `back`, `back_len`, `stops`
+ * and `order` are scratch of 4n, 4n, n and n ints. */
+static int strong_and_reversible(const uint8_t *terrain, int h, int w, int64_t s, int64_t g, const int32_t *dest,
+                                 const int32_t *to_goal, int32_t *back, int32_t *back_len, int32_t *stops,
+                                 int32_t *order)
+{
+    const int64_t n = (int64_t)h * w;
+    const int64_t count = reach(dest, n, s, g, stops, order);
+    for (int64_t k = 0; k < count; k++)
+        if (to_goal[order[k]] < 0) return 0;
+    slide_table(terrain, h, w, s, back, back_len);
+    reach(back, n, g, s, stops, order);
+    return stops[s] >= 0;
+}
+
 /* Evaluate every (start, goal) pair of one layout; update `found` with strong, reversible pairs
  * of at least max(threshold, found->best) stops. */
 static void evaluate_layout(const uint8_t *terrain, int h, int w, const uint8_t *start_ok, const uint8_t *goal_ok,
@@ -313,15 +334,7 @@ static void evaluate_layout(const uint8_t *terrain, int h, int w, const uint8_t 
             const int32_t need = found->best > threshold ? found->best : threshold;
             if (to_goal[s] < need) continue;
             if (!table_ready) { slide_table(terrain, h, w, g, dest, length); table_ready = 1; }
-            /* strong: every cell reachable from s can still reach g */
-            const int64_t count = reach(dest, n, s, g, stops, order);
-            int strong = 1;
-            for (int64_t k = 0; k < count && strong; k++) strong = to_goal[order[k]] >= 0;
-            if (!strong) continue;
-            /* reversible: the swapped level (s captures) is solvable */
-            slide_table(terrain, h, w, s, back, back_len);
-            reach(back, n, g, s, stops, order);
-            if (stops[s] < 0) continue;
+            if (!strong_and_reversible(terrain, h, w, s, g, dest, to_goal, back, back_len, stops, order)) continue;
             if (to_goal[s] > found->best) {
                 found->best = to_goal[s];
                 found->ties = 0;
@@ -370,13 +383,7 @@ static void best_pair_of(const uint8_t *terrain, int h, int w, const uint8_t *st
         slide_table(terrain, h, w, g, dest, length);
         for (int32_t d = most; d >= need; d--) {
             for (int32_t s = head[d]; s >= 0; s = next[s]) {
-                const int64_t count = reach(dest, n, s, g, stops, order);
-                int strong = 1;
-                for (int64_t k = 0; k < count && strong; k++) strong = to_goal[order[k]] >= 0;
-                if (!strong) continue;
-                slide_table(terrain, h, w, s, back, back_len);
-                reach(back, n, g, s, stops, order);
-                if (stops[s] < 0) continue;
+                if (!strong_and_reversible(terrain, h, w, s, g, dest, to_goal, back, back_len, stops, order)) continue;
                 found->best = d;
                 found->start = s;
                 found->goal = (int32_t)g;

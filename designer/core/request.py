@@ -69,24 +69,23 @@ class LayoutRequest:
 
     def start_cells(self) -> list[Cell]:
         """Cells the start may take."""
-        pin = self.start if self.start is not None else self._template_pin("S")
-        if pin is not None:
-            return [pin]
-        if self.template is not None:
-            return [c for c in self._cells() if self.fixed_tile(c) in (None, ICE) and c != self._template_pin("G")]
-        if self.frame:
-            return [(self.height - 1, c) for c in range(1, self.width - 1)]
-        return self._cells()
+        return self._end_cells(self.start, "S", "G", self.height - 1)
 
     def goal_cells(self) -> list[Cell]:
         """Cells the goal may take."""
-        pin = self.goal if self.goal is not None else self._template_pin("G")
+        return self._end_cells(self.goal, "G", "S", 0)
+
+    def _end_cells(self, pin: Cell | None, char: str, other: str, frame_row: int) -> list[Cell]:
+        """An end's cells: its pin (an option, or the template's ``char``); else a template's free
+        and ice cells but the other end's pin; else, with a frame, the inner cells of
+        ``frame_row``; else every cell."""
+        pin = pin if pin is not None else self._template_pin(char)
         if pin is not None:
             return [pin]
         if self.template is not None:
-            return [c for c in self._cells() if self.fixed_tile(c) in (None, ICE) and c != self._template_pin("S")]
+            return [c for c in self._cells() if self.fixed_tile(c) in (None, ICE) and c != self._template_pin(other)]
         if self.frame:
-            return [(0, c) for c in range(1, self.width - 1)]
+            return [(frame_row, c) for c in range(1, self.width - 1)]
         return self._cells()
 
     def free_cells(self) -> list[Cell]:
@@ -116,30 +115,42 @@ class LayoutRequest:
 
     def to_json(self) -> dict:
         """Every field, as JSON values (cells as [row, column], the template as a list of rows)."""
-        out = {}
-        for spec in fields(self):
-            value = getattr(self, spec.name)
-            if isinstance(value, tuple):
-                value = list(value)
-            out[spec.name] = value
-        return out
+        return fields_to_json(self)
 
     @classmethod
     def from_json(cls, obj: object) -> LayoutRequest:
         """The request of ``to_json``'s object; DesignerError (one line) for anything else."""
-        if not isinstance(obj, dict):
-            raise DesignerError("the request must be a JSON object")
-        known = {spec.name for spec in fields(cls)}
-        unknown = sorted(set(obj) - known)
-        if unknown:
-            raise DesignerError(f"the request has an unknown field {unknown[0]!r}")
         values = {}
-        for name, value in obj.items():
+        for name, value in json_fields(cls, obj, "the request must be a JSON object", strict=True).items():
             kind = _FIELD_KINDS[name]
             if not kind.fits(value):
                 raise DesignerError(f"the request's {name!r} must be {kind.what}, not {value!r}"[:200])
             values[name] = kind.read(value)
         return cls(**values)
+
+
+def fields_to_json(record, omit=lambda name, value: False) -> dict:
+    """A dataclass's fields as JSON values (tuples as lists, nested records by their ``to_json``),
+    those for which ``omit(name, value)`` holds left out."""
+    out = {}
+    for spec in fields(record):
+        value = getattr(record, spec.name)
+        if omit(spec.name, value):
+            continue
+        out[spec.name] = list(value) if isinstance(value, tuple) else value.to_json() if hasattr(value, "to_json") else value
+    return out
+
+
+def json_fields(cls, obj: object, not_an_object: str, strict: bool) -> dict:
+    """The items of a JSON object that are fields of the dataclass ``cls``; DesignerError (the
+    line ``not_an_object``) when ``obj`` is no object, and with ``strict`` when it has another key."""
+    if not isinstance(obj, dict):
+        raise DesignerError(not_an_object)
+    known = {spec.name for spec in fields(cls)}
+    unknown = sorted(set(obj) - known)
+    if strict and unknown:
+        raise DesignerError(f"the {cls.__name__} has an unknown field {unknown[0]!r}")
+    return {key: value for key, value in obj.items() if key in known}
 
 
 class _Kind:

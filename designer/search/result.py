@@ -4,12 +4,12 @@ record), ``GeneratorRecord`` (how it was made, enough to make it again), and ``D
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 
 from designer.analysis.graph import Analysis
 from designer.core.errors import DesignerError
 from designer.core.level import Level
-from designer.core.request import LayoutRequest
+from designer.core.request import LayoutRequest, fields_to_json, json_fields
 
 
 @dataclass(frozen=True)
@@ -39,25 +39,14 @@ class GeneratorRecord:
     def to_json(self) -> dict:
         """The record as JSON: fields that do not apply (None, not maximizing, nothing skipped)
         are left out."""
-        out = {}
-        for spec in fields(self):
-            value = getattr(self, spec.name)
-            if value is None or (spec.name == "maximize" and not value) or (spec.name == "skipped" and not value):
-                continue
-            if spec.name == "request":
-                value = value.to_json()
-            elif spec.name == "skipped":
-                value = list(value)
-            out[spec.name] = value
-        return out
+        return fields_to_json(self, omit=lambda name, value: value is None or (
+            name in ("maximize", "skipped") and not value))
 
     @classmethod
     def from_json(cls, obj: object) -> GeneratorRecord:
         """A record read back from a level file; DesignerError (one line) when it is not one."""
-        if not isinstance(obj, dict):
-            raise DesignerError("the level has no generator record (it was not designed by designer make)")
-        known = {spec.name for spec in fields(cls)}
-        values = {key: value for key, value in obj.items() if key in known}
+        values = json_fields(cls, obj, "the level has no generator record (it was not designed by designer make)",
+                             strict=False)
         for key, kind in (("method", str), ("stage", str), ("seed", int), ("time_limit", (int, float))):
             if type(values.get(key)) not in (kind if isinstance(kind, tuple) else (kind,)):
                 raise DesignerError(f"the generator record's {key!r} is missing or not a {getattr(kind, '__name__', 'number')}")

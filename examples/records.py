@@ -25,7 +25,7 @@ with tempfile.TemporaryDirectory() as folder:
     print("read back from the checkpoint:", [r.min_stops for r in again] == [r.min_stops for r in found])
 
 # The proof on its own: every layout of at most 3 rocks, in shards on an executor (threads here;
-# designer.executor.Dask("local") runs the same shards on a dask LocalCluster).
+# designer.search.executor.Dask("local") runs the same shards on a dask LocalCluster).
 request = record_request(5, 5, False, 3)
 result = exhaustive.search(request, 12, Budget(60), executor=InProcess(2))
 print(f"levels of 12 stops or more with 3 rocks: {'none' if result.best < 0 else result.best}; "

@@ -129,7 +129,7 @@ class IceModel:
         return lit if isinstance(lit, bool) else bool(solver.boolean_value(lit))
 
     def layout(self, solver) -> tuple[np.ndarray, Cell, Cell]:
-        """(terrain, start, goal) of the solver's current solution (terrain codes of designer.level)."""
+        """(terrain, start, goal) of the solver's current solution (terrain codes of designer.core.level)."""
         req = self.request
         terrain = np.zeros((req.height, req.width), np.uint8)
         start = goal = None

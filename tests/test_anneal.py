@@ -1,4 +1,4 @@
-"""The annealing stage (designer.anneal) and its compiled chain (kernels.anneal_layout)."""
+"""The annealing stage (designer.search.anneal) and its compiled chain (kernels.anneal_layout)."""
 
 import numpy as np
 import pytest

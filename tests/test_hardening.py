@@ -81,8 +81,8 @@ def no_design(monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("a design was started before the output path was checked")
 
-    monkeypatch.setattr("designer.design.design", refuse)
-    monkeypatch.setattr("designer.baselines.generate", refuse)
+    monkeypatch.setattr("designer.search.design.design", refuse)
+    monkeypatch.setattr("designer.search.baselines.generate", refuse)
 
 
 @pytest.mark.parametrize("args, words", [
@@ -170,7 +170,7 @@ def test_a_failed_pack_leaves_no_empty_folder(capsys, tmp_path):
 
 
 def test_plot_path_is_checked_first(capsys, tmp_path, monkeypatch):
-    monkeypatch.setattr("designer.compare.compare", lambda *a, **k: pytest.fail("compared before checking"))
+    monkeypatch.setattr("designer.studies.compare.compare", lambda *a, **k: pytest.fail("compared before checking"))
     status, _, err = run(capsys, "compare", "--plot", str(tmp_path), "--seeds", "1")
     assert status == 2 and one_line(err) and "is a folder" in err
 

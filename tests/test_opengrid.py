@@ -1,4 +1,4 @@
-"""Open grids (designer.opengrid): compressing and expanding keep the puzzle; the designer's
+"""Open grids (designer.search.opengrid): compressing and expanding keep the puzzle; the designer's
 open-grid stage."""
 
 

@@ -1,4 +1,4 @@
-"""Pictures (designer.picture, designer render) and the Tiled export (designer.tiled, designer export)."""
+"""Pictures (designer.export.picture, designer render) and the Tiled export (designer.export.tiled, designer export)."""
 
 import json
 import shutil

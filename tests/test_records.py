@@ -1,4 +1,4 @@
-"""Records (designer.records), the sharded exhaustive search, and its executors."""
+"""Records (designer.studies.records), the sharded exhaustive search, and its executors."""
 
 import json
 import os

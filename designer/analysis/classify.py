@@ -1,7 +1,7 @@
 """The fast path: class, reversibility and min stops without building any graph object.
 
 Generators call this in their inner loop, so it runs compiled breadth-first searches over slide
-tables (``designer.kernels``), one level or a whole batch at a time, with the batch shared between
+tables (``designer.core.kernels``), one level or a whole batch at a time, with the batch shared between
 threads. ``designer.analysis`` computes the same figures (and many more) with networkx; the tests
 hold the two equal.
 """

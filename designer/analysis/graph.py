@@ -5,7 +5,7 @@ goal ends the game, so no edge leaves it. From it: the class (unsolvable / weak 
 strongly connected components and their condensation, the traps (cells from which the goal can
 no longer be reached, grouped by the sink component they drain into), reversibility (the level
 with start and goal swapped is solvable), and difficulty figures. This is the slow, thorough
-path and the verifier of everything the generators produce; ``designer.fast`` is the quick one.
+path and the verifier of everything the generators produce; ``designer.analysis.classify`` is the quick one.
 """
 
 from __future__ import annotations

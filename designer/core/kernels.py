@@ -313,7 +313,7 @@ def anneal_layout(terrain: np.ndarray, free, starts, goals, max_rocks: int | Non
 def anneal_open(terrain: np.ndarray, dims: np.ndarray, height: int, width: int, goal: np.ndarray, score: np.ndarray,
                 rng_state: np.ndarray, heat_hi: float, heat_lo: float, steps: int, target: int | None,
                 stop: np.ndarray | None, best_terrain: np.ndarray, best: np.ndarray) -> int:
-    """Run ``steps`` steps of one open-grid annealing chain (``designer.opengrid``; compiled only,
+    """Run ``steps`` steps of one open-grid annealing chain (``designer.search.opengrid``; compiled only,
     see ``can_anneal``), updating its state in place: ``terrain`` (uint8, ``height * width``
     long, holding a ``dims[0]`` x ``dims[1]`` compressed terrain row by row), ``dims`` (int32
     [h, w]), ``goal`` (int32 [row, column], -1 -1 for none), ``score`` (int32 [stops]) and

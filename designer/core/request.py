@@ -25,7 +25,7 @@ class LayoutRequest:
     ``start``/``goal`` pin a cell; unpinned, with a frame the start is on the bottom edge and the
     goal on the top edge (corners excluded), without a frame anywhere.
 
-    With a ``template`` (rows of canonical ASCII plus ``?``; see ``designer.template``) the grid is
+    With a ``template`` (rows of canonical ASCII plus ``?``; see ``designer.formats.template``) the grid is
     the template's: ``?`` cells are free, every other cell keeps its drawn tile, ``S``/``G`` pin
     the ends, and an unpinned end may go on any free or ice cell. There is no frame of our own.
     """
@@ -39,7 +39,7 @@ class LayoutRequest:
     goal: Cell | None = None
     max_rocks: int | None = None  # rocks placed on free cells (frame and template rocks are not counted)
     snow: int = 0  # exactly this many snow tiles in the level, template snow included (0: none)
-    tidy: bool = False  # every placed rock and snow tile is needed (see designer.tidy)
+    tidy: bool = False  # every placed rock and snow tile is needed (see designer.analysis.tidy)
     template: tuple[str, ...] | None = None
 
     def is_border(self, cell: Cell) -> bool:

@@ -5,7 +5,7 @@ rock; the slide also ends ON a snow cell or ON the goal as soon as the player en
 direction that does not move the player is not a move.
 
 ``slide_table`` computes, for every cell and direction, where the slide ends and how many cells
-it covers, in O(cells) (``designer.kernels``: compiled, or its numpy twin).
+it covers, in O(cells) (``designer.core.kernels``: compiled, or its numpy twin).
 Everything else (solver, analysis, fast classifier) reads that table, so the rule is written
 exactly once.
 """

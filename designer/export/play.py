@@ -1,7 +1,7 @@
 """A playable page: one self-contained HTML file for a level or a pack.
 
 The page fetches nothing: the levels, the script, the styles and the tile pictures (the SVG
-tiles of ``designer.picture``, as data URIs) are all inside it, so it works from a file with no
+tiles of ``designer.export.picture``, as data URIs) are all inside it, so it works from a file with no
 network. Arrow keys, WASD and swipes slide the player, the slide animated; U undoes a move and
 R restarts the level. It shows the move counter and the par (the level's min stops), and, once
 solved, "Solved in N (par M)". A pack gets a level list and a next-level button, and the list

@@ -11,7 +11,7 @@ external tilesets). It has two layers:
 The map's custom properties are ``min_stops``, ``solution`` (the fewest-moves solution as
 u/d/l/r letters, empty for an unsolvable level) and ``seed`` (only when the level file records
 the seed it was designed from). Each tile of the tileset has the properties ``kind`` and
-``solid`` (rock). The tileset image is drawn by ``designer.picture.tileset`` and written beside
+``solid`` (rock). The tileset image is drawn by ``designer.export.picture.tileset`` and written beside
 the map; the map refers to it by file name.
 """
 

@@ -1,6 +1,6 @@
 """Level files: detection, the JSON level ("ice-level", version 1), and reading from a path or stdin.
 
-ASCII (canonical and dialects) lives with the level type in ``designer.level``; this module
+ASCII (canonical and dialects) lives with the level type in ``designer.core.level``; this module
 adds the JSON form and the plumbing that turns bytes from a file into a Level.
 """
 

@@ -1,6 +1,6 @@
 """Simulated annealing over whole layouts: the ``anneal`` design stage.
 
-The climb (``designer.climb``) takes the best one-cell change until none helps, then restarts:
+The climb (``designer.search.climb``) takes the best one-cell change until none helps, then restarts:
 on a framed 12x12 it stalls in the high 40s. A chain here takes one random change at a time
 (a free cell toggled, a rock moved, the start or the goal moved along its edge), scored in
 compiled code (``kernels.anneal_layout``, about 170,000 steps a second on a framed 12x12), and

@@ -2,25 +2,25 @@
 
 A design runs as a portfolio, every random choice drawn from the seed:
 
-0. **bounds** (``designer.bounds``): cheap theorems that prove some requests infeasible at
+0. **bounds** (``designer.analysis.bounds``): cheap theorems that prove some requests infeasible at
    once; and **endpoints**, when the request leaves no layout to choose (no rocks, no snow):
    every start and goal tried in one compiled pass, which is exact.
 1. **sampling**: seeded random layouts, classified in compiled batches. For small targets
    (K up to about 20 on 12x12) the fastest way to a level; otherwise it seeds the climb.
-2. **climb**: neighbourhood search from the best samples (``designer.climb``): every one-cell
+2. **climb**: neighbourhood search from the best samples (``designer.search.climb``): every one-cell
    change classified in one batch, the best taken. It meets most targets within a second and
    gives CP-SAT a strong hint. In tiny layout spaces it goes on with exact neighbourhoods: a
    few rocks released and placed again in every possible way (``exhaustive.search_around``).
-2b. **open grid** (a rock budget on a large grid with no frame: ``designer.opengrid``): in place
+2b. **open grid** (a rock budget on a large grid with no frame: ``designer.search.opengrid``): in place
    of sampling and the climb, simulated annealing on compressed grids, where only the order of the rocks'
    rows and columns and the gaps between them count; the best is expanded back to the full grid.
-2c. **anneal** (``designer.anneal``, compiled kernels, no snow to place): where no proof is in
+2c. **anneal** (``designer.search.anneal``, compiled kernels, no snow to place): where no proof is in
    reach, simulated annealing from the climb's best layout, one random change at a time, one
    chain per worker. Maximizing, it gets most of the time after one short climb (in place of
    climbs from fresh samples); meeting a target the climb missed, half the time left.
 3. **exhaustive** (tiny layout spaces: no frame or pinned ends, a rock budget, no snow): every
    layout up to symmetry, in compiled code; when it completes it proves its best optimal, or
-   the request infeasible. Otherwise **cp-sat**: the model of ``models.ice_cpsat`` (strong
+   the request infeasible. Otherwise **cp-sat**: the model of ``designer.models.cpsat`` (strong
    solvability, reversibility and exact min stops are all inside it), solved with the rest of the
    time, the seed and the workers given. It maximizes the goal's stops from a hint (the best
    layout so far, or the empty room) and stops at the first level of K stops, so CP-SAT's own

@@ -180,7 +180,7 @@ def search(request: LayoutRequest, threshold: int, budget: Budget, workers: int 
     """Search the whole space for strong, reversible levels of at least ``threshold`` stops.
 
     The space splits into shards (``shard_jobs``) that run on ``executor`` (threads in this
-    process by default; see ``designer.executor``) and merge into the same result whatever ran
+    process by default; see ``designer.search.executor``) and merge into the same result whatever ran
     them. With ``fewest_rocks``, rock sets of fewer rocks are left out (a caller that has proven
     them short of the threshold). ``done`` holds shard results already known (by key, from a checkpoint): those shards
     are not run again. ``on_shard(key, result)`` is called as each shard finishes.

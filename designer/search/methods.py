@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from designer.core.level import Level
 from designer.core.request import LayoutRequest
 from designer.search import baselines
-from designer.search import design as designer
+from designer.search import design as policies
 from designer.search.result import Design
 
 
@@ -35,7 +35,7 @@ class Method:
             maximize: bool = False, exclude: tuple[Level, ...] = (), progress=None, executor=None) -> Design:
         """Design a level for ``request`` (DesignFailed when it cannot be met)."""
         if self.designer:
-            return designer.design(request, seed=seed, time_limit=time_limit, workers=workers, maximize=maximize,
+            return policies.design(request, seed=seed, time_limit=time_limit, workers=workers, maximize=maximize,
                                    exclude=exclude, progress=progress, method=self.name, executor=executor)
         return baselines.generate(self.name, request, seed=seed, time_limit=time_limit, exclude=exclude)
 
@@ -49,7 +49,7 @@ _SUMMARIES = {
 }
 
 METHODS: dict[str, Method] = {
-    **{name: Method(name, _SUMMARIES[name], True) for name in designer.POLICIES},
+    **{name: Method(name, _SUMMARIES[name], True) for name in policies.POLICIES},
     **{name: Method(name, _SUMMARIES[name], False) for name in baselines.GENERATORS},
 }
 

@@ -75,7 +75,7 @@ class Checkpoint:
 
     def __init__(self, path: Path | None, key: dict):
         self.path, self.key = path, key
-        self.saved_at = time.monotonic()
+        self.saved_at = time.perf_counter()
         self.records: dict[int, dict] = {}
         self.partial: dict[int, dict] = {}  # rocks -> {"bound": level json | None, "threshold": t, "shards": {...}}
         if path is not None and path.exists():
@@ -93,7 +93,7 @@ class Checkpoint:
             raise DesignerError(f"{self.path}: not a records checkpoint ({exc})") from None
 
     def save(self) -> None:
-        self.saved_at = time.monotonic()
+        self.saved_at = time.perf_counter()
         if self.path is None:
             return
         state = {"version": CHECKPOINT_VERSION, "key": self.key,
@@ -109,7 +109,7 @@ class Checkpoint:
         """Keep a finished shard; the file is rewritten at most every ``SAVE_EVERY`` seconds (and
         by ``save`` when the run ends or stops), so that writing never holds the search up."""
         self.partial[rocks]["shards"][",".join(map(str, key))] = [int(v) if not isinstance(v, bool) else v for v in result]
-        if time.monotonic() - self.saved_at >= SAVE_EVERY:
+        if time.perf_counter() - self.saved_at >= SAVE_EVERY:
             self.save()
 
 

@@ -227,7 +227,6 @@ def _min_stops_each(terrains, starts, goals) -> np.ndarray:
     return np.where(classes > 0, stops, -1)
 
 
-
 #: The classic generators, by method name (``designer.search.methods`` lists them with the
 #: designer's policies).
 GENERATORS = {"random": _random, "repair": _repair, "greedy": _greedy}

@@ -135,7 +135,6 @@ def validate(request: LayoutRequest) -> None:
         raise DesignerError("no two cells (free or ice) are left for the start and the goal")
 
 
-
 # --- the policies: which stages run, in what order, with what share of the time left ----------
 
 def auto(search: Search) -> Design:

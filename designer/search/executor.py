@@ -15,8 +15,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import Any, Callable, Iterable
 
 from designer.core.errors import DesignerError
-
-BATCHES_PER_WORKER = 8  # tasks per cluster worker for one run: few enough to keep scheduling cheap
+from designer.search.tuning import BATCHES_PER_WORKER
 
 
 def run_batch(jobs: list, shard: Callable[[Any], Any]) -> list:

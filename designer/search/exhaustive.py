@@ -24,6 +24,7 @@ from designer.core.budget import Budget
 from designer.core.level import ICE, ROCK, Level
 from designer.core.request import LayoutRequest
 from designer.core.space import LayoutSpace
+from designer.search.tuning import ENDPOINT_BATCH, RATE_42_CELLS
 
 MAX_FREE_CELLS = kernels.MAX_FREE_CELLS
 
@@ -77,11 +78,6 @@ def symmetries(request: LayoutRequest, base: np.ndarray) -> list[list[int]]:
             continue
         found.append([index[f(*cell)] for cell in free])
     return found
-
-
-#: Measured rate of the compiled search on a 6x7 grid, per core (layouts per second), with the bar
-#: near the optimum as in a proof (240k-340k for 6 and 7 rocks on 6x7; 7x7 scaled by cells squared: 220k).
-RATE_42_CELLS = 200_000
 
 
 def estimated_seconds(request: LayoutRequest, workers: int) -> float:
@@ -256,10 +252,6 @@ def search_around(request: LayoutRequest, level: Level, release: int, threshold:
                     terrain[open_cells[k]] = ROCK
             best, hit = stops, space.level(terrain, start, goal)
     return ExhaustiveResult(best if hit is not None else -1, hit, 0, layouts, complete)
-
-
-#: Levels classified per batch when every start and goal is tried on one terrain.
-ENDPOINT_BATCH = 4096
 
 
 def fixed_terrain(request: LayoutRequest) -> np.ndarray | None:

@@ -64,6 +64,18 @@ START_MARGIN = (4, 5)
 #: Steps per compiled call of the open-grid chain.
 OPEN_SLICE_STEPS = 256
 
+# --- the exhaustive search (designer.search.exhaustive) -------------------------------------------
+#: Measured rate of the compiled search on a 6x7 grid, per core (layouts per second), with the bar
+#: near the optimum as in a proof (240k-340k for 6 and 7 rocks on 6x7; 7x7 scaled by cells
+#: squared: 220k): what its time forecast, and so the policies' choice of a proof, rests on.
+RATE_42_CELLS = 200_000
+#: Levels classified per batch when every start and goal is tried on one terrain.
+ENDPOINT_BATCH = 4096
+
+# --- where shards run (designer.search.executor) ---------------------------------------------------
+#: Tasks per cluster worker for one run: few enough to keep scheduling cheap.
+BATCHES_PER_WORKER = 8
+
 # --- the model ------------------------------------------------------------------------------------
 #: Start and goal pairs tried for the model's starting point (the empty room).
 EMPTY_ROOM_PAIRS = 4096
@@ -72,3 +84,5 @@ EMPTY_ROOM_PAIRS = 4096
 #: The lower bound's share of the proof's forecast time (and at most of the time limit), and its least.
 BOUND_SHARE = 0.1
 MIN_BOUND_SECONDS = 1.0
+#: Seconds between checkpoint writes while shards finish.
+SAVE_EVERY = 2.0

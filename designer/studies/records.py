@@ -40,9 +40,8 @@ from designer.formats.level_files import level_from_json, level_to_json
 from designer.formats.output import write
 from designer.search import exhaustive
 from designer.search.design import DesignFailed, design, lower_bound
-from designer.search.tuning import BOUND_SHARE, MIN_BOUND_SECONDS
+from designer.search.tuning import BOUND_SHARE, MIN_BOUND_SECONDS, SAVE_EVERY
 
-SAVE_EVERY = 2.0  # seconds between checkpoint writes while shards finish
 CHECKPOINT_VERSION = 2  # 2: shards keyed by (rocks, first, second)
 
 

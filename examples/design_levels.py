@@ -3,9 +3,10 @@
 Run from the repository root:  python examples/design_levels.py
 """
 
-from designer.search.design import DesignFailed, design
-from designer.formats import dumps
 from designer.core.request import LayoutRequest
+from designer.formats import dumps
+from designer.search.design import DesignFailed, design
+from designer.search.packs import design_pack
 
 # A 12x12 framed level that needs at least 30 moves, strong and reversible.
 found = design(LayoutRequest(min_stops=30), seed=7, time_limit=60)
@@ -40,3 +41,14 @@ print(f"L-room: {room.min_stops} stops, every placed rock needed, found by {room
 
 # Save a design as a JSON level (solution, analysis and the generator record included).
 print(dumps(found.level, generator=found.generator, report=found.analysis)[:300], "...")
+
+# The generator record keeps the request, the method and the seed: run them again and the level
+# comes back (what 'designer make --from LEVEL.json' does with a saved level).
+record = found.generator
+again = design(record.request, seed=record.seed, time_limit=record.time_limit, method=record.method)
+print("designed again from its record, the same level:", again.level == found.level)
+print("the request as JSON:", record.request.to_json())
+
+# A pack of three distinct levels (seeds 1, 2, 3), as 'designer make --count 3 --out DIR' makes it.
+pack = list(design_pack(LayoutRequest(min_stops=20), 3, seed=1, time_limit=30))
+print("pack:", [level.min_stops for level in pack], "distinct:", len({level.level for level in pack}) == 3)

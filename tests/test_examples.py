@@ -18,7 +18,7 @@ def test_every_example_is_covered():
     ("solve_and_analyze.py", ["read a 20x25 seed-style level", "fewest moves: urdluruldldldldru (17 stops",
                               '"format": "ice-level"']),
     ("design_levels.py", ["proven optimal: True", "infeasible - proven infeasible", "L-room: ",
-                          '"format": "ice-level"']),
+                          '"format": "ice-level"', "from its record, the same level: True", "distinct: True"]),
     ("records.py", ["| 3 | 11 | yes |", "proven optimal: True", "read back from the checkpoint: True",
                     "levels of 12 stops or more with 3 rocks: none; complete: True"]),
     ("pictures.py", ["framed: ", "(open grid), searched as a ", "'level.png', 'level.svg', 'sheet.svg'",

@@ -102,3 +102,17 @@ def naive_class(rows: list[str]) -> tuple[str, bool]:
     strong = all(reaches(cell, goal, graph) for cell in graph)
     back = reachable(rows, goal, start)  # swapped: start captures, goal is plain ice
     return ("strong" if strong else "weak"), start in back
+
+
+def count_fewest(rows: list[str], max_moves: int) -> tuple[int, int] | None:
+    """(fewest moves, how many move strings of that length reach the goal), by enumerating every
+    move string of up to ``max_moves`` moves; None when none that short does."""
+    start, goal = find(rows, "S"), find(rows, "G")
+    frontier = {"": start}
+    for length in range(max_moves + 1):
+        hits = sum(1 for cell in frontier.values() if cell == goal)
+        if hits:
+            return length, hits
+        frontier = {letters + letter: step[0] for letters, cell in frontier.items() for letter in "udlr"
+                    if cell != goal and (step := walk(rows, cell, letter, goal)) is not None}
+    return None

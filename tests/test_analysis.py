@@ -129,3 +129,28 @@ def test_analysis_dict_has_the_spec_keys(examples_dir):
     assert creativity["i"] == 15 == report.creativity.i and creativity["p"] == report.solution.distance
     assert creativity["C"] == pytest.approx(creativity["d"] / creativity["v"], abs=1e-3)
     assert creativity["C"] == pytest.approx(report.creativity.C, abs=1e-4)
+
+
+@given(small_levels(max_side=6))
+def test_fewest_solutions_are_counted_as_brute_force_counts_them(level):
+    report = analyze(level)
+    found = oracle.count_fewest(level.rows(), 7)
+    if report.min_stops is None:
+        assert report.solutions == 0
+    elif report.min_stops <= 7:
+        assert found == (report.min_stops, report.solutions)
+
+
+@given(small_levels(max_side=7))
+def test_choices_add_up_along_the_printed_solution(level):
+    report = analyze(level)
+    data = report.to_dict()
+    assert data["solutions"] == report.solutions
+    if report.solution is None:
+        assert report.options == 0 and report.rail_stops == 0 and report.per_stop is None
+        return
+    options = [stop.options for stop in report.branching]
+    assert len(options) == report.min_stops and data["branching"]["options"] == sum(options)
+    assert data["branching"]["rail_stops"] == sum(1 for n in options if n <= 1)
+    assert data["branching"]["per_stop"] == round(sum(options) / report.min_stops, 4)
+    assert report.solutions >= 1

@@ -111,10 +111,27 @@ class Analysis:
     trap_cells: list[Cell] = field(default_factory=list)  # cells that cannot reach the goal
     branching: list[Stop] = field(default_factory=list)
     creativity: Creativity | None = None
+    solutions: int = 0  # distinct fewest-moves move strings (0 when unsolvable)
 
     @property
     def min_stops(self) -> int | None:
         return self.solution.stops if self.solution else None
+
+    @property
+    def options(self) -> int:
+        """Moves open along the printed solution, other than the solution's own (source 000's
+        second measure of difficulty)."""
+        return sum(s.options for s in self.branching)
+
+    @property
+    def rail_stops(self) -> int:
+        """Stops of the printed solution where at most one move other than the solution's is open."""
+        return sum(1 for s in self.branching if s.options <= RAIL_OPTIONS)
+
+    @property
+    def per_stop(self) -> float | None:
+        """Options per stop: options / min stops (None when unsolvable)."""
+        return self.options / self.min_stops if self.min_stops else None
 
     def to_dict(self) -> dict:
         """The ``analysis`` object of the JSON level."""
@@ -135,8 +152,11 @@ class Analysis:
             "traps": [
                 {"sink": [list(c) for c in t["sink"]], "basin": [list(c) for c in t["basin"]]} for t in self.traps
             ],
+            "solutions": self.solutions,
             "branching": {
-                "options": sum(s.options for s in self.branching),
+                "options": self.options,
+                "per_stop": round(self.per_stop, 4) if self.per_stop is not None else None,
+                "rail_stops": self.rail_stops,
                 "alternatives": sum(s.alternatives for s in self.branching),
                 "setbacks": sum(s.setbacks for s in self.branching),
                 "traps": sum(s.traps for s in self.branching),
@@ -185,6 +205,7 @@ def analyze(level: Level) -> Analysis:
     distance_solution = solve(level, by="distance") if solvable else None
     branching = _branching(graph, solution, remaining) if solution else []
     creativity = _creativity(level, solution) if solution else None
+    solutions = count_fewest_solutions(graph, level.start, level.goal, remaining) if solution else 0
     return Analysis(
         solvability=solvability,
         reversible=reversible,
@@ -199,7 +220,32 @@ def analyze(level: Level) -> Analysis:
         trap_cells=trap_cells,
         branching=branching,
         creativity=creativity,
+        solutions=solutions,
     )
+
+
+def count_fewest_solutions(graph: nx.DiGraph, start: Cell, goal: Cell, remaining: dict[Cell, int]) -> int:
+    """The number of distinct fewest-moves solutions from ``start``: paths of the move graph on
+    which every move brings the goal one move closer (``remaining``: moves left to the goal from
+    each cell that can reach it). Two moves from one cell never end on the same cell (they slide
+    in different directions), so paths and move strings are the same thing.
+
+    >>> g = nx.DiGraph([("s", "a"), ("s", "b"), ("a", "g"), ("b", "g"), ("s", "c"), ("c", "a")])
+    >>> count_fewest_solutions(g, "s", "g", {"g": 0, "a": 1, "b": 1, "c": 2, "s": 2})
+    2
+    """
+    if start not in remaining:
+        return 0
+    ways = {goal: 1}
+    for cell in sorted((c for c in remaining if remaining[c] <= remaining[start]), key=remaining.get):
+        if cell != goal:
+            ways[cell] = sum(ways.get(nxt, 0) for nxt in graph.successors(cell)
+                             if remaining.get(nxt) == remaining[cell] - 1)
+    return ways[start]
+
+
+#: A stop with at most this many options besides the solution's move is a rail stop.
+RAIL_OPTIONS = 1
 
 
 def _branching(graph: nx.DiGraph, solution: Solution, remaining: dict[Cell, int]) -> list[Stop]:

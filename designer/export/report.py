@@ -55,12 +55,14 @@ def report(level: Level, analysis: Analysis) -> str:
         sink = ", ".join(f"({r},{c})" for r, c in trap["sink"][:8]) + (" ..." if len(trap["sink"]) > 8 else "")
         lines.append(f"  trap {k}: sink of {len(trap['sink'])} [{sink}], {len(trap['basin'])} cells drain into it")
     if a.branching:
-        opts = sum(s.options for s in a.branching)
         lines.append(
-            f"branching along the solution: {opts} other moves at {len(a.branching)} stops: "
+            f"branching along the solution: {a.options} other moves at {len(a.branching)} stops: "
             f"{sum(s.alternatives for s in a.branching)} as good, "
             f"{sum(s.setbacks for s in a.branching)} set back, {sum(s.traps for s in a.branching)} into traps"
         )
+        lines.append(f"choices: {a.per_stop:.2f} options a stop, {a.rail_stops} rail stop"
+                     f"{'s' if a.rail_stops != 1 else ''} (at most one other move), "
+                     f"{a.solutions} fewest-moves solution{'s' if a.solutions != 1 else ''}")
     if a.creativity:
         c = a.creativity
         lines.append(

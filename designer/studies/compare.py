@@ -29,7 +29,9 @@ def _figures(found: Design) -> dict:
     a = found.analysis
     return {
         "min_stops": a.min_stops,
-        "options": sum(s.options for s in a.branching),
+        "options": a.options,
+        "options_per_stop": round(a.per_stop, 3),
+        "rail_stops": a.rail_stops,
         "setbacks": sum(s.setbacks for s in a.branching),
         "trap_moves": sum(s.traps for s in a.branching),
         "creativity": round(a.creativity.C, 3) if a.creativity else None,
@@ -53,6 +55,8 @@ def _summary(runs: list[dict]) -> dict:
         "best_min_stops": max((r["min_stops"] for r in wins), default=None),
         "mean_min_stops": mean("min_stops"),
         "mean_options": mean("options"),
+        "mean_options_per_stop": mean("options_per_stop"),
+        "mean_rail_stops": mean("rail_stops"),
         "mean_setbacks": mean("setbacks"),
         "mean_trap_moves": mean("trap_moves"),
         "mean_creativity": mean("creativity"),
@@ -121,11 +125,12 @@ def table_rows(result: dict) -> list[list[str]]:
         for method, s in per_method.items():
             rows.append([target, method, f"{s['successes']}/{s['attempts']}", show(s["median_seconds"], " s"),
                          show(s["max_seconds"], " s"), show(s["best_min_stops"]), show(s["mean_options"]),
-                         show(s["mean_creativity"])])
+                         show(s["mean_options_per_stop"]), show(s["mean_rail_stops"]), show(s["mean_creativity"])])
     return rows
 
 
-TABLE_HEADER = ["K", "method", "verified", "median", "worst", "best stops", "options on path", "creativity C"]
+TABLE_HEADER = ["K", "method", "verified", "median", "worst", "best stops", "options on path", "options/stop",
+                "rail stops", "creativity C"]
 
 
 def plot(result: dict, path) -> None:

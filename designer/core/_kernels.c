@@ -161,8 +161,9 @@ static void classify_one(const uint8_t *terrain, int h, int w, int64_t start, in
  * that walks predecessors straight off the grid: the cells that slide onto v in direction d are
  * the open cells behind v, when v stops a slide in d (the cell beyond is rock or outside, v is
  * snow, or v is the goal); the walk ends at rock, or at the goal, which captures any slide
- * through it. No slide table is needed. `queue` holds n ints. */
-static void distances_to_goal(const uint8_t *terrain, int h, int w, int64_t goal, int32_t *to_goal, int32_t *queue)
+ * through it. No slide table is needed. `queue` holds n ints; it ends with the cells that reach
+ * the goal in breadth-first order (the goal first), and their count is returned. */
+static int64_t distances_to_goal(const uint8_t *terrain, int h, int w, int64_t goal, int32_t *to_goal, int32_t *queue)
 {
     const int64_t n = (int64_t)h * w;
     int64_t head = 0, tail = bfs_from(to_goal, n, goal, queue);
@@ -185,6 +186,60 @@ static void distances_to_goal(const uint8_t *terrain, int h, int w, int64_t goal
             }
         }
     }
+    return tail;
+}
+
+/* The choices along the printed solution of a level (fewest moves, then least distance, then at
+ * each stop the first of u, d, l, r that stays optimal, as designer.analysis.solver walks it):
+ * the moves open at its stops besides the solution's (*options), its rail stops (at most one
+ * such move), and its fewest-moves solutions, counted up to 2 (*solutions: 0, 1, or 2 for "more
+ * than one"). *options is -1 when the goal cannot be reached. `scratch` holds CHOICE_INTS(n). */
+#define CHOICE_INTS(n) (12 * (n))
+static void choice_figures(const uint8_t *terrain, int h, int w, int64_t start, int64_t goal, int32_t *scratch,
+                           int32_t *options, int32_t *rails, int32_t *solutions)
+{
+    const int64_t n = (int64_t)h * w;
+    int32_t *dest = scratch, *length = scratch + 4 * n, *to_goal = scratch + 8 * n, *queue = scratch + 9 * n;
+    int32_t *spread = scratch + 10 * n, *ways = scratch + 11 * n; /* least distance; paths (capped) */
+    *options = -1;
+    *rails = 0;
+    *solutions = 0;
+    slide_table(terrain, h, w, goal, dest, length);
+    const int64_t count = distances_to_goal(terrain, h, w, goal, to_goal, queue);
+    if (to_goal[start] < 0) return;
+    spread[goal] = 0;
+    ways[goal] = 1;
+    for (int64_t k = 1; k < count; k++) { /* by moves to the goal: every cell one move closer is done */
+        const int32_t v = queue[k];
+        int32_t least = INT32_MAX, paths = 0;
+        for (int d = 0; d < 4; d++) {
+            const int32_t u = dest[d * n + v];
+            if (u < 0 || to_goal[u] != to_goal[v] - 1) continue;
+            if (length[d * n + v] + spread[u] < least) least = length[d * n + v] + spread[u];
+            paths = paths + ways[u] > 2 ? 2 : paths + ways[u];
+        }
+        spread[v] = least;
+        ways[v] = paths;
+    }
+    *solutions = ways[start];
+    int32_t open_sum = 0, rail = 0;
+    for (int64_t cell = start, steps = 0; cell != goal && steps <= n; steps++) {
+        int open = 0;
+        int64_t next = -1;
+        for (int d = 0; d < 4; d++) {
+            const int32_t u = dest[d * n + cell];
+            if (u < 0) continue;
+            open++;
+            if (next < 0 && to_goal[u] == to_goal[cell] - 1 && spread[cell] == length[d * n + cell] + spread[u])
+                next = u;
+        }
+        open_sum += open - 1;
+        rail += open - 1 <= 1;
+        if (next < 0) return; /* cannot happen: the costs are exact */
+        cell = next;
+    }
+    *options = open_sum;
+    *rails = rail;
 }
 
 typedef struct {
@@ -484,12 +539,19 @@ typedef struct {
     int ngoals;
     int max_rocks;           /* on free cells; -1: no limit */
     int max_stops;           /* -1: no upper bound */
+    int min_stops;           /* -1: no floor */
+    int min_options;         /* options along the printed solution; -1: no floor */
+    int unique;              /* 1: exactly one fewest-moves solution */
+    int objective;           /* what the score is: OBJECTIVE_STOPS or OBJECTIVE_OPTIONS */
 } Space;
 
-/* A layout's score: its min stops when it is strong and reversible (and within max_stops), else
- * -1. The start and goal cells are opened (a frame gap) in `board`, a copy of `terrain`. */
+enum { OBJECTIVE_STOPS = 0, OBJECTIVE_OPTIONS = 1 };
+
+/* A layout's score: its min stops (or, with OBJECTIVE_OPTIONS, the options along its printed
+ * solution) when it is strong and reversible and meets the space's band and floors, else -1.
+ * The start and goal cells are opened (a frame gap) in `board`, a copy of `terrain`. */
 static int32_t layout_score(const uint8_t *terrain, uint8_t *board, int h, int w, int64_t start, int64_t goal,
-                            int max_stops, int32_t *scratch)
+                            const Space *space, int32_t *scratch)
 {
     const int64_t n = (int64_t)h * w;
     int8_t klass;
@@ -498,8 +560,14 @@ static int32_t layout_score(const uint8_t *terrain, uint8_t *board, int h, int w
     memcpy(board, terrain, (size_t)n);
     board[start] = board[goal] = 0;
     classify_one(board, h, w, start, goal, scratch, &klass, &reversible, &stops);
-    if (klass != STRONG || !reversible || (max_stops >= 0 && stops > max_stops)) return -1;
-    return stops;
+    if (klass != STRONG || !reversible || (space->max_stops >= 0 && stops > space->max_stops) ||
+        (space->min_stops >= 0 && stops < space->min_stops))
+        return -1;
+    if (!space->unique && space->min_options < 0 && space->objective == OBJECTIVE_STOPS) return stops;
+    int32_t options, rails, solutions;
+    choice_figures(board, h, w, start, goal, scratch, &options, &rails, &solutions);
+    if ((space->unique && solutions != 1) || options < space->min_options) return -1;
+    return space->objective == OBJECTIVE_OPTIONS ? options : stops;
 }
 
 /* `steps` annealing steps from (terrain, ends[0] start, ends[1] goal, *score), all updated in
@@ -518,7 +586,7 @@ static int64_t anneal_layout(uint8_t *terrain, int h, int w, const Space *space,
     for (int64_t i = 0; i < n; i++) {
         if (space->free[i]) { nfree++; rocks += terrain[i] == ROCK; }
     }
-    if (*score < 0) *score = layout_score(terrain, board, h, w, ends[0], ends[1], space->max_stops, scratch);
+    if (*score < 0) *score = layout_score(terrain, board, h, w, ends[0], ends[1], space, scratch);
     const double cooling = steps > 1 ? pow(heat_lo / heat_hi, 1.0 / (double)(steps - 1)) : 1.0;
     double heat = heat_hi;
     int64_t k = 0;
@@ -564,7 +632,7 @@ static int64_t anneal_layout(uint8_t *terrain, int h, int w, const Space *space,
             goal = space->goals[random_below(rng, space->ngoals)];
             if (goal == start || (space->free[goal] && terrain[goal] == ROCK)) continue;
         }
-        const int32_t next = layout_score(terrain, board, h, w, start, goal, space->max_stops, scratch);
+        const int32_t next = layout_score(terrain, board, h, w, start, goal, space, scratch);
         const int keep = next >= 0 && (next >= *score || random_unit(rng) < exp((double)(next - *score) / heat));
         if (!keep) { /* undo */
             if (changed[0] >= 0) terrain[changed[0]] = ROCK;
@@ -928,6 +996,34 @@ static PyObject *py_exhaustive(PyObject *self, PyObject *args)
                          found.goal, (long long)found.layouts, found.complete);
 }
 
+/* choice_figures(terrain(uint8 n), h, w, start, goal) -> (options, rail stops, solutions up to 2) */
+static PyObject *py_choice_figures(PyObject *self, PyObject *args)
+{
+    PyObject *obj;
+    int h, w;
+    long long start, goal;
+    if (!PyArg_ParseTuple(args, "OiiLL", &obj, &h, &w, &start, &goal)) return NULL;
+    if (h < 1 || w < 1 || (long long)h * w > INT32_MAX / 32)
+        return PyErr_Format(PyExc_ValueError, "choice_figures: bad size %dx%d", h, w);
+    const Py_ssize_t n = (Py_ssize_t)h * w;
+    if (start < 0 || start >= n || goal < 0 || goal >= n || start == goal)
+        return PyErr_Format(PyExc_ValueError, "choice_figures: start or goal outside the grid, or the same cell");
+    Py_buffer view;
+    if (get_buffer(obj, &view, 0, 1, n, "terrain") < 0) return NULL;
+    int32_t *scratch = (int32_t *)malloc(sizeof(int32_t) * (size_t)CHOICE_INTS(n));
+    int32_t options = -1, rails = 0, solutions = 0;
+    if (scratch) {
+        Py_BEGIN_ALLOW_THREADS
+        choice_figures((const uint8_t *)view.buf, h, w, start, goal, scratch, &options, &rails, &solutions);
+        Py_END_ALLOW_THREADS
+    }
+    const int failed = scratch == NULL;
+    free(scratch);
+    release_buffers(&view, 1);
+    if (failed) return PyErr_NoMemory();
+    return Py_BuildValue("iii", options, rails, solutions);
+}
+
 /* best_pair(terrain(uint8 n), h, w, start_ok(uint8 n), goal_ok(uint8 n), threshold) -> (best, start, goal) */
 static PyObject *py_best_pair(PyObject *self, PyObject *args)
 {
@@ -963,19 +1059,21 @@ static PyObject *py_best_pair(PyObject *self, PyObject *args)
 /* anneal_layout(terrain(uint8 n, in/out), h, w, free(uint8 n), starts(int32), goals(int32), max_rocks,
  *               max_stops, ends(int32[2], in/out), score(int32[1], in/out), rng(uint64[1], in/out),
  *               heat_hi, heat_lo, steps, target, stop(int32[1]), best_terrain(uint8 n, out),
- *               best(int32[3], in/out)) -> steps taken */
+ *               best(int32[3], in/out), min_stops, min_options, unique, objective) -> steps taken */
 static PyObject *py_anneal_layout(PyObject *self, PyObject *args)
 {
     PyObject *objs[10];
-    int h, w, max_rocks, max_stops, target;
+    int h, w, max_rocks, max_stops, target, min_stops, min_options, unique, objective;
     double heat_hi, heat_lo;
     long long steps;
-    if (!PyArg_ParseTuple(args, "OiiOOOiiOOOddLiOOO", &objs[0], &h, &w, &objs[1], &objs[2], &objs[3], &max_rocks,
+    if (!PyArg_ParseTuple(args, "OiiOOOiiOOOddLiOOOiiii", &objs[0], &h, &w, &objs[1], &objs[2], &objs[3], &max_rocks,
                           &max_stops, &objs[4], &objs[5], &objs[6], &heat_hi, &heat_lo, &steps, &target, &objs[7],
-                          &objs[8], &objs[9]))
+                          &objs[8], &objs[9], &min_stops, &min_options, &unique, &objective))
         return NULL;
     if (h < 1 || w < 1 || (long long)h * w > INT32_MAX / 32 || !(heat_hi > 0) || !(heat_lo > 0) || steps < 0)
         return PyErr_Format(PyExc_ValueError, "anneal_layout: bad size, heat or steps");
+    if (objective != OBJECTIVE_STOPS && objective != OBJECTIVE_OPTIONS)
+        return PyErr_Format(PyExc_ValueError, "anneal_layout: unknown objective %d", objective);
     const Py_ssize_t n = (Py_ssize_t)h * w;
     const int writable[10] = {1, 0, 0, 0, 1, 1, 1, 0, 1, 1};
     Py_buffer v[10];
@@ -1004,7 +1102,8 @@ static PyObject *py_anneal_layout(PyObject *self, PyObject *args)
     int64_t taken = 0;
     if (board && scratch) {
         const Space space = {(const uint8_t *)v[1].buf, (const int32_t *)v[2].buf, (int)nstarts,
-                             (const int32_t *)v[3].buf, (int)ngoals, max_rocks, max_stops};
+                             (const int32_t *)v[3].buf, (int)ngoals, max_rocks, max_stops, min_stops, min_options,
+                             unique != 0, objective};
         Py_BEGIN_ALLOW_THREADS
         taken = anneal_layout((uint8_t *)v[0].buf, h, w, &space, (int32_t *)v[4].buf, (int32_t *)v[5].buf,
                               (uint64_t *)v[6].buf, heat_hi, heat_lo, steps, target, (volatile const int32_t *)v[7].buf,
@@ -1090,7 +1189,9 @@ static PyMethodDef methods[] = {
      "-> steps taken"},
     {"anneal_layout", py_anneal_layout, METH_VARARGS,
      "anneal_layout(terrain, h, w, free, starts, goals, max_rocks, max_stops, ends, score, rng, heat_hi, heat_lo, "
-     "steps, target, stop, best_terrain, best) -> steps taken"},
+     "steps, target, stop, best_terrain, best, min_stops, min_options, unique, objective) -> steps taken"},
+    {"choice_figures", py_choice_figures, METH_VARARGS,
+     "choice_figures(terrain, h, w, start, goal) -> (options, rail stops, solutions up to 2)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -269,10 +269,15 @@ def _schedule(stop, heat_hi: float, heat_lo: float, steps: int) -> np.ndarray:
     return _NO_STOP if stop is None else stop
 
 
+#: What an annealing chain's score counts: min stops, or the options along the printed solution.
+OBJECTIVES = ("stops", "options")
+
+
 def anneal_layout(terrain: np.ndarray, free, starts, goals, max_rocks: int | None, max_stops: int | None,
                   ends: np.ndarray, score: np.ndarray, rng_state: np.ndarray, heat_hi: float, heat_lo: float,
                   steps: int, target: int | None, stop: np.ndarray | None, best_terrain: np.ndarray,
-                  best: np.ndarray) -> int:
+                  best: np.ndarray, *, min_stops: int | None = None, min_options: int | None = None,
+                  unique: bool = False, objective: str = "stops") -> int:
     """Run ``steps`` simulated-annealing steps of one chain (compiled only: see ``can_anneal``).
 
     The chain's state is updated in place: ``terrain`` (H, W uint8, frame rocks included),
@@ -282,7 +287,12 @@ def anneal_layout(terrain: np.ndarray, free, starts, goals, max_rocks: int | Non
     mask), moves a rock, or moves the start (among ``starts``) or the goal (among ``goals``,
     flat indices); only strong, reversible layouts with at most ``max_rocks`` rocks on free cells
     and at most ``max_stops`` stops are kept. The heat falls from ``heat_hi`` to ``heat_lo``.
-    Returns the steps taken (fewer when ``target`` stops are reached or ``stop[0]`` is set)."""
+    Returns the steps taken (fewer when ``target`` stops are reached or ``stop[0]`` is set).
+
+    Choices: with ``objective="options"`` the score (and ``target``, ``best[0]``) counts the
+    options along the printed solution instead of stops (see ``choice_figures``); ``min_stops``,
+    ``min_options`` and ``unique`` (exactly one fewest-moves solution) are further conditions a
+    kept layout must meet."""
     if not can_anneal():
         raise RuntimeError("anneal_layout needs the compiled kernels")
     grid = _terrain(terrain, 2)
@@ -303,11 +313,40 @@ def anneal_layout(terrain: np.ndarray, free, starts, goals, max_rocks: int | Non
     if ends[0] == ends[1]:
         raise ValueError("the start and goal must differ")
     flag = _schedule(stop, heat_hi, heat_lo, steps)
-    return _compiled.anneal_layout(grid, h, w, free_mask, start_cells, goal_cells,
-                                   -1 if max_rocks is None else int(max_rocks),
-                                   -1 if max_stops is None else int(max_stops), ends, score, rng_state,
-                                   float(heat_hi), float(heat_lo), int(steps), -1 if target is None else int(target),
-                                   flag, best_terrain, best)
+    if objective not in OBJECTIVES:
+        raise ValueError(f"objective must be one of {OBJECTIVES}, not {objective!r}")
+    bounds = [_bound(name, value) for name, value in (("max_rocks", max_rocks), ("max_stops", max_stops),
+                                                      ("target", target), ("min_stops", min_stops),
+                                                      ("min_options", min_options))]
+    return _compiled.anneal_layout(grid, h, w, free_mask, start_cells, goal_cells, bounds[0], bounds[1], ends, score,
+                                   rng_state, float(heat_hi), float(heat_lo), int(steps), bounds[2], flag,
+                                   best_terrain, best, bounds[3], bounds[4], int(bool(unique)),
+                                   OBJECTIVES.index(objective))
+
+
+def _bound(name: str, value: int | None) -> int:
+    """An optional bound for C: -1 for None, else a whole number from 0 to 2**31 - 1."""
+    if value is None:
+        return -1
+    if not 0 <= int(value) < 2**31:
+        raise ValueError(f"{name} must be from 0 to 2**31 - 1, not {value}")
+    return int(value)
+
+
+def choice_figures(terrain, start: int, goal: int) -> tuple[int, int, int]:
+    """The choices along the printed solution of one level (compiled only: see ``can_anneal``):
+    (options, rail stops, fewest-moves solutions counted up to 2); options is -1 when the goal
+    cannot be reached. ``start`` and ``goal`` are flat indices, and their cells are taken as
+    they are in ``terrain``. The networkx analysis (``designer.analysis.graph``) computes the same
+    figures; the tests hold the two equal."""
+    if not can_anneal():
+        raise RuntimeError("choice_figures needs the compiled kernels")
+    grid = _terrain(terrain, 2)
+    h, w = grid.shape
+    start, goal = _index(start, h * w, "start"), _index(goal, h * w, "goal")
+    if start == goal:
+        raise ValueError("the start and goal must differ")
+    return _compiled.choice_figures(grid, h, w, start, goal)
 
 
 def anneal_open(terrain: np.ndarray, dims: np.ndarray, height: int, width: int, goal: np.ndarray, score: np.ndarray,

@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 from conftest import IMPLS, needs_compiled, small_levels
 from designer.core import kernels
-from designer.core.level import ICE, ROCK, SNOW
+from designer.analysis import analyze
+from designer.core.level import ICE, ROCK, SNOW, Level
 
 def run_both(call):
     """The result of ``call()`` under each available implementation."""
@@ -256,7 +257,15 @@ def test_the_compiled_bindings_check_what_keeps_memory_safe():
                                 ([], [0], [1, 0])):
         with pytest.raises(ValueError):
             _kernels.anneal_layout(terrain, 3, 4, ok, np.array(starts, np.int32), np.array(goals, np.int32), -1, -1,
-                                   np.array(ends, np.int32), score, rng, 1.0, 1.0, 10, -1, flag, best_terrain, best)
+                                   np.array(ends, np.int32), score, rng, 1.0, 1.0, 10, -1, flag, best_terrain, best,
+                                   -1, -1, 0, 0)
+    with pytest.raises(ValueError):  # an objective the chain does not know
+        _kernels.anneal_layout(terrain, 3, 4, ok, np.array([1], np.int32), np.array([0], np.int32), -1, -1,
+                               np.array([1, 0], np.int32), score, rng, 1.0, 1.0, 10, -1, flag, best_terrain, best,
+                               -1, -1, 0, 7)
+    for start, goal in ((12, 0), (-1, 0), (3, 3)):  # the choices of one level: its ends are checked in C too
+        with pytest.raises(ValueError):
+            _kernels.choice_figures(terrain, 3, 4, start, goal)
     # the open-grid chain: its terrain's size, goal and best size are checked in C too
     best5 = np.array([-1, 0, 0, -1, -1], np.int32)
     for dims, goal, best_ in (([4, 4], [-1, -1], best5), ([3, 4], [3, 0], best5), ([0, 4], [-1, -1], best5),
@@ -302,3 +311,53 @@ def test_unknown_implementation_is_refused():
     with pytest.raises(ValueError, match="not available"):
         with kernels.use("fortran"):
             pass
+
+
+@needs_compiled
+@given(small_levels(max_side=7))
+def test_the_compiled_choices_are_the_analysis_choices(level):
+    # options and rail stops along the printed solution, and one or more fewest-moves solutions
+    report = analyze(level)
+    options, rails, solutions = kernels.choice_figures(level.terrain, level.index(level.start),
+                                                       level.index(level.goal))
+    if report.solution is None:
+        assert options == -1
+    else:
+        assert (options, rails, solutions) == (report.options, report.rail_stops, min(report.solutions, 2))
+
+
+@needs_compiled
+@pytest.mark.parametrize("objective, conditions", [
+    ("options", {}), ("stops", {"min_options": 3}), ("stops", {"unique": True}), ("options", {"unique": True}),
+])
+def test_a_chain_counting_choices_keeps_only_layouts_that_meet_its_conditions(objective, conditions):
+    from designer.core.request import LayoutRequest
+    from designer.search.stages import empty_room
+
+    request = LayoutRequest(height=9, width=9, min_stops=1)
+    room = empty_room(request)
+    floor = analyze(room).min_stops  # the chain keeps only layouts in the band: it starts in it
+    terrain = room.terrain.copy()
+    for end in (room.start, room.goal):
+        terrain[end] = 1  # the chain opens its ends itself
+    w = room.width
+    ends = np.array([room.index(room.start), room.index(room.goal)], np.int32)
+    score, best = np.array([-1], np.int32), np.array([-1, ends[0], ends[1]], np.int32)
+    best_terrain, rng = terrain.copy(), np.array([5], np.uint64)
+    free = np.array(request.fixed_grid()) < 0
+    starts = [(8 * w) + c for c in range(1, 8)]
+    goals = list(range(1, 8))
+    kernels.anneal_layout(terrain, free, starts, goals, None, None, ends, score, rng, 1.0, 0.2, 20_000, None, None,
+                          best_terrain, best, min_stops=floor, objective=objective, **conditions)
+    assert best[0] >= 0
+    start, goal = divmod(int(best[1]), w), divmod(int(best[2]), w)
+    opened = best_terrain.copy()
+    opened[start] = opened[goal] = ICE  # an end in the frame is a gap in it
+    level = Level(opened, start, goal)
+    report = analyze(level)
+    assert report.solvability == "strong" and report.reversible and report.min_stops >= floor
+    assert best[0] == (report.options if objective == "options" else report.min_stops)
+    if conditions.get("unique"):
+        assert report.solutions == 1
+    if "min_options" in conditions:
+        assert report.options >= conditions["min_options"]

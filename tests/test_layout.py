@@ -56,6 +56,7 @@ def test_old_module_paths_are_the_new_modules():
     LayoutRequest(height=6, width=7, frame=False, min_stops=3, max_stops=9, start=(0, 1), goal=(5, 6), max_rocks=4,
                   snow=1, tidy=True),
     LayoutRequest(template=("#G###", "#??.#", "#?_?#", "#S###"), min_stops=2, snow=1),
+    LayoutRequest(min_stops=20, max_stops=20, min_choices=34, unique=True),
 ])
 def test_the_request_round_trips_through_json(request_):
     assert LayoutRequest.from_json(json.loads(json.dumps(request_.to_json()))) == request_

@@ -41,6 +41,10 @@ def failure(request: LayoutRequest, level: Level, report: Analysis | None = None
         return f"min stops {report.min_stops} is below {request.min_stops}"
     if request.max_stops is not None and report.min_stops > request.max_stops:
         return f"min stops {report.min_stops} is above {request.max_stops}"
+    if request.min_choices is not None and report.options < request.min_choices:
+        return f"{report.options} options along the solution, fewer than {request.min_choices}"
+    if request.unique and report.solutions != 1:
+        return f"{report.solutions} fewest-moves solutions, not exactly one"
     free = request.free_cells()
     rocks = sum(level.terrain[c] == ROCK for c in free)
     if request.max_rocks is not None and rocks > request.max_rocks:

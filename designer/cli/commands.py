@@ -157,6 +157,12 @@ def make(
                                        help="Exactly N snow tiles (default 0, or the template's own)."),
     tidy: bool = typer.Option(False, "--tidy", help="Every rock and snow tile the designer places is needed."),
     maximize: bool = typer.Option(False, "--maximize", help="Raise min stops as far as the time limit allows."),
+    min_choices: Optional[int] = typer.Option(None, "--min-choices", metavar="N",
+                                              help="At least N options (other moves open) along the printed solution."),
+    maximize_choices: bool = typer.Option(False, "--maximize-choices",
+                                          help="Keep every other constraint and spend the time limit raising the "
+                                               "options along the solution."),
+    unique: bool = typer.Option(False, "--unique", help="Exactly one fewest-moves solution."),
     workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Solver threads (default: all cores)."),
     count: int = typer.Option(1, "--count", min=1, help="How many distinct levels (with --out)."),
     out: Optional[str] = typer.Option(None, "--out", metavar="DIR", help="Folder for a pack of levels (with --count)."),
@@ -183,25 +189,28 @@ def make(
         given = {"--size": size, "--template": template, "--min-stops": min_stops, "--max-stops": max_stops,
                  "--start": start, "--goal": goal, "--seed": seed, "--no-frame": no_frame or None,
                  "--max-rocks": max_rocks, "--snow": snow, "--tidy": tidy or None, "--maximize": maximize or None,
-                 "--method": method, "--count": count if count > 1 else None, "--out": out}
+                 "--min-choices": min_choices, "--maximize-choices": maximize_choices or None,
+                 "--unique": unique or None, "--method": method, "--count": count if count > 1 else None, "--out": out}
         clash = next((name for name, value in given.items() if value is not None), None)
         if clash:
             raise DesignerError(f"{clash} does not go with --from: the level's generator record gives the request")
         record = read_record(from_file)
-        request, method_name, seed, maximize = record.request, record.method, record.seed, record.maximize
+        request, method_name, seed = record.request, record.method, record.seed
+        maximize, maximize_choices = record.maximize, record.maximize_choices
         time_limit = record.time_limit if time_limit is None else time_limit
         workers = record.workers if workers is None else workers
     else:
         request = request_from_options(size, template, min_stops, max_stops, start, goal, no_frame, max_rocks, snow,
-                                       tidy, maximize)
+                                       tidy, maximize, min_choices, unique)
         method_name, seed = method.value if method is not None else "auto", seed or 0
         time_limit = 60.0 if time_limit is None else time_limit
     validate(request)
     from designer.search.methods import get
 
-    if maximize and not get(method_name).can_maximize:
-        raise DesignerError(f"--maximize needs --method auto or cpsat (the {method_name} generator has no proof "
-                            "of a best)")
+    for asked, name in ((maximize, "--maximize"), (maximize_choices, "--maximize-choices")):
+        if asked and not get(method_name).can_maximize:
+            raise DesignerError(f"{name} needs --method auto or cpsat (the {method_name} generator has no proof "
+                                "of a best)")
     if out is None and count > 1:
         raise DesignerError("--count needs --out DIR for the pack")
     if out is not None and output_file is not None:
@@ -232,7 +241,7 @@ def make(
         level_by_level = not designed_on_cluster(executor, count, method_name)
         pack = design_pack(request, count, seed=seed, time_limit=time_limit, workers=workers, maximize=maximize,
                            method=method_name, executor=executor, progress_for=progress.for_level,
-                           on_cluster_level=progress.advance)
+                           on_cluster_level=progress.advance, maximize_choices=maximize_choices)
         try:
             for k, found in enumerate(pack):
                 made.append(found)
@@ -252,14 +261,21 @@ def make(
         if maximize:
             proof = ", proven optimal" if g.proven_optimal else ", not proven optimal"
         skipped = "".join(f"; {why}" for why in g.skipped)
-        typer.echo(f"designed: min stops {found.min_stops}, strong, reversible{proof} "
+        choices = ""
+        if g.options is not None:
+            a = found.analysis
+            choices = (f", {a.options} options ({a.per_stop:.2f} a stop), {a.rail_stops} rail stops, "
+                       f"{a.solutions} fewest-moves solution{'s' if a.solutions != 1 else ''}")
+            if maximize_choices:
+                choices += ", not proven optimal"
+        typer.echo(f"designed: min stops {found.min_stops}, strong, reversible{proof}{choices} "
                    f"({g.method}: {g.stage}, seed {g.seed}, {g.seconds:.2f} s{skipped})", err=True)
     if out is not None:
         typer.echo(f"wrote {count} level{'s' if count > 1 else ''} to {out}", err=True)
 
 
 def request_from_options(size, template, min_stops, max_stops, start, goal, no_frame, max_rocks, snow, tidy,
-                         maximize):
+                         maximize, min_choices=None, unique=False):
     """The ``LayoutRequest`` that ``make``'s options describe (before ``validate``)."""
     from designer.core.request import LayoutRequest
 
@@ -280,7 +296,7 @@ def request_from_options(size, template, min_stops, max_stops, start, goal, no_f
         min_stops=min_stops if min_stops is not None else (1 if maximize else 15),
         max_stops=max_stops, start=parse_cell(start, "--start"), goal=parse_cell(goal, "--goal"),
         max_rocks=max_rocks, snow=snow if snow is not None else sum(row.count("_") for row in rows or ()),
-        tidy=tidy, template=rows,
+        tidy=tidy, template=rows, min_choices=min_choices, unique=unique,
     )
 
 

@@ -41,6 +41,13 @@ class LayoutRequest:
     snow: int = 0  # exactly this many snow tiles in the level, template snow included (0: none)
     tidy: bool = False  # every placed rock and snow tile is needed (see designer.analysis.tidy)
     template: tuple[str, ...] | None = None
+    min_choices: int | None = None  # at least this many options along the printed solution
+    unique: bool = False  # exactly one fewest-moves solution
+
+    @property
+    def asks_for_choices(self) -> bool:
+        """Whether the request constrains the choices along the solution (not only its length)."""
+        return self.min_choices is not None or self.unique
 
     def is_border(self, cell: Cell) -> bool:
         r, c = cell
@@ -178,5 +185,5 @@ _ROWS = _Kind("a list of rows", lambda v: isinstance(v, list) and bool(v) and al
 _FIELD_KINDS = {
     "height": _INT, "width": _INT, "frame": _BOOL, "min_stops": _INT, "max_stops": _maybe(_INT),
     "start": _maybe(_CELL), "goal": _maybe(_CELL), "max_rocks": _maybe(_INT), "snow": _INT, "tidy": _BOOL,
-    "template": _maybe(_ROWS),
+    "template": _maybe(_ROWS), "min_choices": _maybe(_INT), "unique": _BOOL,
 }

@@ -100,8 +100,9 @@ def _closed(level: Level, request: LayoutRequest) -> np.ndarray:
 
 
 def run_chain(request: LayoutRequest, chain: Chain, budget: Budget, target: int | None, stop: np.ndarray,
-              on_best: Callable[[int], None] | None = None) -> Chain:
-    """Anneal ``chain`` until ``budget`` is spent, ``target`` is reached or ``stop[0]`` is set."""
+              on_best: Callable[[int], None] | None = None, conditions: dict | None = None) -> Chain:
+    """Anneal ``chain`` until ``budget`` is spent, ``target`` is reached or ``stop[0]`` is set.
+    ``conditions``: the chain's objective and choice conditions (see ``choice_conditions``)."""
     space = LayoutSpace.of(request)
     free = (space.fixed < 0).reshape(request.height, request.width)
     starts, goals = space.start_cells.tolist(), space.goal_cells.tolist()
@@ -114,7 +115,7 @@ def run_chain(request: LayoutRequest, chain: Chain, budget: Budget, target: int 
     for heat in cooling(budget, HOT, COLD, EPOCH_SECONDS, lambda: bool(stop[0]), reheat):
         kernels.anneal_layout(chain.terrain, free, starts, goals, request.max_rocks, request.max_stops,
                               chain.ends, chain.score, chain.rng, heat, heat, SLICE_STEPS, target, stop,
-                              chain.best_terrain, chain.best)
+                              chain.best_terrain, chain.best, **(conditions or {}))
         if chain.best[0] > reported:
             reported = int(chain.best[0])
             if on_best:
@@ -125,21 +126,40 @@ def run_chain(request: LayoutRequest, chain: Chain, budget: Budget, target: int 
     return chain
 
 
+def choice_conditions(request: LayoutRequest, objective: str) -> dict | None:
+    """The chain's conditions when it counts choices (``objective`` "options") or the request
+    constrains them: the request's K as a floor, ``unique``, and ``min_choices`` as a floor when
+    the score counts stops (counting options, it is the target to climb to, not a wall). None for
+    a plain min-stops chain."""
+    if objective == "stops" and not request.asks_for_choices:
+        return None
+    return {"min_stops": request.min_stops, "min_options": request.min_choices if objective == "stops" else None,
+            "unique": request.unique, "objective": objective}
+
+
 def search(request: LayoutRequest, level: Level, stops: int, rng: np.random.Generator, budget: Budget,
            workers: int = 1, *, target: int | None = None,
-           on_best: Callable[[int], None] | None = None) -> tuple[Level, int]:
+           on_best: Callable[[int], None] | None = None, objective: str = "stops") -> tuple[Level | None, int]:
     """The best layout the chains find from ``level`` (strong, reversible, ``stops`` min stops):
     one chain per worker until ``budget`` is spent or until one reaches
-    ``target``; returns the best level and its stops (``level`` itself if nothing beat it)."""
+    ``target``; returns the best level and its stops (``level`` itself if nothing beat it).
+
+    Counting choices (``objective`` "options", or a request with ``min_choices`` or ``unique``:
+    see ``choice_conditions``), ``level`` is only where the chains start, it need not meet the
+    conditions, and the score is the objective's: the best level that meets them and its score
+    come back, or (None, -1) when no chain found one."""
+    conditions = choice_conditions(request, objective)
     terrain = _closed(level, request)
     seeds = rng.integers(0, 2**63, max(1, workers))
-    chains = [Chain.start_from(terrain, level, stops, int(seed)) for seed in seeds]
+    first = stops if conditions is None else -1  # -1: the chain scores its start itself
+    chains = [Chain.start_from(terrain, level, first, int(seed)) for seed in seeds]
     stop = np.zeros(1, np.int32)
     if len(chains) == 1:
-        run_chain(request, chains[0], budget, target, stop, on_best)
+        run_chain(request, chains[0], budget, target, stop, on_best, conditions)
     else:
         with ThreadPoolExecutor(len(chains)) as pool:
-            futures = [pool.submit(run_chain, request, chain, budget, target, stop, on_best) for chain in chains]
+            futures = [pool.submit(run_chain, request, chain, budget, target, stop, on_best, conditions)
+                       for chain in chains]
             try:
                 for future in futures:
                     future.result()
@@ -147,6 +167,8 @@ def search(request: LayoutRequest, level: Level, stops: int, rng: np.random.Gene
                 stop[0] = 1
                 raise
     best = max(chains, key=lambda chain: int(chain.best[0]))
+    if conditions is not None:
+        return (best.best_level(), int(best.best[0])) if best.best[0] >= 0 else (None, -1)
     if best.best[0] <= stops:
         return level, stops
     return best.best_level(), int(best.best[0])

@@ -49,9 +49,10 @@ from designer.core.request import LayoutRequest
 from designer.search import anneal, exhaustive, opengrid
 from designer.search.goal import Goal
 from designer.search.result import Design, DesignFailed, infeasible_message
-from designer.search.stages import (Progress, Search, climb_stage, endpoints_stage, exhaustive_stage, model_stage,
-                                    open_grid_stage, sample_stage, anneal_stage)
-from designer.search.tuning import (ANNEAL_SHARE_BEFORE_MODEL, CLIMB_SHARE, CLIMB_SHARE_BEFORE_ANNEAL,
+from designer.search.stages import (Progress, Search, anneal_stage, band_stage, choices_stage, climb_stage,
+                                    endpoints_stage, exhaustive_stage, model_stage, open_grid_stage, sample_stage)
+from designer.search.tuning import (ANNEAL_SHARE_BEFORE_MODEL, CHOICES_FLOOR_SHARE, CLIMB_SHARE,
+                                    CLIMB_SHARE_BEFORE_ANNEAL,
                                     CLIMB_SHARE_BEFORE_PROOF, EXHAUSTIVE_REACH, SEARCH_SHARE_WITHOUT_PROOF)
 
 __all__ = ["Design", "DesignFailed", "Progress", "design", "lower_bound", "validate"]
@@ -74,22 +75,37 @@ def design(
     progress: Progress | None = None,
     method: str = "auto",
     executor=None,
+    maximize_choices: bool = False,
 ) -> Design:
     """A verified strong, reversible level meeting ``request``, or DesignFailed saying why.
 
     ``method`` is a policy: ``auto`` (the portfolio) or ``cpsat`` (the CP-SAT model alone).
     ``exclude`` lists levels that must not be returned again (for packs of distinct levels).
     With ``maximize``, the level with the most min stops found within the time limit, and in its
-    generator record whether that is proven optimal. ``executor`` runs the exhaustive search's
-    shards (``designer.search.executor``; threads in this process by default).
+    generator record whether that is proven optimal; with ``maximize_choices``, the one with the
+    most options along its solution, every constraint of the request kept. ``executor`` runs the
+    exhaustive search's shards (``designer.search.executor``; threads in this process by default).
     """
     validate(request)
     if method not in POLICIES:
         raise ValueError(f"method must be one of {tuple(POLICIES)}, not {method!r}")
+    if maximize and maximize_choices:
+        raise DesignerError("--maximize and --maximize-choices are two objectives: choose one (min stops, or "
+                            "the options along the solution)")
+    if method == "cpsat" and (request.asks_for_choices or maximize_choices):
+        raise DesignerError("the CP-SAT model does not count choices: --min-choices, --unique and "
+                            "--maximize-choices need --method auto")
     reason = bounds.infeasible(request)
     if reason:
         raise DesignFailed("infeasible", f"{infeasible_message(request)}: {reason}")
-    goal = Goal.maximize() if maximize else Goal.meet(request.min_stops)
+    if maximize_choices:
+        goal = Goal.maximize("options")
+    elif maximize:
+        goal = Goal.maximize()
+    elif request.min_choices is not None:
+        goal = Goal.meet(request.min_choices, "options")
+    else:
+        goal = Goal.meet(request.min_stops)
     search = Search(request, goal, seed=seed, budget=Budget(time_limit), workers=workers or os.cpu_count() or 1,
                     method=method, excluded=set(exclude), progress=progress or Progress(), executor=executor)
     return POLICIES[method](search)
@@ -106,6 +122,8 @@ def validate(request: LayoutRequest) -> None:
         raise DesignerError(f"size {h}x{w} is too large to design: at most {MAX_DESIGN_SIDE} per side")
     if request.min_stops < 1:
         raise DesignerError("--min-stops must be at least 1")
+    if request.min_choices is not None and request.min_choices < 0:
+        raise DesignerError("--min-choices must not be negative")
     if request.max_stops is not None and request.max_stops < request.min_stops:
         raise DesignerError(f"--max-stops {request.max_stops} is below --min-stops {request.min_stops}")
     if request.max_rocks is not None and request.max_rocks < 0:
@@ -139,7 +157,38 @@ def validate(request: LayoutRequest) -> None:
 
 def auto(search: Search) -> Design:
     """``auto``: the portfolio."""
+    if search.request.asks_for_choices or search.goal.objective == "options":
+        return choices_with_stages(search)
     return maximize_with_stages(search) if search.goal.maximizing else meet_with_stages(search)
+
+
+def choices_with_stages(search: Search) -> Design:
+    """``auto`` for the choices along the solution (``--min-choices``, ``--unique``,
+    ``--maximize-choices``): a layout in the stops band first (sampling and the climb, nothing
+    verified yet), then annealing chains that count choices from it, every layout they keep
+    meeting the band and the choice conditions. The chains are compiled code that places no
+    snow: without them, a request that only constrains choices runs the usual stages (the
+    verifier checks the choices), and one that counts them is refused."""
+    request, goal, budget = search.request, search.goal, search.budget
+    if not anneal.applies(request):
+        if goal.objective == "options":
+            raise DesignerError("--min-choices and --maximize-choices need the compiled kernels and no snow to "
+                                "place (the chains that count choices)")
+        return maximize_with_stages(search) if goal.maximizing else meet_with_stages(search)
+    search.absorb(sample_stage(search, Goal.maximize()))
+    search.absorb(band_stage(search, Goal.meet(request.min_stops), budget.share(CLIMB_SHARE)))
+    if goal.objective == "stops" and request.min_choices is not None:
+        # a floor on options is a wall to a chain that counts stops: reach it first
+        search.absorb(choices_stage(search, Goal.meet(request.min_choices, "options"),
+                                    budget.share(CHOICES_FLOOR_SHARE)))
+        if search.best is not None and not goal.maximizing:
+            return search.best
+    found = search.absorb(choices_stage(search, goal, budget))
+    if goal.maximizing and search.best is not None:
+        return search.finish_maximize(proven=False)
+    if found is not None and not goal.maximizing:
+        return found
+    raise search.timed_out()
 
 
 def meet_with_stages(search: Search) -> Design:

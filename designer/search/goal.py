@@ -1,12 +1,16 @@
 """``Goal``: what a design is after, the one way every stage is told.
 
-Either *meet* K (the first verified level of at least K min stops will do) or *maximize*
-(the most min stops the time allows, the request's K and band still holding).
+Either *meet* a target (the first verified level that reaches it will do) or *maximize* (the
+most the time allows, every constraint of the request still holding). What is counted is the
+``objective``: min stops, or the options along the printed solution (source 000's second
+measure; ``--min-choices`` and ``--maximize-choices``).
 
 >>> Goal.meet(25).met_by(25), Goal.meet(25).maximizing
 (True, False)
 >>> Goal.maximize().met_by(99), Goal.maximize().maximizing
 (False, True)
+>>> Goal.meet(40, "options").objective
+'options'
 """
 
 from __future__ import annotations
@@ -16,17 +20,18 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Goal:
-    """``target``: the K to meet; None when maximizing."""
+    """``target``: the count to meet (of ``objective``); None when maximizing."""
 
     target: int | None
+    objective: str = "stops"  # "stops" or "options"
 
     @classmethod
-    def meet(cls, stops: int) -> Goal:
-        return cls(stops)
+    def meet(cls, count: int, objective: str = "stops") -> Goal:
+        return cls(count, objective)
 
     @classmethod
-    def maximize(cls) -> Goal:
-        return cls(None)
+    def maximize(cls, objective: str = "stops") -> Goal:
+        return cls(None, objective)
 
     @property
     def maximizing(self) -> bool:

@@ -32,11 +32,13 @@ class Method:
         return self.designer
 
     def run(self, request: LayoutRequest, *, seed: int = 0, time_limit: float = 60.0, workers: int | None = None,
-            maximize: bool = False, exclude: tuple[Level, ...] = (), progress=None, executor=None) -> Design:
+            maximize: bool = False, exclude: tuple[Level, ...] = (), progress=None, executor=None,
+            maximize_choices: bool = False) -> Design:
         """Design a level for ``request`` (DesignFailed when it cannot be met)."""
         if self.designer:
             return policies.design(request, seed=seed, time_limit=time_limit, workers=workers, maximize=maximize,
-                                   exclude=exclude, progress=progress, method=self.name, executor=executor)
+                                   exclude=exclude, progress=progress, method=self.name, executor=executor,
+                                   maximize_choices=maximize_choices)
         return baselines.generate(self.name, request, seed=seed, time_limit=time_limit, exclude=exclude)
 
 

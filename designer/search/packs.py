@@ -26,6 +26,7 @@ class PackJob:
     workers: int | None
     maximize: bool
     method: str
+    maximize_choices: bool = False
 
 
 def run_pack_job(job: PackJob) -> Design | DesignFailed:
@@ -33,13 +34,15 @@ def run_pack_job(job: PackJob) -> Design | DesignFailed:
     (so that it crosses a cluster as a value)."""
     try:
         return methods.get(job.method).run(job.request, seed=job.seed, time_limit=job.time_limit,
-                                           workers=job.workers, maximize=job.maximize)
+                                           workers=job.workers, maximize=job.maximize,
+                                           maximize_choices=job.maximize_choices)
     except DesignFailed as failed:
         return failed
 
 
 def design_pack(request: LayoutRequest, count: int, *, seed: int = 0, time_limit: float = 60.0,
                 workers: int | None = None, maximize: bool = False, method: str = "auto", executor=None,
+                maximize_choices: bool = False,
                 progress_for: Callable[[int], object] = lambda k: None,
                 on_cluster_level: Callable[[], None] = lambda: None) -> Iterator[Design]:
     """Yield ``count`` distinct verified levels, level k from seed ``seed + k``; raise DesignFailed
@@ -48,7 +51,8 @@ def design_pack(request: LayoutRequest, count: int, *, seed: int = 0, time_limit
     chosen = methods.get(method)
     on_cluster: dict[int, Design | DesignFailed] = {}
     if designed_on_cluster(executor, count, method):
-        jobs = [PackJob(request, seed + k, time_limit, workers, maximize, method) for k in range(count)]
+        jobs = [PackJob(request, seed + k, time_limit, workers, maximize, method, maximize_choices)
+                for k in range(count)]
         executor.run(run_pack_job, jobs,
                      lambda job, result: (on_cluster.__setitem__(job.seed - seed, result), on_cluster_level()))
     made: list[Design] = []
@@ -62,7 +66,7 @@ def design_pack(request: LayoutRequest, count: int, *, seed: int = 0, time_limit
             else:
                 found = chosen.run(request, seed=seed + k, time_limit=time_limit, workers=workers, maximize=maximize,
                                    exclude=tuple(d.level for d in made), progress=progress_for(k),
-                                   executor=executor)
+                                   executor=executor, maximize_choices=maximize_choices)
         except DesignFailed as failure:
             if count == 1:
                 raise

@@ -23,7 +23,8 @@ class GeneratorRecord:
     seconds: float  # the whole run, to the level
     time_limit: float
     request: LayoutRequest | None = None
-    maximize: bool = False
+    maximize: bool = False  # maximizing min stops
+    maximize_choices: bool = False  # maximizing the options along the solution
     workers: int | None = None
     samples: int | None = None  # random layouts classified by the sampling stage
     candidates: int | None = None  # levels a classic generator handed to the verifier
@@ -31,6 +32,9 @@ class GeneratorRecord:
     tidied: int | None = None  # tiles --tidy turned into ice
     proven_optimal: bool | None = None  # maximizing: no level with more min stops exists
     searched: int | None = None  # layouts the exhaustive search evaluated for that proof
+    options: int | None = None  # asked for choices: the options along the printed solution,
+    rail_stops: int | None = None  # its rail stops (at most one other move),
+    solutions: int | None = None  # and the fewest-moves solutions
     skipped: tuple[str, ...] = ()  # stages that could not run in the time left, and why
 
     def but(self, **changes) -> GeneratorRecord:
@@ -40,7 +44,7 @@ class GeneratorRecord:
         """The record as JSON: fields that do not apply (None, not maximizing, nothing skipped)
         are left out."""
         return fields_to_json(self, omit=lambda name, value: value is None or (
-            name in ("maximize", "skipped") and not value))
+            name in ("maximize", "maximize_choices", "skipped") and not value))
 
     @classmethod
     def from_json(cls, obj: object) -> GeneratorRecord:

@@ -14,6 +14,8 @@ the policy takes a result in with ``Search.absorb``, in plain sight.
 - ``open_grid_stage``: annealing on compressed open grids (``designer.search.opengrid``);
 - ``exhaustive_stage``: every layout up to symmetry (``designer.search.exhaustive``), a proof
   when it completes;
+- ``band_stage`` and ``choices_stage``: for the choices along the solution, the climb to a
+  layout in the stops band, then annealing chains that count choices from it;
 - ``model_stage``: the CP-SAT model (``designer.models``), a proof when it completes.
 """
 
@@ -92,6 +94,7 @@ class Search:
         self.rejected = 0
         self.samples = 0
         self.best_stops_seen = -1
+        self.best_options_seen = -1
         self.skipped: list[str] = []  # stages that could not run in the time left, and why
 
     def absorb(self, result: StageResult) -> Design | None:
@@ -129,6 +132,9 @@ class Search:
             if level in self.excluded:
                 return None
         report = analyze(level)
+        if self.request.asks_for_choices or self.goal.objective == "options":
+            extra.update(options=report.options, rail_stops=report.rail_stops, solutions=report.solutions)
+            self.best_options_seen = max(self.best_options_seen, report.options)
         if failure(self.request, level, report, floor) is None:
             return Design(level, report, self.record(stage, **extra))
         self.excluded.add(level)
@@ -142,13 +148,18 @@ class Search:
             self.progress.update(best_stops=stops)
 
     def timed_out(self) -> DesignFailed:
+        request = self.request
         seen = f" (the best layout seen needs {self.best_stops_seen} stops)" if self.best_stops_seen > 0 else ""
+        asked = f"min stops >= {request.min_stops}"
+        if request.min_choices is not None:
+            asked += f" and at least {request.min_choices} options along the solution"
+            if self.best_options_seen >= 0:
+                seen = f" (the best level seen has {self.best_options_seen} options)"
+        if request.unique:
+            asked += " and exactly one fewest-moves solution"
         skipped = "".join(f"; {why}" for why in self.skipped)
-        return DesignFailed(
-            "time limit",
-            f"time limit reached: no strong reversible level with min stops >= {self.request.min_stops} "
-            f"found in {self.budget.time_limit:g} s{seen}{skipped}",
-        )
+        return DesignFailed("time limit", f"time limit reached: no strong reversible level with {asked} "
+                                          f"found in {self.budget.time_limit:g} s{seen}{skipped}")
 
     def infeasible(self, detail: str = "") -> DesignFailed:
         return DesignFailed("infeasible", infeasible_message(self.request) + detail)
@@ -156,8 +167,10 @@ class Search:
     def finish_maximize(self, *, proven: bool, searched: int | None = None) -> Design:
         """The best design, its record saying how the whole run ended."""
         best = self.best
+        by_stops = self.goal.objective == "stops"
         generator = best.generator.but(proven_optimal=proven, rejected=self.rejected, samples=self.samples,
-                                       maximize=True, seconds=round(self.budget.elapsed(), 3), searched=searched,
+                                       maximize=by_stops, maximize_choices=not by_stops,
+                                       seconds=round(self.budget.elapsed(), 3), searched=searched,
                                        skipped=tuple(self.skipped))
         return Design(best.level, best.analysis, generator)
 
@@ -319,6 +332,41 @@ def exhaustive_stage(search: Search, goal: Goal, budget: Budget) -> StageResult:
         if design is None:  # cannot happen unless the kernels disagree with the analysis
             raise RuntimeError(f"exhaustive search returned a level that fails verification:\n{result.level}")
     return StageResult(design, result.complete, result.layouts)
+
+
+def band_stage(search: Search, goal: Goal, budget: Budget) -> StageResult:
+    """The climb (``designer.search.climb``) from the pool to a layout of at least ``goal``'s K
+    stops within the request's band and budgets, not verified: the start of chains that count
+    choices, which the request's choice conditions are left to. It goes to the head of the pool."""
+    if not search.pool:
+        return StageResult()
+    search.progress.update(phase="climbing")
+    stall = min(STALL_MAX_SECONDS, max(STALL_MIN_SECONDS, STALL_SHARE * search.budget.time_limit))
+    level, stops = climb(search.request, search.rng, [lv for _, lv in search.pool], budget, goal.target,
+                         search.excluded, on_best=search.seen, stall=stall)
+    if level is None:
+        return StageResult()
+    return StageResult(pool=((stops, level), *search.pool))
+
+
+def choices_stage(search: Search, goal: Goal, budget: Budget) -> StageResult:
+    """Annealing chains (``designer.search.anneal``) that keep only layouts meeting the request's
+    band and choice conditions (``--min-choices``, ``--unique``) and score ``goal``'s objective
+    (options along the printed solution, or stops), from the best layout so far or the head of
+    the pool. The best level they find, verified; meeting a target, only one that reaches it."""
+    if search.best is not None:
+        level, stops = search.best.level, search.best.min_stops
+    elif search.pool:
+        stops, level = search.pool[0]
+    else:
+        return StageResult()
+    search.progress.update(phase="annealing for choices" if goal.objective == "options" else "annealing")
+    found, score = anneal.search(search.request, level, stops, search.rng, budget, search.workers,
+                                 target=goal.target, objective=goal.objective,
+                                 on_best=search.seen if goal.objective == "stops" else None)
+    if found is None or goal.short(score) or (search.best is not None and found == search.best.level):
+        return StageResult()
+    return StageResult(search.verify(found, "anneal"))
 
 
 def empty_room(request: LayoutRequest) -> Level | None:

@@ -29,6 +29,10 @@ SEARCH_SHARE_WITHOUT_PROOF = 0.9
 ANNEAL_SHARE_BEFORE_MODEL = 0.5
 #: Search exhaustively when a complete search is forecast within this many times the time left.
 EXHAUSTIVE_REACH = 10
+#: Choices: the climb to the stops band gets ``CLIMB_SHARE`` (it returns as soon as it is in the
+#: band); when a floor on options comes with a min-stops objective (``--maximize`` or
+#: ``--unique`` with ``--min-choices``), the chains climbing to the floor get this share first.
+CHOICES_FLOOR_SHARE = 0.5
 
 # --- the climb -----------------------------------------------------------------------------------
 #: The climb hands over after this long without a gain: a share of the time limit, within bounds.

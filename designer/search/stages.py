@@ -142,6 +142,13 @@ class Search:
         self.progress.update(rejected=self.rejected)
         return None
 
+    def starting_layout(self) -> tuple[int, Level] | None:
+        """Where a stage that improves a layout starts: (stops, level) of the best verified design
+        so far, else of the head of the pool; None when there is neither."""
+        if self.best is not None:
+            return self.best.min_stops, self.best.level
+        return self.pool[0] if self.pool else None
+
     def seen(self, stops: int) -> None:
         if stops > self.best_stops_seen:
             self.best_stops_seen = stops
@@ -299,12 +306,10 @@ def anneal_stage(search: Search, goal: Goal, budget: Budget) -> StageResult:
     """Simulated annealing from the best layout so far (``designer.search.anneal``), one chain per
     worker. The best level, verified; meeting K and short of it, a better layout goes to the head
     of the pool (the model's hint)."""
-    if search.best is not None:
-        level, stops = search.best.level, search.best.min_stops
-    elif search.pool:
-        stops, level = search.pool[0]
-    else:
+    start = search.starting_layout()
+    if start is None:
         return StageResult()
+    stops, level = start
     search.progress.update(phase="annealing")
     found_level, found_stops = anneal.search(search.request, level, stops, search.rng, budget, search.workers,
                                              target=goal.target, on_best=search.seen)
@@ -354,12 +359,10 @@ def choices_stage(search: Search, goal: Goal, budget: Budget) -> StageResult:
     band and choice conditions (``--min-choices``, ``--unique``) and score ``goal``'s objective
     (options along the printed solution, or stops), from the best layout so far or the head of
     the pool. The best level they find, verified; meeting a target, only one that reaches it."""
-    if search.best is not None:
-        level, stops = search.best.level, search.best.min_stops
-    elif search.pool:
-        stops, level = search.pool[0]
-    else:
+    start = search.starting_layout()
+    if start is None:
         return StageResult()
+    stops, level = start
     search.progress.update(phase="annealing for choices" if goal.objective == "options" else "annealing")
     found, score = anneal.search(search.request, level, stops, search.rng, budget, search.workers,
                                  target=goal.target, objective=goal.objective,

@@ -103,3 +103,40 @@ def test_a_choices_level_designs_itself_again(tmp_path, capsys):
     again = json.loads(capsys.readouterr().out)
     assert again["generator"]["request"] == level["generator"]["request"]
     assert again["analysis"]["branching"]["options"] >= 28 and again["analysis"]["solutions"] == 1
+
+
+# --- the Pareto front ------------------------------------------------------------------------------
+
+@needs_compiled
+def test_pareto_prints_a_front_none_dominated_and_every_level_verified(tmp_path, capsys):
+    from designer.formats import level_from_json, read_levels
+    from designer.studies.pareto import Point, dominates
+
+    out, plot = tmp_path / "front", tmp_path / "front.png"
+    assert main(["pareto", "--size", "9x9", "--time-limit", "8", "--seed", "1", "--json", "--out", str(out),
+                 "--plot", str(plot)]) == 0
+    captured = capsys.readouterr()
+    front = json.loads(captured.out)["front"]
+    assert front and "none dominated" in captured.err
+    points = []
+    for item in front:
+        report = analyze(level_from_json(item["level"]))
+        assert report.solvability == "strong" and report.reversible
+        assert (report.min_stops, report.options) == (item["min_stops"], item["options"])
+        points.append(Point(report.min_stops, report.options))
+    assert [p.min_stops for p in points] == sorted(p.min_stops for p in points)
+    assert not any(dominates(a, b) for a in points for b in points)
+    files = read_levels(out)  # what render and play read
+    assert [name for name, _, _ in files] == [f"level-{k + 1:03d}" for k in range(len(front))]
+    assert json.loads((out / "front.json").read_text()) == {"front": front}
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_pareto_refuses_before_any_work(tmp_path, capsys):
+    assert main(["pareto", "--time-limit", "5", "--plot", str(tmp_path / "front.gif")]) == 2
+    assert "FILE.png" in capsys.readouterr().err
+    taken = tmp_path / "taken.png"
+    taken.write_bytes(b"x")
+    assert main(["pareto", "--time-limit", "5", "--plot", str(taken)]) == 2
+    assert "already exists" in capsys.readouterr().err and taken.read_bytes() == b"x"
+    assert main(["pareto", "--size", "2x2", "--time-limit", "5"]) == 2

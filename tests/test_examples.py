@@ -5,13 +5,15 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import needs_compiled
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPTS = sorted((ROOT / "examples").glob("*.py"))
 
 
 def test_every_example_is_covered():
-    assert {p.name for p in SCRIPTS} == {"design_levels.py", "pictures.py", "records.py", "solve_and_analyze.py"}
+    assert {p.name for p in SCRIPTS} == {"choices.py", "design_levels.py", "pictures.py", "records.py",
+                                         "solve_and_analyze.py"}
 
 
 @pytest.mark.parametrize("script, expected", [
@@ -21,6 +23,8 @@ def test_every_example_is_covered():
                           '"format": "ice-level"', "from its record, the same level: True", "distinct: True"]),
     ("records.py", ["| 3 | 11 | yes |", "proven optimal: True", "read back from the checkpoint: True",
                     "levels of 12 stops or more with 3 rocks: none; complete: True"]),
+    pytest.param("choices.py", ["plain:    25 stops", "choices:  25 stops", "guaranteed: 21 stops",
+                                "1 fewest-moves solution", "front: [("], marks=needs_compiled),
     ("pictures.py", ["framed: ", "(open grid), searched as a ", "'level.png', 'level.svg', 'sheet.svg'",
                      "'solution': '", "self-contained: True"]),
 ])

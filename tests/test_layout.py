@@ -18,7 +18,7 @@ from designer.core.request import LayoutRequest
 from designer.search.result import GeneratorRecord
 
 DOCTESTED = ["designer.core.request", "designer.core.space", "designer.core.budget", "designer.analysis.verify",
-             "designer.search.goal", "designer.search.methods"]
+             "designer.search.goal", "designer.search.methods", "designer.studies.pareto", "designer.analysis.graph"]
 
 
 @pytest.mark.parametrize("name", DOCTESTED)

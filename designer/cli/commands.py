@@ -378,6 +378,87 @@ def compare(
     echo(console.file.getvalue(), nl=False)
 
 
+@app.command()
+def pareto(
+    size: Optional[str] = typer.Option(None, metavar="HxW", help="Grid size HxW, the frame included (default 12x12)."),
+    template: Optional[str] = typer.Option(None, "--template", metavar="FILE",
+                                           help="A sketch to fill: canonical ASCII plus ? for a free cell."),
+    no_frame: bool = typer.Option(False, "--no-frame", help="No rock frame: the grid edge is the wall."),
+    max_rocks: Optional[int] = typer.Option(None, "--max-rocks", help="At most N rocks (frame not counted)."),
+    snow: Optional[int] = typer.Option(None, "--snow", min=0, metavar="N", help="Exactly N snow tiles."),
+    start: Optional[str] = typer.Option(None, metavar="R,C", help="Pin the start at R,C."),
+    goal: Optional[str] = typer.Option(None, metavar="R,C", help="Pin the goal at R,C."),
+    time_limit: float = typer.Option(..., "--time-limit", min=1.0, help="Seconds for the whole front (and the plot)."),
+    seed: int = typer.Option(0, min=0, help="Seed of every random choice."),
+    workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Threads per run (default: all cores)."),
+    out: Optional[str] = typer.Option(None, "--out", metavar="DIR",
+                                      help="Write level-NNN.txt (by min stops) and front.json to DIR."),
+    plot_file: Optional[str] = typer.Option(None, "--plot", metavar="FILE.png",
+                                            help="Draw the front over random generation and the repair generator."),
+    as_json: bool = typer.Option(False, "--json", help="Print the front as JSON."),
+    force: bool = typer.Option(False, "--force", help="Overwrite existing files."),
+    dask: Optional[str] = typer.Option(None, "--dask", metavar="ADDR",
+                                       help="Run the bands on dask: 'local' (a LocalCluster) or tcp://HOST:PORT."),
+) -> None:
+    """The Pareto front over (min stops, options along the solution): strong, reversible levels,
+    none beaten by another in both."""
+    from pathlib import Path
+
+    from designer.cli.progress import reporter
+    from designer.formats import output
+    from designer.formats.level_files import level_to_json
+    from designer.search.design import validate
+    from designer.studies import pareto as front_search
+
+    request = request_from_options(size, template, None, None, start, goal, no_frame, max_rocks, snow, False, True)
+    validate(request)
+    if plot_file is not None and Path(plot_file).suffix.lower() != ".png":
+        raise DesignerError(f"--plot {plot_file}: the plot is written as FILE.png")
+    if plot_file is not None:
+        output.check_file(plot_file, force=force, option="--plot")
+    if out is not None:
+        names = [f"level-{k + 1:03d}.txt" for k in range(front_search.most_runs(time_limit))] + ["front.json"]
+        output.check_folder(out, names, force=force)
+    cloud_seconds = min(front_search.CLOUD_MAX_SECONDS, front_search.CLOUD_SHARE * time_limit) if plot_file else 0.0
+    with ExitStack() as stack:
+        executor = None
+        if dask is not None:
+            from designer.search.executor import open_executor
+
+            executor = open_executor(dask, workers)
+            stack.callback(executor.close)
+        bar = stack.enter_context(reporter(front_search.most_runs(time_limit), enabled=sys.stderr.isatty(),
+                                           description="pareto"))
+        result = front_search.pareto(request, time_limit - cloud_seconds, seed=seed, workers=workers,
+                                     executor=executor, on_run=lambda what: bar.advance())
+    front = result.levels
+    if not front:
+        raise RequestNotMet(f"time limit reached: no strong reversible level found in {time_limit:g} s")
+    as_obj = {"front": [{"min_stops": p.min_stops, "options": p.options,
+                         "level": level_to_json(p.design.level, generator=p.design.generator,
+                                                report=p.design.analysis)} for p in front]}
+    if out is not None:
+        with output.folder(out):
+            for k, point in enumerate(front):
+                output.write(Path(out) / f"level-{k + 1:03d}.txt", str(point.design.level) + "\n", force=force)
+            output.write(Path(out) / "front.json", json.dumps(as_obj, indent=1) + "\n", force=force)
+    if plot_file is not None:
+        cloud = front_search.clouds(request, cloud_seconds, seed=seed)
+        buffer = io.BytesIO()
+        front_search.plot(result, cloud, buffer, f"{request.height}x{request.width}: the front over the generators")
+        output.write(plot_file, buffer.getvalue(), force=force)
+    if as_json:
+        echo(json.dumps(as_obj))
+    else:
+        lines = ["| min stops | options | per stop | rail stops | solutions |", "| --- | --- | --- | --- | --- |"]
+        for point in front:
+            a = point.design.analysis
+            lines.append(f"| {a.min_stops} | {a.options} | {a.per_stop:.2f} | {a.rail_stops} | {a.solutions} |")
+        echo("\n".join(lines))
+    where = f"; wrote {len(front)} levels and front.json to {out}" if out else ""
+    typer.echo(f"front: {len(front)} level{'s' if len(front) != 1 else ''}, none dominated{where}", err=True)
+
+
 def parse_rocks(text: str) -> list[int]:
     """``A..B`` (or one count ``A``) as the list of rock counts."""
     low, sep, high = text.partition("..")
@@ -630,7 +711,8 @@ def main(argv: list[str] | None = None) -> int:
     """
     argv = sys.argv[1:] if argv is None else argv
     if not argv:
-        typer.echo("usage: designer COMMAND [ARGS]... (commands: make, solve, analyze, render, export, play, compare, records, bench; see designer --help)", err=True)
+        typer.echo("usage: designer COMMAND [ARGS]... (commands: make, solve, analyze, render, export, play, compare, "
+                   "records, pareto, bench; see designer --help)", err=True)
         return 2
     _note_slow_kernels()
     try:

@@ -183,14 +183,19 @@ def read_level_and_generator(source: str | Path) -> tuple[Level, dict]:
 
 #: File names a pack folder's levels may have (what ``designer make --out`` writes).
 LEVEL_SUFFIXES = (".txt", ".json")
+#: The index files the project writes beside the levels of a folder (``pareto --out``,
+#: ``records --out``): not levels, so a pack read skips them.
+PACK_INDEXES = ("front.json", "records.json")
 
 
 def read_pack(folder: str | Path) -> list[tuple[str, Level, dict]]:
     """Every level of a pack folder, by file name: (name without suffix, level, generator).
-    Files of other suffixes are left alone; an unreadable level file is an error."""
+    Files of other suffixes, and the index files of ``PACK_INDEXES``, are left alone; an
+    unreadable level file is an error."""
     path = Path(folder)
     try:
-        names = sorted(p for p in path.iterdir() if p.suffix in LEVEL_SUFFIXES and p.is_file())
+        names = sorted(p for p in path.iterdir()
+                       if p.suffix in LEVEL_SUFFIXES and p.name not in PACK_INDEXES and p.is_file())
     except OSError as exc:
         raise LevelError(f"{folder}: cannot read the folder ({exc.strerror})") from None
     if not names:

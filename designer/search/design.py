@@ -42,6 +42,7 @@ import os
 
 from designer import _moved
 from designer.analysis import bounds
+from designer.analysis.classify import classify
 from designer.core.budget import Budget
 from designer.core.errors import DesignerError
 from designer.core.level import ICE, Level
@@ -49,7 +50,7 @@ from designer.core.request import LayoutRequest
 from designer.search import anneal, exhaustive, opengrid
 from designer.search.goal import Goal
 from designer.search.result import Design, DesignFailed, infeasible_message
-from designer.search.stages import (Progress, Search, anneal_stage, band_stage, choices_stage, climb_stage,
+from designer.search.stages import (Progress, Search, StageResult, anneal_stage, band_stage, choices_stage, climb_stage,
                                     endpoints_stage, exhaustive_stage, model_stage, open_grid_stage, sample_stage)
 from designer.search.tuning import (ANNEAL_SHARE_BEFORE_MODEL, CHOICES_FLOOR_SHARE, CLIMB_SHARE,
                                     CLIMB_SHARE_BEFORE_ANNEAL,
@@ -76,6 +77,7 @@ def design(
     method: str = "auto",
     executor=None,
     maximize_choices: bool = False,
+    hint: Level | None = None,
 ) -> Design:
     """A verified strong, reversible level meeting ``request``, or DesignFailed saying why.
 
@@ -85,6 +87,8 @@ def design(
     generator record whether that is proven optimal; with ``maximize_choices``, the one with the
     most options along its solution, every constraint of the request kept. ``executor`` runs the
     exhaustive search's shards (``designer.search.executor``; threads in this process by default).
+    ``hint``: a layout of the request's space to start from (the head of the pool; it is verified
+    like any other level before it can come back).
     """
     validate(request)
     if method not in POLICIES:
@@ -108,6 +112,8 @@ def design(
         goal = Goal.meet(request.min_stops)
     search = Search(request, goal, seed=seed, budget=Budget(time_limit), workers=workers or os.cpu_count() or 1,
                     method=method, excluded=set(exclude), progress=progress or Progress(), executor=executor)
+    if hint is not None:
+        search.absorb(StageResult(pool=((classify(hint).min_stops or 0, hint),)))
     return POLICIES[method](search)
 
 
@@ -175,8 +181,10 @@ def choices_with_stages(search: Search) -> Design:
             raise DesignerError("--min-choices and --maximize-choices need the compiled kernels and no snow to "
                                 "place (the chains that count choices)")
         return maximize_with_stages(search) if goal.maximizing else meet_with_stages(search)
-    search.absorb(sample_stage(search, Goal.maximize()))
-    search.absorb(band_stage(search, Goal.meet(request.min_stops), budget.share(CLIMB_SHARE)))
+    if not search.pool:
+        search.absorb(sample_stage(search, Goal.maximize()))
+    if search.pool and search.pool[0][0] < request.min_stops:  # not in the band yet
+        search.absorb(band_stage(search, Goal.meet(request.min_stops), budget.share(CLIMB_SHARE)))
     if goal.objective == "stops" and request.min_choices is not None:
         # a floor on options is a wall to a chain that counts stops: reach it first
         search.absorb(choices_stage(search, Goal.meet(request.min_choices, "options"),

@@ -112,7 +112,9 @@ def bench_make(args: list[str], seeds: list[int]) -> dict:
             report = analyze(level)
             record = GeneratorRecord.from_json(json.loads(done.stdout).get("generator"))
             floor = report.min_stops if record.maximize else None  # a maximized level keeps its own stops
-            run.update(min_stops=report.min_stops, stage=record.stage, snow=int((level.terrain == SNOW).sum()),
+            run.update(min_stops=report.min_stops, options=report.options, per_stop=round(report.per_stop, 3),
+                       rail_stops=report.rail_stops, solutions=report.solutions, stage=record.stage,
+                       snow=int((level.terrain == SNOW).sum()),
                        proven_optimal=record.proven_optimal, rejected=record.rejected,
                        verified=meets(record.request, level, report, floor))
         else:

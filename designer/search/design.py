@@ -94,8 +94,8 @@ def design(
     if method not in POLICIES:
         raise ValueError(f"method must be one of {tuple(POLICIES)}, not {method!r}")
     if maximize and maximize_choices:
-        raise DesignerError("--maximize and --maximize-choices are two objectives: choose one (min stops, or "
-                            "the options along the solution)")
+        raise DesignerError("--maximize and --maximize-choices are two objectives: choose one, or see both at "
+                            "once with designer pareto")
     if method == "cpsat" and (request.asks_for_choices or maximize_choices):
         raise DesignerError("the CP-SAT model does not count choices: --min-choices, --unique and "
                             "--maximize-choices need --method auto")

@@ -264,7 +264,8 @@ def make(
         choices = ""
         if g.options is not None:
             a = found.analysis
-            choices = (f", {a.options} options ({a.per_stop:.2f} a stop), {a.rail_stops} rail stops, "
+            choices = (f", {a.options} options ({a.per_stop:.2f} a stop), {a.rail_stops} rail "
+                       f"stop{'s' if a.rail_stops != 1 else ''}, "
                        f"{a.solutions} fewest-moves solution{'s' if a.solutions != 1 else ''}")
             if maximize_choices:
                 choices += ", not proven optimal"

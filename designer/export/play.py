@@ -50,7 +50,8 @@ def page(levels: list[tuple[str, Level]], *, title: str = "ice-designer", cell: 
     if not levels:
         raise ValueError("no levels to play")
     entries = [level_entry(name, level) for name, level in levels]
-    data = json.dumps(entries).replace("</", "<\\/")  # never ends the script element early
+    # "<" never reaches the page raw: no "</script>" or "<!--" can end or bend the script element
+    data = json.dumps(entries).replace("<", "\\u003c").replace(">", "\\u003e")
     return (_TEMPLATE
             .replace("__TITLE__", html.escape(title))
             .replace("__TILES__", _tile_css(cell))

@@ -118,14 +118,29 @@ def parse_level(data: bytes | str) -> Level:
     """A level from the bytes of a file, whatever its format (JSON or any ASCII dialect)."""
     text = decode_text(data)
     if text.lstrip().startswith(("{", "[")):  # no ASCII level starts so: '[' and '{' are no tiles
-        try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise LevelError(f"bad JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
-        except RecursionError:
-            raise LevelError("bad JSON: nested too deeply") from None
-        return level_from_json(obj)
+        return level_from_json(load_json(text))
     return Level.from_ascii(text)
+
+
+#: Digits a JSON integer may have: every count a level holds is far smaller.
+MAX_INT_DIGITS = 18
+
+
+def _bounded_int(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_INT_DIGITS:
+        raise LevelError(f"bad JSON: an integer of {len(digits.lstrip('-')):,} digits (at most {MAX_INT_DIGITS})")
+    return int(digits)
+
+
+def load_json(text: str):
+    """JSON text as Python values; one LevelError line for bad JSON, nesting too deep, or an
+    integer too long for any field."""
+    try:
+        return json.loads(text, parse_int=_bounded_int)
+    except json.JSONDecodeError as exc:
+        raise LevelError(f"bad JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+    except RecursionError:
+        raise LevelError("bad JSON: nested too deeply") from None
 
 
 def read_bytes(source: str | Path, what: str = "level file") -> bytes:
@@ -176,7 +191,7 @@ def read_level_and_generator(source: str | Path) -> tuple[Level, dict]:
         raise LevelError(exc if str(source) == "-" else f"{source}: {exc}") from None
     generator = {}
     if text.lstrip().startswith("{"):
-        found = json.loads(text).get("generator")
+        found = load_json(text).get("generator")
         generator = found if isinstance(found, dict) else {}
     return level, generator
 

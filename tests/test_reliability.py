@@ -1,0 +1,43 @@
+"""The reliability suite: each case an audit found breaking the contract (one line, the right
+status, nothing lost, whole files), kept fixed. Numbers refer to the audit's table."""
+
+import json
+import re
+
+import pytest
+from conftest import one_error_line
+
+from designer.cli import main
+from designer.export.play import page
+from designer.formats import read_levels
+
+LEVEL = "#G#\n#.#\n#S#\n"
+
+
+def test_13_a_pack_name_cannot_bend_the_page_script(tmp_path):
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    for name in ("<!--<script>", "<b>x", "plain"):
+        (pack / f"{name}.txt").write_text(LEVEL)
+    html = page([(name, level) for name, level, _ in read_levels(pack)], title="t")
+    assert html.count("<script>") == 1 and html.count("</script>") == 1 and "<!--" not in html
+    data = re.search(r"const LEVELS = (.*);\n", html).group(1)
+    assert "<" not in data and ">" not in data
+    assert sorted(entry["name"] for entry in json.loads(data)) == ["<!--<script>", "<b>x", "plain"]
+
+
+@pytest.mark.parametrize("field", ["version", "height", "generator", "extra"])
+@pytest.mark.parametrize("command", ["solve", "analyze", "render", "play", "export"])
+def test_6_a_huge_integer_in_a_json_level_is_one_line(tmp_path, capsys, field, command):
+    obj = {"format": "ice-level", "version": 1, "rows": LEVEL.split()}
+    digits = "9" * 5000
+    text = json.dumps(obj)[:-1] + f', "{field}": ' + (digits if field != "generator" else f'{{"seed": {digits}}}') + "}"
+    path = tmp_path / "huge.json"
+    path.write_text(text)
+    args = {"solve": ["solve", str(path)], "analyze": ["analyze", str(path)],
+            "render": ["render", str(path), "-o", str(tmp_path / "x.svg")],
+            "play": ["play", str(path), "-o", str(tmp_path / "x.html")],
+            "export": ["export", str(path), "--to", "tiled", "-o", str(tmp_path / "x.tmj")]}[command]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert one_error_line(err) and "an integer of 5,000 digits" in err

@@ -41,3 +41,12 @@ def test_6_a_huge_integer_in_a_json_level_is_one_line(tmp_path, capsys, field, c
     assert main(args) == 2
     err = capsys.readouterr().err
     assert one_error_line(err) and "an integer of 5,000 digits" in err
+
+
+@pytest.mark.parametrize("address", ["", "tcp://", "tls://127.0.0.1:1", "inproc://", "ucx://x:1", "tcp://host:99999",
+                                     "tcp://:8786", "127.0.0.1:8786"])
+@pytest.mark.parametrize("command", [["make", "--min-stops", "3"], ["records", "--rocks", "1"]])
+def test_12_a_dask_address_is_checked_before_any_work(capsys, address, command):
+    assert main([*command, "--dask", address]) == 2
+    err = capsys.readouterr().err
+    assert one_error_line(err) and "--dask takes 'local' or a scheduler address tcp://HOST:PORT" in err

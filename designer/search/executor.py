@@ -58,6 +58,7 @@ class Dask:
     core (``"local"``), or an existing scheduler's address."""
 
     def __init__(self, address: str, workers: int | None = None):
+        address = scheduler_address(address)
         try:
             from distributed import Client, LocalCluster
         except ImportError as exc:  # pragma: no cover - dask is a core dependency
@@ -69,11 +70,9 @@ class Dask:
             self.client = Client(self.cluster)
             self.name = f"dask local ({len(self.cluster.workers)} workers)"
         else:
-            if not address.startswith(("tcp://", "tls://", "inproc://", "ucx://")):
-                raise DesignerError(f"--dask takes 'local' or a scheduler address such as tcp://HOST:8786, not {address!r}")
             try:
                 self.client = Client(address, timeout=10)
-            except (OSError, TimeoutError) as exc:
+            except Exception as exc:  # unreachable, refused, or not a scheduler: one line, whatever dask raised
                 raise DesignerError(f"cannot reach the dask scheduler at {address}: {exc}") from None
             self.name = f"dask {address}"
 
@@ -105,6 +104,23 @@ class Dask:
             self.cluster.close()
 
 
+def scheduler_address(text: str) -> str:
+    """``local``, or a scheduler's ``tcp://HOST:PORT``, checked before any connection; any other
+    text is one DesignerError line.
+
+    >>> scheduler_address("tcp://10.0.0.5:8786"), scheduler_address("local")
+    ('tcp://10.0.0.5:8786', 'local')
+    """
+    if text == "local":
+        return text
+    scheme, _, rest = text.partition("://")
+    host, _, port = rest.rpartition(":")
+    if scheme != "tcp" or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise DesignerError(f"--dask takes 'local' or a scheduler address tcp://HOST:PORT (such as "
+                            f"tcp://127.0.0.1:8786), not {text!r}")
+    return text
+
+
 def open_executor(dask: str | None, workers: int | None = None):
     """The executor a command asks for: in process unless ``dask`` names a cluster."""
-    return InProcess(workers) if not dask else Dask(dask, workers)
+    return InProcess(workers) if dask is None else Dask(dask, workers)

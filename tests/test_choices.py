@@ -134,7 +134,7 @@ def test_pareto_prints_a_front_none_dominated_and_every_level_verified(tmp_path,
 
 def test_pareto_refuses_before_any_work(tmp_path, capsys):
     assert main(["pareto", "--time-limit", "5", "--plot", str(tmp_path / "front.gif")]) == 2
-    assert "FILE.png" in capsys.readouterr().err
+    assert "written as FILE.png" in capsys.readouterr().err
     taken = tmp_path / "taken.png"
     taken.write_bytes(b"x")
     assert main(["pareto", "--time-limit", "5", "--plot", str(taken)]) == 2

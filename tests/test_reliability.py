@@ -50,3 +50,19 @@ def test_12_a_dask_address_is_checked_before_any_work(capsys, address, command):
     assert main([*command, "--dask", address]) == 2
     err = capsys.readouterr().err
     assert one_error_line(err) and "--dask takes 'local' or a scheduler address tcp://HOST:PORT" in err
+
+
+@pytest.mark.parametrize("command", [["compare", "--min-stops", "5", "--seeds", "1", "--budget", "1"],
+                                     ["pareto", "--time-limit", "5"]])
+def test_17_a_plot_is_a_png(tmp_path, capsys, command):
+    gif = tmp_path / "x.gif"
+    assert main([*command, "--plot", str(gif)]) == 2
+    err = capsys.readouterr().err
+    assert one_error_line(err) and "is written as FILE.png" in err and not gif.exists()
+
+
+def test_17_dash_is_standard_output(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["make", "--min-stops", "3", "-o", "-"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("\n") == 12 and "S" in out and not (tmp_path / "-").exists()

@@ -215,6 +215,8 @@ def make(
         raise DesignerError("--count needs --out DIR for the pack")
     if out is not None and output_file is not None:
         raise DesignerError("use either -o FILE (one level) or --out DIR (a pack), not both")
+    if output_file == "-":  # standard output, as for every reader's "-"
+        output_file = None
     suffix = "json" if fmt is Format.json else "txt"
     # Every output path is checked before any work is done.
     if out is not None:
@@ -354,7 +356,7 @@ def compare(
     request = LayoutRequest(height=h, width=w, min_stops=max(targets))
     validate(request)
     if plot_file is not None:
-        output.check_file(plot_file, force=force, option="--plot")
+        output.check_file(plot_file, force=force, option="--plot", suffixes=(".png",))
     total = len(targets) * seeds * len(chosen)
     with reporter(total, enabled=sys.stderr.isatty()) as progress:
         result = comparison.compare(request, targets, list(range(1, seeds + 1)), budget, chosen, workers=workers,
@@ -413,10 +415,8 @@ def pareto(
 
     request = request_from_options(size, template, None, None, start, goal, no_frame, max_rocks, snow, False, True)
     validate(request)
-    if plot_file is not None and Path(plot_file).suffix.lower() != ".png":
-        raise DesignerError(f"--plot {plot_file}: the plot is written as FILE.png")
     if plot_file is not None:
-        output.check_file(plot_file, force=force, option="--plot")
+        output.check_file(plot_file, force=force, option="--plot", suffixes=(".png",))
     if out is not None:
         names = [f"level-{k + 1:03d}.txt" for k in range(front_search.most_runs(time_limit))] + ["front.json"]
         output.check_folder(out, names, force=force)

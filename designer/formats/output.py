@@ -53,11 +53,14 @@ def _probe_folder(folder: Path) -> None:
     os.unlink(temp)
 
 
-def check_file(path: str | Path, *, force: bool = False, option: str = "-o") -> Path:
-    """Check an output file before any work is done; return it as a Path."""
+def check_file(path: str | Path, *, force: bool = False, option: str = "-o", suffixes: tuple[str, ...] = ()) -> Path:
+    """Check an output file before any work is done; return it as a Path. With ``suffixes``, its
+    name must end in one of them (the format is the suffix)."""
     text = str(path)
     if not text:
         raise DesignerError(f"{option}: the file name is empty")
+    if suffixes and Path(text).suffix.lower() not in suffixes:
+        raise DesignerError(f"{option} {text}: the file is written as FILE{suffixes[0]}")
     if text.endswith(("/", os.sep)):
         raise DesignerError(f"{option} {text}: names a folder; give a file name")
     target = Path(text)

@@ -66,3 +66,44 @@ def test_17_dash_is_standard_output(tmp_path, capsys, monkeypatch):
     assert main(["make", "--min-stops", "3", "-o", "-"]) == 0
     out = capsys.readouterr().out
     assert out.count("\n") == 12 and "S" in out and not (tmp_path / "-").exists()
+
+
+def test_10_tiny_grids_are_real_grids(tmp_path, capsys):
+    assert main(["make", "--size", "3x3", "--min-stops", "1"]) == 0
+    assert capsys.readouterr().out == LEVEL
+    template = tmp_path / "t.txt"
+    template.write_text("#G#\n#?#\n#S#\n")
+    assert main(["make", "--template", str(template), "--min-stops", "1"]) == 0
+    assert capsys.readouterr().out == LEVEL
+    assert main(["make", "--size", "4x4", "--no-frame", "--snow", "15"]) == 2  # the message names what was asked
+    assert "--snow 15 does not fit" in capsys.readouterr().err
+    assert main(["make", "--size", "3x3", "--min-stops", "2"]) in (1, 2)
+    assert "--snow" not in capsys.readouterr().err
+
+
+def test_11_records_on_the_smallest_grid(capsys):
+    assert main(["records", "--size", "1x2", "--no-frame", "--rocks", "0", "--time-limit", "5", "--json"]) == 0
+    found = json.loads(capsys.readouterr().out)["records"][0]
+    assert (found["rocks"], found["min_stops"], found["proven_optimal"]) == (0, 1, True)
+
+
+def test_8_workers_are_capped_at_the_machine(capsys):
+    import os
+
+    assert main(["make", "--workers", "1000000", "--min-stops", "5", "--format", "json", "--time-limit", "10"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["generator"]["workers"] == (os.cpu_count() or 1)
+    assert f"--workers 1000000 is more than the {os.cpu_count() or 1} cores here" in captured.err
+
+
+@pytest.mark.parametrize("args, words", [
+    (["make", "--time-limit", "inf"], "must be a finite number of seconds"),
+    (["make", "--time-limit", "nan"], "--time-limit"),
+    (["records", "--time-limit", "inf"], "must be a finite number of seconds"),
+    (["pareto", "--time-limit", "inf"], "must be a finite number of seconds"),
+    (["compare", "--budget", "inf"], "must be a finite number of seconds"),
+])
+def test_9_a_time_limit_is_finite(capsys, args, words):
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert one_error_line(err) and words in err

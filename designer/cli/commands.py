@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import os
 import sys
 from contextlib import ExitStack
@@ -59,6 +60,25 @@ def echo(text: str, *, nl: bool = True) -> None:
     except (OSError, ValueError) as exc:  # ValueError: stdout itself was closed
         reason = getattr(exc, "strerror", None) or "it is closed"
         raise DesignerError(f"cannot write to standard output ({reason})") from None
+
+
+def finite(seconds: float | None, option: str) -> float | None:
+    """A time option, refused in one line when it is not a finite number of seconds (every stage
+    takes a share of it)."""
+    if seconds is not None and not math.isfinite(seconds):
+        raise DesignerError(f"{option} must be a finite number of seconds, not {seconds}")
+    return seconds
+
+
+def machine_workers(workers: int | None) -> int | None:
+    """``--workers``, capped at the cores this machine has (more threads or processes than cores
+    only slow the work down and cost memory), with a note when it is."""
+    cores = os.cpu_count() or 1
+    if workers is not None and workers > cores:
+        typer.echo(f"designer: note: --workers {workers} is more than the {cores} cores here; using {cores}",
+                   err=True)
+        return cores
+    return workers
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -147,7 +167,8 @@ def make(
     start: Optional[str] = typer.Option(None, metavar="R,C", help="Pin the start at R,C (default: chosen on the bottom edge)."),
     goal: Optional[str] = typer.Option(None, metavar="R,C", help="Pin the goal at R,C (default: chosen on the top edge)."),
     seed: Optional[int] = typer.Option(None, min=0, help="Seed of every random choice: the same seed gives the same level (default 0)."),
-    time_limit: Optional[float] = typer.Option(None, "--time-limit", min=0.0, help="Seconds to search (per level; default 60)."),
+    time_limit: Optional[float] = typer.Option(None, "--time-limit", min=0.0, callback=lambda v: finite(v, "--time-limit"),
+                                               help="Seconds to search (per level; default 60)."),
     fmt: Format = typer.Option(Format.ascii, "--format", help="Canonical ASCII or the JSON level."),
     output_file: Optional[str] = typer.Option(None, "-o", "--output", metavar="FILE", help="Write the level to FILE instead of stdout."),
     force: bool = typer.Option(False, "--force", help="Overwrite existing output files."),
@@ -163,7 +184,7 @@ def make(
                                           help="Keep every other constraint and spend the time limit raising the "
                                                "options along the solution."),
     unique: bool = typer.Option(False, "--unique", help="Exactly one fewest-moves solution."),
-    workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Solver threads (default: all cores)."),
+    workers: Optional[int] = typer.Option(None, "--workers", min=1, callback=machine_workers, help="Solver threads (default: all cores)."),
     count: int = typer.Option(1, "--count", min=1, help="How many distinct levels (with --out)."),
     out: Optional[str] = typer.Option(None, "--out", metavar="DIR", help="Folder for a pack of levels (with --count)."),
     method: Optional[Method] = typer.Option(None, "--method",
@@ -329,11 +350,12 @@ def parse_targets(text: str) -> list[int]:
 @app.command()
 def compare(
     min_stops: str = typer.Option("20", "--min-stops", metavar="K[,K...]", help="Target K, or a list: 10,15,20,25,30."),
-    budget: float = typer.Option(20.0, "--budget", min=0.1, help="Seconds per method per level."),
+    budget: float = typer.Option(20.0, "--budget", min=0.1, callback=lambda v: finite(v, "--budget"),
+                                 help="Seconds per method per level."),
     seeds: int = typer.Option(5, "--seeds", min=1, help="Seeds 1..N for every method and target."),
     methods: str = typer.Option(",".join(m.value for m in Method), "--methods", help="Comma-separated methods."),
     size: str = typer.Option("12x12", metavar="HxW", help="Grid size HxW (with a frame)."),
-    workers: Optional[int] = typer.Option(None, "--workers", min=1, help="CP-SAT threads (default: all cores)."),
+    workers: Optional[int] = typer.Option(None, "--workers", min=1, callback=machine_workers, help="CP-SAT threads (default: all cores)."),
     as_json: bool = typer.Option(False, "--json", help="Print the results as JSON."),
     levels: bool = typer.Option(False, "--levels", help="Include every verified level in the JSON."),
     plot_file: Optional[str] = typer.Option(None, "--plot", metavar="FILE.png", help="Write a PNG of time to a level against K."),
@@ -391,9 +413,10 @@ def pareto(
     snow: Optional[int] = typer.Option(None, "--snow", min=0, metavar="N", help="Exactly N snow tiles."),
     start: Optional[str] = typer.Option(None, metavar="R,C", help="Pin the start at R,C."),
     goal: Optional[str] = typer.Option(None, metavar="R,C", help="Pin the goal at R,C."),
-    time_limit: float = typer.Option(..., "--time-limit", min=1.0, help="Seconds for the whole front (and the plot)."),
+    time_limit: float = typer.Option(..., "--time-limit", min=1.0, callback=lambda v: finite(v, "--time-limit"),
+                                     help="Seconds for the whole front (and the plot)."),
     seed: int = typer.Option(0, min=0, help="Seed of every random choice."),
-    workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Threads per run (default: all cores)."),
+    workers: Optional[int] = typer.Option(None, "--workers", min=1, callback=machine_workers, help="Threads per run (default: all cores)."),
     out: Optional[str] = typer.Option(None, "--out", metavar="DIR",
                                       help="Write level-NNN.txt (by min stops) and front.json to DIR."),
     plot_file: Optional[str] = typer.Option(None, "--plot", metavar="FILE.png",
@@ -477,9 +500,10 @@ def records(
     size: str = typer.Option("6x7", metavar="HxW", help="Grid size HxW."),
     no_frame: bool = typer.Option(False, "--no-frame", help="No rock frame: the grid edge is the wall."),
     rocks: str = typer.Option("1..5", "--rocks", metavar="A..B", help="Rock counts to find records for."),
-    time_limit: float = typer.Option(60.0, "--time-limit", min=0.1, help="Seconds per rock count."),
+    time_limit: float = typer.Option(60.0, "--time-limit", min=0.1, callback=lambda v: finite(v, "--time-limit"),
+                                     help="Seconds per rock count."),
     seed: int = typer.Option(0, min=0, help="Seed of every random choice."),
-    workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Threads or dask workers (default: all cores)."),
+    workers: Optional[int] = typer.Option(None, "--workers", min=1, callback=machine_workers, help="Threads or dask workers (default: all cores)."),
     as_json: bool = typer.Option(False, "--json", help="Print the records as JSON."),
     out: Optional[str] = typer.Option(None, "--out", metavar="DIR",
                                       help="Write records.md, records.json and rocks-NN.txt to DIR."),

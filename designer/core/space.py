@@ -79,11 +79,15 @@ class LayoutSpace:
 
     def rocks(self, terrains: np.ndarray) -> np.ndarray:
         """Placed rocks (on free cells) of each terrain of a batch."""
-        return (terrains.reshape(terrains.shape[0], -1)[:, self.free] == ROCK).sum(axis=1)
+        return (self._flat(terrains)[:, self.free] == ROCK).sum(axis=1)
 
     def snow(self, terrains: np.ndarray) -> np.ndarray:
         """Placed snow tiles (on free cells) of each terrain of a batch."""
-        return (terrains.reshape(terrains.shape[0], -1)[:, self.free] == SNOW).sum(axis=1)
+        return (self._flat(terrains)[:, self.free] == SNOW).sum(axis=1)
+
+    def _flat(self, terrains: np.ndarray) -> np.ndarray:
+        """A batch as one row per terrain (an empty batch too)."""
+        return terrains.reshape(terrains.shape[0], self.height * self.width)
 
     def admissible(self, terrains: np.ndarray, classes: np.ndarray, reversible: np.ndarray, stops: np.ndarray,
                    *, floor: int | None = None, budgets: bool = True) -> np.ndarray:

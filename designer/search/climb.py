@@ -103,7 +103,7 @@ def climb(request: LayoutRequest, rng: np.random.Generator, seeds: list[Level], 
         while time.perf_counter() < stop_time():
             terrains, starts, goals = _neighbours(space, terrain, start, goal)
             scores = _scores(space, terrains, starts, goals)
-            top = scores.max()
+            top = scores.max(initial=-1)  # -1 too when the layout has no neighbour at all
             if top < 0:
                 break
             if top > run_best:

@@ -138,9 +138,11 @@ def validate(request: LayoutRequest) -> None:
         raise DesignerError("--snow must not be negative")
     if request.placed_snow() < 0:
         raise DesignerError(f"the template draws {request.fixed_snow()} snow tiles, more than --snow {request.snow}")
-    if request.placed_snow() > len(request.free_cells()) - 2:
-        raise DesignerError(f"--snow {request.snow} does not fit: {h}x{w} has {len(request.free_cells())} free "
-                            "cells, and the start and goal need two of them or their own")
+    free = set(request.free_cells())
+    ends_on_free = sum(all(cell in free for cell in cells) for cells in (request.start_cells(), request.goal_cells()))
+    if request.placed_snow() > 0 and request.placed_snow() > len(free) - ends_on_free:
+        raise DesignerError(f"--snow {request.snow} does not fit: {h}x{w} has {len(free)} free cells, and the "
+                            f"start and goal take {ends_on_free} of them")
     for name, cell in (("start", request.start), ("goal", request.goal)):
         if cell is None:
             continue

@@ -59,15 +59,15 @@ def check_file(path: str | Path, *, force: bool = False, option: str = "-o", suf
     text = str(path)
     if not text:
         raise DesignerError(f"{option}: the file name is empty")
-    if suffixes and Path(text).suffix.lower() not in suffixes:
-        raise DesignerError(f"{option} {text}: the file is written as FILE{suffixes[0]}")
     if text.endswith(("/", os.sep)):
         raise DesignerError(f"{option} {text}: names a folder; give a file name")
     target = Path(text)
     info = _stat(target)
+    if info is not None and stat.S_ISDIR(info.st_mode):
+        raise DesignerError(f"{target} is a folder; give a file name")
+    if suffixes and target.suffix.lower() not in suffixes and not _streamed(info):  # a stream takes any format
+        raise DesignerError(f"{option} {text}: the file is written as FILE{suffixes[0]}")
     if info is not None:
-        if stat.S_ISDIR(info.st_mode):
-            raise DesignerError(f"{target} is a folder; give a file name")
         if _streamed(info):
             return target
         if not stat.S_ISREG(info.st_mode):

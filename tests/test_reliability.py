@@ -2,6 +2,11 @@
 status, nothing lost, whole files), kept fixed. Numbers refer to the audit's table."""
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 import re
 
 import pytest
@@ -107,3 +112,74 @@ def test_9_a_time_limit_is_finite(capsys, args, words):
     assert main(args) == 2
     err = capsys.readouterr().err
     assert one_error_line(err) and words in err
+
+
+# --- signals end the whole process tree (row 1) ----------------------------------------------------
+
+OPEN_GRID = [sys.executable, "-m", "designer", "make", "--size", "16x24", "--no-frame", "--max-rocks", "5",
+             "--maximize", "--time-limit", "60", "--workers", "2"]
+
+
+def children(pid: int) -> set[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    found = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as handle:
+                    fields = handle.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.add(int(entry))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def chains_started(proc) -> set[int]:
+    """The open-grid chain processes of ``proc``, once it has forked them."""
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        found = children(proc.pid)
+        if len(found) >= 2:
+            return found
+        time.sleep(0.1)
+    pytest.fail("the chains never started")
+
+
+def gone_within(pids: set[int], seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if not any(alive(pid) for pid in pids):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forked chain processes: Linux only")
+@pytest.mark.parametrize("ending, status", [(signal.SIGTERM, 143), (signal.SIGHUP, 129)])
+def test_1_sigterm_and_sighup_end_the_chains_and_say_terminated(ending, status):
+    proc = subprocess.Popen(OPEN_GRID, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    chains = chains_started(proc)
+    time.sleep(1.0)
+    proc.send_signal(ending)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == status and out == ""
+    assert one_error_line(err) and err.endswith("designer: terminated\n")
+    assert gone_within(chains, 1.0)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG: Linux only")
+def test_1_no_chain_outlives_a_killed_parent():
+    proc = subprocess.Popen(OPEN_GRID, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    chains = chains_started(proc)
+    proc.kill()
+    proc.wait(timeout=10)
+    assert gone_within(chains, 1.0)

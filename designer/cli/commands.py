@@ -11,7 +11,9 @@ import io
 import json
 import math
 import os
+import signal
 import sys
+import threading
 from contextlib import ExitStack
 from enum import Enum
 from typing import Optional
@@ -48,6 +50,16 @@ class _OutputClosed(Exception):
 
 #: Exit status after Ctrl-C (128 + SIGINT), as shells report it.
 INTERRUPTED = 130
+#: Signals that end a command the way Ctrl-C does; the status is 128 + the signal, as shells say.
+ENDING_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+_ended_by: list[int] = []  # the ending signal that arrived, if one did
+
+
+def _end_on_signal(signum, frame) -> None:
+    """SIGTERM or SIGHUP: stop like Ctrl-C (every stage's stop-and-keep-whole-files path), and
+    remember which signal it was for the exit status."""
+    _ended_by.append(signum)
+    raise KeyboardInterrupt
 
 
 def echo(text: str, *, nl: bool = True) -> None:
@@ -740,6 +752,9 @@ def main(argv: list[str] | None = None) -> int:
                    "records, pareto, bench; see designer --help)", err=True)
         return 2
     _note_slow_kernels()
+    _ended_by.clear()
+    in_main_thread = threading.current_thread() is threading.main_thread()
+    before = {s: signal.signal(s, _end_on_signal) for s in ENDING_SIGNALS} if in_main_thread else {}
     try:
         result = app(args=argv, prog_name="designer", standalone_mode=False)
     except (KeyboardInterrupt, typer.Abort):
@@ -762,6 +777,12 @@ def main(argv: list[str] | None = None) -> int:
             raise
         typer.echo(f"designer: {exc.format_message()}", err=True)
         return 2
+    finally:
+        for s, handler in before.items():
+            signal.signal(s, handler)
+    if result == INTERRUPTED and _ended_by:
+        typer.echo("designer: terminated", err=True)
+        return 128 + _ended_by[0]
     if result == INTERRUPTED:  # typer turns Ctrl-C into Exit(130) and prints nothing
         typer.echo("designer: interrupted", err=True)
         return INTERRUPTED

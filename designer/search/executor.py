@@ -10,12 +10,34 @@ counted twice.
 
 from __future__ import annotations
 
+import ctypes
 import os
+import signal
+import sys
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import Any, Callable, Iterable
 
 from designer.core.errors import DesignerError
 from designer.search.tuning import BATCHES_PER_WORKER
+
+
+def end_with_parent(parent: int) -> None:
+    """Called first in a child process: it ends when its parent does, however the parent ends
+    (Linux: the kernel sends SIGKILL when the parent dies, ``PR_SET_PDEATHSIG``), and on SIGTERM
+    or SIGHUP at once (the parent's own handlers, inherited by a fork, are dropped)."""
+    for ending in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(ending, signal.SIG_DFL)
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # the parent was gone before the line above took effect
+        os._exit(1)
+
+
+#: prctl's option that has the kernel signal a process when its parent dies (linux/prctl.h).
+PR_SET_PDEATHSIG = 1
 
 
 def run_batch(jobs: list, shard: Callable[[Any], Any]) -> list:

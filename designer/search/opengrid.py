@@ -24,6 +24,7 @@ rocks is thus a level on a grid of about 11x14, and the search works there:
 from __future__ import annotations
 
 import math
+import os
 import multiprocessing
 import signal
 import sys
@@ -39,6 +40,7 @@ from designer.core.budget import Budget
 from designer.core.level import ICE, ROCK, Level
 from designer.core.request import LayoutRequest
 from designer.search.anneal import cooling
+from designer.search.executor import end_with_parent
 from designer.search.tuning import (ALONG_LINE, ANYWHERE, GOAL_SAMPLES, OPEN_COLD as COLD,
                                     OPEN_EPOCH_SECONDS as EPOCH_SECONDS, OPEN_HOT as HOT,
                                     OPEN_SLICE_STEPS as SLICE_STEPS, START_MARGIN)
@@ -310,10 +312,11 @@ def _anneal_compiled(rocks: int, height: int, width: int, rng: np.random.Generat
 _reached = None
 
 
-def _start_chain_process(event, in_a_process: bool) -> None:
+def _start_chain_process(event, parent: int | None) -> None:
     global _reached
     _reached = event
-    if in_a_process:
+    if parent is not None:  # in a process of its own
+        end_with_parent(parent)
         # Ctrl-C reaches the whole process group: the caller ends the chains through the event,
         # and the chains print nothing of their own.
         signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -349,8 +352,8 @@ def search(request: LayoutRequest, rng: np.random.Generator, budget: Budget, wor
         context = multiprocessing.get_context("fork") if forked else None
         reached = context.Event() if forked else threading.Event()
         pool = (ProcessPoolExecutor(len(jobs), mp_context=context, initializer=_start_chain_process,
-                                    initargs=(reached, True))
-                if forked else ThreadPoolExecutor(len(jobs), initializer=_start_chain_process, initargs=(reached, False)))
+                                    initargs=(reached, os.getpid()))
+                if forked else ThreadPoolExecutor(len(jobs), initializer=_start_chain_process, initargs=(reached, None)))
         with pool:
             try:
                 results = list(pool.map(_chain, jobs))

@@ -183,3 +183,27 @@ def test_1_no_chain_outlives_a_killed_parent():
     proc.kill()
     proc.wait(timeout=10)
     assert gone_within(chains, 1.0)
+
+
+def test_14_two_writers_of_one_new_path_cannot_both_succeed(tmp_path, monkeypatch):
+    # The second writer's check passes, then the first one's file appears before it writes: the
+    # second must refuse and leave the first one's file alone.
+    from designer.formats import output
+    from designer.core.errors import DesignerError
+
+    target = tmp_path / "level.txt"
+    real_check = output.check_file
+
+    def check_then_race(path, **kwargs):
+        checked = real_check(path, **kwargs)
+        target.write_text("the first writer's level\n")
+        return checked
+
+    monkeypatch.setattr(output, "check_file", check_then_race)
+    with pytest.raises(DesignerError, match="already exists"):
+        output.write(target, "the second writer's level\n")
+    assert target.read_text() == "the first writer's level\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["level.txt"]  # no temporary file left
+    monkeypatch.setattr(output, "check_file", real_check)
+    output.write(target, "forced\n", force=True)
+    assert target.read_text() == "forced\n"

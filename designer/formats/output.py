@@ -121,13 +121,34 @@ def write(path: str | Path, data: str | bytes, *, force: bool = False) -> None:
                 os.chown(temp, info.st_uid, info.st_gid)
         else:
             os.chmod(temp, _new_file_mode())
-        os.replace(temp, real)
+        if force:
+            os.replace(temp, real)
+        else:
+            _create_new(temp, real, payload)
+    except FileExistsError:
+        Path(temp).unlink(missing_ok=True)
+        raise DesignerError(f"{target} already exists (use --force to overwrite it)") from None
     except OSError as exc:
         Path(temp).unlink(missing_ok=True)
         raise DesignerError(f"{target}: cannot write ({_reason(exc)})") from None
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise
+
+
+def _create_new(temp: str, real: Path, payload: bytes) -> None:
+    """Put the whole file ``temp`` at ``real``, which must not exist (FileExistsError when another
+    process made it since the check): a hard link is created only where no file is, so two
+    writers of one new path cannot both succeed. Where the file system has no hard links, the
+    file is created exclusively and written in place."""
+    try:
+        os.link(temp, real)
+    except FileExistsError:
+        raise
+    except OSError:
+        with open(real, "xb") as out:
+            out.write(payload)
+    os.unlink(temp)
 
 
 def check_folder(path: str | Path, names: list[str], *, force: bool = False) -> list[Path]:

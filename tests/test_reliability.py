@@ -207,3 +207,61 @@ def test_14_two_writers_of_one_new_path_cannot_both_succeed(tmp_path, monkeypatc
     monkeypatch.setattr(output, "check_file", real_check)
     output.write(target, "forced\n", force=True)
     assert target.read_text() == "forced\n"
+
+
+# --- checkpoints are evidence, not trust (rows 2 and 3) ----------------------------------------------
+
+RECORDS = ["records", "--size", "4x5", "--no-frame", "--rocks", "2..3", "--time-limit", "10", "--json"]
+
+
+def run_records(capsys, checkpoint):
+    assert main([*RECORDS, "--checkpoint", str(checkpoint)]) == 0
+    return {r["rocks"]: r for r in json.loads(capsys.readouterr().out)["records"]}
+
+
+def test_2_an_edited_checkpoint_is_found_out(tmp_path, capsys):
+    checkpoint = tmp_path / "ck.json"
+    truth = run_records(capsys, checkpoint)
+    state = json.loads(checkpoint.read_text())
+    state["records"]["3"]["min_stops"] += 6  # a better record than the level shows
+    state["records"]["2"]["level"] = truth[3]["level"]  # a level with more rocks than its count
+    state["records"]["2"]["min_stops"] = truth[3]["min_stops"]
+    checkpoint.write_text(json.dumps(state))
+    again = run_records(capsys, checkpoint)
+    for rocks in (2, 3):
+        assert (again[rocks]["min_stops"], again[rocks]["proven_optimal"]) == (truth[rocks]["min_stops"], True)
+        level = again[rocks]["level"]
+        assert sum(row.count("#") for row in level["rows"]) <= rocks
+
+
+def test_2_a_bound_that_is_not_evidence_is_dropped(tmp_path):
+    from designer.formats import level_to_json, parse_level
+    from designer.studies.records import Checkpoint
+
+    level = parse_level("S.#..\n.....\n..#..\n.....\n....G\n")
+    checkpoint = Checkpoint(None, {})
+    good = {"bound": level_to_json(level, with_analysis=False), "threshold": 0, "shards": {}, "seconds": 0.0}
+    from designer.analysis import analyze
+    good["threshold"] = analyze(level).min_stops + 1
+    checkpoint.partial = {2: dict(good), 3: dict(good, threshold=good["threshold"] + 4), 1: dict(good)}
+    assert checkpoint.verify(5, 5, False) == [1, 3]  # 1: two rocks over its budget; 3: a skipped bar
+    assert list(checkpoint.partial) == [2]
+
+
+@pytest.mark.parametrize("edit", [
+    lambda s: s["records"].update({"7": 5}),
+    lambda s: s["partial"].update({"7": []}),
+    lambda s: s["partial"].update({"7": {"bound": None, "threshold": "a", "shards": {}, "seconds": 0}}),
+    lambda s: s["partial"].update({"7": {"bound": None, "threshold": 1, "shards": {"a,b": [0] * 7}, "seconds": 0}}),
+    lambda s: s["partial"].update({"7": {"bound": None, "threshold": 1, "shards": {}, "seconds": "x"}}),
+    lambda s: s["records"]["2"].update({"level": {"format": "ice-level", "version": 1, "rows": 5}}),
+])
+def test_3_a_malformed_checkpoint_is_one_line(tmp_path, capsys, edit):
+    checkpoint = tmp_path / "ck.json"
+    run_records(capsys, checkpoint)
+    state = json.loads(checkpoint.read_text())
+    edit(state)
+    checkpoint.write_text(json.dumps(state))
+    assert main([*RECORDS, "--checkpoint", str(checkpoint)]) == 2
+    err = capsys.readouterr().err
+    assert one_error_line(err) and "not a records checkpoint" in err

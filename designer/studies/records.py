@@ -88,8 +88,35 @@ class Checkpoint:
                                     "remove it or pick another file")
             self.records = {int(k): v for k, v in state["records"].items()}
             self.partial = {int(k): v for k, v in state["partial"].items()}
+            for rocks, stored in self.records.items():
+                _well_formed_record(rocks, stored)
+            for rocks, stored in self.partial.items():
+                _well_formed_partial(rocks, stored)
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-            raise DesignerError(f"{self.path}: not a records checkpoint ({exc})") from None
+            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise DesignerError(f"{self.path}: not a records checkpoint ({reason})"[:300]) from None
+
+    def verify(self, height: int, width: int, frame: bool) -> list[int]:
+        """Take nothing on trust: every finished record whose level fails the verifier, or whose
+        stops or rock count disagree with its level, and every record that claims no level exists,
+        is dropped, to be found again; so is a count in progress whose lower bound fails, or whose
+        threshold is not one above its bound. Returns the rock counts dropped."""
+        dropped = []
+        for rocks, stored in list(self.records.items()):
+            level = level_from_json(stored["level"]) if stored["level"] is not None else None
+            request = record_request(height, width, frame, rocks)
+            if (level is None or stored["rocks"] != rocks or not meets(request, level)
+                    or analyze(level).min_stops != stored["min_stops"]):
+                del self.records[rocks]
+                dropped.append(rocks)
+        for rocks, state in list(self.partial.items()):
+            bound = level_from_json(state["bound"]) if state["bound"] is not None else None
+            request = record_request(height, width, frame, rocks)
+            stops = analyze(bound).min_stops if bound is not None and meets(request, bound) else None
+            if (bound is not None and stops is None) or state["threshold"] != (stops or 0) + 1:
+                del self.partial[rocks]
+                dropped.append(rocks)
+        return sorted(set(dropped))
 
     def save(self) -> None:
         self.saved_at = time.perf_counter()
@@ -110,6 +137,41 @@ class Checkpoint:
         self.partial[rocks]["shards"][",".join(map(str, key))] = [int(v) if not isinstance(v, bool) else v for v in result]
         if time.perf_counter() - self.saved_at >= SAVE_EVERY:
             self.save()
+
+
+def _need(condition: bool, what: str) -> None:
+    if not condition:
+        raise ValueError(what)
+
+
+def _is_int(value) -> bool:
+    return type(value) is int
+
+
+def _well_formed_record(rocks: int, stored) -> None:
+    """A finished record's shape (its evidence is checked by ``Checkpoint.verify``)."""
+    _need(isinstance(stored, dict) and set(stored) == {"rocks", "min_stops", "proven_optimal", "seconds", "level"},
+          f"the record for {rocks} rocks is not a record object")
+    _need(_is_int(stored["rocks"]) and (stored["min_stops"] is None or _is_int(stored["min_stops"]))
+          and type(stored["proven_optimal"]) is bool and type(stored["seconds"]) in (int, float),
+          f"the record for {rocks} rocks has a field of the wrong type")
+    if stored["level"] is not None:
+        level_from_json(stored["level"])
+
+
+def _well_formed_partial(rocks: int, state) -> None:
+    """A count in progress's shape: its bound, threshold, finished shards and seconds."""
+    _need(isinstance(state, dict) and set(state) == {"bound", "threshold", "shards", "seconds"},
+          f"the progress for {rocks} rocks is not a progress object")
+    _need(_is_int(state["threshold"]) and state["threshold"] >= 1 and type(state["seconds"]) in (int, float)
+          and isinstance(state["shards"], dict), f"the progress for {rocks} rocks has a field of the wrong type")
+    if state["bound"] is not None:
+        level_from_json(state["bound"])
+    for key, value in state["shards"].items():
+        parts = key.split(",")
+        _need(len(parts) == 3 and all(p.lstrip("-").isdigit() for p in parts), f"shard key {key!r} is not R,A,B")
+        _need(isinstance(value, list) and len(value) == 7 and all(type(v) in (int, bool) for v in value),
+              f"shard {key} is not 7 numbers")
 
 
 def _fewest_rocks(checkpoint: Checkpoint, rocks: int, threshold: int) -> int:
@@ -188,6 +250,7 @@ def records(height: int, width: int, frame: bool, counts: list[int], time_limit:
     """Records for each rock count in ``counts`` (see ``record``), resumable from a checkpoint."""
     key = {"size": f"{height}x{width}", "frame": frame, "seed": seed}
     checkpoint = Checkpoint(checkpoint_path, key)
+    checkpoint.verify(height, width, frame)
     found = []
     try:
         for rocks in counts:

@@ -265,3 +265,31 @@ def test_3_a_malformed_checkpoint_is_one_line(tmp_path, capsys, edit):
     assert main([*RECORDS, "--checkpoint", str(checkpoint)]) == 2
     err = capsys.readouterr().err
     assert one_error_line(err) and "not a records checkpoint" in err
+
+
+# --- closed standard streams (row 5) ---------------------------------------------------------------
+
+def shell(line: str) -> subprocess.CompletedProcess:
+    command = line.replace("designer", f"{sys.executable} -m designer", 1)
+    return subprocess.run(["sh", "-c", command], capture_output=True, text=True, timeout=120)
+
+
+def test_5_closed_stderr_does_not_stop_the_work(tmp_path):
+    done = shell(f"designer make --min-stops 5 -o {tmp_path / 'level.txt'} 2>&-")
+    assert done.returncode == 0 and (tmp_path / "level.txt").read_text().count("\n") == 12
+
+
+@pytest.mark.parametrize("line", ["designer solve {level} >&-", "designer make --min-stops 5 >&-",
+                                  "designer analyze {level} >&-"])
+def test_5_closed_stdout_is_one_line(line):
+    from conftest import EXAMPLES
+
+    done = shell(line.format(level=EXAMPLES / "strong-reversible.txt"))
+    assert done.returncode == 2 and done.stderr == "designer: cannot write to standard output (it is closed)\n"
+
+
+def test_5_both_closed_is_still_a_status(tmp_path):
+    from conftest import EXAMPLES
+
+    assert shell(f"designer solve {EXAMPLES / 'strong-reversible.txt'} >&- 2>&-").returncode == 2
+    assert shell(f"designer make --min-stops 5 -o {tmp_path / 'l.txt'} >&- 2>&-").returncode == 0

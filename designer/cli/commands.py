@@ -720,6 +720,27 @@ def bench_make_cmd(
     echo(json.dumps(bench_make(list(ctx.args), list(range(1, seeds + 1))), indent=2))
 
 
+class _ClosedStream(io.TextIOBase):
+    """Standing in for a standard stream the shell closed (``>&-``, ``2>&-``): Python then has
+    None there. It is no terminal, and writing to it fails as writing to a closed file does, so a
+    command that must print says so in one line (status 2) instead of crashing."""
+
+    def isatty(self) -> bool:
+        return False
+
+    def write(self, text: str) -> int:
+        raise ValueError("I/O operation on closed file")
+
+
+def _stand_in_for_closed_streams() -> None:
+    """Closed standard output or error never crash a command: error messages go nowhere, and
+    output fails with one line on standard error (see ``echo``)."""
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w")  # messages are lost, the work and the status are not
+    if sys.stdout is None:
+        sys.stdout = _ClosedStream()
+
+
 def _quiet_stdout() -> None:
     """Point standard output at /dev/null, so the interpreter's last flush cannot fail."""
     try:
@@ -747,6 +768,7 @@ def main(argv: list[str] | None = None) -> int:
     Every failure is one line on standard error.
     """
     argv = sys.argv[1:] if argv is None else argv
+    _stand_in_for_closed_streams()
     if not argv:
         typer.echo("usage: designer COMMAND [ARGS]... (commands: make, solve, analyze, render, export, play, compare, "
                    "records, pareto, bench; see designer --help)", err=True)

@@ -293,3 +293,21 @@ def test_5_both_closed_is_still_a_status(tmp_path):
 
     assert shell(f"designer solve {EXAMPLES / 'strong-reversible.txt'} >&- 2>&-").returncode == 2
     assert shell(f"designer make --min-stops 5 -o {tmp_path / 'l.txt'} >&- 2>&-").returncode == 0
+
+
+# --- pictures too large to draw (row 7) ------------------------------------------------------------
+
+@pytest.mark.parametrize("rows, cell, words", [
+    (["S" + "." * 998 + "G"], "40", "would be 40,000x40 pixels: at most 16,384 a side"),
+    (["S" + "." * 699 + "G"] + ["." * 701] * 699, "16", "GB: at most 2 GB"),
+])
+def test_7_a_picture_too_large_is_refused_before_drawing(tmp_path, capsys, rows, cell, words):
+    import time as clock
+
+    level = tmp_path / "big.txt"
+    level.write_text("\n".join(rows) + "\n")
+    started = clock.monotonic()
+    assert main(["render", str(level), "-o", str(tmp_path / "big.png"), "--cell", cell, "--moves-left"]) == 2
+    err = capsys.readouterr().err
+    assert one_error_line(err) and words in err and not (tmp_path / "big.png").exists()
+    assert clock.monotonic() - started < 20  # refused before the analysis and the drawing

@@ -102,10 +102,31 @@ def _level_group(level: Level, cell: float, solution: bool, moves_left: bool,
     return group
 
 
+#: The largest picture drawn: pixels a side (Cairo's own limit is 32,767), and the memory that
+#: drawing it may take, estimated from what it was measured to take (a 200x200 level: about
+#: 3.5 KB a cell for the drawing, and 4 bytes a pixel for a PNG).
+MAX_SIDE_PIXELS = 16_384
+MAX_DRAWING_BYTES = 2 * 1024**3
+BYTES_PER_CELL, BYTES_PER_PIXEL = 3_500, 4
+
+
+def check_size(width: int, height: int, cells: int) -> None:
+    """Refuse, before any drawing, a picture of ``width`` x ``height`` pixels and ``cells`` level
+    cells that is too large to draw (DesignerError, one line)."""
+    if max(width, height) > MAX_SIDE_PIXELS:
+        raise DesignerError(f"the picture would be {width:,}x{height:,} pixels: at most {MAX_SIDE_PIXELS:,} a side "
+                            "(give a smaller --cell)")
+    need = cells * BYTES_PER_CELL + width * height * BYTES_PER_PIXEL
+    if need > MAX_DRAWING_BYTES:
+        raise DesignerError(f"drawing {cells:,} cells at {width:,}x{height:,} pixels would take about "
+                            f"{need / 1024**3:.1f} GB: at most {MAX_DRAWING_BYTES / 1024**3:.0f} GB")
+
+
 def draw_level(level: Level, *, cell: int = DEFAULT_CELL, solution: bool = False, moves_left: bool = False,
                analysis: Analysis | None = None) -> draw.Drawing:
     """The level as a drawing, ``cell`` pixels a cell. ``solution`` draws the fewest-moves path
     (raises ValueError when the level has none); ``moves_left`` shades the resting cells."""
+    check_size(level.width * cell, level.height * cell, level.width * level.height)
     if solution or moves_left:
         analysis = analysis or analyze(level)
         if solution and analysis.solution is None:
@@ -126,6 +147,7 @@ def contact_sheet(levels: list[tuple[str, Level]], *, cell: int = 16, columns: i
     box_w = max(level.width for _, level in levels) * cell
     box_h = max(level.height for _, level in levels) * cell + CAPTION_HEIGHT
     width, height = columns * box_w + (columns + 1) * gap, rows * box_h + (rows + 1) * gap
+    check_size(width, height, sum(level.width * level.height for _, level in levels))
     sheet = draw.Drawing(width, height)
     sheet.append(draw.Rectangle(0, 0, width, height, fill="#ffffff"))
     for k, (name, level) in enumerate(levels):

@@ -18,7 +18,7 @@ from designer.core.request import LayoutRequest
 from designer.search.result import GeneratorRecord
 
 DOCTESTED = ["designer.core.request", "designer.core.space", "designer.core.budget", "designer.analysis.verify",
-             "designer.search.goal", "designer.search.methods", "designer.studies.pareto", "designer.analysis.graph"]
+             "designer.search.goal", "designer.search.methods", "designer.studies.pareto", "designer.analysis.graph", "designer.search.executor"]
 
 
 @pytest.mark.parametrize("name", DOCTESTED)
@@ -145,3 +145,19 @@ def test_the_wheel_holds_designer_models_and_no_top_level_models(tmp_path):
     assert done.returncode == 0, done.stderr
     where, no_models = done.stdout.split()
     assert where.startswith(str(target)) and no_models == "True"
+
+
+def test_the_registry_and_the_implementations_name_the_same_methods():
+    from designer.search import baselines, design, methods
+
+    assert [m.name for m in methods.METHODS.values() if m.designer] == list(design.POLICIES)
+    assert [m.name for m in methods.METHODS.values() if not m.designer] == list(baselines.GENERATORS)
+
+
+def test_reading_the_registry_imports_no_search():
+    # the command line builds its --method choices at start-up: that must not load the searches
+    probe = ("import sys, designer.search.methods, designer.cli; "
+             "print(sorted(m for m in ('networkx', 'designer.search.design', 'designer.search.stages', "
+             "'ortools') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.strip() == "[]", done.stdout + done.stderr

@@ -36,7 +36,7 @@ from designer.core.rules import terrain_slide_table
 from designer.core.space import LayoutSpace
 from designer.search.climb import rock_moves
 from designer.search.design import validate
-from designer.search.result import Design, DesignFailed, GeneratorRecord
+from designer.search.result import Design, DesignFailed, GeneratorRecord, choice_figures
 from designer.search.sampling import batch_level, sample_for_request
 
 RANDOM_P = 0.2  # Odland: "around 20% often results in maps that are strongly solvable and reversible"
@@ -65,7 +65,7 @@ class _Clock:
             return Design(level, report, GeneratorRecord(
                 method=self.method, stage=self.method, seed=self.seed, seconds=round(self.budget.elapsed(), 3),
                 time_limit=self.budget.time_limit, request=self.request, candidates=self.candidates,
-                rejected=self.rejected))
+                rejected=self.rejected, **(choice_figures(report) if request.asks_for_choices else {})))
         self.rejected += 1
         return None
 

@@ -1,5 +1,7 @@
 """The one registry of design methods: what ``designer make --method``, ``designer compare`` and
-the library all choose from.
+the library all choose from. The modules that implement them (``design.POLICIES``,
+``baselines.GENERATORS``) are imported only when a method runs, so that reading the registry (the
+command line does, at start-up) costs nothing; a test holds their tables to this one.
 
 >>> names()
 ('auto', 'cpsat', 'random', 'repair', 'greedy')
@@ -11,11 +13,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from typing import TYPE_CHECKING
+
 from designer.core.level import Level
 from designer.core.request import LayoutRequest
-from designer.search import baselines
-from designer.search import design as policies
-from designer.search.result import Design
+
+if TYPE_CHECKING:
+    from designer.search.result import Design
 
 
 @dataclass(frozen=True)
@@ -36,24 +40,23 @@ class Method:
             maximize_choices: bool = False) -> Design:
         """Design a level for ``request`` (DesignFailed when it cannot be met)."""
         if self.designer:
+            from designer.search import design as policies
+
             return policies.design(request, seed=seed, time_limit=time_limit, workers=workers, maximize=maximize,
                                    exclude=exclude, progress=progress, method=self.name, executor=executor,
                                    maximize_choices=maximize_choices)
+        from designer.search import baselines
+
         return baselines.generate(self.name, request, seed=seed, time_limit=time_limit, exclude=exclude)
 
 
-_SUMMARIES = {
-    "auto": "the designer's portfolio",
-    "cpsat": "the CP-SAT model alone",
-    "random": "independent random rocks (sources 000, 003)",
-    "repair": "random rocks, snow and cleanup scans (source 002)",
-    "greedy": "one rock moved at a time, longest solution first (the public maximisers)",
-}
-
-METHODS: dict[str, Method] = {
-    **{name: Method(name, _SUMMARIES[name], True) for name in policies.POLICIES},
-    **{name: Method(name, _SUMMARIES[name], False) for name in baselines.GENERATORS},
-}
+METHODS: dict[str, Method] = {method.name: method for method in (
+    Method("auto", "the designer's portfolio", True),
+    Method("cpsat", "the CP-SAT model alone", True),
+    Method("random", "independent random rocks (sources 000, 003)", False),
+    Method("repair", "random rocks, snow and cleanup scans (source 002)", False),
+    Method("greedy", "one rock moved at a time, longest solution first (the public maximisers)", False),
+)}
 
 
 def names() -> tuple[str, ...]:

@@ -74,6 +74,11 @@ class Design:
         return self.analysis.min_stops
 
 
+def choice_figures(report: Analysis) -> dict:
+    """The choice figures a record keeps when choices were asked for (see ``GeneratorRecord``)."""
+    return {"options": report.options, "rail_stops": report.rail_stops, "solutions": report.solutions}
+
+
 class DesignFailed(Exception):
     """The request cannot be met: ``reason`` is "infeasible" or "time limit"."""
 

@@ -38,7 +38,7 @@ from designer.core.space import LayoutSpace
 from designer.search import anneal, exhaustive, opengrid
 from designer.search.climb import climb
 from designer.search.goal import Goal
-from designer.search.result import Design, DesignFailed, GeneratorRecord, infeasible_message
+from designer.search.result import Design, DesignFailed, GeneratorRecord, choice_figures, infeasible_message
 from designer.search.sampling import batch_level, sample_for_request
 from designer.search.tuning import (DENSITIES, EMPTY_ROOM_PAIRS, NEIGHBOURHOOD_RELEASE, NEIGHBOURHOOD_STALL_SHARE,
                                     POOL_SIZE, SAMPLE_BATCH, SAMPLE_BATCHES, STALL_MAX_SECONDS, STALL_MIN_SECONDS,
@@ -105,9 +105,13 @@ class Search:
         if result.skipped:
             self.skipped.append(result.skipped)
         found = result.design
-        if found is not None and (self.best is None or found.min_stops > self.best.min_stops):
+        if found is not None and (self.best is None or self.score(found) > self.score(self.best)):
             self.best = found
         return found
+
+    def score(self, design: Design) -> int:
+        """What the goal counts of a design: its min stops, or the options along its solution."""
+        return design.analysis.options if self.goal.objective == "options" else design.min_stops
 
     def record(self, stage: str, **extra) -> GeneratorRecord:
         return GeneratorRecord(
@@ -133,7 +137,7 @@ class Search:
                 return None
         report = analyze(level)
         if self.request.asks_for_choices or self.goal.objective == "options":
-            extra.update(options=report.options, rail_stops=report.rail_stops, solutions=report.solutions)
+            extra.update(choice_figures(report))
             self.best_options_seen = max(self.best_options_seen, report.options)
         if failure(self.request, level, report, floor) is None:
             return Design(level, report, self.record(stage, **extra))
@@ -367,6 +371,8 @@ def choices_stage(search: Search, goal: Goal, budget: Budget) -> StageResult:
     found, score = anneal.search(search.request, level, stops, search.rng, budget, search.workers,
                                  target=goal.target, objective=goal.objective,
                                  on_best=search.seen if goal.objective == "stops" else None)
+    if goal.objective == "options":
+        search.best_options_seen = max(search.best_options_seen, score)
     if found is None or goal.short(score) or (search.best is not None and found == search.best.level):
         return StageResult()
     return StageResult(search.verify(found, "anneal"))

@@ -40,9 +40,9 @@ from designer.search.result import Design, DesignFailed
 #: The share of the time limit the longest level gets; the bands share the rest.
 LENGTH_SHARE = 0.25
 #: The runs below the longest level get at least this many seconds each (so many floors fit),
-#: and the lowest floor is never below ``FIRST_BAND`` stops.
+#: and the lowest floor is never below ``LOWEST_FLOOR`` stops.
 MIN_RUN_SECONDS = 6.0
-FIRST_BAND = 3
+LOWEST_FLOOR = 3
 #: Other moves a stop can offer at most (four directions, one of them the solution's).
 MAX_OPTIONS_PER_STOP = 3
 #: With a plot, the clouds' share of the time limit (and at most this many seconds).
@@ -83,7 +83,11 @@ def front_of(points: list[Point]) -> list[Point]:
 
 
 def covered(point: Point, front: list[Point]) -> bool:
-    """Whether some level of ``front`` has at least ``point``'s stops and options."""
+    """Whether some level of ``front`` has at least ``point``'s stops and options.
+
+    >>> covered(Point(12, 20), [Point(15, 30)]), covered(Point(12, 31), [Point(15, 30)])
+    (True, False)
+    """
     return any(p.min_stops >= point.min_stops and p.options >= point.options for p in front)
 
 
@@ -130,26 +134,26 @@ def pareto(request: LayoutRequest, time_limit: float, *, seed: int = 0, workers:
     on_run("the longest level")
     top = runs[0] if runs else None
     if top is None:  # no level at all: the first band the request allows, from nothing
-        found = run_band(BandJob(replace(request, min_stops=FIRST_BAND), seed + 1, budget.left(), workers))
+        found = run_floor(FloorJob(replace(request, min_stops=LOWEST_FLOOR), seed + 1, budget.left(), workers))
         runs += [found] if found is not None else []
-        on_run(f"at least {FIRST_BAND} stops")
+        on_run(f"at least {LOWEST_FLOOR} stops")
     else:
         # A level of K stops has at most 3K options (three other moves at each stop): below
         # O / 3 stops nothing can beat the longest level's O options.
         # Floors two stops apart on a frame (where min stops keeps its parity), one apart without.
         count = max(1, int(budget.left() / MIN_RUN_SECONDS))
-        ks = floors(max(FIRST_BAND, top.analysis.options // MAX_OPTIONS_PER_STOP + 1), top.min_stops, count,
+        ks = floors(max(LOWEST_FLOOR, top.analysis.options // MAX_OPTIONS_PER_STOP + 1), top.min_stops, count,
                     2 if request.frame else 1)
-        jobs = [BandJob(replace(request, min_stops=k), seed + 1 + n, budget.left() / len(ks), workers, top.level)
+        jobs = [FloorJob(replace(request, min_stops=k), seed + 1 + n, budget.left() / len(ks), workers, top.level)
                 for n, k in enumerate(ks)]
         if executor is not None and not isinstance(executor, InProcess):  # at once, each from the longest level
-            executor.run(run_band, jobs, lambda job, found: (runs.append(found) if found else None,
+            executor.run(run_floor, jobs, lambda job, found: (runs.append(found) if found else None,
                                                              on_run(f"at least {job.request.min_stops} stops")))
         else:  # down the floors, each run from the best level so far above its floor
             for n, job in enumerate(jobs):
                 start = max((run for run in runs if run.min_stops >= job.request.min_stops),
                             key=lambda run: run.analysis.options)
-                found = run_band(replace(job, time_limit=budget.left() / (len(jobs) - n), hint=start.level))
+                found = run_floor(replace(job, time_limit=budget.left() / (len(jobs) - n), hint=start.level))
                 runs += [found] if found is not None else []
                 on_run(f"at least {job.request.min_stops} stops")
     tried = sorted((Point(run.min_stops, run.analysis.options, run) for run in runs), key=lambda p: p.min_stops)
@@ -157,7 +161,7 @@ def pareto(request: LayoutRequest, time_limit: float, *, seed: int = 0, workers:
 
 
 @dataclass(frozen=True)
-class BandJob:
+class FloorJob:
     """One run of the front (a floor on min stops), as a picklable job for an executor."""
 
     request: LayoutRequest
@@ -167,7 +171,7 @@ class BandJob:
     hint: Level | None = None  # a level above the floor to start from
 
 
-def run_band(job: BandJob) -> Design | None:
+def run_floor(job: FloorJob) -> Design | None:
     """The level with the most options the job's request allows within its time (the first level
     it allows where choices cannot be counted); None when it allows none."""
     choices = anneal.applies(job.request)

@@ -105,14 +105,16 @@ class Checkpoint:
         for rocks, stored in list(self.records.items()):
             level = level_from_json(stored["level"]) if stored["level"] is not None else None
             request = record_request(height, width, frame, rocks)
-            if (level is None or stored["rocks"] != rocks or not meets(request, level)
-                    or analyze(level).min_stops != stored["min_stops"]):
+            report = analyze(level) if level is not None else None
+            if (level is None or stored["rocks"] != rocks or not meets(request, level, report)
+                    or report.min_stops != stored["min_stops"]):
                 del self.records[rocks]
                 dropped.append(rocks)
         for rocks, state in list(self.partial.items()):
             bound = level_from_json(state["bound"]) if state["bound"] is not None else None
             request = record_request(height, width, frame, rocks)
-            stops = analyze(bound).min_stops if bound is not None and meets(request, bound) else None
+            report = analyze(bound) if bound is not None else None
+            stops = report.min_stops if bound is not None and meets(request, bound, report) else None
             if (bound is not None and stops is None) or state["threshold"] != (stops or 0) + 1:
                 del self.partial[rocks]
                 dropped.append(rocks)

@@ -311,3 +311,39 @@ def test_7_a_picture_too_large_is_refused_before_drawing(tmp_path, capsys, rows,
     err = capsys.readouterr().err
     assert one_error_line(err) and words in err and not (tmp_path / "big.png").exists()
     assert clock.monotonic() - started < 20  # refused before the analysis and the drawing
+
+
+# --- a stream the shell opened is written in place (row 4) -----------------------------------------
+
+@pytest.mark.parametrize("path, redirect", [("/dev/stdout", ">> {log}"), ("/dev/fd/1", ">> {log}"),
+                                            ("/proc/self/fd/1", ">> {log}"), ("/dev/stderr", "2>> {log}"),
+                                            ("/dev/fd/7", "7>> {log}"), ("{link}", ">> {log}")])
+def test_4_a_path_to_an_open_descriptor_appends_in_place(tmp_path, path, redirect):
+    log, link = tmp_path / "log", tmp_path / "link.txt"
+    log.write_text("earlier line\n")
+    link.symlink_to("/dev/stdout")
+    line = f"designer make --size 6x6 --min-stops 3 --seed 1 -o {path} {redirect}".format(log=log, link=link)
+    done = shell(line + (" 2>/dev/null" if "2>>" not in redirect else ""))
+    assert done.returncode == 0
+    text = log.read_text()
+    assert text.startswith("earlier line\n###G##\n") and text.count("\n") >= 7  # kept, then the level
+    assert link.is_symlink() and os.readlink(link) == "/dev/stdout"
+
+
+def test_4_a_descriptor_that_is_not_open_is_one_line(capsys):
+    assert main(["make", "--min-stops", "3", "-o", "/dev/fd/63"]) == 2
+    err = capsys.readouterr().err
+    assert one_error_line(err) and "descriptor 63 is not open" in err
+
+
+def test_17_the_tileset_goes_beside_the_real_map(tmp_path, capsys):
+    from conftest import EXAMPLES
+
+    (tmp_path / "maps").mkdir()
+    real = tmp_path / "maps" / "level.tmj"
+    real.write_text("{}")
+    link = tmp_path / "link.tmj"
+    link.symlink_to(real)
+    assert main(["export", str(EXAMPLES / "strong-reversible.txt"), "--to", "tiled", "-o", str(link), "--force"]) == 0
+    assert (tmp_path / "maps" / "ice-tiles.png").exists() and not (tmp_path / "ice-tiles.png").exists()
+    assert link.is_symlink() and json.loads(real.read_text())["tilesets"][0]["image"] == "ice-tiles.png"

@@ -634,7 +634,7 @@ def export(
         if Path(output_file).suffix.lower() not in (".tmj", ".json"):
             raise DesignerError(f"-o {output_file}: a Tiled map is written as FILE.tmj (or FILE.json)")
         maps = [output.check_file(output_file, force=force)]
-        image = output.check_file(maps[0].parent / tiled.TILESET_IMAGE, force=force, option="-o")
+        image = output.check_file(output.beside(maps[0], tiled.TILESET_IMAGE), force=force, option="-o")
         place = None
     else:
         names = [f"{name}.tmj" for name, _, _ in levels] + [tiled.TILESET_IMAGE]

@@ -5,9 +5,13 @@
   without ``force``, a block device or a socket.
 - ``write(path, data, force)`` writes a regular file atomically (a temporary file beside it, then
   a rename), so a reader never sees half a file. A new file gets the mode the umask allows; a
-  replaced one keeps its mode. A character device or a FIFO (``/dev/null``, ``/dev/stdout``, a
-  named pipe) is never replaced: it is written directly, and needs no ``force``, since writing to
-  it overwrites nothing.
+  replaced one keeps its mode. A character device or a FIFO (``/dev/null``, a terminal, a named
+  pipe) is never replaced: it is written directly, and needs no ``force``, since writing to it
+  overwrites nothing. A path naming one of this process's open descriptors (``/dev/stdout``,
+  ``/dev/stderr``, ``/dev/fd/N``, ``/proc/self/fd/N``) is written through that descriptor, where
+  the shell opened it: ``-o /dev/stdout >> log`` appends to the log and never replaces it.
+- ``beside(path, name)``: where a file that goes with ``path`` is written (beside the real file
+  when ``path`` is a symbolic link).
 - ``folder(path, names, force)`` prepares a folder for a pack and removes it again when it made
   the folder and nothing was written into it.
 
@@ -17,7 +21,9 @@ Failures are ``DesignerError`` with one line (status 2 on the command line), nev
 from __future__ import annotations
 
 import os
+import re
 import stat
+import sys
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
@@ -43,6 +49,69 @@ def _streamed(info: os.stat_result | None) -> bool:
     return info is not None and (stat.S_ISCHR(info.st_mode) or stat.S_ISFIFO(info.st_mode))
 
 
+_DESCRIPTOR = re.compile(r"/(?:dev/fd|proc/(?:self|thread-self|(?P<pid>\d+))/fd)/(?P<fd>\d+)")
+_STANDARD = {"/dev/stdin": 0, "/dev/stdout": 1, "/dev/stderr": 2}
+
+
+def descriptor(path: str | Path) -> int | None:
+    """The open descriptor of this process that ``path`` names (``/dev/stdout``, ``/dev/fd/N``,
+    ``/proc/self/fd/N``, or a link to one of them), or None for any other path.
+
+    >>> descriptor("/dev/stdout"), descriptor("/proc/self/fd/7"), descriptor("out.txt")
+    (1, 7, None)
+    """
+    text = os.path.abspath(str(path))
+    for _ in range(40):  # links to links, as the kernel allows
+        if text in _STANDARD:
+            return _STANDARD[text]
+        named = _DESCRIPTOR.fullmatch(text)
+        if named:
+            pid = named.group("pid")
+            return int(named.group("fd")) if pid is None or int(pid) == os.getpid() else None
+        try:
+            link = os.readlink(text)
+        except OSError:
+            return None
+        text = os.path.normpath(os.path.join(os.path.dirname(text), link))
+    return None
+
+
+def _open_descriptor(fd: int, target: Path) -> None:
+    try:
+        os.fstat(fd)
+    except OSError:
+        raise DesignerError(f"{target}: descriptor {fd} is not open") from None
+
+
+def _write_descriptor(fd: int, target: Path, payload: bytes) -> None:
+    """Write through a descriptor the shell opened, at its offset (or at the end when it was
+    opened for append); never reopened, truncated or replaced."""
+    for stream in (sys.stdout, sys.stderr):  # what Python buffered for it goes out first
+        try:
+            if stream is not None and stream.fileno() == fd:
+                stream.flush()
+        except (OSError, ValueError):
+            pass
+    view = memoryview(payload)
+    try:
+        while view:
+            view = view[os.write(fd, view):]
+    except OSError as exc:
+        raise DesignerError(f"{target}: cannot write ({_reason(exc)})") from None
+
+
+def beside(path: str | Path, name: str) -> Path:
+    """Where a file named ``name`` that goes with ``path`` is written: in the folder of the file
+    ``path`` really is (a symbolic link's target), since that is where a reader of it looks.
+
+    >>> str(beside("maps/level.tmj", "tiles.png"))
+    'maps/tiles.png'
+    """
+    target = Path(path)
+    real = Path(os.path.realpath(target)) if target.is_symlink() else target
+    return real.parent / name
+
+
 def _probe_folder(folder: Path) -> None:
     """Refuse a folder where no file can be created (read-only, /proc, /sys, no permission)."""
     try:
@@ -62,6 +131,10 @@ def check_file(path: str | Path, *, force: bool = False, option: str = "-o", suf
     if text.endswith(("/", os.sep)):
         raise DesignerError(f"{option} {text}: names a folder; give a file name")
     target = Path(text)
+    fd = descriptor(target)
+    if fd is not None:  # a stream the shell opened: any format, no --force, written in place
+        _open_descriptor(fd, target)
+        return target
     info = _stat(target)
     if info is not None and stat.S_ISDIR(info.st_mode):
         raise DesignerError(f"{target} is a folder; give a file name")
@@ -95,6 +168,11 @@ def write(path: str | Path, data: str | bytes, *, force: bool = False) -> None:
     """Write ``data`` to ``path`` whole: atomically for a regular file, directly for a stream."""
     target = Path(path)
     payload = data.encode() if isinstance(data, str) else data
+    fd = descriptor(target)
+    if fd is not None:
+        _open_descriptor(fd, target)
+        _write_descriptor(fd, target, payload)
+        return
     info = _stat(target)
     if _streamed(info):
         try:

@@ -154,3 +154,39 @@ def test_choices_add_up_along_the_printed_solution(level):
     assert data["branching"]["rail_stops"] == sum(1 for n in options if n <= 1)
     assert data["branching"]["per_stop"] == round(sum(options) / report.min_stops, 4)
     assert report.solutions >= 1
+
+
+@given(small_levels(max_side=7))
+def test_report_agrees_with_the_definitions_on_the_labelled_graph(level):
+    # analyze walks an unlabelled graph of flat indices; every figure is checked here against
+    # the definitions on the public labelled move graph, cell by cell.
+    report = analyze(level)
+    graph = move_graph(level)
+    assert (report.resting_cells, report.moves) == (graph.number_of_nodes(), graph.number_of_edges())
+    swapped = move_graph(level.swapped())
+    assert report.reversible == (report.solution is not None and level.start in swapped
+                                 and nx.has_path(swapped, level.goal, level.start))
+    assert sorted(map(sorted, report.sccs)) == sorted(sorted(c) for c in nx.strongly_connected_components(graph))
+    lengths = {}
+    if level.goal in graph:
+        lengths = nx.single_source_shortest_path_length(graph.reverse(copy=False), level.goal)
+    assert report.remaining == lengths and (report.solution is None) == (level.goal not in graph)
+    reach_goal = set(lengths)
+    assert report.trap_cells == sorted(set(graph) - reach_goal)
+    for trap in report.traps:
+        sink = set(trap["sink"])
+        feeding = {c for c in graph if c not in reach_goal and any(nx.has_path(graph, c, s) for s in sink)}
+        assert set(trap["basin"]) == feeding
+
+
+@given(small_levels(max_side=7))
+def test_breadth_first_layers_agree_with_dijkstra(level):
+    from designer.analysis.solver import _dijkstra, _layers, _moves_into
+    from designer.core.kernels import reach
+    from designer.core.rules import slide_table
+
+    dest, length = slide_table(level)
+    _, order = reach(dest, level.index(level.start), level.index(level.goal))
+    into = _moves_into(dest, length, order, level.index(level.goal))
+    layers, heap = _layers(into, level.index(level.goal)), _dijkstra(into, level.index(level.goal), "moves")
+    assert layers.primary == heap.primary and layers.secondary == heap.secondary

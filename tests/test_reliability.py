@@ -347,3 +347,32 @@ def test_17_the_tileset_goes_beside_the_real_map(tmp_path, capsys):
     assert main(["export", str(EXAMPLES / "strong-reversible.txt"), "--to", "tiled", "-o", str(link), "--force"]) == 0
     assert (tmp_path / "maps" / "ice-tiles.png").exists() and not (tmp_path / "ice-tiles.png").exists()
     assert link.is_symlink() and json.loads(real.read_text())["tilesets"][0]["image"] == "ice-tiles.png"
+
+
+# --- bench inputs (row 15) and the size of an analysis (the audit's 1000x1000) ---------------------
+
+@pytest.mark.parametrize("args, words", [
+    (["bench", "classify", "--seed", "-1", "--count", "5", "--repeats", "1"], "--seed"),
+    (["bench", "analyze", "--seed", "-1", "--runs", "1"], "--seed"),
+    (["bench", "analyze", "--size", "2000x2000", "--runs", "1"], "level of 2000x2000 is too large"),
+    (["bench", "classify", "--size", "1x5000", "--count", "5"], "at least 3x3"),
+    (["bench", "make", "--seeds", "1", "--", "--min-stops", "3", "-o", "{out}"], "bench make: -o is bench's own"),
+    (["bench", "make", "--seeds", "1", "--", "--min-stops", "3", "--format=txt"], "bench make: --format is bench's own"),
+])
+def test_15_bench_refuses_bad_input_and_leaks_no_file(tmp_path, capsys, args, words):
+    out = tmp_path / "leak.txt"
+    assert main([a.format(out=out) for a in args]) == 2
+    err = capsys.readouterr().err
+    assert one_error_line(err) and words in err and not out.exists()
+
+
+def test_an_analysis_too_large_for_its_memory_is_one_line(tmp_path, capsys, monkeypatch):
+    from designer.analysis import graph
+
+    monkeypatch.setattr(graph, "MAX_ANALYZED_MOVES", 5)
+    level = tmp_path / "open.txt"
+    level.write_text("#####\n#S..#\n#...#\n#..G#\n#####\n")
+    assert main(["analyze", str(level)]) == 2
+    err = capsys.readouterr().err
+    assert one_error_line(err) and "moves between" in err and "analyze takes at most 5" in err
+    assert main(["solve", str(level)]) == 0  # the solution is still there

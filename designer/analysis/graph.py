@@ -15,28 +15,51 @@ from dataclasses import dataclass, field
 import networkx as nx
 import numpy as np
 
+from designer.core.errors import LevelError
 from designer.core.kernels import reach
 from designer.core.level import ROCK, SNOW, Cell, Level
 from designer.core.rules import DELTAS, DIRECTIONS, slide_table
-from designer.analysis.solver import Solution, solve
+from designer.analysis.solver import Solution, costs_to_goal, walk
 
 
 def move_graph(level: Level) -> nx.DiGraph:
     """The move graph: nodes are (row, col) resting cells reachable from the start; each edge
     carries ``direction`` (u/d/l/r) and ``length`` (cells slid). No edge leaves the goal."""
-    dest, length = slide_table(level)
-    goal, width = level.index(level.goal), level.width
-    _, order = reach(dest, level.index(level.start), goal)
-    sources = order[order != goal]
+    width = level.width
     graph = nx.DiGraph()
     graph.add_node(level.start)
+    for letter, starts, ends, lengths in _moves(level, _table(level)):
+        graph.add_edges_from((divmod(u, width), divmod(v, width), {"direction": letter, "length": n})
+                             for u, v, n in zip(starts.tolist(), ends.tolist(), lengths.tolist()))
+    return graph
+
+
+def _table(level: Level):
+    """The slide table (dest, length) and the flat cells reachable from the start."""
+    dest, length = slide_table(level)
+    _, order = reach(dest, level.index(level.start), level.index(level.goal))
+    return dest, length, np.asarray(order)
+
+
+def _moves(level: Level, table):
+    """The moves out of the reachable cells, a direction at a time: (letter, from, to, length) as
+    flat-index arrays. No move leaves the goal."""
+    dest, length, order = table
+    sources = order[order != level.index(level.goal)]
     for d, letter in enumerate(DIRECTIONS):
         targets = dest[d, sources]
         moving = targets >= 0
-        graph.add_edges_from(
-            (divmod(u, width), divmod(v, width), {"direction": letter, "length": n})
-            for u, v, n in zip(sources[moving].tolist(), targets[moving].tolist(), length[d, sources[moving]].tolist())
-        )
+        yield letter, sources[moving], targets[moving], length[d, sources[moving]]
+
+
+def _flat_graph(level: Level, table) -> nx.DiGraph:
+    """The move graph on flat cell indices, unlabelled: what ``analyze`` walks (a third of the
+    memory and time of the labelled graph on a 1000x1000 level). The flat index r * width + c
+    sorts as (r, c) does."""
+    graph = nx.DiGraph()
+    graph.add_node(level.index(level.start))
+    for _, starts, ends, _ in _moves(level, table):
+        graph.add_edges_from(zip(starts.tolist(), ends.tolist()))
     return graph
 
 
@@ -167,15 +190,39 @@ class Analysis:
 
 
 def is_solvable(level: Level) -> bool:
-    graph = move_graph(level)
-    return level.goal in graph and nx.has_path(graph, level.start, level.goal)
+    """Whether the goal can be reached from the start (breadth-first over the slide table; the
+    tests check it against the networkx move graph and a naive search)."""
+    dest, _ = slide_table(level)
+    stops, _ = reach(dest, level.index(level.start), level.index(level.goal))
+    return bool(stops[level.index(level.goal)] >= 0)
+
+
+#: The largest move graph ``analyze`` takes (moves, its edges): about 500 MB and 10 s of work
+#: there (measured: 554,000 moves, 7.2 s and 413 MB; 2.4 million, 21 s and 1.4 GB). A random
+#: 1000x1000 level at rock density 0.2 has about 550,000; a larger graph is refused in one line.
+MAX_ANALYZED_MOVES = 600_000
 
 
 def analyze(level: Level) -> Analysis:
-    """Everything we know how to say about a level."""
-    graph = move_graph(level)
-    solvable = level.goal in graph
-    can_reach_goal = (nx.ancestors(graph, level.goal) | {level.goal}) if solvable else set()
+    """Everything we know how to say about a level (LevelError when its move graph has more than
+    MAX_ANALYZED_MOVES moves)."""
+    dest, length, order = table = _table(level)
+    moves = int(np.count_nonzero(dest[:, order[order != level.index(level.goal)]] >= 0))
+    if moves > MAX_ANALYZED_MOVES:
+        raise LevelError(f"the level has {moves:,} moves between {len(order):,} resting cells: analyze takes at "
+                         f"most {MAX_ANALYZED_MOVES:,} (about 500 MB); solve finds its solution")
+    start, goal = level.index(level.start), level.index(level.goal)
+    # The solutions first, each cost table dropped once walked: on a 1000x1000 level the
+    # searches' peaks and the graph's size then never add up.
+    by_moves = costs_to_goal(level, "moves", dest, length, order)
+    solution = walk(level, by_moves, dest, length)
+    distance_solution = walk(level, costs_to_goal(level, "distance", dest, length, order), dest, length)
+    remaining = by_moves.primary if solution else {}  # moves left to the goal, by flat index
+    del by_moves
+    graph = _flat_graph(level, table)  # flat indices inside; cells in what is returned
+    cells = level.cell
+    solvable = goal in graph
+    can_reach_goal = (nx.ancestors(graph, goal) | {goal}) if solvable else set()
     if not solvable:
         solvability = "unsolvable"
     elif len(can_reach_goal) == graph.number_of_nodes():
@@ -184,28 +231,29 @@ def analyze(level: Level) -> Analysis:
         solvability = "weak"
     reversible = solvable and is_solvable(level.swapped())
 
-    sccs = sorted((sorted(c) for c in nx.strongly_connected_components(graph)), key=lambda c: (-len(c), c))
-    condensation = nx.condensation(graph, scc=[set(c) for c in sccs])
+    components = sorted((sorted(c) for c in nx.strongly_connected_components(graph)), key=lambda c: (-len(c), c))
+    condensation = nx.condensation(graph, scc=[set(c) for c in components])
     sinks = [k for k in condensation if condensation.out_degree(k) == 0]
+    # A component reaches the goal whole or not at all, and whatever reaches a trap's sink without
+    # reaching the goal passes through trap components only: the basins are found in their
+    # subgraph, never in the (often huge) components that lead to the goal.
+    trapped = condensation.subgraph(k for k in condensation if condensation.nodes[k]["members"].isdisjoint(
+        can_reach_goal))
     traps = []
     for k in sinks:
         members = sorted(condensation.nodes[k]["members"])
-        if level.goal in members:
+        if goal in members:
             continue
         basin = set(members)
-        for j in nx.ancestors(condensation, k):
+        for j in nx.ancestors(trapped, k):
             basin |= condensation.nodes[j]["members"]
-        traps.append({"sink": members, "basin": sorted(basin - can_reach_goal)})
-    trap_cells = sorted(set(graph.nodes) - can_reach_goal)
+        traps.append({"sink": [cells(i) for i in members], "basin": [cells(i) for i in sorted(basin)]})
+    trap_cells = [cells(i) for i in sorted(set(graph.nodes) - can_reach_goal)]
+    del condensation, trapped
 
-    remaining: dict[Cell, int] = {}
-    if solvable:
-        remaining = dict(nx.single_source_shortest_path_length(graph.reverse(copy=False), level.goal))
-    solution = solve(level) if solvable else None
-    distance_solution = solve(level, by="distance") if solvable else None
-    branching = _branching(graph, solution, remaining) if solution else []
+    branching = _branching(level, graph, solution, remaining) if solution else []
     creativity = _creativity(level, solution) if solution else None
-    solutions = count_fewest_solutions(graph, level.start, level.goal, remaining) if solution else 0
+    solutions = count_fewest_solutions(graph, start, goal, remaining) if solution else 0
     return Analysis(
         solvability=solvability,
         reversible=reversible,
@@ -213,9 +261,9 @@ def analyze(level: Level) -> Analysis:
         distance_solution=distance_solution,
         resting_cells=graph.number_of_nodes(),
         moves=graph.number_of_edges(),
-        sccs=sccs,
+        sccs=[[cells(i) for i in c] for c in components],
         sink_sccs=len(sinks),
-        remaining=remaining,
+        remaining={cells(i): left for i, left in remaining.items()},
         traps=traps,
         trap_cells=trap_cells,
         branching=branching,
@@ -248,9 +296,11 @@ def count_fewest_solutions(graph: nx.DiGraph, start: Cell, goal: Cell, remaining
 RAIL_OPTIONS = 1
 
 
-def _branching(graph: nx.DiGraph, solution: Solution, remaining: dict[Cell, int]) -> list[Stop]:
+def _branching(level: Level, graph: nx.DiGraph, solution: Solution, remaining: dict[int, int]) -> list[Stop]:
+    """The stops of ``solution`` on the flat-index ``graph`` (``remaining``: moves left, by flat index)."""
     stops = []
-    for here, nxt, letter in zip(solution.path, solution.path[1:], solution.moves):
+    path = [level.index(cell) for cell in solution.path]
+    for here, nxt, letter in zip(path, path[1:], solution.moves):
         left = remaining[here]
         alternatives = setbacks = traps = 0
         for other in graph.successors(here):
@@ -262,7 +312,7 @@ def _branching(graph: nx.DiGraph, solution: Solution, remaining: dict[Cell, int]
                 setbacks += 1
             else:
                 alternatives += 1
-        stops.append(Stop(here, letter, left, graph.out_degree(here) - 1, alternatives, setbacks, traps))
+        stops.append(Stop(level.cell(here), letter, left, graph.out_degree(here) - 1, alternatives, setbacks, traps))
     return stops
 
 

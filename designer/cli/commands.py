@@ -104,6 +104,21 @@ def parse_size(text: str) -> tuple[int, int]:
     return h, w
 
 
+def framed_size(text: str) -> tuple[int, int]:
+    """A size for random framed levels: HxW, at least 3x3, within the level limits."""
+    from designer.core.level import check_size
+
+    h, w = parse_size(text)
+    if h < 3 or w < 3:
+        raise DesignerError("a framed level needs a size of at least 3x3")
+    check_size(h, w)
+    return h, w
+
+
+#: Options of make that bench make sets itself (a level per seed, read as JSON from its output).
+BENCH_MAKE_SETS = ("-o", "--output", "--out", "--format", "--seed", "--count", "--from")
+
+
 @app.command()
 def solve(
     level_file: str = typer.Argument(..., metavar="LEVEL", help=LEVEL_HELP),
@@ -677,15 +692,13 @@ def bench_classify_cmd(
     count: int = typer.Option(10_000, min=1, help="How many random levels."),
     size: str = typer.Option("12x12", help="Level size HxW."),
     density: float = typer.Option(0.2, min=0.0, max=1.0, help="Probability of rock per interior cell."),
-    seed: int = typer.Option(0, help="Seed of the random levels."),
+    seed: int = typer.Option(0, min=0, help="Seed of the random levels."),
     repeats: int = typer.Option(5, min=1, help="Timed runs (the median is reported)."),
 ) -> None:
     """Time classifying random framed levels (class, reversibility, min stops)."""
     from designer.studies.bench import bench_classify
 
-    h, w = parse_size(size)
-    if h < 3 or w < 3:
-        raise DesignerError("a framed level needs a size of at least 3x3")
+    h, w = framed_size(size)
     echo(json.dumps(bench_classify(count, h, w, density, seed, repeats), indent=2))
 
 
@@ -693,16 +706,14 @@ def bench_classify_cmd(
 def bench_analyze_cmd(
     size: str = typer.Option("300x300", help="Level size HxW."),
     density: float = typer.Option(0.2, min=0.0, max=1.0, help="Probability of rock per interior cell."),
-    seed: int = typer.Option(0, help="Seed of the random level."),
+    seed: int = typer.Option(0, min=0, help="Seed of the random level."),
     runs: int = typer.Option(5, min=1, help="Timed runs (the median is reported)."),
     as_json: bool = typer.Option(False, "--json", help="Time 'analyze --json' instead of the text report."),
 ) -> None:
     """Whole-process time of 'designer analyze' on a random solvable level."""
     from designer.studies.bench import bench_analyze
 
-    h, w = parse_size(size)
-    if h < 3 or w < 3:
-        raise DesignerError("a framed level needs a size of at least 3x3")
+    h, w = framed_size(size)
     echo(json.dumps(bench_analyze(h, w, density, seed, runs, as_json), indent=2))
 
 
@@ -717,6 +728,11 @@ def bench_make_cmd(
     """
     from designer.studies.bench import bench_make
 
+    for arg in ctx.args:
+        name = arg.split("=", 1)[0]
+        if name in BENCH_MAKE_SETS:
+            raise DesignerError(f"bench make: {name} is bench's own (it runs seeds 1..N and reads each level, "
+                                "as JSON, from standard output); leave it out")
     echo(json.dumps(bench_make(list(ctx.args), list(range(1, seeds + 1))), indent=2))
 
 

@@ -199,15 +199,20 @@ def _trim_lines(lines: list[str], dialect: Dialect) -> list[str]:
     return lines[first:last + 1]
 
 
-def _parse_rows(rows: list[str], dialect: Dialect) -> Level:
-    if not rows:
-        raise LevelError("empty input: no level found")
-    height, width = len(rows), len(rows[0])
+def check_size(height: int, width: int) -> None:
+    """Refuse (LevelError, one line) a level larger than MAX_SIDE a side or MAX_CELLS cells."""
     if height > MAX_SIDE or width > MAX_SIDE or height * width > MAX_CELLS:
         raise LevelError(
             f"level of {height}x{width} is too large: at most {MAX_SIDE} rows, "
             f"{MAX_SIDE} columns and {MAX_CELLS:,} cells"
         )
+
+
+def _parse_rows(rows: list[str], dialect: Dialect) -> Level:
+    if not rows:
+        raise LevelError("empty input: no level found")
+    height, width = len(rows), len(rows[0])
+    check_size(height, width)
     terrain = np.zeros((height, width), dtype=np.uint8)
     starts: list[Cell] = []
     goals: list[Cell] = []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import resource
 import statistics
 import subprocess
 import sys
@@ -66,7 +67,9 @@ def solvable_random_level(height: int, width: int, density: float, seed: int, tr
 
 def bench_analyze(height: int = 300, width: int = 300, density: float = 0.2, seed: int = 0,
                   runs: int = 5, json_output: bool = False) -> dict:
-    """Whole-process wall time of ``designer analyze`` on a random solvable level (median of runs)."""
+    """Whole-process wall time of ``designer analyze`` on a random solvable level (median of runs),
+    and the largest resident memory of a run (``peak_rss_mb``, the children's maximum: every
+    child this function runs is that same command)."""
     level = solvable_random_level(height, width, density, seed)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / f"random-{height}x{width}.txt"
@@ -85,6 +88,7 @@ def bench_analyze(height: int = 300, width: int = 300, density: float = 0.2, see
         "runs": runs,
         "seconds_median": statistics.median(times),
         "seconds_max": max(times),
+        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1),
     }
 
 

@@ -376,3 +376,29 @@ def test_an_analysis_too_large_for_its_memory_is_one_line(tmp_path, capsys, monk
     err = capsys.readouterr().err
     assert one_error_line(err) and "moves between" in err and "analyze takes at most 5" in err
     assert main(["solve", str(level)]) == 0  # the solution is still there
+
+
+# --- messages say what was asked and what was found (row 16) ---------------------------------------
+
+def test_16_a_maximize_that_ran_out_of_time_asks_for_no_min_stops(capsys):
+    assert main(["make", "--time-limit", "0", "--maximize"]) == 1
+    err = capsys.readouterr().err
+    assert one_error_line(err) and "no strong reversible level found in 0 s" in err and ">= 1" not in err
+
+
+def test_16_layouts_beyond_the_bar_that_failed_say_why():
+    from designer.core.budget import Budget
+    from designer.core.level import Level
+    from designer.core.request import LayoutRequest
+    from designer.search.goal import Goal
+    from designer.search.stages import Progress, Search
+
+    request = LayoutRequest(height=3, width=3, min_stops=1, snow=1)
+    search = Search(request, Goal.meet(1), seed=0, budget=Budget(1.0), workers=1, method="auto", excluded=set(),
+                    progress=Progress())
+    search.seen(1)
+    assert "no level was checked in the time" in str(search.timed_out())
+    assert search.verify(Level.from_ascii("#G#\n#.#\n#S#"), "test") is None  # no snow placed
+    message = str(search.timed_out())
+    assert "with min stops >= 1" in message and "needs" not in message
+    assert "the closest level seen, of 1 stop, failed the checks: 0 snow tiles placed, not 1" in message

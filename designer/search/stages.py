@@ -95,6 +95,7 @@ class Search:
         self.samples = 0
         self.best_stops_seen = -1
         self.best_options_seen = -1
+        self.closest_failure: tuple[int, str] | None = None  # (stops, why) of the best rejected level
         self.skipped: list[str] = []  # stages that could not run in the time left, and why
 
     def absorb(self, result: StageResult) -> Design | None:
@@ -139,8 +140,11 @@ class Search:
         if self.request.asks_for_choices or self.goal.objective == "options":
             extra.update(choice_figures(report))
             self.best_options_seen = max(self.best_options_seen, report.options)
-        if failure(self.request, level, report, floor) is None:
+        why = failure(self.request, level, report, floor)
+        if why is None:
             return Design(level, report, self.record(stage, **extra))
+        if self.closest_failure is None or (report.min_stops or 0) > self.closest_failure[0]:
+            self.closest_failure = (report.min_stops or 0, why)
         self.excluded.add(level)
         self.rejected += 1
         self.progress.update(rejected=self.rejected)
@@ -159,17 +163,24 @@ class Search:
             self.progress.update(best_stops=stops)
 
     def timed_out(self) -> DesignFailed:
-        request = self.request
-        seen = f" (the best layout seen needs {self.best_stops_seen} stops)" if self.best_stops_seen > 0 else ""
-        asked = f"min stops >= {request.min_stops}"
+        request, most = self.request, self.best_stops_seen
+        seen = ""
+        if most > 0 and (most < request.min_stops or self.closest_failure is None):
+            # what the searches' layouts reached; none of them was a level that passed the checks
+            seen = f" (the best layout seen needs {most} stops" + (")" if most < request.min_stops else
+                                                                   "; no level was checked in the time)")
+        elif self.closest_failure is not None:
+            stops, why = self.closest_failure
+            seen = f" (the closest level seen, of {stops} stop{'s' if stops != 1 else ''}, failed the checks: {why})"
+        asked = "" if self.goal.maximizing else f" with min stops >= {request.min_stops}"
         if request.min_choices is not None:
-            asked += f" and at least {request.min_choices} options along the solution"
+            asked += f"{' and' if asked else ' with'} at least {request.min_choices} options along the solution"
             if self.best_options_seen >= 0:
                 seen = f" (the best level seen has {self.best_options_seen} options)"
         if request.unique:
-            asked += " and exactly one fewest-moves solution"
+            asked += f"{' and' if asked else ' with'} exactly one fewest-moves solution"
         skipped = "".join(f"; {why}" for why in self.skipped)
-        return DesignFailed("time limit", f"time limit reached: no strong reversible level with {asked} "
+        return DesignFailed("time limit", f"time limit reached: no strong reversible level{asked} "
                                           f"found in {self.budget.time_limit:g} s{seen}{skipped}")
 
     def infeasible(self, detail: str = "") -> DesignFailed:

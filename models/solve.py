@@ -4,6 +4,11 @@ place, the solution callback, and Ctrl-C. (``cpsat.build_model`` builds the mode
 
 from __future__ import annotations
 
+import os
+import select
+import signal
+import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Callable
 
@@ -53,15 +58,58 @@ def solve(solver: cp_model.CpSolver, model: cp_model.CpModel, callback: StopsWat
     """``solver.solve``, with Ctrl-C honoured. CP-SAT takes SIGINT while it searches and returns as
     if its time limit had come; a search that stops early, without reaching the callback's target,
     was interrupted, so this raises KeyboardInterrupt rather than let it read as "time limit
-    reached". (Running the solve in a helper thread, so that Python would see the signal, crashes
-    OR-Tools 9.15 at exit.)"""
-    status = solver.solve(model, callback)
+    reached". SIGTERM and SIGHUP, which CP-SAT does not catch, stop the search too (see
+    ``_stopped_by_ending_signals``); the command's own handler then ends it as it ends Ctrl-C.
+    (Running the solve in a helper thread, so that Python would see the signal, crashes OR-Tools
+    9.15 at exit: the solve stays in the main thread.)"""
+    with _stopped_by_ending_signals(solver):
+        status = solver.solve(model, callback)
     if callback is not None and callback.reached:
         return status
     if status in (cp_model.UNKNOWN, cp_model.FEASIBLE) and (
             solver.wall_time < solver.parameters.max_time_in_seconds - INTERRUPT_MARGIN):
         raise KeyboardInterrupt
     return status
+
+
+@contextmanager
+def _stopped_by_ending_signals(solver: cp_model.CpSolver):
+    """While the block runs, SIGTERM or SIGHUP stop ``solver``'s search at once. Python runs its
+    signal handlers only between bytecodes, so not during a search in C++; but the interpreter's
+    C-level handler writes each signal's number to the wakeup descriptor, which a helper thread
+    watches, calling ``stop_search`` (made to be called from another thread). The Python handler
+    then runs when the search returns. Only the main thread can set the wakeup descriptor; the
+    one in place before is put back after the block."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    read, write = os.pipe()
+    os.set_blocking(write, False)
+    try:
+        before = signal.set_wakeup_fd(write, warn_on_full_buffer=False)
+    except ValueError:  # pragma: no cover - not the main interpreter
+        os.close(read)
+        os.close(write)
+        yield
+        return
+    done = threading.Event()
+    ending = {int(signal.SIGTERM), int(signal.SIGHUP)}
+
+    def watch() -> None:
+        while not done.is_set():
+            if select.select([read], [], [], 0.05)[0] and ending & set(os.read(read, 64)):
+                solver.stop_search()
+
+    watcher = threading.Thread(target=watch, name="cp-sat signal watcher", daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        done.set()
+        watcher.join()
+        signal.set_wakeup_fd(before)
+        os.close(read)
+        os.close(write)
 
 
 @dataclass(frozen=True)

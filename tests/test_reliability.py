@@ -402,3 +402,65 @@ def test_16_layouts_beyond_the_bar_that_failed_say_why():
     message = str(search.timed_out())
     assert "with min stops >= 1" in message and "needs" not in message
     assert "the closest level seen, of 1 stop, failed the checks: 0 snow tiles placed, not 1" in message
+
+
+# --- a LocalCluster ends with its command (rows 1 and 18) ------------------------------------------
+
+CLUSTER = [sys.executable, "-m", "designer", "records", "--size", "8x8", "--dask", "local", "--workers", "2",
+           "--time-limit", "60"]
+
+
+def descendants(pid: int) -> set[int]:
+    found, todo = set(), [pid]
+    while todo:
+        for child in children(todo.pop()):
+            if child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("when", ["starting", "working"])
+def test_18_sigterm_closes_a_local_cluster_cleanly(tmp_path, when):
+    proc = subprocess.Popen(CLUSTER, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    if when == "starting":  # the cluster's first process is up, its workers not yet
+        deadline = time.monotonic() + 30
+        while not (seen := descendants(proc.pid)) and time.monotonic() < deadline:
+            time.sleep(0.01)
+    else:
+        deadline = time.monotonic() + 30
+        while len(seen := descendants(proc.pid)) < 3 and time.monotonic() < deadline:  # tracker and 2 workers
+            time.sleep(0.1)
+        time.sleep(2.0)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert (proc.returncode, out, err) == (143, "", "designer: terminated\n")  # no warning, no traceback
+    assert gone_within(seen | descendants(proc.pid), 1.0)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_1_no_cluster_process_outlives_a_killed_parent(tmp_path):
+    proc = subprocess.Popen(CLUSTER, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path)
+    deadline = time.monotonic() + 30
+    while len(seen := descendants(proc.pid)) < 3 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert len(seen) >= 3
+    time.sleep(1.0)
+    seen |= descendants(proc.pid)
+    proc.kill()
+    proc.wait(timeout=10)
+    assert gone_within(seen, 1.0)
+
+
+@pytest.mark.parametrize("ending, status", [(signal.SIGTERM, 143), (signal.SIGHUP, 129)])
+def test_1_sigterm_stops_a_running_cp_sat_search(ending, status):
+    # CP-SAT catches SIGINT only; a SIGTERM used to wait for the search's whole time limit.
+    proc = subprocess.Popen([sys.executable, "-m", "designer", "make", "--method", "cpsat", "--min-stops", "60",
+                             "--time-limit", "60"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(6.0)  # the model is built and searching
+    sent = time.monotonic()
+    proc.send_signal(ending)
+    out, err = proc.communicate(timeout=60)
+    assert (proc.returncode, out, err) == (status, "", "designer: terminated\n")
+    assert time.monotonic() - sent < 15  # as Ctrl-C ends it (about 2 s here), not at the time limit

@@ -14,7 +14,9 @@ import ctypes
 import os
 import signal
 import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor, as_completed
+from contextlib import contextmanager
 from typing import Any, Callable, Iterable
 
 from designer.core.errors import DesignerError
@@ -85,11 +87,21 @@ class Dask:
             from distributed import Client, LocalCluster
         except ImportError as exc:  # pragma: no cover - dask is a core dependency
             raise DesignerError("--dask needs dask.distributed (pip install 'dask[distributed]')") from exc
-        self.cluster = None
+        self.cluster = self.client = None
         if address == "local":
-            self.cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1,
-                                        processes=True, dashboard_address=":0")  # any free port
-            self.client = Client(self.cluster)
+            # A cluster half started cannot be closed cleanly (dask's exit hook then prints a
+            # traceback): an ending signal waits until it is up, then closes it and takes effect.
+            with signals_deferred() as arrived:
+                try:
+                    self.cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1,
+                                                processes=True, dashboard_address=":0")  # any free port
+                    self.client = Client(self.cluster)
+                except BaseException:
+                    self.close()
+                    raise
+            if arrived:
+                self.close()
+                signal.raise_signal(arrived[0])
             self.name = f"dask local ({len(self.cluster.workers)} workers)"
         else:
             try:
@@ -121,9 +133,35 @@ class Dask:
             raise
 
     def close(self) -> None:
-        self.client.close()
-        if self.cluster is not None:
-            self.cluster.close()
+        """Close the client and the cluster this started, whole: an ending signal that arrives
+        meanwhile takes effect once they are closed."""
+        with signals_deferred() as arrived:
+            if self.client is not None:
+                self.client.close()
+            if self.cluster is not None:
+                self.cluster.close()
+            self.client = self.cluster = None
+        if arrived:
+            signal.raise_signal(arrived[0])
+
+
+@contextmanager
+def signals_deferred():
+    """Hold SIGINT, SIGTERM and SIGHUP for the block (in the main thread; elsewhere no handler can
+    be set, and the block runs as it is). Yields the list of those that arrived; the handlers in
+    place before are back after the block, for the caller to raise the first one again
+    (``signal.raise_signal``) once its work is in a state that can be left."""
+    if threading.current_thread() is not threading.main_thread():
+        yield []
+        return
+    arrived: list[int] = []
+    before = {s: signal.signal(s, lambda signum, frame: arrived.append(signum))
+              for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield arrived
+    finally:
+        for s, handler in before.items():
+            signal.signal(s, signal.SIG_DFL if handler is None else handler)
 
 
 def scheduler_address(text: str) -> str:

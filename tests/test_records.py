@@ -166,7 +166,7 @@ def test_records_command_writes_a_table_json_and_levels(tmp_path, capsys):
     assert main(["records", "--size", "5x5", "--no-frame", "--rocks", "1..2", "--time-limit", "5", "--json", "--out", str(out)]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert [r["min_stops"] for r in printed["records"]] == [5, 7]
-    assert set(printed["records"][0]) == {"rocks", "min_stops", "proven_optimal", "seconds", "level"}
+    assert set(printed["records"][0]) == {"rocks", "min_stops", "proven_optimal", "seconds", "time_limit", "level"}
     assert "| 2 | 7 | yes |" in (out / "records.md").read_text()
     assert json.loads((out / "records.json").read_text()) == printed
     assert (out / "rocks-01.txt").exists() and (out / "rocks-02.txt").exists()

@@ -255,6 +255,8 @@ def test_2_a_bound_that_is_not_evidence_is_dropped(tmp_path):
     lambda s: s["partial"].update({"7": {"bound": None, "threshold": 1, "shards": {"a,b": [0] * 7}, "seconds": 0}}),
     lambda s: s["partial"].update({"7": {"bound": None, "threshold": 1, "shards": {}, "seconds": "x"}}),
     lambda s: s["records"]["2"].update({"level": {"format": "ice-level", "version": 1, "rows": 5}}),
+    lambda s: s["records"]["2"].update({"time_limit": "x"}),
+    lambda s: s["records"]["2"].update({"time_limit": -1}),
 ])
 def test_3_a_malformed_checkpoint_is_one_line(tmp_path, capsys, edit):
     checkpoint = tmp_path / "ck.json"
@@ -265,6 +267,22 @@ def test_3_a_malformed_checkpoint_is_one_line(tmp_path, capsys, edit):
     assert main([*RECORDS, "--checkpoint", str(checkpoint)]) == 2
     err = capsys.readouterr().err
     assert one_error_line(err) and "not a records checkpoint" in err
+
+
+def test_2_a_record_left_unproven_by_a_short_limit_is_tried_again(tmp_path):
+    from designer.studies.records import records
+
+    checkpoint = tmp_path / "ck.json"
+    short = records(6, 7, False, [6], 1.0, checkpoint_path=checkpoint)[0]
+    assert not short.proven_optimal and short.time_limit == 1.0  # 17 stops, no proof in a second
+    again = records(6, 7, False, [6], 1.0, checkpoint_path=checkpoint)[0]
+    assert again.to_json() == short.to_json()  # the same limit: taken as it is
+    state = json.loads(checkpoint.read_text())
+    del state["records"]["6"]["time_limit"]  # as a checkpoint from before the limit was kept
+    checkpoint.write_text(json.dumps(state))
+    longer = records(6, 7, False, [6], 60.0, checkpoint_path=checkpoint)[0]
+    assert longer.proven_optimal and longer.min_stops >= short.min_stops and longer.time_limit == 60.0
+    assert longer.seconds > short.seconds  # the time of both runs
 
 
 # --- closed standard streams (row 5) ---------------------------------------------------------------

@@ -18,12 +18,15 @@ A checkpoint (``Checkpoint``) keeps finished records and, for the count in progr
 bound and every finished shard of the proof (written every few seconds, and when the run ends
 or stops). A run that was stopped resumes from there: finished
 shards are not run again and none is counted twice, since a shard's result is stored under its
-key once, when it ends.
+key once, when it ends. A finished record keeps the time limit it was made under: one that is
+not proven is tried again by a run with a longer limit, its level the bound to beat (a
+checkpoint from before the limit was kept tries such a record again once).
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import time
 from dataclasses import dataclass
@@ -52,16 +55,19 @@ class Record:
     proven_optimal: bool
     seconds: float
     level: Level | None
+    time_limit: float | None = None  # the limit of the run that made it (None: not known)
 
     def to_json(self) -> dict:
         return {"rocks": self.rocks, "min_stops": self.min_stops, "proven_optimal": self.proven_optimal,
-                "seconds": round(self.seconds, 3),
+                "seconds": round(self.seconds, 3), "time_limit": self.time_limit,
                 "level": level_to_json(self.level) if self.level is not None else None}
 
     @classmethod
     def from_json(cls, obj: dict) -> "Record":
         level = level_from_json(obj["level"]) if obj.get("level") is not None else None
-        return cls(int(obj["rocks"]), obj["min_stops"], bool(obj["proven_optimal"]), float(obj["seconds"]), level)
+        limit = obj.get("time_limit")
+        return cls(int(obj["rocks"]), obj["min_stops"], bool(obj["proven_optimal"]), float(obj["seconds"]), level,
+                   None if limit is None else float(limit))
 
 
 def record_request(height: int, width: int, frame: bool, rocks: int) -> LayoutRequest:
@@ -152,10 +158,13 @@ def _is_int(value) -> bool:
 
 def _well_formed_record(rocks: int, stored) -> None:
     """A finished record's shape (its evidence is checked by ``Checkpoint.verify``)."""
-    _need(isinstance(stored, dict) and set(stored) == {"rocks", "min_stops", "proven_optimal", "seconds", "level"},
+    fields = {"rocks", "min_stops", "proven_optimal", "seconds", "level"}
+    _need(isinstance(stored, dict) and set(stored) - {"time_limit"} == fields,  # no limit: made before it was kept
           f"the record for {rocks} rocks is not a record object")
+    limit = stored.get("time_limit")
     _need(_is_int(stored["rocks"]) and (stored["min_stops"] is None or _is_int(stored["min_stops"]))
-          and type(stored["proven_optimal"]) is bool and type(stored["seconds"]) in (int, float),
+          and type(stored["proven_optimal"]) is bool and type(stored["seconds"]) in (int, float)
+          and (limit is None or (type(limit) in (int, float) and math.isfinite(limit) and limit >= 0)),
           f"the record for {rocks} rocks has a field of the wrong type")
     if stored["level"] is not None:
         level_from_json(stored["level"])
@@ -191,16 +200,21 @@ def record(height: int, width: int, frame: bool, rocks: int, time_limit: float, 
            on_phase: Callable[[str], None] | None = None) -> Record:
     """The record for one rock count (see the module docstring)."""
     checkpoint = checkpoint or Checkpoint(None, {})
+    earlier = None  # a record left unproven by a shorter limit, tried again now
     if rocks in checkpoint.records:
-        return Record.from_json(checkpoint.records[rocks])
+        stored = checkpoint.records[rocks]
+        if stored["proven_optimal"] or time_limit <= (stored.get("time_limit") or 0):
+            return Record.from_json(stored)
+        earlier = checkpoint.records.pop(rocks)
     run = Budget(time_limit)  # this run's clock; time spent before a resume is added to it
-    elapsed = float(checkpoint.partial.get(rocks, {}).get("seconds", 0.0))
+    elapsed = float(checkpoint.partial.get(rocks, {}).get("seconds", earlier["seconds"] if earlier else 0.0))
+    known = [one for one in (checkpoint.records.get(rocks - 1), earlier) if one and one["level"] is not None]
     request = record_request(height, width, frame, rocks)
     phase = on_phase or (lambda _: None)
 
     def finish(level: Level | None, proven: bool) -> Record:
         stops = analyze(level).min_stops if level is not None else None
-        done = Record(rocks, stops, proven, elapsed + run.elapsed(), level)
+        done = Record(rocks, stops, proven, elapsed + run.elapsed(), level, time_limit)
         checkpoint.records[rocks] = done.to_json()
         checkpoint.partial.pop(rocks, None)
         checkpoint.save()
@@ -212,17 +226,22 @@ def record(height: int, width: int, frame: bool, rocks: int, time_limit: float, 
             try:
                 found = design(request, seed=seed, time_limit=time_limit, workers=workers, maximize=True)
             except DesignFailed as failed:
+                if earlier is not None and earlier["level"] is not None:
+                    return finish(level_from_json(earlier["level"]), False)
                 return finish(None, failed.reason == "infeasible")
+            if earlier is not None and earlier["level"] is not None and earlier["min_stops"] > found.min_stops:
+                return finish(level_from_json(earlier["level"]), False)  # the earlier run's level was better
             return finish(found.level, bool(found.generator.proven_optimal))
         forecast = exhaustive.estimated_seconds(request, workers or os.cpu_count() or 1)
         bound_time = min(time_limit * BOUND_SHARE, max(MIN_BOUND_SECONDS, forecast * BOUND_SHARE))
         found = lower_bound(request, seed=seed, time_limit=bound_time, workers=workers)
         bound = found.level if found is not None else None
         stops = found.min_stops if found is not None else 0
-        below = checkpoint.records.get(rocks - 1)
-        if below and below["level"] is not None and below["min_stops"] > stops:
-            # the record for one rock fewer is a level within this budget too
-            bound, stops = level_from_json(below["level"]), below["min_stops"]
+        for other in known:
+            if other["min_stops"] > stops:
+                # the record for one rock fewer, or this count's unproven one, is a level within
+                # this budget too (both verified when the checkpoint was read)
+                bound, stops = level_from_json(other["level"]), other["min_stops"]
         threshold = stops + 1
         checkpoint.partial[rocks] = {"bound": level_to_json(bound) if bound is not None else None,
                                      "threshold": threshold, "shards": {}, "seconds": run.elapsed()}

@@ -482,3 +482,34 @@ def test_1_sigterm_stops_a_running_cp_sat_search(ending, status):
     out, err = proc.communicate(timeout=60)
     assert (proc.returncode, out, err) == (status, "", "designer: terminated\n")
     assert time.monotonic() - sent < 15  # as Ctrl-C ends it (about 2 s here), not at the time limit
+
+
+# --- what the fuzz run found (tests/test_fuzz.py) ---------------------------------------------------
+
+@pytest.mark.parametrize("argv", [["records", "--out", "\x00", "--time-limit", "0.3"], ["make", "--from", "\x00"],
+                                  ["compare", "--plot", "\x00", "--budget", "0.3"], ["solve", "a\x00b"],
+                                  ["make", "--min-stops", "3", "-o", "x\x00.txt"]])
+def test_a_nul_in_a_file_name_is_one_line(capsys, argv):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert one_error_line(err) and "NUL" in err
+
+
+@pytest.mark.parametrize("edit, words", [
+    (lambda g: g.pop("seconds"), "has no 'seconds'"),
+    (lambda g: g.update(seconds="x"), "'seconds' is not a number of seconds"),
+    (lambda g: g.update(time_limit=1e300), "'time_limit' is not a number of seconds"),
+    (lambda g: g.update(skipped=5), "'skipped' is not a list of texts"),
+    (lambda g: g.update(workers=-2), "'workers' is not a whole number from 0 or null"),
+    (lambda g: g.update(seed=-1), "'seed' is not a whole number from 0"),
+])
+def test_a_damaged_generator_record_is_one_line(tmp_path, capsys, edit, words):
+    level = tmp_path / "level.json"
+    assert main(["make", "--size", "6x6", "--min-stops", "3", "--format", "json", "-o", str(level)]) == 0
+    obj = json.loads(level.read_text())
+    edit(obj["generator"])
+    level.write_text(json.dumps(obj))
+    capsys.readouterr()
+    assert main(["make", "--from", str(level)]) == 2
+    err = capsys.readouterr().err
+    assert one_error_line(err) and words in err

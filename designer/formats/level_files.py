@@ -155,6 +155,8 @@ def read_bytes(source: str | Path, what: str = "level file") -> bytes:
         except (OSError, ValueError) as exc:  # a closed descriptor, or a closed file object
             raise LevelError(f"cannot read standard input ({getattr(exc, 'strerror', None) or exc})") from None
         return data.encode() if isinstance(data, str) else data
+    if "\x00" in str(source):
+        raise LevelError(f"{str(source)!r}: a file name cannot hold a NUL character")
     path = Path(source)
     try:
         with path.open("rb") as handle:

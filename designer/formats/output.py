@@ -31,6 +31,11 @@ from pathlib import Path
 from designer.core.errors import DesignerError
 
 
+def _no_nul(text: str, option: str) -> None:
+    if "\x00" in text:
+        raise DesignerError(f"{option} {text!r}: a file name cannot hold a NUL character")
+
+
 def _reason(exc: OSError) -> str:
     return exc.strerror or str(exc)
 
@@ -128,6 +133,7 @@ def check_file(path: str | Path, *, force: bool = False, option: str = "-o", suf
     text = str(path)
     if not text:
         raise DesignerError(f"{option}: the file name is empty")
+    _no_nul(text, option)
     if text.endswith(("/", os.sep)):
         raise DesignerError(f"{option} {text}: names a folder; give a file name")
     target = Path(text)
@@ -234,6 +240,7 @@ def check_folder(path: str | Path, names: list[str], *, force: bool = False) -> 
     text = str(path)
     if not text:
         raise DesignerError("--out: the folder name is empty")
+    _no_nul(text, "--out")
     folder = Path(text)
     info = _stat(folder)
     if info is None:

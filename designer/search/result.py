@@ -51,14 +51,39 @@ class GeneratorRecord:
         """A record read back from a level file; DesignerError (one line) when it is not one."""
         values = json_fields(cls, obj, "the level has no generator record (it was not designed by designer make)",
                              strict=False)
-        for key, kind in (("method", str), ("stage", str), ("seed", int), ("time_limit", (int, float))):
-            if type(values.get(key)) not in (kind if isinstance(kind, tuple) else (kind,)):
-                raise DesignerError(f"the generator record's {key!r} is missing or not a {getattr(kind, '__name__', 'number')}")
+        for key, (what, fits) in _RECORD_FIELDS.items():
+            if key in values and not fits(values[key]):
+                raise DesignerError(f"the generator record's {key!r} is not {what}")
+        for key in ("method", "stage", "seed", "seconds", "time_limit"):
+            if key not in values:
+                raise DesignerError(f"the generator record has no {key!r}")
         if "request" not in values:
             raise DesignerError("the generator record has no request (the level was made before records kept one)")
         values["request"] = LayoutRequest.from_json(values["request"])
         values["skipped"] = tuple(values.get("skipped", ()))
         return cls(**values)
+
+
+def _count(value) -> bool:
+    return type(value) is int and 0 <= value < 10**12
+
+
+def _seconds(value) -> bool:
+    return type(value) in (int, float) and 0 <= value < 10**9  # finite: a rerun takes its time limit
+
+
+#: What each field of a generator record read back must be: (in words, test).
+_RECORD_FIELDS = {
+    "method": ("text", lambda v: type(v) is str), "stage": ("text", lambda v: type(v) is str),
+    "seed": ("a whole number from 0", _count), "seconds": ("a number of seconds", _seconds),
+    "time_limit": ("a number of seconds", _seconds),
+    **{key: ("true or false", lambda v: type(v) is bool) for key in ("maximize", "maximize_choices")},
+    "proven_optimal": ("true, false or null", lambda v: v is None or type(v) is bool),
+    **{key: ("a whole number from 0 or null", lambda v: v is None or _count(v))
+       for key in ("workers", "samples", "candidates", "tidied", "searched", "options", "rail_stops", "solutions")},
+    "rejected": ("a whole number from 0", _count),
+    "skipped": ("a list of texts", lambda v: isinstance(v, list) and all(type(x) is str for x in v)),
+}
 
 
 @dataclass(frozen=True)

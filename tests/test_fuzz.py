@@ -212,10 +212,21 @@ def command_lines(draw):
     return argv + LIMITS.get(command, [])
 
 
+@contextlib.contextmanager
+def working_in(folder: str):
+    """Run with ``folder`` as the working directory: relative output names land there."""
+    before = os.getcwd()
+    os.chdir(folder)
+    try:
+        yield
+    finally:
+        os.chdir(before)
+
+
 @FUZZ
 @given(argv=command_lines())
 def test_any_command_line_gives_a_status_and_at_most_one_line(argv):
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, working_in(tmp):
         filled = [arg.replace("{tmp}", tmp) for arg in argv]
         before = set(os.listdir(tmp))
         status, err = run(filled)

@@ -54,17 +54,20 @@ class StopsWatcher(cp_model.CpSolverSolutionCallback):
             self.stop_search()
 
 
-def solve(solver: cp_model.CpSolver, model: cp_model.CpModel, callback: StopsWatcher | None = None):
+def solve(solver: cp_model.CpSolver, model: cp_model.CpModel, callback: StopsWatcher | None = None, *,
+          stop: Callable[[], bool] | None = None):
     """``solver.solve``, with Ctrl-C honoured. CP-SAT takes SIGINT while it searches and returns as
     if its time limit had come; a search that stops early, without reaching the callback's target,
     was interrupted, so this raises KeyboardInterrupt rather than let it read as "time limit
-    reached". SIGTERM and SIGHUP, which CP-SAT does not catch, stop the search too (see
-    ``_stopped_by_ending_signals``); the command's own handler then ends it as it ends Ctrl-C.
-    (Running the solve in a helper thread, so that Python would see the signal, crashes OR-Tools
-    9.15 at exit: the solve stays in the main thread.)"""
-    with _stopped_by_ending_signals(solver):
+    reached". SIGTERM and SIGHUP, which CP-SAT does not catch, stop the search too, and so does
+    ``stop()`` turning true (polled every 50 ms; the caller asked for that stop, so it is no
+    interrupt): see ``_watched``. (Running the solve in a helper thread, so that Python would see
+    the signal, crashes OR-Tools 9.15 at exit: the solve stays in the calling thread.)"""
+    with _watched(solver, stop) as asked:
         status = solver.solve(model, callback)
     if callback is not None and callback.reached:
+        return status
+    if asked():
         return status
     if status in (cp_model.UNKNOWN, cp_model.FEASIBLE) and (
             solver.wall_time < solver.parameters.max_time_in_seconds - INTERRUPT_MARGIN):
@@ -73,43 +76,53 @@ def solve(solver: cp_model.CpSolver, model: cp_model.CpModel, callback: StopsWat
 
 
 @contextmanager
-def _stopped_by_ending_signals(solver: cp_model.CpSolver):
-    """While the block runs, SIGTERM or SIGHUP stop ``solver``'s search at once. Python runs its
-    signal handlers only between bytecodes, so not during a search in C++; but the interpreter's
-    C-level handler writes each signal's number to the wakeup descriptor, which a helper thread
-    watches, calling ``stop_search`` (made to be called from another thread). The Python handler
-    then runs when the search returns. Only the main thread can set the wakeup descriptor; the
-    one in place before is put back after the block."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    read, write = os.pipe()
-    os.set_blocking(write, False)
-    try:
-        before = signal.set_wakeup_fd(write, warn_on_full_buffer=False)
-    except ValueError:  # pragma: no cover - not the main interpreter
-        os.close(read)
-        os.close(write)
-        yield
-        return
+def _watched(solver: cp_model.CpSolver, stop: Callable[[], bool] | None):
+    """While the block runs, a helper thread stops ``solver``'s search (``stop_search``, made to
+    be called from another thread) when SIGTERM or SIGHUP arrives or ``stop()`` turns true. Python
+    runs its signal handlers only between bytecodes, so not during a search in C++; but the
+    interpreter's C-level handler writes each signal's number to the wakeup descriptor, which the
+    helper watches (only the main thread can set it; the one in place before is put back after
+    the block). The Python handler then runs when the search returns. Yields a function that
+    tells whether ``stop()`` stopped the search."""
+    read = write = before = None
+    if threading.current_thread() is threading.main_thread():
+        read, write = os.pipe()
+        os.set_blocking(write, False)
+        try:
+            before = signal.set_wakeup_fd(write, warn_on_full_buffer=False)
+        except ValueError:  # pragma: no cover - not the main interpreter
+            os.close(read)
+            os.close(write)
+            read = write = None
     done = threading.Event()
+    asked = threading.Event()
     ending = {int(signal.SIGTERM), int(signal.SIGHUP)}
 
     def watch() -> None:
         while not done.is_set():
-            if select.select([read], [], [], 0.05)[0] and ending & set(os.read(read, 64)):
+            if read is not None:
+                if select.select([read], [], [], 0.05)[0] and ending & set(os.read(read, 64)):
+                    solver.stop_search()
+            else:
+                done.wait(0.05)
+            if stop is not None and not asked.is_set() and stop():
+                asked.set()
                 solver.stop_search()
 
-    watcher = threading.Thread(target=watch, name="cp-sat signal watcher", daemon=True)
-    watcher.start()
+    watcher = None
+    if read is not None or stop is not None:
+        watcher = threading.Thread(target=watch, name="cp-sat watcher", daemon=True)
+        watcher.start()
     try:
-        yield
+        yield asked.is_set
     finally:
         done.set()
-        watcher.join()
-        signal.set_wakeup_fd(before)
-        os.close(read)
-        os.close(write)
+        if watcher is not None:
+            watcher.join()
+        if read is not None:
+            signal.set_wakeup_fd(before)
+            os.close(read)
+            os.close(write)
 
 
 @dataclass(frozen=True)
@@ -124,7 +137,8 @@ class Outcome:
 
 def solve_model(built, budget: Budget, *, seed: int, workers: int, min_stops: int, maximize: bool,
                 accept: Callable, stops_of: Callable[[object], int], better_than: int | None = None,
-                on_stops: Callable[[int], None] = lambda stops: None) -> Outcome:
+                on_stops: Callable[[int], None] = lambda stops: None,
+                narrow_until: threading.Event | None = None, rehint: Callable[[], None] = lambda: None) -> Outcome:
     """Solve ``built`` (a ``cpsat.IceModel``, hints and cuts already added) within ``budget``.
 
     The model maximizes the goal's stops. Meeting a target (``maximize`` False), the search ends
@@ -133,7 +147,11 @@ def solve_model(built, budget: Budget, *, seed: int, workers: int, min_stops: in
     from it), and an optimum below it proves the request infeasible. Maximizing, every accepted
     solution raises the bar to ``stops_of(found) + 1`` (``better_than + 1`` to begin with) until
     the model proves no better one exists or the time runs out. A solution ``accept`` refuses
-    (None) is cut off and the search goes on."""
+    (None) is cut off and the search goes on.
+
+    In a portfolio, the search runs on one worker until ``narrow_until`` is set (the other side
+    gave up its core); the search is then stopped and started again with ``workers``, after
+    ``rehint()`` (the best layout so far). A cancelled ``budget`` stops it at once."""
     built.model.maximize(built.goal_stops)
     if maximize and better_than is not None:  # only a better level is worth finding now
         built.model.add(built.goal_stops >= better_than + 1)
@@ -142,16 +160,29 @@ def solve_model(built, budget: Budget, *, seed: int, workers: int, min_stops: in
         remaining = budget.left()
         if remaining <= 0.05:
             break
-        solver = new_solver(seed, remaining, workers)
+        narrow = narrow_until is not None and not narrow_until.is_set()
+        solver = new_solver(seed, remaining, 1 if narrow else workers)
         watcher = StopsWatcher(built.goal_stops, on_stops, stop_at=None if maximize else min_stops)
-        status = solve(solver, built.model, watcher)
+        status = solve(solver, built.model, watcher,
+                       stop=lambda: budget.cancelled() or (narrow and narrow_until.is_set()))
+
+        def widened() -> bool:  # stopped to go on with every worker
+            if narrow and narrow_until.is_set() and budget.left() > 0.05:
+                rehint()
+                return True
+            return False
+
         if status == cp_model.MODEL_INVALID:
             raise RuntimeError(f"CP-SAT model invalid: {built.model.validate()}")
         if status == cp_model.INFEASIBLE:
             return Outcome(best, True)
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            if widened():
+                continue
             break  # time limit
         if not maximize and solver.value(built.goal_stops) < min_stops:
+            if status != cp_model.OPTIMAL and widened():
+                continue
             # the most stops any level has is below K (OPTIMAL), or the time ran out short of it
             return Outcome(None, status == cp_model.OPTIMAL)
         terrain, start, goal = built.layout(solver)

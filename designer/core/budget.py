@@ -11,10 +11,20 @@ worker (``wall_deadline()``).
 True
 >>> 4.0 < budget.share(0.5).left() <= 5.0
 True
+
+A budget may be ended early from another thread (``cancellable``, then ``cancel``): every share
+of it then has nothing left. The portfolio stops its other side this way when one side wins.
+
+>>> race = Budget(10.0).cancellable()
+>>> part = race.share(0.5)
+>>> race.cancel()
+>>> part.left(), part.expired()
+(0.0, True)
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -25,6 +35,18 @@ class Budget:
 
     time_limit: float
     t0: float = field(default_factory=time.perf_counter)
+    ended: threading.Event | None = field(default=None, compare=False, repr=False)  # set: nothing is left
+
+    def cancellable(self) -> Budget:
+        """This budget (same start and limit), which ``cancel`` can end early with its shares."""
+        return Budget(self.time_limit, self.t0, threading.Event())
+
+    def cancel(self) -> None:
+        """End this budget, and every share and cut of it, now (it must be ``cancellable``)."""
+        self.ended.set()
+
+    def cancelled(self) -> bool:
+        return self.ended is not None and self.ended.is_set()
 
     @classmethod
     def until(cls, deadline: float) -> Budget:
@@ -34,26 +56,28 @@ class Budget:
 
     @property
     def deadline(self) -> float:
-        """When the budget ends, as a ``time.perf_counter()`` value."""
-        return self.t0 + self.time_limit
+        """When the budget ends, as a ``time.perf_counter()`` value (its start, once cancelled)."""
+        return self.t0 if self.cancelled() else self.t0 + self.time_limit
 
     def left(self) -> float:
         """Seconds left (0 once spent)."""
+        if self.cancelled():
+            return 0.0
         return max(0.0, self.deadline - time.perf_counter())
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.t0
 
     def expired(self) -> bool:
-        return time.perf_counter() >= self.deadline
+        return self.cancelled() or time.perf_counter() >= self.deadline
 
     def share(self, fraction: float) -> Budget:
         """A budget of its own for ``fraction`` of the time left now."""
-        return Budget(fraction * self.left())
+        return Budget(fraction * self.left(), ended=self.ended)
 
     def within(self, seconds: float) -> Budget:
         """This budget cut to at most ``seconds`` from now."""
-        return Budget(min(seconds, self.left()))
+        return Budget(min(seconds, self.left()), ended=self.ended)
 
     def wall_deadline(self) -> float:
         """The deadline in wall-clock time (``time.time()``), for another machine's worker."""

@@ -28,6 +28,11 @@ A design runs as a portfolio, every random choice drawn from the seed:
    ``maximize`` it looks for a level better than the best so far, so that "none exists" proves
    that one optimal.
 
+Meeting K where no exhaustive search is in reach, with two workers or more, stages 2 and 3 run
+at once (``meet_beside_model``): the model from the first second (after the climb's short head
+start) on one worker, the climb and the annealing beside it; the first verified level wins, a
+proof ends both, and the model gets every worker when the others give up.
+
 Every candidate is re-checked by ``designer.analysis`` (networkx: strong, reversible, min stops
 from our own solver). One that fails is excluded from the model by a no-good cut and the search
 goes on; ``Design.generator`` records the method asked for (``auto``: this portfolio; ``cpsat``:
@@ -39,6 +44,7 @@ a stage that cannot run in the time left is skipped, and the result says so.
 from __future__ import annotations
 
 import os
+import threading
 
 from designer import _moved
 from designer.analysis import bounds
@@ -54,7 +60,8 @@ from designer.search.stages import (Progress, Search, StageResult, anneal_stage,
                                     endpoints_stage, exhaustive_stage, model_stage, open_grid_stage, sample_stage)
 from designer.search.tuning import (ANNEAL_SHARE_BEFORE_MODEL, CHOICES_FLOOR_SHARE, CLIMB_SHARE,
                                     CLIMB_SHARE_BEFORE_ANNEAL,
-                                    CLIMB_SHARE_BEFORE_PROOF, EXHAUSTIVE_REACH, SEARCH_SHARE_WITHOUT_PROOF)
+                                    CLIMB_SHARE_BEFORE_PROOF, EXHAUSTIVE_REACH, MODEL_HEAD_START,
+                                    MODEL_HEAD_START_CELLS, SEARCH_SHARE_WITHOUT_PROOF)
 
 __all__ = ["Design", "DesignFailed", "Progress", "design", "lower_bound", "validate"]
 # What this module held before the stages, packs, tunables and the budget got modules of their own.
@@ -210,6 +217,8 @@ def meet_with_stages(search: Search) -> Design:
         found = search.absorb(open_grid_stage(search, goal, budget.share(SEARCH_SHARE_WITHOUT_PROOF)))
     else:
         found = search.absorb(sample_stage(search, goal))
+    if found is None and beside_model(search):
+        return meet_beside_model(search)
     if found is None and search.pool:
         provable = proof_within_reach(search)
         climb_share = CLIMB_SHARE_BEFORE_PROOF if provable else CLIMB_SHARE
@@ -228,6 +237,71 @@ def meet_with_stages(search: Search) -> Design:
     if found is not None:
         return found
     raise search.infeasible(detail) if result.complete else search.timed_out()
+
+
+def beside_model(search: Search) -> bool:
+    """Whether ``auto`` poses the request to the model at once, beside the other stages: when
+    the model is where a proof would come from (no exhaustive search can be expected to complete),
+    the grid is no open one (its forked chains take every core) and there is a core to spare."""
+    return (search.workers >= 2 and not opengrid.applies(search.request)
+            and not (exhaustive.applies(search.request) and exhaustive_fits(search)))
+
+
+def meet_beside_model(search: Search) -> Design:
+    """``auto`` meeting K, as a portfolio: the model from now on, on one worker, beside the climb
+    and the annealing (their usual shares of the time) on the other. The first verified level
+    wins, whoever found it; a proof from the model (no level of K stops exists) ends both at once.
+    When the other stages give up, the model goes on with every worker, from their best layout."""
+    request, goal = search.request, search.goal
+    race = search.budget.cancellable()  # cancelled: both sides stop
+    given_up = threading.Event()
+    side: dict[str, object] = {}
+
+    def climb_and_anneal() -> None:
+        try:
+            found = None
+            if search.pool:
+                found = search.absorb(climb_stage(search, goal, race.share(CLIMB_SHARE)))
+                if found is None and anneal.applies(request):
+                    found = search.absorb(anneal_stage(search, goal, race.share(ANNEAL_SHARE_BEFORE_MODEL),
+                                                       chains=search.workers - 1))  # a core for the model
+            if found is not None:
+                side["found"] = found
+                race.cancel()
+        except BaseException as exc:  # handed to the main thread, which raises it
+            side["error"] = exc
+            race.cancel()
+        finally:
+            given_up.set()
+
+    other = threading.Thread(target=climb_and_anneal, name="climb and anneal", daemon=True)
+    other.start()
+    # OR-Tools loads meanwhile (a third of a second): the model is ready when the head start ends.
+    result = StageResult()
+    try:
+        # A head start: what the climb meets at once never waits on loading OR-Tools and building
+        # the model, whose Python holds the interpreter's lock; on small grids, where building is
+        # quick and the model often proves what the climb cannot, a shorter one.
+        cells = search.request.height * search.request.width
+        head_start = Budget(MODEL_HEAD_START * min(1.0, cells / MODEL_HEAD_START_CELLS))
+        while not (race.cancelled() or given_up.is_set() or head_start.expired()):
+            race.ended.wait(0.01)
+        if not race.cancelled():
+            result = model_stage(search, goal, race, narrow_until=given_up)
+        if result.design is not None or result.complete:
+            race.cancel()
+        other.join()
+    finally:
+        if other.is_alive():  # an error or a signal in this thread
+            race.cancel()
+            other.join()
+    if "error" in side:
+        raise side["error"]
+    found = search.absorb(result)
+    winners = [d for d in (side.get("found"), found) if d is not None]
+    if winners:
+        return min(winners, key=lambda d: d.generator.seconds)  # the first verified level
+    raise search.infeasible() if result.complete else search.timed_out()
 
 
 def maximize_with_stages(search: Search) -> Design:

@@ -36,6 +36,7 @@ class GeneratorRecord:
     rail_stops: int | None = None  # its rail stops (at most one other move),
     solutions: int | None = None  # and the fewest-moves solutions
     skipped: tuple[str, ...] = ()  # stages that could not run in the time left, and why
+    stage_seconds: dict[str, float] | None = None  # how long each stage ran (at once, in the portfolio)
 
     def but(self, **changes) -> GeneratorRecord:
         return replace(self, **changes)
@@ -83,6 +84,8 @@ _RECORD_FIELDS = {
        for key in ("workers", "samples", "candidates", "tidied", "searched", "options", "rail_stops", "solutions")},
     "rejected": ("a whole number from 0", _count),
     "skipped": ("a list of texts", lambda v: isinstance(v, list) and all(type(x) is str for x in v)),
+    "stage_seconds": ("an object of seconds by stage", lambda v: v is None or (
+        isinstance(v, dict) and all(_seconds(x) for x in v.values()))),
 }
 
 

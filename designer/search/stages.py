@@ -21,6 +21,8 @@ the policy takes a result in with ``Search.absorb``, in plain sight.
 
 from __future__ import annotations
 
+import functools
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Callable
@@ -97,10 +99,28 @@ class Search:
         self.best_options_seen = -1
         self.closest_failure: tuple[int, str] | None = None  # (stops, why) of the best rejected level
         self.skipped: list[str] = []  # stages that could not run in the time left, and why
+        # The portfolio runs the model beside the other stages: what they share changes under this.
+        self.lock = threading.RLock()
+        self.ran: dict[str, float] = {}  # seconds each stage has run so far
+        self.running: dict[int, tuple[str, float]] = {}  # by thread: the stage running there, since when
+
+    def stage_seconds(self) -> dict[str, float]:
+        """Seconds each stage has run, those running now counted to this moment (two stages run
+        at once in the portfolio, so they may add up to more than the run took)."""
+        with self.lock:
+            seconds = dict(self.ran)
+            now = time.perf_counter()
+            for name, since in self.running.values():
+                seconds[name] = seconds.get(name, 0.0) + now - since
+        return {name: round(value, 3) for name, value in seconds.items()}
 
     def absorb(self, result: StageResult) -> Design | None:
         """Take a stage's result in: its pool replaces the pool, its design becomes the best when
         it beats it. Returns the result's design."""
+        with self.lock:
+            return self._absorb(result)
+
+    def _absorb(self, result: StageResult) -> Design | None:
         if result.pool is not None:
             self.pool = list(result.pool)
         if result.skipped:
@@ -118,12 +138,16 @@ class Search:
         return GeneratorRecord(
             method=self.method, stage=stage, seed=self.seed, seconds=round(self.budget.elapsed(), 3),
             time_limit=self.budget.time_limit, request=self.request, workers=self.workers, samples=self.samples,
-            rejected=self.rejected, skipped=tuple(self.skipped), **extra)
+            rejected=self.rejected, skipped=tuple(self.skipped), stage_seconds=self.stage_seconds(), **extra)
 
     def verify(self, level: Level, stage: str) -> Design | None:
         """The design if ``level`` passes the verifier (``designer.analysis.verify``), else None:
         one more rejection, and the level is never offered again. With ``--tidy``, spare rocks are
         turned into ice first (``designer.analysis.tidy``)."""
+        with self.lock:
+            return self._verify(level, stage)
+
+    def _verify(self, level: Level, stage: str) -> Design | None:
         if level in self.excluded:
             return None
         extra, floor = {}, None
@@ -193,12 +217,34 @@ class Search:
         generator = best.generator.but(proven_optimal=proven, rejected=self.rejected, samples=self.samples,
                                        maximize=by_stops, maximize_choices=not by_stops,
                                        seconds=round(self.budget.elapsed(), 3), searched=searched,
-                                       skipped=tuple(self.skipped))
+                                       skipped=tuple(self.skipped), stage_seconds=self.stage_seconds())
         return Design(best.level, best.analysis, generator)
 
 
 # --- the stages ----------------------------------------------------------------------------------
 
+def timed(name: str):
+    """A stage whose running time is added to ``search.ran[name]`` (and to the record)."""
+    def wrap(stage):
+        @functools.wraps(stage)
+        def run(search: Search, *args, **kwargs) -> StageResult:
+            key = threading.get_ident()
+            with search.lock:
+                outer = search.running.get(key)
+                search.running[key] = (name, time.perf_counter())
+            try:
+                return stage(search, *args, **kwargs)
+            finally:
+                with search.lock:
+                    _, since = search.running.pop(key)
+                    search.ran[name] = search.ran.get(name, 0.0) + time.perf_counter() - since
+                    if outer is not None:  # a stage run inside another: the outer one goes on
+                        search.running[key] = (outer[0], time.perf_counter())
+        return run
+    return wrap
+
+
+@timed("endpoints")
 def endpoints_stage(search: Search, goal: Goal, budget: Budget) -> StageResult:
     """The one layout the request allows (no rocks, no snow): every start and goal, in batches.
     Maximizing, every pair is tried and the best verified level returned; otherwise the first
@@ -215,6 +261,7 @@ def endpoints_stage(search: Search, goal: Goal, budget: Budget) -> StageResult:
     return StageResult(None, complete)
 
 
+@timed("sampling")
 def sample_stage(search: Search, goal: Goal) -> StageResult:
     """Seeded random layouts in compiled batches, a fixed number of them (so that the same seed
     gives the same pool), more while none is admissible (up to half the time limit). Meeting K,
@@ -249,6 +296,7 @@ def _sample(search: Search, goal: Goal, pool: list) -> tuple[Design | None, list
     return None, pool
 
 
+@timed("climb")
 def climb_stage(search: Search, goal: Goal, budget: Budget, *, restarts: bool = False) -> StageResult:
     """Climb from the pool (then, in tiny spaces, search exact neighbourhoods around the best
     layout). Meeting K: the first verified level that meets it, or the best layout short of it
@@ -306,6 +354,7 @@ def _refine(search: Search, goal: Goal, level: Level, stops: int, budget: Budget
     return level, stops
 
 
+@timed("open grid")
 def open_grid_stage(search: Search, goal: Goal, budget: Budget) -> StageResult:
     """A few rocks on a large open grid (``designer.search.opengrid``): annealing on compressed
     grids, one chain per worker; the best level, verified."""
@@ -317,16 +366,18 @@ def open_grid_stage(search: Search, goal: Goal, budget: Budget) -> StageResult:
     return StageResult(search.verify(level, "open grid"))
 
 
-def anneal_stage(search: Search, goal: Goal, budget: Budget) -> StageResult:
+@timed("anneal")
+def anneal_stage(search: Search, goal: Goal, budget: Budget, *, chains: int | None = None) -> StageResult:
     """Simulated annealing from the best layout so far (``designer.search.anneal``), one chain per
-    worker. The best level, verified; meeting K and short of it, a better layout goes to the head
-    of the pool (the model's hint)."""
+    worker (``chains``: fewer, when the model runs beside them). The best level, verified; meeting
+    K and short of it, a better layout goes to the head of the pool (the model's hint)."""
     start = search.starting_layout()
     if start is None:
         return StageResult()
     stops, level = start
     search.progress.update(phase="annealing")
-    found_level, found_stops = anneal.search(search.request, level, stops, search.rng, budget, search.workers,
+    found_level, found_stops = anneal.search(search.request, level, stops, search.rng, budget,
+                                             chains or search.workers,
                                              target=goal.target, on_best=search.seen)
     if goal.short(found_stops):
         return StageResult(pool=((found_stops, found_level), *search.pool) if found_stops > stops else None)
@@ -335,6 +386,7 @@ def anneal_stage(search: Search, goal: Goal, budget: Budget) -> StageResult:
     return StageResult(search.verify(found_level, "anneal"))
 
 
+@timed("exhaustive")
 def exhaustive_stage(search: Search, goal: Goal, budget: Budget) -> StageResult:
     """Every layout up to symmetry (tiny spaces) for a level above the bar: K when meeting it (the
     first found will do), one more than the best so far when maximizing (the best found).
@@ -354,6 +406,7 @@ def exhaustive_stage(search: Search, goal: Goal, budget: Budget) -> StageResult:
     return StageResult(design, result.complete, result.layouts)
 
 
+@timed("band")
 def band_stage(search: Search, goal: Goal, budget: Budget) -> StageResult:
     """The climb (``designer.search.climb``) from the pool to a layout of at least ``goal``'s K
     stops within the request's band and budgets, not verified: the start of chains that count
@@ -369,6 +422,7 @@ def band_stage(search: Search, goal: Goal, budget: Budget) -> StageResult:
     return StageResult(pool=((stops, level), *search.pool))
 
 
+@timed("choices")
 def choices_stage(search: Search, goal: Goal, budget: Budget) -> StageResult:
     """Annealing chains (``designer.search.anneal``) that keep only layouts meeting the request's
     band and choice conditions (``--min-choices``, ``--unique``) and score ``goal``'s objective
@@ -409,7 +463,9 @@ def empty_room(request: LayoutRequest) -> Level | None:
     return Level(terrains[k], pairs[k][0], pairs[k][1])
 
 
-def model_stage(search: Search, goal: Goal, budget: Budget) -> StageResult:
+@timed("cp-sat")
+def model_stage(search: Search, goal: Goal, budget: Budget, *,
+                narrow_until: threading.Event | None = None) -> StageResult:
     """The CP-SAT model (``designer.models``), built and solved within ``budget``, from a hint:
     the best layout so far, else the empty room (``empty_room``). Meeting K, the first verified
     level of at least K; an optimum below K proves the request infeasible. Maximizing, K and
@@ -426,13 +482,19 @@ def model_stage(search: Search, goal: Goal, budget: Budget) -> StageResult:
         built = build_model(request, budget=budget, require_min_stops=goal.maximizing)
     except BuildTimedOut:
         return StageResult(skipped=f"cp-sat: loading OR-Tools and building the model did not fit in the {left:.1f} s left")
-    for level in search.excluded:
-        built.exclude(level.terrain, level.start, level.goal)
-    hint = search.best.level if search.best else (search.pool[0][1] if search.pool else empty_room(request))
-    if hint is not None:
-        built.hint(hint.terrain, hint.start, hint.goal)
+    with search.lock:
+        for level in list(search.excluded):
+            built.exclude(level.terrain, level.start, level.goal)
+
+    def hint() -> None:  # the best layout so far (the other stages may have moved it on)
+        with search.lock:
+            layout = search.best.level if search.best else (search.pool[0][1] if search.pool else empty_room(request))
+        if layout is not None:
+            built.hint(layout.terrain, layout.start, layout.goal)
+
+    hint()
     outcome = solve_model(built, budget, seed=search.seed, workers=search.workers, min_stops=request.min_stops,
-                          maximize=goal.maximizing,
+                          maximize=goal.maximizing, narrow_until=narrow_until, rehint=hint,
                           better_than=search.best.min_stops if goal.maximizing and search.best else None,
                           accept=lambda terrain, start, end: search.verify(Level(terrain, start, end), "cp-sat"),
                           stops_of=lambda design: design.min_stops, on_stops=search.seen)

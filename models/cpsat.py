@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from ortools.sat.python import cp_model
+from designer.models.loader import cp_model
 
 from designer.core.budget import Budget
 from designer.core.level import ROCK, SNOW, Cell

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Callable
 
-from ortools.sat.python import cp_model
+from designer.models.loader import cp_model
 
 from designer.core.budget import Budget
 

@@ -18,7 +18,8 @@ from designer.core.request import LayoutRequest
 from designer.search.result import GeneratorRecord
 
 DOCTESTED = ["designer.core.request", "designer.core.space", "designer.core.budget", "designer.analysis.verify",
-             "designer.search.goal", "designer.search.methods", "designer.studies.pareto", "designer.analysis.graph", "designer.search.executor"]
+             "designer.search.goal", "designer.search.methods", "designer.studies.pareto", "designer.analysis.graph", "designer.search.executor",
+             "designer.formats.output", "designer.models.loader"]
 
 
 @pytest.mark.parametrize("name", DOCTESTED)
@@ -161,3 +162,14 @@ def test_reading_the_registry_imports_no_search():
              "'ortools') if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and done.stdout.strip() == "[]", done.stdout + done.stderr
+
+
+def test_or_tools_loads_without_pandas_and_pandas_stays_real():
+    probe = ("import sys; import designer.models.cpsat as c; from designer.core.request import LayoutRequest; "
+             "from designer.models.solve import new_solver; assert 'pandas' not in sys.modules; "
+             "m = c.build_model(LayoutRequest(height=5, width=5, min_stops=3)); s = new_solver(0, 20, 1); "
+             "assert s.solve(m.model) in (c.cp_model.OPTIMAL, c.cp_model.FEASIBLE); "
+             "import pandas; assert hasattr(pandas, 'DataFrame') and pandas.Series is not c.cp_model.pd.Series; "
+             "print('ok')")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip() == "ok", done.stderr

@@ -513,3 +513,27 @@ def test_a_damaged_generator_record_is_one_line(tmp_path, capsys, edit, words):
     assert main(["make", "--from", str(level)]) == 2
     err = capsys.readouterr().err
     assert one_error_line(err) and words in err
+
+
+def test_a_checkpoint_for_another_run_is_named_on_one_line(tmp_path, capsys):
+    checkpoint = tmp_path / "ck.json"
+    checkpoint.write_text(json.dumps({"version": 2, "key": "\n", "records": {}, "partial": {}}))
+    assert main([*RECORDS, "--checkpoint", str(checkpoint)]) == 2
+    err = capsys.readouterr().err
+    assert one_error_line(err) and 'another run ("\\n")' in err
+
+
+def test_any_message_is_one_line_whatever_the_input_holds(tmp_path, capsys):
+    assert main(["solve", str(tmp_path / "two\nlines.txt")]) == 2
+    err = capsys.readouterr().err
+    assert one_error_line(err) and "two\\nlines.txt" in err
+
+
+def test_a_checkpoint_in_the_place_of_the_out_folder_is_refused_before_any_work(tmp_path, capsys):
+    (tmp_path / "rec").mkdir()
+    for checkpoint, out in (("same", "same"), ("rec/records.json", "rec")):
+        assert main(["records", "--size", "4x5", "--no-frame", "--rocks", "1", "--checkpoint", str(tmp_path / checkpoint),
+                     "--out", str(tmp_path / out), "--force"]) == 2
+        err = capsys.readouterr().err
+        assert one_error_line(err) and "give the checkpoint a path of its own" in err
+    assert [p.name for p in tmp_path.iterdir()] == ["rec"] and not any((tmp_path / "rec").iterdir())

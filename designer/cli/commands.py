@@ -62,6 +62,12 @@ def _end_on_signal(signum, frame) -> None:
     raise KeyboardInterrupt
 
 
+def _one_line(message: str) -> str:
+    """An error message as one line: control characters a user's input brought in (a newline in
+    a file name or a JSON value) are shown escaped, never obeyed."""
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in message)
+
+
 def echo(text: str, *, nl: bool = True) -> None:
     """Write to standard output and flush, turning a closed pipe or a full disk into our errors."""
     try:
@@ -556,6 +562,10 @@ def records(
     targets = output.check_folder(out, names, force=force) if out is not None else None
     if checkpoint is not None:
         output.check_file(checkpoint, force=True, option="--checkpoint")
+        kept = os.path.abspath(checkpoint)
+        if out is not None and kept in {os.path.abspath(out), *(os.path.abspath(t) for t in targets)}:
+            raise DesignerError(f"--checkpoint {checkpoint} is --out {out} or a file the run writes there: "
+                                "give the checkpoint a path of its own")
     executor = open_executor(dask, workers)
     try:
         with records_reporter(len(counts), enabled=sys.stderr.isatty()) as bar:
@@ -798,10 +808,10 @@ def main(argv: list[str] | None = None) -> int:
     except (KeyboardInterrupt, typer.Abort):
         result = INTERRUPTED
     except DesignerError as exc:
-        typer.echo(f"designer: {exc}", err=True)
+        typer.echo(f"designer: {_one_line(str(exc))}", err=True)
         return 2
     except RequestNotMet as exc:
-        typer.echo(f"designer: {exc}", err=True)
+        typer.echo(f"designer: {_one_line(str(exc))}", err=True)
         return 1
     except MemoryError:
         typer.echo("designer: out of memory: the request needs more memory than this machine has", err=True)
@@ -813,7 +823,7 @@ def main(argv: list[str] | None = None) -> int:
         # Usage errors of the command-line parser (click's, or the copy newer typer ships).
         if not (hasattr(exc, "format_message") and hasattr(exc, "exit_code")):
             raise
-        typer.echo(f"designer: {exc.format_message()}", err=True)
+        typer.echo(f"designer: {_one_line(exc.format_message())}", err=True)
         return 2
     finally:
         for s, handler in before.items():

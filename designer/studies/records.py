@@ -90,8 +90,8 @@ class Checkpoint:
         try:
             state = json.loads(self.path.read_text())
             if state.get("version") != CHECKPOINT_VERSION or state.get("key") != self.key:
-                raise DesignerError(f"{self.path}: the checkpoint is for another run ({state.get('key')}); "
-                                    "remove it or pick another file")
+                raise DesignerError(f"{self.path}: the checkpoint is for another run "
+                                    f"({json.dumps(state.get('key'))[:120]}); remove it or pick another file")
             self.records = {int(k): v for k, v in state["records"].items()}
             self.partial = {int(k): v for k, v in state["partial"].items()}
             for rocks, stored in self.records.items():

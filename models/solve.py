@@ -138,7 +138,8 @@ class Outcome:
 def solve_model(built, budget: Budget, *, seed: int, workers: int, min_stops: int, maximize: bool,
                 accept: Callable, stops_of: Callable[[object], int], better_than: int | None = None,
                 on_stops: Callable[[int], None] = lambda stops: None,
-                narrow_until: threading.Event | None = None, rehint: Callable[[], None] = lambda: None) -> Outcome:
+                narrow_until: threading.Event | None = None, rehint: Callable[[], None] = lambda: None,
+                outside_best: Callable[[], int] | None = None) -> Outcome:
     """Solve ``built`` (a ``cpsat.IceModel``, hints and cuts already added) within ``budget``.
 
     The model maximizes the goal's stops. Meeting a target (``maximize`` False), the search ends
@@ -151,23 +152,37 @@ def solve_model(built, budget: Budget, *, seed: int, workers: int, min_stops: in
 
     In a portfolio, the search runs on one worker until ``narrow_until`` is set (the other side
     gave up its core); the search is then stopped and started again with ``workers``, after
-    ``rehint()`` (the best layout so far). A cancelled ``budget`` stops it at once."""
+    ``rehint()`` (the best layout so far). Maximizing, ``outside_best()`` is the most stops the
+    other side has verified: when it passes the bar, the search is stopped and the bar raised
+    above it. A cancelled ``budget`` stops it at once."""
     built.model.maximize(built.goal_stops)
-    if maximize and better_than is not None:  # only a better level is worth finding now
-        built.model.add(built.goal_stops >= better_than + 1)
+    bar = better_than if maximize else None  # only a level above it is worth finding now
+    if bar is not None:
+        built.model.add(built.goal_stops >= bar + 1)
     best = None
     while True:
+        outside = outside_best() if maximize and outside_best is not None else None
+        if outside is not None and (bar is None or outside > bar):
+            bar = outside
+            built.model.add(built.goal_stops >= bar + 1)
+            rehint()
         remaining = budget.left()
         if remaining <= 0.05:
             break
         narrow = narrow_until is not None and not narrow_until.is_set()
         solver = new_solver(seed, remaining, 1 if narrow else workers)
         watcher = StopsWatcher(built.goal_stops, on_stops, stop_at=None if maximize else min_stops)
+        if maximize and outside_best is not None:  # the other side passed the bar this search began with
+            def passed(start=bar) -> bool:
+                return outside_best() > (-1 if start is None else start)
+        else:
+            def passed() -> bool:
+                return False
         status = solve(solver, built.model, watcher,
-                       stop=lambda: budget.cancelled() or (narrow and narrow_until.is_set()))
+                       stop=lambda: budget.cancelled() or (narrow and narrow_until.is_set()) or passed())
 
-        def widened() -> bool:  # stopped to go on with every worker
-            if narrow and narrow_until.is_set() and budget.left() > 0.05:
+        def widened() -> bool:  # stopped to go on with every worker, or above a higher bar
+            if budget.left() > 0.05 and (passed() or (narrow and narrow_until.is_set())):
                 rehint()
                 return True
             return False
@@ -195,5 +210,6 @@ def solve_model(built, budget: Budget, *, seed: int, workers: int, min_stops: in
         best = found
         if status == cp_model.OPTIMAL:
             return Outcome(found, True)
-        built.model.add(built.goal_stops >= stops_of(found) + 1)
+        bar = max(stops_of(found), -1 if bar is None else bar)
+        built.model.add(built.goal_stops >= bar + 1)
     return Outcome(best, False)

@@ -321,7 +321,7 @@ def test_maximize_climbs_again_from_fresh_samples():
     from designer.search.tuning import SAMPLE_BATCH
 
     request = LayoutRequest(height=6, width=6, min_stops=1, snow=1)
-    found = design(request, maximize=True, time_limit=2.6, seed=1)
+    found = design(request, maximize=True, time_limit=2.6, seed=1, workers=1)  # the stages one after another
     assert found.generator.samples > SAMPLE_BATCH and found.generator.stage != "anneal"
     check(LayoutRequest(height=6, width=6, min_stops=found.min_stops, snow=1), found.level)
 
@@ -342,8 +342,8 @@ def test_no_fresh_samples_once_the_climbs_time_is_up(monkeypatch):
 
     monkeypatch.setattr(d, "climb", climb_to_the_end)
     request = LayoutRequest(height=6, width=6, min_stops=1, snow=1)  # the restart path (no annealing)
-    found = design(request, maximize=True, time_limit=1.5, seed=1)
-    assert len(calls) == 1 and found.generator.stage == "climb"
+    found = design(request, maximize=True, time_limit=1.5, seed=1, workers=1)  # the stages one after another
+    assert len(calls) == 1 and found.generator.stage in ("climb", "cp-sat")  # the model may better it at the end
 
 
 def test_the_stages_share_one_budget_and_one_verifier():

@@ -40,7 +40,7 @@ def test_the_climbs_level_ends_the_model_at_once(monkeypatch):
         searching.wait(30)  # the model is searching
         return StageResult(search.verify(level, "climb"))
 
-    def model_until_stopped(search, goal, budget, narrow_until=None):
+    def model_until_stopped(search, goal, budget, **_):
         searching.set()
         budget.ended.wait(30)
         seen["cancelled"] = budget.cancelled()
@@ -86,3 +86,29 @@ def test_one_worker_runs_the_stages_one_after_another(monkeypatch):
     with pytest.raises(DesignFailed):
         policy.design(REQUEST, time_limit=3, workers=1)
     assert started == []
+
+
+NINE = "###G##\n##..##\n#....#\n#..#.#\n###..#\n###S##\n"  # 6x6 with a frame: 9 stops, the most there are
+
+
+def test_maximizing_the_models_bar_follows_the_other_side_and_its_proof_ends_both(monkeypatch):
+    from designer.formats import parse_level
+
+    level, seen = parse_level(NINE), {}
+
+    def climb_finds_the_best(search, goal, budget, **_):
+        search.absorb(StageResult(search.verify(level, "climb")))
+        budget.ended.wait(30)  # then climbs on: only the model's proof ends it sooner
+        seen["cancelled"] = budget.cancelled()
+        return StageResult()
+
+    monkeypatch.setattr(policy, "climb_stage", climb_finds_the_best)
+    monkeypatch.setattr(policy, "anneal_stage", lambda *a, **k: StageResult())
+    found = policy.design(LayoutRequest(height=6, width=6, min_stops=1), maximize=True, time_limit=60, workers=2)
+    assert found.level == level and found.generator.proven_optimal and found.generator.stage == "climb"
+    assert seen == {"cancelled": True} and found.generator.stage_seconds["cp-sat"] < 30
+
+
+def test_maximizing_a_small_room_is_proven_optimal():
+    found = policy.design(LayoutRequest(height=6, width=6, min_stops=1), maximize=True, time_limit=60, workers=2, seed=3)
+    assert found.min_stops == 9 and found.generator.proven_optimal

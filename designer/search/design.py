@@ -28,10 +28,11 @@ A design runs as a portfolio, every random choice drawn from the seed:
    ``maximize`` it looks for a level better than the best so far, so that "none exists" proves
    that one optimal.
 
-Meeting K where no exhaustive search is in reach, with two workers or more, stages 2 and 3 run
-at once (``meet_beside_model``): the model from the first second (after the climb's short head
-start) on one worker, the climb and the annealing beside it; the first verified level wins, a
-proof ends both, and the model gets every worker when the others give up.
+Where no exhaustive search is in reach, with two workers or more, stages 2 and 3 run at once
+(``meet_beside_model``, ``maximize_beside_model``): the model from the first second (after the
+climb's short head start) on one worker, the climb and the annealing beside it; meeting K, the
+first verified level wins; maximizing, what they verify raises the model's bar at once; a proof
+ends both, and the model gets every worker when the others give up.
 
 Every candidate is re-checked by ``designer.analysis`` (networkx: strong, reversible, min stops
 from our own solver). One that fails is excluded from the model by a no-good cut and the search
@@ -61,7 +62,7 @@ from designer.search.stages import (Progress, Search, StageResult, anneal_stage,
 from designer.search.tuning import (ANNEAL_SHARE_BEFORE_MODEL, CHOICES_FLOOR_SHARE, CLIMB_SHARE,
                                     CLIMB_SHARE_BEFORE_ANNEAL,
                                     CLIMB_SHARE_BEFORE_PROOF, EXHAUSTIVE_REACH, MODEL_HEAD_START,
-                                    MODEL_HEAD_START_CELLS, SEARCH_SHARE_WITHOUT_PROOF)
+                                    MODEL_HEAD_START_CELLS, MAXIMIZE_BESIDE_MODEL_CELLS, SEARCH_SHARE_WITHOUT_PROOF)
 
 __all__ = ["Design", "DesignFailed", "Progress", "design", "lower_bound", "validate"]
 # What this module held before the stages, packs, tunables and the budget got modules of their own.
@@ -253,19 +254,63 @@ def meet_beside_model(search: Search) -> Design:
     wins, whoever found it; a proof from the model (no level of K stops exists) ends both at once.
     When the other stages give up, the model goes on with every worker, from their best layout."""
     request, goal = search.request, search.goal
+
+    def climb_and_anneal(race: Budget) -> Design | None:
+        if not search.pool:
+            return None
+        found = search.absorb(climb_stage(search, goal, race.share(CLIMB_SHARE)))
+        if found is None and anneal.applies(request):
+            found = search.absorb(anneal_stage(search, goal, race.share(ANNEAL_SHARE_BEFORE_MODEL),
+                                               chains=search.workers - 1))  # a core for the model
+        return found
+
+    result, aside = _beside_model(search, climb_and_anneal, first_wins=True)
+    found = search.absorb(result)
+    winners = [d for d in (aside, found) if d is not None]
+    if winners:
+        return min(winners, key=lambda d: d.generator.seconds)  # the first verified level
+    raise search.infeasible() if result.complete else search.timed_out()
+
+
+def maximize_beside_model(search: Search) -> Design:
+    """``auto --maximize``, as a portfolio: the model from now on, beside the climb and the
+    annealing (or climbs from fresh samples), each looking for more stops. What they verify
+    raises the model's bar at once (its search stops and goes on above it); the model's proof
+    that nothing is above the bar ends both, and the best level is then proven optimal."""
+    request, goal = search.request, search.goal
+
+    def climb_and_anneal(race: Budget) -> None:
+        if not search.pool:
+            return None
+        if anneal.applies(request):
+            search.absorb(climb_stage(search, goal, race.share(CLIMB_SHARE_BEFORE_ANNEAL)))
+            search.absorb(anneal_stage(search, goal, race.share(SEARCH_SHARE_WITHOUT_PROOF),
+                                       chains=search.workers - 1))
+        else:
+            search.absorb(climb_stage(search, goal, race.share(SEARCH_SHARE_WITHOUT_PROOF), restarts=True))
+        return None
+
+    result, _ = _beside_model(search, climb_and_anneal, first_wins=False)
+    search.absorb(result)
+    if search.best is None:
+        raise search.infeasible() if result.complete else search.timed_out()
+    return search.finish_maximize(proven=result.complete)
+
+
+def _beside_model(search: Search, other_stages, *, first_wins: bool) -> tuple[StageResult, Design | None]:
+    """Run ``other_stages(race)`` in a helper thread and the model in this one (CP-SAT must
+    search in the main thread to see Ctrl-C), on one cancellable budget: a proof from the model
+    ends both; with ``first_wins``, so does a level from either side. The model runs on one worker
+    until the other stages give up, then on every worker; maximizing, it follows their best.
+    Returns the model's result and the level the other side won with (``first_wins``)."""
     race = search.budget.cancellable()  # cancelled: both sides stop
     given_up = threading.Event()
     side: dict[str, object] = {}
 
-    def climb_and_anneal() -> None:
+    def other() -> None:
         try:
-            found = None
-            if search.pool:
-                found = search.absorb(climb_stage(search, goal, race.share(CLIMB_SHARE)))
-                if found is None and anneal.applies(request):
-                    found = search.absorb(anneal_stage(search, goal, race.share(ANNEAL_SHARE_BEFORE_MODEL),
-                                                       chains=search.workers - 1))  # a core for the model
-            if found is not None:
+            found = other_stages(race)
+            if found is not None and first_wins:
                 side["found"] = found
                 race.cancel()
         except BaseException as exc:  # handed to the main thread, which raises it
@@ -274,9 +319,8 @@ def meet_beside_model(search: Search) -> Design:
         finally:
             given_up.set()
 
-    other = threading.Thread(target=climb_and_anneal, name="climb and anneal", daemon=True)
-    other.start()
-    # OR-Tools loads meanwhile (a third of a second): the model is ready when the head start ends.
+    helper = threading.Thread(target=other, name="climb and anneal", daemon=True)
+    helper.start()
     result = StageResult()
     try:
         # A head start: what the climb meets at once never waits on loading OR-Tools and building
@@ -287,21 +331,17 @@ def meet_beside_model(search: Search) -> Design:
         while not (race.cancelled() or given_up.is_set() or head_start.expired()):
             race.ended.wait(0.01)
         if not race.cancelled():
-            result = model_stage(search, goal, race, narrow_until=given_up)
-        if result.design is not None or result.complete:
+            result = model_stage(search, search.goal, race, narrow_until=given_up, follow_best=not first_wins)
+        if result.complete or (first_wins and result.design is not None):
             race.cancel()
-        other.join()
+        helper.join()
     finally:
-        if other.is_alive():  # an error or a signal in this thread
+        if helper.is_alive():  # an error or a signal in this thread
             race.cancel()
-            other.join()
+            helper.join()
     if "error" in side:
         raise side["error"]
-    found = search.absorb(result)
-    winners = [d for d in (side.get("found"), found) if d is not None]
-    if winners:
-        return min(winners, key=lambda d: d.generator.seconds)  # the first verified level
-    raise search.infeasible() if result.complete else search.timed_out()
+    return result, side.get("found")
 
 
 def maximize_with_stages(search: Search) -> Design:
@@ -313,6 +353,8 @@ def maximize_with_stages(search: Search) -> Design:
         search.absorb(open_grid_stage(search, goal, budget.share(SEARCH_SHARE_WITHOUT_PROOF)))
         return maximize_with_model(search)
     search.absorb(sample_stage(search, goal))
+    if beside_model(search) and request.height * request.width <= MAXIMIZE_BESIDE_MODEL_CELLS:
+        return maximize_beside_model(search)
     if search.pool:
         if proof_within_reach(search):
             search.absorb(climb_stage(search, goal, budget.share(CLIMB_SHARE_BEFORE_PROOF)))

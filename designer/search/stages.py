@@ -463,15 +463,19 @@ def empty_room(request: LayoutRequest) -> Level | None:
     return Level(terrains[k], pairs[k][0], pairs[k][1])
 
 
+def _best_stops(search: Search):
+    return lambda: search.best.min_stops if search.best else -1
+
+
 @timed("cp-sat")
 def model_stage(search: Search, goal: Goal, budget: Budget, *,
-                narrow_until: threading.Event | None = None) -> StageResult:
+                narrow_until: threading.Event | None = None, follow_best: bool = False) -> StageResult:
     """The CP-SAT model (``designer.models``), built and solved within ``budget``, from a hint:
     the best layout so far, else the empty room (``empty_room``). Meeting K, the first verified
     level of at least K; an optimum below K proves the request infeasible. Maximizing, K and
     "better than the best so far" are constraints, and the best verified level found until the
-    time runs out or the model proves no better one exists. Complete: the model proved its
-    answer. Skipped, and said so, when building the model does not fit in the time left."""
+    time runs out or the model proves no better one exists (``follow_best``: the bar rises with
+    the best that other stages verify meanwhile). Complete: the model proved its answer. Skipped, and said so, when building the model does not fit in the time left."""
     search.progress.update(phase="cp-sat")
     left = budget.left()  # loading OR-Tools (about 0.5 s the first time) counts too
     from designer.models.cpsat import BuildTimedOut, build_model
@@ -495,6 +499,7 @@ def model_stage(search: Search, goal: Goal, budget: Budget, *,
     hint()
     outcome = solve_model(built, budget, seed=search.seed, workers=search.workers, min_stops=request.min_stops,
                           maximize=goal.maximizing, narrow_until=narrow_until, rehint=hint,
+                          outside_best=_best_stops(search) if follow_best else None,
                           better_than=search.best.min_stops if goal.maximizing and search.best else None,
                           accept=lambda terrain, start, end: search.verify(Level(terrain, start, end), "cp-sat"),
                           stops_of=lambda design: design.min_stops, on_stops=search.seen)

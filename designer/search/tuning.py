@@ -36,6 +36,11 @@ EXHAUSTIVE_REACH = 10
 #: with 0.3 s (0.50 s before the portfolio), 0.57 s with 0.1 s.
 MODEL_HEAD_START = 0.3
 MODEL_HEAD_START_CELLS = 144
+#: Maximizing, the model runs beside the other stages only on grids of at most this many cells,
+#: where its proofs come within minutes (7x7: 13 stops proven optimal in 12 s, where the stages
+#: one after another proved nothing in 60 s). On larger grids it would cost the annealing a chain
+#: for nothing (12x12, 20 s, seeds 1-2: 51 / 53 stops against 53 / 55), so the model gets the end.
+MAXIMIZE_BESIDE_MODEL_CELLS = 100
 #: Choices: the climb to the stops band gets ``CLIMB_SHARE`` (it returns as soon as it is in the
 #: band); when a floor on options comes with a min-stops objective (``--maximize`` or
 #: ``--unique`` with ``--min-choices``), the chains climbing to the floor get this share first.

@@ -537,3 +537,21 @@ def test_a_checkpoint_in_the_place_of_the_out_folder_is_refused_before_any_work(
         err = capsys.readouterr().err
         assert one_error_line(err) and "give the checkpoint a path of its own" in err
     assert [p.name for p in tmp_path.iterdir()] == ["rec"] and not any((tmp_path / "rec").iterdir())
+
+
+def test_a_huge_choices_floor_is_proven_infeasible_at_once(capsys):
+    assert main(["make", "--min-choices", "99999999999999999999", "--time-limit", "0.3"]) == 1
+    err = capsys.readouterr().err
+    assert one_error_line(err) and "proven infeasible" in err and "at most 3 other moves open at each stop" in err
+
+
+def test_an_unknown_method_in_a_generator_record_is_one_line(tmp_path, capsys):
+    level = tmp_path / "level.json"
+    assert main(["make", "--size", "6x6", "--min-stops", "3", "--format", "json", "-o", str(level)]) == 0
+    obj = json.loads(level.read_text())
+    obj["generator"]["method"] = "#uto"
+    level.write_text(json.dumps(obj))
+    capsys.readouterr()
+    assert main(["make", "--from", str(level)]) == 2
+    err = capsys.readouterr().err
+    assert one_error_line(err) and "unknown method '#uto'" in err

@@ -20,6 +20,8 @@ that applies, or None.
    length (same axis) or even length (different axes), and a band of min stops holding no number
    of that parity cannot be met. The default ends (start in the bottom row, goal in the top row)
    make min stops odd.
+3. **Choices.** At each stop at most 3 moves besides the solution's are open, so the options
+   along a solution are at most 3 x its stops.
 """
 
 from __future__ import annotations
@@ -27,11 +29,16 @@ from __future__ import annotations
 from designer.core.request import ROCK, Cell, LayoutRequest
 
 
-def resting_cells(request: LayoutRequest) -> str | None:
-    """Bound 1: at most (cells the player may rest on) - 1 moves."""
+def _resting_cells(request: LayoutRequest) -> int:
+    """The cells the player may rest on: every cell not drawn as rock, and the ends' cells."""
     open_cells = [(r, c) for r in range(request.height) for c in range(request.width)
                   if request.fixed_tile((r, c)) != ROCK]
-    cells = len(set(open_cells) | set(request.start_cells()) | set(request.goal_cells()))
+    return len(set(open_cells) | set(request.start_cells()) | set(request.goal_cells()))
+
+
+def resting_cells(request: LayoutRequest) -> str | None:
+    """Bound 1: at most (cells the player may rest on) - 1 moves."""
+    cells = _resting_cells(request)
     if request.min_stops > cells - 1:
         return f"a solution rests on at most {cells} different cells, so it makes at most {cells - 1} moves"
     return None
@@ -79,7 +86,21 @@ def parity(request: LayoutRequest) -> str | None:
     return why
 
 
-BOUNDS = (resting_cells, parity)
+def choices(request: LayoutRequest) -> str | None:
+    """Bound 3: at each stop of the solution at most 3 moves besides the solution's are open (4
+    directions), and there are at most min(max stops, resting cells - 1) stops."""
+    if request.min_choices is None:
+        return None
+    stops = _resting_cells(request) - 1
+    if request.max_stops is not None:
+        stops = min(stops, request.max_stops)
+    if request.min_choices > 3 * stops:
+        return (f"a solution makes at most {stops} moves, with at most 3 other moves open at each stop, so at "
+                f"most {3 * stops} options")
+    return None
+
+
+BOUNDS = (resting_cells, parity, choices)
 
 
 def infeasible(request: LayoutRequest) -> str | None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from typing import TYPE_CHECKING
 
+from designer.core.errors import DesignerError
 from designer.core.level import Level
 from designer.core.request import LayoutRequest
 
@@ -64,8 +65,13 @@ def names() -> tuple[str, ...]:
 
 
 def get(name: str) -> Method:
-    """The method of that name (ValueError naming the choices otherwise)."""
+    """The method of that name (UnknownMethod, a DesignerError and a ValueError, naming the
+    choices otherwise: a method read back from a level file is input like any other)."""
     try:
         return METHODS[name]
     except KeyError:
-        raise ValueError(f"unknown method {name!r}: choose from {', '.join(METHODS)}") from None
+        raise UnknownMethod(f"unknown method {name!r}: choose from {', '.join(METHODS)}") from None
+
+
+class UnknownMethod(DesignerError, ValueError):
+    """A method name that is not in the registry."""

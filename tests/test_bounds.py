@@ -46,7 +46,8 @@ def test_no_bound_refuses_a_request_a_level_meets(level, low, width):
     report = analyze(level)
     assume(report.solvability == "strong" and report.reversible)
     request = LayoutRequest(height=level.height, width=level.width, start=level.start, goal=level.goal,
-                            min_stops=min(low, report.min_stops), max_stops=max(low, report.min_stops) + width)
+                            min_stops=min(low, report.min_stops), max_stops=max(low, report.min_stops) + width,
+                            min_choices=report.options)  # the level's own options: the choices bound too
     assert bounds.infeasible(request) is None
 
 

@@ -172,12 +172,8 @@ def solve_model(built, budget: Budget, *, seed: int, workers: int, min_stops: in
         narrow = narrow_until is not None and not narrow_until.is_set()
         solver = new_solver(seed, remaining, 1 if narrow else workers)
         watcher = StopsWatcher(built.goal_stops, on_stops, stop_at=None if maximize else min_stops)
-        if maximize and outside_best is not None:  # the other side passed the bar this search began with
-            def passed(start=bar) -> bool:
-                return outside_best() > (-1 if start is None else start)
-        else:
-            def passed() -> bool:
-                return False
+        def passed(start=bar) -> bool:  # the other side passed the bar this search began with
+            return maximize and outside_best is not None and outside_best() > (-1 if start is None else start)
         status = solve(solver, built.model, watcher,
                        stop=lambda: budget.cancelled() or (narrow and narrow_until.is_set()) or passed())
 

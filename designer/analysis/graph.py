@@ -19,7 +19,7 @@ from designer.core.errors import LevelError
 from designer.core.kernels import reach
 from designer.core.level import ROCK, SNOW, Cell, Level
 from designer.core.rules import DELTAS, DIRECTIONS, slide_table
-from designer.analysis.solver import Solution, costs_to_goal, walk
+from designer.analysis.solver import Solution, costs_to_goal, moves_out, walk
 
 
 def move_graph(level: Level) -> nx.DiGraph:
@@ -45,11 +45,8 @@ def _moves(level: Level, table):
     """The moves out of the reachable cells, a direction at a time: (letter, from, to, length) as
     flat-index arrays. No move leaves the goal."""
     dest, length, order = table
-    sources = order[order != level.index(level.goal)]
-    for d, letter in enumerate(DIRECTIONS):
-        targets = dest[d, sources]
-        moving = targets >= 0
-        yield letter, sources[moving], targets[moving], length[d, sources[moving]]
+    for d, starts, ends, lengths in moves_out(dest, length, order, level.index(level.goal)):
+        yield DIRECTIONS[d], starts, ends, lengths
 
 
 def _flat_graph(level: Level, table) -> nx.DiGraph:

@@ -65,18 +65,22 @@ def costs_to_goal(level: Level, by: str = "moves", dest=None, length=None, order
     return _dijkstra(into, goal, by)
 
 
+def moves_out(dest, length, order, goal: int):
+    """The moves out of the cells ``order`` (none leaves the goal), a direction at a time:
+    (direction index, from, to, length), flat-index arrays."""
+    sources = np.asarray(order)
+    sources = sources[sources != goal]
+    for d in range(4):
+        targets = dest[d, sources]
+        moving = targets >= 0
+        yield d, sources[moving], targets[moving], length[d, sources[moving]]
+
+
 def _moves_into(dest, length, order, goal: int):
     """The moves among the reachable cells (none leaves the goal), grouped by the cell they end
     on: (first, sources, lengths), where the moves into cell v are sources[first[v]:first[v + 1]]
     in the order of the directions, then of ``order``."""
-    sources = order[order != goal]
-    froms, tos, lens = [], [], []
-    for d in range(4):
-        targets = dest[d, sources]
-        ok = targets >= 0
-        froms.append(sources[ok])
-        tos.append(targets[ok])
-        lens.append(length[d, sources[ok]])
+    _, froms, tos, lens = zip(*moves_out(dest, length, order, goal))
     froms, tos, lens = (np.concatenate(a).astype(np.int64) for a in (froms, tos, lens))
     by_end = np.argsort(tos, kind="stable")
     first = np.searchsorted(tos[by_end], np.arange(dest.shape[1] + 1))

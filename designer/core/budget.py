@@ -60,16 +60,14 @@ class Budget:
         return self.t0 if self.cancelled() else self.t0 + self.time_limit
 
     def left(self) -> float:
-        """Seconds left (0 once spent)."""
-        if self.cancelled():
-            return 0.0
+        """Seconds left (0 once spent or cancelled)."""
         return max(0.0, self.deadline - time.perf_counter())
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.t0
 
     def expired(self) -> bool:
-        return self.cancelled() or time.perf_counter() >= self.deadline
+        return time.perf_counter() >= self.deadline
 
     def share(self, fraction: float) -> Budget:
         """A budget of its own for ``fraction`` of the time left now."""

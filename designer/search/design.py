@@ -220,12 +220,8 @@ def meet_with_stages(search: Search) -> Design:
         found = search.absorb(sample_stage(search, goal))
     if found is None and beside_model(search):
         return meet_beside_model(search)
-    if found is None and search.pool:
-        provable = proof_within_reach(search)
-        climb_share = CLIMB_SHARE_BEFORE_PROOF if provable else CLIMB_SHARE
-        found = search.absorb(climb_stage(search, goal, budget.share(climb_share)))
-        if found is None and not provable and anneal.applies(request):
-            found = search.absorb(anneal_stage(search, goal, budget.share(ANNEAL_SHARE_BEFORE_MODEL)))
+    if found is None:
+        found = climb_then_anneal(search, budget, provable=proof_within_reach(search))
     if found is not None:
         return found
     if exhaustive_fits(search):  # the rest of the time: a proof either way
@@ -253,16 +249,8 @@ def meet_beside_model(search: Search) -> Design:
     and the annealing (their usual shares of the time) on the other. The first verified level
     wins, whoever found it; a proof from the model (no level of K stops exists) ends both at once.
     When the other stages give up, the model goes on with every worker, from their best layout."""
-    request, goal = search.request, search.goal
-
     def climb_and_anneal(race: Budget) -> Design | None:
-        if not search.pool:
-            return None
-        found = search.absorb(climb_stage(search, goal, race.share(CLIMB_SHARE)))
-        if found is None and anneal.applies(request):
-            found = search.absorb(anneal_stage(search, goal, race.share(ANNEAL_SHARE_BEFORE_MODEL),
-                                               chains=search.workers - 1))  # a core for the model
-        return found
+        return climb_then_anneal(search, race, chains=search.workers - 1)  # a core for the model
 
     result, aside = _beside_model(search, climb_and_anneal, first_wins=True)
     found = search.absorb(result)
@@ -277,24 +265,42 @@ def maximize_beside_model(search: Search) -> Design:
     annealing (or climbs from fresh samples), each looking for more stops. What they verify
     raises the model's bar at once (its search stops and goes on above it); the model's proof
     that nothing is above the bar ends both, and the best level is then proven optimal."""
-    request, goal = search.request, search.goal
-
     def climb_and_anneal(race: Budget) -> None:
-        if not search.pool:
-            return None
-        if anneal.applies(request):
-            search.absorb(climb_stage(search, goal, race.share(CLIMB_SHARE_BEFORE_ANNEAL)))
-            search.absorb(anneal_stage(search, goal, race.share(SEARCH_SHARE_WITHOUT_PROOF),
-                                       chains=search.workers - 1))
-        else:
-            search.absorb(climb_stage(search, goal, race.share(SEARCH_SHARE_WITHOUT_PROOF), restarts=True))
-        return None
+        climb_for_more(search, race, chains=search.workers - 1)  # a core for the model
 
     result, _ = _beside_model(search, climb_and_anneal, first_wins=False)
     search.absorb(result)
     if search.best is None:
         raise search.infeasible() if result.complete else search.timed_out()
     return search.finish_maximize(proven=result.complete)
+
+
+def climb_then_anneal(search: Search, budget: Budget, *, provable: bool = False,
+                      chains: int | None = None) -> Design | None:
+    """Meeting K: the climb from the pool, then, when no proof is in reach, the annealing (``chains``
+    of them), each with its share of ``budget``. The first verified level, or None."""
+    if not search.pool:
+        return None
+    goal = search.goal
+    found = search.absorb(climb_stage(search, goal, budget.share(CLIMB_SHARE_BEFORE_PROOF if provable
+                                                                 else CLIMB_SHARE)))
+    if found is None and not provable and anneal.applies(search.request):
+        found = search.absorb(anneal_stage(search, goal, budget.share(ANNEAL_SHARE_BEFORE_MODEL), chains=chains))
+    return found
+
+
+def climb_for_more(search: Search, budget: Budget, *, chains: int | None = None) -> None:
+    """Maximizing with no proof in reach: one short climb gives the annealing (``chains`` of
+    them) a strong, reversible start, and it gets the rest; without it, the time is better spent
+    on climbs from fresh samples."""
+    if not search.pool:
+        return
+    goal = search.goal
+    if anneal.applies(search.request):
+        search.absorb(climb_stage(search, goal, budget.share(CLIMB_SHARE_BEFORE_ANNEAL)))
+        search.absorb(anneal_stage(search, goal, budget.share(SEARCH_SHARE_WITHOUT_PROOF), chains=chains))
+    else:
+        search.absorb(climb_stage(search, goal, budget.share(SEARCH_SHARE_WITHOUT_PROOF), restarts=True))
 
 
 def _beside_model(search: Search, other_stages, *, first_wins: bool) -> tuple[StageResult, Design | None]:
@@ -355,15 +361,10 @@ def maximize_with_stages(search: Search) -> Design:
     search.absorb(sample_stage(search, goal))
     if beside_model(search) and request.height * request.width <= MAXIMIZE_BESIDE_MODEL_CELLS:
         return maximize_beside_model(search)
-    if search.pool:
-        if proof_within_reach(search):
-            search.absorb(climb_stage(search, goal, budget.share(CLIMB_SHARE_BEFORE_PROOF)))
-        elif anneal.applies(request):
-            # one short climb gives the chains a strong, reversible start; they get the rest
-            search.absorb(climb_stage(search, goal, budget.share(CLIMB_SHARE_BEFORE_ANNEAL)))
-            search.absorb(anneal_stage(search, goal, budget.share(SEARCH_SHARE_WITHOUT_PROOF)))
-        else:  # with no proof in reach, the time is better spent on fresh climbs
-            search.absorb(climb_stage(search, goal, budget.share(SEARCH_SHARE_WITHOUT_PROOF), restarts=True))
+    if search.pool and proof_within_reach(search):
+        search.absorb(climb_stage(search, goal, budget.share(CLIMB_SHARE_BEFORE_PROOF)))
+    else:
+        climb_for_more(search, budget)
     if not exhaustive_fits(search):
         return maximize_with_model(search)
     while True:  # each round looks for a level better than the best so far

@@ -475,7 +475,8 @@ def model_stage(search: Search, goal: Goal, budget: Budget, *,
     level of at least K; an optimum below K proves the request infeasible. Maximizing, K and
     "better than the best so far" are constraints, and the best verified level found until the
     time runs out or the model proves no better one exists (``follow_best``: the bar rises with
-    the best that other stages verify meanwhile). Complete: the model proved its answer. Skipped, and said so, when building the model does not fit in the time left."""
+    the best that other stages verify meanwhile). Complete: the model proved its answer.
+    Skipped, and said so, when building the model does not fit in the time left."""
     search.progress.update(phase="cp-sat")
     left = budget.left()  # loading OR-Tools (about 0.5 s the first time) counts too
     from designer.models.cpsat import BuildTimedOut, build_model

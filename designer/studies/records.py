@@ -209,6 +209,7 @@ def record(height: int, width: int, frame: bool, rocks: int, time_limit: float, 
     run = Budget(time_limit)  # this run's clock; time spent before a resume is added to it
     elapsed = float(checkpoint.partial.get(rocks, {}).get("seconds", earlier["seconds"] if earlier else 0.0))
     known = [one for one in (checkpoint.records.get(rocks - 1), earlier) if one and one["level"] is not None]
+    earlier_level = level_from_json(earlier["level"]) if earlier and earlier["level"] is not None else None
     request = record_request(height, width, frame, rocks)
     phase = on_phase or (lambda _: None)
 
@@ -226,11 +227,11 @@ def record(height: int, width: int, frame: bool, rocks: int, time_limit: float, 
             try:
                 found = design(request, seed=seed, time_limit=time_limit, workers=workers, maximize=True)
             except DesignFailed as failed:
-                if earlier is not None and earlier["level"] is not None:
-                    return finish(level_from_json(earlier["level"]), False)
+                if earlier_level is not None:
+                    return finish(earlier_level, False)
                 return finish(None, failed.reason == "infeasible")
-            if earlier is not None and earlier["level"] is not None and earlier["min_stops"] > found.min_stops:
-                return finish(level_from_json(earlier["level"]), False)  # the earlier run's level was better
+            if earlier_level is not None and earlier["min_stops"] > found.min_stops:
+                return finish(earlier_level, False)  # the earlier run's level was better
             return finish(found.level, bool(found.generator.proven_optimal))
         forecast = exhaustive.estimated_seconds(request, workers or os.cpu_count() or 1)
         bound_time = min(time_limit * BOUND_SHARE, max(MIN_BOUND_SECONDS, forecast * BOUND_SHARE))

@@ -25,4 +25,16 @@ from designer.core.level import ICE, ROCK, SNOW, Level
 _moved.install()
 
 __all__ = ["DesignerError", "ICE", "Level", "LevelError", "ROCK", "SNOW"]
-__version__ = "0.1.0"
+
+
+def _version() -> str:
+    """The installed distribution's version (pyproject.toml is the one place it is written)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("ice-designer")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "0+unknown"
+
+
+__version__ = _version()

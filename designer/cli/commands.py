@@ -29,6 +29,22 @@ app = typer.Typer(
     rich_markup_mode=None,
     help="Design, solve and analyse sliding-ice puzzles.",
 )
+
+
+def _print_version(asked: bool) -> None:
+    if asked:
+        from designer import __version__
+
+        typer.echo(f"designer (ice-designer) {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(version: bool = typer.Option(False, "--version", is_eager=True, callback=_print_version,
+                                          help="Print the version and exit.")) -> None:
+    """Design, solve and analyse sliding-ice puzzles."""
+
+
 bench_app = typer.Typer(help="Benchmarks that print figures.", rich_markup_mode=None)
 app.add_typer(bench_app, name="bench")
 
@@ -369,6 +385,16 @@ def read_record(source: str):
         raise DesignerError(f"--from {source}: {exc}") from None
 
 
+def check_plot(plot_file: str | None, force: bool) -> None:
+    """Before any work: ``--plot FILE.png`` can be written, and the [plot] extra is installed."""
+    if plot_file is not None:
+        from designer.core.extras import need
+        from designer.formats import output
+
+        output.check_file(plot_file, force=force, option="--plot", suffixes=(".png",))
+        need("matplotlib", "plot")
+
+
 def parse_targets(text: str) -> list[int]:
     """'10,15,20' -> [10, 15, 20]."""
     try:
@@ -410,8 +436,7 @@ def compare(
                             f"choose from {', '.join(comparison.METHODS)}")
     request = LayoutRequest(height=h, width=w, min_stops=max(targets))
     validate(request)
-    if plot_file is not None:
-        output.check_file(plot_file, force=force, option="--plot", suffixes=(".png",))
+    check_plot(plot_file, force)
     total = len(targets) * seeds * len(chosen)
     with reporter(total, enabled=sys.stderr.isatty()) as progress:
         result = comparison.compare(request, targets, list(range(1, seeds + 1)), budget, chosen, workers=workers,
@@ -471,8 +496,7 @@ def pareto(
 
     request = request_from_options(size, template, None, None, start, goal, no_frame, max_rocks, snow, False, True)
     validate(request)
-    if plot_file is not None:
-        output.check_file(plot_file, force=force, option="--plot", suffixes=(".png",))
+    check_plot(plot_file, force)
     if out is not None:
         names = [f"level-{k + 1:03d}.txt" for k in range(front_search.most_runs(time_limit))] + ["front.json"]
         output.check_folder(out, names, force=force)

@@ -6,5 +6,6 @@
 - ``space``: ``LayoutSpace``, a request's cells as flat arrays, and its budget filter;
 - ``budget``: ``Budget``, the one clock of a piece of work;
 - ``kernels``: the compiled kernels (``_kernels.c``) and their numpy/Python twin (``_pykernels``);
-- ``errors``: the exceptions a refusal raises.
+- ``errors``: the exceptions a refusal raises;
+- ``extras``: the optional parts of the install, loaded with a one-line message when missing.
 """

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import math
 
-import drawsvg as draw
-
 from designer.analysis.graph import Analysis, analyze
 from designer.core.errors import DesignerError
+from designer.core.extras import need
 from designer.core.level import ICE, ROCK, SNOW, Level
+
+draw = need("drawsvg", "pictures")
 
 #: Pixels per cell unless asked otherwise.
 DEFAULT_CELL = 32
@@ -190,7 +191,7 @@ def png_bytes(picture: draw.Drawing) -> bytes:
     """The drawing rasterized by CairoSVG at its own size in pixels. Without the cairo library
     on the machine, a DesignerError that says so (SVG needs nothing more)."""
     try:
-        import cairosvg  # loaded only for PNG: it needs the cairo library
+        cairosvg = need("cairosvg", "pictures")  # loaded only for PNG: it needs the cairo library
     except OSError as exc:  # cairocffi: "no library called cairo was found"
         raise DesignerError(f"PNG needs the cairo library ({exc}); install it (Debian: apt-get install "
                             "libcairo2) or write .svg") from None

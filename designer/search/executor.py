@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from typing import Any, Callable, Iterable
 
 from designer.core.errors import DesignerError
+from designer.core.extras import need
 from designer.search.tuning import BATCHES_PER_WORKER
 
 
@@ -83,10 +84,8 @@ class Dask:
 
     def __init__(self, address: str, workers: int | None = None):
         address = scheduler_address(address)
-        try:
-            from distributed import Client, LocalCluster
-        except ImportError as exc:  # pragma: no cover - dask is a core dependency
-            raise DesignerError("--dask needs dask.distributed (pip install 'dask[distributed]')") from exc
+        distributed = need("distributed", "dask")
+        Client, LocalCluster = distributed.Client, distributed.LocalCluster
         self.cluster = self.client = None
         if address == "local":
             # A cluster half started cannot be closed cleanly (dask's exit hook then prints a

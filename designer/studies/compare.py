@@ -135,7 +135,9 @@ TABLE_HEADER = ["K", "method", "verified", "median", "worst", "best stops", "opt
 
 def plot(result: dict, path) -> None:
     """Median time to a verified level against K, one line per method (PNG to a path or binary file)."""
-    import matplotlib
+    from designer.core.extras import need
+
+    matplotlib = need("matplotlib", "plot")
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

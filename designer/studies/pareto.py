@@ -216,7 +216,9 @@ def clouds(request: LayoutRequest, time_limit: float, *, seed: int = 0) -> dict[
 def plot(front: Front, cloud: dict[str, list[Point]], path, title: str) -> None:
     """The front over the clouds, min stops against options along the solution, with every
     level the designer's runs made (a PNG to a path or a binary file)."""
-    import matplotlib
+    from designer.core.extras import need
+
+    matplotlib = need("matplotlib", "plot")
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

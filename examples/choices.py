@@ -1,6 +1,6 @@
 """Choices, not railroads: levels with a guaranteed length AND real decisions, from Python.
 
-Run from the repository root:  python examples/choices.py
+Run: python examples/choices.py   (from any folder)
 (the compiled kernels are needed: the chains that count choices are C.)
 """
 

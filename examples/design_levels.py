@@ -1,7 +1,9 @@
 """Design levels from Python: what 'designer make' does, as library calls.
 
-Run from the repository root:  python examples/design_levels.py
+Run: python examples/design_levels.py   (from any folder)
 """
+
+from pathlib import Path
 
 from designer.core.request import LayoutRequest
 from designer.formats import dumps
@@ -33,7 +35,7 @@ except DesignFailed as failure:
 # Fill a drawn room: an L-shaped template (canonical ASCII plus '?' for the cells to fill).
 from designer.formats.template import read_template  # noqa: E402
 
-rows = read_template("examples/templates/l-room.txt")
+rows = read_template(Path(__file__).parent / "templates" / "l-room.txt")
 room = design(LayoutRequest(height=len(rows), width=len(rows[0]), frame=False, template=rows, min_stops=20,
                             tidy=True), seed=1)
 print(room.level)

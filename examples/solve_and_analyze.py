@@ -1,6 +1,6 @@
 """Solve and analyse a level from Python: everything the command line does is a library call.
 
-Run from the repository root:  python examples/solve_and_analyze.py
+Run: python examples/solve_and_analyze.py   (from any folder)
 """
 
 from pathlib import Path

@@ -127,7 +127,7 @@ def test_pareto_prints_a_front_none_dominated_and_every_level_verified(tmp_path,
     assert [p.min_stops for p in points] == sorted(p.min_stops for p in points)
     assert not any(dominates(a, b) for a in points for b in points)
     files = read_levels(out)  # what render and play read
-    assert [name for name, _, _ in files] == [f"level-{k + 1:03d}" for k in range(len(front))]
+    assert [entry.name for entry in files] == [f"level-{k + 1:03d}" for k in range(len(front))]
     assert json.loads((out / "front.json").read_text()) == {"front": front}
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 

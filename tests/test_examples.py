@@ -25,12 +25,24 @@ def test_every_example_is_covered():
                     "levels of 12 stops or more with 3 rocks: none; complete: True"]),
     pytest.param("choices.py", ["plain:    25 stops", "choices:  25 stops", "guaranteed: 21 stops",
                                 "1 fewest-moves solution", "front: [("], marks=needs_compiled),
-    ("pictures.py", ["framed: ", "(open grid), searched as a ", "'level.png', 'level.svg', 'sheet.svg'",
-                     "'solution': '", "self-contained: True"]),
+    ("pictures.py", ["framed: ", "(open grid), searched as a ",
+                     "'graph.svg', 'level.png', 'level.svg', 'sheet.svg'", "'solution': '",
+                     "['terrain', 'ends', 'markers']", "self-contained: True", "wrote 7 files to pictures"]),
 ])
-def test_example_runs(script, expected):
-    done = subprocess.run([sys.executable, str(ROOT / "examples" / script)], cwd=ROOT, capture_output=True,
+def test_example_runs(script, expected, tmp_path):
+    # run from a folder of its own, as a newcomer's: what an example writes lands there
+    done = subprocess.run([sys.executable, str(ROOT / "examples" / script)], cwd=tmp_path, capture_output=True,
                           text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     for words in expected:
         assert words in done.stdout, words
+
+
+def test_pictures_keeps_what_it_finds_unless_forced(tmp_path):
+    mine = tmp_path / "shots" / "level.svg"
+    mine.parent.mkdir()
+    mine.write_text("mine")
+    script = [sys.executable, str(ROOT / "examples" / "pictures.py"), "shots"]
+    done = subprocess.run(script, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1 and "already exists" in done.stderr and mine.read_text() == "mine"
+    assert sorted(p.name for p in mine.parent.iterdir()) == ["level.svg"]

@@ -12,6 +12,7 @@ from designer.export import picture, tiled
 from designer.analysis import analyze
 from designer.cli import main
 from designer.formats import level_to_json, format_json
+from designer.analysis.stars import Stars
 from designer.core.level import ROCK, SNOW, Level
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -139,14 +140,26 @@ def test_export_tiled_reads_back_with_pytiled_parser(tmp_path):
     assert (tmx.map_size.width, tmx.map_size.height) == (level.width, level.height)
     assert (tmx.tile_size.width, tmx.tile_size.height) == (16, 16)
     assert tmx.orientation == "orthogonal"
-    assert tmx.properties == {"min_stops": report.min_stops, "solution": report.solution.moves, "seed": 7}
+    stars = Stars.default(report.min_stops)
+    assert tmx.properties == {"min_stops": report.min_stops, "solution": report.solution.moves, "seed": 7,
+                              "stars_two": stars.two, "stars_one": stars.one}
     (tileset,) = tmx.tilesets.values()  # embedded: no external .tsx
     assert tileset.tile_count == len(picture.TILES) and Path(tileset.image).name == tiled.TILESET_IMAGE
     assert {t.class_ for t in tileset.tiles.values()} == set(picture.TILES)
-    assert tileset.tiles[picture.TILES.index("rock")].properties["solid"] is True
-    terrain, markers = tmx.layers
+    for kind in picture.TILES:
+        assert tileset.tiles[picture.TILES.index(kind)].properties["solid"] is (kind in ("rock", "wall"))
+    terrain, ends, markers = tmx.layers
+    assert [layer.name for layer in tmx.layers] == ["terrain", "ends", "markers"]
     kinds = {tiled.gid(kind): code for code, kind in picture.TILE_OF_TERRAIN.items()}
+    kinds[tiled.gid("wall")] = ROCK
     assert [[kinds[g] for g in row] for row in terrain.data] == level.terrain.tolist()
+    walls = {(r, c) for r, row in enumerate(terrain.data) for c, g in enumerate(row) if g == tiled.gid("wall")}
+    border = {(r, c) for r in range(level.height) for c in range(level.width)
+              if r in (0, level.height - 1) or c in (0, level.width - 1)}
+    assert walls == border - {level.start, level.goal}  # the frame is wall; rocks inside stay rock
+    # the ends are drawn as tiles at their cells, on a layer of their own above the terrain
+    drawn = {(r, c): g for r, row in enumerate(ends.data) for c, g in enumerate(row) if g}
+    assert drawn == {level.start: tiled.gid("start"), level.goal: tiled.gid("goal")}
     objects = {o.name: o for o in markers.tiled_objects}
     for name, (row, col) in (("start", level.start), ("goal", level.goal)):
         assert (objects[name].coordinates.x, objects[name].coordinates.y) == (col * 16, row * 16)
@@ -163,7 +176,7 @@ def test_export_a_pack_and_an_ascii_level_without_seed(tmp_path):
     names = sorted(p.name for p in (tmp_path / "maps").iterdir())
     assert names == ["a.tmj", "b.tmj", tiled.TILESET_IMAGE]
     a = json.loads((tmp_path / "maps" / "a.tmj").read_text())
-    assert [p["name"] for p in a["properties"]] == ["min_stops", "solution"]  # ASCII keeps no seed
+    assert [p["name"] for p in a["properties"]] == ["min_stops", "solution", "stars_two", "stars_one"]  # no seed
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -207,3 +220,82 @@ def test_the_page_is_self_contained(tmp_path):
     page = (tmp_path / "p.html").read_text()
     assert "http://" not in page.replace("http://www.w3.org/2000/svg", "") and "https://" not in page
     assert "<script src" not in page and "<link" not in page
+
+
+def test_export_keeps_a_packs_own_star_thresholds(tmp_path):
+    level = Level.from_ascii(SNOWY.read_text())
+    par = analyze(level).min_stops
+    source = tmp_path / "level.json"
+    source.write_text(format_json(level_to_json(level, stars=Stars(par, par + 2, par + 9))))
+    assert json.loads(source.read_text())["stars"] == {"two": par + 2, "one": par + 9}
+    assert main(["export", str(source), "--to", "tiled", "-o", str(tmp_path / "m.tmj")]) == 0
+    properties = {p["name"]: p["value"] for p in json.loads((tmp_path / "m.tmj").read_text())["properties"]}
+    assert (properties["stars_two"], properties["stars_one"]) == (par + 2, par + 9)
+
+
+def test_bad_star_thresholds_are_one_line_before_any_file(tmp_path, capsys):
+    obj = level_to_json(Level.from_ascii(SNOWY.read_text()))
+    obj["stars"] = {"two": 1, "one": 0}
+    (tmp_path / "bad.json").write_text(json.dumps(obj))
+    for argv in (["export", "--to", "tiled", "-o", str(tmp_path / "m.tmj")], ["play", "-o", str(tmp_path / "p.html")]):
+        assert main([argv[0], str(tmp_path / "bad.json"), *argv[1:]]) == 2
+        err = capsys.readouterr().err
+        assert "stars" in err and err.count("\n") == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.json"]
+
+
+# --- what the pictures show ---------------------------------------------------------------------
+
+def luminance(colour: str) -> float:
+    """Relative luminance of #rrggbb (WCAG)."""
+    def channel(v: int) -> float:
+        v = v / 255
+        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+    r, g, b = (int(colour[k:k + 2], 16) for k in (1, 3, 5))
+    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
+
+
+def contrast(a: str, b: str) -> float:
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_snow_stands_out_from_ice():
+    # the flecks and the edge carry the tile: each at least 3:1 (WCAG's figure for graphics)
+    # against the snow and against the ice around it
+    for mark in (picture.SNOW_DOT, picture.SNOW_EDGE):
+        assert contrast(mark, picture.SNOW_FILL) >= 3 and contrast(mark, picture.ICE_FILL) >= 2.5
+    assert contrast(picture.SNOW_FILL, picture.ICE_FILL) >= 1.2
+    svg = picture.svg_text(picture.draw_tile("snow"))
+    assert svg.count(picture.SNOW_DOT) == len(picture.SNOW_FLECKS) >= 6
+
+
+def test_frame_rocks_are_wall_and_placed_rocks_are_rocks():
+    level = Level.from_ascii(SNOWY.read_text())
+    kinds = picture.tile_kinds(level)
+    placed = int((level.terrain[1:-1, 1:-1] == ROCK).sum())
+    assert sum(row.count("rock") for row in kinds) == placed > 0
+    border = 2 * (level.height + level.width) - 4
+    ends_in_it = sum(1 for r, c in (level.start, level.goal) if r in (0, level.height - 1) or c in (0, level.width - 1))
+    assert sum(row.count("wall") for row in kinds) == border - ends_in_it
+    svg = picture.svg_text(picture.draw_level(level))
+    assert svg.count(picture.WALL_FILL) == sum(row.count("wall") for row in kinds)
+    assert svg.count(picture.ROCK_FILL) == placed
+    open_grid = Level.from_rows(["S...", ".#..", "...#", "#..G"])
+    assert not open_grid.framed and "wall" not in sum(picture.tile_kinds(open_grid), [])
+
+
+def test_render_graph_draws_every_move_every_component_and_the_traps(tmp_path):
+    path = LEVELS / "weak-oneway.txt"
+    level = Level.from_ascii(path.read_text())
+    report = analyze(level)
+    assert main(["render", str(path), "--graph", "-o", str(tmp_path / "g.svg")]) == 0
+    root = ET.fromstring((tmp_path / "g.svg").read_text())
+    classes = [e.get("class") for e in root.iter() if e.get("class")]
+    assert classes.count("move") == report.moves
+    nodes = [c for c in classes if c.startswith("node")]
+    assert len(nodes) == report.resting_cells
+    assert len({c for c in nodes}) == len(report.sccs)  # a colour class per component
+    traps = [c for c in report.trap_cells if c != level.start]
+    assert traps and classes.count("trap") == 2 * len(traps)
+    assert main(["render", str(LEVELS), "--graph", "-o", str(tmp_path / "sheet.svg")]) == 0  # a pack too

@@ -91,7 +91,8 @@ def test_the_solution_from_designer_solve_solves_the_page(browser, tmp_path, cap
     assert page.locator("#par").inner_text() == f"Par: {len(moves)}"
     play(page, moves)
     assert state(page) == ("solved", len(moves))
-    assert page.locator("#status").inner_text() == f"Solved in {len(moves)} (par {len(moves)})"
+    assert page.locator("#status").inner_text() == f"Solved in {len(moves)} (par {len(moves)}) \u2605\u2605\u2605"
+    assert page.locator("body").get_attribute("data-stars") == "3"
     page.wait_for_timeout(600)  # the last slide's animation, for the picture
     shot = tmp_path / "play.png"
     page.screenshot(path=str(shot), full_page=True)
@@ -129,11 +130,19 @@ def test_a_direction_that_does_not_move_is_not_a_move(browser, tmp_path, capsys)
     page.close()
 
 
-def test_a_pack_has_level_select_and_next_level(browser, tmp_path, capsys):
+PACK = ("snow-and-hole.txt", "strong-reversible.txt")
+
+
+def two_level_pack(tmp_path: Path) -> Path:
     pack = tmp_path / "pack"
     pack.mkdir()
-    for name in ("snow-and-hole.txt", "strong-reversible.txt"):
+    for name in PACK:
         shutil.copy(LEVELS / name, pack / name)
+    return pack
+
+
+def test_a_pack_has_level_select_and_next_level(browser, tmp_path, capsys):
+    pack = two_level_pack(tmp_path)
     first, second = (solution_of(pack / name, capsys) for name in ("snow-and-hole.txt", "strong-reversible.txt"))
     page = open_page(browser, make_page(tmp_path, pack))
     assert page.locator("#select option").count() == 2
@@ -157,4 +166,135 @@ def test_an_unsolvable_level_has_no_par(browser, tmp_path):
     page = open_page(browser, make_page(tmp_path, LEVELS / "unsolvable.txt"))
     assert page.locator("#par").inner_text() == "Par: none (the goal cannot be reached)"
     assert state(page) == ("playing", 0)
+    page.close()
+
+
+# --- hints, the solve button, stars and saved progress ----------------------------------------
+
+def graph_of(path: Path):
+    from designer.analysis import analyze
+    from designer.analysis.graph import move_graph
+    from designer.formats import read_level
+
+    level = read_level(path)
+    graph = move_graph(level)
+    step = {(a, data["direction"]): b for a, b, data in graph.edges(data=True)}
+    return level, analyze(level).remaining, step
+
+
+def where(level, step, moves: str):
+    cell = level.start
+    for letter in moves:
+        cell = step.get((cell, letter), cell)  # a blocked direction is no move
+    return cell
+
+
+def hinted(page) -> str:
+    page.keyboard.press("h")
+    return page.locator("body").get_attribute("data-hint")
+
+
+def test_a_hint_points_along_a_fewest_moves_way_from_where_the_player_stands(browser, tmp_path, capsys):
+    path = LEVELS / "snow-and-hole.txt"
+    level, remaining, step = graph_of(path)
+    moves = solution_of(path, capsys)
+    page = open_page(browser, make_page(tmp_path, path))
+    hint = hinted(page)
+    assert remaining[step[(level.start, hint)]] == remaining[level.start] - 1
+    assert "Hint: slide" in page.locator("#status").inner_text()
+    # two wrong moves: each leaves the player no closer to the goal
+    wrong = ""
+    for _ in range(2):
+        here = where(level, step, wrong)
+        wrong += next(d for d in "udlr" if (here, d) in step and step[(here, d)] != level.goal
+                      and remaining[step[(here, d)]] >= remaining[here])
+    play(page, wrong)
+    assert state(page) == ("playing", 2) and page.locator("body").get_attribute("data-hint") == ""
+    here = where(level, step, wrong)
+    assert here != where(level, step, moves[:2])  # not where the solution would be
+    hint = hinted(page)
+    assert remaining[step[(here, hint)]] == remaining[here] - 1
+    # following hints alone solves the level in the fewest moves left
+    for _ in range(remaining[here]):
+        play(page, hinted(page))
+    assert state(page) == ("solved", 2 + remaining[here])
+    page.close()
+
+
+def test_solve_plays_the_rest_from_mid_level_and_earns_no_stars(browser, tmp_path, capsys):
+    path = LEVELS / "strong-reversible.txt"
+    level, remaining, step = graph_of(path)
+    moves = solution_of(path, capsys)
+    page = open_page(browser, make_page(tmp_path, path))
+    play(page, moves[:2])
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.body.dataset.state === 'solved'", timeout=10_000)
+    assert state(page) == ("solved", len(moves))
+    assert page.locator("body").get_attribute("data-stars") == "0"
+    assert "Solved by the solver" in page.locator("#status").inner_text()
+    page.click("#restart")
+    page.click("#solve")  # the button does the same, from the start
+    page.wait_for_function("document.body.dataset.state === 'solved'", timeout=10_000)
+    assert state(page) == ("solved", len(moves))
+    page.close()
+
+
+def walk(level, step, length: int) -> str:
+    """Moves that reach the goal in exactly ``length`` moves (the goal only at the end)."""
+    cells = {a for a, _ in step} | set(step.values())
+    can = [{level.goal}]  # can[k]: cells from which the goal is k moves away by some walk
+    for k in range(1, length + 1):
+        can.append({c for c in cells if c != level.goal and any(step.get((c, d)) in can[k - 1] for d in "udlr")})
+    assert level.start in can[length], f"no walk of {length} moves"
+    cell, moves = level.start, ""
+    for k in range(length, 0, -1):
+        d = next(d for d in "udlr" if step.get((cell, d)) in can[k - 1])
+        moves, cell = moves + d, step[(cell, d)]
+    return moves
+
+
+def test_stars_at_par_one_over_and_far_over(browser, tmp_path, capsys):
+    path = LEVELS / "strong-reversible.txt"
+    level, remaining, step = graph_of(path)
+    par = remaining[level.start]
+    source = tmp_path / "level.json"
+    from designer.formats import format_json, level_to_json
+    from designer.analysis.stars import Stars
+
+    stars = Stars(par, par + 1, par + 3)  # the level's own thresholds
+    source.write_text(format_json(level_to_json(level, stars=stars)))
+    page = open_page(browser, make_page(tmp_path, source))
+    for length, expected in ((par, 3), (par + 1, 2), (par + 3, 1), (par + 5, 0)):
+        page.click("#restart")
+        play(page, walk(level, step, length))
+        assert state(page) == ("solved", length)
+        assert page.locator("body").get_attribute("data-stars") == str(expected), length
+    page.close()
+
+
+def test_progress_survives_a_reload_and_reset_clears_it(browser, tmp_path, capsys):
+    pack = two_level_pack(tmp_path)
+    first = solution_of(pack / "snow-and-hole.txt", capsys)
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(make_page(tmp_path, pack).as_uri())
+    play(page, first)
+    assert state(page) == ("solved", len(first))
+    page.reload()
+    assert state(page) == ("playing", 0)  # the level starts again ...
+    label = page.locator("#select option").nth(0).inner_text()
+    assert f"solved in {len(first)} (par {len(first)}) \u2605\u2605\u2605" in label  # ... the progress is kept
+    assert "solved" not in page.locator("#select option").nth(1).inner_text()
+    page.click("#reset")
+    assert "solved" not in page.locator("#select option").nth(0).inner_text()
+    page.reload()
+    assert "solved" not in page.locator("#select option").nth(0).inner_text()
+    context.close()
+
+
+def test_the_help_line_lists_the_keys(browser, tmp_path):
+    page = open_page(browser, make_page(tmp_path, LEVELS / "snow-and-hole.txt"))
+    help_line = page.locator(".help").inner_text()
+    for words in ("Arrow keys, WASD", "H shows a hint", "Enter solves", "U undoes", "R restarts"):
+        assert words in help_line
     page.close()

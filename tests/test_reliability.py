@@ -24,7 +24,7 @@ def test_13_a_pack_name_cannot_bend_the_page_script(tmp_path):
     pack.mkdir()
     for name in ("<!--<script>", "<b>x", "plain"):
         (pack / f"{name}.txt").write_text(LEVEL)
-    html = page([(name, level) for name, level, _ in read_levels(pack)], title="t")
+    html = page(read_levels(pack), title="t")
     assert html.count("<script>") == 1 and html.count("</script>") == 1 and "<!--" not in html
     data = re.search(r"const LEVELS = (.*);\n", html).group(1)
     assert "<" not in data and ">" not in data

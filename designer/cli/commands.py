@@ -375,10 +375,10 @@ def request_from_options(size, template, min_stops, max_stops, start, goal, no_f
 
 def read_record(source: str):
     """The generator record of a designed level's JSON file (``make --from``)."""
-    from designer.formats.level_files import read_level_and_generator
+    from designer.formats.level_files import read_level_file
     from designer.search.result import GeneratorRecord
 
-    _, generator = read_level_and_generator(source)
+    generator = read_level_file(source).generator
     try:
         return GeneratorRecord.from_json(generator or None)
     except DesignerError as exc:
@@ -622,6 +622,9 @@ def render(
     solution: bool = typer.Option(False, "--solution", help="Draw the fewest-moves path, its stops numbered."),
     moves_left: bool = typer.Option(False, "--moves-left",
                                     help="Shade each resting cell by the moves left to the goal; cross out traps."),
+    graph: bool = typer.Option(False, "--graph",
+                               help="Draw the move graph over the map: moves as arrows, resting cells coloured by "
+                                    "strongly connected component, traps crossed out."),
     cell: Optional[int] = typer.Option(None, "--cell", metavar="PIXELS", min=4, max=512,
                                        help="Pixels per cell (default 32; 16 on a pack's contact sheet)."),
     force: bool = typer.Option(False, "--force", help="Overwrite an existing picture."),
@@ -640,15 +643,15 @@ def render(
                             "use .svg or .png")
     output.check_file(output_file, force=force)
     levels = read_levels(source)
-    unsolvable = [name for name, level, _ in levels if solution and not is_solvable(level)]
+    unsolvable = [entry.name for entry in levels if solution and not is_solvable(entry.level)]
     if unsolvable:
         raise RequestNotMet(f"unsolvable: {unsolvable[0]} has no solution to draw (--solution)")
     if len(levels) == 1 and not Path(source).is_dir():
-        drawing = picture.draw_level(levels[0][1], cell=cell or picture.DEFAULT_CELL, solution=solution,
-                                     moves_left=moves_left)
+        drawing = picture.draw_level(levels[0].level, cell=cell or picture.DEFAULT_CELL, solution=solution,
+                                     moves_left=moves_left, graph=graph)
     else:
-        drawing = picture.contact_sheet([(name, level) for name, level, _ in levels], cell=cell or 16,
-                                        solution=solution, moves_left=moves_left)
+        drawing = picture.contact_sheet([(entry.name, entry.level) for entry in levels], cell=cell or 16,
+                                        solution=solution, moves_left=moves_left, graph=graph)
     data = picture.png_bytes(drawing) if suffix == ".png" else picture.svg_text(drawing)
     output.write(output_file, data, force=force)
     typer.echo(f"wrote {output_file}", err=True)
@@ -686,16 +689,16 @@ def export(
         image = output.check_file(output.beside(maps[0], tiled.TILESET_IMAGE), force=force, option="-o")
         place = None
     else:
-        names = [f"{name}.tmj" for name, _, _ in levels] + [tiled.TILESET_IMAGE]
+        names = [f"{entry.name}.tmj" for entry in levels] + [tiled.TILESET_IMAGE]
         *maps, image = output.check_folder(out, names, force=force)
         place = out
+    documents = [json.dumps(tiled.to_tiled_file(entry, cell=cell), indent=1) + "\n" for entry in levels]
     with ExitStack() as stack:
         if place is not None:
             stack.enter_context(output.folder(place))
         output.write(image, picture.png_bytes(picture.tileset(cell)), force=force)
-        for path, (_, level, generator) in zip(maps, levels):
-            seed = generator.get("seed") if isinstance(generator.get("seed"), int) else None
-            output.write(path, json.dumps(tiled.to_tiled(level, cell=cell, seed=seed), indent=1) + "\n", force=force)
+        for path, document in zip(maps, documents):
+            output.write(path, document, force=force)
     typer.echo(f"wrote {len(maps)} map{'s' if len(maps) > 1 else ''} and {image}", err=True)
 
 
@@ -717,7 +720,7 @@ def play(
     output.check_file(output_file, force=force)
     levels = read_levels(source)
     title = f"ice-designer: {Path(source).name if source != '-' else 'level'}"
-    output.write(output_file, page([(name, level) for name, level, _ in levels], title=title), force=force)
+    output.write(output_file, page(levels, title=title), force=force)
     typer.echo(f"wrote {output_file} ({len(levels)} level{'s' if len(levels) > 1 else ''})", err=True)
 
 

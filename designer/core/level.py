@@ -130,6 +130,25 @@ class Level:
             self.dialect,
         )
 
+    @property
+    def framed(self) -> bool:
+        """The level has a rock frame: every border cell is rock, but for the start and goal,
+        which may sit in it (the gaps of a Pokemon map). Pictures, maps and the play page draw
+        such a frame as wall, apart from the rocks placed inside it.
+
+        >>> Level.from_rows(["##G#", "#..#", "#S.#", "####"]).framed
+        True
+        >>> Level.from_rows(["S..", ".#.", "..G"]).framed
+        False
+        """
+        if self.height < 3 or self.width < 3:
+            return False
+        border = np.ones(self.terrain.shape, bool)
+        border[1:-1, 1:-1] = False
+        rock = self.terrain == ROCK
+        rock[self.start] = rock[self.goal] = True
+        return bool(rock[border].all())
+
     # --- text ------------------------------------------------------------------
     def rows(self) -> list[str]:
         """The canonical ASCII rows."""

@@ -3,7 +3,10 @@
 ``draw(level)`` gives a ``drawsvg.Drawing`` of the tiles (ice, rock, snow, start, goal); with
 ``solution`` the fewest-moves path is drawn over it, its stops numbered; with ``moves_left``
 every resting cell is shaded by the moves left to the goal from it (darker: further), and traps
-(cells the goal cannot be reached from) are crossed out. ``contact_sheet`` lays out a pack with
+(cells the goal cannot be reached from) are crossed out; with ``graph`` the move graph is drawn
+over the map (source 000's figure): every move an arrow, every resting cell a dot coloured by its
+strongly connected component, traps crossed out. A level's rock frame is drawn as wall, apart
+from the rocks placed inside it; snow is white with dark flecks, set off from the blue ice. ``contact_sheet`` lays out a pack with
 each level's name and min stops; ``tileset`` draws the tiles alone in a row (the image of the
 Tiled export) and ``draw_tile`` one of them (the play page's). ``svg_text`` and ``png_bytes`` turn any of them into a file's contents.
 """
@@ -22,12 +25,19 @@ draw = need("drawsvg", "pictures")
 #: Pixels per cell unless asked otherwise.
 DEFAULT_CELL = 32
 #: Tiles in the tileset's order; a Tiled tile id is its index here plus the tileset's firstgid.
-TILES = ("ice", "rock", "snow", "start", "goal")
+#: ``wall`` is a rock of the level's frame (new tiles go at the end, so ids stay stable).
+TILES = ("ice", "rock", "snow", "start", "goal", "wall")
 TILE_OF_TERRAIN = {ICE: "ice", ROCK: "rock", SNOW: "snow"}
 
-ICE_FILL, ICE_LINE = "#dcf1fa", "#b3dbea"
+ICE_FILL, ICE_LINE = "#c6e6f5", "#9fcde3"
 ROCK_FILL, ROCK_EDGE = "#6b7682", "#434b54"
-SNOW_FILL, SNOW_DOT = "#fbfdff", "#c9d6de"
+WALL_FILL, WALL_LINE = "#2f353b", "#4a535c"
+SNOW_FILL, SNOW_EDGE, SNOW_DOT = "#ffffff", "#6a8494", "#5f7a8c"
+#: Where the flecks sit on a snow tile (fractions of the cell).
+SNOW_FLECKS = ((0.25, 0.27), (0.62, 0.2), (0.44, 0.5), (0.8, 0.46), (0.2, 0.72), (0.6, 0.78), (0.84, 0.84))
+#: Component colours of the move-graph picture (cycled); the goal's component is always the first.
+SCC_COLOURS = ("#2e9d52", "#1f6fd1", "#e07b00", "#8e44ad", "#c2185b", "#00897b", "#6d4c41", "#5c6bc0")
+MOVE_STROKE = "#1d2a36"
 START_FILL, GOAL_FILL, GOAL_RING = "#2e9d52", "#1d2a36", "#f2b705"
 PATH_STROKE, NUMBER_FILL = "#d9433b", "#ffffff"
 FAR_SHADE, TRAP_MARK = (38, 84, 124), "#c62828"
@@ -41,10 +51,13 @@ def _tile(group: draw.Group, kind: str, x: float, y: float, cell: float) -> None
     if kind == "rock":
         group.append(draw.Rectangle(x + pad, y + pad, cell - 2 * pad, cell - 2 * pad, rx=cell * 0.18,
                                     fill=ROCK_FILL, stroke=ROCK_EDGE, stroke_width=max(1, cell / 16)))
+    elif kind == "wall":
+        group.append(draw.Rectangle(x, y, cell, cell, fill=WALL_FILL, stroke=WALL_LINE, stroke_width=max(0.5, cell / 32)))
     elif kind == "snow":
-        group.append(draw.Rectangle(x, y, cell, cell, fill=SNOW_FILL, stroke=ICE_LINE, stroke_width=max(0.5, cell / 32)))
-        for fx, fy in ((0.28, 0.3), (0.7, 0.25), (0.5, 0.55), (0.25, 0.78), (0.75, 0.75)):
-            group.append(draw.Circle(x + fx * cell, y + fy * cell, cell * 0.05, fill=SNOW_DOT))
+        group.append(draw.Rectangle(x + pad / 2, y + pad / 2, cell - pad, cell - pad, rx=cell * 0.12, fill=SNOW_FILL,
+                                    stroke=SNOW_EDGE, stroke_width=max(1, cell / 20)))
+        for fx, fy in SNOW_FLECKS:
+            group.append(draw.Circle(x + fx * cell, y + fy * cell, cell * 0.06, fill=SNOW_DOT))
     elif kind == "start":
         group.append(draw.Circle(x + cell / 2, y + cell / 2, cell * 0.3, fill=START_FILL))
     elif kind == "goal":
@@ -64,12 +77,61 @@ def _text(label: str, x: float, y: float, size: float, fill: str) -> draw.Text:
                      font_family="DejaVu Sans, Verdana, sans-serif", font_weight="bold")
 
 
+def tile_kinds(level: Level) -> list[list[str]]:
+    """The tile of every cell, a kind of ``TILES``: the frame's rocks are ``wall``; the start and
+    goal cells are what lies under them (pictures, maps and the page draw the ends on top)."""
+    kinds = [[TILE_OF_TERRAIN[int(code)] for code in row] for row in level.terrain]
+    if level.framed:
+        h, w = level.height, level.width
+        for r in range(h):
+            for c in range(w):
+                if (r in (0, h - 1) or c in (0, w - 1)) and kinds[r][c] == "rock":
+                    kinds[r][c] = "wall"
+    return kinds
+
+
+def _move_arrows(group: draw.Group, level: Level, cell: float, analysis: Analysis) -> None:
+    """The move graph over the map: an arrow per move (set a little to its right, so the moves
+    there and back both show), a dot per resting cell in its component's colour."""
+    from designer.analysis.graph import move_graph
+
+    moves = move_graph(level)
+    arrow = draw.Marker(-0.2, -0.5, 0.9, 0.5, scale=max(3, cell / 8), orient="auto")
+    arrow.append(draw.Lines(-0.2, -0.5, 0.9, 0, -0.2, 0.5, close=True, fill=MOVE_STROKE))
+    centre = lambda rc: ((rc[1] + 0.5) * cell, (rc[0] + 0.5) * cell)  # noqa: E731
+    for a, b in sorted(moves.edges()):
+        (x1, y1), (x2, y2) = centre(a), centre(b)
+        length = math.hypot(x2 - x1, y2 - y1)
+        ux, uy = (x2 - x1) / length, (y2 - y1) / length
+        side, gap = cell * 0.1, cell * 0.3  # to the right of the way; short of the dots
+        x1, y1 = x1 - uy * side + ux * gap, y1 + ux * side + uy * gap
+        x2, y2 = x2 - uy * side - ux * gap, y2 + ux * side - uy * gap
+        group.append(draw.Line(x1, y1, x2, y2, stroke=MOVE_STROKE, stroke_width=max(1, cell / 24), stroke_opacity=0.75,
+                               marker_end=arrow, class_="move"))
+    component = {}
+    ordered = sorted(analysis.sccs, key=lambda scc: level.goal not in scc)  # the goal's first
+    for k, scc in enumerate(ordered):
+        for node in scc:
+            component[node] = k
+    for node in sorted(moves.nodes()):
+        x, y = centre(node)
+        group.append(draw.Circle(x, y, cell * 0.2, fill=SCC_COLOURS[component[node] % len(SCC_COLOURS)],
+                                 stroke="#ffffff", stroke_width=max(1, cell / 24), class_=f"node scc-{component[node]}"))
+
+
+def _cross(group: draw.Group, r: int, c: int, cell: float) -> None:
+    """A trap's mark: a red cross over the cell."""
+    x, y, m = c * cell, r * cell, cell * 0.22
+    for x1, y1, x2, y2 in ((x + m, y + m, x + cell - m, y + cell - m), (x + cell - m, y + m, x + m, y + cell - m)):
+        group.append(draw.Line(x1, y1, x2, y2, stroke=TRAP_MARK, stroke_width=max(1.5, cell / 10),
+                               stroke_linecap="round", class_="trap"))
+
+
 def _level_group(level: Level, cell: float, solution: bool, moves_left: bool,
-                 analysis: Analysis | None) -> draw.Group:
+                 analysis: Analysis | None, graph: bool = False) -> draw.Group:
     group = draw.Group()
-    for r in range(level.height):
-        for c in range(level.width):
-            kind = TILE_OF_TERRAIN[int(level.terrain[r, c])]
+    for r, row in enumerate(tile_kinds(level)):
+        for c, kind in enumerate(row):
             _tile(group, kind, c * cell, r * cell, cell)
     if moves_left and analysis is not None:
         most = max(analysis.remaining.values(), default=0)
@@ -78,15 +140,14 @@ def _level_group(level: Level, cell: float, solution: bool, moves_left: bool,
                 continue
             group.append(draw.Rectangle(c * cell, r * cell, cell, cell, fill=_shade(left, most)))
             group.append(_text(str(left), (c + 0.5) * cell, (r + 0.5) * cell, cell * 0.42, "#10283d"))
-        for r, c in analysis.trap_cells:
-            if (r, c) == level.start:
-                continue
-            x, y, m = c * cell, r * cell, cell * 0.22
-            for x1, y1, x2, y2 in ((x + m, y + m, x + cell - m, y + cell - m), (x + cell - m, y + m, x + m, y + cell - m)):
-                group.append(draw.Line(x1, y1, x2, y2, stroke=TRAP_MARK, stroke_width=max(1.5, cell / 10),
-                                       stroke_linecap="round"))
     _tile(group, "start", level.start[1] * cell, level.start[0] * cell, cell)
     _tile(group, "goal", level.goal[1] * cell, level.goal[0] * cell, cell)
+    if graph and analysis is not None:
+        _move_arrows(group, level, cell, analysis)
+    if (moves_left or graph) and analysis is not None:
+        for r, c in analysis.trap_cells:
+            if (r, c) != level.start:
+                _cross(group, r, c, cell)
     if solution and analysis is not None and analysis.solution is not None:
         path = analysis.solution.path
         centre = [((c + 0.5) * cell, (r + 0.5) * cell) for r, c in path]
@@ -124,21 +185,29 @@ def check_size(width: int, height: int, cells: int) -> None:
 
 
 def draw_level(level: Level, *, cell: int = DEFAULT_CELL, solution: bool = False, moves_left: bool = False,
-               analysis: Analysis | None = None) -> draw.Drawing:
+               graph: bool = False, analysis: Analysis | None = None) -> draw.Drawing:
     """The level as a drawing, ``cell`` pixels a cell. ``solution`` draws the fewest-moves path
-    (raises ValueError when the level has none); ``moves_left`` shades the resting cells."""
+    (raises ValueError when the level has none); ``moves_left`` shades the resting cells;
+    ``graph`` draws the move graph over the map.
+
+    >>> level = Level.from_rows(["#G##", "#..#", "#.S#", "####"])
+    >>> svg = svg_text(draw_level(level, graph=True))
+    >>> svg.count('class="move"'), svg.count('class="node')  # 9 moves between 5 resting cells, the goal too
+    (9, 5)
+    """
     check_size(level.width * cell, level.height * cell, level.width * level.height)
-    if solution or moves_left:
+    if solution or moves_left or graph:
         analysis = analysis or analyze(level)
         if solution and analysis.solution is None:
             raise ValueError("the level is unsolvable: there is no solution to draw")
     picture = draw.Drawing(level.width * cell, level.height * cell)
-    picture.append(_level_group(level, cell, solution, moves_left, analysis))
+    picture.append(_level_group(level, cell, solution, moves_left, analysis, graph))
     return picture
 
 
 def contact_sheet(levels: list[tuple[str, Level]], *, cell: int = 16, columns: int | None = None,
-                  gap: int = 12, solution: bool = False, moves_left: bool = False) -> draw.Drawing:
+                  gap: int = 12, solution: bool = False, moves_left: bool = False,
+                  graph: bool = False) -> draw.Drawing:
     """Every level of a pack in one picture, each captioned with its name and min stops (and
     drawn with its solution or moves left when asked)."""
     if not levels:
@@ -155,7 +224,7 @@ def contact_sheet(levels: list[tuple[str, Level]], *, cell: int = 16, columns: i
         x = gap + (k % columns) * (box_w + gap)
         y = gap + (k // columns) * (box_h + gap)
         analysis = analyze(level)
-        group = _level_group(level, cell, solution, moves_left, analysis)
+        group = _level_group(level, cell, solution, moves_left, analysis, graph)
         sheet.append(draw.Use(group, x, y))
         stops = analysis.min_stops
         caption = f"{name}: {stops} stops" if stops is not None else f"{name}: unsolvable"

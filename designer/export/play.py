@@ -1,39 +1,61 @@
 """A playable page: one self-contained HTML file for a level or a pack.
 
 The page fetches nothing: the levels, the script, the styles and the tile pictures (the SVG
-tiles of ``designer.export.picture``, as data URIs) are all inside it, so it works from a file with no
-network. Arrow keys, WASD and swipes slide the player, the slide animated; U undoes a move and
-R restarts the level. It shows the move counter and the par (the level's min stops), and, once
-solved, "Solved in N (par M)". A pack gets a level list and a next-level button, and the list
-marks each solved level with its best count.
+tiles of ``designer.export.picture``, as data URIs) are all inside it, so it works from a file
+with no network. Arrow keys, WASD and swipes slide the player, the slide animated; U undoes a
+move and R restarts the level.
+
+- **Hint** (H, or the button): the next move of a fewest-moves solution from where the player
+  stands, found by a breadth-first search over the resting cells from there. The page marks it
+  with an arrow and says how many moves are left.
+- **Solve** (Enter, or the button): plays the rest of a fewest-moves solution from where the
+  player stands, each slide animated. A level the solver finished earns no stars and is not
+  saved as solved.
+- **Stars** against par (the level's min stops): 3 at par, 2 and 1 up to the thresholds the
+  level file gives (``"stars"``; see ``designer.analysis.stars``) or the designer's default.
+  They are shown on solving and in the level list.
+- **Progress** (solved levels, best counts, stars) is kept in the browser's ``localStorage``
+  under a key per pack (made from the levels themselves), so it survives a reload; "Reset
+  progress" clears it.
 
 For automated tests the page keeps its state on ``<body>``: ``data-state`` (``playing`` or
-``solved``), ``data-moves`` (moves made in the current level) and ``data-level`` (its index).
-The rules are the contract's: a slide stops before rock or the edge, on snow, and on the goal as
-soon as the player enters it; a direction that does not move the player is not a move.
+``solved``), ``data-moves`` (moves made in the current level), ``data-level`` (its index),
+``data-hint`` (the hinted move, u/d/l/r, until the next move; empty otherwise, and ``none`` in a
+trap) and ``data-stars`` (once solved). The rules are the contract's: a slide stops before rock
+or the edge, on snow, and on the goal as soon as the player enters it; a direction that does not
+move the player is not a move.
 """
 
 from __future__ import annotations
 
 import base64
+import hashlib
 import html
 import json
 
-from designer.analysis.graph import analyze
+from designer.analysis.solver import solve
 from designer.core.level import Level
-from designer.export.picture import TILES, draw_tile
+from designer.export.picture import TILES, draw_tile, tile_kinds
+from designer.formats.level_files import LevelFile
 
 #: Pixels per cell on the page.
 PAGE_CELL = 40
 #: Milliseconds per cell slid.
 SLIDE_MS = 45
+#: One letter per tile kind in a level's ``kinds`` rows on the page.
+KIND_LETTERS = {"ice": ".", "rock": "#", "snow": "_", "wall": "w"}
 
 
-def level_entry(name: str, level: Level) -> dict:
-    """What the page knows of one level: its rows, ends and par (-1 when unsolvable)."""
-    solution = analyze(level).solution
-    return {"name": name, "rows": level.rows(), "start": list(level.start), "goal": list(level.goal),
-            "par": solution.stops if solution else -1}
+def level_entry(entry: LevelFile) -> dict:
+    """What the page knows of one level: its tiles, ends, par (-1 when unsolvable) and stars."""
+    level = entry.level
+    solution = solve(level)
+    stars = entry.stars_for(solution.stops) if solution else None
+    return {"name": entry.name, "rows": level.rows(),
+            "kinds": ["".join(KIND_LETTERS[k] for k in row) for row in tile_kinds(level)],
+            "start": list(level.start), "goal": list(level.goal),
+            "par": solution.stops if solution else -1,
+            "stars": {"two": stars.two, "one": stars.one} if stars else None}
 
 
 def _tile_css(cell: int) -> str:
@@ -45,11 +67,20 @@ def _tile_css(cell: int) -> str:
     return "\n".join(rules)
 
 
-def page(levels: list[tuple[str, Level]], *, title: str = "ice-designer", cell: int = PAGE_CELL) -> str:
-    """The HTML page for ``levels`` (name, level), in that order."""
+def pack_key(entries: list[dict]) -> str:
+    """The ``localStorage`` key of a pack's progress: made from its levels, so two pages of the
+    same pack share their progress and different packs never do."""
+    digest = hashlib.sha256(json.dumps([[e["rows"], e["stars"]] for e in entries]).encode()).hexdigest()
+    return f"ice-designer/progress/{digest[:16]}"
+
+
+def page(levels: list[LevelFile | tuple[str, Level]], *, title: str = "ice-designer", cell: int = PAGE_CELL) -> str:
+    """The HTML page for ``levels`` (level files as ``read_levels`` gives them, or (name, level)
+    pairs), in that order."""
     if not levels:
         raise ValueError("no levels to play")
-    entries = [level_entry(name, level) for name, level in levels]
+    files = [item if isinstance(item, LevelFile) else LevelFile(item[0], item[1], {}) for item in levels]
+    entries = [level_entry(item) for item in files]
     # "<" never reaches the page raw: no "</script>" or "<!--" can end or bend the script element
     data = json.dumps(entries).replace("<", "\\u003c").replace(">", "\\u003e")
     return (_TEMPLATE
@@ -57,6 +88,7 @@ def page(levels: list[tuple[str, Level]], *, title: str = "ice-designer", cell: 
             .replace("__TILES__", _tile_css(cell))
             .replace("__CELL__", str(cell))
             .replace("__SLIDE_MS__", str(SLIDE_MS))
+            .replace("__KEY__", json.dumps(pack_key(entries)))
             .replace("__LEVELS__", data))
 
 
@@ -70,41 +102,72 @@ _TEMPLATE = """<!doctype html>
 body { margin: 0; padding: 16px; background: #eef5f9; color: #1d2a36;
        font: 15px/1.4 "DejaVu Sans", Verdana, sans-serif; display: flex; flex-direction: column;
        align-items: center; }
-#bar { display: flex; flex-wrap: wrap; gap: 10px; align-items: center; margin-bottom: 12px; }
+#bar { display: flex; flex-wrap: wrap; gap: 10px; align-items: center; margin-bottom: 12px;
+       justify-content: center; }
 #bar button, #bar select { font: inherit; padding: 3px 10px; }
 #board { position: relative; touch-action: none; box-shadow: 0 2px 8px rgba(0,0,0,.2); }
 .cell { position: absolute; width: __CELL__px; height: __CELL__px; background-size: 100% 100%; }
 #player { position: absolute; left: 0; top: 0; width: __CELL__px; height: __CELL__px; }
 #player::after { content: ""; position: absolute; inset: 18%; border-radius: 50%;
                  background: #e9edf0; border: 3px solid #1d2a36; box-sizing: border-box; }
+#arrow { position: absolute; width: __CELL__px; height: __CELL__px; line-height: __CELL__px;
+         text-align: center; font-size: calc(__CELL__px * 0.8); font-weight: bold; color: #d9433b;
+         text-shadow: 0 0 3px #fff; pointer-events: none; }
 #status { min-height: 1.4em; font-weight: bold; }
 body[data-state="solved"] #status { color: #2e7d32; }
-.help { color: #55616d; font-size: 13px; }
+.stars { color: #e0a100; letter-spacing: 2px; }
+.help { color: #55616d; font-size: 13px; text-align: center; }
 __TILES__
 </style>
 </head>
-<body data-state="playing" data-moves="0" data-level="0">
+<body data-state="playing" data-moves="0" data-level="0" data-hint="">
 <div id="bar">
   <label id="choose">Level <select id="select"></select></label>
   <span id="moves">Moves: 0</span>
   <span id="par">Par: 0</span>
+  <button id="hint" type="button">Hint</button>
+  <button id="solve" type="button">Solve</button>
   <button id="undo" type="button">Undo</button>
   <button id="restart" type="button">Restart</button>
   <button id="next" type="button">Next level</button>
 </div>
-<div id="board"><div id="player"></div></div>
+<div id="board"><div id="player"></div><div id="arrow" hidden></div></div>
 <p id="status" role="status"></p>
-<p class="help">Arrow keys, WASD or a swipe slide the player. U undoes a move, R restarts.</p>
+<p class="help">Arrow keys, WASD or a swipe slide the player. H shows a hint, Enter solves the rest,
+U undoes a move, R restarts. <button id="reset" type="button">Reset progress</button></p>
 <script>
 "use strict";
 const LEVELS = __LEVELS__;
+const KEY = __KEY__;
 const CELL = __CELL__, SLIDE_MS = __SLIDE_MS__;
 const STEP = {u: [-1, 0], d: [1, 0], l: [0, -1], r: [0, 1]};
+const ARROW = {u: "\\u2191", d: "\\u2193", l: "\\u2190", r: "\\u2192"};
+const WORD = {u: "up", d: "down", l: "left", r: "right"};
 const KEYS = {ArrowUp: "u", ArrowDown: "d", ArrowLeft: "l", ArrowRight: "r",
               w: "u", s: "d", a: "l", d: "r", W: "u", S: "d", A: "l", D: "r"};
-const best = LEVELS.map(() => null);
+const KINDS = {".": "ice", "#": "rock", "_": "snow", "w": "wall"};
 const $ = (id) => document.getElementById(id);
-let index = 0, level = null, pos = null, history = [], solved = false;
+let index = 0, level = null, pos = null, history = [], solved = false, solving = false, assisted = false;
+let progress = loadProgress();
+
+/* Progress: {best: {index: moves}, stars: {index: stars}}, kept per pack in localStorage. */
+function emptyProgress() { return {best: {}, stars: {}}; }
+function loadProgress() {
+  try {
+    const kept = JSON.parse(window.localStorage.getItem(KEY) || "null");
+    if (kept && typeof kept.best === "object" && typeof kept.stars === "object") return kept;
+  } catch (e) { /* no storage here (private mode): progress lasts the visit */ }
+  return emptyProgress();
+}
+function saveProgress() {
+  try { window.localStorage.setItem(KEY, JSON.stringify(progress)); } catch (e) { /* as above */ }
+}
+function resetProgress() {
+  progress = emptyProgress();
+  try { window.localStorage.removeItem(KEY); } catch (e) { /* as above */ }
+  LEVELS.forEach((lv, k) => { $("select").options[k].textContent = label(k); });
+  show();
+}
 
 function same(a, b) { return a[0] === b[0] && a[1] === b[1]; }
 function tileAt(r, c) { return level.rows[r][c]; }
@@ -121,14 +184,48 @@ function slide(from, dir) {
   }
   return {to: [r, c], cells};
 }
+/* The first move of a fewest-moves way from `from` to the goal (breadth-first over the resting
+   cells), with the moves that way takes; null when the goal cannot be reached from there. */
+function nextMove(from) {
+  if (same(from, level.goal)) return null;
+  const seen = new Map([[from.join(","), null]]);
+  let layer = [[from, null]], moves = 0;
+  while (layer.length) {
+    moves += 1;
+    const next = [];
+    for (const [cell, first] of layer) {
+      for (const dir of "udlr") {
+        const {to, cells} = slide(cell, dir);
+        if (cells === 0 || seen.has(to.join(","))) continue;
+        const way = first || dir;
+        if (same(to, level.goal)) return {dir: way, moves};
+        seen.set(to.join(","), way);
+        next.push([to, way]);
+      }
+    }
+    layer = next;
+  }
+  return null;
+}
+function starsFor(moves) {
+  if (level.par < 0 || !level.stars) return 0;
+  return moves <= level.par ? 3 : moves <= level.stars.two ? 2 : moves <= level.stars.one ? 1 : 0;
+}
+function starText(n) { return "\\u2605".repeat(n) + "\\u2606".repeat(3 - n); }
 function place(animateCells) {
   const player = $("player");
   player.style.transition = animateCells ? `transform ${animateCells * SLIDE_MS}ms linear` : "none";
   player.style.transform = `translate(${pos[1] * CELL}px, ${pos[0] * CELL}px)`;
 }
 function label(k) {
-  const done = best[k] === null ? "" : ` \\u2713 solved in ${best[k]} (par ${LEVELS[k].par})`;
+  const best = progress.best[k];
+  const done = best === undefined ? "" :
+    ` \\u2713 solved in ${best} (par ${LEVELS[k].par}) ${starText(progress.stars[k] || 0)}`;
   return `${k + 1}. ${LEVELS[k].name}${done}`;
+}
+function clearHint() {
+  document.body.dataset.hint = "";
+  $("arrow").hidden = true;
 }
 function show() {
   const moves = history.length;
@@ -137,28 +234,74 @@ function show() {
   document.body.dataset.level = String(index);
   $("moves").textContent = `Moves: ${moves}`;
   $("par").textContent = level.par < 0 ? "Par: none (the goal cannot be reached)" : `Par: ${level.par}`;
-  $("status").textContent = solved ? `Solved in ${moves} (par ${level.par})` : "";
+  if (solved) {
+    const stars = assisted ? 0 : starsFor(moves);
+    document.body.dataset.stars = String(stars);
+    $("status").textContent = assisted ? `Solved by the solver in ${moves} (par ${level.par}): solve it yourself for stars`
+                                       : `Solved in ${moves} (par ${level.par}) ${starText(stars)}`;
+  } else {
+    delete document.body.dataset.stars;
+    if (!document.body.dataset.hint) $("status").textContent = "";
+  }
   $("select").options[index].textContent = label(index);
   $("select").value = String(index);
   $("next").disabled = index + 1 >= LEVELS.length;
 }
 function move(dir) {
-  if (solved) return;
+  if (solved) return 0;
   const {to, cells} = slide(pos, dir);
-  if (cells === 0) return;  /* not a move */
+  if (cells === 0) return 0;  /* not a move */
+  clearHint();
   history.push(pos);
   pos = to;
   if (same(pos, level.goal)) {
     solved = true;
-    best[index] = best[index] === null ? history.length : Math.min(best[index], history.length);
+    if (!assisted) {
+      const moves = history.length, stars = starsFor(moves);
+      if (progress.best[index] === undefined || moves < progress.best[index]) progress.best[index] = moves;
+      progress.stars[index] = Math.max(progress.stars[index] || 0, stars);
+      saveProgress();
+    }
   }
   place(cells);
   show();
+  return cells;
+}
+function hint() {
+  if (solved || solving) return;
+  const found = nextMove(pos);
+  const arrow = $("arrow");
+  if (!found) {
+    document.body.dataset.hint = "none";
+    arrow.hidden = true;
+    $("status").textContent = "No way to the goal from here: undo or restart";
+    return;
+  }
+  document.body.dataset.hint = found.dir;
+  arrow.textContent = ARROW[found.dir];
+  arrow.style.left = `${pos[1] * CELL}px`;
+  arrow.style.top = `${pos[0] * CELL}px`;
+  arrow.hidden = false;
+  $("status").textContent = `Hint: slide ${WORD[found.dir]} (${found.moves} move${found.moves > 1 ? "s" : ""} to the goal)`;
+}
+function solveRest() {
+  if (solved || solving) return;
+  if (!nextMove(pos)) { hint(); return; }
+  solving = true;
+  assisted = true;
+  const step = () => {
+    const found = nextMove(pos);
+    if (solved || !found || !solving) { solving = false; return; }
+    const cells = move(found.dir);
+    window.setTimeout(step, cells * SLIDE_MS + 120);
+  };
+  step();
 }
 function undo() {
-  if (!history.length) return;
+  if (!history.length || solving) return;
   pos = history.pop();
   solved = false;
+  clearHint();
   place(0);
   show();
 }
@@ -167,15 +310,15 @@ function load(k) {
   level = LEVELS[k];
   pos = level.start.slice();
   history = [];
-  solved = false;
-  const board = $("board"), rows = level.rows;
+  solved = solving = assisted = false;
+  clearHint();
+  const board = $("board"), kinds = level.kinds;
   board.querySelectorAll(".cell").forEach((e) => e.remove());
-  board.style.width = `${rows[0].length * CELL}px`;
-  board.style.height = `${rows.length * CELL}px`;
-  const kinds = {"#": "rock", "_": "snow", ".": "ice", "S": "ice", "G": "ice"};
-  rows.forEach((row, r) => [...row].forEach((ch, c) => {
+  board.style.width = `${kinds[0].length * CELL}px`;
+  board.style.height = `${kinds.length * CELL}px`;
+  kinds.forEach((row, r) => [...row].forEach((ch, c) => {
     const cell = document.createElement("div");
-    const end = same([r, c], level.start) ? "start" : same([r, c], level.goal) ? "goal" : kinds[ch];
+    const end = same([r, c], level.start) ? "start" : same([r, c], level.goal) ? "goal" : KINDS[ch];
     cell.className = `cell ${end}`;
     cell.style.left = `${c * CELL}px`;
     cell.style.top = `${r * CELL}px`;
@@ -192,20 +335,27 @@ LEVELS.forEach((lv, k) => {
 });
 if (LEVELS.length < 2) { $("choose").hidden = true; $("next").hidden = true; }
 $("select").addEventListener("change", (e) => { load(Number(e.target.value)); e.target.blur(); });
+$("hint").addEventListener("click", hint);
+$("solve").addEventListener("click", solveRest);
 $("undo").addEventListener("click", undo);
 $("restart").addEventListener("click", () => load(index));
 $("next").addEventListener("click", () => { if (index + 1 < LEVELS.length) load(index + 1); });
+$("reset").addEventListener("click", resetProgress);
 document.addEventListener("keydown", (e) => {
+  if (e.target && (e.target.tagName === "SELECT" || e.target.tagName === "BUTTON") && e.key === "Enter") return;
   if (e.target && e.target.tagName === "SELECT") return;
+  if (solving) return;
   if (KEYS[e.key]) { e.preventDefault(); move(KEYS[e.key]); }
   else if (e.key === "u" || e.key === "U" || (e.key === "z" && (e.ctrlKey || e.metaKey))) undo();
   else if (e.key === "r" || e.key === "R") load(index);
+  else if (e.key === "h" || e.key === "H") hint();
+  else if (e.key === "Enter") { e.preventDefault(); solveRest(); }
 });
 let touch = null;
 $("board").addEventListener("touchstart", (e) => { touch = [e.touches[0].clientX, e.touches[0].clientY]; },
                             {passive: true});
 $("board").addEventListener("touchend", (e) => {
-  if (!touch) return;
+  if (!touch || solving) return;
   const dx = e.changedTouches[0].clientX - touch[0], dy = e.changedTouches[0].clientY - touch[1];
   touch = null;
   if (Math.max(Math.abs(dx), Math.abs(dy)) < 20) return;

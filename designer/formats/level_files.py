@@ -11,6 +11,7 @@ import os
 import stat
 import sys
 from pathlib import Path
+from typing import NamedTuple
 
 from designer.core.errors import LevelError
 from designer.core.level import Level
@@ -20,19 +21,25 @@ FORMAT_NAME, FORMAT_VERSION = "ice-level", 1
 MAX_BYTES = 8 * 1024 * 1024
 
 
-def level_to_json(level: Level, *, with_analysis: bool = True, generator=None, report=None) -> dict:
+def level_to_json(level: Level, *, with_analysis: bool = True, generator=None, report=None, stars=None) -> dict:
     """The JSON level object. Solution and analysis are computed (or taken from ``report``, an
     ``Analysis`` of this level) unless ``with_analysis`` is False. ``generator`` is the
-    ``generator`` record: a ``GeneratorRecord`` (a designed level's) or a plain dict."""
+    ``generator`` record: a ``GeneratorRecord`` (a designed level's) or a plain dict. A solvable
+    level with its analysis also gets its star thresholds (``stars``, a ``Stars``, or the
+    designer's default)."""
     if hasattr(generator, "to_json"):
         generator = generator.to_json()
     solution = analysis = None
+    extra = {}
     if with_analysis:
         from designer.analysis.graph import analyze
+        from designer.analysis.stars import Stars
 
         report = report or analyze(level)
         solution = report.solution.to_dict() if report.solution else None
         analysis = report.to_dict()
+        if report.solution:
+            extra["stars"] = (stars or Stars.default(report.solution.stops)).to_json()
     return {
         "format": FORMAT_NAME,
         "version": FORMAT_VERSION,
@@ -43,6 +50,7 @@ def level_to_json(level: Level, *, with_analysis: bool = True, generator=None, r
         "goal": list(level.goal),
         "solution": solution,
         "analysis": analysis,
+        **extra,
         "generator": generator,
     }
 
@@ -182,20 +190,44 @@ def read_level(source: str | Path) -> Level:
         raise LevelError(exc if str(source) == "-" else f"{source}: {exc}") from None
 
 
-def read_level_and_generator(source: str | Path) -> tuple[Level, dict]:
-    """A level and, for a JSON level, its ``generator`` object (empty for ASCII): where a
-    designed level's seed is kept."""
+class LevelFile(NamedTuple):
+    """A level as read from its file: its name (the file name without suffix), the level, and,
+    for a JSON level, its ``generator`` object (empty for ASCII: where a designed level's request
+    and seed are kept) and its ``stars`` object (None when absent)."""
+
+    name: str
+    level: Level
+    generator: dict
+    stars: object = None
+
+    def stars_for(self, par: int):
+        """The level's star thresholds for its par (its own, or the designer's default)."""
+        from designer.analysis.stars import Stars
+
+        if self.stars is None:
+            return Stars.default(par)
+        try:
+            return Stars.from_json(self.stars, par)
+        except LevelError as exc:
+            raise LevelError(f"{self.name}: {exc}") from None
+
+
+def read_level_file(source: str | Path, name: str | None = None) -> LevelFile:
+    """A level with what its JSON form keeps beside it (see ``LevelFile``)."""
     data = read_bytes(source)
     try:
         level = parse_level(data)
         text = decode_text(data)
     except LevelError as exc:
         raise LevelError(exc if str(source) == "-" else f"{source}: {exc}") from None
-    generator = {}
+    generator, stars = {}, None
     if text.lstrip().startswith("{"):
-        found = load_json(text).get("generator")
-        generator = found if isinstance(found, dict) else {}
-    return level, generator
+        obj = load_json(text)
+        generator = obj.get("generator") if isinstance(obj.get("generator"), dict) else {}
+        stars = obj.get("stars")
+    if name is None:
+        name = "level" if str(source) == "-" else Path(source).stem
+    return LevelFile(name, level, generator, stars)
 
 
 #: File names a pack folder's levels may have (what ``designer make --out`` writes).
@@ -205,8 +237,8 @@ LEVEL_SUFFIXES = (".txt", ".json")
 PACK_INDEXES = ("front.json", "records.json")
 
 
-def read_pack(folder: str | Path) -> list[tuple[str, Level, dict]]:
-    """Every level of a pack folder, by file name: (name without suffix, level, generator).
+def read_pack(folder: str | Path) -> list[LevelFile]:
+    """Every level of a pack folder, in the order of their file names.
     Files of other suffixes, and the index files of ``PACK_INDEXES``, are left alone; an
     unreadable level file is an error."""
     path = Path(folder)
@@ -217,12 +249,11 @@ def read_pack(folder: str | Path) -> list[tuple[str, Level, dict]]:
         raise LevelError(f"{folder}: cannot read the folder ({exc.strerror})") from None
     if not names:
         raise LevelError(f"{folder}: no level files (*.txt, *.json) in the folder")
-    return [(name.stem, *read_level_and_generator(name)) for name in names]
+    return [read_level_file(name) for name in names]
 
 
-def read_levels(source: str | Path) -> list[tuple[str, Level, dict]]:
+def read_levels(source: str | Path) -> list[LevelFile]:
     """A level file (or - for standard input) as a pack of one, or a pack folder."""
     if str(source) != "-" and Path(source).is_dir():
         return read_pack(source)
-    name = "level" if str(source) == "-" else Path(source).stem
-    return [(name, *read_level_and_generator(source))]
+    return [read_level_file(source)]

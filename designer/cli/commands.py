@@ -195,6 +195,17 @@ class Format(str, Enum):
     json = "json"
 
 
+def _difficulty_presets() -> dict:
+    from designer.search.difficulty import PRESETS
+
+    return PRESETS
+
+
+#: The presets of ``designer.search.difficulty``, as the option's choices and its help.
+Difficulty = Enum("Difficulty", {name: name for name in _difficulty_presets()}, type=str)
+DIFFICULTY_HELP = "A preset: " + "; ".join(f"{p.name}, {p.summary}" for p in _difficulty_presets().values()) + "."
+
+
 def parse_cell(text: str | None, option: str) -> tuple[int, int] | None:
     """'11,5' -> (11, 5)."""
     if text is None:
@@ -233,6 +244,10 @@ def make(
                                           help="Keep every other constraint and spend the time limit raising the "
                                                "options along the solution."),
     unique: bool = typer.Option(False, "--unique", help="Exactly one fewest-moves solution."),
+    difficulty: Optional[Difficulty] = typer.Option(None, "--difficulty", help=DIFFICULTY_HELP),
+    curve: Optional[str] = typer.Option(None, "--curve", metavar="A..B",
+                                        help="A pack (with --count and --out) whose min stops rise evenly from A "
+                                             "to B, each level within one stop of its step."),
     workers: Optional[int] = typer.Option(None, "--workers", min=1, callback=machine_workers, help="Solver threads (default: all cores)."),
     count: int = typer.Option(1, "--count", min=1, help="How many distinct levels (with --out)."),
     out: Optional[str] = typer.Option(None, "--out", metavar="DIR", help="Folder for a pack of levels (with --count)."),
@@ -260,20 +275,25 @@ def make(
                  "--start": start, "--goal": goal, "--seed": seed, "--no-frame": no_frame or None,
                  "--max-rocks": max_rocks, "--snow": snow, "--tidy": tidy or None, "--maximize": maximize or None,
                  "--min-choices": min_choices, "--maximize-choices": maximize_choices or None,
-                 "--unique": unique or None, "--method": method, "--count": count if count > 1 else None, "--out": out}
+                 "--unique": unique or None, "--method": method, "--count": count if count > 1 else None, "--out": out,
+                 "--difficulty": difficulty, "--curve": curve}
         clash = next((name for name, value in given.items() if value is not None), None)
         if clash:
             raise DesignerError(f"{clash} does not go with --from: the level's generator record gives the request")
         record = read_record(from_file)
         request, method_name, seed = record.request, record.method, record.seed
-        maximize, maximize_choices = record.maximize, record.maximize_choices
+        maximize, maximize_choices, expert = record.maximize, record.maximize_choices, record.difficulty
         time_limit = record.time_limit if time_limit is None else time_limit
         workers = record.workers if workers is None else workers
+        requests = request
     else:
         request = request_from_options(size, template, min_stops, max_stops, start, goal, no_frame, max_rocks, snow,
                                        tidy, maximize, min_choices, unique)
         method_name, seed = method.value if method is not None else "auto", seed or 0
         time_limit = 60.0 if time_limit is None else time_limit
+        request, requests, expert = difficulty_requests(request, count, difficulty, curve, min_stops=min_stops,
+                                                        max_stops=max_stops, maximize=maximize,
+                                                        maximize_choices=maximize_choices)
     validate(request)
     from designer.search.methods import get
 
@@ -311,9 +331,9 @@ def make(
             stack.enter_context(output.folder(out))
         progress = stack.enter_context(reporter(count, enabled=sys.stderr.isatty()))
         level_by_level = not designed_on_cluster(executor, count, method_name)
-        pack = design_pack(request, count, seed=seed, time_limit=time_limit, workers=workers, maximize=maximize,
+        pack = design_pack(requests, count, seed=seed, time_limit=time_limit, workers=workers, maximize=maximize,
                            method=method_name, executor=executor, progress_for=progress.for_level,
-                           on_cluster_level=progress.advance, maximize_choices=maximize_choices)
+                           on_cluster_level=progress.advance, maximize_choices=maximize_choices, difficulty=expert)
         try:
             for k, found in enumerate(pack):
                 made.append(found)
@@ -332,6 +352,8 @@ def make(
         proof = ""
         if maximize:
             proof = ", proven optimal" if g.proven_optimal else ", not proven optimal"
+        elif expert:
+            proof = ", the longest there is (proven)" if g.proven_optimal else ", the longest found (not proven)"
         skipped = "".join(f"; {why}" for why in g.skipped)
         choices = ""
         if g.options is not None:
@@ -341,10 +363,35 @@ def make(
                        f"{a.solutions} fewest-moves solution{'s' if a.solutions != 1 else ''}")
             if maximize_choices:
                 choices += ", not proven optimal"
+            elif expert:
+                choices += ", the most found at that length"
         typer.echo(f"designed: min stops {found.min_stops}, strong, reversible{proof}{choices} "
                    f"({g.method}: {g.stage}, seed {g.seed}, {g.seconds:.2f} s{skipped})", err=True)
     if out is not None:
         typer.echo(f"wrote {count} level{'s' if count > 1 else ''} to {out}", err=True)
+
+
+def difficulty_requests(request, count: int, difficulty, curve: str | None, **given):
+    """``make``'s request after ``--difficulty`` or ``--curve``: (the request, the pack's requests
+    (one, or one per level of the curve), "expert" or None). The options they set may not be
+    given as well."""
+    from designer.search import difficulty as presets
+
+    if difficulty is None and curve is None:
+        return request, request, None
+    if difficulty is not None and curve is not None:
+        raise DesignerError("--difficulty and --curve both set the min stops: choose one")
+    name = "--difficulty" if difficulty is not None else "--curve"
+    for option, value in given.items():
+        if value:
+            flag = "--" + option.replace("_", "-")
+            raise DesignerError(f"{flag} does not go with {name}, which sets the min stops itself")
+    if difficulty is not None:
+        request = presets.banded(request, difficulty.value)
+        return request, request, presets.EXPERT if difficulty.value == presets.EXPERT else None
+    low, high = presets.parse_curve(curve)
+    requests = presets.curve_requests(request, low, high, count)
+    return requests[-1], requests, None
 
 
 def request_from_options(size, template, min_stops, max_stops, start, goal, no_frame, max_rocks, snow, tidy,

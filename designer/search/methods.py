@@ -38,14 +38,29 @@ class Method:
 
     def run(self, request: LayoutRequest, *, seed: int = 0, time_limit: float = 60.0, workers: int | None = None,
             maximize: bool = False, exclude: tuple[Level, ...] = (), progress=None, executor=None,
-            maximize_choices: bool = False) -> Design:
-        """Design a level for ``request`` (DesignFailed when it cannot be met)."""
+            maximize_choices: bool = False, hint: Level | None = None, difficulty: str | None = None) -> Design:
+        """Design a level for ``request`` (DesignFailed when it cannot be met). ``difficulty``
+        ``"expert"`` runs that preset's two searches (``designer.search.difficulty``); the banded
+        presets are requests of their own."""
+        if difficulty is not None:
+            from designer.search.difficulty import EXPERT, design_expert
+
+            if difficulty != EXPERT:
+                raise DesignerError(f"difficulty {difficulty!r} is a band of min stops: pose it as the request")
+            if self.name != "auto":
+                raise DesignerError("--difficulty expert needs --method auto (it raises the choices, which only "
+                                    "the portfolio counts)")
+            if maximize or maximize_choices:
+                raise DesignerError("--difficulty expert sets its own objectives: leave out --maximize and "
+                                    "--maximize-choices")
+            return design_expert(request, self.run, time_limit=time_limit, seed=seed, workers=workers,
+                                 exclude=exclude, progress=progress, executor=executor)
         if self.designer:
             from designer.search import design as policies
 
             return policies.design(request, seed=seed, time_limit=time_limit, workers=workers, maximize=maximize,
                                    exclude=exclude, progress=progress, method=self.name, executor=executor,
-                                   maximize_choices=maximize_choices)
+                                   maximize_choices=maximize_choices, hint=hint)
         from designer.search import baselines
 
         return baselines.generate(self.name, request, seed=seed, time_limit=time_limit, exclude=exclude)

@@ -27,6 +27,7 @@ class PackJob:
     maximize: bool
     method: str
     maximize_choices: bool = False
+    difficulty: str | None = None
 
 
 def run_pack_job(job: PackJob) -> Design | DesignFailed:
@@ -35,23 +36,28 @@ def run_pack_job(job: PackJob) -> Design | DesignFailed:
     try:
         return methods.get(job.method).run(job.request, seed=job.seed, time_limit=job.time_limit,
                                            workers=job.workers, maximize=job.maximize,
-                                           maximize_choices=job.maximize_choices)
+                                           maximize_choices=job.maximize_choices, difficulty=job.difficulty)
     except DesignFailed as failed:
         return failed
 
 
-def design_pack(request: LayoutRequest, count: int, *, seed: int = 0, time_limit: float = 60.0,
-                workers: int | None = None, maximize: bool = False, method: str = "auto", executor=None,
-                maximize_choices: bool = False,
+def design_pack(request: LayoutRequest | list[LayoutRequest], count: int, *, seed: int = 0,
+                time_limit: float = 60.0, workers: int | None = None, maximize: bool = False, method: str = "auto",
+                executor=None, maximize_choices: bool = False, difficulty: str | None = None,
                 progress_for: Callable[[int], object] = lambda k: None,
                 on_cluster_level: Callable[[], None] = lambda: None) -> Iterator[Design]:
     """Yield ``count`` distinct verified levels, level k from seed ``seed + k``; raise DesignFailed
-    (its message saying which level) when one cannot be made. ``progress_for(k)`` gives level k's
+    (its message saying which level) when one cannot be made. ``request`` is one request for
+    every level, or one per level (a curve: ``designer.search.difficulty.curve_requests``);
+    ``difficulty`` ``"expert"`` runs that preset for each. ``progress_for(k)`` gives level k's
     ``Progress``; ``on_cluster_level()`` is called as each level designed on the cluster arrives."""
     chosen = methods.get(method)
+    requests = list(request) if isinstance(request, list) else [request] * count
+    if len(requests) != count:
+        raise ValueError(f"{len(requests)} requests for a pack of {count}")
     on_cluster: dict[int, Design | DesignFailed] = {}
     if designed_on_cluster(executor, count, method):
-        jobs = [PackJob(request, seed + k, time_limit, workers, maximize, method, maximize_choices)
+        jobs = [PackJob(requests[k], seed + k, time_limit, workers, maximize, method, maximize_choices, difficulty)
                 for k in range(count)]
         executor.run(run_pack_job, jobs,
                      lambda job, result: (on_cluster.__setitem__(job.seed - seed, result), on_cluster_level()))
@@ -64,9 +70,9 @@ def design_pack(request: LayoutRequest, count: int, *, seed: int = 0, time_limit
             if earlier is not None and earlier.level not in {d.level for d in made}:
                 found = earlier
             else:
-                found = chosen.run(request, seed=seed + k, time_limit=time_limit, workers=workers, maximize=maximize,
-                                   exclude=tuple(d.level for d in made), progress=progress_for(k),
-                                   executor=executor, maximize_choices=maximize_choices)
+                found = chosen.run(requests[k], seed=seed + k, time_limit=time_limit, workers=workers,
+                                   maximize=maximize, exclude=tuple(d.level for d in made), progress=progress_for(k),
+                                   executor=executor, maximize_choices=maximize_choices, difficulty=difficulty)
         except DesignFailed as failure:
             if count == 1:
                 raise

@@ -37,6 +37,7 @@ class GeneratorRecord:
     solutions: int | None = None  # and the fewest-moves solutions
     skipped: tuple[str, ...] = ()  # stages that could not run in the time left, and why
     stage_seconds: dict[str, float] | None = None  # how long each stage ran (at once, in the portfolio)
+    difficulty: str | None = None  # a preset with a search of its own ("expert"), run again by make --from
 
     def but(self, **changes) -> GeneratorRecord:
         return replace(self, **changes)
@@ -84,6 +85,7 @@ _RECORD_FIELDS = {
        for key in ("workers", "samples", "candidates", "tidied", "searched", "options", "rail_stops", "solutions")},
     "rejected": ("a whole number from 0", _count),
     "skipped": ("a list of texts", lambda v: isinstance(v, list) and all(type(x) is str for x in v)),
+    "difficulty": ("\"expert\" or null", lambda v: v is None or v == "expert"),
     "stage_seconds": ("an object of seconds by stage", lambda v: v is None or (
         isinstance(v, dict) and all(_seconds(x) for x in v.values()))),
 }

@@ -102,3 +102,8 @@ BOUND_SHARE = 0.1
 MIN_BOUND_SECONDS = 1.0
 #: Seconds between checkpoint writes while shards finish.
 SAVE_EVERY = 2.0
+
+# --- difficulty presets (designer.search.difficulty) ------------------------------------------------
+#: ``expert``: the share of the time limit spent finding the longest level; the rest raises its
+#: choices at that length.
+EXPERT_LENGTH_SHARE = 0.5

@@ -15,7 +15,7 @@ from designer.analysis.solver import solve
 
 here = Path(__file__).parent
 
-# A level from a file, in any dialect (this one is seed-style, as published in seeds/003).
+# A level from a file, in any dialect (this one is seed-style, as source 003 published it).
 level = read_level(here / "levels" / "seed003-hard.txt")
 print(f"read a {level.height}x{level.width} {level.dialect} level")
 

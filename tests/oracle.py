@@ -82,7 +82,7 @@ def reachable(rows: list[str], start, goal) -> dict:
 
 
 def naive_class(rows: list[str]) -> tuple[str, bool]:
-    """(solvability, reversible) straight from the definitions in SPEC.md."""
+    """(solvability, reversible) straight from the definitions in docs/spec.md."""
     start, goal = find(rows, "S"), find(rows, "G")
     graph = reachable(rows, start, goal)
     if goal not in graph:

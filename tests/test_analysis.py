@@ -10,7 +10,7 @@ from designer.analysis.classify import classify, classify_many
 from designer.formats import read_level
 from designer.core.level import Level
 
-# Each example named for its class in the terms of seeds/000 ("Slippery ice maps").
+# Each example named for its class in the terms of source 000 ("Slippery ice maps").
 EXAMPLES = [
     ("strong-reversible", "strong", True, 15),
     ("strong-oneway", "strong", False, 15),

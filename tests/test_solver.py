@@ -8,7 +8,7 @@ from designer.formats import read_level
 from designer.core.rules import replay
 from designer.analysis.solver import solve
 
-# Published answers of the three maps in seeds/003 (easy, medium, hard).
+# Published answers of the three maps of source 003 (easy, medium, hard; docs/spec.md#the-sources).
 SEED003 = [("easy", "uru"), ("medium", "uldrurululu"), ("hard", "urdluruldldldldru")]
 
 

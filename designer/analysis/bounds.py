@@ -1,6 +1,6 @@
 """Cheap proofs, run before any search: a request that no level can meet is refused at once.
 
-Each bound is a small theorem about the rules (``../shared/SPEC.md``), stated with its argument
+Each bound is a small theorem about the rules (``docs/spec.md``), stated with its argument
 beside the function that applies it. A bound only ever proves infeasibility; it never rejects a
 request some level could meet. ``infeasible(request)`` returns the reason of the first bound
 that applies, or None.

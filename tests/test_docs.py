@@ -1,0 +1,43 @@
+"""The README is a front door and the guides stand on their own: short, every link inside the
+repository and resolving, nothing pointing outside it."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = [ROOT / "README.md", ROOT / "CHANGELOG.md", *sorted((ROOT / "docs").glob("*.md"))]
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def test_the_readme_is_short_and_starts_with_the_two_set_up_commands():
+    lines = (ROOT / "README.md").read_text().splitlines()
+    assert len(lines) <= 200
+    block = lines[lines.index("```sh") + 1:lines.index("```sh") + 3]
+    assert "pip install -e '.[test]'" in block[0] and "designer make" in block[0]
+    assert "python -m pytest" in block[1]
+    assert "python -m pytest" in (ROOT / ".ci" / "run").read_text()  # the same test command
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_every_link_resolves_inside_the_repository(page):
+    text = page.read_text()
+    assert "../shared" not in text and "SPEC.md" not in text
+    for target in LINK.findall(text):
+        if target.startswith(("http://", "https://")):
+            continue
+        path, _, anchor = target.partition("#")
+        resolved = (page.parent / path).resolve() if path else page
+        assert resolved.is_relative_to(ROOT), target
+        assert resolved.exists(), f"{page.name}: {target} does not exist"
+        if anchor and resolved.suffix == ".md":
+            slugs = {re.sub(r"[^\w\- ]", "", h.lower()).strip().replace(" ", "-")
+                     for h in re.findall(r"^#+ (.+)$", resolved.read_text(), re.M)}
+            assert anchor in slugs, f"{page.name}: #{anchor} is not a heading of {resolved.name}"
+
+
+def test_every_guide_is_linked_from_the_readme():
+    readme = (ROOT / "README.md").read_text()
+    for page in (ROOT / "docs").glob("*.md"):
+        assert f"docs/{page.name}" in readme, page.name

@@ -27,14 +27,14 @@ _moved.install()
 __all__ = ["DesignerError", "ICE", "Level", "LevelError", "ROCK", "SNOW"]
 
 
-def _version() -> str:
-    """The installed distribution's version (pyproject.toml is the one place it is written)."""
+def __getattr__(name: str):
+    """``designer.__version__``: the installed distribution's version (pyproject.toml is the one
+    place it is written), read only when asked for (importlib.metadata costs start-up time)."""
+    if name != "__version__":
+        raise AttributeError(f"module 'designer' has no attribute {name!r}")
     from importlib.metadata import PackageNotFoundError, version
 
     try:
         return version("ice-designer")
     except PackageNotFoundError:  # run from a checkout that was never installed
         return "0+unknown"
-
-
-__version__ = _version()

@@ -2,7 +2,7 @@
 records checkpoint, and the command line's options. Whatever the input, the answer is a result
 or one line with a documented status (0, 1, 2), never a traceback.
 
-The suite runs a few dozen cases of each. A longer run (the figure in the README):
+The suite runs a few dozen cases of each. A longer run (the figure in docs/spec.md):
 
     ICE_FUZZ_EXAMPLES=3000 python -m pytest tests/test_fuzz.py -p no:cacheprovider -n 2 \\
         --hypothesis-show-statistics

@@ -2,7 +2,7 @@
 
 The browser is Debian's chromium (``.ci/run`` installs it when missing); Playwright only drives
 it and never downloads one. Without either, these tests are skipped and say why. Set
-DESIGNER_SCREENSHOT=FILE.png to keep the screenshot the first test takes (the README's).
+DESIGNER_SCREENSHOT=FILE.png to keep the screenshot the first test takes (docs/exports.md's).
 """
 
 import os

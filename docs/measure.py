@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import time
@@ -69,7 +70,17 @@ ROWS = [
     *[make("records.md: rooms with a frame", f"{n}x{n} --maximize, 600 s", "--size", f"{n}x{n}", "--maximize",
            "--time-limit", "600", seeds=1, long=n >= 8) for n in (5, 6, 7, 8, 9, 10)],
     Row("records.md: records", "records 6x7 --no-frame --rocks 3..8", "timed",
-        ("records", "--size", "6x7", "--no-frame", "--rocks", "3..8", "--time-limit", "60"), long=True),
+        ("records", "--size", "6x7", "--no-frame", "--rocks", "3..8", "--time-limit", "60", "--json"), long=True),
+    Row("records.md: records", "records 7x7 --no-frame --rocks 3..9 (about 13 min)", "timed",
+        ("records", "--size", "7x7", "--no-frame", "--rocks", "3..9", "--time-limit", "2400", "--json"), long=True),
+    Row("records.md: open grids", "records 16x24 --no-frame --rocks 1..16 (about 30 min)", "timed",
+        ("records", "--size", "16x24", "--no-frame", "--rocks", "1..16", "--time-limit", "118", "--json"), long=True),
+    Row("records.md: open grids", "records 24x32 --no-frame --rocks 7..16 (about 20 min)", "timed",
+        ("records", "--size", "24x32", "--no-frame", "--rocks", "7..16", "--time-limit", "118", "--json"), long=True),
+    Row("generators.md: compare", "compare K=10..30, 20 s a run, 5 seeds (about 40 min)", "timed",
+        ("compare", "--min-stops", "10,15,20,25,30", "--budget", "20", "--seeds", "5"), long=True),
+    Row("designing.md: choices", "pareto 12x12, 120 s", "timed",
+        ("pareto", "--size", "12x12", "--time-limit", "120", "--json"), long=True),
 ]
 
 
@@ -93,9 +104,17 @@ def run_row(row: Row, tmp: str) -> str:
         return ", ".join(f"{k} {v}" for k, v in result.items() if "median" in k or k in ("peak_rss_mb", "error"))
     args = [a.format(tmp=tmp) for a in row.args]
     t0 = time.perf_counter()
-    done = subprocess.run([*DESIGNER, *args], capture_output=True, text=True)
+    wide = {**os.environ, "COLUMNS": "200"}  # a table printed whole, not folded to 80 columns
+    done = subprocess.run([*DESIGNER, *args], capture_output=True, text=True, env=wide)
     seconds = time.perf_counter() - t0
     last = done.stderr.strip().splitlines()[-1] if done.stderr.strip() else ""
+    if "--json" in args and done.returncode == 0:  # the figures themselves: each record, or the front
+        result = json.loads(done.stdout)
+        rows = result.get("records") or result.get("front") or []
+        last = "; ".join(f"{r.get('rocks', '')} {r.get('min_stops')}{' proven' if r.get('proven_optimal') else ''}"
+                         f"{' ' + str(r['options']) + ' options' if 'options' in r else ''}".strip() for r in rows)
+    elif done.returncode == 0 and done.stdout.count("\n") > 1:  # a table (compare): print it as it came
+        last = "\n\n" + done.stdout
     return f"{seconds:.1f} s, status {done.returncode}: {last}"
 
 

@@ -436,8 +436,40 @@ def _reversible(model, lits: Literals, grid: _Grid, is_start, is_goal, stops, ch
         lits.implies([on_way_back[cell]], [is_start[cell]] + onward)
 
 
+def _mirrors(req: LayoutRequest) -> tuple[tuple[bool, bool], ...]:
+    """The mirror images that map the request onto itself, as (flip the rows, flip the columns):
+    left-right always, up-down and both too without a frame (with one, the start's and the
+    goal's walls would trade places); none when pins or a template break the symmetry."""
+    if req.pinned or req.template is not None:
+        return ()
+    return ((False, True),) if req.frame else ((False, True), (True, False), (True, True))
+
+
+def end_pairs(req: LayoutRequest) -> list[tuple[Cell, Cell]]:
+    """Every (start, goal) pair the request allows, one of each set of mirror images: the
+    sub-requests, each with both ends pinned, that together cover the request.
+
+    >>> len(end_pairs(LayoutRequest(8, 8, min_stops=21)))  # 6 starts x 6 goals, halved by the mirror
+    18
+    >>> len(end_pairs(LayoutRequest(7, 7, min_stops=15)))  # the middle start keeps half its goals
+    13
+    """
+    h, w = req.height, req.width
+    mirrors = _mirrors(req)
+
+    def image(cell: Cell, rows: bool, cols: bool) -> Cell:
+        return (h - 1 - cell[0] if rows else cell[0], w - 1 - cell[1] if cols else cell[1])
+
+    pairs = []
+    for start in req.start_cells():
+        for goal in req.goal_cells():
+            if start != goal and all((start, goal) <= (image(start, *m), image(goal, *m)) for m in mirrors):
+                pairs.append((start, goal))
+    return pairs
+
+
 def _break_mirror_symmetry(model: cp_model.CpModel, req: LayoutRequest, is_start: dict[Cell, object]) -> None:
-    if req.pinned or req.template is not None:  # pins and templates break the mirror symmetry
+    if not _mirrors(req):  # pins and templates break the mirror symmetry
         return
     cells = [c for c, v in is_start.items() if not isinstance(v, bool)]
     if not cells:

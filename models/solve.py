@@ -20,11 +20,12 @@ from designer.core.budget import Budget
 INTERRUPT_MARGIN = 0.25
 
 
-def new_solver(seed: int, seconds: float, workers: int) -> cp_model.CpSolver:
-    """A solver with every parameter the designer sets."""
+def new_solver(seed: int, seconds: float, workers: int, *, catch_sigint: bool = True) -> cp_model.CpSolver:
+    """A solver with every parameter the designer sets (``catch_sigint`` False: in a helper
+    process, which its parent ends)."""
     solver = cp_model.CpSolver()
     params = solver.parameters
-    params.catch_sigint_signal = True  # Ctrl-C stops the search: see solve()
+    params.catch_sigint_signal = catch_sigint  # Ctrl-C stops the search: see solve()
     params.random_seed = seed
     params.max_time_in_seconds = seconds
     params.num_workers = workers
@@ -139,7 +140,7 @@ def solve_model(built, budget: Budget, *, seed: int, workers: int, min_stops: in
                 accept: Callable, stops_of: Callable[[object], int], better_than: int | None = None,
                 on_stops: Callable[[int], None] = lambda stops: None,
                 narrow_until: threading.Event | None = None, rehint: Callable[[], None] = lambda: None,
-                outside_best: Callable[[], int] | None = None) -> Outcome:
+                outside_best: Callable[[], int] | None = None, catch_sigint: bool = True) -> Outcome:
     """Solve ``built`` (a ``cpsat.IceModel``, hints and cuts already added) within ``budget``.
 
     The model maximizes the goal's stops. Meeting a target (``maximize`` False), the search ends
@@ -154,7 +155,8 @@ def solve_model(built, budget: Budget, *, seed: int, workers: int, min_stops: in
     gave up its core); the search is then stopped and started again with ``workers``, after
     ``rehint()`` (the best layout so far). Maximizing, ``outside_best()`` is the most stops the
     other side has verified: when it passes the bar, the search is stopped and the bar raised
-    above it. A cancelled ``budget`` stops it at once."""
+    above it. A cancelled ``budget`` stops it at once. ``catch_sigint`` False leaves Ctrl-C to
+    the process (a helper process ignores it: its parent ends it)."""
     built.model.maximize(built.goal_stops)
     bar = better_than if maximize else None  # only a level above it is worth finding now
     if bar is not None:
@@ -170,7 +172,7 @@ def solve_model(built, budget: Budget, *, seed: int, workers: int, min_stops: in
         if remaining <= 0.05:
             break
         narrow = narrow_until is not None and not narrow_until.is_set()
-        solver = new_solver(seed, remaining, 1 if narrow else workers)
+        solver = new_solver(seed, remaining, 1 if narrow else workers, catch_sigint=catch_sigint)
         watcher = StopsWatcher(built.goal_stops, on_stops, stop_at=None if maximize else min_stops)
         def passed(start=bar) -> bool:  # the other side passed the bar this search began with
             return maximize and outside_best is not None and outside_best() > (-1 if start is None else start)

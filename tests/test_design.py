@@ -87,7 +87,7 @@ def test_model_building_is_inside_the_time_limit():
     assert info.value.reason == "time limit"
 
 
-@pytest.mark.parametrize("method", ["auto", "cpsat"])
+@pytest.mark.parametrize("method", ["auto", "cpsat", "cpsat-ends"])
 def test_snow_is_placed_when_the_request_needs_it(method):
     # 3x6 with a frame, exactly 4 stops: without snow min stops is odd there (the parity bound);
     # with one snow tile 4 is possible, and every method must place exactly that one.
@@ -96,7 +96,7 @@ def test_snow_is_placed_when_the_request_needs_it(method):
     request = LayoutRequest(height=3, width=6, min_stops=4, max_stops=4, snow=1)
     found = design(request, seed=0, time_limit=10, method=method)
     check(request, found.level)
-    assert found.generator.stage == ("sampling" if method == "auto" else "cp-sat")
+    assert found.generator.stage == {"auto": "sampling", "cpsat": "cp-sat", "cpsat-ends": "cp-sat by ends"}[method]
 
 
 @needs_compiled  # which stage meets the target depends on the kernels' speed
@@ -145,7 +145,7 @@ def test_proven_infeasible():
     assert info.value.reason == "infeasible" and "proven infeasible" in str(info.value)
 
 
-@pytest.mark.parametrize("method", ["auto", "cpsat"])
+@pytest.mark.parametrize("method", ["auto", "cpsat", "cpsat-ends"])
 def test_proven_infeasible_by_the_model(method):
     # Within the plain bound (11 cells), but no 3x6 framed layout needs 5 stops. The model, which
     # maximizes the goal's stops from the empty room, proves the optimum below 5.

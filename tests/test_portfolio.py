@@ -61,9 +61,9 @@ def test_the_model_gets_every_worker_once_the_other_side_gives_up(monkeypatch):
     counts = []
     real = model_solve.new_solver
 
-    def counting(seed, seconds, workers):
+    def counting(seed, seconds, workers, **options):
         counts.append(workers)
-        return real(seed, seconds, workers)
+        return real(seed, seconds, workers, **options)
 
     gave_up = threading.Event()
 

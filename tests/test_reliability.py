@@ -484,6 +484,35 @@ def test_1_sigterm_stops_a_running_cp_sat_search(ending, status):
     assert time.monotonic() - sent < 15  # as Ctrl-C ends it (about 2 s here), not at the time limit
 
 
+
+ENDS = [sys.executable, "-m", "designer", "make", "--method", "cpsat-ends", "--size", "8x8", "--min-stops", "21",
+        "--workers", "2", "--time-limit", "120"]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forked pair processes: Linux only")
+@pytest.mark.parametrize("ending, status", [(signal.SIGTERM, 143), (signal.SIGHUP, 129)])
+def test_1_sigterm_ends_the_pairs_of_the_split_model(ending, status):
+    proc = subprocess.Popen(ENDS, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    lanes = chains_started(proc)
+    time.sleep(2.0)  # each builds its pair's model and searches
+    sent = time.monotonic()
+    proc.send_signal(ending)
+    out, err = proc.communicate(timeout=60)
+    assert (proc.returncode, out, err) == (status, "", "designer: terminated\n")
+    assert time.monotonic() - sent < 15
+    assert gone_within(lanes, 1.0)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG: Linux only")
+def test_1_no_pair_process_outlives_a_killed_parent():
+    proc = subprocess.Popen(ENDS, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    lanes = chains_started(proc)
+    time.sleep(1.0)
+    proc.kill()
+    proc.wait(timeout=10)
+    assert gone_within(lanes, 1.0)
+
+
 # --- what the fuzz run found (tests/test_fuzz.py) ---------------------------------------------------
 
 @pytest.mark.parametrize("argv", [["records", "--out", "\x00", "--time-limit", "0.3"], ["make", "--from", "\x00"],

@@ -26,6 +26,8 @@ that applies, or None.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from designer.core.request import ROCK, Cell, LayoutRequest
 
 
@@ -101,6 +103,18 @@ def choices(request: LayoutRequest) -> str | None:
 
 
 BOUNDS = (resting_cells, parity, choices)
+
+
+def least_possible(request: LayoutRequest, stops: int) -> int:
+    """The least number of min stops from ``stops`` on that the parity bound allows for the
+    request's ends: a floor the model need not prove twice.
+
+    >>> least_possible(LayoutRequest(8, 8, min_stops=21), 20)  # ends in the bottom and top walls: odd
+    21
+    """
+    while parity(replace(request, min_stops=stops, max_stops=stops)):
+        stops += 1
+    return stops
 
 
 def infeasible(request: LayoutRequest) -> str | None:

@@ -295,12 +295,12 @@ def make(
                                                         max_stops=max_stops, maximize=maximize,
                                                         maximize_choices=maximize_choices)
     validate(request)
-    from designer.search.methods import get
+    from designer.search.methods import designer_names, get
 
     for asked, name in ((maximize, "--maximize"), (maximize_choices, "--maximize-choices")):
         if asked and not get(method_name).can_maximize:
-            raise DesignerError(f"{name} needs --method auto or cpsat (the {method_name} generator has no proof "
-                                "of a best)")
+            raise DesignerError(f"{name} needs --method {designer_names()} (the {method_name} generator has no "
+                                "proof of a best)")
     if out is None and count > 1:
         raise DesignerError("--count needs --out DIR for the pack")
     if out is not None and output_file is not None:

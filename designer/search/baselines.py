@@ -83,7 +83,9 @@ def generate(method: str, request: LayoutRequest, *, seed: int = 0, time_limit: 
     if method not in GENERATORS:
         raise ValueError(f"method must be one of {tuple(GENERATORS)}")
     if request.template is not None:  # as published, they lay rocks on an open frame, not in a drawing
-        raise DesignerError(f"--template needs --method auto or cpsat, not {method}")
+        from designer.search.methods import designer_names
+
+        raise DesignerError(f"--template needs --method {designer_names()}, not {method}")
     clock = _Clock(method, request, seed, time_limit, set(exclude))
     rng = np.random.default_rng(seed)
     return GENERATORS[method](request, rng, clock)

@@ -58,7 +58,8 @@ from designer.search import anneal, exhaustive, opengrid
 from designer.search.goal import Goal
 from designer.search.result import Design, DesignFailed, infeasible_message
 from designer.search.stages import (Progress, Search, StageResult, anneal_stage, band_stage, choices_stage, climb_stage,
-                                    endpoints_stage, exhaustive_stage, model_stage, open_grid_stage, sample_stage)
+                                    endpoints_stage, ends_model_stage, exhaustive_stage,
+                                    model_stage, open_grid_stage, sample_stage)
 from designer.search.tuning import (ANNEAL_SHARE_BEFORE_MODEL, CHOICES_FLOOR_SHARE, CLIMB_SHARE,
                                     CLIMB_SHARE_BEFORE_ANNEAL,
                                     CLIMB_SHARE_BEFORE_PROOF, EXHAUSTIVE_REACH, MODEL_HEAD_START,
@@ -89,7 +90,8 @@ def design(
 ) -> Design:
     """A verified strong, reversible level meeting ``request``, or DesignFailed saying why.
 
-    ``method`` is a policy: ``auto`` (the portfolio) or ``cpsat`` (the CP-SAT model alone).
+    ``method`` is a policy: ``auto`` (the portfolio), ``cpsat`` (the CP-SAT model alone) or
+    ``cpsat-ends`` (the model alone, posed once per start and goal pair).
     ``exclude`` lists levels that must not be returned again (for packs of distinct levels).
     With ``maximize``, the level with the most min stops found within the time limit, and in its
     generator record whether that is proven optimal; with ``maximize_choices``, the one with the
@@ -104,7 +106,7 @@ def design(
     if maximize and maximize_choices:
         raise DesignerError("--maximize and --maximize-choices are two objectives: choose one, or see both at "
                             "once with designer pareto")
-    if method == "cpsat" and (request.asks_for_choices or maximize_choices):
+    if method != "auto" and (request.asks_for_choices or maximize_choices):
         raise DesignerError("the CP-SAT model does not count choices: --min-choices, --unique and "
                             "--maximize-choices need --method auto")
     reason = bounds.infeasible(request)
@@ -378,21 +380,30 @@ def maximize_with_stages(search: Search) -> Design:
     raise search.infeasible(_exhaustive_detail(result.layouts)) if result.complete else search.timed_out()
 
 
-def model_only(search: Search) -> Design:
-    """``cpsat``: the model alone, with nothing in front of it."""
+def model_only(search: Search, stage=model_stage, detail: str = "") -> Design:
+    """``cpsat``: the model alone, with nothing in front of it (``stage``: how it is posed)."""
     if search.goal.maximizing:
-        return maximize_with_model(search)
-    result = model_stage(search, search.goal, search.budget)
+        return maximize_with_model(search, stage)
+    result = stage(search, search.goal, search.budget)
     found = search.absorb(result)
     if found is not None:
         return found
-    raise search.infeasible() if result.complete else search.timed_out()
+    raise search.infeasible(detail) if result.complete else search.timed_out()
 
 
-def maximize_with_model(search: Search) -> Design:
+def model_by_ends(search: Search) -> Design:
+    """``cpsat-ends``: the model alone, posed once per start and goal pair (``ends_model_stage``)."""
+    from designer.models.cpsat import end_pairs
+
+    pairs = len(end_pairs(search.request))
+    detail = f" (the model proved it for each of the {pairs} start and goal pair{'s' if pairs != 1 else ''})"
+    return model_only(search, ends_model_stage, detail)
+
+
+def maximize_with_model(search: Search, stage=model_stage) -> Design:
     """The rest of the time to the model: a better level than the best so far, or the proof
     that there is none."""
-    result = model_stage(search, search.goal, search.budget)
+    result = stage(search, search.goal, search.budget)
     search.absorb(result)
     if search.best is None:
         raise search.infeasible() if result.complete else search.timed_out()
@@ -411,7 +422,7 @@ def one_layout(search: Search) -> Design:
 
 
 #: The policies, by method name (``designer.search.methods`` lists them with the generators).
-POLICIES = {"auto": auto, "cpsat": model_only}
+POLICIES = {"auto": auto, "cpsat": model_only, "cpsat-ends": model_by_ends}
 
 ONE_LAYOUT = " (every start and goal tried on the only layout the request allows)"
 

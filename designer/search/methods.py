@@ -4,7 +4,7 @@ the library all choose from. The modules that implement them (``design.POLICIES`
 command line does, at start-up) costs nothing; a test holds their tables to this one.
 
 >>> names()
-('auto', 'cpsat', 'random', 'repair', 'greedy')
+('auto', 'cpsat', 'cpsat-ends', 'random', 'repair', 'greedy')
 >>> METHODS["cpsat"].can_maximize, METHODS["random"].can_maximize
 (True, False)
 """
@@ -69,6 +69,7 @@ class Method:
 METHODS: dict[str, Method] = {method.name: method for method in (
     Method("auto", "the designer's portfolio", True),
     Method("cpsat", "the CP-SAT model alone", True),
+    Method("cpsat-ends", "the CP-SAT model alone, posed once per start and goal pair (proofs in small rooms)", True),
     Method("random", "independent random rocks (sources 000, 003)", False),
     Method("repair", "random rocks, snow and cleanup scans (source 002)", False),
     Method("greedy", "one rock moved at a time, longest solution first (the public maximisers)", False),
@@ -77,6 +78,16 @@ METHODS: dict[str, Method] = {method.name: method for method in (
 
 def names() -> tuple[str, ...]:
     return tuple(METHODS)
+
+
+def designer_names() -> str:
+    """The designer's policies, in words, for messages.
+
+    >>> designer_names()
+    'auto, cpsat or cpsat-ends'
+    """
+    policies = [m.name for m in METHODS.values() if m.designer]
+    return ", ".join(policies[:-1]) + " or " + policies[-1] if len(policies) > 1 else policies[0]
 
 
 def get(name: str) -> Method:

@@ -17,7 +17,7 @@ class GeneratorRecord:
     """The JSON level's ``generator`` record: the request, the method and seed that reproduce the
     level (``designer make --from``), and what the run did."""
 
-    method: str  # the registry's name: auto, cpsat, random, repair, greedy
+    method: str  # the registry's name: auto, cpsat, cpsat-ends, random, repair, greedy
     stage: str  # the stage (or generator) that produced the level
     seed: int
     seconds: float  # the whole run, to the level

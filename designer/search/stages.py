@@ -16,7 +16,9 @@ the policy takes a result in with ``Search.absorb``, in plain sight.
   when it completes;
 - ``band_stage`` and ``choices_stage``: for the choices along the solution, the climb to a
   layout in the stops band, then annealing chains that count choices from it;
-- ``model_stage``: the CP-SAT model (``designer.models``), a proof when it completes.
+- ``model_stage``: the CP-SAT model (``designer.models``), a proof when it completes;
+- ``ends_model_stage``: the same model posed once per start and goal pair
+  (``designer.search.ends``), a proof when every pair completes.
 """
 
 from __future__ import annotations
@@ -505,3 +507,14 @@ def model_stage(search: Search, goal: Goal, budget: Budget, *,
                           accept=lambda terrain, start, end: search.verify(Level(terrain, start, end), "cp-sat"),
                           stops_of=lambda design: design.min_stops, on_stops=search.seen)
     return StageResult(outcome.found, outcome.complete)
+
+
+@timed("cp-sat by ends")
+def ends_model_stage(search: Search, goal: Goal, budget: Budget) -> StageResult:
+    """The CP-SAT model posed once per start and goal pair, the pairs side by side
+    (``designer.search.ends``). Meeting K, the first verified level; maximizing, the best.
+    Complete: every pair proved that nothing (better) exists."""
+    from designer.search.ends import solve_pairs
+
+    best, complete, skipped = solve_pairs(search, goal, budget)
+    return StageResult(best, complete, skipped=skipped)

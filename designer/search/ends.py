@@ -1,0 +1,178 @@
+"""The CP-SAT model split by its ends: one sub-request per start and goal pair.
+
+A request that leaves the start and the goal to choose is the union of its sub-requests with
+both ends pinned (``cpsat.end_pairs``: one pair of each set of mirror images). Pinned ends fold
+into constants when the model is built, and a small room's proof split that way finishes where
+the whole model's does not: 8x8 with a frame has no level of 21 stops, proven pair by pair,
+where the whole model proves nothing in 10 minutes (``docs/model.md``).
+
+The pairs are independent, so they run side by side: one search on one CP-SAT worker per core,
+each in a forked process of its own on Linux (a CP-SAT search must stay in its process's main
+thread), one after another with every worker elsewhere. Every sub-model holds its floor as a
+constraint: K, or, maximizing, more than the best level verified so far (shared between the
+processes, and lifted by the parity bound). The processes end with the designer, however it
+ends (``executor.end_with_parent``), and stop at once when the search is over (a shared event).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import sys
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from designer.analysis import bounds
+from designer.core.budget import Budget
+from designer.core.level import Cell, Level
+from designer.search.executor import end_with_parent
+from designer.search.goal import Goal
+
+if TYPE_CHECKING:
+    from designer.search.result import Design
+    from designer.search.stages import Search
+
+#: The stage's name, in the generator record and the stage timings.
+STAGE = "cp-sat by ends"
+
+#: How often the designer looks at the processes' results and its own budget (seconds).
+POLL = 0.1
+
+
+@dataclass(frozen=True)
+class PairResult:
+    """What one pair's search ended with: its best verified layout (terrain, start, goal), whether
+    the model proved nothing (better) is left in the pair, and why it could not run."""
+
+    layout: tuple[np.ndarray, Cell, Cell] | None
+    complete: bool
+    skipped: str | None = None
+    rejected: int = 0  # candidates the verifier refused in the pair's process
+
+
+def pose_pair(search: Search, goal: Goal, budget: Budget, pair: tuple[Cell, Cell], known: int | None,
+              workers: int, label: str, *, in_lane: bool = False) -> PairResult:
+    """Build and solve the sub-request of one start and goal pair: a level of at least K stops,
+    or, maximizing, the best above ``known`` (the best so far elsewhere). ``in_lane``: in a
+    forked process, which leaves Ctrl-C to the designer."""
+    from designer.models.cpsat import BuildTimedOut, build_model
+    from designer.models.solve import solve_model
+
+    request = search.request
+    start, end = pair
+    sub = replace(request, start=start, goal=end)
+    floor = bounds.least_possible(sub, request.min_stops if known is None else known + 1)
+    if request.max_stops is not None and floor > request.max_stops:
+        return PairResult(None, True)  # nothing above the best fits the band
+    try:
+        built = build_model(replace(sub, min_stops=floor), budget=budget, require_min_stops=True)
+    except BuildTimedOut:
+        return PairResult(None, False, f"{STAGE}: building the model of {label} did not fit in the time left")
+    with search.lock:
+        for level in list(search.excluded):
+            built.exclude(level.terrain, level.start, level.goal)
+    rejected = search.rejected
+    outcome = solve_model(built, budget, seed=search.seed, workers=workers, min_stops=floor,
+                          maximize=goal.maximizing, stops_of=lambda design: design.min_stops,
+                          accept=lambda terrain, s, e: search.verify(Level(terrain, s, e), STAGE),
+                          on_stops=search.seen, catch_sigint=not in_lane)
+    found = outcome.found
+    return PairResult(None if found is None else (found.level.terrain, found.level.start, found.level.goal),
+                      outcome.complete, rejected=search.rejected - rejected)
+
+
+def solve_pairs(search: Search, goal: Goal, budget: Budget) -> tuple[Design | None, bool, str | None]:
+    """Every pair of the request, side by side on ``search.workers`` cores (see the module
+    docstring): (the best verified design, whether every pair was proved, why a pair could not
+    run). Meeting K, the first verified level ends the search."""
+    from designer.models.cpsat import end_pairs
+
+    pairs = end_pairs(search.request)
+    lanes = min(search.workers, len(pairs)) if sys.platform.startswith("linux") else 1
+    forked = lanes > 1
+    best: Design | None = None
+
+    def take(result: PairResult) -> bool:
+        """Take one pair's result in; whether the search goes on."""
+        nonlocal best
+        if forked and result.rejected:
+            with search.lock:
+                search.rejected += result.rejected
+        if result.layout is not None:
+            design = search.verify(Level(*result.layout), STAGE)  # verified here, in the designer's process
+            if design is not None and (best is None or design.min_stops > best.min_stops):
+                best = design
+                search.seen(design.min_stops)
+            if design is None:
+                return False  # not expected: the same verifier took it in the pair's process
+        return result.complete and (goal.maximizing or best is None)
+
+    if lanes == 1:
+        for number, pair in enumerate(pairs, 1):
+            search.progress.update(phase=f"cp-sat, ends {number}/{len(pairs)}")
+            known = best.min_stops if goal.maximizing and best is not None else None
+            result = pose_pair(search, goal, budget, pair, known, search.workers, f"pair {number} of {len(pairs)}")
+            if result.skipped or not take(result):
+                return best, False, result.skipped
+        return best, goal.maximizing or best is None, None
+
+    context = multiprocessing.get_context("fork")
+    stop = context.Event()  # set: every pair's search ends
+    shared_best = context.Value("i", -1)  # the most stops verified so far (maximizing)
+    lane_budget = Budget(budget.time_limit, budget.t0, stop)  # one clock: perf_counter is the machine's
+    jobs = [(goal, number, pair, len(pairs)) for number, pair in enumerate(pairs, 1)]
+    done = 0
+    search.progress.update(phase=f"cp-sat, ends 0/{len(pairs)}, {lanes} at once")
+    with ProcessPoolExecutor(lanes, mp_context=context, initializer=_start_lane,
+                             initargs=(search, lane_budget, shared_best, os.getpid())) as pool:
+        futures = {pool.submit(_lane_job, job) for job in jobs}
+        try:
+            going, skipped = True, None
+            while futures and going:
+                finished, futures = wait(futures, timeout=POLL, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    result = future.result()
+                    done += 1
+                    going = going and not result.skipped and take(result)
+                    skipped = skipped or result.skipped
+                    if best is not None and goal.maximizing:
+                        with shared_best.get_lock():
+                            shared_best.value = max(shared_best.value, best.min_stops)
+                if finished:
+                    search.progress.update(phase=f"cp-sat, ends {done}/{len(pairs)}, {lanes} at once")
+                if budget.cancelled():
+                    going = False
+            complete = going and not futures
+        finally:
+            stop.set()  # the searches still running end at their next check (every 50 ms)
+            for future in futures:
+                future.cancel()
+    return best, complete and (goal.maximizing or best is None), skipped
+
+
+_lane: dict[str, object] = {}
+
+
+def _start_lane(search: Search, budget: Budget, shared_best, parent: int) -> None:
+    """Called first in each forked process: what the pairs share (inherited, not pickled)."""
+    from designer.search.stages import Progress
+
+    end_with_parent(parent)
+    # Ctrl-C reaches the whole process group: the designer ends the searches through the event.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    search.progress = Progress()  # the designer's own progress is shown by the designer alone
+    _lane.update(search=search, budget=budget, best=shared_best)
+
+
+def _lane_job(job) -> PairResult:
+    goal, number, pair, count = job
+    budget: Budget = _lane["budget"]
+    if budget.cancelled():
+        return PairResult(None, False)
+    known = _lane["best"].value if goal.maximizing else None
+    return pose_pair(_lane["search"], goal, budget, pair, None if known is None or known < 0 else known, 1,
+                     f"pair {number} of {count}", in_lane=True)

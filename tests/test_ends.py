@@ -12,6 +12,7 @@ from designer.cli import main
 from designer.core.request import LayoutRequest
 from designer.models.cpsat import end_pairs
 from designer.search.design import DesignFailed, design
+from designer.search.stages import Search
 
 
 def mirror_images(request: LayoutRequest, start, goal):
@@ -73,6 +74,29 @@ def test_a_level_meets_the_request_and_says_what_ran(workers):
     check(request, found.level)
     assert found.generator.method == "cpsat-ends" and found.generator.stage == "cp-sat by ends"
     assert set(found.generator.stage_seconds) == {"cp-sat by ends"}
+
+
+@pytest.mark.parametrize("workers", [1, 2], ids=["one-after-another", "side-by-side"])
+def test_a_level_is_verified_once_where_it_was_found(workers, monkeypatch):
+    """Verified again elsewhere, a tidied level would lose its record's count of tidied rocks
+    (the second verification finds nothing left to tidy)."""
+    passed = []
+    real = Search._verify
+
+    def counting(self, level, stage):
+        found = real(self, level, stage)
+        if found is not None:
+            passed.append(found)  # in this process only: a forked pair's process counts in its copy
+        return found
+
+    monkeypatch.setattr(Search, "_verify", counting)
+    request = LayoutRequest(7, 7, min_stops=11, tidy=True)
+    found = design(request, seed=1, time_limit=60, method="cpsat-ends", workers=workers)
+    check(request, found.level)
+    if workers == 1:
+        assert passed == [found]
+    else:
+        assert passed == []  # verified in the pair's process, taken in as it is
 
 
 @pytest.mark.parametrize("workers", [1, 2], ids=["one-after-another", "side-by-side"])

@@ -12,6 +12,7 @@ thread), one after another with every worker elsewhere. Every sub-model holds it
 constraint: K, or, maximizing, more than the best level verified so far (shared between the
 processes, and lifted by the parity bound). The processes end with the designer, however it
 ends (``executor.end_with_parent``), and stop at once when the search is over (a shared event).
+A level a pair's search finds is verified there, once, and comes back as that design.
 """
 
 from __future__ import annotations
@@ -23,8 +24,6 @@ import sys
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
-
-import numpy as np
 
 from designer.analysis import bounds
 from designer.core.budget import Budget
@@ -45,10 +44,10 @@ POLL = 0.1
 
 @dataclass(frozen=True)
 class PairResult:
-    """What one pair's search ended with: its best verified layout (terrain, start, goal), whether
-    the model proved nothing (better) is left in the pair, and why it could not run."""
+    """What one pair's search ended with: its best verified design, whether the model proved
+    nothing (better) is left in the pair, and why it could not run."""
 
-    layout: tuple[np.ndarray, Cell, Cell] | None
+    design: Design | None
     complete: bool
     skipped: str | None = None
     rejected: int = 0  # candidates the verifier refused in the pair's process
@@ -80,9 +79,7 @@ def pose_pair(search: Search, goal: Goal, budget: Budget, pair: tuple[Cell, Cell
                           maximize=goal.maximizing, stops_of=lambda design: design.min_stops,
                           accept=lambda terrain, s, e: search.verify(Level(terrain, s, e), STAGE),
                           on_stops=search.seen, catch_sigint=not in_lane)
-    found = outcome.found
-    return PairResult(None if found is None else (found.level.terrain, found.level.start, found.level.goal),
-                      outcome.complete, rejected=search.rejected - rejected)
+    return PairResult(outcome.found, outcome.complete, rejected=search.rejected - rejected)
 
 
 def solve_pairs(search: Search, goal: Goal, budget: Budget) -> tuple[Design | None, bool, str | None]:
@@ -99,16 +96,15 @@ def solve_pairs(search: Search, goal: Goal, budget: Budget) -> tuple[Design | No
     def take(result: PairResult) -> bool:
         """Take one pair's result in; whether the search goes on."""
         nonlocal best
-        if forked and result.rejected:
+        design = result.design
+        if forked:  # the rejections were counted in the pair's process
             with search.lock:
                 search.rejected += result.rejected
-        if result.layout is not None:
-            design = search.verify(Level(*result.layout), STAGE)  # verified here, in the designer's process
-            if design is not None and (best is None or design.min_stops > best.min_stops):
-                best = design
-                search.seen(design.min_stops)
-            if design is None:
-                return False  # not expected: the same verifier took it in the pair's process
+            if design is not None:
+                design = replace(design, generator=design.generator.but(rejected=search.rejected))
+        if design is not None and (best is None or design.min_stops > best.min_stops):
+            best = design
+            search.seen(design.min_stops)
         return result.complete and (goal.maximizing or best is None)
 
     if lanes == 1:
@@ -137,7 +133,7 @@ def solve_pairs(search: Search, goal: Goal, budget: Budget) -> tuple[Design | No
                 for future in finished:
                     result = future.result()
                     done += 1
-                    going = going and not result.skipped and take(result)
+                    going = take(result) and going and not result.skipped  # every result is taken in
                     skipped = skipped or result.skipped
                     if best is not None and goal.maximizing:
                         with shared_best.get_lock():
@@ -173,6 +169,6 @@ def _lane_job(job) -> PairResult:
     budget: Budget = _lane["budget"]
     if budget.cancelled():
         return PairResult(None, False)
-    known = _lane["best"].value if goal.maximizing else None
-    return pose_pair(_lane["search"], goal, budget, pair, None if known is None or known < 0 else known, 1,
+    known = _lane["best"].value if goal.maximizing else -1
+    return pose_pair(_lane["search"], goal, budget, pair, known if known >= 0 else None, 1,
                      f"pair {number} of {count}", in_lane=True)

@@ -13,16 +13,10 @@ The package is laid out by family (the README's "Layout" says more):
 - ``designer.export``: the text report, pictures, Tiled maps, the play page;
 - ``designer.studies``: records, comparisons and benchmarks;
 - ``designer.cli``: the ``designer`` command, a thin shell over all of the above.
-
-Modules that moved into these folders keep their old names as aliases (``designer.level`` is
-``designer.core.level``; see ``designer._moved``).
 """
 
-from designer import _moved
 from designer.core.errors import DesignerError, LevelError
 from designer.core.level import ICE, ROCK, SNOW, Level
-
-_moved.install()
 
 __all__ = ["DesignerError", "ICE", "Level", "LevelError", "ROCK", "SNOW"]
 

@@ -4,7 +4,7 @@ Run: python examples/choices.py   (from any folder)
 (the compiled kernels are needed: the chains that count choices are C.)
 """
 
-from designer.analysis import analyze
+from designer.analysis.graph import analyze
 from designer.core.request import LayoutRequest
 from designer.search.design import design
 from designer.studies.pareto import pareto

@@ -6,8 +6,9 @@ Run: python examples/design_levels.py   (from any folder)
 from pathlib import Path
 
 from designer.core.request import LayoutRequest
-from designer.formats import dumps
-from designer.search.design import DesignFailed, design
+from designer.formats.level_files import dumps
+from designer.search.result import DesignFailed
+from designer.search.design import design
 from designer.search.packs import design_pack
 
 # A 12x12 framed level that needs at least 30 moves, strong and reversible.

@@ -5,9 +5,9 @@ Run: python examples/solve_and_analyze.py   (from any folder)
 
 from pathlib import Path
 
-from designer.analysis import analyze
+from designer.analysis.graph import analyze
 from designer.analysis.classify import classify
-from designer.formats import dumps, read_level
+from designer.formats.level_files import dumps, read_level
 from designer.core.level import Level
 from designer.export.report import report
 from designer.core.rules import replay

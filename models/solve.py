@@ -4,9 +4,6 @@ place, the solution callback, and Ctrl-C. (``cpsat.build_model`` builds the mode
 
 from __future__ import annotations
 
-import os
-import select
-import signal
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -57,13 +54,15 @@ class StopsWatcher(cp_model.CpSolverSolutionCallback):
 
 def solve(solver: cp_model.CpSolver, model: cp_model.CpModel, callback: StopsWatcher | None = None, *,
           stop: Callable[[], bool] | None = None):
-    """``solver.solve``, with Ctrl-C honoured. CP-SAT takes SIGINT while it searches and returns as
-    if its time limit had come; a search that stops early, without reaching the callback's target,
-    was interrupted, so this raises KeyboardInterrupt rather than let it read as "time limit
-    reached". SIGTERM and SIGHUP, which CP-SAT does not catch, stop the search too, and so does
-    ``stop()`` turning true (polled every 50 ms; the caller asked for that stop, so it is no
-    interrupt): see ``_watched``. (Running the solve in a helper thread, so that Python would see
-    the signal, crashes OR-Tools 9.15 at exit: the solve stays in the calling thread.)"""
+    """``solver.solve``, with a cancel honoured. CP-SAT takes SIGINT while it searches and returns
+    as if its time limit had come; a search that stops early, without reaching the callback's
+    target, was interrupted, so this raises KeyboardInterrupt rather than let it read as "time
+    limit reached". ``stop()`` turning true stops the search too (polled every 50 ms by a helper
+    thread, ``solver.stop_search`` being made to be called from another thread); the caller asked
+    for that stop, so it is no interrupt. A cancel token (SIGTERM and SIGHUP set the designer's:
+    ``designer.core.control.cancel_on_signals``) reaches the search this way, through the budget
+    ``stop`` asks. (Running the solve in a helper thread, so that Python would see the signal,
+    crashes OR-Tools 9.15 at exit: the solve stays in the calling thread.)"""
     with _watched(solver, stop) as asked:
         status = solver.solve(model, callback)
     if callback is not None and callback.reached:
@@ -78,41 +77,20 @@ def solve(solver: cp_model.CpSolver, model: cp_model.CpModel, callback: StopsWat
 
 @contextmanager
 def _watched(solver: cp_model.CpSolver, stop: Callable[[], bool] | None):
-    """While the block runs, a helper thread stops ``solver``'s search (``stop_search``, made to
-    be called from another thread) when SIGTERM or SIGHUP arrives or ``stop()`` turns true. Python
-    runs its signal handlers only between bytecodes, so not during a search in C++; but the
-    interpreter's C-level handler writes each signal's number to the wakeup descriptor, which the
-    helper watches (only the main thread can set it; the one in place before is put back after
-    the block). The Python handler then runs when the search returns. Yields a function that
-    tells whether ``stop()`` stopped the search."""
-    read = write = before = None
-    if threading.current_thread() is threading.main_thread():
-        read, write = os.pipe()
-        os.set_blocking(write, False)
-        try:
-            before = signal.set_wakeup_fd(write, warn_on_full_buffer=False)
-        except ValueError:  # pragma: no cover - not the main interpreter
-            os.close(read)
-            os.close(write)
-            read = write = None
+    """While the block runs, a helper thread stops ``solver``'s search when ``stop()`` turns
+    true. Yields a function that tells whether it did."""
     done = threading.Event()
     asked = threading.Event()
-    ending = {int(signal.SIGTERM), int(signal.SIGHUP)}
 
     def watch() -> None:
-        while not done.is_set():
-            if read is not None:
-                if select.select([read], [], [], 0.05)[0] and ending & set(os.read(read, 64)):
-                    solver.stop_search()
-            else:
-                done.wait(0.05)
-            if stop is not None and not asked.is_set() and stop():
+        while not done.wait(0.05):
+            if stop():
                 asked.set()
                 solver.stop_search()
+                return
 
-    watcher = None
-    if read is not None or stop is not None:
-        watcher = threading.Thread(target=watch, name="cp-sat watcher", daemon=True)
+    watcher = threading.Thread(target=watch, name="cp-sat watcher", daemon=True) if stop is not None else None
+    if watcher is not None:
         watcher.start()
     try:
         yield asked.is_set
@@ -120,10 +98,6 @@ def _watched(solver: cp_model.CpSolver, stop: Callable[[], bool] | None):
         done.set()
         if watcher is not None:
             watcher.join()
-        if read is not None:
-            signal.set_wakeup_fd(before)
-            os.close(read)
-            os.close(write)
 
 
 @dataclass(frozen=True)

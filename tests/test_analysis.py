@@ -5,9 +5,9 @@ from hypothesis import given
 import oracle
 from conftest import IMPLS, small_levels
 from designer.core import kernels
-from designer.analysis import analyze, move_graph
+from designer.analysis.graph import analyze, move_graph
 from designer.analysis.classify import classify, classify_many
-from designer.formats import read_level
+from designer.formats.level_files import read_level
 from designer.core.level import Level
 
 # Each example named for its class in the terms of source 000 ("Slippery ice maps").

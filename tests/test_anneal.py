@@ -6,11 +6,12 @@ from conftest import needs_compiled
 
 from designer.search import anneal
 from designer.core import kernels
-from designer.analysis import analyze
+from designer.analysis.graph import analyze
 from designer.core.budget import Budget
 from designer.search.design import design
 from designer.search.goal import Goal
-from designer.search.stages import Progress, Search, anneal_stage, empty_room
+from designer.search.stages import anneal_stage, empty_room
+from designer.search.state import Progress, Search
 from designer.core.level import ROCK, Level
 from designer.core.request import LayoutRequest
 

@@ -3,11 +3,11 @@ import json
 import pytest
 from conftest import one_error_line
 
-from designer.analysis import analyze
+from designer.analysis.graph import analyze
 from designer.search.baselines import generate
 from designer.cli import main
 from designer.studies.compare import compare
-from designer.search.design import DesignFailed
+from designer.search.result import DesignFailed
 from designer.core.level import Level
 from designer.core.request import LayoutRequest
 from test_design import check

@@ -6,8 +6,9 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from designer.analysis import bounds
-from designer.analysis import analyze
-from designer.search.design import DesignFailed, design
+from designer.analysis.graph import analyze
+from designer.search.result import DesignFailed
+from designer.search.design import design
 from designer.core.level import ICE, ROCK, Level
 from designer.core.request import LayoutRequest
 

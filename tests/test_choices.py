@@ -6,14 +6,14 @@ import json
 import pytest
 from conftest import EXAMPLES, needs_compiled
 
-from designer.analysis import analyze
+from designer.analysis.graph import analyze
 from designer.analysis.verify import failure
 from designer.cli import main
 from designer.core import kernels
 from designer.core.errors import DesignerError
 from designer.core.level import Level
 from designer.core.request import LayoutRequest
-from designer.formats import read_level
+from designer.formats.level_files import read_level
 from designer.search.design import design
 
 
@@ -109,7 +109,7 @@ def test_a_choices_level_designs_itself_again(tmp_path, capsys):
 
 @needs_compiled
 def test_pareto_prints_a_front_none_dominated_and_every_level_verified(tmp_path, capsys):
-    from designer.formats import level_from_json, read_levels
+    from designer.formats.level_files import level_from_json, read_levels
     from designer.studies.pareto import Point, dominates
 
     out, plot = tmp_path / "front", tmp_path / "front.png"

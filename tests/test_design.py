@@ -6,12 +6,13 @@ import pytest
 from conftest import needs_compiled, one_error_line
 from ortools.sat.python import cp_model
 
-from designer.analysis import analyze
+from designer.analysis.graph import analyze
 from designer.cli import main
-from designer.search.design import DesignFailed, design
+from designer.search.result import DesignFailed
+from designer.search.design import design
 from designer.search.stages import empty_room
 from designer.core.errors import DesignerError
-from designer.formats import parse_level
+from designer.formats.level_files import parse_level
 from designer.core.level import ROCK, SNOW, Level
 from designer.core.rules import replay
 from designer.models.cpsat import build_model
@@ -293,7 +294,7 @@ def test_sampler_respects_requests():
 
 def new_search(request, seed=0, time_limit=10.0, goal=None):
     from designer.search.goal import Goal
-    from designer.search.stages import Progress, Search
+    from designer.search.state import Progress, Search
 
     return Search(request, goal or Goal.meet(request.min_stops), seed=seed, budget=Budget(time_limit), workers=1,
                   method="auto", excluded=set(), progress=Progress())

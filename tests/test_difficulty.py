@@ -5,10 +5,10 @@ import json
 import pytest
 from conftest import one_error_line
 
-from designer.analysis import analyze
+from designer.analysis.graph import analyze
 from designer.analysis.verify import failure
 from designer.cli import main
-from designer.formats import read_levels
+from designer.formats.level_files import read_levels
 from designer.search.difficulty import PRESETS, banded, curve_targets, parse_curve
 from designer.core.request import LayoutRequest
 from designer.core.errors import DesignerError

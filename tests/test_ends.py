@@ -11,8 +11,9 @@ from designer.analysis import bounds
 from designer.cli import main
 from designer.core.request import LayoutRequest
 from designer.models.cpsat import end_pairs
-from designer.search.design import DesignFailed, design
-from designer.search.stages import Search
+from designer.search.result import DesignFailed
+from designer.search.design import design
+from designer.search.state import Search
 
 
 def mirror_images(request: LayoutRequest, start, goal):

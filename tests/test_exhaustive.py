@@ -3,7 +3,8 @@ import itertools
 import numpy as np
 import pytest
 
-from designer.search.design import DesignFailed, design
+from designer.search.result import DesignFailed
+from designer.search.design import design
 from designer.core.budget import Budget
 from designer.search.exhaustive import applies, base_terrain, search, symmetries
 from designer.analysis.classify import STRONG, classify_batch
@@ -47,7 +48,7 @@ def test_exhaustive_best_matches_brute_force(request_):
     assert result.complete
     assert result.best == brute_force_best(request_)
     if result.level is not None:
-        from designer.analysis import analyze
+        from designer.analysis.graph import analyze
 
         report = analyze(result.level)
         assert report.solvability == "strong" and report.reversible and report.min_stops == result.best

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from conftest import one_error_line
 
-from designer.cli import commands as cli
+from designer.cli import entry as cli
 from designer.cli import main
-from designer.formats import parse_level
+from designer.formats.level_files import parse_level
 from designer.core.level import Level
 
 DESIGNER = [sys.executable, "-m", "designer"]

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from conftest import IMPLS, needs_compiled, small_levels
 from designer.core import kernels
-from designer.analysis import analyze
+from designer.analysis.graph import analyze
 from designer.core.level import ICE, ROCK, SNOW, Level
 
 def run_both(call):
@@ -111,7 +111,7 @@ def test_exhaustive_finds_the_known_optimum(impl):
             got = kernels.exhaustive(base, free, everywhere, everywhere, [], 1, first, 1, 60)
             assert got[6] is True
             best = max(best, got[0])
-    from designer.analysis import analyze
+    from designer.analysis.graph import analyze
     from designer.core.level import Level
 
     brute = -1

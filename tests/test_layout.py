@@ -1,4 +1,4 @@
-"""The package's layout: old import paths still work, the request reproduces its level, and the
+"""The package's layout: the docstring examples run, the request reproduces its level, and the
 CP-SAT model is installed as designer.models, never as a top-level "models"."""
 
 import doctest
@@ -26,30 +26,6 @@ DOCTESTED = ["designer.core.request", "designer.core.space", "designer.core.budg
 def test_docstring_examples(name):
     failed, tried = doctest.testmod(importlib.import_module(name))
     assert tried > 0 and failed == 0
-
-
-def test_old_module_paths_are_the_new_modules():
-    import designer.core.level
-    import designer.level
-    import designer.search.design
-
-    assert designer.level is designer.core.level
-    old_names = {
-        "designer.design": ["Design", "DesignFailed", "Progress", "design", "empty_room", "lower_bound", "validate",
-                            "SAMPLE_BATCH", "PackJob", "Search"],
-        "designer.analysis": ["analyze", "is_solvable", "move_graph"],
-        "designer.formats": ["read_level", "level_to_json", "dumps"],
-        "designer.fast": ["classify", "classify_batch", "STRONG"],
-        "designer.render": ["report"],
-        "designer.records": ["records", "Checkpoint"],
-    }
-    for module, names in old_names.items():
-        for name in names:
-            assert getattr(importlib.import_module(module), name) is not None, (module, name)
-    moved = importlib.import_module("designer.design")
-    assert moved.PackJob.__module__ == "designer.search.packs" and moved.Search.__module__ == "designer.search.stages"
-    with pytest.raises(AttributeError):
-        moved.no_such_name
 
 
 @pytest.mark.parametrize("request_", [

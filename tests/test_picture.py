@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from designer.export import picture, tiled
-from designer.analysis import analyze
+from designer.analysis.graph import analyze
 from designer.cli import main
-from designer.formats import level_to_json, format_json
+from designer.formats.level_files import level_to_json, format_json
 from designer.analysis.stars import Stars
 from designer.core.level import ROCK, SNOW, Level
 

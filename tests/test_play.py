@@ -172,9 +172,9 @@ def test_an_unsolvable_level_has_no_par(browser, tmp_path):
 # --- hints, the solve button, stars and saved progress ----------------------------------------
 
 def graph_of(path: Path):
-    from designer.analysis import analyze
+    from designer.analysis.graph import analyze
     from designer.analysis.graph import move_graph
-    from designer.formats import read_level
+    from designer.formats.level_files import read_level
 
     level = read_level(path)
     graph = move_graph(level)
@@ -239,6 +239,24 @@ def test_solve_plays_the_rest_from_mid_level_and_earns_no_stars(browser, tmp_pat
     page.close()
 
 
+def test_keys_work_the_moment_the_solver_has_solved(browser, tmp_path, capsys):
+    # R (restart) and U (undo) pressed right after the solver's last move, before its slide ends
+    path = LEVELS / "strong-reversible.txt"
+    moves = solution_of(path, capsys)
+    page = open_page(browser, make_page(tmp_path, path))
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.body.dataset.state === 'solved'", timeout=10_000, polling=1)
+    page.keyboard.press("r")
+    assert state(page) == ("playing", 0)
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.body.dataset.state === 'solved'", timeout=10_000, polling=1)
+    page.keyboard.press("u")
+    assert state(page) == ("playing", len(moves) - 1)
+    play(page, moves[-1])  # the player's own key works at once too
+    assert state(page) == ("solved", len(moves))
+    page.close()
+
+
 def walk(level, step, length: int) -> str:
     """Moves that reach the goal in exactly ``length`` moves (the goal only at the end)."""
     cells = {a for a, _ in step} | set(step.values())
@@ -258,7 +276,7 @@ def test_stars_at_par_one_over_and_far_over(browser, tmp_path, capsys):
     level, remaining, step = graph_of(path)
     par = remaining[level.start]
     source = tmp_path / "level.json"
-    from designer.formats import format_json, level_to_json
+    from designer.formats.level_files import format_json, level_to_json
     from designer.analysis.stars import Stars
 
     stars = Stars(par, par + 1, par + 3)  # the level's own thresholds

@@ -10,7 +10,7 @@ import pytest
 from designer.core.request import LayoutRequest
 from designer.search import design as policy
 from designer.search.result import DesignFailed
-from designer.search.stages import StageResult
+from designer.search.state import StageResult
 
 REQUEST = LayoutRequest(height=6, width=6, min_stops=11)  # infeasible: the model proves it
 
@@ -31,7 +31,7 @@ def test_a_proof_from_the_model_ends_the_climb_at_once(monkeypatch):
 
 
 def test_the_climbs_level_ends_the_model_at_once(monkeypatch):
-    from designer.formats import parse_level
+    from designer.formats.level_files import parse_level
 
     level = parse_level("#G####\n#...##\n#....#\n#....#\n#....#\n#S####\n")  # whatever the climb returns
     seen, searching = {}, threading.Event()
@@ -92,7 +92,7 @@ NINE = "###G##\n##..##\n#....#\n#..#.#\n###..#\n###S##\n"  # 6x6 with a frame: 9
 
 
 def test_maximizing_the_models_bar_follows_the_other_side_and_its_proof_ends_both(monkeypatch):
-    from designer.formats import parse_level
+    from designer.formats.level_files import parse_level
 
     level, seen = parse_level(NINE), {}
 

@@ -11,7 +11,7 @@ from conftest import needs_compiled
 from designer.core.budget import Budget
 from designer.search import exhaustive
 from designer.studies import records as rec
-from designer.analysis import analyze
+from designer.analysis.graph import analyze
 from designer.cli import main
 from designer.search.executor import Dask, InProcess
 from designer.core.level import ROCK

@@ -14,7 +14,7 @@ from conftest import one_error_line
 
 from designer.cli import main
 from designer.export.play import page
-from designer.formats import read_levels
+from designer.formats.level_files import read_levels
 
 LEVEL = "#G#\n#.#\n#S#\n"
 
@@ -235,13 +235,13 @@ def test_2_an_edited_checkpoint_is_found_out(tmp_path, capsys):
 
 
 def test_2_a_bound_that_is_not_evidence_is_dropped(tmp_path):
-    from designer.formats import level_to_json, parse_level
+    from designer.formats.level_files import level_to_json, parse_level
     from designer.studies.records import Checkpoint
 
     level = parse_level("S.#..\n.....\n..#..\n.....\n....G\n")
     checkpoint = Checkpoint(None, {})
     good = {"bound": level_to_json(level, with_analysis=False), "threshold": 0, "shards": {}, "seconds": 0.0}
-    from designer.analysis import analyze
+    from designer.analysis.graph import analyze
     good["threshold"] = analyze(level).min_stops + 1
     checkpoint.partial = {2: dict(good), 3: dict(good, threshold=good["threshold"] + 4), 1: dict(good)}
     assert checkpoint.verify(5, 5, False) == [1, 3]  # 1: two rocks over its budget; 3: a skipped bar
@@ -409,7 +409,7 @@ def test_16_layouts_beyond_the_bar_that_failed_say_why():
     from designer.core.level import Level
     from designer.core.request import LayoutRequest
     from designer.search.goal import Goal
-    from designer.search.stages import Progress, Search
+    from designer.search.state import Progress, Search
 
     request = LayoutRequest(height=3, width=3, min_stops=1, snow=1)
     search = Search(request, Goal.meet(1), seed=0, budget=Budget(1.0), workers=1, method="auto", excluded=set(),

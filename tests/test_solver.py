@@ -4,7 +4,7 @@ from hypothesis import given
 import oracle
 from conftest import IMPLS, small_levels
 from designer.core import kernels
-from designer.formats import read_level
+from designer.formats.level_files import read_level
 from designer.core.rules import replay
 from designer.analysis.solver import solve
 

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 from conftest import one_error_line
 
-from designer.analysis import analyze
+from designer.analysis.graph import analyze
 from designer.cli import main
 from designer.search.design import design
 from designer.core.errors import LevelError

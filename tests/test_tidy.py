@@ -3,7 +3,7 @@
 import pytest
 from conftest import needs_compiled
 
-from designer.analysis import analyze
+from designer.analysis.graph import analyze
 from designer.search.design import design
 from designer.core.level import ICE, ROCK, SNOW, Level
 from designer.analysis.tidy import spare_tiles, tidy

@@ -6,10 +6,4 @@
 - ``bounds``: cheap theorems that prove some requests infeasible;
 - ``tidy``: whether every placed tile is needed, and tidying a level;
 - ``verify``: the one verifier: does a level meet a request?
-
-``from designer.analysis import analyze`` (and the rest of ``graph``) works as before.
 """
-
-from designer import _moved
-
-__getattr__ = _moved.forward(__name__, "designer.analysis.graph")

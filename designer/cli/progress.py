@@ -1,57 +1,32 @@
-"""Progress display for long work: a rich bar on a terminal, nothing when output is piped."""
+"""Progress of long work on a terminal: a rich bar on standard error that an operation's updates
+(``designer.core.control.Update``) move; nothing when standard error is piped."""
 
 from __future__ import annotations
 
 from contextlib import contextmanager
 
-from designer.search.stages import Progress
-
-
-class _Bar:
-    """One bar for ``make`` (a level at a time) and ``records`` (a rock count at a time); every
-    call is a no-op when the bar is off."""
-
-    def __init__(self, bar=None, task=None):
-        self.bar, self.task = bar, task
-
-    def for_level(self, index: int) -> Progress:
-        """A ``Progress`` for level ``index`` of a pack (pass it to ``design``)."""
-        if self.bar is None:
-            return Progress()
-
-        def show(state: Progress) -> None:
-            best = f", best {state.best_stops} stops" if state.best_stops is not None else ""
-            rejected = f", {state.rejected} rejected" if state.rejected else ""
-            self.bar.update(self.task, description=f"level {index + 1}: {state.phase}{best}{rejected}")
-
-        return Progress(listeners=[show])
-
-    def phase(self, rocks: int, name: str) -> None:
-        """Show the rock count in progress and its stage (``records``)."""
-        if self.bar is not None:
-            self.bar.update(self.task, description=f"{rocks} rocks: {name}")
-
-    def advance(self, *_) -> None:
-        if self.bar is not None:
-            self.bar.advance(self.task)
+from designer.core.control import Update, no_progress
 
 
 @contextmanager
-def reporter(total: int, enabled: bool, description: str = "designing"):
-    """Yield a ``_Bar`` of ``total`` steps: a rich progress bar on standard error when
-    ``enabled``, else one that shows nothing."""
+def progress_bar(enabled: bool):
+    """Yield an ``on_progress`` callback: a transient rich bar when ``enabled``, else one that
+    shows nothing. The bar appears with the operation's first update (its total and label)."""
     if not enabled:
-        yield _Bar()
+        yield no_progress
         return
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress as RichProgress, SpinnerColumn, TextColumn
-    from rich.progress import TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
     columns = [SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()]
-    with RichProgress(*columns, console=Console(stderr=True), transient=True) as bar:
-        yield _Bar(bar, bar.add_task(description, total=total))
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = None
 
+        def show(update: Update) -> None:
+            nonlocal task
+            if task is None:
+                task = bar.add_task(update.label or "", total=update.total)
+            label = {"description": update.label} if update.label is not None else {}
+            bar.update(task, completed=update.done, total=update.total, **label)
 
-def records_reporter(total: int, enabled: bool):
-    """``reporter`` for ``designer records``: ``phase(rocks, stage)`` and ``advance()``."""
-    return reporter(total, enabled, "records")
+        yield show

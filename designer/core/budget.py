@@ -12,21 +12,30 @@ True
 >>> 4.0 < budget.share(0.5).left() <= 5.0
 True
 
-A budget may be ended early from another thread (``cancellable``, then ``cancel``): every share
-of it then has nothing left. The portfolio stops its other side this way when one side wins.
+A budget may carry a cancel token (``designer.core.control``): once the token is set, the
+budget and every share and cut of it have nothing left, which is how a user's Ctrl-C or a closed
+connection reaches every search. ``cancellable`` gives a budget a token of its own that the
+caller's still ends: the portfolio stops its other side this way when one side wins.
 
 >>> race = Budget(10.0).cancellable()
 >>> part = race.share(0.5)
 >>> race.cancel()
 >>> part.left(), part.expired()
 (0.0, True)
+>>> from designer.core.control import CancelToken
+>>> users = CancelToken()
+>>> race = Budget(10.0, ended=users).cancellable()
+>>> users.cancel()
+>>> race.cancelled()
+True
 """
 
 from __future__ import annotations
 
-import threading
 import time
 from dataclasses import dataclass, field
+
+from designer.core.control import CancelToken
 
 
 @dataclass(frozen=True)
@@ -35,11 +44,14 @@ class Budget:
 
     time_limit: float
     t0: float = field(default_factory=time.perf_counter)
-    ended: threading.Event | None = field(default=None, compare=False, repr=False)  # set: nothing is left
+    # set: nothing is left (a CancelToken, or a process-shared event in forked searches)
+    ended: CancelToken | None = field(default=None, compare=False, repr=False)
 
     def cancellable(self) -> Budget:
-        """This budget (same start and limit), which ``cancel`` can end early with its shares."""
-        return Budget(self.time_limit, self.t0, threading.Event())
+        """This budget (same start and limit), which ``cancel`` can end early with its shares; the
+        token it carried still ends it too."""
+        parent = self.ended if isinstance(self.ended, CancelToken) else None
+        return Budget(self.time_limit, self.t0, CancelToken(parent))
 
     def cancel(self) -> None:
         """End this budget, and every share and cut of it, now (it must be ``cancellable``)."""

@@ -1,6 +1,7 @@
-"""The exceptions the library raises for input it refuses.
+"""The exceptions the library raises for input it refuses, and for a request it cannot meet.
 
-Each carries one line meant for a person; the command line prints it and exits with status 2.
+Each carries one line meant for a person. The command line prints it and exits with status 2
+(``DesignerError``: bad input) or 1 (``RequestNotMet``: valid, but not met).
 """
 
 
@@ -10,3 +11,8 @@ class DesignerError(Exception):
 
 class LevelError(DesignerError, ValueError):
     """A level (or level file) that is not well formed."""
+
+
+class RequestNotMet(Exception):
+    """A valid request that cannot be met: an unsolvable level to solve or draw, no design
+    (proven infeasible, or the time limit reached), no front in the time."""

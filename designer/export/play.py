@@ -148,6 +148,7 @@ const KEYS = {ArrowUp: "u", ArrowDown: "d", ArrowLeft: "l", ArrowRight: "r",
 const KINDS = {".": "ice", "#": "rock", "_": "snow", "w": "wall"};
 const $ = (id) => document.getElementById(id);
 let index = 0, level = null, pos = null, history = [], solved = false, solving = false, assisted = false;
+let solveRun = 0;  /* which solver run may move the player */
 let progress = loadProgress();
 
 /* Progress: {best: {index: moves}, stars: {index: stars}}, kept per pack in localStorage. */
@@ -289,10 +290,13 @@ function solveRest() {
   if (!nextMove(pos)) { hint(); return; }
   solving = true;
   assisted = true;
+  const run = ++solveRun;  /* a timer left from an earlier run (before a restart) does nothing */
   const step = () => {
+    if (run !== solveRun || !solving) return;
     const found = nextMove(pos);
-    if (solved || !found || !solving) { solving = false; return; }
+    if (solved || !found) { solving = false; return; }
     const cells = move(found.dir);
+    if (solved) { solving = false; return; }  /* the last move: keys and buttons work at once */
     window.setTimeout(step, cells * SLIDE_MS + 120);
   };
   step();

@@ -3,10 +3,4 @@
 - ``level_files``: format detection, the JSON level ("ice-level"), reading from a path or stdin;
 - ``template``: the ``--template`` sketch (canonical ASCII plus ``?``);
 - ``output``: every output path checked before work, every file written whole.
-
-``from designer.formats import read_level`` (and the rest of ``level_files``) works as before.
 """
-
-from designer import _moved
-
-__getattr__ = _moved.forward(__name__, "designer.formats.level_files")

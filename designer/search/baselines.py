@@ -28,6 +28,7 @@ from designer.analysis.graph import analyze
 from designer.analysis.tidy import tidy
 from designer.analysis.verify import meets
 from designer.core.budget import Budget
+from designer.core.control import CancelToken
 from designer.core.errors import DesignerError
 from designer.core.kernels import reach
 from designer.core.level import ICE, ROCK, SNOW, Level
@@ -44,9 +45,10 @@ RANDOM_BATCH = 1024
 
 
 class _Clock:
-    def __init__(self, method: str, request: LayoutRequest, seed: int, time_limit: float, excluded: set[Level]):
+    def __init__(self, method: str, request: LayoutRequest, seed: int, time_limit: float, excluded: set[Level],
+                 cancel: CancelToken | None = None):
         self.method, self.request, self.seed, self.excluded = method, request, seed, excluded
-        self.budget = Budget(time_limit)
+        self.budget = Budget(time_limit, ended=cancel)
         self.candidates = 0
         self.rejected = 0
 
@@ -76,17 +78,15 @@ class _Clock:
 
 
 def generate(method: str, request: LayoutRequest, *, seed: int = 0, time_limit: float = 60.0,
-             exclude: tuple[Level, ...] = ()) -> Design:
+             exclude: tuple[Level, ...] = (), cancel: CancelToken | None = None) -> Design:
     """Run one baseline ``method`` ("random", "repair" or "greedy") on a request; levels in
     ``exclude`` are never returned (for packs of distinct levels)."""
     validate(request)
     if method not in GENERATORS:
         raise ValueError(f"method must be one of {tuple(GENERATORS)}")
     if request.template is not None:  # as published, they lay rocks on an open frame, not in a drawing
-        from designer.search.methods import designer_names
-
-        raise DesignerError(f"--template needs --method {designer_names()}, not {method}")
-    clock = _Clock(method, request, seed, time_limit, set(exclude))
+        raise DesignerError(f"the {method} generator lays rocks on an open frame: it takes no template")
+    clock = _Clock(method, request, seed, time_limit, set(exclude), cancel)
     rng = np.random.default_rng(seed)
     return GENERATORS[method](request, rng, clock)
 

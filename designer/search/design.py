@@ -47,28 +47,26 @@ from __future__ import annotations
 import os
 import threading
 
-from designer import _moved
 from designer.analysis import bounds
 from designer.analysis.classify import classify
 from designer.core.budget import Budget
+from designer.core.control import CancelToken
 from designer.core.errors import DesignerError
 from designer.core.level import ICE, Level
 from designer.core.request import LayoutRequest
 from designer.search import anneal, exhaustive, opengrid
 from designer.search.goal import Goal
 from designer.search.result import Design, DesignFailed, infeasible_message
-from designer.search.stages import (Progress, Search, StageResult, anneal_stage, band_stage, choices_stage, climb_stage,
+from designer.search.stages import (anneal_stage, band_stage, choices_stage, climb_stage,
                                     endpoints_stage, ends_model_stage, exhaustive_stage,
                                     model_stage, open_grid_stage, sample_stage)
+from designer.search.state import Progress, Search, StageResult
 from designer.search.tuning import (ANNEAL_SHARE_BEFORE_MODEL, CHOICES_FLOOR_SHARE, CLIMB_SHARE,
                                     CLIMB_SHARE_BEFORE_ANNEAL,
                                     CLIMB_SHARE_BEFORE_PROOF, EXHAUSTIVE_REACH, MODEL_HEAD_START,
                                     MODEL_HEAD_START_CELLS, MAXIMIZE_BESIDE_MODEL_CELLS, SEARCH_SHARE_WITHOUT_PROOF)
 
-__all__ = ["Design", "DesignFailed", "Progress", "design", "lower_bound", "validate"]
-# What this module held before the stages, packs, tunables and the budget got modules of their own.
-__getattr__ = _moved.forward(__name__, "designer.search.stages", "designer.search.packs", "designer.search.tuning",
-                             "designer.core.budget")
+__all__ = ["design", "lower_bound", "validate"]
 
 #: Largest grid the designer accepts (the model grows with cells x slide length).
 MAX_DESIGN_SIDE = 40
@@ -87,6 +85,7 @@ def design(
     executor=None,
     maximize_choices: bool = False,
     hint: Level | None = None,
+    cancel: CancelToken | None = None,
 ) -> Design:
     """A verified strong, reversible level meeting ``request``, or DesignFailed saying why.
 
@@ -98,7 +97,8 @@ def design(
     most options along its solution, every constraint of the request kept. ``executor`` runs the
     exhaustive search's shards (``designer.search.executor``; threads in this process by default).
     ``hint``: a layout of the request's space to start from (the head of the pool; it is verified
-    like any other level before it can come back).
+    like any other level before it can come back). ``cancel``: a token that ends the work when set
+    (``designer.core.control``; the search then ends as if its time were up).
     """
     validate(request)
     if method not in POLICIES:
@@ -120,8 +120,8 @@ def design(
         goal = Goal.meet(request.min_choices, "options")
     else:
         goal = Goal.meet(request.min_stops)
-    search = Search(request, goal, seed=seed, budget=Budget(time_limit), workers=workers or os.cpu_count() or 1,
-                    method=method, excluded=set(exclude), progress=progress or Progress(), executor=executor)
+    search = Search(request, goal, seed=seed, budget=Budget(time_limit, ended=cancel),
+                    workers=workers or os.cpu_count() or 1, method=method, excluded=set(exclude), progress=progress or Progress(), executor=executor)
     if hint is not None:
         search.absorb(StageResult(pool=((classify(hint).min_stops or 0, hint),)))
     return POLICIES[method](search)
@@ -446,13 +446,13 @@ def exhaustive_fits(search: Search) -> bool:
 
 
 def lower_bound(request: LayoutRequest, *, seed: int = 0, time_limit: float = 10.0, workers: int | None = None,
-                progress: Progress | None = None) -> Design | None:
+                progress: Progress | None = None, cancel: CancelToken | None = None) -> Design | None:
     """The best verified level that sampling and the climb (with restarts) find within the time
     limit, with no proof: the first stage of ``designer.studies.records``, which proves on its own."""
     validate(request)
     goal = Goal.maximize()
-    search = Search(request, goal, seed=seed, budget=Budget(time_limit), workers=workers or os.cpu_count() or 1,
-                    method="auto", excluded=set(), progress=progress or Progress())
+    search = Search(request, goal, seed=seed, budget=Budget(time_limit, ended=cancel),
+                    workers=workers or os.cpu_count() or 1, method="auto", excluded=set(), progress=progress or Progress())
     search.absorb(sample_stage(search, goal))
     if search.pool:
         search.absorb(climb_stage(search, goal, search.budget.share(1.0), restarts=True))

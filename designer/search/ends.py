@@ -11,7 +11,7 @@ each in a forked process of its own on Linux (a CP-SAT search must stay in its p
 thread), one after another with every worker elsewhere. Every sub-model holds its floor as a
 constraint: K, or, maximizing, more than the best level verified so far (shared between the
 processes, and lifted by the parity bound). The processes end with the designer, however it
-ends (``executor.end_with_parent``), and stop at once when the search is over (a shared event).
+ends (``control.end_with_parent``), and stop at once when the search is over (a shared event).
 A level a pair's search finds is verified there, once, and comes back as that design.
 """
 
@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import signal
 import sys
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, replace
@@ -28,12 +27,12 @@ from typing import TYPE_CHECKING
 from designer.analysis import bounds
 from designer.core.budget import Budget
 from designer.core.level import Cell, Level
-from designer.search.executor import end_with_parent
+from designer.core.control import end_with_parent
 from designer.search.goal import Goal
 
 if TYPE_CHECKING:
     from designer.search.result import Design
-    from designer.search.stages import Search
+    from designer.search.state import Search
 
 #: The stage's name, in the generator record and the stage timings.
 STAGE = "cp-sat by ends"
@@ -155,11 +154,9 @@ _lane: dict[str, object] = {}
 
 def _start_lane(search: Search, budget: Budget, shared_best, parent: int) -> None:
     """Called first in each forked process: what the pairs share (inherited, not pickled)."""
-    from designer.search.stages import Progress
+    from designer.search.state import Progress
 
-    end_with_parent(parent)
-    # Ctrl-C reaches the whole process group: the designer ends the searches through the event.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    end_with_parent(parent)  # Ctrl-C reaches the whole group: the designer ends them through the event
     search.progress = Progress()  # the designer's own progress is shown by the designer alone
     _lane.update(search=search, budget=budget, best=shared_best)
 

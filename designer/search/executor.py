@@ -10,37 +10,14 @@ counted twice.
 
 from __future__ import annotations
 
-import ctypes
 import os
-import signal
-import sys
-import threading
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from contextlib import contextmanager
 from typing import Any, Callable, Iterable
 
+from designer.core.control import Cancelled, signals_held
 from designer.core.errors import DesignerError
 from designer.core.extras import need
 from designer.search.tuning import BATCHES_PER_WORKER
-
-
-def end_with_parent(parent: int) -> None:
-    """Called first in a child process: it ends when its parent does, however the parent ends
-    (Linux: the kernel sends SIGKILL when the parent dies, ``PR_SET_PDEATHSIG``), and on SIGTERM
-    or SIGHUP at once (the parent's own handlers, inherited by a fork, are dropped)."""
-    for ending in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(ending, signal.SIG_DFL)
-    if sys.platform.startswith("linux"):
-        try:
-            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
-        except (OSError, AttributeError):
-            pass
-    if os.getppid() != parent:  # the parent was gone before the line above took effect
-        os._exit(1)
-
-
-#: prctl's option that has the kernel signal a process when its parent dies (linux/prctl.h).
-PR_SET_PDEATHSIG = 1
 
 
 def run_batch(jobs: list, shard: Callable[[Any], Any]) -> list:
@@ -90,7 +67,7 @@ class Dask:
         if address == "local":
             # A cluster half started cannot be closed cleanly (dask's exit hook then prints a
             # traceback): an ending signal waits until it is up, then closes it and takes effect.
-            with signals_deferred() as arrived:
+            with signals_held() as arrived:
                 try:
                     self.cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1,
                                                 processes=True, dashboard_address=":0")  # any free port
@@ -100,7 +77,7 @@ class Dask:
                     raise
             if arrived:
                 self.close()
-                signal.raise_signal(arrived[0])
+                raise Cancelled(arrived[0])
             self.name = f"dask local ({len(self.cluster.workers)} workers)"
         else:
             try:
@@ -134,33 +111,14 @@ class Dask:
     def close(self) -> None:
         """Close the client and the cluster this started, whole: an ending signal that arrives
         meanwhile takes effect once they are closed."""
-        with signals_deferred() as arrived:
+        with signals_held() as arrived:
             if self.client is not None:
                 self.client.close()
             if self.cluster is not None:
                 self.cluster.close()
             self.client = self.cluster = None
         if arrived:
-            signal.raise_signal(arrived[0])
-
-
-@contextmanager
-def signals_deferred():
-    """Hold SIGINT, SIGTERM and SIGHUP for the block (in the main thread; elsewhere no handler can
-    be set, and the block runs as it is). Yields the list of those that arrived; the handlers in
-    place before are back after the block, for the caller to raise the first one again
-    (``signal.raise_signal``) once its work is in a state that can be left."""
-    if threading.current_thread() is not threading.main_thread():
-        yield []
-        return
-    arrived: list[int] = []
-    before = {s: signal.signal(s, lambda signum, frame: arrived.append(signum))
-              for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
-    try:
-        yield arrived
-    finally:
-        for s, handler in before.items():
-            signal.signal(s, signal.SIG_DFL if handler is None else handler)
+            raise Cancelled(arrived[0])
 
 
 def scheduler_address(text: str) -> str:

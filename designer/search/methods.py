@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from typing import TYPE_CHECKING
 
+from designer.core.control import CancelToken
 from designer.core.errors import DesignerError
 from designer.core.level import Level
 from designer.core.request import LayoutRequest
@@ -38,10 +39,11 @@ class Method:
 
     def run(self, request: LayoutRequest, *, seed: int = 0, time_limit: float = 60.0, workers: int | None = None,
             maximize: bool = False, exclude: tuple[Level, ...] = (), progress=None, executor=None,
-            maximize_choices: bool = False, hint: Level | None = None, difficulty: str | None = None) -> Design:
+            maximize_choices: bool = False, hint: Level | None = None, difficulty: str | None = None,
+            cancel: CancelToken | None = None) -> Design:
         """Design a level for ``request`` (DesignFailed when it cannot be met). ``difficulty``
         ``"expert"`` runs that preset's two searches (``designer.search.difficulty``); the banded
-        presets are requests of their own."""
+        presets are requests of their own. ``cancel``: a token that ends the work when set."""
         if difficulty is not None:
             from designer.search.difficulty import EXPERT, design_expert
 
@@ -54,16 +56,19 @@ class Method:
                 raise DesignerError("--difficulty expert sets its own objectives: leave out --maximize and "
                                     "--maximize-choices")
             return design_expert(request, self.run, time_limit=time_limit, seed=seed, workers=workers,
-                                 exclude=exclude, progress=progress, executor=executor)
+                                 exclude=exclude, progress=progress, executor=executor, cancel=cancel)
         if self.designer:
             from designer.search import design as policies
 
             return policies.design(request, seed=seed, time_limit=time_limit, workers=workers, maximize=maximize,
                                    exclude=exclude, progress=progress, method=self.name, executor=executor,
-                                   maximize_choices=maximize_choices, hint=hint)
+                                   maximize_choices=maximize_choices, hint=hint, cancel=cancel)
+        if request.template is not None:  # as published, they lay rocks on an open frame, not in a drawing
+            raise DesignerError(f"--template needs --method {designer_names()}, not {self.name}")
         from designer.search import baselines
 
-        return baselines.generate(self.name, request, seed=seed, time_limit=time_limit, exclude=exclude)
+        return baselines.generate(self.name, request, seed=seed, time_limit=time_limit, exclude=exclude,
+                                  cancel=cancel)
 
 
 METHODS: dict[str, Method] = {method.name: method for method in (

@@ -26,7 +26,6 @@ from __future__ import annotations
 import math
 import os
 import multiprocessing
-import signal
 import sys
 import threading
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
@@ -40,7 +39,7 @@ from designer.core.budget import Budget
 from designer.core.level import ICE, ROCK, Level
 from designer.core.request import LayoutRequest
 from designer.search.anneal import cooling
-from designer.search.executor import end_with_parent
+from designer.core.control import end_with_parent
 from designer.search.tuning import (ALONG_LINE, ANYWHERE, GOAL_SAMPLES, OPEN_COLD as COLD,
                                     OPEN_EPOCH_SECONDS as EPOCH_SECONDS, OPEN_HOT as HOT,
                                     OPEN_SLICE_STEPS as SLICE_STEPS, START_MARGIN)
@@ -316,10 +315,7 @@ def _start_chain_process(event, parent: int | None) -> None:
     global _reached
     _reached = event
     if parent is not None:  # in a process of its own
-        end_with_parent(parent)
-        # Ctrl-C reaches the whole process group: the caller ends the chains through the event,
-        # and the chains print nothing of their own.
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        end_with_parent(parent)  # Ctrl-C reaches the whole group: the caller ends the chains
 
 
 def _chain(job: tuple) -> Found:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
+from designer.core.control import CancelToken
 from designer.core.request import LayoutRequest
 from designer.search import methods
 from designer.search.result import Design, DesignFailed
@@ -45,12 +46,14 @@ def design_pack(request: LayoutRequest | list[LayoutRequest], count: int, *, see
                 time_limit: float = 60.0, workers: int | None = None, maximize: bool = False, method: str = "auto",
                 executor=None, maximize_choices: bool = False, difficulty: str | None = None,
                 progress_for: Callable[[int], object] = lambda k: None,
-                on_cluster_level: Callable[[], None] = lambda: None) -> Iterator[Design]:
+                on_cluster_level: Callable[[], None] = lambda: None,
+                cancel: CancelToken | None = None) -> Iterator[Design]:
     """Yield ``count`` distinct verified levels, level k from seed ``seed + k``; raise DesignFailed
     (its message saying which level) when one cannot be made. ``request`` is one request for
     every level, or one per level (a curve: ``designer.search.difficulty.curve_requests``);
     ``difficulty`` ``"expert"`` runs that preset for each. ``progress_for(k)`` gives level k's
-    ``Progress``; ``on_cluster_level()`` is called as each level designed on the cluster arrives."""
+    ``Progress``; ``on_cluster_level()`` is called as each level designed on the cluster arrives;
+    ``cancel`` ends the work in this process (a cluster's jobs end with the executor)."""
     chosen = methods.get(method)
     requests = list(request) if isinstance(request, list) else [request] * count
     if len(requests) != count:
@@ -72,7 +75,8 @@ def design_pack(request: LayoutRequest | list[LayoutRequest], count: int, *, see
             else:
                 found = chosen.run(requests[k], seed=seed + k, time_limit=time_limit, workers=workers,
                                    maximize=maximize, exclude=tuple(d.level for d in made), progress=progress_for(k),
-                                   executor=executor, maximize_choices=maximize_choices, difficulty=difficulty)
+                                   executor=executor, maximize_choices=maximize_choices, difficulty=difficulty,
+                                   cancel=cancel)
         except DesignFailed as failure:
             if count == 1:
                 raise

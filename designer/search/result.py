@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from designer.analysis.graph import Analysis
-from designer.core.errors import DesignerError
+from designer.core.errors import DesignerError, RequestNotMet
 from designer.core.level import Level
 from designer.core.request import LayoutRequest, fields_to_json, json_fields
 
@@ -109,7 +109,7 @@ def choice_figures(report: Analysis) -> dict:
     return {"options": report.options, "rail_stops": report.rail_stops, "solutions": report.solutions}
 
 
-class DesignFailed(Exception):
+class DesignFailed(RequestNotMet):
     """The request cannot be met: ``reason`` is "infeasible" or "time limit"."""
 
     def __init__(self, reason: str, message: str, best: Design | None = None):

@@ -12,6 +12,7 @@ import time
 from dataclasses import replace
 from typing import Callable
 
+from designer.core.control import CancelToken, check
 from designer.core.request import LayoutRequest
 from designer.search import methods as registry
 from designer.search.result import Design, DesignFailed
@@ -20,9 +21,10 @@ from designer.search.result import Design, DesignFailed
 METHODS = registry.names()
 
 
-def run_method(method: str, request: LayoutRequest, seed: int, budget: float, workers: int | None = None) -> Design:
+def run_method(method: str, request: LayoutRequest, seed: int, budget: float, workers: int | None = None,
+               cancel: CancelToken | None = None) -> Design:
     """One attempt of a registered method, ``budget`` seconds."""
-    return registry.get(method).run(request, seed=seed, time_limit=budget, workers=workers)
+    return registry.get(method).run(request, seed=seed, time_limit=budget, workers=workers, cancel=cancel)
 
 
 def _figures(found: Design) -> dict:
@@ -73,8 +75,10 @@ def compare(
     workers: int | None = None,
     keep_levels: bool = False,
     on_run: Callable[[dict], None] | None = None,
+    cancel: CancelToken | None = None,
 ) -> dict:
-    """Run ``methods`` on ``request`` at each min-stops target and seed, ``budget`` seconds each."""
+    """Run ``methods`` on ``request`` at each min-stops target and seed, ``budget`` seconds each;
+    ``cancel`` ends them (``Cancelled``)."""
     for method in methods:
         if method not in METHODS:
             raise ValueError(f"unknown method {method!r}: choose from {', '.join(METHODS)}")
@@ -88,8 +92,9 @@ def compare(
             for method in order:
                 t0 = time.perf_counter()
                 try:
-                    found = run_method(method, asked, seed, budget, workers)
+                    found = run_method(method, asked, seed, budget, workers, cancel)
                 except DesignFailed as failure:
+                    check(cancel)  # a cancelled run is no failure of the method
                     run = {"method": method, "min_stops_target": target, "seed": seed, "success": False,
                            "seconds": round(time.perf_counter() - t0, 3), "reason": failure.reason}
                 else:

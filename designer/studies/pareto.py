@@ -30,6 +30,7 @@ import numpy as np
 
 from designer.analysis.graph import analyze
 from designer.core.budget import Budget
+from designer.core.control import CancelToken, check
 from designer.core.level import Level
 from designer.core.request import LayoutRequest
 from designer.search import anneal
@@ -117,24 +118,29 @@ class Front:
 
 
 def pareto(request: LayoutRequest, time_limit: float, *, seed: int = 0, workers: int | None = None,
-           executor=None, on_run: Callable[[str], None] = lambda what: None) -> Front:
+           executor=None, on_run: Callable[[str], None] = lambda what: None,
+           cancel: CancelToken | None = None) -> Front:
     """The front for the layout space of ``request`` (its min stops is ignored: every band is
     tried) within ``time_limit`` seconds; ``on_run(what)`` is called as each run ends. With a
-    cluster ``executor`` the band runs go out at once, each with its share of the time."""
+    cluster ``executor`` the band runs go out at once, each with its share of the time. ``cancel``
+    ends the work in this process (``Cancelled``)."""
     request = replace(request, min_stops=1, max_stops=None, min_choices=None)
     validate(request)
-    budget = Budget(time_limit)
+    budget = Budget(time_limit, ended=cancel)
     workers = workers or os.cpu_count() or 1
     runs: list[Design] = []
     try:
         runs.append(design(request, seed=seed, time_limit=LENGTH_SHARE * budget.left(), workers=workers,
-                           maximize=True))
+                           maximize=True, cancel=cancel))
     except DesignFailed:
         pass
+    check(cancel)
     on_run("the longest level")
     top = runs[0] if runs else None
     if top is None:  # no level at all: the first band the request allows, from nothing
-        found = run_floor(FloorJob(replace(request, min_stops=LOWEST_FLOOR), seed + 1, budget.left(), workers))
+        found = run_floor(FloorJob(replace(request, min_stops=LOWEST_FLOOR), seed + 1, budget.left(), workers,
+                                   cancel=cancel))
+        check(cancel)
         runs += [found] if found is not None else []
         on_run(f"at least {LOWEST_FLOOR} stops")
     else:
@@ -144,7 +150,7 @@ def pareto(request: LayoutRequest, time_limit: float, *, seed: int = 0, workers:
         count = max(1, int(budget.left() / MIN_RUN_SECONDS))
         ks = floors(max(LOWEST_FLOOR, top.analysis.options // MAX_OPTIONS_PER_STOP + 1), top.min_stops, count,
                     2 if request.frame else 1)
-        jobs = [FloorJob(replace(request, min_stops=k), seed + 1 + n, budget.left() / len(ks), workers, top.level)
+        jobs = [FloorJob(replace(request, min_stops=k), seed + 1 + n, budget.left() / len(ks), workers, top.level, cancel)
                 for n, k in enumerate(ks)]
         if executor is not None and not isinstance(executor, InProcess):  # at once, each from the longest level
             executor.run(run_floor, jobs, lambda job, found: (runs.append(found) if found else None,
@@ -154,6 +160,7 @@ def pareto(request: LayoutRequest, time_limit: float, *, seed: int = 0, workers:
                 start = max((run for run in runs if run.min_stops >= job.request.min_stops),
                             key=lambda run: run.analysis.options)
                 found = run_floor(replace(job, time_limit=budget.left() / (len(jobs) - n), hint=start.level))
+                check(cancel)
                 runs += [found] if found is not None else []
                 on_run(f"at least {job.request.min_stops} stops")
     tried = sorted((Point(run.min_stops, run.analysis.options, run) for run in runs), key=lambda p: p.min_stops)
@@ -169,6 +176,7 @@ class FloorJob:
     time_limit: float
     workers: int
     hint: Level | None = None  # a level above the floor to start from
+    cancel: CancelToken | None = None  # on a cluster, a token of its own (the executor ends the job)
 
 
 def run_floor(job: FloorJob) -> Design | None:
@@ -177,7 +185,7 @@ def run_floor(job: FloorJob) -> Design | None:
     choices = anneal.applies(job.request)
     try:
         return design(job.request, seed=job.seed, time_limit=job.time_limit, workers=job.workers,
-                      maximize_choices=choices, hint=job.hint)
+                      maximize_choices=choices, hint=job.hint, cancel=job.cancel)
     except DesignFailed:
         return None
 
@@ -187,7 +195,7 @@ def clouds(request: LayoutRequest, time_limit: float, *, seed: int = 0) -> dict[
     generator (as many levels as half the time allows) give in ``request``'s layout space: their
     strong, reversible levels as points, for the plot."""
     from designer.analysis.classify import STRONG, classify_batch
-    from designer.search.baselines import generate
+    from designer.search import methods
     from designer.search.sampling import batch_level, sample_for_request
 
     budget = Budget(time_limit)
@@ -206,7 +214,7 @@ def clouds(request: LayoutRequest, time_limit: float, *, seed: int = 0) -> dict[
     while budget.left() > 0.2:
         run += 1
         try:
-            found = generate("repair", request, seed=seed + run, time_limit=min(2.0, budget.left()))
+            found = methods.get("repair").run(request, seed=seed + run, time_limit=min(2.0, budget.left()))
         except DesignFailed:
             continue
         repair_points.append(Point(found.min_stops, found.analysis.options))

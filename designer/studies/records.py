@@ -36,13 +36,15 @@ from typing import Callable
 from designer.analysis.graph import analyze
 from designer.analysis.verify import meets
 from designer.core.budget import Budget
+from designer.core.control import CancelToken, check
 from designer.core.errors import DesignerError
 from designer.core.level import Level
 from designer.core.request import LayoutRequest
 from designer.formats.level_files import level_from_json, level_to_json
 from designer.formats.output import write
 from designer.search import exhaustive
-from designer.search.design import DesignFailed, design, lower_bound
+from designer.search.result import DesignFailed
+from designer.search.design import design, lower_bound
 from designer.search.tuning import BOUND_SHARE, MIN_BOUND_SECONDS, SAVE_EVERY
 
 CHECKPOINT_VERSION = 2  # 2: shards keyed by (rocks, first, second)
@@ -197,8 +199,10 @@ def _fewest_rocks(checkpoint: Checkpoint, rocks: int, threshold: int) -> int:
 
 def record(height: int, width: int, frame: bool, rocks: int, time_limit: float, *, seed: int = 0,
            workers: int | None = None, executor=None, checkpoint: Checkpoint | None = None,
-           on_phase: Callable[[str], None] | None = None) -> Record:
-    """The record for one rock count (see the module docstring)."""
+           on_phase: Callable[[str], None] | None = None, cancel: CancelToken | None = None) -> Record:
+    """The record for one rock count (see the module docstring); ``cancel`` ends the work, and
+    nothing it left unfinished is taken for a record (``Cancelled``; the checkpoint keeps the
+    finished shards)."""
     checkpoint = checkpoint or Checkpoint(None, {})
     earlier = None  # a record left unproven by a shorter limit, tried again now
     if rocks in checkpoint.records:
@@ -206,7 +210,7 @@ def record(height: int, width: int, frame: bool, rocks: int, time_limit: float, 
         if stored["proven_optimal"] or time_limit <= (stored.get("time_limit") or 0):
             return Record.from_json(stored)
         earlier = checkpoint.records.pop(rocks)
-    run = Budget(time_limit)  # this run's clock; time spent before a resume is added to it
+    run = Budget(time_limit, ended=cancel)  # this run's clock; time spent before a resume is added to it
     elapsed = float(checkpoint.partial.get(rocks, {}).get("seconds", earlier["seconds"] if earlier else 0.0))
     known = [one for one in (checkpoint.records.get(rocks - 1), earlier) if one and one["level"] is not None]
     earlier_level = level_from_json(earlier["level"]) if earlier and earlier["level"] is not None else None
@@ -214,6 +218,7 @@ def record(height: int, width: int, frame: bool, rocks: int, time_limit: float, 
     phase = on_phase or (lambda _: None)
 
     def finish(level: Level | None, proven: bool) -> Record:
+        check(cancel)
         stops = analyze(level).min_stops if level is not None else None
         done = Record(rocks, stops, proven, elapsed + run.elapsed(), level, time_limit)
         checkpoint.records[rocks] = done.to_json()
@@ -225,7 +230,8 @@ def record(height: int, width: int, frame: bool, rocks: int, time_limit: float, 
         phase("lower bound")
         if not exhaustive.applies(request):  # no proof in reach: the designer's own maximize
             try:
-                found = design(request, seed=seed, time_limit=time_limit, workers=workers, maximize=True)
+                found = design(request, seed=seed, time_limit=time_limit, workers=workers, maximize=True,
+                               cancel=cancel)
             except DesignFailed as failed:
                 if earlier_level is not None:
                     return finish(earlier_level, False)
@@ -235,7 +241,8 @@ def record(height: int, width: int, frame: bool, rocks: int, time_limit: float, 
             return finish(found.level, bool(found.generator.proven_optimal))
         forecast = exhaustive.estimated_seconds(request, workers or os.cpu_count() or 1)
         bound_time = min(time_limit * BOUND_SHARE, max(MIN_BOUND_SECONDS, forecast * BOUND_SHARE))
-        found = lower_bound(request, seed=seed, time_limit=bound_time, workers=workers)
+        found = lower_bound(request, seed=seed, time_limit=bound_time, workers=workers, cancel=cancel)
+        check(cancel)
         bound = found.level if found is not None else None
         stops = found.min_stops if found is not None else 0
         for other in known:
@@ -268,7 +275,7 @@ def record(height: int, width: int, frame: bool, rocks: int, time_limit: float, 
 def records(height: int, width: int, frame: bool, counts: list[int], time_limit: float, *, seed: int = 0,
             workers: int | None = None, executor=None, checkpoint_path: Path | None = None,
             on_record: Callable[[Record], None] | None = None,
-            on_phase: Callable[[int, str], None] | None = None) -> list[Record]:
+            on_phase: Callable[[int, str], None] | None = None, cancel: CancelToken | None = None) -> list[Record]:
     """Records for each rock count in ``counts`` (see ``record``), resumable from a checkpoint."""
     key = {"size": f"{height}x{width}", "frame": frame, "seed": seed}
     checkpoint = Checkpoint(checkpoint_path, key)
@@ -278,7 +285,7 @@ def records(height: int, width: int, frame: bool, counts: list[int], time_limit:
         for rocks in counts:
             phase = (lambda name, r=rocks: on_phase(r, name)) if on_phase else None
             one = record(height, width, frame, rocks, time_limit, seed=seed, workers=workers, executor=executor,
-                         checkpoint=checkpoint, on_phase=phase)
+                         checkpoint=checkpoint, on_phase=phase, cancel=cancel)
             found.append(one)
             if on_record:
                 on_record(one)

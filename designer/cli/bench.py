@@ -1,0 +1,62 @@
+"""``designer bench``: benchmarks that print figures (whole-process times, medians)."""
+
+from __future__ import annotations
+
+import json
+
+import typer
+
+from designer.core.errors import DesignerError
+from designer.cli.shell import bench_app, echo, framed_size
+
+#: Options of make that bench make sets itself (a level per seed, read as JSON from its output).
+BENCH_MAKE_SETS = ("-o", "--output", "--out", "--format", "--seed", "--count", "--from")
+
+
+@bench_app.command("classify")
+def bench_classify_cmd(
+    count: int = typer.Option(10_000, min=1, help="How many random levels."),
+    size: str = typer.Option("12x12", help="Level size HxW."),
+    density: float = typer.Option(0.2, min=0.0, max=1.0, help="Probability of rock per interior cell."),
+    seed: int = typer.Option(0, min=0, help="Seed of the random levels."),
+    repeats: int = typer.Option(5, min=1, help="Timed runs (the median is reported)."),
+) -> None:
+    """Time classifying random framed levels (class, reversibility, min stops)."""
+    from designer.studies.bench import bench_classify
+
+    h, w = framed_size(size)
+    echo(json.dumps(bench_classify(count, h, w, density, seed, repeats), indent=2))
+
+
+@bench_app.command("analyze")
+def bench_analyze_cmd(
+    size: str = typer.Option("300x300", help="Level size HxW."),
+    density: float = typer.Option(0.2, min=0.0, max=1.0, help="Probability of rock per interior cell."),
+    seed: int = typer.Option(0, min=0, help="Seed of the random level."),
+    runs: int = typer.Option(5, min=1, help="Timed runs (the median is reported)."),
+    as_json: bool = typer.Option(False, "--json", help="Time 'analyze --json' instead of the text report."),
+) -> None:
+    """Whole-process time of 'designer analyze' on a random solvable level."""
+    from designer.studies.bench import bench_analyze
+
+    h, w = framed_size(size)
+    echo(json.dumps(bench_analyze(h, w, density, seed, runs, as_json), indent=2))
+
+
+@bench_app.command("make", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def bench_make_cmd(
+    ctx: typer.Context,
+    seeds: int = typer.Option(5, "--seeds", min=1, help="Run seeds 1..N (the median is reported)."),
+) -> None:
+    """Whole-process time of 'designer make ARGS' over seeds, each level verified again.
+
+    Example: designer bench make --seeds 5 -- --min-stops 25
+    """
+    from designer.studies.bench import bench_make
+
+    for arg in ctx.args:
+        name = arg.split("=", 1)[0]
+        if name in BENCH_MAKE_SETS:
+            raise DesignerError(f"bench make: {name} is bench's own (it runs seeds 1..N and reads each level, "
+                                "as JSON, from standard output); leave it out")
+    echo(json.dumps(bench_make(list(ctx.args), list(range(1, seeds + 1))), indent=2))

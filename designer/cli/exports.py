@@ -1,0 +1,67 @@
+"""``designer render``, ``export`` and ``play``: pictures, Tiled maps and the play page."""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Optional
+
+import typer
+
+from designer.cli.shell import LEVELS_HELP, app, note
+
+
+@app.command()
+def render(
+    source: str = typer.Argument(..., metavar="LEVEL|DIR", help=LEVELS_HELP),
+    output_file: str = typer.Option(..., "-o", "--output", metavar="FILE",
+                                    help="The picture: FILE.svg or FILE.png (the format is the suffix)."),
+    solution: bool = typer.Option(False, "--solution", help="Draw the fewest-moves path, its stops numbered."),
+    moves_left: bool = typer.Option(False, "--moves-left",
+                                    help="Shade each resting cell by the moves left to the goal; cross out traps."),
+    graph: bool = typer.Option(False, "--graph",
+                               help="Draw the move graph over the map: moves as arrows, resting cells coloured by "
+                                    "strongly connected component, traps crossed out."),
+    cell: Optional[int] = typer.Option(None, "--cell", metavar="PIXELS", min=4, max=512,
+                                       help="Pixels per cell (default 32; 16 on a pack's contact sheet)."),
+    force: bool = typer.Option(False, "--force", help="Overwrite an existing picture."),
+) -> None:
+    """Draw a level as SVG or PNG; a pack folder as one contact sheet."""
+    from designer.ops import exports
+
+    exports.render(source, output_file, solution=solution, moves_left=moves_left, graph=graph, cell=cell,
+                   force=force)
+    note(f"wrote {output_file}")
+
+
+class ExportFormat(str, Enum):
+    tiled = "tiled"
+
+
+@app.command()
+def export(
+    source: str = typer.Argument(..., metavar="LEVEL|DIR", help=LEVELS_HELP),
+    to: ExportFormat = typer.Option(..., "--to", help="The target: tiled (a Tiled JSON map, .tmj)."),
+    output_file: Optional[str] = typer.Option(None, "-o", "--output", metavar="FILE.tmj", help="The map of one level."),
+    out: Optional[str] = typer.Option(None, "--out", metavar="DIR", help="A folder for the maps (one per level)."),
+    cell: int = typer.Option(32, "--cell", metavar="PIXELS", min=4, max=512, help="Tile size in pixels."),
+    force: bool = typer.Option(False, "--force", help="Overwrite existing files."),
+) -> None:
+    """Export levels for a game engine: Tiled maps with their tileset image beside them."""
+    from designer.ops import exports
+
+    written = exports.export_tiled(source, output_file=output_file, out=out, cell=cell, force=force)
+    *maps, image = written.paths
+    note(f"wrote {len(maps)} map{'s' if len(maps) > 1 else ''} and {image}")
+
+
+@app.command()
+def play(
+    source: str = typer.Argument(..., metavar="LEVEL|DIR", help=LEVELS_HELP),
+    output_file: str = typer.Option(..., "-o", "--output", metavar="FILE.html", help="The page."),
+    force: bool = typer.Option(False, "--force", help="Overwrite an existing page."),
+) -> None:
+    """Write a self-contained HTML page to play a level or a pack, offline."""
+    from designer.ops import exports
+
+    written = exports.write_play_page(source, output_file, force=force)
+    note(f"wrote {output_file} ({written.levels} level{'s' if written.levels > 1 else ''})")

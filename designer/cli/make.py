@@ -1,0 +1,141 @@
+"""``designer make``: the options parsed into ``designer.ops.design``'s values, the levels designed
+and written there, and a summary printed for each."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from enum import Enum
+from typing import Optional
+
+import typer
+
+from designer.core.errors import DesignerError
+from designer.cli.progress import progress_bar
+from designer.cli.shell import (Method, app, cancel_token, echo, finite, machine_workers, note, parse_cell, parse_size,
+                                progress_shown)
+
+
+class Format(str, Enum):
+    ascii = "ascii"
+    json = "json"
+
+
+def _difficulty_presets() -> dict:
+    from designer.search.difficulty import PRESETS
+
+    return PRESETS
+
+
+#: The presets of ``designer.search.difficulty``, as the option's choices and its help.
+Difficulty = Enum("Difficulty", {name: name for name in _difficulty_presets()}, type=str)
+DIFFICULTY_HELP = "A preset: " + "; ".join(f"{p.name}, {p.summary}" for p in _difficulty_presets().values()) + "."
+
+
+@app.command()
+def make(
+    ctx: typer.Context,
+    size: Optional[str] = typer.Option(None, metavar="HxW", help="Grid size HxW, the frame included (default 12x12)."),
+    template: Optional[str] = typer.Option(None, "--template", metavar="FILE",
+                                           help="A sketch to fill: canonical ASCII plus ? for a free cell."),
+    min_stops: Optional[int] = typer.Option(None, "--min-stops", help="Least min stops (default 15; 1 with --maximize)."),
+    max_stops: Optional[int] = typer.Option(None, "--max-stops", help="Most min stops: with --min-stops, a band."),
+    start: Optional[str] = typer.Option(None, metavar="R,C", help="Pin the start at R,C (default: chosen on the bottom edge)."),
+    goal: Optional[str] = typer.Option(None, metavar="R,C", help="Pin the goal at R,C (default: chosen on the top edge)."),
+    seed: Optional[int] = typer.Option(None, min=0, help="Seed of every random choice: the same seed gives the same level (default 0)."),
+    time_limit: Optional[float] = typer.Option(None, "--time-limit", min=0.0, callback=lambda v: finite(v, "--time-limit"),
+                                               help="Seconds to search (per level; default 60)."),
+    fmt: Format = typer.Option(Format.ascii, "--format", help="Canonical ASCII or the JSON level."),
+    output_file: Optional[str] = typer.Option(None, "-o", "--output", metavar="FILE", help="Write the level to FILE instead of stdout."),
+    force: bool = typer.Option(False, "--force", help="Overwrite existing output files."),
+    no_frame: bool = typer.Option(False, "--no-frame", help="No rock frame: the grid edge is the wall."),
+    max_rocks: Optional[int] = typer.Option(None, "--max-rocks", help="At most N rocks (frame not counted)."),
+    snow: Optional[int] = typer.Option(None, "--snow", min=0, metavar="N",
+                                       help="Exactly N snow tiles (default 0, or the template's own)."),
+    tidy: bool = typer.Option(False, "--tidy", help="Every rock and snow tile the designer places is needed."),
+    maximize: bool = typer.Option(False, "--maximize", help="Raise min stops as far as the time limit allows."),
+    min_choices: Optional[int] = typer.Option(None, "--min-choices", metavar="N",
+                                              help="At least N options (other moves open) along the printed solution."),
+    maximize_choices: bool = typer.Option(False, "--maximize-choices",
+                                          help="Keep every other constraint and spend the time limit raising the "
+                                               "options along the solution."),
+    unique: bool = typer.Option(False, "--unique", help="Exactly one fewest-moves solution."),
+    difficulty: Optional[Difficulty] = typer.Option(None, "--difficulty", help=DIFFICULTY_HELP),
+    curve: Optional[str] = typer.Option(None, "--curve", metavar="A..B",
+                                        help="A pack (with --count and --out) whose min stops rise evenly from A "
+                                             "to B, each level within one stop of its step."),
+    workers: Optional[int] = typer.Option(None, "--workers", min=1, callback=machine_workers, help="Solver threads (default: all cores)."),
+    count: int = typer.Option(1, "--count", min=1, help="How many distinct levels (with --out)."),
+    out: Optional[str] = typer.Option(None, "--out", metavar="DIR", help="Folder for a pack of levels (with --count)."),
+    method: Optional[Method] = typer.Option(None, "--method",
+                                            help="auto (default): the designer's portfolio; cpsat: the CP-SAT model "
+                                                 "alone; random, repair, greedy: the classic generators."),
+    from_file: Optional[str] = typer.Option(None, "--from", metavar="LEVEL.json",
+                                            help="Run a designed level's request again (its generator record: the "
+                                                 "request, method, seed and time limit); --time-limit and --workers "
+                                                 "may override the record's."),
+    dask: Optional[str] = typer.Option(None, "--dask", metavar="ADDR",
+                                       help="Run the exhaustive search's shards on dask: 'local' (a LocalCluster) "
+                                            "or tcp://HOST:PORT."),
+) -> None:
+    """Design a strong, reversible level whose min stops is at least K."""
+    from designer.ops import design as ops
+
+    if from_file is not None:
+        given = {"--size": size, "--template": template, "--min-stops": min_stops, "--max-stops": max_stops,
+                 "--start": start, "--goal": goal, "--seed": seed, "--no-frame": no_frame or None,
+                 "--max-rocks": max_rocks, "--snow": snow, "--tidy": tidy or None, "--maximize": maximize or None,
+                 "--min-choices": min_choices, "--maximize-choices": maximize_choices or None,
+                 "--unique": unique or None, "--method": method, "--count": count if count > 1 else None, "--out": out,
+                 "--difficulty": difficulty, "--curve": curve}
+        clash = next((name for name, value in given.items() if value is not None), None)
+        if clash:
+            raise DesignerError(f"{clash} does not go with --from: the level's generator record gives the request")
+        plan = ops.plan_from(from_file, time_limit=time_limit, workers=workers)
+    else:
+        plan = ops.plan(replace(
+            request_options(size, template, start, goal, no_frame, max_rocks, snow), min_stops=min_stops,
+            max_stops=max_stops, seed=seed, time_limit=time_limit, tidy=tidy, maximize=maximize,
+            min_choices=min_choices, maximize_choices=maximize_choices, unique=unique,
+            difficulty=None if difficulty is None else difficulty.value, curve=curve, workers=workers, count=count,
+            method=None if method is None else method.value))
+    output = ops.LevelOutput(file=output_file, folder=out, fmt=fmt.value, force=force)
+    with progress_bar(progress_shown()) as on_progress:
+        made = ops.make(plan, output, dask=dask, on_progress=on_progress, cancel=cancel_token(ctx))
+    if made.text is not None:
+        echo(made.text, nl=False)
+    for found in made.designs:  # the summary, once the level is safely out
+        note(summary(found, plan))
+    if out is not None:
+        note(f"wrote {plan.count} level{'s' if plan.count > 1 else ''} to {out}")
+
+
+def request_options(size, template, start, goal, no_frame, max_rocks, snow):
+    """The options of the layout space, which ``make`` and ``pareto`` share, parsed."""
+    from designer.ops.design import MakeOptions
+
+    return MakeOptions(size=None if size is None else parse_size(size), template=template,
+                       start=parse_cell(start, "--start"), goal=parse_cell(goal, "--goal"), frame=not no_frame,
+                       max_rocks=max_rocks, snow=snow)
+
+
+def summary(found, plan) -> str:
+    """The line ``make`` prints for a designed level: what it is, and how it was found."""
+    g = found.generator
+    proof = ""
+    if plan.maximize:
+        proof = ", proven optimal" if g.proven_optimal else ", not proven optimal"
+    elif plan.difficulty:
+        proof = ", the longest there is (proven)" if g.proven_optimal else ", the longest found (not proven)"
+    skipped = "".join(f"; {why}" for why in g.skipped)
+    choices = ""
+    if g.options is not None:
+        a = found.analysis
+        choices = (f", {a.options} options ({a.per_stop:.2f} a stop), {a.rail_stops} rail "
+                   f"stop{'s' if a.rail_stops != 1 else ''}, "
+                   f"{a.solutions} fewest-moves solution{'s' if a.solutions != 1 else ''}")
+        if plan.maximize_choices:
+            choices += ", not proven optimal"
+        elif plan.difficulty:
+            choices += ", the most found at that length"
+    return (f"designed: min stops {found.min_stops}, strong, reversible{proof}{choices} "
+            f"({g.method}: {g.stage}, seed {g.seed}, {g.seconds:.2f} s{skipped})")

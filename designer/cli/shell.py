@@ -1,0 +1,140 @@
+"""What every command module shares: the typer ``app`` they register on, the options' value
+types and parsers (text to typed values), output to standard output, and the cancel token of the
+run (``designer.core.control``: the one a Ctrl-C, SIGTERM or SIGHUP sets)."""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+from enum import Enum
+
+import typer
+
+from designer.core.control import CancelToken
+from designer.core.errors import DesignerError
+
+# Plain help (no rich panels): typer's rich help shows every flag, --help too, as "<bool>".
+app = typer.Typer(
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    help="Design, solve and analyse sliding-ice puzzles.",
+)
+
+
+def _print_version(asked: bool) -> None:
+    if asked:
+        from designer import __version__
+
+        typer.echo(f"designer (ice-designer) {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(version: bool = typer.Option(False, "--version", is_eager=True, callback=_print_version,
+                                          help="Print the version and exit.")) -> None:
+    """Design, solve and analyse sliding-ice puzzles."""
+
+
+bench_app = typer.Typer(help="Benchmarks that print figures.", rich_markup_mode=None)
+app.add_typer(bench_app, name="bench")
+
+LEVEL_HELP = "Level file (canonical ASCII, a dialect, or JSON), or - for standard input."
+LEVELS_HELP = "A level file (canonical ASCII, a dialect, or JSON), - for standard input, or a pack folder."
+
+
+class OutputClosed(Exception):
+    """Standard output was closed by its reader (``| head``): stop quietly, status 0."""
+
+
+def echo(text: str, *, nl: bool = True) -> None:
+    """Write to standard output and flush, turning a closed pipe or a full disk into our errors."""
+    try:
+        sys.stdout.write(text + ("\n" if nl else ""))
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise OutputClosed() from None
+    except (OSError, ValueError) as exc:  # ValueError: stdout itself was closed
+        reason = getattr(exc, "strerror", None) or "it is closed"
+        raise DesignerError(f"cannot write to standard output ({reason})") from None
+
+
+def note(text: str) -> None:
+    """A line for the user on standard error (what was written, a summary, a note)."""
+    typer.echo(text, err=True)
+
+
+def cancel_token(ctx: typer.Context) -> CancelToken:
+    """The run's cancel token (``main`` passes it as the context's object; a command invoked
+    some other way gets one of its own)."""
+    root = ctx.find_root()
+    if not isinstance(root.obj, CancelToken):
+        root.obj = CancelToken()
+    return root.obj
+
+
+def progress_shown() -> bool:
+    """Whether long work shows a bar: on a terminal, not when standard error is piped."""
+    return sys.stderr.isatty()
+
+
+def finite(seconds: float | None, option: str) -> float | None:
+    """A time option, refused in one line when it is not a finite number of seconds (every stage
+    takes a share of it)."""
+    if seconds is not None and not math.isfinite(seconds):
+        raise DesignerError(f"{option} must be a finite number of seconds, not {seconds}")
+    return seconds
+
+
+def machine_workers(workers: int | None) -> int | None:
+    """``--workers``, capped at the cores this machine has (more threads or processes than cores
+    only slow the work down and cost memory), with a note when it is."""
+    cores = os.cpu_count() or 1
+    if workers is not None and workers > cores:
+        note(f"designer: note: --workers {workers} is more than the {cores} cores here; using {cores}")
+        return cores
+    return workers
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """'12x12' -> (12, 12)."""
+    try:
+        h, w = (int(part) for part in text.lower().split("x"))
+    except ValueError:
+        raise DesignerError(f"size {text!r} is not of the form HxW, e.g. 12x12") from None
+    if h < 1 or w < 1:
+        raise DesignerError(f"size {text!r} must be positive")
+    return h, w
+
+
+def framed_size(text: str) -> tuple[int, int]:
+    """A size for random framed levels: HxW, at least 3x3, within the level limits."""
+    from designer.core.level import check_size
+
+    h, w = parse_size(text)
+    if h < 3 or w < 3:
+        raise DesignerError("a framed level needs a size of at least 3x3")
+    check_size(h, w)
+    return h, w
+
+
+def parse_cell(text: str | None, option: str) -> tuple[int, int] | None:
+    """'11,5' -> (11, 5)."""
+    if text is None:
+        return None
+    try:
+        r, c = (int(part) for part in text.split(","))
+    except ValueError:
+        raise DesignerError(f"{option} {text!r} is not of the form R,C, e.g. 11,5") from None
+    return r, c
+
+
+def _method_names() -> tuple[str, ...]:
+    from designer.search.methods import names
+
+    return names()
+
+
+#: The registry's methods (``designer.search.methods``), as the options' choices.
+Method = Enum("Method", {name: name for name in _method_names()}, type=str)

@@ -1,0 +1,159 @@
+"""``designer compare``, ``pareto`` and ``records``: the studies, their options parsed into
+``designer.ops.studies``'s values, their figures printed."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from typing import Optional
+
+import typer
+
+from designer.core.errors import DesignerError
+from designer.cli.make import request_options
+from designer.cli.progress import progress_bar
+from designer.cli.shell import (Method, app, cancel_token, echo, finite, machine_workers, note, parse_size,
+                                progress_shown)
+
+
+def parse_targets(text: str) -> list[int]:
+    """'10,15,20' -> [10, 15, 20]."""
+    try:
+        targets = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise DesignerError(f"--min-stops {text!r} is not a number or a comma-separated list of numbers") from None
+    if any(t < 1 for t in targets):
+        raise DesignerError("--min-stops must be at least 1")
+    return targets
+
+
+def parse_rocks(text: str) -> list[int]:
+    """``A..B`` (or one count ``A``) as the list of rock counts."""
+    low, sep, high = text.partition("..")
+    try:
+        first, last = int(low), int(high if sep else low)
+    except ValueError:
+        raise DesignerError(f"--rocks takes A..B or A (rock counts), not {text!r}") from None
+    if first < 0 or last < first or last > 64:
+        raise DesignerError(f"--rocks {text}: need 0 <= A <= B <= 64")
+    return list(range(first, last + 1))
+
+
+@app.command()
+def compare(
+    ctx: typer.Context,
+    min_stops: str = typer.Option("20", "--min-stops", metavar="K[,K...]", help="Target K, or a list: 10,15,20,25,30."),
+    budget: float = typer.Option(20.0, "--budget", min=0.1, callback=lambda v: finite(v, "--budget"),
+                                 help="Seconds per method per level."),
+    seeds: int = typer.Option(5, "--seeds", min=1, help="Seeds 1..N for every method and target."),
+    methods: str = typer.Option(",".join(m.value for m in Method), "--methods", help="Comma-separated methods."),
+    size: str = typer.Option("12x12", metavar="HxW", help="Grid size HxW (with a frame)."),
+    workers: Optional[int] = typer.Option(None, "--workers", min=1, callback=machine_workers, help="CP-SAT threads (default: all cores)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the results as JSON."),
+    levels: bool = typer.Option(False, "--levels", help="Include every verified level in the JSON."),
+    plot_file: Optional[str] = typer.Option(None, "--plot", metavar="FILE.png", help="Write a PNG of time to a level against K."),
+    force: bool = typer.Option(False, "--force", help="Overwrite an existing plot file."),
+) -> None:
+    """Run generators side by side on the same requests, budget and verifier."""
+    from designer.core.request import LayoutRequest
+    from designer.ops import studies
+    from designer.studies.compare import TABLE_HEADER, table_rows
+
+    h, w = parse_size(size)
+    targets = parse_targets(min_stops)
+    chosen = tuple(m.strip() for m in methods.split(",") if m.strip())
+    with progress_bar(progress_shown()) as on_progress:
+        result = studies.compare(LayoutRequest(height=h, width=w, min_stops=max(targets)), targets,
+                                 list(range(1, seeds + 1)), budget, chosen, workers=workers, keep_levels=levels,
+                                 plot_file=plot_file, force=force, on_progress=on_progress, cancel=cancel_token(ctx))
+    if as_json:
+        echo(json.dumps(result))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"{h}x{w}, budget {budget:g} s per level, seeds 1..{seeds}")
+    for column in TABLE_HEADER:
+        table.add_column(column, justify="left" if column in ("K", "method") else "right")
+    for row in table_rows(result):
+        table.add_row(*row)
+    console = Console(file=io.StringIO(), width=Console().width, force_terminal=sys.stdout.isatty())
+    console.print(table)
+    echo(console.file.getvalue(), nl=False)
+
+
+@app.command()
+def pareto(
+    ctx: typer.Context,
+    size: Optional[str] = typer.Option(None, metavar="HxW", help="Grid size HxW, the frame included (default 12x12)."),
+    template: Optional[str] = typer.Option(None, "--template", metavar="FILE",
+                                           help="A sketch to fill: canonical ASCII plus ? for a free cell."),
+    no_frame: bool = typer.Option(False, "--no-frame", help="No rock frame: the grid edge is the wall."),
+    max_rocks: Optional[int] = typer.Option(None, "--max-rocks", help="At most N rocks (frame not counted)."),
+    snow: Optional[int] = typer.Option(None, "--snow", min=0, metavar="N", help="Exactly N snow tiles."),
+    start: Optional[str] = typer.Option(None, metavar="R,C", help="Pin the start at R,C."),
+    goal: Optional[str] = typer.Option(None, metavar="R,C", help="Pin the goal at R,C."),
+    time_limit: float = typer.Option(..., "--time-limit", min=1.0, callback=lambda v: finite(v, "--time-limit"),
+                                     help="Seconds for the whole front (and the plot)."),
+    seed: int = typer.Option(0, min=0, help="Seed of every random choice."),
+    workers: Optional[int] = typer.Option(None, "--workers", min=1, callback=machine_workers, help="Threads per run (default: all cores)."),
+    out: Optional[str] = typer.Option(None, "--out", metavar="DIR",
+                                      help="Write level-NNN.txt (by min stops) and front.json to DIR."),
+    plot_file: Optional[str] = typer.Option(None, "--plot", metavar="FILE.png",
+                                            help="Draw the front over random generation and the repair generator."),
+    as_json: bool = typer.Option(False, "--json", help="Print the front as JSON."),
+    force: bool = typer.Option(False, "--force", help="Overwrite existing files."),
+    dask: Optional[str] = typer.Option(None, "--dask", metavar="ADDR",
+                                       help="Run the bands on dask: 'local' (a LocalCluster) or tcp://HOST:PORT."),
+) -> None:
+    """The Pareto front over (min stops, options along the solution): strong, reversible levels,
+    none beaten by another in both."""
+    from designer.ops import design, studies
+
+    request = design.request_for(request_options(size, template, start, goal, no_frame, max_rocks, snow))
+    with progress_bar(progress_shown()) as on_progress:
+        made = studies.pareto(request, time_limit, seed=seed, workers=workers, out=out, plot_file=plot_file,
+                              force=force, dask=dask, on_progress=on_progress, cancel=cancel_token(ctx))
+    if as_json:
+        echo(json.dumps(made.as_json))
+    else:
+        lines = ["| min stops | options | per stop | rail stops | solutions |", "| --- | --- | --- | --- | --- |"]
+        for point in made.front:
+            a = point.design.analysis
+            lines.append(f"| {a.min_stops} | {a.options} | {a.per_stop:.2f} | {a.rail_stops} | {a.solutions} |")
+        echo("\n".join(lines))
+    count = len(made.front)
+    where = f"; wrote {count} levels and front.json to {out}" if out else ""
+    note(f"front: {count} level{'s' if count != 1 else ''}, none dominated{where}")
+
+
+@app.command()
+def records(
+    ctx: typer.Context,
+    size: str = typer.Option("6x7", metavar="HxW", help="Grid size HxW."),
+    no_frame: bool = typer.Option(False, "--no-frame", help="No rock frame: the grid edge is the wall."),
+    rocks: str = typer.Option("1..5", "--rocks", metavar="A..B", help="Rock counts to find records for."),
+    time_limit: float = typer.Option(60.0, "--time-limit", min=0.1, callback=lambda v: finite(v, "--time-limit"),
+                                     help="Seconds per rock count."),
+    seed: int = typer.Option(0, min=0, help="Seed of every random choice."),
+    workers: Optional[int] = typer.Option(None, "--workers", min=1, callback=machine_workers, help="Threads or dask workers (default: all cores)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the records as JSON."),
+    out: Optional[str] = typer.Option(None, "--out", metavar="DIR",
+                                      help="Write records.md, records.json and rocks-NN.txt to DIR."),
+    checkpoint: Optional[str] = typer.Option(None, "--checkpoint", metavar="FILE",
+                                             help="Keep progress in FILE; a stopped run resumes from it."),
+    dask: Optional[str] = typer.Option(None, "--dask", metavar="ADDR",
+                                       help="Run the proof's shards on dask: 'local' (a LocalCluster) or tcp://HOST:PORT."),
+    force: bool = typer.Option(False, "--force", help="Overwrite existing files in --out."),
+) -> None:
+    """The longest strong, reversible level for each rock count, proven optimal where possible."""
+    from designer.ops import studies
+
+    h, w = parse_size(size)
+    counts = parse_rocks(rocks)
+    with progress_bar(progress_shown()) as on_progress:
+        made = studies.records(h, w, not no_frame, counts, time_limit, seed=seed, workers=workers, out=out,
+                               checkpoint=checkpoint, dask=dask, force=force, on_progress=on_progress,
+                               cancel=cancel_token(ctx))
+    echo(json.dumps(made.as_json, indent=2) + "\n" if as_json else made.table, nl=False)

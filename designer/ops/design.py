@@ -1,0 +1,261 @@
+"""Designing: one level or a pack, from a user's options or from a designed level's record.
+
+Three calls, in the order a shell makes them:
+
+1. ``plan(options)`` turns what the user asked for (``MakeOptions``, typed values) into a
+   ``Plan``: the request of each level (a preset or a curve expanded), the method, seed, time
+   limit and workers; or ``plan_from(path, ...)`` reads them from a designed level's generator
+   record (``make --from``). Every request is validated here, before any work.
+2. ``check(plan, output)`` checks where the levels go (``LevelOutput``), before any work.
+3. ``make(plan, output, on_progress=..., cancel=...)`` designs and verifies every level (the
+   one verifier, through ``designer.search``), writes the files and returns a ``Made``.
+
+>>> made = make(plan(MakeOptions(min_stops=12, seed=3, time_limit=30)), LevelOutput())
+>>> made.designs[0].min_stops >= 12, made.text.count("\\n") == 12
+(True, True)
+"""
+
+from __future__ import annotations
+
+from contextlib import ExitStack
+from dataclasses import dataclass
+from pathlib import Path
+
+from designer.core.control import CancelToken, OnProgress, Steps, check as check_cancel, no_progress
+from designer.core.errors import DesignerError
+from designer.core.request import LayoutRequest
+
+
+@dataclass(frozen=True)
+class MakeOptions:
+    """What a user asks ``make`` for, as typed values (a shell parses its text into these). None
+    is "not given": each has the default ``make --help`` names."""
+
+    size: tuple[int, int] | None = None
+    template: str | None = None  # a template file (canonical ASCII plus ? for a free cell)
+    min_stops: int | None = None
+    max_stops: int | None = None
+    start: tuple[int, int] | None = None
+    goal: tuple[int, int] | None = None
+    seed: int | None = None
+    time_limit: float | None = None
+    frame: bool = True
+    max_rocks: int | None = None
+    snow: int | None = None
+    tidy: bool = False
+    maximize: bool = False
+    min_choices: int | None = None
+    maximize_choices: bool = False
+    unique: bool = False
+    difficulty: str | None = None  # a preset of designer.search.difficulty
+    curve: str | None = None  # "A..B": a pack whose min stops rise evenly
+    workers: int | None = None
+    count: int = 1
+    method: str | None = None
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What ``make`` runs: the request of each level, and how they are designed."""
+
+    requests: tuple[LayoutRequest, ...]
+    method: str = "auto"
+    seed: int = 0
+    time_limit: float = 60.0
+    workers: int | None = None
+    maximize: bool = False
+    maximize_choices: bool = False
+    difficulty: str | None = None  # "expert": that preset's two searches for each level
+
+    @property
+    def count(self) -> int:
+        return len(self.requests)
+
+
+@dataclass(frozen=True)
+class LevelOutput:
+    """Where designed levels go: ``file`` (one level), ``folder`` (a pack, level-NNN.txt or
+    .json), or neither (the text comes back in ``Made.text``, for standard output)."""
+
+    file: str | None = None
+    folder: str | None = None
+    fmt: str = "ascii"  # or "json": the JSON level with its record and analysis
+    force: bool = False
+
+
+@dataclass(frozen=True)
+class Made:
+    """The designed levels, in order, and the text of the first when no file took it."""
+
+    designs: list
+    text: str | None
+
+
+def request_for(options: MakeOptions) -> LayoutRequest:
+    """The ``LayoutRequest`` that the options describe (before validation)."""
+    rows = None
+    if options.template is not None:
+        from designer.formats.template import read_template
+
+        for given, name in ((options.size, "--size"), (None if options.frame else True, "--no-frame")):
+            if given is not None:
+                raise DesignerError(f"{name} does not go with --template: the template draws the grid and its walls")
+        rows = read_template(options.template)
+        for pin, char, name in ((options.start, "S", "--start"), (options.goal, "G", "--goal")):
+            if pin is not None and any(char in row for row in rows):
+                raise DesignerError(f"{name} and the template's {char!r} both pin the same end: keep one")
+    h, w = (len(rows), len(rows[0])) if rows else (options.size or (12, 12))
+    min_stops = options.min_stops if options.min_stops is not None else (1 if options.maximize else 15)
+    snow = options.snow if options.snow is not None else sum(row.count("_") for row in rows or ())
+    return LayoutRequest(height=h, width=w, frame=options.frame and rows is None, min_stops=min_stops,
+                         max_stops=options.max_stops, start=options.start, goal=options.goal,
+                         max_rocks=options.max_rocks, snow=snow, tidy=options.tidy, template=rows,
+                         min_choices=options.min_choices, unique=options.unique)
+
+
+def plan(options: MakeOptions) -> Plan:
+    """The plan of ``make`` for these options: presets and curves expanded, every request
+    validated, the method able to do what is asked (DesignerError, one line, otherwise)."""
+    from designer.search import difficulty as presets
+
+    request = request_for(options)
+    requests, expert = [request] * options.count, None
+    if options.difficulty is not None or options.curve is not None:
+        if options.difficulty is not None and options.curve is not None:
+            raise DesignerError("--difficulty and --curve both set the min stops: choose one")
+        name = "--difficulty" if options.difficulty is not None else "--curve"
+        for flag, value in (("--min-stops", options.min_stops), ("--max-stops", options.max_stops),
+                            ("--maximize", options.maximize), ("--maximize-choices", options.maximize_choices)):
+            if value:
+                raise DesignerError(f"{flag} does not go with {name}, which sets the min stops itself")
+        if options.difficulty is not None:
+            request = presets.banded(request, options.difficulty)
+            requests = [request] * options.count
+            expert = presets.EXPERT if options.difficulty == presets.EXPERT else None
+        else:
+            low, high = presets.parse_curve(options.curve)
+            requests = presets.curve_requests(request, low, high, options.count)
+            request = requests[-1]
+    made = Plan(tuple(requests), options.method or "auto", options.seed or 0,
+                60.0 if options.time_limit is None else options.time_limit, options.workers, options.maximize,
+                options.maximize_choices, expert)
+    return _checked(made, request)
+
+
+def plan_from(source: str, *, time_limit: float | None = None, workers: int | None = None) -> Plan:
+    """The plan that a designed level's generator record gives (``make --from``): its request,
+    method, seed and time limit; ``time_limit`` and ``workers`` may override the record's."""
+    from designer.formats.level_files import read_level_file
+    from designer.search.result import GeneratorRecord
+
+    generator = read_level_file(source).generator
+    try:
+        record = GeneratorRecord.from_json(generator or None)
+    except DesignerError as exc:
+        raise DesignerError(f"--from {source}: {exc}") from None
+    made = Plan((record.request,), record.method, record.seed,
+                record.time_limit if time_limit is None else time_limit,
+                record.workers if workers is None else workers, record.maximize, record.maximize_choices,
+                record.difficulty)
+    return _checked(made, record.request)
+
+
+def _checked(made: Plan, request: LayoutRequest) -> Plan:
+    from designer.search.design import validate
+    from designer.search.methods import designer_names, get
+
+    validate(request)
+    for asked, name in ((made.maximize, "--maximize"), (made.maximize_choices, "--maximize-choices")):
+        if asked and not get(made.method).can_maximize:
+            raise DesignerError(f"{name} needs --method {designer_names()} (the {made.method} generator has no "
+                                "proof of a best)")
+    return made
+
+
+def check(made: Plan, output: LevelOutput) -> list[Path]:
+    """Check before any work that the levels can go where ``output`` says; the pack's paths."""
+    from designer.formats import output as files
+
+    if output.folder is None and made.count > 1:
+        raise DesignerError("--count needs --out DIR for the pack")
+    if output.folder is not None and output.file is not None:
+        raise DesignerError("use either -o FILE (one level) or --out DIR (a pack), not both")
+    if output.folder is not None:
+        suffix = "json" if output.fmt == "json" else "txt"
+        return files.check_folder(output.folder, [f"level-{k + 1:03d}.{suffix}" for k in range(made.count)],
+                                  force=output.force)
+    if output.file is not None and output.file != "-":
+        files.check_file(output.file, force=output.force)
+    return []
+
+
+def level_text(found, fmt: str) -> str:
+    """A designed level as its file holds it: canonical ASCII, or the JSON level with its record."""
+    from designer.formats.level_files import format_json, level_to_json
+
+    if fmt == "json":
+        return format_json(level_to_json(found.level, generator=found.generator, report=found.analysis))
+    return str(found.level) + "\n"
+
+
+def make(made: Plan, output: LevelOutput = LevelOutput(), *, dask: str | None = None,
+         on_progress: OnProgress = no_progress, cancel: CancelToken | None = None) -> Made:
+    """Design every level of the plan, each verified, and write them where ``output`` says (a
+    pack's files as each level arrives). ``dask`` runs the exhaustive search's shards, or a pack's
+    levels, on a cluster. Progress: one step per level, the label saying the level's stage and
+    its best so far. DesignFailed when a level cannot be made; ``Cancelled`` when ``cancel`` ends
+    the work."""
+    from designer.formats import output as files
+    from designer.search.packs import design_pack, designed_on_cluster
+    from designer.search.result import DesignFailed
+
+    targets = check(made, output)
+    file = None if output.file == "-" else output.file  # standard output, as for every reader's "-"
+    designs: list = []
+    with ExitStack() as stack:
+        executor = None
+        if dask is not None:
+            from designer.search.executor import open_executor
+
+            executor = open_executor(dask, made.workers)
+            stack.callback(executor.close)
+        if output.folder is not None:
+            stack.enter_context(files.folder(output.folder))
+        count = made.count
+        level_by_level = not designed_on_cluster(executor, count, made.method)
+        steps = Steps(on_progress, count, "designing")  # a step: a level done, here or on the cluster
+        pack = design_pack(list(made.requests) if count > 1 else made.requests[0], count, seed=made.seed,
+                           time_limit=made.time_limit, workers=made.workers, maximize=made.maximize,
+                           method=made.method, executor=executor, progress_for=_level_progress(steps),
+                           on_cluster_level=steps.step, maximize_choices=made.maximize_choices,
+                           difficulty=made.difficulty, cancel=cancel)
+        try:
+            for k, found in enumerate(pack):
+                designs.append(found)
+                if output.folder is not None:
+                    files.write(targets[k], level_text(found, output.fmt), force=output.force)
+                if level_by_level:
+                    steps.step()
+        except DesignFailed:
+            check_cancel(cancel)  # a search the cancel ended is no failure of the request
+            raise
+    check_cancel(cancel)
+    if output.folder is None and file is not None:
+        files.write(file, level_text(designs[0], output.fmt), force=output.force)
+    text = level_text(designs[0], output.fmt) if output.folder is None and file is None else None
+    return Made(designs, text)
+
+
+def _level_progress(steps: Steps):
+    """``progress_for(k)`` of ``design_pack``: level k's search state, reported as labels."""
+    from designer.search.state import Progress
+
+    def progress_for(index: int) -> Progress:
+        def show(state: Progress) -> None:
+            best = f", best {state.best_stops} stops" if state.best_stops is not None else ""
+            rejected = f", {state.rejected} rejected" if state.rejected else ""
+            steps.label(f"level {index + 1}: {state.phase}{best}{rejected}")
+
+        return Progress(listeners=[show])
+
+    return progress_for

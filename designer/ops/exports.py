@@ -1,0 +1,97 @@
+"""Exports: a picture of a level or a pack, Tiled maps, the play page. Each checks its output
+paths before any work and writes them whole (``designer.formats.output``); each returns the
+paths it wrote."""
+
+from __future__ import annotations
+
+import json
+from contextlib import ExitStack
+from dataclasses import dataclass
+from pathlib import Path
+
+from designer.core.errors import DesignerError, RequestNotMet
+
+PICTURE_SUFFIXES = (".svg", ".png")
+
+
+@dataclass(frozen=True)
+class Written:
+    """What an export wrote: its files, and how many levels they hold."""
+
+    paths: list
+    levels: int
+
+
+def render(source: str, output_file: str, *, solution: bool = False, moves_left: bool = False,
+           graph: bool = False, cell: int | None = None, force: bool = False) -> Written:
+    """Draw a level (or a pack folder, as one contact sheet) as SVG or PNG, by ``output_file``'s
+    suffix; with ``solution``, the fewest-moves path (``RequestNotMet`` when a level has none)."""
+    from designer.analysis.graph import is_solvable
+    from designer.export import picture
+    from designer.formats import output
+    from designer.formats.level_files import read_levels
+
+    suffix = Path(output_file).suffix.lower()
+    if suffix not in PICTURE_SUFFIXES:
+        raise DesignerError(f"-o {output_file}: unknown picture format {suffix or '(no suffix)'!r}; "
+                            "use .svg or .png")
+    output.check_file(output_file, force=force)
+    levels = read_levels(source)
+    unsolvable = [entry.name for entry in levels if solution and not is_solvable(entry.level)]
+    if unsolvable:
+        raise RequestNotMet(f"unsolvable: {unsolvable[0]} has no solution to draw (--solution)")
+    if len(levels) == 1 and not Path(source).is_dir():
+        drawing = picture.draw_level(levels[0].level, cell=cell or picture.DEFAULT_CELL, solution=solution,
+                                     moves_left=moves_left, graph=graph)
+    else:
+        drawing = picture.contact_sheet([(entry.name, entry.level) for entry in levels], cell=cell or 16,
+                                        solution=solution, moves_left=moves_left, graph=graph)
+    data = picture.png_bytes(drawing) if suffix == ".png" else picture.svg_text(drawing)
+    output.write(output_file, data, force=force)
+    return Written([output_file], len(levels))
+
+
+def export_tiled(source: str, *, output_file: str | None = None, out: str | None = None, cell: int = 32,
+                 force: bool = False) -> Written:
+    """Tiled maps (.tmj), one per level, with their tileset image beside them: ``output_file``
+    for one level, or the folder ``out``. ``paths``: the maps, then the image."""
+    from designer.export import picture, tiled
+    from designer.formats import output
+    from designer.formats.level_files import read_levels
+
+    if (output_file is None) == (out is None):
+        raise DesignerError("give either -o FILE.tmj (one level) or --out DIR")
+    levels = read_levels(source)
+    if output_file is not None:
+        if len(levels) > 1:
+            raise DesignerError(f"{source} holds {len(levels)} levels: use --out DIR for a pack")
+        if Path(output_file).suffix.lower() not in (".tmj", ".json"):
+            raise DesignerError(f"-o {output_file}: a Tiled map is written as FILE.tmj (or FILE.json)")
+        maps = [output.check_file(output_file, force=force)]
+        image = output.check_file(output.beside(maps[0], tiled.TILESET_IMAGE), force=force, option="-o")
+    else:
+        names = [f"{entry.name}.tmj" for entry in levels] + [tiled.TILESET_IMAGE]
+        *maps, image = output.check_folder(out, names, force=force)
+    documents = [json.dumps(tiled.to_tiled_file(entry, cell=cell), indent=1) + "\n" for entry in levels]
+    with ExitStack() as stack:
+        if out is not None:
+            stack.enter_context(output.folder(out))
+        output.write(image, picture.png_bytes(picture.tileset(cell)), force=force)
+        for path, document in zip(maps, documents):
+            output.write(path, document, force=force)
+    return Written([*maps, image], len(levels))
+
+
+def write_play_page(source: str, output_file: str, *, force: bool = False) -> Written:
+    """A self-contained HTML page to play a level or a pack, offline."""
+    from designer.export.play import page
+    from designer.formats import output
+    from designer.formats.level_files import read_levels
+
+    if Path(output_file).suffix.lower() not in (".html", ".htm"):
+        raise DesignerError(f"-o {output_file}: the page is written as FILE.html")
+    output.check_file(output_file, force=force)
+    levels = read_levels(source)
+    title = f"ice-designer: {Path(source).name if source != '-' else 'level'}"
+    output.write(output_file, page(levels, title=title), force=force)
+    return Written([output_file], len(levels))

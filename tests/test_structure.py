@@ -1,0 +1,76 @@
+"""The house's shape: no import circle anywhere in the package, no module too long to read, and
+no alias of an old module path (every import names the real module)."""
+
+import ast
+import importlib
+from pathlib import Path
+
+import networkx as nx
+import pytest
+from conftest import ROOT
+
+#: Where each installed package's files live (``designer.models`` is the top-level ``models/``).
+PACKAGES = {"designer": ROOT / "designer", "designer.models": ROOT / "models"}
+
+
+def module_files() -> dict[str, Path]:
+    """Every module of the package by its dotted name."""
+    found = {}
+    for package, folder in PACKAGES.items():
+        for path in folder.rglob("*.py"):
+            parts = list(path.relative_to(folder).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            found[".".join([package, *parts])] = path
+    return found
+
+
+def import_graph() -> nx.DiGraph:
+    """module -> module for every import in the package's code, at any depth of a file (inside
+    functions and ``TYPE_CHECKING`` blocks too): ``from pkg import name`` points at ``pkg.name``
+    when that is a module, else at ``pkg``."""
+    modules = module_files()
+    graph = nx.DiGraph()
+    graph.add_nodes_from(modules)
+    for name, path in modules.items():
+        is_package = path.name == "__init__.py"
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            targets = []
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:  # relative: from the module's package
+                    anchor = name.split(".") if is_package else name.split(".")[:-1]
+                    anchor = anchor[:len(anchor) - node.level + 1]
+                    base = ".".join(anchor + ([base] if base else []))
+                targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base
+                           for alias in node.names]
+            for target in targets:
+                if target in modules and target != name:
+                    graph.add_edge(name, target)
+    return graph
+
+
+def test_the_import_graph_is_read():
+    graph = import_graph()
+    assert graph.has_edge("designer.search.design", "designer.search.stages")
+    assert graph.has_edge("designer.search.stages", "designer.search.ends")  # an import inside a function
+
+
+def test_no_import_circle():
+    cycles = list(nx.simple_cycles(import_graph()))
+    assert not cycles, "import circles: " + "; ".join(" -> ".join(cycle + cycle[:1]) for cycle in cycles)
+
+
+@pytest.mark.parametrize("name,path", sorted(module_files().items()))
+def test_no_module_is_too_long(name, path):
+    lines = len(path.read_text().splitlines())
+    assert lines <= (250 if name.startswith("designer.cli") else 500), f"{name}: {lines} lines"
+
+
+def test_old_module_paths_are_gone():
+    assert not (ROOT / "designer" / "_moved.py").exists()
+    for old in ("designer.level", "designer.design", "designer.records"):
+        with pytest.raises(ModuleNotFoundError):
+            importlib.import_module(old)

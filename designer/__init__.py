@@ -3,7 +3,7 @@
 The package is laid out by family (the README's "Layout" says more):
 
 - ``designer.core``: the level type, the sliding rule, the request, the layout space, the time
-  budget, the errors and the kernels (compiled, with a numpy/Python twin);
+  budget, progress and cancel, the errors and the kernels (compiled, with a numpy/Python twin);
 - ``designer.analysis``: what a level is: its class, solution, move graph, bounds, tidiness, and
   the one verifier every designed level passes;
 - ``designer.search``: how levels are designed: the goal, the stages, the policies that run them,
@@ -12,7 +12,9 @@ The package is laid out by family (the README's "Layout" says more):
 - ``designer.formats``: level files, templates, atomic output;
 - ``designer.export``: the text report, pictures, Tiled maps, the play page;
 - ``designer.studies``: records, comparisons and benchmarks;
-- ``designer.cli``: the ``designer`` command, a thin shell over all of the above.
+- ``designer.ops``: one call per thing a user does, with progress and a cancel token, which
+  every shell drives;
+- ``designer.cli``: the ``designer`` command, a thin shell over the operations.
 """
 
 from designer.core.errors import DesignerError, LevelError

@@ -12,8 +12,8 @@ SCRIPTS = sorted((ROOT / "examples").glob("*.py"))
 
 
 def test_every_example_is_covered():
-    assert {p.name for p in SCRIPTS} == {"choices.py", "design_levels.py", "pictures.py", "records.py",
-                                         "solve_and_analyze.py"}
+    assert {p.name for p in SCRIPTS} == {"a_second_shell.py", "choices.py", "design_levels.py", "pictures.py",
+                                         "records.py", "solve_and_analyze.py"}
 
 
 @pytest.mark.parametrize("script, expected", [
@@ -36,6 +36,20 @@ def test_example_runs(script, expected, tmp_path):
     assert done.returncode == 0, done.stderr
     for words in expected:
         assert words in done.stdout, words
+
+
+@pytest.mark.parametrize("seconds, expected", [
+    ("60", ["min stops 1", "min stops 4", "wrote 7 levels to pack/"]),
+    ("0.01", ["cancelled after 0.01 s: the levels finished before it are in pack/"]),
+])
+def test_a_second_shell_designs_a_pack_and_cancels_on_a_timer(tmp_path, seconds, expected):
+    done = subprocess.run([sys.executable, str(ROOT / "examples" / "a_second_shell.py"), "pack", seconds],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    for words in expected:
+        assert words in done.stdout, words
+    written = len(list((tmp_path / "pack").glob("level-*.txt")))
+    assert written == 7 if seconds == "60" else written < 7  # cancelled: the levels finished before it
 
 
 def test_pictures_keeps_what_it_finds_unless_forced(tmp_path):

@@ -13,10 +13,11 @@ solve that asks its budget ends; forked processes are ended by their parent, whi
 >>> token.cancel()
 >>> race.is_set(), race.reason()
 (True, 2)
->>> token.check()
-Traceback (most recent call last):
-...
-designer.core.control.Cancelled: cancelled (signal 2)
+>>> try:
+...     token.check()
+... except Cancelled as stopped:  # a KeyboardInterrupt: cleanup paths run as for Ctrl-C
+...     print(stopped)
+cancelled (signal 2)
 """
 
 from __future__ import annotations
@@ -89,7 +90,7 @@ class CancelToken:
     def __init__(self, parent: CancelToken | None = None):
         self.parent = parent
         self._event = threading.Event()
-        self._signum: int | None = None
+        self._signum: int | None = None  # set: the reason (asked in every search's inner loop: kept cheap)
 
     def cancel(self, signum: int = signal.SIGINT) -> None:
         """Set the token (the first reason given is kept)."""
@@ -100,11 +101,11 @@ class CancelToken:
     set = cancel  # the name a budget's event answers to (``Budget.cancel``)
 
     def is_set(self) -> bool:
-        return self._event.is_set() or (self.parent is not None and self.parent.is_set())
+        return self._signum is not None or (self.parent is not None and self.parent.is_set())
 
     def reason(self) -> int | None:
         """The signal that set the token, or its parent (None while it is not set)."""
-        if self._event.is_set():
+        if self._signum is not None:
             return self._signum
         return self.parent.reason() if self.parent is not None else None
 

@@ -1,0 +1,88 @@
+"""One way to stop (``designer.core.control``): Ctrl-C, SIGTERM and SIGHUP end every kind of
+long work with the status a shell expects (130, 143, 129), one line, and no process left behind.
+
+Ctrl-C is sent as a terminal sends it: to the whole foreground process group, helpers included.
+On a LocalCluster it is sent to the designer alone: what a group signal does to dask's own
+worker processes is the audit's issue (its defects 1 and 2), not this contract.
+"""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+
+DESIGNER = [sys.executable, "-m", "designer"]
+
+#: name -> (arguments, processes of its own to wait for before the signal, seconds to wait then)
+WORK = {
+    "make climb": (["make", "--min-stops", "70", "--time-limit", "60", "--seed", "1"], 0, 3.0),
+    "make open grid": (["make", "--size", "16x24", "--no-frame", "--max-rocks", "5", "--maximize",
+                        "--time-limit", "60", "--workers", "2"], 2, 1.0),
+    "make cpsat": (["make", "--method", "cpsat", "--min-stops", "60", "--time-limit", "60"], 0, 5.0),
+    "make cpsat-ends": (["make", "--method", "cpsat-ends", "--size", "8x8", "--min-stops", "21", "--workers", "2",
+                         "--time-limit", "120"], 2, 2.0),
+    "pareto": (["pareto", "--size", "12x12", "--time-limit", "120", "--seed", "1"], 0, 4.0),
+    "records on dask": (["records", "--size", "8x8", "--dask", "local", "--workers", "2", "--time-limit", "60"],
+                        3, 2.0),
+}
+
+ENDINGS = {signal.SIGINT: (130, "designer: interrupted\n"), signal.SIGTERM: (143, "designer: terminated\n"),
+           signal.SIGHUP: (129, "designer: terminated\n")}
+
+
+def descendants(pid: int) -> set[int]:
+    """Every process below ``pid`` (from /proc)."""
+    parents = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as handle:
+                    parents[int(entry)] = int(handle.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                pass
+    found, todo = set(), [pid]
+    while todo:
+        above = todo.pop()
+        below = [child for child, parent in parents.items() if parent == above]
+        found.update(below)
+        todo.extend(below)
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize("ending", list(ENDINGS), ids=lambda s: signal.Signals(s).name)
+@pytest.mark.parametrize("name", list(WORK))
+def test_a_signal_ends_the_work_with_its_status_and_leaves_no_process(tmp_path, name, ending):
+    args, helpers, settle = WORK[name]
+    proc = subprocess.Popen(DESIGNER + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=tmp_path, start_new_session=True)
+    deadline = time.monotonic() + 30
+    while len(seen := descendants(proc.pid)) < helpers and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert len(seen) >= helpers, f"{name}: its processes never started"
+    time.sleep(settle)  # the work is under way
+    seen |= descendants(proc.pid)
+    sent = time.monotonic()
+    if ending == signal.SIGINT and "dask" not in name:
+        os.killpg(proc.pid, ending)  # a terminal's Ctrl-C: the whole group
+    else:
+        proc.send_signal(ending)
+    out, err = proc.communicate(timeout=60)
+    assert (proc.returncode, out, err) == (*ENDINGS[ending][:1], "", ENDINGS[ending][1])
+    assert time.monotonic() - sent < 20, f"{name}: ended by its time limit, not the signal"
+    deadline = time.monotonic() + 2.0
+    while any(alive(pid) for pid in seen) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not [pid for pid in seen if alive(pid)], f"{name}: processes left behind"

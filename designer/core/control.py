@@ -207,11 +207,36 @@ def end_with_parent(parent: int) -> None:
     for ending in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(ending, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if sys.platform.startswith("linux"):
-        try:
-            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
-        except (OSError, AttributeError):
-            pass
+    _signal_at_parent_death(_prctl(), signal.SIGKILL, parent)
+
+
+def die_with_parent(signum: int = signal.SIGKILL) -> Callable[[], None]:
+    """A ``preexec_fn`` for ``subprocess.Popen``: the program started gets ``signum`` when this
+    process ends, however it ends (``kill -9`` included), and never starts if it already has.
+    SIGTERM lets a designer child end in order (its own helpers then end with it); SIGKILL suits a
+    program that keeps nothing. Call it and start the program from the main thread: the kernel
+    signals the child when the thread that started it ends."""
+    parent, prctl = os.getpid(), _prctl()  # looked up here: after the fork, only the call runs
+
+    def arrange() -> None:
+        _signal_at_parent_death(prctl, signum, parent)
+
+    return arrange
+
+
+def _prctl():
+    """libc's ``prctl`` (Linux), or None."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+
+
+def _signal_at_parent_death(prctl, signum: int, parent: int) -> None:
+    if prctl is not None:
+        prctl(PR_SET_PDEATHSIG, int(signum), 0, 0, 0)
     if os.getppid() != parent:  # the parent was gone before the line above took effect
         os._exit(1)
 

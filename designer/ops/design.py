@@ -217,7 +217,7 @@ def make(made: Plan, output: LevelOutput = LevelOutput(), *, dask: str | None = 
         if dask is not None:
             from designer.search.executor import open_executor
 
-            executor = open_executor(dask, made.workers)
+            executor = open_executor(dask, made.workers, cancel)
             stack.callback(executor.close)
         if output.folder is not None:
             stack.enter_context(files.folder(output.folder))

@@ -84,7 +84,7 @@ def pareto(request: LayoutRequest, time_limit: float, *, seed: int = 0, workers:
         if dask is not None:
             from designer.search.executor import open_executor
 
-            executor = open_executor(dask, workers)
+            executor = open_executor(dask, workers, cancel)
             stack.callback(executor.close)
         steps = Steps(on_progress, front_search.most_runs(time_limit), "pareto")
         result = front_search.pareto(request, time_limit - cloud_seconds, seed=seed, workers=workers,
@@ -138,7 +138,7 @@ def records(height: int, width: int, frame: bool, counts: list[int], time_limit:
         if out is not None and kept in {os.path.abspath(out), *(os.path.abspath(t) for t in targets)}:
             raise DesignerError(f"--checkpoint {checkpoint} is --out {out} or a file the run writes there: "
                                 "give the checkpoint a path of its own")
-    executor = open_executor(dask, workers)
+    executor = open_executor(dask, workers, cancel)
     try:
         steps = Steps(on_progress, len(counts), "records")
         found = rec.records(height, width, frame, counts, time_limit, seed=seed, workers=workers, executor=executor,

@@ -53,10 +53,9 @@ class PairResult:
 
 
 def pose_pair(search: Search, goal: Goal, budget: Budget, pair: tuple[Cell, Cell], known: int | None,
-              workers: int, label: str, *, in_lane: bool = False) -> PairResult:
+              workers: int, label: str) -> PairResult:
     """Build and solve the sub-request of one start and goal pair: a level of at least K stops,
-    or, maximizing, the best above ``known`` (the best so far elsewhere). ``in_lane``: in a
-    forked process, which leaves Ctrl-C to the designer."""
+    or, maximizing, the best above ``known`` (the best so far elsewhere)."""
     from designer.models.cpsat import BuildTimedOut, build_model
     from designer.models.solve import solve_model
 
@@ -77,7 +76,7 @@ def pose_pair(search: Search, goal: Goal, budget: Budget, pair: tuple[Cell, Cell
     outcome = solve_model(built, budget, seed=search.seed, workers=workers, min_stops=floor,
                           maximize=goal.maximizing, stops_of=lambda design: design.min_stops,
                           accept=lambda terrain, s, e: search.verify(Level(terrain, s, e), STAGE),
-                          on_stops=search.seen, catch_sigint=not in_lane)
+                          on_stops=search.seen)
     return PairResult(outcome.found, outcome.complete, rejected=search.rejected - rejected)
 
 
@@ -168,4 +167,4 @@ def _lane_job(job) -> PairResult:
         return PairResult(None, False)
     known = _lane["best"].value if goal.maximizing else -1
     return pose_pair(_lane["search"], goal, budget, pair, known if known >= 0 else None, 1,
-                     f"pair {number} of {count}", in_lane=True)
+                     f"pair {number} of {count}")

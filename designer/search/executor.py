@@ -11,10 +11,11 @@ counted twice.
 from __future__ import annotations
 
 import os
+import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import Any, Callable, Iterable
 
-from designer.core.control import Cancelled, signals_held
+from designer.core.control import Cancelled, CancelToken, signals_held
 from designer.core.errors import DesignerError
 from designer.core.extras import need
 from designer.search.tuning import BATCHES_PER_WORKER
@@ -57,34 +58,32 @@ class InProcess:
 
 class Dask:
     """Shards on a dask.distributed cluster: a LocalCluster of one single-threaded worker process per
-    core (``"local"``), or an existing scheduler's address."""
+    core (``"local"``, in a process of its own: ``designer.search.cluster``), or an existing
+    scheduler's address. ``cancel`` ends the wait for the cluster to start."""
 
-    def __init__(self, address: str, workers: int | None = None):
+    def __init__(self, address: str, workers: int | None = None, cancel: CancelToken | None = None):
         address = scheduler_address(address)
         distributed = need("distributed", "dask")
-        Client, LocalCluster = distributed.Client, distributed.LocalCluster
-        self.cluster = self.client = None
+        self.host = self.client = None
         if address == "local":
-            # A cluster half started cannot be closed cleanly (dask's exit hook then prints a
-            # traceback): an ending signal waits until it is up, then closes it and takes effect.
-            with signals_held() as arrived:
-                try:
-                    self.cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1,
-                                                processes=True, dashboard_address=":0")  # any free port
-                    self.client = Client(self.cluster)
-                except BaseException:
-                    self.close()
-                    raise
-            if arrived:
-                self.close()
-                raise Cancelled(arrived[0])
-            self.name = f"dask local ({len(self.cluster.workers)} workers)"
+            from designer.search.cluster import LocalHost
+
+            self.host = LocalHost(workers or os.cpu_count() or 1, cancel)
+            address = self.host.address
+            self.name = f"dask local ({self.host.workers} workers)"
         else:
-            try:
-                self.client = Client(address, timeout=10)
-            except Exception as exc:  # unreachable, refused, or not a scheduler: one line, whatever dask raised
-                raise DesignerError(f"cannot reach the dask scheduler at {address}: {exc}") from None
             self.name = f"dask {address}"
+        # A client half connected cannot be closed cleanly (dask's exit hook then prints a
+        # traceback): an ending signal waits until it is connected, then closes it and takes effect.
+        with signals_held() as arrived:
+            try:
+                self.client = connect(distributed, address)
+            except BaseException:
+                self.close()
+                raise
+        if arrived:
+            self.close()
+            raise Cancelled(arrived[0])
 
     def run(self, shard: Callable[[Any], Any], jobs: Iterable[Any], on_result: Callable[[Any, Any], None],
             on_abort: Callable[[], None] | None = None) -> None:
@@ -105,20 +104,50 @@ class Dask:
         except BaseException:
             if on_abort is not None:
                 on_abort()
-            self.client.cancel(futures)
+            if self.host is None:  # a cluster of our own ends whole, its running tasks with it
+                self.client.cancel(futures)
             raise
 
     def close(self) -> None:
-        """Close the client and the cluster this started, whole: an ending signal that arrives
+        """Close the client, and the cluster this started, whole: an ending signal that arrives
         meanwhile takes effect once they are closed."""
         with signals_held() as arrived:
             if self.client is not None:
-                self.client.close()
-            if self.cluster is not None:
-                self.cluster.close()
-            self.client = self.cluster = None
+                self.client.close(timeout=CLOSE_SECONDS)
+            if self.host is not None:
+                self.host.close()
+            self.client = self.host = None
         if arrived:
             raise Cancelled(arrived[0])
+
+
+#: Seconds to reach a scheduler (its port closed, silent, or not dask's), and to close a client.
+CONNECT_SECONDS = 10.0
+CLOSE_SECONDS = 2.0
+
+
+def connect(distributed, address: str):
+    """A client of the scheduler at ``address``; one DesignerError line when none answers within
+    ``CONNECT_SECONDS``, however the address fails (dask's own connection waits without end for
+    a listener that never answers its handshake, so a probe with a deadline goes first)."""
+    import asyncio
+
+    started = time.monotonic()
+
+    async def probe():
+        comm = await asyncio.wait_for(distributed.comm.connect(address, timeout=CONNECT_SECONDS), CONNECT_SECONDS)
+        await comm.close()
+
+    try:
+        asyncio.run(probe())
+        left = max(1.0, CONNECT_SECONDS - (time.monotonic() - started))
+        return distributed.Client(address, timeout=left)
+    except Exception as exc:  # unreachable, refused, silent, or not a scheduler: one line, whatever dask raised
+        if isinstance(exc, TimeoutError):
+            reason = f"no answer in {CONNECT_SECONDS:g} s"
+        else:
+            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise DesignerError(f"cannot reach the dask scheduler at {address}: {reason}") from None
 
 
 def scheduler_address(text: str) -> str:
@@ -138,6 +167,6 @@ def scheduler_address(text: str) -> str:
     return text
 
 
-def open_executor(dask: str | None, workers: int | None = None):
+def open_executor(dask: str | None, workers: int | None = None, cancel: CancelToken | None = None):
     """The executor a command asks for: in process unless ``dask`` names a cluster."""
-    return InProcess(workers) if dask is None else Dask(dask, workers)
+    return InProcess(workers) if dask is None else Dask(dask, workers, cancel)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import resource
+import signal
 import statistics
 import subprocess
 import sys
@@ -13,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from designer.core.control import die_with_parent
 from designer.core.errors import DesignerError
 from designer.analysis.classify import CLASS_NAMES, classify, classify_batch
 from designer.core.level import SNOW
@@ -65,6 +67,13 @@ def solvable_random_level(height: int, width: int, density: float, seed: int, tr
     raise DesignerError(f"no solvable {height}x{width} level in {tries} random tries at rock density {density}")
 
 
+def designer_child(command: list[str], check: bool = True) -> subprocess.CompletedProcess:
+    """Run a designer command as a child that ends with this process, however this one ends
+    (``kill -9`` included: the kernel then sends it SIGTERM, and it ends its own helpers)."""
+    return subprocess.run(command, check=check, capture_output=True, text=True,
+                          preexec_fn=die_with_parent(signal.SIGTERM))
+
+
 def bench_analyze(height: int = 300, width: int = 300, density: float = 0.2, seed: int = 0,
                   runs: int = 5, json_output: bool = False) -> dict:
     """Whole-process wall time of ``designer analyze`` on a random solvable level (median of runs),
@@ -75,11 +84,11 @@ def bench_analyze(height: int = 300, width: int = 300, density: float = 0.2, see
         path = Path(tmp) / f"random-{height}x{width}.txt"
         path.write_text(str(level) + "\n")
         command = [sys.executable, "-m", "designer", "analyze", str(path)] + (["--json"] if json_output else [])
-        subprocess.run(command, check=True, capture_output=True)  # warm the kernel cache and disk
+        designer_child(command)  # warm the kernel cache and disk
         times = []
         for _ in range(runs):
             t0 = time.perf_counter()
-            subprocess.run(command, check=True, capture_output=True)
+            designer_child(command)
             times.append(time.perf_counter() - t0)
     return {
         "size": f"{height}x{width}",
@@ -108,7 +117,7 @@ def bench_make(args: list[str], seeds: list[int]) -> dict:
     for seed in seeds:
         command = [sys.executable, "-m", "designer", "make", *args, "--seed", str(seed), "--format", "json"]
         t0 = time.perf_counter()
-        done = subprocess.run(command, capture_output=True, text=True)
+        done = designer_child(command, check=False)
         seconds = time.perf_counter() - t0
         run = {"seed": seed, "seconds": round(seconds, 3), "status": done.returncode}
         if done.returncode == 0:

@@ -278,11 +278,13 @@ def test_2_a_record_left_unproven_by_a_short_limit_is_tried_again(tmp_path):
     again = records(6, 7, False, [6], 1.0, checkpoint_path=checkpoint)[0]
     assert again.to_json() == short.to_json()  # the same limit: taken as it is
     state = json.loads(checkpoint.read_text())
-    del state["records"]["6"]["time_limit"]  # as a checkpoint from before the limit was kept
-    checkpoint.write_text(json.dumps(state))
     longer = records(6, 7, False, [6], 60.0, checkpoint_path=checkpoint)[0]
     assert longer.proven_optimal and longer.min_stops >= short.min_stops and longer.time_limit == 60.0
     assert longer.seconds > short.seconds  # the time of both runs
+    state["records"]["6"].pop("time_limit")  # as a checkpoint from before the limit was kept (unsigned)
+    checkpoint.write_text(json.dumps(state))
+    older = records(6, 7, False, [6], 1.0, checkpoint_path=checkpoint)[0]
+    assert older.min_stops >= short.min_stops and older.time_limit == 1.0  # tried again, its level the bound
 
 
 # --- closed standard streams (row 5) ---------------------------------------------------------------
@@ -569,9 +571,12 @@ def test_a_checkpoint_in_the_place_of_the_out_folder_is_refused_before_any_work(
 
 
 def test_a_huge_choices_floor_is_proven_infeasible_at_once(capsys):
-    assert main(["make", "--min-choices", "99999999999999999999", "--time-limit", "0.3"]) == 1
+    assert main(["make", "--min-choices", "1000000", "--time-limit", "0.3"]) == 1
     err = capsys.readouterr().err
     assert one_error_line(err) and "proven infeasible" in err and "at most 3 other moves open at each stop" in err
+    assert main(["make", "--min-choices", "99999999999999999999", "--time-limit", "0.3"]) == 2  # no file keeps it
+    err = capsys.readouterr().err
+    assert one_error_line(err) and "--min-choices must be a whole number from 0 to 1000000" in err
 
 
 def test_an_unknown_method_in_a_generator_record_is_one_line(tmp_path, capsys):

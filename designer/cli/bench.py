@@ -7,7 +7,8 @@ import json
 import typer
 
 from designer.core.errors import DesignerError
-from designer.cli.shell import bench_app, echo, framed_size
+from designer.cli.shell import bench_app, bounded, echo, framed_size
+from designer.core.limits import MAX_RUNS, MAX_SAMPLES, MAX_SEED
 
 #: Options of make that bench make sets itself (a level per seed, read as JSON from its output).
 BENCH_MAKE_SETS = ("-o", "--output", "--out", "--format", "--seed", "--count", "--from")
@@ -15,11 +16,11 @@ BENCH_MAKE_SETS = ("-o", "--output", "--out", "--format", "--seed", "--count", "
 
 @bench_app.command("classify")
 def bench_classify_cmd(
-    count: int = typer.Option(10_000, min=1, help="How many random levels."),
+    count: int = typer.Option(10_000, min=1, callback=bounded("--count", 1, MAX_SAMPLES), help="How many random levels."),
     size: str = typer.Option("12x12", help="Level size HxW."),
     density: float = typer.Option(0.2, min=0.0, max=1.0, help="Probability of rock per interior cell."),
-    seed: int = typer.Option(0, min=0, help="Seed of the random levels."),
-    repeats: int = typer.Option(5, min=1, help="Timed runs (the median is reported)."),
+    seed: int = typer.Option(0, min=0, callback=bounded("--seed", 0, MAX_SEED), help="Seed of the random levels."),
+    repeats: int = typer.Option(5, min=1, callback=bounded("--repeats", 1, MAX_RUNS), help="Timed runs (the median is reported)."),
 ) -> None:
     """Time classifying random framed levels (class, reversibility, min stops)."""
     from designer.studies.bench import bench_classify
@@ -32,8 +33,8 @@ def bench_classify_cmd(
 def bench_analyze_cmd(
     size: str = typer.Option("300x300", help="Level size HxW."),
     density: float = typer.Option(0.2, min=0.0, max=1.0, help="Probability of rock per interior cell."),
-    seed: int = typer.Option(0, min=0, help="Seed of the random level."),
-    runs: int = typer.Option(5, min=1, help="Timed runs (the median is reported)."),
+    seed: int = typer.Option(0, min=0, callback=bounded("--seed", 0, MAX_SEED), help="Seed of the random level."),
+    runs: int = typer.Option(5, min=1, callback=bounded("--runs", 1, MAX_RUNS), help="Timed runs (the median is reported)."),
     as_json: bool = typer.Option(False, "--json", help="Time 'analyze --json' instead of the text report."),
 ) -> None:
     """Whole-process time of 'designer analyze' on a random solvable level."""
@@ -46,7 +47,7 @@ def bench_analyze_cmd(
 @bench_app.command("make", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def bench_make_cmd(
     ctx: typer.Context,
-    seeds: int = typer.Option(5, "--seeds", min=1, help="Run seeds 1..N (the median is reported)."),
+    seeds: int = typer.Option(5, "--seeds", min=1, callback=bounded("--seeds", 1, MAX_RUNS), help="Run seeds 1..N (the median is reported)."),
 ) -> None:
     """Whole-process time of 'designer make ARGS' over seeds, each level verified again.
 

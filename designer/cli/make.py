@@ -11,7 +11,8 @@ import typer
 
 from designer.core.errors import DesignerError
 from designer.cli.progress import progress_bar
-from designer.cli.shell import (Method, app, cancel_token, echo, finite, machine_workers, note, parse_cell, parse_size,
+from designer.core.limits import MAX_LEVELS, MAX_SEED
+from designer.cli.shell import (Method, app, bounded, cancel_token, echo, finite, machine_workers, note, parse_cell, parse_size,
                                 progress_shown)
 
 
@@ -41,7 +42,7 @@ def make(
     max_stops: Optional[int] = typer.Option(None, "--max-stops", help="Most min stops: with --min-stops, a band."),
     start: Optional[str] = typer.Option(None, metavar="R,C", help="Pin the start at R,C (default: chosen on the bottom edge)."),
     goal: Optional[str] = typer.Option(None, metavar="R,C", help="Pin the goal at R,C (default: chosen on the top edge)."),
-    seed: Optional[int] = typer.Option(None, min=0, help="Seed of every random choice: the same seed gives the same level (default 0)."),
+    seed: Optional[int] = typer.Option(None, min=0, callback=bounded("--seed", 0, MAX_SEED), help="Seed of every random choice: the same seed gives the same level (default 0)."),
     time_limit: Optional[float] = typer.Option(None, "--time-limit", min=0.0, callback=lambda v: finite(v, "--time-limit"),
                                                help="Seconds to search (per level; default 60)."),
     fmt: Format = typer.Option(Format.ascii, "--format", help="Canonical ASCII or the JSON level."),
@@ -64,7 +65,7 @@ def make(
                                         help="A pack (with --count and --out) whose min stops rise evenly from A "
                                              "to B, each level within one stop of its step."),
     workers: Optional[int] = typer.Option(None, "--workers", min=1, callback=machine_workers, help="Solver threads (default: all cores)."),
-    count: int = typer.Option(1, "--count", min=1, help="How many distinct levels (with --out)."),
+    count: int = typer.Option(1, "--count", min=1, callback=bounded("--count", 1, MAX_LEVELS), help="How many distinct levels (with --out)."),
     out: Optional[str] = typer.Option(None, "--out", metavar="DIR", help="Folder for a pack of levels (with --count)."),
     method: Optional[Method] = typer.Option(None, "--method",
                                             help="auto (default): the designer's portfolio; cpsat: the CP-SAT model "

@@ -4,13 +4,13 @@ run (``designer.core.control``: the one a Ctrl-C, SIGTERM or SIGHUP sets)."""
 
 from __future__ import annotations
 
-import math
 import os
 import sys
 from enum import Enum
 
 import typer
 
+from designer.core import limits
 from designer.core.control import CancelToken
 from designer.core.errors import DesignerError
 
@@ -79,12 +79,15 @@ def progress_shown() -> bool:
     return sys.stderr.isatty()
 
 
-def finite(seconds: float | None, option: str) -> float | None:
-    """A time option, refused in one line when it is not a finite number of seconds (every stage
-    takes a share of it)."""
-    if seconds is not None and not math.isfinite(seconds):
-        raise DesignerError(f"{option} must be a finite number of seconds, not {seconds}")
-    return seconds
+def finite(value: float | None, option: str) -> float | None:
+    """A time option, refused in one line unless it is a finite number of seconds within the
+    bound every reader keeps (``designer.core.limits``): every stage takes a share of it."""
+    return None if value is None else limits.seconds(value, option)
+
+
+def bounded(option: str, low: int, high: int):
+    """An option's callback: a whole number from ``low`` to ``high`` (None passes)."""
+    return lambda value: None if value is None else limits.whole(value, option, low, high)
 
 
 def machine_workers(workers: int | None) -> int | None:

@@ -13,7 +13,8 @@ import typer
 from designer.core.errors import DesignerError
 from designer.cli.make import request_options
 from designer.cli.progress import progress_bar
-from designer.cli.shell import (Method, app, cancel_token, echo, finite, machine_workers, note, parse_size,
+from designer.core.limits import MAX_RUNS, MAX_SEED
+from designer.cli.shell import (Method, app, bounded, cancel_token, echo, finite, machine_workers, note, parse_size,
                                 progress_shown)
 
 
@@ -46,7 +47,7 @@ def compare(
     min_stops: str = typer.Option("20", "--min-stops", metavar="K[,K...]", help="Target K, or a list: 10,15,20,25,30."),
     budget: float = typer.Option(20.0, "--budget", min=0.1, callback=lambda v: finite(v, "--budget"),
                                  help="Seconds per method per level."),
-    seeds: int = typer.Option(5, "--seeds", min=1, help="Seeds 1..N for every method and target."),
+    seeds: int = typer.Option(5, "--seeds", min=1, callback=bounded("--seeds", 1, MAX_RUNS), help="Seeds 1..N for every method and target."),
     methods: str = typer.Option(",".join(m.value for m in Method), "--methods", help="Comma-separated methods."),
     size: str = typer.Option("12x12", metavar="HxW", help="Grid size HxW (with a frame)."),
     workers: Optional[int] = typer.Option(None, "--workers", min=1, callback=machine_workers, help="CP-SAT threads (default: all cores)."),
@@ -96,7 +97,7 @@ def pareto(
     goal: Optional[str] = typer.Option(None, metavar="R,C", help="Pin the goal at R,C."),
     time_limit: float = typer.Option(..., "--time-limit", min=1.0, callback=lambda v: finite(v, "--time-limit"),
                                      help="Seconds for the whole front (and the plot)."),
-    seed: int = typer.Option(0, min=0, help="Seed of every random choice."),
+    seed: int = typer.Option(0, min=0, callback=bounded("--seed", 0, MAX_SEED), help="Seed of every random choice."),
     workers: Optional[int] = typer.Option(None, "--workers", min=1, callback=machine_workers, help="Threads per run (default: all cores)."),
     out: Optional[str] = typer.Option(None, "--out", metavar="DIR",
                                       help="Write level-NNN.txt (by min stops) and front.json to DIR."),
@@ -136,7 +137,7 @@ def records(
     rocks: str = typer.Option("1..5", "--rocks", metavar="A..B", help="Rock counts to find records for."),
     time_limit: float = typer.Option(60.0, "--time-limit", min=0.1, callback=lambda v: finite(v, "--time-limit"),
                                      help="Seconds per rock count."),
-    seed: int = typer.Option(0, min=0, help="Seed of every random choice."),
+    seed: int = typer.Option(0, min=0, callback=bounded("--seed", 0, MAX_SEED), help="Seed of every random choice."),
     workers: Optional[int] = typer.Option(None, "--workers", min=1, callback=machine_workers, help="Threads or dask workers (default: all cores)."),
     as_json: bool = typer.Option(False, "--json", help="Print the records as JSON."),
     out: Optional[str] = typer.Option(None, "--out", metavar="DIR",
@@ -155,5 +156,5 @@ def records(
     with progress_bar(progress_shown()) as on_progress:
         made = studies.records(h, w, not no_frame, counts, time_limit, seed=seed, workers=workers, out=out,
                                checkpoint=checkpoint, dask=dask, force=force, on_progress=on_progress,
-                               cancel=cancel_token(ctx))
+                               cancel=cancel_token(ctx), on_note=lambda text: note(f"designer: note: {text}"))
     echo(json.dumps(made.as_json, indent=2) + "\n" if as_json else made.table, nl=False)

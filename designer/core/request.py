@@ -13,6 +13,7 @@ from dataclasses import dataclass, fields
 
 from designer.core.errors import DesignerError
 from designer.core.level import ICE, ROCK, SNOW, Cell
+from designer.core.limits import MAX_COUNT
 #: Template characters: canonical ASCII plus '?' for a free cell.
 TEMPLATE_TILES = {"#": ROCK, ".": ICE, "_": SNOW, "S": ICE, "G": ICE}
 FREE = "?"
@@ -168,7 +169,7 @@ class _Kind:
 
 
 def _is_int(value) -> bool:
-    return type(value) is int and abs(value) < 10**9
+    return type(value) is int and abs(value) <= MAX_COUNT  # the bound make's options keep
 
 
 def _maybe(kind: _Kind) -> _Kind:

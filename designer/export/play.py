@@ -32,6 +32,7 @@ import base64
 import hashlib
 import html
 import json
+import re
 
 from designer.analysis.solver import solve
 from designer.core.level import Level
@@ -83,13 +84,15 @@ def page(levels: list[LevelFile | tuple[str, Level]], *, title: str = "ice-desig
     entries = [level_entry(item) for item in files]
     # "<" never reaches the page raw: no "</script>" or "<!--" can end or bend the script element
     data = json.dumps(entries).replace("<", "\\u003c").replace(">", "\\u003e")
-    return (_TEMPLATE
-            .replace("__TITLE__", html.escape(title))
-            .replace("__TILES__", _tile_css(cell))
-            .replace("__CELL__", str(cell))
-            .replace("__SLIDE_MS__", str(SLIDE_MS))
-            .replace("__KEY__", json.dumps(pack_key(entries)))
-            .replace("__LEVELS__", data))
+    parts = {"TITLE": html.escape(title), "TILES": _tile_css(cell), "CELL": str(cell), "SLIDE_MS": str(SLIDE_MS),
+             "KEY": json.dumps(pack_key(entries)), "LEVELS": data}
+    # One pass over the template: a part is never searched again, so no title, level name or level
+    # data can bring in another part, whatever placeholders it spells.
+    return _PLACEHOLDER.sub(lambda found: parts[found.group(1)], _TEMPLATE)
+
+
+#: The template's placeholders: __NAME__, where the page's parts go.
+_PLACEHOLDER = re.compile(r"__([A-Z_]+?)__")
 
 
 _TEMPLATE = """<!doctype html>

@@ -21,6 +21,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
+from designer.core.limits import MAX_LEVELS, MAX_SEED, seconds, whole
 from designer.core.control import CancelToken, OnProgress, Steps, check as check_cancel, no_progress
 from designer.core.errors import DesignerError
 from designer.core.request import LayoutRequest
@@ -118,6 +119,7 @@ def plan(options: MakeOptions) -> Plan:
     validated, the method able to do what is asked (DesignerError, one line, otherwise)."""
     from designer.search import difficulty as presets
 
+    whole(options.count, "--count", 1, MAX_LEVELS)
     request = request_for(options)
     requests, expert = [request] * options.count, None
     if options.difficulty is not None or options.curve is not None:
@@ -165,6 +167,10 @@ def _checked(made: Plan, request: LayoutRequest) -> Plan:
     from designer.search.methods import designer_names, get
 
     validate(request)
+    whole(made.seed, "--seed", 0, MAX_SEED)
+    if made.seed + made.count - 1 > MAX_SEED:
+        raise DesignerError(f"--seed {made.seed} with --count {made.count}: the last level's seed would pass {MAX_SEED}")
+    seconds(made.time_limit, "--time-limit")
     for asked, name in ((made.maximize, "--maximize"), (made.maximize_choices, "--maximize-choices")):
         if asked and not get(made.method).can_maximize:
             raise DesignerError(f"{name} needs --method {designer_names()} (the {made.method} generator has no "

@@ -10,9 +10,11 @@ import os
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from designer.core.control import CancelToken, OnProgress, Steps, no_progress
 from designer.core.errors import DesignerError, RequestNotMet
+from designer.core.limits import MAX_SEED, seconds, whole
 from designer.core.request import LayoutRequest
 
 
@@ -41,6 +43,9 @@ def compare(request: LayoutRequest, targets: list[int], seeds: list[int], budget
         raise DesignerError(f"unknown method {unknown[0] if unknown else '(none)'}: "
                             f"choose from {', '.join(comparison.METHODS)}")
     validate(request)
+    seconds(budget, "--budget")
+    for seed in (min(seeds, default=0), max(seeds, default=0)):
+        whole(seed, "--seeds", 0, MAX_SEED)
     check_plot(plot_file, force)
     steps = Steps(on_progress, len(targets) * len(seeds) * len(methods), "designing")
     result = comparison.compare(request, targets, seeds, budget, methods, workers=workers, keep_levels=keep_levels,
@@ -74,6 +79,8 @@ def pareto(request: LayoutRequest, time_limit: float, *, seed: int = 0, workers:
     from designer.studies import pareto as front_search
 
     validate(request)
+    seconds(time_limit, "--time-limit")
+    whole(seed, "--seed", 0, MAX_SEED)
     check_plot(plot_file, force)
     if out is not None:
         names = [f"level-{k + 1:03d}.txt" for k in range(front_search.most_runs(time_limit))] + ["front.json"]
@@ -120,16 +127,19 @@ class RecordsMade:
 def records(height: int, width: int, frame: bool, counts: list[int], time_limit: float, *, seed: int = 0,
             workers: int | None = None, out: str | None = None, checkpoint: str | None = None,
             dask: str | None = None, force: bool = False, on_progress: OnProgress = no_progress,
-            cancel: CancelToken | None = None) -> RecordsMade:
+            cancel: CancelToken | None = None, on_note: Callable[[str], None] | None = None) -> RecordsMade:
     """The longest strong, reversible level for each rock count in ``counts``, proven optimal
     where possible (``designer.studies.records``), resumable from ``checkpoint``; with ``out``,
-    records.md, records.json and rocks-NN.txt written there."""
+    records.md, records.json and rocks-NN.txt written there. ``on_note`` hears, before any work,
+    that a checkpoint not signed by this user has its proofs and progress redone."""
     from designer.formats import output
     from designer.search.design import validate
     from designer.search.executor import open_executor
     from designer.studies import records as rec
 
     validate(rec.record_request(height, width, frame, counts[-1]))
+    seconds(time_limit, "--time-limit")
+    whole(seed, "--seed", 0, MAX_SEED)
     names = ["records.md", "records.json"] + [f"rocks-{r:02d}.txt" for r in counts]
     targets = output.check_folder(out, names, force=force) if out is not None else None
     if checkpoint is not None:
@@ -143,7 +153,8 @@ def records(height: int, width: int, frame: bool, counts: list[int], time_limit:
         steps = Steps(on_progress, len(counts), "records")
         found = rec.records(height, width, frame, counts, time_limit, seed=seed, workers=workers, executor=executor,
                             checkpoint_path=Path(checkpoint) if checkpoint else None, on_record=steps.step,
-                            on_phase=lambda rocks, name: steps.label(f"{rocks} rocks: {name}"), cancel=cancel)
+                            on_phase=lambda rocks, name: steps.label(f"{rocks} rocks: {name}"), cancel=cancel,
+                            on_note=on_note)
     finally:
         executor.close()
     table = rec.markdown_table(height, width, frame, found)

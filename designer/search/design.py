@@ -53,6 +53,7 @@ from designer.core.budget import Budget
 from designer.core.control import CancelToken
 from designer.core.errors import DesignerError
 from designer.core.level import ICE, Level
+from designer.core.limits import MAX_COUNT, whole
 from designer.core.request import LayoutRequest
 from designer.search import anneal, exhaustive, opengrid
 from designer.search.goal import Goal
@@ -146,6 +147,11 @@ def validate(request: LayoutRequest) -> None:
         raise DesignerError("--max-rocks must not be negative")
     if request.snow < 0:
         raise DesignerError("--snow must not be negative")
+    for option, value in (("--min-stops", request.min_stops), ("--max-stops", request.max_stops),
+                          ("--min-choices", request.min_choices), ("--max-rocks", request.max_rocks),
+                          ("--snow", request.snow)):
+        if value is not None:
+            whole(value, option, 0, MAX_COUNT)  # the bound a request read back from a file keeps too
     if request.placed_snow() < 0:
         raise DesignerError(f"the template draws {request.fixed_snow()} snow tiles, more than --snow {request.snow}")
     free = set(request.free_cells())

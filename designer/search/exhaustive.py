@@ -126,6 +126,16 @@ def run_shard(job: ShardJob, stop: np.ndarray | None = None) -> tuple:
                               job.first, job.bar, seconds, stop, second=job.second)
 
 
+def shard_keys(request: LayoutRequest) -> list[tuple[int, int, int]]:
+    """The keys of the space's shards: (rocks, first free cell with a rock, second or -1)."""
+    nfree = len(request.free_cells())
+    rocks_max = min(request.max_rocks, nfree)
+    keys = [(0, 0, -1)] + [(1, first, -1) for first in range(nfree) if rocks_max >= 1]
+    keys += [(r, first, second) for r in range(2, rocks_max + 1) for first in range(nfree - r + 1)
+             for second in range(first + 1, nfree - r + 2)]
+    return keys
+
+
 def shard_jobs(request: LayoutRequest, threshold: int, budget: Budget, fewest_rocks: int = 0) -> list[ShardJob]:
     """Every shard of the space (its rock sets of at least ``fewest_rocks`` rocks), biggest
     first, each with the ``budget``'s deadline in wall-clock time."""
@@ -136,10 +146,7 @@ def shard_jobs(request: LayoutRequest, threshold: int, budget: Budget, fewest_ro
     syms = symmetries(request, base)
     nfree = len(free_flat)
     deadline = budget.wall_deadline()
-    rocks_max = min(request.max_rocks, nfree)
-    keys = [(0, 0, -1)] + [(1, first, -1) for first in range(nfree) if rocks_max >= 1]
-    keys += [(r, first, second) for r in range(2, rocks_max + 1) for first in range(nfree - r + 1)
-             for second in range(first + 1, nfree - r + 2)]
+    keys = shard_keys(request)
 
     def size(key):  # rock sets in the shard
         rocks, first, second = key

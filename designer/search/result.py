@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from designer.analysis.graph import Analysis
 from designer.core.errors import DesignerError, RequestNotMet
 from designer.core.level import Level
+from designer.core.limits import MAX_SEED, fits_seconds
 from designer.core.request import LayoutRequest, fields_to_json, json_fields
 
 
@@ -67,11 +68,10 @@ class GeneratorRecord:
 
 
 def _count(value) -> bool:
-    return type(value) is int and 0 <= value < 10**12
+    return type(value) is int and 0 <= value <= MAX_SEED  # a seed, or a count (far smaller)
 
 
-def _seconds(value) -> bool:
-    return type(value) in (int, float) and 0 <= value < 10**9  # finite: a rerun takes its time limit
+_seconds = fits_seconds  # finite: a rerun takes its time limit
 
 
 #: What each field of a generator record read back must be: (in words, test).

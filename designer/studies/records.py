@@ -37,10 +37,12 @@ from designer.analysis.graph import analyze
 from designer.analysis.verify import meets
 from designer.core.budget import Budget
 from designer.core.control import CancelToken, check
-from designer.core.errors import DesignerError
-from designer.core.level import Level
+from designer.core.errors import DesignerError, LevelError
+from designer.core.level import MAX_CELLS, Level
+from designer.core.limits import MAX_SECONDS
 from designer.core.request import LayoutRequest
-from designer.formats.level_files import level_from_json, level_to_json
+from designer.formats.level_files import decode_text, level_from_json, level_to_json, load_json, read_bytes
+from designer.formats.signed import sign, vouched
 from designer.formats.output import write
 from designer.search import exhaustive
 from designer.search.result import DesignFailed
@@ -78,37 +80,61 @@ def record_request(height: int, width: int, frame: bool, rocks: int) -> LayoutRe
 
 
 class Checkpoint:
-    """Progress of a records run in a JSON file, rewritten atomically after every step."""
+    """Progress of a records run in a JSON file, rewritten atomically after every step and signed
+    (``designer.formats.signed``). A file whose signature does not match is read as untrusted:
+    ``verify`` keeps its levels only once they are checked again, and drops every proof claim and
+    every shard's progress in it, to be done again (``note`` says so)."""
 
     def __init__(self, path: Path | None, key: dict):
         self.path, self.key = path, key
         self.saved_at = time.perf_counter()
         self.records: dict[int, dict] = {}
         self.partial: dict[int, dict] = {}  # rocks -> {"bound": level json | None, "threshold": t, "shards": {...}}
+        self.trusted = True  # a new checkpoint is this run's own
+        self.note: str | None = None
         if path is not None and path.exists():
             self._load()
 
     def _load(self) -> None:
         try:
-            state = json.loads(self.path.read_text())
+            state = load_json(decode_text(read_bytes(self.path, "records checkpoint")))
+            _need(isinstance(state, dict), "not a JSON object")
+            signature = state.pop("signature", None)
             if state.get("version") != CHECKPOINT_VERSION or state.get("key") != self.key:
                 raise DesignerError(f"{self.path}: the checkpoint is for another run "
                                     f"({json.dumps(state.get('key'))[:120]}); remove it or pick another file")
-            self.records = {int(k): v for k, v in state["records"].items()}
-            self.partial = {int(k): v for k, v in state["partial"].items()}
+            _need(isinstance(state.get("records"), dict) and isinstance(state.get("partial"), dict),
+                  "no records and progress objects")
+            self.records = {_rock_count(k): v for k, v in state["records"].items()}
+            self.partial = {_rock_count(k): v for k, v in state["partial"].items()}
             for rocks, stored in self.records.items():
                 _well_formed_record(rocks, stored)
             for rocks, stored in self.partial.items():
                 _well_formed_partial(rocks, stored)
-        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            self.trusted = vouched(state, signature)
+        except LevelError as exc:  # unreadable, too large, nested too deeply, not JSON
+            message = str(exc).removeprefix(f"{self.path}: ")
+            raise DesignerError(f"{self.path}: not a records checkpoint ({message})"[:300]) from None
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
             reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             raise DesignerError(f"{self.path}: not a records checkpoint ({reason})"[:300]) from None
 
     def verify(self, height: int, width: int, frame: bool) -> list[int]:
-        """Take nothing on trust: every finished record whose level fails the verifier, or whose
-        stops or rock count disagree with its level, and every record that claims no level exists,
-        is dropped, to be found again; so is a count in progress whose lower bound fails, or whose
-        threshold is not one above its bound. Returns the rock counts dropped."""
+        """Take nothing on trust. Progress of a proof where no proof applies, or with a shard the
+        proof does not have, is refused (DesignerError). An untrusted file loses every proof
+        claim and every shard's progress. Then every finished record whose level fails the
+        verifier, or whose stops or rock count disagree with its level, and every record that
+        claims no level exists, is dropped, to be found again; so is a count in progress whose
+        lower bound fails, or whose threshold is not one above its bound. Returns the rock counts
+        dropped."""
+        for rocks, state in self.partial.items():
+            self._valid_progress(record_request(height, width, frame, rocks), rocks, state)
+        if not self.trusted:
+            self.note = (f"{self.path}: the checkpoint is not signed by this user's designer (edited, copied or "
+                         "older): its levels are checked again, its proofs and progress redone")
+            for stored in self.records.values():  # kept as levels to beat, tried again (no limit known)
+                stored.update(proven_optimal=False, time_limit=None, seconds=0.0)
+            self.partial.clear()
         dropped = []
         for rocks, stored in list(self.records.items()):
             level = level_from_json(stored["level"]) if stored["level"] is not None else None
@@ -128,6 +154,26 @@ class Checkpoint:
                 dropped.append(rocks)
         return sorted(set(dropped))
 
+    def _valid_progress(self, request: LayoutRequest, rocks: int, state: dict) -> None:
+        """Refuse progress that no run of this request can have written."""
+        def refuse(what: str) -> None:
+            raise DesignerError(f"{self.path}: not a records checkpoint ({what})")
+
+        if not exhaustive.applies(request):
+            refuse(f"progress of a proof for {rocks} rocks, where no proof applies")
+        keys = set(exhaustive.shard_keys(request))
+        cells = request.height * request.width
+        for text, value in state["shards"].items():
+            key = tuple(map(int, text.split(",")))
+            stops, ties, mask, start, goal, layouts, complete = value
+            if key not in keys:
+                refuse(f"shard {text} is not a shard of the proof for {rocks} rocks")
+            ends = (-1, -1) if stops < 0 else (0, 0)  # nothing found: no ends
+            if not (-1 <= stops <= cells * 4 and 0 <= ties and 0 <= mask < 2 ** len(request.free_cells())
+                    and all(low <= end < cells for low, end in zip(ends, (start, goal)))
+                    and 0 <= layouts and type(complete) is bool):
+                refuse(f"shard {text} holds a value out of range")
+
     def save(self) -> None:
         self.saved_at = time.perf_counter()
         if self.path is None:
@@ -135,6 +181,9 @@ class Checkpoint:
         state = {"version": CHECKPOINT_VERSION, "key": self.key,
                  "records": {str(k): v for k, v in self.records.items()},
                  "partial": {str(k): v for k, v in self.partial.items()}}
+        signature = sign(state)
+        if signature is not None:
+            state["signature"] = signature
         write(self.path, json.dumps(state), force=True)
 
     def shards(self, rocks: int) -> dict[tuple[int, int, int], tuple]:
@@ -158,6 +207,17 @@ def _is_int(value) -> bool:
     return type(value) is int
 
 
+def _seconds(value) -> bool:
+    return type(value) in (int, float) and math.isfinite(value) and 0 <= value <= MAX_SECONDS
+
+
+def _rock_count(text: str) -> int:
+    """A rock count's key: a whole number from 0 to the most a grid has."""
+    _need(isinstance(text, str) and text.isdigit() and len(text) <= 7 and int(text) <= MAX_CELLS,
+          f"{text[:20]!r} is not a rock count")
+    return int(text)
+
+
 def _well_formed_record(rocks: int, stored) -> None:
     """A finished record's shape (its evidence is checked by ``Checkpoint.verify``)."""
     fields = {"rocks", "min_stops", "proven_optimal", "seconds", "level"}
@@ -165,9 +225,9 @@ def _well_formed_record(rocks: int, stored) -> None:
           f"the record for {rocks} rocks is not a record object")
     limit = stored.get("time_limit")
     _need(_is_int(stored["rocks"]) and (stored["min_stops"] is None or _is_int(stored["min_stops"]))
-          and type(stored["proven_optimal"]) is bool and type(stored["seconds"]) in (int, float)
-          and (limit is None or (type(limit) in (int, float) and math.isfinite(limit) and limit >= 0)),
-          f"the record for {rocks} rocks has a field of the wrong type")
+          and type(stored["proven_optimal"]) is bool and _seconds(stored["seconds"])
+          and (limit is None or _seconds(limit)),
+          f"the record for {rocks} rocks has a field of the wrong type or out of range")
     if stored["level"] is not None:
         level_from_json(stored["level"])
 
@@ -176,13 +236,15 @@ def _well_formed_partial(rocks: int, state) -> None:
     """A count in progress's shape: its bound, threshold, finished shards and seconds."""
     _need(isinstance(state, dict) and set(state) == {"bound", "threshold", "shards", "seconds"},
           f"the progress for {rocks} rocks is not a progress object")
-    _need(_is_int(state["threshold"]) and state["threshold"] >= 1 and type(state["seconds"]) in (int, float)
-          and isinstance(state["shards"], dict), f"the progress for {rocks} rocks has a field of the wrong type")
+    _need(_is_int(state["threshold"]) and 1 <= state["threshold"] <= 4 * MAX_CELLS and _seconds(state["seconds"])
+          and isinstance(state["shards"], dict),
+          f"the progress for {rocks} rocks has a field of the wrong type or out of range")
     if state["bound"] is not None:
         level_from_json(state["bound"])
     for key, value in state["shards"].items():
         parts = key.split(",")
-        _need(len(parts) == 3 and all(p.lstrip("-").isdigit() for p in parts), f"shard key {key!r} is not R,A,B")
+        _need(len(parts) == 3 and all(p.lstrip("-").isdigit() and len(p) <= 8 for p in parts),
+              f"shard key {key[:20]!r} is not R,A,B")
         _need(isinstance(value, list) and len(value) == 7 and all(type(v) in (int, bool) for v in value),
               f"shard {key} is not 7 numbers")
 
@@ -275,11 +337,15 @@ def record(height: int, width: int, frame: bool, rocks: int, time_limit: float, 
 def records(height: int, width: int, frame: bool, counts: list[int], time_limit: float, *, seed: int = 0,
             workers: int | None = None, executor=None, checkpoint_path: Path | None = None,
             on_record: Callable[[Record], None] | None = None,
-            on_phase: Callable[[int, str], None] | None = None, cancel: CancelToken | None = None) -> list[Record]:
-    """Records for each rock count in ``counts`` (see ``record``), resumable from a checkpoint."""
+            on_phase: Callable[[int, str], None] | None = None, cancel: CancelToken | None = None,
+            on_note: Callable[[str], None] | None = None) -> list[Record]:
+    """Records for each rock count in ``counts`` (see ``record``), resumable from a checkpoint;
+    ``on_note`` hears why a checkpoint's proofs are redone (it is not signed by this user)."""
     key = {"size": f"{height}x{width}", "frame": frame, "seed": seed}
     checkpoint = Checkpoint(checkpoint_path, key)
     checkpoint.verify(height, width, frame)
+    if checkpoint.note is not None and on_note is not None:
+        on_note(checkpoint.note)
     found = []
     try:
         for rocks in counts:

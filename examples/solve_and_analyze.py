@@ -34,3 +34,13 @@ print(report(level, analyze(level)))
 tiny = Level.from_ascii("#####\n#S.G#\n#####")
 print(str(tiny))
 print(dumps(tiny))
+
+# A room with three doors: each route A:B is the classic level from door A to door B.
+from designer.analysis.routes import analyze_routes  # noqa: E402
+from designer.core.room import Room  # noqa: E402
+
+room = Room.from_ascii("###3##\n##...#\n2....#\n#....#\n#...##\n##1###")
+routes = analyze_routes(room)
+for one in routes.routes:
+    print(f"route {one.name}: {one.analysis.solvability}, {one.analysis.min_stops} stops, {one.analysis.solution.moves}")
+print(f"every route strong and reversible: {routes.holds}")

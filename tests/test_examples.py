@@ -18,7 +18,8 @@ def test_every_example_is_covered():
 
 @pytest.mark.parametrize("script, expected", [
     ("solve_and_analyze.py", ["read a 20x25 seed-style level", "fewest moves: urdluruldldldldru (17 stops",
-                              '"format": "ice-level"']),
+                              '"format": "ice-level"', "route 1:3: strong, 7 stops, urdldru",
+                              "every route strong and reversible: True"]),
     ("design_levels.py", ["proven optimal: True", "infeasible - proven infeasible", "L-room: ",
                           '"format": "ice-level"', "from its record, the same level: True", "distinct: True"]),
     ("records.py", ["| 3 | 11 | yes |", "proven optimal: True", "read back from the checkpoint: True",

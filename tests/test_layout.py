@@ -19,7 +19,8 @@ from designer.search.result import GeneratorRecord
 
 DOCTESTED = ["designer.core.request", "designer.core.space", "designer.core.budget", "designer.analysis.verify",
              "designer.search.goal", "designer.search.methods", "designer.studies.pareto", "designer.analysis.graph", "designer.search.executor",
-             "designer.formats.output", "designer.models.loader", "designer.core.control", "designer.ops.design"]
+             "designer.formats.output", "designer.models.loader", "designer.core.control", "designer.ops.design",
+             "designer.core.limits", "designer.formats.signed", "designer.core.room", "designer.analysis.routes"]
 
 
 @pytest.mark.parametrize("name", DOCTESTED)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from enum import Enum
+from typing import Optional
 
 import typer
 
@@ -16,16 +17,29 @@ class By(str, Enum):
     distance = "distance"
 
 
+ROUTE_HELP = "In a room with doors 1-9: the route A:B only (repeatable; default: every pair of doors)."
+
+
+def _routes(texts: list[str] | None) -> list | None:
+    from designer.core.room import parse_route
+
+    return [parse_route(text) for text in texts] if texts else None
+
+
 @app.command()
 def solve(
     level_file: str = typer.Argument(..., metavar="LEVEL", help=LEVEL_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print the solution as JSON."),
     by: By = typer.Option(By.moves, "--by", help="Fewest moves (ties: least distance) or least distance."),
+    route: Optional[list[str]] = typer.Option(None, "--route", metavar="A:B", help=ROUTE_HELP),
 ) -> None:
     """Print the optimal solution of a level (status 1 if it is unsolvable)."""
     from designer.ops import levels
 
-    solution = levels.solve(level_file, by=by.value).solution
+    solved = levels.solve(level_file, by=by.value, routes=_routes(route))
+    if isinstance(solved, levels.RoomSolved):
+        return _solve_room(solved, as_json)
+    solution = solved.solution
     if as_json:
         payload = {"solvable": True, **solution.to_dict()} if solution else {"solvable": False}
         echo(json.dumps(payload))
@@ -35,17 +49,39 @@ def solve(
         raise RequestNotMet("unsolvable: the goal cannot be reached from the start")
 
 
+def _solve_room(solved, as_json: bool) -> None:
+    """Every route's solution: one route as a level's, several one line each."""
+    if as_json:
+        echo(json.dumps({"routes": [one.to_dict() for one in solved.routes]}))
+    elif len(solved.routes) == 1 and solved.routes[0].solution:
+        s = solved.routes[0].solution
+        echo(f"{s.moves}\nstops: {s.stops}  distance: {s.distance}")
+    else:
+        for one in solved.routes:
+            s = one.solution
+            echo(f"route {one.name}: {s.moves}  stops: {s.stops}  distance: {s.distance}" if s
+                 else f"route {one.name}: unsolvable")
+    lost = [one for one in solved.routes if one.solution is None]
+    if lost:
+        start, goal = lost[0].route
+        raise RequestNotMet(f"unsolvable: route {lost[0].name}: door {goal} cannot be reached from door {start}"
+                            + (f" (and {len(lost) - 1} more route{'s' if len(lost) > 2 else ''})" if len(lost) > 1 else ""))
+
+
 @app.command()
 def analyze(
     level_file: str = typer.Argument(..., metavar="LEVEL", help=LEVEL_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print the level's analysis object as JSON."),
+    route: Optional[list[str]] = typer.Option(None, "--route", metavar="A:B", help=ROUTE_HELP),
 ) -> None:
     """Solvability class, reversibility, min stops, SCCs, traps and difficulty figures."""
-    from designer.export.report import report
+    from designer.export.report import report, room_report
     from designer.ops import levels
 
-    analysed = levels.analyze(level_file)
-    if as_json:
+    analysed = levels.analyze(level_file, routes=_routes(route))
+    if isinstance(analysed, levels.RoomAnalysed):
+        echo(json.dumps(analysed.analysis.to_dict()) if as_json else room_report(analysed.analysis))
+    elif as_json:
         echo(json.dumps(analysed.analysis.to_dict()))
     else:
         echo(report(analysed.level, analysed.analysis))

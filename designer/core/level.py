@@ -177,7 +177,7 @@ class Level:
         """
         lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
         chosen = DIALECTS[dialect] if dialect else detect_dialect(lines)
-        return _parse_rows(_trim_lines(lines, chosen), chosen)
+        return _parse_rows(trim_lines(lines, chosen), chosen)
 
 
 def detect_dialect(lines: list[str]) -> Dialect:
@@ -195,7 +195,7 @@ def detect_dialect(lines: list[str]) -> Dialect:
     raise LevelError(f"mixed dialects: goal characters {listed} {'both' if len(seen) == 2 else 'all'} appear")
 
 
-def _trim_lines(lines: list[str], dialect: Dialect) -> list[str]:
+def trim_lines(lines: list[str], dialect: Dialect) -> list[str]:
     """Drop blank lines around the level; strip surrounding spaces unless spaces are ice.
 
     Where spaces are ice (kata-style), a first or last line of spaces is a row of ice when it is
@@ -227,7 +227,13 @@ def check_size(height: int, width: int) -> None:
         )
 
 
-def _parse_rows(rows: list[str], dialect: Dialect) -> Level:
+#: The characters of a room's doors (``designer.core.room``), in every dialect: door 1 to door 9.
+DOOR_CHARS = "123456789"
+
+
+def scan_rows(rows: list[str], dialect: Dialect) -> tuple[np.ndarray, list[Cell], list[Cell], dict[int, list[Cell]]]:
+    """The terrain of rows in a dialect, with the cells of its start and goal characters and of
+    each door digit (doors are ice); LevelError (one line) for anything else."""
     if not rows:
         raise LevelError("empty input: no level found")
     height, width = len(rows), len(rows[0])
@@ -235,18 +241,31 @@ def _parse_rows(rows: list[str], dialect: Dialect) -> Level:
     terrain = np.zeros((height, width), dtype=np.uint8)
     starts: list[Cell] = []
     goals: list[Cell] = []
+    doors: dict[int, list[Cell]] = {}
     for r, row in enumerate(rows):
         if len(row) != width:
             raise LevelError(f"ragged rows: row {r} has {len(row)} characters, row 0 has {width}")
         for c, ch in enumerate(row):
             kind = dialect.tile_of(ch)
             if kind is None:
+                if ch in DOOR_CHARS:
+                    doors.setdefault(int(ch), []).append((r, c))
+                    continue  # a door is ice
                 raise LevelError(f"unknown character {ch!r} at row {r}, col {c} ({dialect.name} level)")
             terrain[r, c] = _TERRAIN_CODE[kind]
             if kind == "start":
                 starts.append((r, c))
             elif kind == "goal":
                 goals.append((r, c))
+    return terrain, starts, goals, doors
+
+
+def _parse_rows(rows: list[str], dialect: Dialect) -> Level:
+    terrain, starts, goals, doors = scan_rows(rows, dialect)
+    if doors:
+        number, (r, c) = min(doors), doors[min(doors)][0]
+        raise LevelError(f"a door ({number!r} at row {r}, col {c}) in a level with one start and one goal: "
+                         f"a room marks its doors 1-9 and no {dialect.start!r} or {dialect.goal!r}")
     for name, found in (("start", starts), ("goal", goals)):
         char = dialect.start if name == "start" else dialect.goal
         if not found:

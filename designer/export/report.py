@@ -73,3 +73,27 @@ def report(level: Level, analysis: Analysis) -> str:
     lines.extend(side_by_side(level.rows(), remaining_map(level, a)))
     lines.append(LEGEND)
     return "\n".join(lines)
+
+
+def room_report(analysed) -> str:
+    """The human-readable analysis of a room's routes (``designer.analysis.routes.RoomAnalysis``)
+    that ``designer analyze`` prints for a room with several doors."""
+    room = analysed.room
+    doors = ", ".join(f"{number} {cell}" for number, cell in room.doors)
+    lines = [f"room: {room.height}x{room.width}, {len(room.doors)} doors: {doors} ({room.dialect})"]
+    failing = analysed.failing()
+    verdict = "yes" if not failing else "no (" + ", ".join(f"{name} {why}" for name, why in failing) + ")"
+    lines.append(f"routes: {len(analysed.routes)}, every one strong and reversible: {verdict}")
+    for one in analysed.routes:
+        a, (start, goal) = one.analysis, one.route
+        if a.solution is None:
+            lines.append(f"route {one.name}: unsolvable (door {goal} cannot be reached from door {start})")
+            continue
+        s = a.solution
+        lines.append(f"route {one.name}: {a.solvability}, reversible: {_yes(a.reversible)}, min stops {s.stops} "
+                     f"(distance {s.distance}) {s.moves}, {a.per_stop:.2f} options a stop, {a.rail_stops} rail "
+                     f"stop{'s' if a.rail_stops != 1 else ''}, {a.solutions} fewest-moves "
+                     f"solution{'s' if a.solutions != 1 else ''}")
+    lines.append("")
+    lines.extend(room.rows())
+    return "\n".join(lines)

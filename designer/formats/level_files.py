@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 from designer.core.errors import LevelError
 from designer.core.level import Level
+from designer.core.room import Room, is_room_text
 
 FORMAT_NAME, FORMAT_VERSION = "ice-level", 1
 #: Files larger than this are refused before parsing (a 1000x1000 level is about 1 MB).
@@ -75,8 +76,8 @@ def format_json(obj: dict) -> str:
     return "{\n" + ",\n".join(lines) + "\n}\n"
 
 
-def level_from_json(obj: object) -> Level:
-    """Read a JSON level object; ``rows`` is the truth and ``start``/``goal`` must agree with it."""
+def _json_header(obj: object) -> None:
+    """The format, version and rows every JSON level and room has."""
     if not isinstance(obj, dict):
         raise LevelError("JSON level must be an object")
     if obj.get("format") != FORMAT_NAME:
@@ -87,10 +88,19 @@ def level_from_json(obj: object) -> Level:
     rows = obj.get("rows")
     if not isinstance(rows, list) or not all(isinstance(r, str) for r in rows):
         raise LevelError('JSON level: "rows" must be a list of strings')
-    level = Level.from_rows(rows)
-    for key, value in (("height", level.height), ("width", level.width)):
+
+
+def _json_size(obj: dict, height: int, width: int) -> None:
+    for key, value in (("height", height), ("width", width)):
         if key in obj and (type(obj[key]) is not int or obj[key] != value):
             raise LevelError(f'JSON level: "{key}" is {json.dumps(obj[key])} but rows give {value}')
+
+
+def level_from_json(obj: object) -> Level:
+    """Read a JSON level object; ``rows`` is the truth and ``start``/``goal`` must agree with it."""
+    _json_header(obj)
+    level = Level.from_rows(obj["rows"])
+    _json_size(obj, level.height, level.width)
     for key, cell in (("start", level.start), ("goal", level.goal)):
         value = obj.get(key)
         if value is None:
@@ -123,11 +133,50 @@ def decode_text(data: bytes | str) -> str:
 
 
 def parse_level(data: bytes | str) -> Level:
-    """A level from the bytes of a file, whatever its format (JSON or any ASCII dialect)."""
+    """A level from the bytes of a file, whatever its format (JSON or any ASCII dialect); a room
+    with several doors is refused in one line (``parse_level_or_room`` reads it)."""
+    found = parse_level_or_room(data)
+    if isinstance(found, Room):
+        raise LevelError(f"a room with {len(found.doors)} doors ({found.numbers()}): this command reads a level "
+                         "with one start (S) and one goal (G); solve and analyze read rooms")
+    return found
+
+
+def parse_level_or_room(data: bytes | str) -> Level | Room:
+    """A level, or a room with several doors (``designer.core.room``), from the bytes of a file:
+    JSON or any ASCII dialect; ASCII with a door digit (1-9) is a room."""
     text = decode_text(data)
     if text.lstrip().startswith(("{", "[")):  # no ASCII level starts so: '[' and '{' are no tiles
-        return level_from_json(load_json(text))
-    return Level.from_ascii(text)
+        obj = load_json(text)
+        rows = obj.get("rows") if isinstance(obj, dict) else None
+        if isinstance(rows, list) and any(isinstance(row, str) and is_room_text(row) for row in rows):
+            return room_from_json(obj)
+        return level_from_json(obj)
+    return Room.from_ascii(text) if is_room_text(text) else Level.from_ascii(text)
+
+
+def room_from_json(obj: dict) -> Room:
+    """A JSON room: a JSON level whose ``rows`` mark doors 1-9, with no ``start`` or ``goal`` and
+    an optional ``doors`` object (``{"1": [row, col], ...}``) that must agree with the rows."""
+    _json_header(obj)
+    for key in ("start", "goal"):
+        if obj.get(key) is not None:
+            raise LevelError(f'JSON room: "{key}" does not go with doors (1-9) in its rows')
+    room = Room.from_rows(obj["rows"])
+    _json_size(obj, room.height, room.width)
+    doors = obj.get("doors")
+    if doors is not None:
+        expected = {str(number): list(cell) for number, cell in room.doors}
+        if doors != expected:
+            raise LevelError(f'JSON room: "doors" is {json.dumps(doors)[:120]} but rows put them at '
+                             f"{json.dumps(expected)[:120]}")
+    return room
+
+
+def room_to_json(room: Room) -> dict:
+    """The JSON room object (its analysis is per route: ``designer analyze --json``)."""
+    return {"format": FORMAT_NAME, "version": FORMAT_VERSION, "height": room.height, "width": room.width,
+            "rows": room.rows(), "doors": {str(number): list(cell) for number, cell in room.doors}}
 
 
 #: Digits a JSON integer may have: every count a level holds is far smaller.
@@ -183,9 +232,18 @@ def read_bytes(source: str | Path, what: str = "level file") -> bytes:
 
 def read_level(source: str | Path) -> Level:
     """Read a level from a path, or from standard input when ``source`` is ``-``."""
+    return _read(source, parse_level)
+
+
+def read_level_or_room(source: str | Path) -> Level | Room:
+    """Read a level or a room with several doors from a path, or from standard input (``-``)."""
+    return _read(source, parse_level_or_room)
+
+
+def _read(source: str | Path, parse):
     data = read_bytes(source)
     try:
-        return parse_level(data)
+        return parse(data)
     except LevelError as exc:
         raise LevelError(exc if str(source) == "-" else f"{source}: {exc}") from None
 

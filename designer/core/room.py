@@ -1,0 +1,179 @@
+"""Rooms with several doors, and their routes.
+
+A room is a grid of terrain (ice, rock, snow) with up to 9 doors, numbered 1 to 9, each on an
+ice cell. In ASCII a door is its digit (in every dialect: in the seed dialect ``0`` stays a
+rock); a room has no start and no goal character. A **route** A:B runs from door A to door B.
+Seen from a route, the room is the classic level with A as the start and B as the goal, every
+other door plain ice: ``room.route(a, b)``. Its class, reversibility, min stops and choices are
+that level's. With no routes named, a room's routes are every pair of doors i < j.
+
+A level with one ``S`` and one ``G`` stays a ``Level``: a two-door room whose one route runs from
+S to G, with every rule, output and file as before.
+
+>>> room = Room.from_rows(["##3##", "#...#", "2...#", "#...#", "##1##"])
+>>> room.doors
+((1, (4, 2)), (2, (2, 0)), (3, (0, 2)))
+>>> [f"{a}:{b}" for a, b in room.routes()]
+['1:2', '1:3', '2:3']
+>>> print(room.route(1, 3))
+##G##
+#...#
+....#
+#...#
+##S##
+>>> Room.from_rows(str(room).splitlines()) == room
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from designer.core.errors import LevelError
+from designer.core.level import CANONICAL, DIALECTS, DOOR_CHARS, ICE, Cell, Dialect, Level, scan_rows, trim_lines
+
+#: The most doors a room has (one digit each).
+MAX_DOORS = 9
+
+Route = tuple[int, int]
+
+
+@dataclass(frozen=True, eq=False)
+class Room:
+    """An immutable room: ``terrain`` (H x W uint8 of ICE/ROCK/SNOW) and ``doors``, the pairs
+    (number, cell) in the order of their numbers."""
+
+    terrain: np.ndarray
+    doors: tuple[tuple[int, Cell], ...]
+    dialect: str = field(default="canonical", compare=False)
+
+    def __post_init__(self) -> None:
+        terrain = np.array(self.terrain, dtype=np.uint8, copy=True)
+        if terrain.ndim != 2 or terrain.shape[0] < 1 or terrain.shape[1] < 1:
+            raise LevelError("a room needs at least one row and one column")
+        terrain.setflags(write=False)
+        object.__setattr__(self, "terrain", terrain)
+        doors = tuple(sorted((int(number), (int(cell[0]), int(cell[1]))) for number, cell in self.doors))
+        object.__setattr__(self, "doors", doors)
+        numbers = [number for number, _ in doors]
+        if len(doors) < 2:
+            raise LevelError(f"a room needs at least two doors (1-9), not {len(doors)}")
+        if len(doors) > MAX_DOORS or not all(1 <= n <= MAX_DOORS for n in numbers):
+            raise LevelError(f"a room has at most {MAX_DOORS} doors, numbered 1 to {MAX_DOORS}")
+        if len(set(numbers)) != len(numbers):
+            twice = next(n for n in numbers if numbers.count(n) > 1)
+            raise LevelError(f"two doors numbered {twice}")
+        h, w = terrain.shape
+        seen: dict[Cell, int] = {}
+        for number, (r, c) in doors:
+            if not (0 <= r < h and 0 <= c < w):
+                raise LevelError(f"door {number} ({r}, {c}) lies outside the {h}x{w} grid")
+            if terrain[r, c] != ICE:
+                raise LevelError(f"door {number} ({r}, {c}) must be on an ice cell")
+            if (r, c) in seen:
+                raise LevelError(f"doors {seen[(r, c)]} and {number} are the same cell ({r}, {c})")
+            seen[(r, c)] = number
+        Level(terrain, doors[0][1], doors[1][1])  # the grid itself (its size and terrain codes)
+
+    @property
+    def height(self) -> int:
+        return int(self.terrain.shape[0])
+
+    @property
+    def width(self) -> int:
+        return int(self.terrain.shape[1])
+
+    def door(self, number: int) -> Cell:
+        for n, cell in self.doors:
+            if n == number:
+                return cell
+        raise LevelError(f"the room has no door {number} (its doors: {self.numbers()})")
+
+    def numbers(self) -> str:
+        """The door numbers, as "1, 2 and 3"."""
+        names = [str(n) for n, _ in self.doors]
+        return ", ".join(names[:-1]) + " and " + names[-1]
+
+    def routes(self, asked: list[Route] | None = None) -> list[Route]:
+        """The routes ``asked`` (each checked against the doors), or every pair i < j."""
+        if not asked:
+            numbers = [n for n, _ in self.doors]
+            return [(a, b) for k, a in enumerate(numbers) for b in numbers[k + 1:]]
+        for a, b in asked:
+            if a == b:
+                raise LevelError(f"route {a}:{b} runs from a door to itself")
+            self.door(a), self.door(b)
+        return list(dict.fromkeys(asked))
+
+    def route(self, a: int, b: int) -> Level:
+        """The room seen from route a:b: the classic level from door a to door b."""
+        return Level(self.terrain, self.door(a), self.door(b), self.dialect)
+
+    def rows(self) -> list[str]:
+        """The canonical ASCII rows, doors as their digits."""
+        chars = np.array([".", "#", "_"])[self.terrain]
+        for number, cell in self.doors:
+            chars[cell] = str(number)
+        return ["".join(row) for row in chars]
+
+    def __str__(self) -> str:
+        return "\n".join(self.rows())
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Room):
+            return NotImplemented
+        return self.doors == other.doors and np.array_equal(self.terrain, other.terrain)
+
+    def __hash__(self) -> int:
+        return hash((self.doors, self.terrain.shape, self.terrain.tobytes()))
+
+    @classmethod
+    def from_rows(cls, rows: list[str], dialect: Dialect = CANONICAL) -> Room:
+        terrain, starts, goals, doors = scan_rows(rows, dialect)
+        if starts or goals:
+            (r, c), char = (starts or goals)[0], dialect.start if starts else dialect.goal
+            raise LevelError(f"{char!r} at row {r}, col {c} in a room with doors: a level marks its ends with "
+                             f"{dialect.start!r} and {dialect.goal!r}, or its doors with 1-9, not both")
+        for number, cells in doors.items():
+            if len(cells) > 1:
+                (r0, c0), (r1, c1) = cells[0], cells[1]
+                raise LevelError(f"{len(cells)} doors numbered {number}: at row {r0}, col {c0} and at row {r1}, col {c1}")
+        return cls(terrain, tuple((number, cells[0]) for number, cells in doors.items()), dialect.name)
+
+    @classmethod
+    def from_ascii(cls, text: str) -> Room:
+        """A room in ASCII: the dialect is the one whose tiles spell every other character."""
+        lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        return cls.from_rows(*_rows_and_dialect(lines))
+
+
+def is_room_text(text: str) -> bool:
+    """Whether ASCII text marks doors (a digit 1-9) rather than a start and a goal."""
+    return any(ch in text for ch in DOOR_CHARS)
+
+
+def _rows_and_dialect(lines: list[str]) -> tuple[list[str], Dialect]:
+    """The dialect a room is drawn in: with no start or goal to tell them apart, the first of the
+    canonical, seed and kata dialects in which every character but the doors is a tile."""
+    for dialect in DIALECTS.values():
+        rows = trim_lines(lines, dialect)
+        if rows and all(dialect.tile_of(ch) or ch in DOOR_CHARS for row in rows for ch in row):
+            return rows, dialect
+    rows = trim_lines(lines, CANONICAL)
+    if not rows:
+        raise LevelError("empty input: no level found")
+    return rows, CANONICAL  # its error names the first character no dialect knows
+
+
+def parse_route(text: str) -> Route:
+    """'A:B' as a route of doors (1-9); LevelError (one line) for anything else.
+
+    >>> parse_route("1:3")
+    (1, 3)
+    """
+    a, sep, b = text.partition(":")
+    if not sep or not (a.isdigit() and b.isdigit()) or len(a) != 1 or len(b) != 1 or "0" in (a, b):
+        raise LevelError(f"--route takes two doors A:B (1-9), such as 1:3, not {text!r}")
+    return int(a), int(b)

@@ -64,12 +64,12 @@ def test_json_rooms_read_back_and_their_doors_must_agree(tmp_path, capsys):
         assert one_error_line(err) and words in err
 
 
-@pytest.mark.parametrize("command", [["render", "-o", "x.png"], ["play", "-o", "x.html"],
-                                     ["export", "--to", "tiled", "-o", "x.tmj"]])
+@pytest.mark.parametrize("command", [["play", "-o", "x.html"], ["make", "--from"]])
 def test_commands_that_take_one_start_and_goal_refuse_a_room_in_one_line(tmp_path, capsys, monkeypatch, command):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "room.txt").write_text("\n".join(ROOM) + "\n")
-    assert main([command[0], "room.txt", *command[1:]]) == 2
+    argv = [*command, "room.txt"] if command[-1] == "--from" else [command[0], "room.txt", *command[1:]]
+    assert main(argv) == 2
     err = capsys.readouterr().err
     assert one_error_line(err) and "a room with 3 doors (1, 2 and 3)" in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["room.txt"]
@@ -158,3 +158,43 @@ def test_every_route_agrees_with_the_oracle(rows):
             assert fewest is None
     assert analysed.holds == all(oracle.naive_class(as_route(rows, *one.route)) == ("strong", True)
                                  for one in analysed.routes)
+
+
+def test_a_room_is_drawn_with_its_numbered_doors_and_each_route_in_a_colour(tmp_path, capsys):
+    path = tmp_path / "room.txt"
+    path.write_text("\n".join(ROOM) + "\n")
+    assert main(["render", str(path), "-o", str(tmp_path / "room.svg"), "--solution"]) == 0
+    svg = (tmp_path / "room.svg").read_text()
+    assert svg.count('class="door"') == 3 and [f"route-{r}" in svg for r in ("1-2", "1-3", "2-3")] == [True] * 3
+    assert ">1:2<" in svg and ">2:3<" in svg  # the legend: which colour is which route
+    assert main(["render", str(path), "-o", str(tmp_path / "plain.png")]) == 0
+    assert (tmp_path / "plain.png").read_bytes().startswith(b"\x89PNG")
+    lost = tmp_path / "lost.txt"
+    lost.write_text("##3##\n#...#\n2...#\n#...#\n##1##\n")
+    capsys.readouterr()
+    assert main(["render", str(lost), "-o", str(tmp_path / "lost.svg"), "--solution"]) == 1
+    err = capsys.readouterr().err
+    assert one_error_line(err) and "route 1:2 is unsolvable" in err and not (tmp_path / "lost.svg").exists()
+    assert main(["render", str(path), "-o", str(tmp_path / "graph.svg"), "--graph"]) == 2
+
+
+def test_a_rooms_tiled_map_carries_its_doors_and_each_routes_par(tmp_path, capsys):
+    pytiled_parser = pytest.importorskip("pytiled_parser")
+    from designer.export import picture, tiled
+
+    path = tmp_path / "room.txt"
+    path.write_text("\n".join(ROOM) + "\n")
+    target = tmp_path / "room.tmj"
+    assert main(["export", str(path), "--to", "tiled", "-o", str(target)]) == 0
+    assert (tmp_path / tiled.ROOM_TILESET_IMAGE).exists() and not (tmp_path / tiled.TILESET_IMAGE).exists()
+    tmx = pytiled_parser.parse_map(target)
+    assert tmx.properties == {"min_stops_1_2": 6, "solution_1_2": "urdlul", "min_stops_1_3": 7,
+                              "solution_1_3": "urdldru", "min_stops_2_3": 6, "solution_2_3": "rdldru"}
+    (tileset,) = tmx.tilesets.values()
+    assert tileset.tile_count == len(picture.ROOM_TILES) and tileset.tiles[6].properties["kind"] == "door"
+    terrain, doors, markers = tmx.layers
+    assert [layer.name for layer in tmx.layers] == ["terrain", "doors", "markers"]
+    door_cells = {(r, c) for r, row in enumerate(doors.data) for c, g in enumerate(row) if g == tiled.gid("door")}
+    assert door_cells == {(5, 2), (2, 0), (0, 3)}
+    assert {(o.name, o.class_, int(o.coordinates.y) // 32, int(o.coordinates.x) // 32) for o in markers.tiled_objects} \
+        == {("1", "door", 5, 2), ("2", "door", 2, 0), ("3", "door", 0, 3)}

@@ -141,13 +141,7 @@ class Level:
         >>> Level.from_rows(["S..", ".#.", "..G"]).framed
         False
         """
-        if self.height < 3 or self.width < 3:
-            return False
-        border = np.ones(self.terrain.shape, bool)
-        border[1:-1, 1:-1] = False
-        rock = self.terrain == ROCK
-        rock[self.start] = rock[self.goal] = True
-        return bool(rock[border].all())
+        return is_framed(self.terrain, (self.start, self.goal))
 
     # --- text ------------------------------------------------------------------
     def rows(self) -> list[str]:
@@ -178,6 +172,19 @@ class Level:
         lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
         chosen = DIALECTS[dialect] if dialect else detect_dialect(lines)
         return _parse_rows(trim_lines(lines, chosen), chosen)
+
+
+def is_framed(terrain: np.ndarray, gaps) -> bool:
+    """Whether every border cell of ``terrain`` is rock, but for the ``gaps`` (the ends, or a
+    room's doors), at least 3x3."""
+    if terrain.shape[0] < 3 or terrain.shape[1] < 3:
+        return False
+    border = np.ones(terrain.shape, bool)
+    border[1:-1, 1:-1] = False
+    rock = terrain == ROCK
+    for cell in gaps:
+        rock[cell] = True
+    return bool(rock[border].all())
 
 
 def detect_dialect(lines: list[str]) -> Dialect:

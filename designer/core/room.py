@@ -32,7 +32,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from designer.core.errors import LevelError
-from designer.core.level import CANONICAL, DIALECTS, DOOR_CHARS, ICE, Cell, Dialect, Level, scan_rows, trim_lines
+from designer.core.level import (CANONICAL, DIALECTS, DOOR_CHARS, ICE, Cell, Dialect, Level, is_framed,
+                                  scan_rows, trim_lines)
 
 #: The most doors a room has (one digit each).
 MAX_DOORS = 9
@@ -84,6 +85,11 @@ class Room:
     @property
     def width(self) -> int:
         return int(self.terrain.shape[1])
+
+    @property
+    def framed(self) -> bool:
+        """The room has a rock frame, its doors the gaps in it (see ``Level.framed``)."""
+        return is_framed(self.terrain, [cell for _, cell in self.doors])
 
     def door(self, number: int) -> Cell:
         for n, cell in self.doors:

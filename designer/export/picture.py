@@ -19,6 +19,7 @@ from designer.analysis.graph import Analysis, analyze
 from designer.core.errors import DesignerError
 from designer.core.extras import need
 from designer.core.level import ICE, ROCK, SNOW, Level
+from designer.core.room import Room
 
 draw = need("drawsvg", "pictures")
 
@@ -27,6 +28,9 @@ DEFAULT_CELL = 32
 #: Tiles in the tileset's order; a Tiled tile id is its index here plus the tileset's firstgid.
 #: ``wall`` is a rock of the level's frame (new tiles go at the end, so ids stay stable).
 TILES = ("ice", "rock", "snow", "start", "goal", "wall")
+#: The tiles of a room's map: a door of a room with several doors after them (a tileset of its
+#: own, so that every two-door map and page stays as it was).
+ROOM_TILES = TILES + ("door",)
 TILE_OF_TERRAIN = {ICE: "ice", ROCK: "rock", SNOW: "snow"}
 
 ICE_FILL, ICE_LINE = "#c6e6f5", "#9fcde3"
@@ -40,6 +44,9 @@ SCC_COLOURS = ("#2e9d52", "#1f6fd1", "#e07b00", "#8e44ad", "#c2185b", "#00897b",
 MOVE_STROKE = "#1d2a36"
 START_FILL, GOAL_FILL, GOAL_RING = "#2e9d52", "#1d2a36", "#f2b705"
 PATH_STROKE, NUMBER_FILL = "#d9433b", "#ffffff"
+#: A room's doors, and its routes' paths (a colour each, cycled, in the order of the routes).
+DOOR_FILL, DOOR_RING = "#1d2a36", "#f2b705"
+ROUTE_COLOURS = ("#d9433b", "#1f6fd1", "#2e9d52", "#e07b00", "#8e44ad", "#00897b", "#c2185b", "#6d4c41")
 FAR_SHADE, TRAP_MARK = (38, 84, 124), "#c62828"
 CAPTION_HEIGHT = 22  # pixels under each level of a contact sheet
 
@@ -63,6 +70,9 @@ def _tile(group: draw.Group, kind: str, x: float, y: float, cell: float) -> None
     elif kind == "goal":
         group.append(draw.Circle(x + cell / 2, y + cell / 2, cell * 0.34, fill=GOAL_FILL,
                                  stroke=GOAL_RING, stroke_width=max(1, cell / 12)))
+    elif kind == "door":
+        group.append(draw.Circle(x + cell / 2, y + cell / 2, cell * 0.36, fill=DOOR_FILL, stroke=DOOR_RING,
+                                 stroke_width=max(1, cell / 14), class_="door"))
 
 
 def _shade(left: int, most: int) -> str:
@@ -77,9 +87,10 @@ def _text(label: str, x: float, y: float, size: float, fill: str) -> draw.Text:
                      font_family="DejaVu Sans, Verdana, sans-serif", font_weight="bold")
 
 
-def tile_kinds(level: Level) -> list[list[str]]:
+def tile_kinds(level: Level | Room) -> list[list[str]]:
     """The tile of every cell, a kind of ``TILES``: the frame's rocks are ``wall``; the start and
-    goal cells are what lies under them (pictures, maps and the page draw the ends on top)."""
+    goal cells (a room's doors) are what lies under them (pictures, maps and the page draw the
+    ends on top)."""
     kinds = [[TILE_OF_TERRAIN[int(code)] for code in row] for row in level.terrain]
     if level.framed:
         h, w = level.height, level.width
@@ -205,6 +216,48 @@ def draw_level(level: Level, *, cell: int = DEFAULT_CELL, solution: bool = False
     return picture
 
 
+def draw_room(room: Room, *, cell: int = DEFAULT_CELL, solution: bool = False, routes=None) -> draw.Drawing:
+    """A room with several doors, each drawn with its number; with ``solution``, the path of each
+    route (``routes``, or every pair of doors i < j) in a colour of its own, a little apart from
+    the others where they share a way (raises ValueError when a route has no solution).
+
+    >>> room = Room.from_rows(["###3##", "##...#", "2....#", "#....#", "#...##", "##1###"])
+    >>> svg = svg_text(draw_room(room, solution=True))
+    >>> svg.count('class="door"'), svg.count('class="route route-')
+    (3, 3)
+    """
+    from designer.analysis.routes import solve_routes
+
+    check_size(room.width * cell, room.height * cell, room.width * room.height)
+    solved = solve_routes(room, routes) if solution else []
+    lost = [one.name for one in solved if one.solution is None]
+    if lost:
+        raise ValueError(f"route {lost[0]} is unsolvable: there is no path to draw")
+    legend = CAPTION_HEIGHT if solved else 0  # which colour is which route
+    picture = draw.Drawing(room.width * cell, room.height * cell + legend)
+    group = draw.Group()
+    if legend:
+        picture.append(draw.Rectangle(0, room.height * cell, room.width * cell, legend, fill="#ffffff"))
+        for k, one in enumerate(solved):
+            picture.append(draw.Text(one.name, 13, 6 + k * 40, room.height * cell + 15, font_weight="bold",
+                                     fill=ROUTE_COLOURS[k % len(ROUTE_COLOURS)],
+                                     font_family="DejaVu Sans, Verdana, sans-serif"))
+    for r, row in enumerate(tile_kinds(room)):
+        for c, kind in enumerate(row):
+            _tile(group, kind, c * cell, r * cell, cell)
+    for k, one in enumerate(solved):
+        shift = (k - (len(solved) - 1) / 2) * cell * 0.12  # side by side where routes share a way
+        points = [v for r, c in one.solution.path for v in ((c + 0.5) * cell + shift, (r + 0.5) * cell + shift)]
+        group.append(draw.Lines(*points, close=False, fill="none", stroke=ROUTE_COLOURS[k % len(ROUTE_COLOURS)],
+                                stroke_width=max(1.5, cell / 12), stroke_linejoin="round", stroke_linecap="round",
+                                stroke_opacity=0.85, class_=f"route route-{one.name.replace(':', '-')}"))
+    for number, (r, c) in room.doors:
+        _tile(group, "door", c * cell, r * cell, cell)
+        group.append(_text(str(number), (c + 0.5) * cell, (r + 0.5) * cell, cell * 0.44, NUMBER_FILL))
+    picture.append(group)
+    return picture
+
+
 def contact_sheet(levels: list[tuple[str, Level]], *, cell: int = 16, columns: int | None = None,
                   gap: int = 12, solution: bool = False, moves_left: bool = False,
                   graph: bool = False) -> draw.Drawing:
@@ -242,10 +295,10 @@ def draw_tile(kind: str, cell: int = DEFAULT_CELL) -> draw.Drawing:
     return picture
 
 
-def tileset(cell: int = DEFAULT_CELL) -> draw.Drawing:
-    """The tiles in ``TILES`` order, in one row."""
-    picture = draw.Drawing(len(TILES) * cell, cell)
-    for k, kind in enumerate(TILES):
+def tileset(cell: int = DEFAULT_CELL, kinds: tuple[str, ...] = TILES) -> draw.Drawing:
+    """The tiles ``kinds`` (``TILES``, or a room's ``ROOM_TILES``) in that order, in one row."""
+    picture = draw.Drawing(len(kinds) * cell, cell)
+    for k, kind in enumerate(kinds):
         group = draw.Group()
         _tile(group, kind, k * cell, 0, cell)
         picture.append(group)

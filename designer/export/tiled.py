@@ -25,12 +25,15 @@ from __future__ import annotations
 from designer.analysis.solver import solve
 from designer.analysis.stars import Stars
 from designer.core.level import Level
-from designer.export.picture import DEFAULT_CELL, TILES, tile_kinds
+from designer.core.room import Room
+from designer.export.picture import DEFAULT_CELL, ROOM_TILES, TILES, tile_kinds
 from designer.formats.level_files import LevelFile
 
 #: The Tiled JSON format version written (Tiled 1.10's).
 FORMAT_VERSION = "1.10"
 TILESET_IMAGE = "ice-tiles.png"
+#: The tileset image of a room's map (``ROOM_TILES``: the door after the level's tiles).
+ROOM_TILESET_IMAGE = "ice-room-tiles.png"
 FIRST_GID = 1
 #: The tiles the player cannot enter.
 SOLID = ("rock", "wall")
@@ -40,22 +43,22 @@ def _property(name: str, kind: str, value) -> dict:
     return {"name": name, "type": kind, "value": value}
 
 
-def tileset_json(cell: int = DEFAULT_CELL, image: str = TILESET_IMAGE) -> dict:
-    """The embedded tileset: ``TILES`` in one row of ``image``."""
+def tileset_json(cell: int = DEFAULT_CELL, image: str = TILESET_IMAGE, kinds: tuple[str, ...] = TILES) -> dict:
+    """The embedded tileset: ``kinds`` (``TILES``, or a room's ``ROOM_TILES``) in one row of ``image``."""
     return {
         "firstgid": FIRST_GID, "name": "ice", "image": image,
-        "imagewidth": cell * len(TILES), "imageheight": cell,
-        "tilewidth": cell, "tileheight": cell, "tilecount": len(TILES), "columns": len(TILES),
+        "imagewidth": cell * len(kinds), "imageheight": cell,
+        "tilewidth": cell, "tileheight": cell, "tilecount": len(kinds), "columns": len(kinds),
         "margin": 0, "spacing": 0,
         "tiles": [{"id": k, "type": kind,
                    "properties": [_property("kind", "string", kind), _property("solid", "bool", kind in SOLID)]}
-                  for k, kind in enumerate(TILES)],
+                  for k, kind in enumerate(kinds)],
     }
 
 
 def gid(kind: str) -> int:
-    """The map's tile id of a tile kind."""
-    return FIRST_GID + TILES.index(kind)
+    """The map's tile id of a tile kind (a room's ``door`` comes after every other)."""
+    return FIRST_GID + ROOM_TILES.index(kind)
 
 
 def to_tiled(level: Level, *, cell: int = DEFAULT_CELL, seed: int | None = None, stars: Stars | None = None,
@@ -67,9 +70,8 @@ def to_tiled(level: Level, *, cell: int = DEFAULT_CELL, seed: int | None = None,
     ends = [0] * (level.height * level.width)
     for kind, (row, col) in (("start", level.start), ("goal", level.goal)):
         ends[row * level.width + col] = gid(kind)
-    markers = [{"id": k + 1, "name": name, "type": name, "x": col * cell, "y": row * cell,
-                "width": cell, "height": cell, "rotation": 0, "visible": True}
-               for k, (name, (row, col)) in enumerate((("start", level.start), ("goal", level.goal)))]
+    markers = [_marker(k, name, name, cell, cell_at) for k, (name, cell_at) in
+               enumerate((("start", level.start), ("goal", level.goal)))]
     properties = [_property("min_stops", "int", solution.stops if solution else -1),
                   _property("solution", "string", solution.moves if solution else "")]
     if solution:
@@ -78,24 +80,56 @@ def to_tiled(level: Level, *, cell: int = DEFAULT_CELL, seed: int | None = None,
     if seed is not None:
         properties.append(_property("seed", "int", int(seed)))
 
-    def tile_layer(layer_id: int, name: str, tiles: list[int]) -> dict:
-        return {"id": layer_id, "name": name, "type": "tilelayer", "x": 0, "y": 0, "width": level.width,
-                "height": level.height, "opacity": 1, "visible": True, "data": tiles}
+    return _map(level.height, level.width, cell, properties, tileset_json(cell, image),
+                [data, ends], ("terrain", "ends"), markers)
 
+
+def _marker(k: int, name: str, kind: str, cell: int, at: tuple[int, int]) -> dict:
+    """The ``k``-th object of the markers layer: a rectangle of one cell named ``name``."""
+    return {"id": k + 1, "name": name, "type": kind, "x": at[1] * cell, "y": at[0] * cell,
+            "width": cell, "height": cell, "rotation": 0, "visible": True}
+
+
+def _map(height: int, width: int, cell: int, properties: list, tileset: dict, layers: list[list[int]],
+         names: tuple[str, str], markers: list[dict]) -> dict:
+    """A map of two tile layers (``names``) and the ``markers`` object layer."""
+    tile_layers = [{"id": k + 1, "name": name, "type": "tilelayer", "x": 0, "y": 0, "width": width, "height": height,
+                    "opacity": 1, "visible": True, "data": tiles} for k, (name, tiles) in enumerate(zip(names, layers))]
     return {
         "type": "map", "version": FORMAT_VERSION, "tiledversion": "1.10.2",
         "orientation": "orthogonal", "renderorder": "right-down", "infinite": False,
-        "width": level.width, "height": level.height, "tilewidth": cell, "tileheight": cell,
+        "width": width, "height": height, "tilewidth": cell, "tileheight": cell,
         "nextlayerid": 4, "nextobjectid": len(markers) + 1,
         "properties": properties,
-        "tilesets": [tileset_json(cell, image)],
+        "tilesets": [tileset],
         "layers": [
-            tile_layer(1, "terrain", data),
-            tile_layer(2, "ends", ends),
+            *tile_layers,
             {"id": 3, "name": "markers", "type": "objectgroup", "x": 0, "y": 0, "opacity": 1, "visible": True,
              "draworder": "topdown", "objects": markers},
         ],
     }
+
+
+def room_to_tiled(room: Room, *, cell: int = DEFAULT_CELL, image: str = ROOM_TILESET_IMAGE) -> dict:
+    """The Tiled JSON map of a room with several doors: the ``terrain`` layer as a level's, a
+    ``doors`` tile layer with the ``door`` tile at each door, and ``markers``, an object per door
+    named by its number (type ``door``). For each route A:B (every pair of doors i < j) the map's
+    properties ``min_stops_A_B`` (its par, -1 when it has no solution) and ``solution_A_B``."""
+    from designer.analysis.routes import solve_routes
+
+    data = [gid(kind) for row in tile_kinds(room) for kind in row]
+    doors = [0] * (room.height * room.width)
+    for _, (row, col) in room.doors:
+        doors[row * room.width + col] = gid("door")
+    markers = [_marker(k, str(number), "door", cell, cell_at) for k, (number, cell_at) in enumerate(room.doors)]
+    properties = []
+    for one in solve_routes(room):
+        a, b = one.route
+        properties += [_property(f"min_stops_{a}_{b}", "int", one.solution.stops if one.solution else -1),
+                       _property(f"solution_{a}_{b}", "string", one.solution.moves if one.solution else "")]
+
+    return _map(room.height, room.width, cell, properties, tileset_json(cell, image, ROOM_TILES),
+                [data, doors], ("terrain", "doors"), markers)
 
 
 def to_tiled_file(entry: LevelFile, *, cell: int = DEFAULT_CELL, image: str = TILESET_IMAGE) -> dict:

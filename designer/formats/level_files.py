@@ -272,12 +272,23 @@ class LevelFile(NamedTuple):
 
 def read_level_file(source: str | Path, name: str | None = None) -> LevelFile:
     """A level with what its JSON form keeps beside it (see ``LevelFile``)."""
+    return _level_file(source, name, parse_level)
+
+
+def read_level_file_or_room(source: str | Path) -> LevelFile | Room:
+    """A level with what its JSON form keeps beside it, or a room with several doors."""
+    return _level_file(source, None, parse_level_or_room)
+
+
+def _level_file(source: str | Path, name: str | None, parse) -> LevelFile | Room:
     data = read_bytes(source)
     try:
-        level = parse_level(data)
+        level = parse(data)
         text = decode_text(data)
     except LevelError as exc:
         raise LevelError(exc if str(source) == "-" else f"{source}: {exc}") from None
+    if isinstance(level, Room):
+        return level
     generator, stars = {}, None
     if text.lstrip().startswith("{"):
         obj = load_json(text)

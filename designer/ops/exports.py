@@ -10,8 +10,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from designer.core.errors import DesignerError, RequestNotMet
+from designer.formats.level_files import LevelFile
 
 PICTURE_SUFFIXES = (".svg", ".png")
+
+
+def _name(source: str) -> str:
+    """A level's name: its file's, without the suffix ("level" on standard input)."""
+    return "level" if str(source) == "-" else Path(source).stem
 
 
 @dataclass(frozen=True)
@@ -29,14 +35,28 @@ def render(source: str, output_file: str, *, solution: bool = False, moves_left:
     from designer.analysis.graph import is_solvable
     from designer.export import picture
     from designer.formats import output
-    from designer.formats.level_files import read_levels
+    from designer.core.room import Room
+    from designer.formats.level_files import read_level_file_or_room, read_levels
 
     suffix = Path(output_file).suffix.lower()
     if suffix not in PICTURE_SUFFIXES:
         raise DesignerError(f"-o {output_file}: unknown picture format {suffix or '(no suffix)'!r}; "
                             "use .svg or .png")
     output.check_file(output_file, force=force)
-    levels = read_levels(source)
+    one = None if str(source) != "-" and Path(source).is_dir() else read_level_file_or_room(source)
+    if isinstance(one, Room):
+        room = one
+        if moves_left or graph:
+            raise DesignerError("--moves-left and --graph draw a level with one start and one goal, not a room's "
+                                f"{len(room.doors)} doors")
+        try:
+            drawing = picture.draw_room(room, cell=cell or picture.DEFAULT_CELL, solution=solution)
+        except ValueError as exc:
+            raise RequestNotMet(f"unsolvable: {exc}") from None
+        data = picture.png_bytes(drawing) if suffix == ".png" else picture.svg_text(drawing)
+        output.write(output_file, data, force=force)
+        return Written([output_file], 1)
+    levels = read_levels(source) if one is None else [one]
     unsolvable = [entry.name for entry in levels if solution and not is_solvable(entry.level)]
     if unsolvable:
         raise RequestNotMet(f"unsolvable: {unsolvable[0]} has no solution to draw (--solution)")
@@ -55,28 +75,33 @@ def export_tiled(source: str, *, output_file: str | None = None, out: str | None
                  force: bool = False) -> Written:
     """Tiled maps (.tmj), one per level, with their tileset image beside them: ``output_file``
     for one level, or the folder ``out``. ``paths``: the maps, then the image."""
+    from designer.core.room import Room
     from designer.export import picture, tiled
     from designer.formats import output
-    from designer.formats.level_files import read_levels
+    from designer.formats.level_files import read_level_file_or_room, read_levels
 
     if (output_file is None) == (out is None):
         raise DesignerError("give either -o FILE.tmj (one level) or --out DIR")
-    levels = read_levels(source)
+    one = None if str(source) != "-" and Path(source).is_dir() else read_level_file_or_room(source)
+    room = one if isinstance(one, Room) else None
+    levels = [one if room is None else LevelFile(_name(source), room, {})] if one is not None else read_levels(source)
+    image_name, kinds = (tiled.ROOM_TILESET_IMAGE, picture.ROOM_TILES) if room else (tiled.TILESET_IMAGE, picture.TILES)
     if output_file is not None:
         if len(levels) > 1:
             raise DesignerError(f"{source} holds {len(levels)} levels: use --out DIR for a pack")
         if Path(output_file).suffix.lower() not in (".tmj", ".json"):
             raise DesignerError(f"-o {output_file}: a Tiled map is written as FILE.tmj (or FILE.json)")
         maps = [output.check_file(output_file, force=force)]
-        image = output.check_file(output.beside(maps[0], tiled.TILESET_IMAGE), force=force, option="-o")
+        image = output.check_file(output.beside(maps[0], image_name), force=force, option="-o")
     else:
-        names = [f"{entry.name}.tmj" for entry in levels] + [tiled.TILESET_IMAGE]
+        names = [f"{entry.name}.tmj" for entry in levels] + [image_name]
         *maps, image = output.check_folder(out, names, force=force)
-    documents = [json.dumps(tiled.to_tiled_file(entry, cell=cell), indent=1) + "\n" for entry in levels]
+    documents = [json.dumps(tiled.room_to_tiled(room, cell=cell) if room else tiled.to_tiled_file(entry, cell=cell),
+                            indent=1) + "\n" for entry in levels]
     with ExitStack() as stack:
         if out is not None:
             stack.enter_context(output.folder(out))
-        output.write(image, picture.png_bytes(picture.tileset(cell)), force=force)
+        output.write(image, picture.png_bytes(picture.tileset(cell, kinds)), force=force)
         for path, document in zip(maps, documents):
             output.write(path, document, force=force)
     return Written([*maps, image], len(levels))

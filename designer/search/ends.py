@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from designer.analysis import bounds
 from designer.core.budget import Budget
 from designer.core.level import Cell, Level
-from designer.core.control import end_with_parent
+from designer.core.control import Cancelled, end_with_parent, signals_held
 from designer.search.goal import Goal
 
 if TYPE_CHECKING:
@@ -123,8 +123,14 @@ def solve_pairs(search: Search, goal: Goal, budget: Budget) -> tuple[Design | No
     search.progress.update(phase=f"cp-sat, ends 0/{len(pairs)}, {lanes} at once")
     with ProcessPoolExecutor(lanes, mp_context=context, initializer=_start_lane,
                              initargs=(search, lane_budget, shared_best, os.getpid())) as pool:
-        futures = {pool.submit(_lane_job, job) for job in jobs}
+        futures: set = set()
         try:
+            # Submitting forks the lanes: a signal in the middle would leave the pool unable to shut
+            # them down (they would wait for work for ever), so it waits until they are started.
+            with signals_held() as arrived:
+                futures = {pool.submit(_lane_job, job) for job in jobs}
+            if arrived:
+                raise Cancelled(arrived[0])
             going, skipped = True, None
             while futures and going:
                 finished, futures = wait(futures, timeout=POLL, return_when=FIRST_COMPLETED)
@@ -141,6 +147,15 @@ def solve_pairs(search: Search, goal: Goal, budget: Budget) -> tuple[Design | No
                 if budget.cancelled():
                     going = False
             complete = going and not futures
+        except BaseException:
+            # Stopped (a cancel, an error): the lanes end at once, whatever they were doing (SIGTERM,
+            # which end_with_parent left at its default), and the pool shuts down as broken. Left to
+            # the event alone, a lane that never got its job waited for one for ever, and so did
+            # the designer, at exit (seen when a signal came as the lanes started).
+            stop.set()
+            for process in list((getattr(pool, "_processes", None) or {}).values()):
+                process.terminate()
+            raise
         finally:
             stop.set()  # the searches still running end at their next check (every 50 ms)
             for future in futures:

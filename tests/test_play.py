@@ -316,3 +316,30 @@ def test_the_help_line_lists_the_keys(browser, tmp_path):
     for words in ("Arrow keys, WASD", "H shows a hint", "Enter solves", "U undoes", "R restarts"):
         assert words in help_line
     page.close()
+
+
+def test_a_room_is_played_by_the_route_the_player_chooses(browser, tmp_path, capsys):
+    room = tmp_path / "room.txt"
+    room.write_text("###3##\n##...#\n2....#\n#....#\n#...##\n##1###\n")
+    routes = {}
+    for route in ("1:2", "2:1", "2:3"):
+        capsys.readouterr()
+        assert main(["solve", str(room), "--route", route]) == 0
+        routes[route] = capsys.readouterr().out.splitlines()[0]
+    page = open_page(browser, make_page(tmp_path, room))
+    options = [page.locator("#select option").nth(k).inner_text() for k in range(page.locator("#select option").count())]
+    assert [o.split(". ", 1)[1] for o in options] == [f"room: door {a} to door {b}" for a, b in
+                                                       ("12", "21", "13", "31", "23", "32")]
+    assert sorted(page.locator(".door").nth(k).get_attribute("data-door") for k in range(3)) == ["1", "2", "3"]
+    play(page, routes["1:2"])  # entering by door 1, door 2 is the way out
+    assert state(page) == ("solved", len(routes["1:2"])) and page.locator("body").get_attribute("data-stars") == "3"
+    page.select_option("#select", "1")  # the other way: in by door 2, out by door 1
+    assert state(page) == ("playing", 0) and page.locator("#par").inner_text() == f"Par: {len(routes['2:1'])}"
+    play(page, routes["2:3"])  # door 3 is plain ice on this route: no exit there
+    assert state(page)[0] == "playing"
+    page.click("#restart")
+    play(page, routes["2:1"])
+    assert state(page) == ("solved", len(routes["2:1"]))
+    assert "solved in" in page.locator("#select option").nth(0).inner_text()  # stars kept per route
+    assert "solved in" not in page.locator("#select option").nth(2).inner_text()
+    page.close()

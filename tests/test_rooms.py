@@ -64,7 +64,7 @@ def test_json_rooms_read_back_and_their_doors_must_agree(tmp_path, capsys):
         assert one_error_line(err) and words in err
 
 
-@pytest.mark.parametrize("command", [["play", "-o", "x.html"], ["make", "--from"]])
+@pytest.mark.parametrize("command", [["make", "--from"]])
 def test_commands_that_take_one_start_and_goal_refuse_a_room_in_one_line(tmp_path, capsys, monkeypatch, command):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "room.txt").write_text("\n".join(ROOM) + "\n")

@@ -36,6 +36,7 @@ import re
 
 from designer.analysis.solver import solve
 from designer.core.level import Level
+from designer.core.room import Room
 from designer.export.picture import TILES, draw_tile, tile_kinds
 from designer.formats.level_files import LevelFile
 
@@ -47,13 +48,18 @@ SLIDE_MS = 45
 KIND_LETTERS = {"ice": ".", "rock": "#", "snow": "_", "wall": "w"}
 
 
+def kind_rows(level: Level | Room) -> list[str]:
+    """The page's rows of tile kinds (``KIND_LETTERS``)."""
+    return ["".join(KIND_LETTERS[k] for k in row) for row in tile_kinds(level)]
+
+
 def level_entry(entry: LevelFile) -> dict:
     """What the page knows of one level: its tiles, ends, par (-1 when unsolvable) and stars."""
     level = entry.level
     solution = solve(level)
     stars = entry.stars_for(solution.stops) if solution else None
     return {"name": entry.name, "rows": level.rows(),
-            "kinds": ["".join(KIND_LETTERS[k] for k in row) for row in tile_kinds(level)],
+            "kinds": kind_rows(level),
             "start": list(level.start), "goal": list(level.goal),
             "par": solution.stops if solution else -1,
             "stars": {"two": stars.two, "one": stars.one} if stars else None}
@@ -75,21 +81,55 @@ def pack_key(entries: list[dict]) -> str:
     return f"ice-designer/progress/{digest[:16]}"
 
 
-def page(levels: list[LevelFile | tuple[str, Level]], *, title: str = "ice-designer", cell: int = PAGE_CELL) -> str:
+def route_entries(name: str, room: Room) -> list[dict]:
+    """A room's entries on the page: one per route (every pair of doors, each way), the player
+    entering by its first door and leaving by the second, every door shown with its number."""
+    from designer.analysis.routes import route_name
+
+    doors = [[cell[0], cell[1], number] for number, cell in room.doors]
+    kinds = kind_rows(room)  # the room's frame: every door a gap in it
+    entries = []
+    for a, b in room.routes():
+        for route in ((a, b), (b, a)):
+            entry = level_entry(LevelFile(f"{name}: door {route[0]} to door {route[1]}", room.route(*route), {}))
+            entries.append({**entry, "kinds": kinds, "route": route_name(route), "doors": doors})
+    return entries
+
+
+def page(levels: list[LevelFile | tuple[str, Level | Room]], *, title: str = "ice-designer",
+         cell: int = PAGE_CELL) -> str:
     """The HTML page for ``levels`` (level files as ``read_levels`` gives them, or (name, level)
-    pairs), in that order."""
+    pairs), in that order; a room (``designer.core.room``) gives an entry per route, each way."""
     if not levels:
         raise ValueError("no levels to play")
     files = [item if isinstance(item, LevelFile) else LevelFile(item[0], item[1], {}) for item in levels]
-    entries = [level_entry(item) for item in files]
+    entries = [one for item in files for one in
+               (route_entries(item.name, item.level) if isinstance(item.level, Room) else [level_entry(item)])]
     # "<" never reaches the page raw: no "</script>" or "<!--" can end or bend the script element
     data = json.dumps(entries).replace("<", "\\u003c").replace(">", "\\u003e")
     parts = {"TITLE": html.escape(title), "TILES": _tile_css(cell), "CELL": str(cell), "SLIDE_MS": str(SLIDE_MS),
-             "KEY": json.dumps(pack_key(entries)), "LEVELS": data}
+             "KEY": json.dumps(pack_key(entries)), "LEVELS": data,
+             # a page with rooms marks every door with its number; a page of levels stays as it was
+             "DOORS": _DOOR_MARKS if any("doors" in one for one in entries) else ""}
     # One pass over the template: a part is never searched again, so no title, level name or level
     # data can bring in another part, whatever placeholders it spells.
     return _PLACEHOLDER.sub(lambda found: parts[found.group(1)], _TEMPLATE)
 
+
+#: The script that marks a room's doors with their numbers (pages with rooms only).
+_DOOR_MARKS = """
+  board.querySelectorAll(".door").forEach((e) => e.remove());
+  (level.doors || []).forEach(([r, c, number]) => {
+    const mark = document.createElement("div");
+    mark.className = "door";
+    mark.dataset.door = String(number);
+    mark.textContent = String(number);
+    mark.style.cssText = `position:absolute;left:${c * CELL + CELL * 0.55}px;top:${r * CELL}px;` +
+      `width:${CELL * 0.45}px;height:${CELL * 0.45}px;line-height:${CELL * 0.45}px;border-radius:50%;` +
+      `text-align:center;font-size:${CELL * 0.3}px;font-weight:bold;color:#fff;background:#1d2a36;` +
+      `box-shadow:0 0 0 2px #f2b705;pointer-events:none;z-index:2`;
+    board.appendChild(mark);
+  });"""
 
 #: The template's placeholders: __NAME__, where the page's parts go.
 _PLACEHOLDER = re.compile(r"__([A-Z_]+?)__")
@@ -330,7 +370,7 @@ function load(k) {
     cell.style.left = `${c * CELL}px`;
     cell.style.top = `${r * CELL}px`;
     board.insertBefore(cell, $("player"));
-  }));
+  }));__DOORS__
   place(0);
   show();
 }

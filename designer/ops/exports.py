@@ -109,14 +109,17 @@ def export_tiled(source: str, *, output_file: str | None = None, out: str | None
 
 def write_play_page(source: str, output_file: str, *, force: bool = False) -> Written:
     """A self-contained HTML page to play a level or a pack, offline."""
+    from designer.core.room import Room
     from designer.export.play import page
     from designer.formats import output
-    from designer.formats.level_files import read_levels
+    from designer.formats.level_files import read_level_file_or_room, read_levels
 
     if Path(output_file).suffix.lower() not in (".html", ".htm"):
         raise DesignerError(f"-o {output_file}: the page is written as FILE.html")
     output.check_file(output_file, force=force)
-    levels = read_levels(source)
+    one = None if str(source) != "-" and Path(source).is_dir() else read_level_file_or_room(source)
+    levels = read_levels(source) if one is None else [one if not isinstance(one, Room) else
+                                                      LevelFile(_name(source), one, {})]
     title = f"ice-designer: {Path(source).name if source != '-' else 'level'}"
     output.write(output_file, page(levels, title=title), force=force)
     return Written([output_file], len(levels))

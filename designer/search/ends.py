@@ -20,6 +20,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import sys
+import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
@@ -148,19 +149,34 @@ def solve_pairs(search: Search, goal: Goal, budget: Budget) -> tuple[Design | No
                     going = False
             complete = going and not futures
         except BaseException:
-            # Stopped (a cancel, an error): the lanes end at once, whatever they were doing (SIGTERM,
-            # which end_with_parent left at its default), and the pool shuts down as broken. Left to
-            # the event alone, a lane that never got its job waited for one for ever, and so did
-            # the designer, at exit (seen when a signal came as the lanes started).
             stop.set()
-            for process in list((getattr(pool, "_processes", None) or {}).values()):
-                process.terminate()
+            _end_lanes(pool)
             raise
         finally:
             stop.set()  # the searches still running end at their next check (every 50 ms)
             for future in futures:
                 future.cancel()
     return best, complete and (goal.maximizing or best is None), skipped
+
+
+#: Seconds the lanes of a stopped search have to end on their own before they are terminated.
+LANE_GRACE = 1.0
+
+
+def _end_lanes(pool: ProcessPoolExecutor) -> None:
+    """End the lanes of a stopped search (a cancel, an error): the pool is told to shut down
+    without waiting (no job not yet started runs), and a lane still alive ``LANE_GRACE`` seconds
+    later is terminated (SIGTERM, which end_with_parent left at its default). Left to the pool
+    alone, a lane that had not received its first job when a signal came waited for one for
+    ever, and so did the designer, at exit."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    deadline = time.monotonic() + LANE_GRACE
+    for process in processes:
+        process.join(max(0.0, deadline - time.monotonic()))
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
 
 
 _lane: dict[str, object] = {}

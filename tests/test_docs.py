@@ -41,3 +41,12 @@ def test_every_guide_is_linked_from_the_readme():
     readme = (ROOT / "README.md").read_text()
     for page in (ROOT / "docs").glob("*.md"):
         assert f"docs/{page.name}" in readme, page.name
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_every_python_example_in_the_guides_runs(page, monkeypatch):
+    """A reader copies these: each ```python block of a page runs as it stands, from the checkout
+    (their paths are the repository's)."""
+    monkeypatch.chdir(ROOT)
+    for block in re.findall(r"```python\n(.*?)```", page.read_text(), re.S):
+        exec(compile(block, f"{page.name} example", "exec"), {})

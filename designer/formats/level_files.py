@@ -137,8 +137,9 @@ def parse_level(data: bytes | str) -> Level:
     with several doors is refused in one line (``parse_level_or_room`` reads it)."""
     found = parse_level_or_room(data)
     if isinstance(found, Room):
-        raise LevelError(f"a room with {len(found.doors)} doors ({found.numbers()}): this command reads a level "
-                         "with one start (S) and one goal (G); solve and analyze read rooms")
+        raise LevelError(f"a room with {len(found.doors)} doors ({found.numbers()}): a level with one start (S) "
+                         "and one goal (G) is needed here (solve, analyze, render, export and play read a room "
+                         "file on its own)")
     return found
 
 

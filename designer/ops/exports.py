@@ -15,9 +15,18 @@ from designer.formats.level_files import LevelFile
 PICTURE_SUFFIXES = (".svg", ".png")
 
 
-def _name(source: str) -> str:
-    """A level's name: its file's, without the suffix ("level" on standard input)."""
-    return "level" if str(source) == "-" else Path(source).stem
+def _read(source: str):
+    """(the level files of ``source``, the room it holds or None): a pack folder's levels; or a
+    file's (or standard input's) level, or its room with several doors as a level file's entry."""
+    from designer.core.room import Room
+    from designer.formats.level_files import read_level_file_or_room, read_levels
+
+    if str(source) != "-" and Path(source).is_dir():
+        return read_levels(source), None
+    one = read_level_file_or_room(source)
+    if isinstance(one, Room):
+        return [LevelFile("level" if str(source) == "-" else Path(source).stem, one, {})], one
+    return [one], None
 
 
 @dataclass(frozen=True)
@@ -35,17 +44,14 @@ def render(source: str, output_file: str, *, solution: bool = False, moves_left:
     from designer.analysis.graph import is_solvable
     from designer.export import picture
     from designer.formats import output
-    from designer.core.room import Room
-    from designer.formats.level_files import read_level_file_or_room, read_levels
 
     suffix = Path(output_file).suffix.lower()
     if suffix not in PICTURE_SUFFIXES:
         raise DesignerError(f"-o {output_file}: unknown picture format {suffix or '(no suffix)'!r}; "
                             "use .svg or .png")
     output.check_file(output_file, force=force)
-    one = None if str(source) != "-" and Path(source).is_dir() else read_level_file_or_room(source)
-    if isinstance(one, Room):
-        room = one
+    levels, room = _read(source)
+    if room is not None:  # each door numbered, each route's path in a colour of its own
         if moves_left or graph:
             raise DesignerError("--moves-left and --graph draw a level with one start and one goal, not a room's "
                                 f"{len(room.doors)} doors")
@@ -53,19 +59,16 @@ def render(source: str, output_file: str, *, solution: bool = False, moves_left:
             drawing = picture.draw_room(room, cell=cell or picture.DEFAULT_CELL, solution=solution)
         except ValueError as exc:
             raise RequestNotMet(f"unsolvable: {exc}") from None
-        data = picture.png_bytes(drawing) if suffix == ".png" else picture.svg_text(drawing)
-        output.write(output_file, data, force=force)
-        return Written([output_file], 1)
-    levels = read_levels(source) if one is None else [one]
-    unsolvable = [entry.name for entry in levels if solution and not is_solvable(entry.level)]
-    if unsolvable:
-        raise RequestNotMet(f"unsolvable: {unsolvable[0]} has no solution to draw (--solution)")
-    if len(levels) == 1 and not Path(source).is_dir():
-        drawing = picture.draw_level(levels[0].level, cell=cell or picture.DEFAULT_CELL, solution=solution,
-                                     moves_left=moves_left, graph=graph)
     else:
-        drawing = picture.contact_sheet([(entry.name, entry.level) for entry in levels], cell=cell or 16,
-                                        solution=solution, moves_left=moves_left, graph=graph)
+        unsolvable = [entry.name for entry in levels if solution and not is_solvable(entry.level)]
+        if unsolvable:
+            raise RequestNotMet(f"unsolvable: {unsolvable[0]} has no solution to draw (--solution)")
+        if len(levels) == 1 and not Path(source).is_dir():
+            drawing = picture.draw_level(levels[0].level, cell=cell or picture.DEFAULT_CELL, solution=solution,
+                                         moves_left=moves_left, graph=graph)
+        else:
+            drawing = picture.contact_sheet([(entry.name, entry.level) for entry in levels], cell=cell or 16,
+                                            solution=solution, moves_left=moves_left, graph=graph)
     data = picture.png_bytes(drawing) if suffix == ".png" else picture.svg_text(drawing)
     output.write(output_file, data, force=force)
     return Written([output_file], len(levels))
@@ -75,16 +78,12 @@ def export_tiled(source: str, *, output_file: str | None = None, out: str | None
                  force: bool = False) -> Written:
     """Tiled maps (.tmj), one per level, with their tileset image beside them: ``output_file``
     for one level, or the folder ``out``. ``paths``: the maps, then the image."""
-    from designer.core.room import Room
     from designer.export import picture, tiled
     from designer.formats import output
-    from designer.formats.level_files import read_level_file_or_room, read_levels
 
     if (output_file is None) == (out is None):
         raise DesignerError("give either -o FILE.tmj (one level) or --out DIR")
-    one = None if str(source) != "-" and Path(source).is_dir() else read_level_file_or_room(source)
-    room = one if isinstance(one, Room) else None
-    levels = [one if room is None else LevelFile(_name(source), room, {})] if one is not None else read_levels(source)
+    levels, room = _read(source)
     image_name, kinds = (tiled.ROOM_TILESET_IMAGE, picture.ROOM_TILES) if room else (tiled.TILESET_IMAGE, picture.TILES)
     if output_file is not None:
         if len(levels) > 1:
@@ -109,17 +108,13 @@ def export_tiled(source: str, *, output_file: str | None = None, out: str | None
 
 def write_play_page(source: str, output_file: str, *, force: bool = False) -> Written:
     """A self-contained HTML page to play a level or a pack, offline."""
-    from designer.core.room import Room
     from designer.export.play import page
     from designer.formats import output
-    from designer.formats.level_files import read_level_file_or_room, read_levels
 
     if Path(output_file).suffix.lower() not in (".html", ".htm"):
         raise DesignerError(f"-o {output_file}: the page is written as FILE.html")
     output.check_file(output_file, force=force)
-    one = None if str(source) != "-" and Path(source).is_dir() else read_level_file_or_room(source)
-    levels = read_levels(source) if one is None else [one if not isinstance(one, Room) else
-                                                      LevelFile(_name(source), one, {})]
+    levels, _ = _read(source)
     title = f"ice-designer: {Path(source).name if source != '-' else 'level'}"
     output.write(output_file, page(levels, title=title), force=force)
     return Written([output_file], len(levels))

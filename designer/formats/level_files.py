@@ -250,12 +250,13 @@ def _read(source: str | Path, parse):
 
 
 class LevelFile(NamedTuple):
-    """A level as read from its file: its name (the file name without suffix), the level, and,
-    for a JSON level, its ``generator`` object (empty for ASCII: where a designed level's request
-    and seed are kept) and its ``stars`` object (None when absent)."""
+    """A level as read from its file: its name (the file name without suffix), the level (or a
+    room with several doors, which the exports take on its own), and, for a JSON level, its
+    ``generator`` object (empty for ASCII: where a designed level's request and seed are kept) and
+    its ``stars`` object (None when absent)."""
 
     name: str
-    level: Level
+    level: Level | Room
     generator: dict
     stars: object = None
 

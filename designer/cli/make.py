@@ -12,8 +12,9 @@ import typer
 from designer.core.errors import DesignerError
 from designer.cli.progress import progress_bar
 from designer.core.limits import MAX_LEVELS, MAX_SEED
-from designer.cli.shell import (Method, app, bounded, cancel_token, echo, finite, machine_workers, note, parse_cell, parse_size,
-                                progress_shown)
+from designer.cli.shell import (Method, app, bounded, cancel_token, echo, finite, machine_workers, max_rocks_option,
+                                no_frame_option, note, parse_cell, parse_size, progress_shown, size_option,
+                                template_option)
 
 
 class Format(str, Enum):
@@ -35,9 +36,8 @@ DIFFICULTY_HELP = "A preset: " + "; ".join(f"{p.name}, {p.summary}" for p in _di
 @app.command()
 def make(
     ctx: typer.Context,
-    size: Optional[str] = typer.Option(None, metavar="HxW", help="Grid size HxW, the frame included (default 12x12)."),
-    template: Optional[str] = typer.Option(None, "--template", metavar="FILE",
-                                           help="A sketch to fill: canonical ASCII plus ? for a free cell."),
+    size: Optional[str] = size_option(),
+    template: Optional[str] = template_option(),
     min_stops: Optional[int] = typer.Option(None, "--min-stops", help="Least min stops (default 15; 1 with --maximize)."),
     max_stops: Optional[int] = typer.Option(None, "--max-stops", help="Most min stops: with --min-stops, a band."),
     start: Optional[str] = typer.Option(None, metavar="R,C", help="Pin the start at R,C (default: chosen on the bottom edge)."),
@@ -48,8 +48,8 @@ def make(
     fmt: Format = typer.Option(Format.ascii, "--format", help="Canonical ASCII or the JSON level."),
     output_file: Optional[str] = typer.Option(None, "-o", "--output", metavar="FILE", help="Write the level to FILE instead of stdout."),
     force: bool = typer.Option(False, "--force", help="Overwrite existing output files."),
-    no_frame: bool = typer.Option(False, "--no-frame", help="No rock frame: the grid edge is the wall."),
-    max_rocks: Optional[int] = typer.Option(None, "--max-rocks", help="At most N rocks (frame not counted)."),
+    no_frame: bool = no_frame_option(),
+    max_rocks: Optional[int] = max_rocks_option(),
     snow: Optional[int] = typer.Option(None, "--snow", min=0, metavar="N",
                                        help="Exactly N snow tiles (default 0, or the template's own)."),
     tidy: bool = typer.Option(False, "--tidy", help="Every rock and snow tile the designer places is needed."),

@@ -44,6 +44,23 @@ LEVEL_HELP = "Level file (canonical ASCII, a dialect, or JSON), or - for standar
 LEVELS_HELP = "A level file (canonical ASCII, a dialect, or JSON), - for standard input, or a pack folder."
 
 
+def size_option():
+    """``--size``, as make and pareto take it (each command gets an option of its own)."""
+    return typer.Option(None, metavar="HxW", help="Grid size HxW, the frame included (default 12x12).")
+
+
+def template_option():
+    return typer.Option(None, "--template", metavar="FILE", help="A sketch to fill: canonical ASCII plus ? for a free cell.")
+
+
+def no_frame_option():
+    return typer.Option(False, "--no-frame", help="No rock frame: the grid edge is the wall.")
+
+
+def max_rocks_option():
+    return typer.Option(None, "--max-rocks", help="At most N rocks (frame not counted).")
+
+
 class OutputClosed(Exception):
     """Standard output was closed by its reader (``| head``): stop quietly, status 0."""
 

@@ -14,8 +14,8 @@ from designer.core.errors import DesignerError
 from designer.cli.make import request_options
 from designer.cli.progress import progress_bar
 from designer.core.limits import MAX_RUNS, MAX_SEED
-from designer.cli.shell import (Method, app, bounded, cancel_token, echo, finite, machine_workers, note, parse_size,
-                                progress_shown)
+from designer.cli.shell import (Method, app, bounded, cancel_token, echo, finite, machine_workers, max_rocks_option,
+                                no_frame_option, note, parse_size, progress_shown, size_option, template_option)
 
 
 def parse_targets(text: str) -> list[int]:
@@ -87,11 +87,10 @@ def compare(
 @app.command()
 def pareto(
     ctx: typer.Context,
-    size: Optional[str] = typer.Option(None, metavar="HxW", help="Grid size HxW, the frame included (default 12x12)."),
-    template: Optional[str] = typer.Option(None, "--template", metavar="FILE",
-                                           help="A sketch to fill: canonical ASCII plus ? for a free cell."),
-    no_frame: bool = typer.Option(False, "--no-frame", help="No rock frame: the grid edge is the wall."),
-    max_rocks: Optional[int] = typer.Option(None, "--max-rocks", help="At most N rocks (frame not counted)."),
+    size: Optional[str] = size_option(),
+    template: Optional[str] = template_option(),
+    no_frame: bool = no_frame_option(),
+    max_rocks: Optional[int] = max_rocks_option(),
     snow: Optional[int] = typer.Option(None, "--snow", min=0, metavar="N", help="Exactly N snow tiles."),
     start: Optional[str] = typer.Option(None, metavar="R,C", help="Pin the start at R,C."),
     goal: Optional[str] = typer.Option(None, metavar="R,C", help="Pin the goal at R,C."),
@@ -133,7 +132,7 @@ def pareto(
 def records(
     ctx: typer.Context,
     size: str = typer.Option("6x7", metavar="HxW", help="Grid size HxW."),
-    no_frame: bool = typer.Option(False, "--no-frame", help="No rock frame: the grid edge is the wall."),
+    no_frame: bool = no_frame_option(),
     rocks: str = typer.Option("1..5", "--rocks", metavar="A..B", help="Rock counts to find records for."),
     time_limit: float = typer.Option(60.0, "--time-limit", min=0.1, callback=lambda v: finite(v, "--time-limit"),
                                      help="Seconds per rock count."),

@@ -54,8 +54,26 @@ DIALECTS = {d.name: d for d in (CANONICAL, SEED, KATA)}
 _TERRAIN_CODE = {"rock": ROCK, "ice": ICE, "snow": SNOW, "start": ICE, "goal": ICE}
 
 
+class Grid:
+    """The shape of a grid of ``terrain``: what a level and a room (``designer.core.room``) share."""
+
+    terrain: np.ndarray
+
+    @property
+    def height(self) -> int:
+        return int(self.terrain.shape[0])
+
+    @property
+    def width(self) -> int:
+        return int(self.terrain.shape[1])
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.height, self.width
+
+
 @dataclass(frozen=True, eq=False)
-class Level:
+class Level(Grid):
     """An immutable level: ``terrain`` (H x W uint8 of ICE/ROCK/SNOW), ``start`` and ``goal``."""
 
     terrain: np.ndarray
@@ -83,19 +101,7 @@ class Level:
         if start == goal:
             raise LevelError(f"start and goal are the same cell ({start[0]}, {start[1]})")
 
-    # --- shape -----------------------------------------------------------------
-    @property
-    def height(self) -> int:
-        return int(self.terrain.shape[0])
-
-    @property
-    def width(self) -> int:
-        return int(self.terrain.shape[1])
-
-    @property
-    def shape(self) -> tuple[int, int]:
-        return self.height, self.width
-
+    # --- cells -----------------------------------------------------------------
     def index(self, cell: Cell) -> int:
         """Flat index of a cell (row-major)."""
         return cell[0] * self.width + cell[1]

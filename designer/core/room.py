@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from designer.core.errors import LevelError
-from designer.core.level import (CANONICAL, DIALECTS, DOOR_CHARS, ICE, Cell, Dialect, Level, is_framed,
+from designer.core.level import (CANONICAL, DIALECTS, DOOR_CHARS, ICE, Cell, Dialect, Grid, Level, is_framed,
                                   scan_rows, trim_lines)
 
 #: The most doors a room has (one digit each).
@@ -42,7 +42,7 @@ Route = tuple[int, int]
 
 
 @dataclass(frozen=True, eq=False)
-class Room:
+class Room(Grid):
     """An immutable room: ``terrain`` (H x W uint8 of ICE/ROCK/SNOW) and ``doors``, the pairs
     (number, cell) in the order of their numbers."""
 
@@ -77,14 +77,6 @@ class Room:
                 raise LevelError(f"doors {seen[(r, c)]} and {number} are the same cell ({r}, {c})")
             seen[(r, c)] = number
         Level(terrain, doors[0][1], doors[1][1])  # the grid itself (its size and terrain codes)
-
-    @property
-    def height(self) -> int:
-        return int(self.terrain.shape[0])
-
-    @property
-    def width(self) -> int:
-        return int(self.terrain.shape[1])
 
     @property
     def framed(self) -> bool:

@@ -71,14 +71,13 @@ def _count(value) -> bool:
     return type(value) is int and 0 <= value <= MAX_SEED  # a seed, or a count (far smaller)
 
 
-_seconds = fits_seconds  # finite: a rerun takes its time limit
 
 
 #: What each field of a generator record read back must be: (in words, test).
 _RECORD_FIELDS = {
     "method": ("text", lambda v: type(v) is str), "stage": ("text", lambda v: type(v) is str),
-    "seed": ("a whole number from 0", _count), "seconds": ("a number of seconds", _seconds),
-    "time_limit": ("a number of seconds", _seconds),
+    "seed": ("a whole number from 0", _count), "seconds": ("a number of seconds", fits_seconds),
+    "time_limit": ("a number of seconds", fits_seconds),
     **{key: ("true or false", lambda v: type(v) is bool) for key in ("maximize", "maximize_choices")},
     "proven_optimal": ("true, false or null", lambda v: v is None or type(v) is bool),
     **{key: ("a whole number from 0 or null", lambda v: v is None or _count(v))
@@ -87,7 +86,7 @@ _RECORD_FIELDS = {
     "skipped": ("a list of texts", lambda v: isinstance(v, list) and all(type(x) is str for x in v)),
     "difficulty": ("\"expert\" or null", lambda v: v is None or v == "expert"),
     "stage_seconds": ("an object of seconds by stage", lambda v: v is None or (
-        isinstance(v, dict) and all(_seconds(x) for x in v.values()))),
+        isinstance(v, dict) and all(fits_seconds(x) for x in v.values()))),
 }
 
 

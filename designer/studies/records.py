@@ -26,7 +26,6 @@ checkpoint from before the limit was kept tries such a record again once).
 from __future__ import annotations
 
 import json
-import math
 import os
 import time
 from dataclasses import dataclass
@@ -39,7 +38,7 @@ from designer.core.budget import Budget
 from designer.core.control import CancelToken, check
 from designer.core.errors import DesignerError, LevelError
 from designer.core.level import MAX_CELLS, Level
-from designer.core.limits import MAX_SECONDS
+from designer.core.limits import fits_seconds
 from designer.core.request import LayoutRequest
 from designer.formats.level_files import decode_text, level_from_json, level_to_json, load_json, read_bytes
 from designer.formats.signed import sign, vouched
@@ -207,10 +206,6 @@ def _is_int(value) -> bool:
     return type(value) is int
 
 
-def _seconds(value) -> bool:
-    return type(value) in (int, float) and math.isfinite(value) and 0 <= value <= MAX_SECONDS
-
-
 def _rock_count(text: str) -> int:
     """A rock count's key: a whole number from 0 to the most a grid has."""
     _need(isinstance(text, str) and text.isdigit() and len(text) <= 7 and int(text) <= MAX_CELLS,
@@ -225,8 +220,8 @@ def _well_formed_record(rocks: int, stored) -> None:
           f"the record for {rocks} rocks is not a record object")
     limit = stored.get("time_limit")
     _need(_is_int(stored["rocks"]) and (stored["min_stops"] is None or _is_int(stored["min_stops"]))
-          and type(stored["proven_optimal"]) is bool and _seconds(stored["seconds"])
-          and (limit is None or _seconds(limit)),
+          and type(stored["proven_optimal"]) is bool and fits_seconds(stored["seconds"])
+          and (limit is None or fits_seconds(limit)),
           f"the record for {rocks} rocks has a field of the wrong type or out of range")
     if stored["level"] is not None:
         level_from_json(stored["level"])
@@ -236,7 +231,7 @@ def _well_formed_partial(rocks: int, state) -> None:
     """A count in progress's shape: its bound, threshold, finished shards and seconds."""
     _need(isinstance(state, dict) and set(state) == {"bound", "threshold", "shards", "seconds"},
           f"the progress for {rocks} rocks is not a progress object")
-    _need(_is_int(state["threshold"]) and 1 <= state["threshold"] <= 4 * MAX_CELLS and _seconds(state["seconds"])
+    _need(_is_int(state["threshold"]) and 1 <= state["threshold"] <= 4 * MAX_CELLS and fits_seconds(state["seconds"])
           and isinstance(state["shards"], dict),
           f"the progress for {rocks} rocks has a field of the wrong type or out of range")
     if state["bound"] is not None:

@@ -2,6 +2,7 @@
 
 - ``cpsat``: ``build_model`` builds the model of a ``LayoutRequest`` (rock booleans, slides,
   reachability layers, strong solvability, reversibility, exact min stops);
+- ``symmetry``: the mirror images a request allows, which the model keeps one of;
 - ``solve``: the solver's parameters, the solution callback, Ctrl-C, and the solve loop;
 - ``loader``: OR-Tools' ``cp_model``, loaded without pandas (0.2 s less at every start).
 """

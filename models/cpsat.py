@@ -35,6 +35,7 @@ from designer.core.budget import Budget
 from designer.core.level import ROCK, SNOW, Cell
 from designer.core.request import LayoutRequest
 from designer.core.rules import DELTAS  # u, d, l, r
+from designer.models.symmetry import break_mirror_symmetry, kept_mirror
 
 
 class BuildTimedOut(Exception):
@@ -167,7 +168,7 @@ class IceModel:
     def hint(self, terrain: np.ndarray, start: Cell, goal: Cell) -> None:
         """Suggest a layout as the solver's starting point (each variable hinted once). A layout
         the symmetry breaking would cut off is hinted as its kept mirror image."""
-        terrain, start, goal = _kept_mirror(self.request, np.asarray(terrain), start, goal)
+        terrain, start, goal = kept_mirror(self.request, np.asarray(terrain), start, goal)
         self.model.clear_hints()
         values: dict[int, tuple[object, bool]] = {}
         for var, present in self._assignment(terrain, start, goal):
@@ -201,6 +202,33 @@ def build_model(req: LayoutRequest, budget: Budget | None = None, *, require_min
     is_start, is_goal, rock, snow = _tiles(model, lits, req)
     check_time()
     grid = _Grid(req, rock)
+    if req.is_room:
+        rests, moves_to, goal_stops = _room_routes(model, lits, grid, req, rock, snow, require_min_stops, check_time)
+    else:
+        def band(stops) -> None:
+            if require_min_stops:
+                model.add(stops >= req.min_stops)
+            if req.max_stops is not None:
+                model.add(stops <= req.max_stops)
+
+        rests, moves_to, goal_stops = _route(model, lits, grid, rock, snow, is_start, is_goal, band, check_time)
+
+    if req.placed_snow():  # exactly the requested number of snow tiles
+        placed_snow = [snow[c] for c in req.free_cells() if not isinstance(snow[c], bool)]
+        model.add(sum(placed_snow) == req.placed_snow())
+    if req.max_rocks is not None:  # the rock budget (frame rocks are not counted)
+        free = req.free_cells()
+        placed = [rock[c] for c in free if not isinstance(rock[c], bool)]
+        fixed = sum(1 for c in free if rock[c] is True)
+        model.add(sum(placed) + fixed <= req.max_rocks)
+    break_mirror_symmetry(model, req, is_start)
+    return IceModel(req, model, rock, snow, is_start, is_goal, rests, moves_to, goal_stops)
+
+
+def _route(model, lits: Literals, grid: _Grid, rock, snow, is_start, is_goal, band, check_time):
+    """One start and goal's part of the model: exact forward distances, the goal's min stops
+    (``band(stops)`` adds its bounds), strong solvability and reversibility. Returns (rests,
+    moves_to, the goal's stops)."""
     stops_forward = _stop_literals(lits, grid, rock, snow, is_goal)
     stops_backward = _stop_literals(lits, grid, rock, snow, is_start)
     check_time()
@@ -211,27 +239,49 @@ def build_model(req: LayoutRequest, budget: Budget | None = None, *, require_min
         if is_goal[cell] is not False:
             lits.implies([is_goal[cell]], [rests[cell]])
             lits.enforce(goal_stops == moves_to[cell], [is_goal[cell]])
-    if require_min_stops:
-        model.add(goal_stops >= req.min_stops)
-    if req.max_stops is not None:
-        model.add(goal_stops <= req.max_stops)
+    band(goal_stops)
     # Redundant, and it propagates: a fewest-moves solution rests on goal_stops + 1 distinct cells.
     model.add(sum(rests.values()) >= goal_stops + 1)
     check_time()
 
     _strongly_solvable(model, lits, grid, rests, is_goal, stops_forward, check_time)
     _reversible(model, lits, grid, is_start, is_goal, stops_backward, check_time)
+    return rests, moves_to, goal_stops
 
-    if req.placed_snow():  # exactly the requested number of snow tiles
-        placed_snow = [snow[c] for c in req.free_cells() if not isinstance(snow[c], bool)]
-        model.add(sum(placed_snow) == req.placed_snow())
-    if req.max_rocks is not None:  # the rock budget (frame rocks are not counted)
-        free = req.free_cells()
-        placed = [rock[c] for c in free if not isinstance(rock[c], bool)]
-        fixed = sum(1 for c in free if rock[c] is True)
-        model.add(sum(placed) + fixed <= req.max_rocks)
-    _break_mirror_symmetry(model, req, is_start)
-    return IceModel(req, model, rock, snow, is_start, is_goal, rests, moves_to, goal_stops)
+
+def _room_routes(model, lits: Literals, grid: _Grid, req: LayoutRequest, rock, snow, require_min_stops: bool,
+                 check_time):
+    """A room's routes on the one set of tile variables: each route's part of the model
+    (``_route``), its doors as constant ends, its ceiling a constraint. The objective variable:
+    with ``require_min_stops`` (maximizing) every floor is a constraint and it is the shortest
+    route's stops; else the sum over routes of min(stops, floor), which reaches
+    ``req.room_target()`` exactly when every route meets its floor. Returns the first route's
+    rests and moves_to, and that variable."""
+    cells = [(r, c) for r in range(req.height) for c in range(req.width)]
+    parts = []
+    for route in req.route_bands:
+        start, goal = req.door(route.a), req.door(route.b)
+
+        def band(stops, route=route) -> None:
+            if require_min_stops:
+                model.add(stops >= route.min_stops)
+            if route.max_stops is not None:
+                model.add(stops <= route.max_stops)
+
+        parts.append(_route(model, lits, grid, rock, snow, {c: c == start for c in cells},
+                            {c: c == goal for c in cells}, band, check_time))
+    score = model.new_int_var(0, grid.bound * len(parts), "room_score")
+    if require_min_stops:
+        model.add_min_equality(score, [stops for _, _, stops in parts])
+    else:
+        capped = []
+        for route, (_, _, stops) in zip(req.route_bands, parts):
+            least = model.new_int_var(0, route.min_stops, "capped_stops")
+            model.add_min_equality(least, [stops, route.min_stops])
+            capped.append(least)
+        model.add(score == sum(capped))
+    rests, moves_to, _ = parts[0]
+    return rests, moves_to, score
 
 
 def _tiles(model: cp_model.CpModel, lits: Literals, req: LayoutRequest):
@@ -434,62 +484,3 @@ def _reversible(model, lits: Literals, grid: _Grid, is_start, is_goal, stops, ch
         lits.implies([is_goal[cell]], [on_way_back[cell]])
         onward = _moves_down(model, lits, grid, cell, back_potential, slide_back_potential, "back_move", back_sliding)
         lits.implies([on_way_back[cell]], [is_start[cell]] + onward)
-
-
-def _mirrors(req: LayoutRequest) -> tuple[tuple[bool, bool], ...]:
-    """The mirror images that map the request onto itself, as (flip the rows, flip the columns):
-    left-right always, up-down and both too without a frame (with one, the start's and the
-    goal's walls would trade places); none when pins or a template break the symmetry."""
-    if req.pinned or req.template is not None:
-        return ()
-    return ((False, True),) if req.frame else ((False, True), (True, False), (True, True))
-
-
-def end_pairs(req: LayoutRequest) -> list[tuple[Cell, Cell]]:
-    """Every (start, goal) pair the request allows, one of each set of mirror images: the
-    sub-requests, each with both ends pinned, that together cover the request.
-
-    >>> len(end_pairs(LayoutRequest(8, 8, min_stops=21)))  # 6 starts x 6 goals, halved by the mirror
-    18
-    >>> len(end_pairs(LayoutRequest(7, 7, min_stops=15)))  # the middle start keeps half its goals
-    13
-    """
-    h, w = req.height, req.width
-    mirrors = _mirrors(req)
-
-    def image(cell: Cell, rows: bool, cols: bool) -> Cell:
-        return (h - 1 - cell[0] if rows else cell[0], w - 1 - cell[1] if cols else cell[1])
-
-    pairs = []
-    for start in req.start_cells():
-        for goal in req.goal_cells():
-            if start != goal and all((start, goal) <= (image(start, *m), image(goal, *m)) for m in mirrors):
-                pairs.append((start, goal))
-    return pairs
-
-
-def _break_mirror_symmetry(model: cp_model.CpModel, req: LayoutRequest, is_start: dict[Cell, object]) -> None:
-    if not _mirrors(req):  # pins and templates break the mirror symmetry
-        return
-    cells = [c for c, v in is_start.items() if not isinstance(v, bool)]
-    if not cells:
-        return
-    col = sum(c[1] * is_start[c] for c in cells)
-    model.add(2 * col <= req.width - 1)  # left-right mirror keeps the frame and the edges
-    if not req.frame:
-        row = sum(c[0] * is_start[c] for c in cells)
-        model.add(2 * row <= req.height - 1)  # without a frame, up-down too
-
-
-def _kept_mirror(req: LayoutRequest, terrain: np.ndarray, start: Cell, goal: Cell):
-    """The mirror image of a layout that ``_break_mirror_symmetry`` keeps (the layout itself when
-    it is kept already, or when pins switch symmetry breaking off)."""
-    if req.pinned or req.template is not None:
-        return terrain, start, goal
-    (sr, sc), (gr, gc) = start, goal
-    h, w = terrain.shape
-    if 2 * sc > w - 1:
-        terrain, sc, gc = terrain[:, ::-1], w - 1 - sc, w - 1 - gc
-    if not req.frame and 2 * sr > h - 1:
-        terrain, sr, gr = terrain[::-1, :], h - 1 - sr, h - 1 - gr
-    return terrain, (sr, sc), (gr, gc)

@@ -1,5 +1,5 @@
 """``--method cpsat-ends``: the model posed once per start and goal pair, and what it rests on
-(``cpsat.end_pairs``, ``bounds.least_possible``)."""
+(``symmetry.end_pairs``, ``bounds.least_possible``)."""
 
 import json
 
@@ -10,7 +10,7 @@ from test_design import check
 from designer.analysis import bounds
 from designer.cli import main
 from designer.core.request import LayoutRequest
-from designer.models.cpsat import end_pairs
+from designer.models.symmetry import end_pairs
 from designer.search.result import DesignFailed
 from designer.search.design import design
 from designer.search.state import Search

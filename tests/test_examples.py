@@ -12,8 +12,8 @@ SCRIPTS = sorted((ROOT / "examples").glob("*.py"))
 
 
 def test_every_example_is_covered():
-    assert {p.name for p in SCRIPTS} == {"a_second_shell.py", "choices.py", "design_levels.py", "pictures.py",
-                                         "records.py", "solve_and_analyze.py"}
+    assert {p.name for p in SCRIPTS} == {"a_second_shell.py", "choices.py", "design_a_room.py", "design_levels.py",
+                                         "pictures.py", "records.py", "solve_and_analyze.py"}
 
 
 @pytest.mark.parametrize("script, expected", [
@@ -22,6 +22,9 @@ def test_every_example_is_covered():
                               "every route strong and reversible: True"]),
     ("design_levels.py", ["proven optimal: True", "infeasible - proven infeasible", "L-room: ",
                           '"format": "ice-level"', "from its record, the same level: True", "distinct: True"]),
+    ("design_a_room.py", ["route 1:3: strong, reversible: True, 15 stops", "infeasible - proven infeasible",
+                          "route 1:3 cannot have min stops in 16..16", "L-room from Tiled, shortest route",
+                          "their layers kept: True"]),
     ("records.py", ["| 3 | 11 | yes |", "proven optimal: True", "read back from the checkpoint: True",
                     "levels of 12 stops or more with 3 rocks: none; complete: True"]),
     pytest.param("choices.py", ["plain:    25 stops", "choices:  25 stops", "guaranteed: 21 stops",

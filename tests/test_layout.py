@@ -20,7 +20,8 @@ from designer.search.result import GeneratorRecord
 DOCTESTED = ["designer.core.request", "designer.core.space", "designer.core.budget", "designer.analysis.verify",
              "designer.search.goal", "designer.search.methods", "designer.studies.pareto", "designer.analysis.graph", "designer.search.executor",
              "designer.formats.output", "designer.models.loader", "designer.core.control", "designer.ops.design",
-             "designer.core.limits", "designer.formats.signed", "designer.core.room", "designer.analysis.routes"]
+             "designer.core.limits", "designer.formats.signed", "designer.core.room", "designer.analysis.routes",
+             "designer.models.symmetry"]
 
 
 @pytest.mark.parametrize("name", DOCTESTED)

@@ -55,11 +55,24 @@ def _frame_axis(request: LayoutRequest, cell: Cell) -> str | None:
     return "vertical" if r in (0, request.height - 1) else "horizontal"
 
 
-def _only_axis(request: LayoutRequest, cells: list[Cell], others: list[Cell]) -> str | None:
+def _drawn_axis(request: LayoutRequest, cell: Cell) -> str | None:
+    """The only axis a player can leave or enter ``cell`` by when the cells beside it on the
+    other axis are drawn rock or off the grid (a door in a wall), else None."""
+    def blocked(r: int, c: int) -> bool:
+        return not (0 <= r < request.height and 0 <= c < request.width) or request.fixed_tile((r, c)) == ROCK
+
+    r, c = cell
+    across, along = blocked(r, c - 1) and blocked(r, c + 1), blocked(r - 1, c) and blocked(r + 1, c)
+    if across == along:
+        return None
+    return "vertical" if across else "horizontal"
+
+
+def _only_axis(request: LayoutRequest, cells: list[Cell], others: list[Cell], drawn: bool = False) -> str | None:
     """The axis shared by every cell of ``cells`` (each in the frame), or None. A frame cell next
     to a possible cell of the other end could be left or entered along the frame row, so such a
     pairing gives no axis."""
-    axes = {_frame_axis(request, cell) for cell in cells}
+    axes = {(_drawn_axis if drawn else _frame_axis)(request, cell) for cell in cells}
     if len(axes) != 1 or None in axes:
         return None
     other = set(others)
@@ -69,13 +82,14 @@ def _only_axis(request: LayoutRequest, cells: list[Cell], others: list[Cell]) ->
     return axes.pop()
 
 
-def parity(request: LayoutRequest) -> str | None:
-    """Bound 2: without snow, with both ends in the frame, min stops has a fixed parity."""
-    if request.snow or not request.frame:
+def parity(request: LayoutRequest, drawn: bool = False) -> str | None:
+    """Bound 2: without snow, with both ends in the frame, min stops has a fixed parity. With
+    ``drawn`` (a room's route), ends in any drawn wall, the frame or a template's rocks."""
+    if request.snow or not (request.frame or drawn):
         return None
     starts, goals = request.start_cells(), request.goal_cells()
-    first = _only_axis(request, starts, goals)
-    last = _only_axis(request, goals, starts)
+    first = _only_axis(request, starts, goals, drawn)
+    last = _only_axis(request, goals, starts, drawn)
     if first is None or last is None:
         return None
     odd = first == last
@@ -118,7 +132,16 @@ def least_possible(request: LayoutRequest, stops: int) -> int:
 
 
 def infeasible(request: LayoutRequest) -> str | None:
-    """The reason no level can meet ``request``, when one of the bounds shows it; else None."""
+    """The reason no level can meet ``request``, when one of the bounds shows it; else None. A
+    room: the first route whose own request (``LayoutRequest.route_request``) a bound refuses,
+    named, the parity bound taking doors in any drawn wall."""
+    if request.is_room:
+        for band in request.route_bands:
+            sub = request.route_request(band)
+            reason = resting_cells(sub) or parity(sub, drawn=True) or choices(sub)
+            if reason:
+                return f"route {band.a}:{band.b} cannot have min stops {band.band_text()}: {reason}"
+        return None
     for bound in BOUNDS:
         reason = bound(request)
         if reason:

@@ -19,8 +19,11 @@ from __future__ import annotations
 import numpy as np
 
 from designer.analysis.graph import Analysis, analyze
+from designer.analysis.routes import RoomAnalysis, analyze_routes
 from designer.analysis.tidy import is_tidy
+from designer.core.errors import LevelError
 from designer.core.level import ROCK, SNOW, Level
+from designer.core.room import Room
 from designer.core.request import LayoutRequest
 
 
@@ -29,7 +32,10 @@ def failure(request: LayoutRequest, level: Level, report: Analysis | None = None
     """Why ``level`` does not meet ``request``, in a few words; None when it does.
 
     ``report`` is the level's analysis when the caller has it already. ``floor`` is the stops
-    a ``tidy`` level must keep: the request's K by default; a maximized level's own stops."""
+    a ``tidy`` level must keep: the request's K by default; a maximized level's own stops. A
+    room request is checked route by route (``room_failure``)."""
+    if request.is_room:
+        return room_failure(request, level)
     if level.shape != (request.height, request.width):
         return f"the level is {level.height}x{level.width}, not {request.height}x{request.width}"
     report = report or analyze(level)
@@ -63,6 +69,30 @@ def failure(request: LayoutRequest, level: Level, report: Analysis | None = None
         return "a frame or template tile was changed"
     if request.tidy and not is_tidy(request, level, request.min_stops if floor is None else floor):
         return "a placed tile is not needed (--tidy)"
+    return None
+
+
+def room_analysis(request: LayoutRequest, level: Level) -> RoomAnalysis:
+    """Every route a room request asks for, analysed on ``level``'s terrain with the request's doors."""
+    room = Room(level.terrain, request.room_doors)
+    return analyze_routes(room, [band.route for band in request.route_bands])
+
+
+def room_failure(request: LayoutRequest, level: Level, found: RoomAnalysis | None = None) -> str | None:
+    """Why a layout does not meet a room request: the first route that fails it, named ("route
+    1:3: min stops 12 is below 15"), each route checked as the classic request it is
+    (``LayoutRequest.route_request``); None when every route holds. ``found``: the layout's
+    ``room_analysis`` when the caller has it already."""
+    if level.shape != (request.height, request.width):
+        return f"the level is {level.height}x{level.width}, not {request.height}x{request.width}"
+    try:
+        found = found or room_analysis(request, level)
+    except LevelError as exc:  # a door on rock: the terrain is not the request's room
+        return str(exc)
+    for band, one in zip(request.route_bands, found.routes):
+        why = failure(request.route_request(band), one.level, one.analysis)
+        if why is not None:
+            return f"route {band.a}:{band.b}: {why}"
     return None
 
 

@@ -45,11 +45,17 @@ def export(
     out: Optional[str] = typer.Option(None, "--out", metavar="DIR", help="A folder for the maps (one per level)."),
     cell: int = typer.Option(32, "--cell", metavar="PIXELS", min=4, max=512, help="Tile size in pixels."),
     force: bool = typer.Option(False, "--force", help="Overwrite existing files."),
+    into: Optional[str] = typer.Option(None, "--into", metavar="MAP.tmj",
+                                       help="Write the level into a copy of your own Tiled map (the template it was "
+                                            "designed from), keeping its other layers, tilesets and properties."),
 ) -> None:
     """Export levels for a game engine: Tiled maps with their tileset image beside them."""
     from designer.ops import exports
 
-    written = exports.export_tiled(source, output_file=output_file, out=out, cell=cell, force=force)
+    written = exports.export_tiled(source, output_file=output_file, out=out, cell=cell, force=force, into=into)
+    if into is not None:
+        note(f"wrote {output_file} (the level in a copy of {into})")
+        return
     *maps, image = written.paths
     note(f"wrote {len(maps)} map{'s' if len(maps) > 1 else ''} and {image}")
 

@@ -74,6 +74,11 @@ def make(
                                             help="Run a designed level's request again (its generator record: the "
                                                  "request, method, seed and time limit); --time-limit and --workers "
                                                  "may override the record's."),
+    door: Optional[list[str]] = typer.Option(None, "--door", metavar="R,C",
+                                             help="A room's door at R,C (repeatable: doors 1, 2, ... in order)."),
+    route: Optional[list[str]] = typer.Option(None, "--route", metavar="A:B[=K[..M]]",
+                                              help="A route of the room from door A to door B (repeatable; default: "
+                                                   "every pair), with its own floor K or band K..M."),
     dask: Optional[str] = typer.Option(None, "--dask", metavar="ADDR",
                                        help="Run the exhaustive search's shards on dask: 'local' (a LocalCluster) "
                                             "or tcp://HOST:PORT."),
@@ -87,7 +92,7 @@ def make(
                  "--max-rocks": max_rocks, "--snow": snow, "--tidy": tidy or None, "--maximize": maximize or None,
                  "--min-choices": min_choices, "--maximize-choices": maximize_choices or None,
                  "--unique": unique or None, "--method": method, "--count": count if count > 1 else None, "--out": out,
-                 "--difficulty": difficulty, "--curve": curve}
+                 "--difficulty": difficulty, "--curve": curve, "--door": door or None, "--route": route or None}
         clash = next((name for name, value in given.items() if value is not None), None)
         if clash:
             raise DesignerError(f"{clash} does not go with --from: the level's generator record gives the request")
@@ -98,7 +103,8 @@ def make(
             max_stops=max_stops, seed=seed, time_limit=time_limit, tidy=tidy, maximize=maximize,
             min_choices=min_choices, maximize_choices=maximize_choices, unique=unique,
             difficulty=None if difficulty is None else difficulty.value, curve=curve, workers=workers, count=count,
-            method=None if method is None else method.value))
+            method=None if method is None else method.value,
+            doors=tuple(parse_cell(text, "--door") for text in door or ()), routes=tuple(route or ())))
     output = ops.LevelOutput(file=output_file, folder=out, fmt=fmt.value, force=force)
     with progress_bar(progress_shown()) as on_progress:
         made = ops.make(plan, output, dask=dask, on_progress=on_progress, cancel=cancel_token(ctx))
@@ -138,5 +144,14 @@ def summary(found, plan) -> str:
             choices += ", not proven optimal"
         elif plan.difficulty:
             choices += ", the most found at that length"
+    if found.room is not None:  # every route's min stops (and options), the shortest's proof
+        routes = ", ".join(f"{one.name} {one.analysis.min_stops}" + (
+            f" ({one.analysis.options} options, {one.analysis.per_stop:.2f} a stop)" if g.options is not None else "")
+            for one in found.routes.routes)
+        what = "shortest route" if plan.maximize else "every route"
+        proof = proof.replace(", proven optimal", f", {what} proven optimal") if plan.maximize else proof
+        return (f"designed: a room of {len(found.room.doors)} doors, min stops by route {routes}; "
+                f"every route strong and reversible{proof} ({g.method}: {g.stage}, seed {g.seed}, "
+                f"{g.seconds:.2f} s{skipped})")
     return (f"designed: min stops {found.min_stops}, strong, reversible{proof}{choices} "
             f"({g.method}: {g.stage}, seed {g.seed}, {g.seconds:.2f} s{skipped})")

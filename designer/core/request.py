@@ -10,13 +10,59 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from functools import cached_property
 
-from designer.core.errors import DesignerError
-from designer.core.level import ICE, ROCK, SNOW, Cell
+from designer.core.errors import DesignerError, LevelError
+from designer.core.level import DOOR_CHARS, ICE, ROCK, SNOW, Cell
 from designer.core.limits import MAX_COUNT
-#: Template characters: canonical ASCII plus '?' for a free cell.
-TEMPLATE_TILES = {"#": ROCK, ".": ICE, "_": SNOW, "S": ICE, "G": ICE}
+from designer.core.room import parse_route
+
+#: Template characters: canonical ASCII plus '?' for a free cell; a door 1-9 is ice.
+TEMPLATE_TILES = {"#": ROCK, ".": ICE, "_": SNOW, "S": ICE, "G": ICE, **{door: ICE for door in DOOR_CHARS}}
 FREE = "?"
+
+
+@dataclass(frozen=True)
+class RouteBand:
+    """A route asked of a room, A:B, with its own band of min stops (None: the request's
+    ``--min-stops``/``--max-stops``). Its text form is what ``--route`` takes, and reads back:
+
+    >>> [str(RouteBand.parse(text)) for text in ("1:3", "1:3=15", "2:1=9..12")]
+    ['1:3', '1:3=15', '2:1=9..12']
+    """
+
+    a: int
+    b: int
+    min_stops: int | None = None
+    max_stops: int | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> RouteBand:
+        """'A:B', 'A:B=K' or 'A:B=K..M'; LevelError (one line) for anything else."""
+        route, sep, band = text.partition("=")
+        a, b = parse_route(route)
+        if not sep:
+            return cls(a, b)
+        low, dots, high = band.partition("..")
+        if not _digits(low) or (dots and not _digits(high)):
+            raise LevelError(f"--route takes A:B, A:B=K or A:B=K..M (K and M whole numbers), not {text!r}")
+        return cls(a, b, int(low), int(high) if dots else None)
+
+    @property
+    def route(self) -> tuple[int, int]:
+        return self.a, self.b
+
+    def __str__(self) -> str:
+        band = "" if self.min_stops is None else f"={self.min_stops}"
+        return f"{self.a}:{self.b}{band}{'' if self.max_stops is None else f'..{self.max_stops}'}"
+
+    def band_text(self) -> str:
+        """'>= 15' or 'in 9..12' (the band resolved: ``LayoutRequest.route_bands``)."""
+        return f">= {self.min_stops}" if self.max_stops is None else f"in {self.min_stops}..{self.max_stops}"
+
+
+def _digits(text: str) -> bool:
+    return text.isascii() and text.isdigit() and len(text) <= 7
 
 
 @dataclass(frozen=True)
@@ -44,6 +90,65 @@ class LayoutRequest:
     template: tuple[str, ...] | None = None
     min_choices: int | None = None  # at least this many options along the printed solution
     unique: bool = False  # exactly one fewest-moves solution
+    doors: tuple[tuple[int, Cell], ...] | None = None  # a room's doors (--door), when no template draws them
+    routes: tuple[RouteBand, ...] | None = None  # a room's routes (--route); None: every pair i < j
+
+    # --- rooms with several doors (designer.core.room) ---------------------------------------
+
+    @cached_property
+    def room_doors(self) -> tuple[tuple[int, Cell], ...]:
+        """The doors of a room request, (number, cell) in number order: ``doors``, or the digits
+        the template draws; () for a level with one start and one goal."""
+        if self.doors:
+            return tuple(sorted(self.doors))
+        return tuple(sorted((int(ch), (r, c)) for r, row in enumerate(self.template or ())
+                            for c, ch in enumerate(row) if ch in DOOR_CHARS))
+
+    @cached_property
+    def _door_cells(self) -> frozenset:
+        return frozenset(cell for _, cell in self.doors or ())
+
+    @property
+    def is_room(self) -> bool:
+        return bool(self.room_doors)
+
+    def door(self, number: int) -> Cell:
+        return dict(self.room_doors)[number]
+
+    @cached_property
+    def route_bands(self) -> tuple[RouteBand, ...]:
+        """Every route the room must hold, each with its band resolved: a route's own floor (and
+        ceiling, if any) where given, else the request's ``min_stops`` and ``max_stops``. With no
+        routes asked, every pair of doors i < j."""
+        numbers = [n for n, _ in self.room_doors]
+        asked = self.routes or tuple(RouteBand(a, b) for k, a in enumerate(numbers) for b in numbers[k + 1:])
+        return tuple(band if band.min_stops is not None else RouteBand(band.a, band.b, self.min_stops, self.max_stops)
+                     for band in asked)
+
+    def route_request(self, band: RouteBand) -> LayoutRequest:
+        """The room seen from one route: the classic request whose template is this request's
+        space (free cells ``?``), door A the start, door B the goal, every other door ice, and
+        the route's band."""
+        rows = []
+        for r in range(self.height):
+            chars = []
+            for c in range(self.width):
+                tile = self.fixed_tile((r, c))
+                chars.append(FREE if tile is None else ".#_"[tile])
+            rows.append(chars)
+        for char, number in (("S", band.a), ("G", band.b)):
+            r, c = self.door(number)
+            rows[r][c] = char
+        return LayoutRequest(height=self.height, width=self.width, frame=False, min_stops=band.min_stops,
+                             max_stops=band.max_stops, max_rocks=self.max_rocks, snow=self.snow,
+                             template=tuple("".join(row) for row in rows), min_choices=self.min_choices,
+                             unique=self.unique)
+
+    def room_target(self) -> int:
+        """What a room's searches count toward when meeting its routes' floors: the sum over
+        routes of min(stops, floor), which reaches the sum of the floors exactly when every route
+        does (``designer.core.space.LayoutSpace.room_scores``)."""
+        return sum(band.min_stops for band in self.route_bands)
 
     @property
     def asks_for_choices(self) -> bool:
@@ -67,6 +172,8 @@ class LayoutRequest:
         if self.template is not None:
             ch = self.template[cell[0]][cell[1]]
             return None if ch == FREE else TEMPLATE_TILES[ch]
+        if cell in self._door_cells:
+            return ICE  # a door: ice, a gap in the frame
         return ROCK if self.frame and self.is_border(cell) else None
 
     def _template_pin(self, char: str) -> Cell | None:
@@ -76,11 +183,15 @@ class LayoutRequest:
         return None
 
     def start_cells(self) -> list[Cell]:
-        """Cells the start may take."""
+        """Cells the start may take (a room: the first route's first door)."""
+        if self.is_room:
+            return [self.door(self.route_bands[0].a)]
         return self._end_cells(self.start, "S", "G", self.height - 1)
 
     def goal_cells(self) -> list[Cell]:
-        """Cells the goal may take."""
+        """Cells the goal may take (a room: the first route's other door)."""
+        if self.is_room:
+            return [self.door(self.route_bands[0].b)]
         return self._end_cells(self.goal, "G", "S", 0)
 
     def _end_cells(self, pin: Cell | None, char: str, other: str, frame_row: int) -> list[Cell]:
@@ -122,8 +233,15 @@ class LayoutRequest:
     # --- the JSON form ------------------------------------------------------------------------
 
     def to_json(self) -> dict:
-        """Every field, as JSON values (cells as [row, column], the template as a list of rows)."""
-        return fields_to_json(self)
+        """Every field, as JSON values (cells as [row, column], the template as a list of rows; a
+        room's doors as [number, [row, column]] pairs and its routes in ``--route``'s text form,
+        both left out of a level with one start and one goal)."""
+        out = fields_to_json(self, omit=lambda name, value: name in ("doors", "routes") and value is None)
+        if self.doors is not None:
+            out["doors"] = [[number, list(cell)] for number, cell in self.doors]
+        if self.routes is not None:
+            out["routes"] = [str(band) for band in self.routes]
+        return out
 
     @classmethod
     def from_json(cls, obj: object) -> LayoutRequest:
@@ -181,10 +299,31 @@ _INT = _Kind("a whole number", _is_int)
 _BOOL = _Kind("true or false", lambda v: type(v) is bool)
 _CELL = _Kind("a cell [row, column]", lambda v: isinstance(v, list) and len(v) == 2 and all(map(_is_int, v)),
               lambda v: (v[0], v[1]))
+def _is_door(value) -> bool:
+    return (isinstance(value, list) and len(value) == 2 and _is_int(value[0]) and _CELL.fits(value[1]))
+
+
+def _read_band(text: str) -> RouteBand:
+    return RouteBand.parse(text)
+
+
+def _is_band(value) -> bool:
+    try:
+        return isinstance(value, str) and len(value) < 40 and bool(RouteBand.parse(value))
+    except LevelError:
+        return False
+
+
 _ROWS = _Kind("a list of rows", lambda v: isinstance(v, list) and bool(v) and all(isinstance(r, str) for r in v),
               tuple)
 _FIELD_KINDS = {
     "height": _INT, "width": _INT, "frame": _BOOL, "min_stops": _INT, "max_stops": _maybe(_INT),
     "start": _maybe(_CELL), "goal": _maybe(_CELL), "max_rocks": _maybe(_INT), "snow": _INT, "tidy": _BOOL,
     "template": _maybe(_ROWS), "min_choices": _maybe(_INT), "unique": _BOOL,
+    "doors": _maybe(_Kind("a list of doors [number, [row, column]]",
+                          lambda v: isinstance(v, list) and len(v) <= 9 and all(map(_is_door, v)),
+                          lambda v: tuple((n, (cell[0], cell[1])) for n, cell in v))),
+    "routes": _maybe(_Kind("a list of routes such as \"1:3=15\"",
+                           lambda v: isinstance(v, list) and len(v) <= 72 and all(map(_is_band, v)),
+                           lambda v: tuple(map(_read_band, v)))),
 }

@@ -132,6 +132,107 @@ def room_to_tiled(room: Room, *, cell: int = DEFAULT_CELL, image: str = ROOM_TIL
                 [data, doors], ("terrain", "doors"), markers)
 
 
+def into_map(user, found: Level | Room) -> dict:
+    """A copy of a user's map (``designer.formats.tiled_map.UserMap``) with ``found`` (a level or
+    a room of the same size) written into it. Only these change: on the puzzle's layer, each
+    free cell (and each door in a wall) takes the tile of its designed kind, the first tile of
+    that kind in the map's tilesets, and the layer is written as a JSON array; each door object
+    is moved onto its door's cell (one that lies there already is left as it is; a missing one
+    is added to the layer of the others, or to a new ``doors`` object layer); and the map's
+    properties ``min_stops``/``solution`` (a level) or ``min_stops_A_B``/``solution_A_B`` (every
+    route of a room) are set. Every other layer, tileset and property stays as it was.
+    ValueError (one line) when the sizes differ or a kind has no tile in the map."""
+    import copy
+
+    from designer.analysis.routes import solve_routes
+    from designer.formats.tiled_map import object_cell
+
+    if found.shape != (user.height, user.width):
+        raise ValueError(f"the level is {found.height}x{found.width}, the map {user.width}x{user.height} "
+                         f"(width x height): a level fills the map it was designed from")
+    document = copy.deepcopy(user.document)
+    doors = [(str(n), cell) for n, cell in found.doors] if isinstance(found, Room) else [
+        ("start", found.start), ("goal", found.goal)]
+    door_cells = {cell for _, cell in doors}
+    kinds = tile_kinds(found)
+    data = list(user.cells)
+    for (r, c) in sorted(user.free | (door_cells & user.gaps) | (door_cells - _open(user))):
+        k = r * user.width + c
+        kind = "ice" if (r, c) in door_cells else kinds[r][c]
+        if kind not in user.gids:
+            raise ValueError(f"the map's tilesets have no tile of kind {kind!r} to draw the level's {kind} with "
+                             "(a tile with the custom property kind)")
+        data[k] = user.gids[kind]
+    layer = _layer(document, user.layer)
+    for key in ("encoding", "compression"):
+        layer.pop(key, None)
+    layer["data"] = data
+    _place_doors(document, user, doors, object_cell)
+    if isinstance(found, Room):
+        figures = []
+        for one in solve_routes(found):
+            a, b = one.route
+            figures += [(f"min_stops_{a}_{b}", "int", one.solution.stops if one.solution else -1),
+                        (f"solution_{a}_{b}", "string", one.solution.moves if one.solution else "")]
+    else:
+        solution = solve(found)
+        figures = [("min_stops", "int", solution.stops if solution else -1),
+                   ("solution", "string", solution.moves if solution else "")]
+    properties = document.setdefault("properties", [])
+    for name, kind, value in figures:
+        mine = next((p for p in properties if isinstance(p, dict) and p.get("name") == name), None)
+        if mine is None:
+            properties.append(_property(name, kind, value))
+        else:
+            mine.update(_property(name, kind, value))
+    return document
+
+
+def _open(user) -> set:
+    """The cells of a user's map the player may stand on as drawn (ice, snow, free, doors)."""
+    return {(r, c) for r, row in enumerate(user.rows) for c, ch in enumerate(row) if ch != "#"}
+
+
+def _layer(document: dict, path: tuple[int, ...]) -> dict:
+    layers, layer = document["layers"], None
+    for k in path:
+        layer = layers[k]
+        layers = layer.get("layers") or []
+    return layer
+
+
+def _place_doors(document: dict, user, doors: list, object_cell) -> None:
+    """Each door object on its door's cell; missing ones added (see ``into_map``)."""
+    tile_w, tile_h = document["tilewidth"], document["tileheight"]
+    home = None
+    for name, (r, c) in doors:
+        if name in user.doors:
+            path, k = user.doors[name]
+            obj = _layer(document, path)["objects"][k]
+            home = home or path
+            old_r, old_c = object_cell(obj, tile_w, tile_h)
+            if (old_r, old_c) != (r, c):
+                obj["x"] = obj["x"] + (c - old_c) * tile_w
+                obj["y"] = obj["y"] + (r - old_r) * tile_h
+    missing = [(name, cell) for name, cell in doors if name not in user.doors]
+    if not missing:
+        return
+    if home is None:
+        home_layer = {"draworder": "topdown", "id": document.get("nextlayerid", len(document["layers"]) + 1),
+                      "name": "doors", "objects": [], "opacity": 1, "type": "objectgroup", "visible": True,
+                      "x": 0, "y": 0}
+        document["layers"].append(home_layer)
+        document["nextlayerid"] = home_layer["id"] + 1
+    else:
+        home_layer = _layer(document, home)
+    for name, (r, c) in missing:
+        number = document.get("nextobjectid", 1)
+        home_layer["objects"].append({"height": 0, "id": number, "name": name, "point": True, "rotation": 0,
+                                      "type": "door", "visible": True, "width": 0,
+                                      "x": c * tile_w + tile_w / 2, "y": r * tile_h + tile_h / 2})
+        document["nextobjectid"] = number + 1
+
+
 def to_tiled_file(entry: LevelFile, *, cell: int = DEFAULT_CELL, image: str = TILESET_IMAGE) -> dict:
     """The map of a level file: with the seed its generator record keeps, and its own star
     thresholds (a pack's), when it has them."""

@@ -174,10 +174,17 @@ def room_from_json(obj: dict) -> Room:
     return room
 
 
-def room_to_json(room: Room) -> dict:
-    """The JSON room object (its analysis is per route: ``designer analyze --json``)."""
-    return {"format": FORMAT_NAME, "version": FORMAT_VERSION, "height": room.height, "width": room.width,
-            "rows": room.rows(), "doors": {str(number): list(cell) for number, cell in room.doors}}
+def room_to_json(room: Room, *, generator=None, report=None) -> dict:
+    """The JSON room object; a designed room's also with ``analysis`` (``report``, a
+    ``RoomAnalysis``: the room as a whole and every route, as ``designer analyze --json`` gives
+    them) and its ``generator`` record, as a designed level's."""
+    obj = {"format": FORMAT_NAME, "version": FORMAT_VERSION, "height": room.height, "width": room.width,
+           "rows": room.rows(), "doors": {str(number): list(cell) for number, cell in room.doors}}
+    if report is not None:
+        obj["analysis"] = report.to_dict()
+    if generator is not None:
+        obj["generator"] = generator.to_json() if hasattr(generator, "to_json") else generator
+    return obj
 
 
 #: Digits a JSON integer may have: every count a level holds is far smaller.
@@ -277,20 +284,18 @@ def read_level_file(source: str | Path, name: str | None = None) -> LevelFile:
     return _level_file(source, name, parse_level)
 
 
-def read_level_file_or_room(source: str | Path) -> LevelFile | Room:
-    """A level with what its JSON form keeps beside it, or a room with several doors."""
+def read_level_file_or_room(source: str | Path) -> LevelFile:
+    """A level, or a room with several doors, with what its JSON form keeps beside it."""
     return _level_file(source, None, parse_level_or_room)
 
 
-def _level_file(source: str | Path, name: str | None, parse) -> LevelFile | Room:
+def _level_file(source: str | Path, name: str | None, parse) -> LevelFile:
     data = read_bytes(source)
     try:
         level = parse(data)
         text = decode_text(data)
     except LevelError as exc:
         raise LevelError(exc if str(source) == "-" else f"{source}: {exc}") from None
-    if isinstance(level, Room):
-        return level
     generator, stars = {}, None
     if text.lstrip().startswith("{"):
         obj = load_json(text)

@@ -3,7 +3,9 @@
 Canonical ASCII (``#`` rock, ``.`` ice, ``_`` snow, ``S`` start, ``G`` goal) plus ``?``, a free
 cell the designer fills (rock or ice, and snow where snow is asked for). Every other cell stays as
 drawn, so a room of any shape is drawn with ``#`` around it; ``S`` and ``G`` are pins, and a
-missing one is chosen by the designer among the free and ice cells. The grid is the template's.
+missing one is chosen by the designer among the free and ice cells. A room with several doors
+marks them with their digits ``1``-``9`` instead (each an ice cell; see ``designer.core.room``).
+The grid is the template's.
 """
 
 from __future__ import annotations
@@ -11,7 +13,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from designer.core.errors import LevelError
+from designer.core.level import DOOR_CHARS
 from designer.formats.level_files import decode_text, read_bytes
+from designer.formats.tiled_map import is_map_path, read_map
 from designer.core.request import FREE, TEMPLATE_TILES
 
 ALLOWED = "".join(TEMPLATE_TILES) + FREE
@@ -34,19 +38,25 @@ def parse_template(text: str) -> tuple[str, ...]:
         for c, ch in enumerate(row):
             if ch not in ALLOWED:
                 raise LevelError(f"unknown character {ch!r} at row {r}, col {c} (a template uses {ALLOWED})")
-    for char, name in (("S", "starts"), ("G", "goals")):
+    for char, name in (("S", "starts"), ("G", "goals"), *((door, f"doors numbered {door}") for door in DOOR_CHARS)):
         count = sum(row.count(char) for row in rows)
         if count > 1:
             raise LevelError(f"{count} {name}: a template pins at most one {char!r}")
+    if any(ch in DOOR_CHARS for row in rows for ch in row) and any(ch in "SG" for row in rows for ch in row):
+        raise LevelError("a template marks its ends with 'S' and 'G', or a room's doors with 1-9, not both")
     if not any(FREE in row for row in rows):
         raise LevelError("no free cell: a template needs at least one '?' for the designer to fill")
     return tuple(rows)
 
 
 def read_template(source: str | Path) -> tuple[str, ...]:
-    """Read and check a template file (a path, or - for standard input)."""
-    data = read_bytes(source, "template")
+    """Read and check a template file (a path, or - for standard input): ASCII, or a Tiled JSON
+    map (``.tmj``, ``.json``) read by ``designer.formats.tiled_map``."""
+    if is_map_path(source):
+        text = "\n".join(read_map(source).rows)
+    else:
+        text = decode_text(read_bytes(source, "template"))
     try:
-        return parse_template(decode_text(data))
+        return parse_template(text)
     except LevelError as exc:
         raise LevelError(exc if str(source) == "-" else f"{source}: {exc}") from None

@@ -53,6 +53,8 @@ class MakeOptions:
     workers: int | None = None
     count: int = 1
     method: str | None = None
+    doors: tuple[tuple[int, int], ...] = ()  # a room's doors (cells), numbered 1, 2, ... in order
+    routes: tuple[str, ...] = ()  # a room's routes, in --route's text form: "1:3", "1:3=15", "1:3=15..20"
 
 
 @dataclass(frozen=True)
@@ -108,10 +110,14 @@ def request_for(options: MakeOptions) -> LayoutRequest:
     h, w = (len(rows), len(rows[0])) if rows else (options.size or (12, 12))
     min_stops = options.min_stops if options.min_stops is not None else (1 if options.maximize else 15)
     snow = options.snow if options.snow is not None else sum(row.count("_") for row in rows or ())
+    from designer.core.request import RouteBand
+
+    doors = tuple((number, cell) for number, cell in enumerate(options.doors, 1)) or None
+    routes = tuple(RouteBand.parse(text) for text in options.routes) or None
     return LayoutRequest(height=h, width=w, frame=options.frame and rows is None, min_stops=min_stops,
                          max_stops=options.max_stops, start=options.start, goal=options.goal,
                          max_rocks=options.max_rocks, snow=snow, tidy=options.tidy, template=rows,
-                         min_choices=options.min_choices, unique=options.unique)
+                         min_choices=options.min_choices, unique=options.unique, doors=doors, routes=routes)
 
 
 def plan(options: MakeOptions) -> Plan:
@@ -147,10 +153,10 @@ def plan(options: MakeOptions) -> Plan:
 def plan_from(source: str, *, time_limit: float | None = None, workers: int | None = None) -> Plan:
     """The plan that a designed level's generator record gives (``make --from``): its request,
     method, seed and time limit; ``time_limit`` and ``workers`` may override the record's."""
-    from designer.formats.level_files import read_level_file
+    from designer.formats.level_files import read_level_file_or_room
     from designer.search.result import GeneratorRecord
 
-    generator = read_level_file(source).generator
+    generator = read_level_file_or_room(source).generator
     try:
         record = GeneratorRecord.from_json(generator or None)
     except DesignerError as exc:
@@ -163,7 +169,7 @@ def plan_from(source: str, *, time_limit: float | None = None, workers: int | No
 
 
 def _checked(made: Plan, request: LayoutRequest) -> Plan:
-    from designer.search.design import validate
+    from designer.search.validation import validate
     from designer.search.methods import designer_names, get
 
     validate(request)
@@ -197,8 +203,12 @@ def check(made: Plan, output: LevelOutput) -> list[Path]:
 
 def level_text(found, fmt: str) -> str:
     """A designed level as its file holds it: canonical ASCII, or the JSON level with its record."""
-    from designer.formats.level_files import format_json, level_to_json
+    from designer.formats.level_files import format_json, level_to_json, room_to_json
 
+    if found.room is not None:  # doors as their digits; the JSON room with every route's analysis
+        if fmt == "json":
+            return format_json(room_to_json(found.room, generator=found.generator, report=found.routes))
+        return str(found.room) + "\n"
     if fmt == "json":
         return format_json(level_to_json(found.level, generator=found.generator, report=found.analysis))
     return str(found.level) + "\n"

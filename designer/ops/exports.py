@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from designer.core.errors import DesignerError, RequestNotMet
-from designer.formats.level_files import LevelFile
 
 PICTURE_SUFFIXES = (".svg", ".png")
 
@@ -24,9 +23,7 @@ def _read(source: str):
     if str(source) != "-" and Path(source).is_dir():
         return read_levels(source), None
     one = read_level_file_or_room(source)
-    if isinstance(one, Room):
-        return [LevelFile("level" if str(source) == "-" else Path(source).stem, one, {})], one
-    return [one], None
+    return [one], one.level if isinstance(one.level, Room) else None
 
 
 @dataclass(frozen=True)
@@ -75,14 +72,18 @@ def render(source: str, output_file: str, *, solution: bool = False, moves_left:
 
 
 def export_tiled(source: str, *, output_file: str | None = None, out: str | None = None, cell: int = 32,
-                 force: bool = False) -> Written:
+                 force: bool = False, into: str | None = None) -> Written:
     """Tiled maps (.tmj), one per level, with their tileset image beside them: ``output_file``
-    for one level, or the folder ``out``. ``paths``: the maps, then the image."""
+    for one level, or the folder ``out``. ``paths``: the maps, then the image. With ``into`` (a
+    user's own map, the template the level was designed from), the level is written into a copy
+    of that map instead (``designer.export.tiled.into_map``), and no image: ``paths`` is the map."""
     from designer.export import picture, tiled
     from designer.formats import output
 
     if (output_file is None) == (out is None):
         raise DesignerError("give either -o FILE.tmj (one level) or --out DIR")
+    if into is not None:
+        return _export_into(source, into, output_file, out, force)
     levels, room = _read(source)
     image_name, kinds = (tiled.ROOM_TILESET_IMAGE, picture.ROOM_TILES) if room else (tiled.TILESET_IMAGE, picture.TILES)
     if output_file is not None:
@@ -104,6 +105,31 @@ def export_tiled(source: str, *, output_file: str | None = None, out: str | None
         for path, document in zip(maps, documents):
             output.write(path, document, force=force)
     return Written([*maps, image], len(levels))
+
+
+def _export_into(source: str, into: str, output_file: str | None, out: str | None, force: bool) -> Written:
+    """``export --to tiled --into MAP -o FILE.tmj``: the level written into a copy of MAP."""
+    from designer.export import tiled
+    from designer.formats import output
+    from designer.formats.tiled_map import is_map_path, read_map
+
+    if out is not None:
+        raise DesignerError("--into writes one level into one map: use -o FILE.tmj, not --out")
+    if not is_map_path(into):
+        raise DesignerError(f"--into {into}: a Tiled JSON map (.tmj or .json) is needed")
+    if Path(output_file).suffix.lower() not in (".tmj", ".json"):
+        raise DesignerError(f"-o {output_file}: a Tiled map is written as FILE.tmj (or FILE.json)")
+    output.check_file(output_file, force=force)
+    levels, _ = _read(source)
+    if len(levels) > 1:
+        raise DesignerError(f"{source} holds {len(levels)} levels: --into takes one")
+    user = read_map(into)
+    try:
+        document = tiled.into_map(user, levels[0].level)
+    except ValueError as exc:
+        raise DesignerError(f"--into {into}: {exc}") from None
+    output.write(output_file, json.dumps(document, indent=1) + "\n", force=force)
+    return Written([output_file], 1)
 
 
 def write_play_page(source: str, output_file: str, *, force: bool = False) -> Written:

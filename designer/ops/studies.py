@@ -35,7 +35,7 @@ def compare(request: LayoutRequest, targets: list[int], seeds: list[int], budget
     each (``designer.studies.compare``): the result as a plain dict; with ``plot_file``, a PNG of
     time to a level against K."""
     from designer.formats import output
-    from designer.search.design import validate
+    from designer.search.validation import validate
     from designer.studies import compare as comparison
 
     unknown = [m for m in methods if m not in comparison.METHODS]
@@ -75,7 +75,7 @@ def pareto(request: LayoutRequest, time_limit: float, *, seed: int = 0, workers:
     level is found in the time."""
     from designer.formats import output
     from designer.formats.level_files import level_to_json
-    from designer.search.design import validate
+    from designer.search.validation import validate
     from designer.studies import pareto as front_search
 
     validate(request)
@@ -133,7 +133,7 @@ def records(height: int, width: int, frame: bool, counts: list[int], time_limit:
     records.md, records.json and rocks-NN.txt written there. ``on_note`` hears, before any work,
     that a checkpoint not signed by this user has its proofs and progress redone."""
     from designer.formats import output
-    from designer.search.design import validate
+    from designer.search.validation import validate
     from designer.search.executor import open_executor
     from designer.studies import records as rec
 

@@ -53,8 +53,10 @@ def cooling(budget: Budget, hot: float, cold: float, epoch_seconds: float, stop:
 
 
 def applies(request: LayoutRequest) -> bool:
-    """A layout space of rocks on free cells (no snow to place), with the compiled kernels."""
-    return kernels.can_anneal() and not request.placed_snow() and bool(request.free_cells())
+    """A layout space of rocks on free cells (no snow to place), with the compiled kernels; a
+    level's (the chains score one start and goal, not a room's routes)."""
+    return (kernels.can_anneal() and not request.placed_snow() and bool(request.free_cells())
+            and not request.is_room)
 
 
 @dataclass

@@ -36,7 +36,7 @@ from designer.core.request import LayoutRequest
 from designer.core.rules import terrain_slide_table
 from designer.core.space import LayoutSpace
 from designer.search.climb import rock_moves
-from designer.search.design import validate
+from designer.search.validation import validate
 from designer.search.result import Design, DesignFailed, GeneratorRecord, choice_figures
 from designer.search.sampling import batch_level, sample_for_request
 

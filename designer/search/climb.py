@@ -20,6 +20,7 @@ from designer.core.budget import Budget
 from designer.core.level import ICE, ROCK, SNOW, Level
 from designer.core.request import LayoutRequest
 from designer.core.space import LayoutSpace
+from designer.search.rooms import room_scores
 from designer.search.tuning import KICK_TOGGLES, PLATEAU_STEPS
 
 
@@ -68,8 +69,13 @@ def _neighbours(space: LayoutSpace, terrain: np.ndarray, start: int, goal: int):
     return batch.reshape(count, *terrain.shape), starts, goals
 
 
-def _scores(space: LayoutSpace, terrains, starts, goals) -> np.ndarray:
-    """Min stops of admissible layouts (strong, reversible, within the request's budgets); -1 otherwise."""
+def layout_scores(space: LayoutSpace, terrains, starts, goals, maximizing: bool = False,
+                  objective: str = "stops") -> np.ndarray:
+    """Min stops of admissible layouts (strong, reversible, within the request's budgets); -1
+    otherwise. A room's layouts: their score over every route (``designer.search.rooms``), of
+    stops or, with ``objective="options"``, of the options along them."""
+    if space.request.is_room:
+        return room_scores(space, terrains, maximizing, objective)
     classes, reversible, stops = classify_batch(terrains, starts, goals)
     return np.where(space.admissible(terrains, classes, reversible, stops), stops, -1)
 
@@ -77,14 +83,16 @@ def _scores(space: LayoutSpace, terrains, starts, goals) -> np.ndarray:
 def climb(request: LayoutRequest, rng: np.random.Generator, seeds: list[Level], budget: Budget,
           target: int | None = None, exclude: set[Level] = frozenset(),
           on_best: Callable[[int], None] | None = None,
-          stall: float | None = None) -> tuple[Level | None, int]:
+          stall: float | None = None, objective: str = "stops") -> tuple[Level | None, int]:
     """Climb from the seed layouts until ``budget`` is spent, until ``target`` stops are reached, or
-    until ``stall`` seconds pass without a new best.
+    until ``stall`` seconds pass without a new best. A room's climb may count the options along
+    its routes instead of stops (``objective``).
 
     Returns the best strong, reversible layout seen (not in ``exclude``) and its min stops;
     ``on_best`` is told each new best.
     """
     space = LayoutSpace.of(request)
+    maximizing = target is None
     best: Level | None = None
     best_stops = -1
     pool = list(seeds)
@@ -97,12 +105,12 @@ def climb(request: LayoutRequest, rng: np.random.Generator, seeds: list[Level], 
         level = pool.pop(0) if len(pool) == 1 else pool.pop(int(rng.integers(len(pool))))
         terrain = level.terrain.copy()
         start, goal = level.index(level.start), level.index(level.goal)
-        score = int(_scores(space, terrain[None], np.array([start]), np.array([goal]))[0])
+        score = int(layout_scores(space, terrain[None], np.array([start]), np.array([goal]), maximizing, objective)[0])
         since_gain = 0
         run_best = score
         while time.perf_counter() < stop_time():
             terrains, starts, goals = _neighbours(space, terrain, start, goal)
-            scores = _scores(space, terrains, starts, goals)
+            scores = layout_scores(space, terrains, starts, goals, maximizing, objective)
             top = scores.max(initial=-1)  # -1 too when the layout has no neighbour at all
             if top < 0:
                 break
@@ -123,7 +131,7 @@ def climb(request: LayoutRequest, rng: np.random.Generator, seeds: list[Level], 
                         return best, best_stops
             if since_gain > PLATEAU_STEPS:
                 terrain = _kick(space, rng, terrain, start, goal)
-                score = int(_scores(space, terrain[None], np.array([start]), np.array([goal]))[0])
+                score = int(layout_scores(space, terrain[None], np.array([start]), np.array([goal]), maximizing, objective)[0])
                 since_gain = 0
                 if score < 0:
                     break

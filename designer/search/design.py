@@ -52,25 +52,22 @@ from designer.analysis.classify import classify
 from designer.core.budget import Budget
 from designer.core.control import CancelToken
 from designer.core.errors import DesignerError
-from designer.core.level import ICE, Level
-from designer.core.limits import MAX_COUNT, whole
+from designer.core.level import Level
 from designer.core.request import LayoutRequest
 from designer.search import anneal, exhaustive, opengrid
 from designer.search.goal import Goal
+from designer.search.validation import validate
 from designer.search.result import Design, DesignFailed, infeasible_message
 from designer.search.stages import (anneal_stage, band_stage, choices_stage, climb_stage,
                                     endpoints_stage, ends_model_stage, exhaustive_stage,
-                                    model_stage, open_grid_stage, sample_stage)
+                                    model_stage, open_grid_stage, room_choices_stage, sample_stage)
 from designer.search.state import Progress, Search, StageResult
-from designer.search.tuning import (ANNEAL_SHARE_BEFORE_MODEL, CHOICES_FLOOR_SHARE, CLIMB_SHARE,
+from designer.search.tuning import (ROOM_CHOICES_STALL_SHARE, STALL_MIN_SECONDS, ANNEAL_SHARE_BEFORE_MODEL, CHOICES_FLOOR_SHARE, CLIMB_SHARE,
                                     CLIMB_SHARE_BEFORE_ANNEAL,
                                     CLIMB_SHARE_BEFORE_PROOF, EXHAUSTIVE_REACH, MODEL_HEAD_START,
                                     MODEL_HEAD_START_CELLS, MAXIMIZE_BESIDE_MODEL_CELLS, SEARCH_SHARE_WITHOUT_PROOF)
 
-__all__ = ["design", "lower_bound", "validate"]
-
-#: Largest grid the designer accepts (the model grows with cells x slide length).
-MAX_DESIGN_SIDE = 40
+__all__ = ["design", "lower_bound"]
 
 
 def design(
@@ -107,6 +104,8 @@ def design(
     if maximize and maximize_choices:
         raise DesignerError("--maximize and --maximize-choices are two objectives: choose one, or see both at "
                             "once with designer pareto")
+    if method == "cpsat-ends" and request.is_room:
+        raise DesignerError("a room's doors are fixed, so there is one pair of ends to pose: use --method cpsat")
     if method != "auto" and (request.asks_for_choices or maximize_choices):
         raise DesignerError("the CP-SAT model does not count choices: --min-choices, --unique and "
                             "--maximize-choices need --method auto")
@@ -114,13 +113,13 @@ def design(
     if reason:
         raise DesignFailed("infeasible", f"{infeasible_message(request)}: {reason}")
     if maximize_choices:
-        goal = Goal.maximize("options")
+        goal = Goal.maximize("per_stop" if request.is_room else "options")
     elif maximize:
         goal = Goal.maximize()
     elif request.min_choices is not None:
         goal = Goal.meet(request.min_choices, "options")
     else:
-        goal = Goal.meet(request.min_stops)
+        goal = Goal.meet(request.room_target() if request.is_room else request.min_stops)
     search = Search(request, goal, seed=seed, budget=Budget(time_limit, ended=cancel),
                     workers=workers or os.cpu_count() or 1, method=method, excluded=set(exclude), progress=progress or Progress(), executor=executor)
     if hint is not None:
@@ -128,60 +127,11 @@ def design(
     return POLICIES[method](search)
 
 
-def validate(request: LayoutRequest) -> None:
-    """Refuse requests that make no sense (DesignerError, exit status 2 on the command line)."""
-    h, w = request.height, request.width
-    if h < 1 or w < 1 or h * w < 2:
-        raise DesignerError(f"size {h}x{w} has no room for a start and a goal")
-    if request.frame and (h < 3 or w < 3):
-        raise DesignerError(f"size {h}x{w} is too small for a frame: at least 3x3 (or use --no-frame)")
-    if h > MAX_DESIGN_SIDE or w > MAX_DESIGN_SIDE:
-        raise DesignerError(f"size {h}x{w} is too large to design: at most {MAX_DESIGN_SIDE} per side")
-    if request.min_stops < 1:
-        raise DesignerError("--min-stops must be at least 1")
-    if request.min_choices is not None and request.min_choices < 0:
-        raise DesignerError("--min-choices must not be negative")
-    if request.max_stops is not None and request.max_stops < request.min_stops:
-        raise DesignerError(f"--max-stops {request.max_stops} is below --min-stops {request.min_stops}")
-    if request.max_rocks is not None and request.max_rocks < 0:
-        raise DesignerError("--max-rocks must not be negative")
-    if request.snow < 0:
-        raise DesignerError("--snow must not be negative")
-    for option, value in (("--min-stops", request.min_stops), ("--max-stops", request.max_stops),
-                          ("--min-choices", request.min_choices), ("--max-rocks", request.max_rocks),
-                          ("--snow", request.snow)):
-        if value is not None:
-            whole(value, option, 0, MAX_COUNT)  # the bound a request read back from a file keeps too
-    if request.placed_snow() < 0:
-        raise DesignerError(f"the template draws {request.fixed_snow()} snow tiles, more than --snow {request.snow}")
-    free = set(request.free_cells())
-    ends_on_free = sum(all(cell in free for cell in cells) for cells in (request.start_cells(), request.goal_cells()))
-    if request.placed_snow() > 0 and request.placed_snow() > len(free) - ends_on_free:
-        raise DesignerError(f"--snow {request.snow} does not fit: {h}x{w} has {len(free)} free cells, and the "
-                            f"start and goal take {ends_on_free} of them")
-    for name, cell in (("start", request.start), ("goal", request.goal)):
-        if cell is None:
-            continue
-        r, c = cell
-        if not (0 <= r < h and 0 <= c < w):
-            raise DesignerError(f"--{name} {r},{c} lies outside the {h}x{w} grid")
-        if request.frame and request.is_corner(cell):
-            raise DesignerError(f"--{name} {r},{c} is a corner of the frame: nothing can move there or from there")
-    if request.template is not None:
-        for name, cell in (("start", request.start), ("goal", request.goal)):
-            if cell is not None and request.fixed_tile(cell) not in (None, ICE):
-                raise DesignerError(f"--{name} {cell[0]},{cell[1]} is a drawn rock or snow tile of the template")
-    if request.start is not None and request.start == request.goal:
-        raise DesignerError(f"--start and --goal are the same cell {request.start[0]},{request.start[1]}")
-    if len(set(request.start_cells()) | set(request.goal_cells())) < 2:
-        raise DesignerError("no two cells (free or ice) are left for the start and the goal")
-
-
 # --- the policies: which stages run, in what order, with what share of the time left ----------
 
 def auto(search: Search) -> Design:
     """``auto``: the portfolio."""
-    if search.request.asks_for_choices or search.goal.objective == "options":
+    if search.request.asks_for_choices or search.goal.objective != "stops":
         return choices_with_stages(search)
     return maximize_with_stages(search) if search.goal.maximizing else meet_with_stages(search)
 
@@ -194,6 +144,8 @@ def choices_with_stages(search: Search) -> Design:
     snow: without them, a request that only constrains choices runs the usual stages (the
     verifier checks the choices), and one that counts them is refused."""
     request, goal, budget = search.request, search.goal, search.budget
+    if request.is_room:
+        return room_choices(search)
     if not anneal.applies(request):
         if goal.objective == "options":
             raise DesignerError("--min-choices and --maximize-choices need the compiled kernels and no snow to "
@@ -214,6 +166,33 @@ def choices_with_stages(search: Search) -> Design:
         return search.finish_maximize(proven=False)
     if found is not None and not goal.maximizing:
         return found
+    raise search.timed_out()
+
+
+def room_choices(search: Search) -> Design:
+    """``auto`` for the choices along a room's routes: sampling and the climb to a layout that
+    meets every route's floor, then the climb that counts the fewest options along any route
+    (``room_choices_stage``), every layout it keeps meeting every band; when it stalls, again
+    from fresh samples, the best kept."""
+    request, goal, budget = search.request, search.goal, search.budget
+    if goal.objective == "stops":
+        raise DesignerError("--unique does not go with doors: a room's searches count stops or options")
+    floors = Goal.meet(request.room_target())
+    if not search.pool:
+        search.absorb(sample_stage(search, Goal.maximize()))
+    stall = max(STALL_MIN_SECONDS, ROOM_CHOICES_STALL_SHARE * budget.time_limit)
+    again = False
+    while not budget.expired():  # each round from fresh samples climbed to the floors
+        if again:
+            search.absorb(sample_stage(search, Goal.maximize(), fresh=True))
+        if search.pool and search.pool[0][0] < floors.target:
+            search.absorb(band_stage(search, floors, budget.share(CLIMB_SHARE)))
+        found = search.absorb(room_choices_stage(search, goal, budget, stall=stall, from_pool=again))
+        if found is not None and not goal.maximizing:
+            return found
+        again = True
+    if goal.maximizing and search.best is not None:
+        return search.finish_maximize(proven=False)
     raise search.timed_out()
 
 
@@ -399,7 +378,7 @@ def model_only(search: Search, stage=model_stage, detail: str = "") -> Design:
 
 def model_by_ends(search: Search) -> Design:
     """``cpsat-ends``: the model alone, posed once per start and goal pair (``ends_model_stage``)."""
-    from designer.models.cpsat import end_pairs
+    from designer.models.symmetry import end_pairs
 
     pairs = len(end_pairs(search.request))
     detail = f" (the model proved it for each of the {pairs} start and goal pair{'s' if pairs != 1 else ''})"

@@ -1,7 +1,7 @@
 """The CP-SAT model split by its ends: one sub-request per start and goal pair.
 
 A request that leaves the start and the goal to choose is the union of its sub-requests with
-both ends pinned (``cpsat.end_pairs``: one pair of each set of mirror images). Pinned ends fold
+both ends pinned (``symmetry.end_pairs``: one pair of each set of mirror images). Pinned ends fold
 into constants when the model is built, and a small room's proof split that way finishes where
 the whole model's does not: 8x8 with a frame has no level of 21 stops, proven pair by pair,
 where the whole model proves nothing in 10 minutes (``docs/model.md``).
@@ -85,7 +85,7 @@ def solve_pairs(search: Search, goal: Goal, budget: Budget) -> tuple[Design | No
     """Every pair of the request, side by side on ``search.workers`` cores (see the module
     docstring): (the best verified design, whether every pair was proved, why a pair could not
     run). Meeting K, the first verified level ends the search."""
-    from designer.models.cpsat import end_pairs
+    from designer.models.symmetry import end_pairs
 
     pairs = end_pairs(search.request)
     lanes = min(search.workers, len(pairs)) if sys.platform.startswith("linux") else 1

@@ -41,7 +41,7 @@ class ExhaustiveResult:
 def applies(request: LayoutRequest) -> bool:
     """A rock budget, no snow to place, at most 64 free cells, and every cell an end may take
     already open (free, drawn ice, or pinned): frame gaps are not searched."""
-    if request.max_rocks is None or request.placed_snow() or len(request.free_cells()) > MAX_FREE_CELLS:
+    if request.is_room or request.max_rocks is None or request.placed_snow() or len(request.free_cells()) > MAX_FREE_CELLS:
         return False
     base = base_terrain(request)
     return all(base[c] != ROCK for c in request.start_cells() + request.goal_cells())
@@ -264,7 +264,7 @@ def search_around(request: LayoutRequest, level: Level, release: int, threshold:
 def fixed_terrain(request: LayoutRequest) -> np.ndarray | None:
     """The one terrain a request allows, when it allows just one: no rock may be placed (a budget
     of 0) and no snow. The start and goal are then all that is left to choose."""
-    if request.max_rocks != 0 or request.placed_snow():
+    if request.max_rocks != 0 or request.placed_snow() or request.is_room:
         return None
     return base_terrain(request)
 

@@ -53,7 +53,7 @@ def applies(request: LayoutRequest) -> bool:
     large for the exhaustive search."""
     return (request.max_rocks is not None and request.max_rocks > 0 and not request.frame
             and request.template is None and not request.snow and request.start is None
-            and request.goal is None and request.max_stops is None
+            and request.goal is None and request.max_stops is None and not request.is_room
             and request.height * request.width >= MIN_CELLS)
 
 

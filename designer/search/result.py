@@ -92,15 +92,40 @@ _RECORD_FIELDS = {
 
 @dataclass(frozen=True)
 class Design:
-    """A verified level: the level, its analysis, and how it was made."""
+    """A verified level: the level, its analysis, and how it was made. A room (a request with
+    doors): ``level`` and ``analysis`` are its first route's, ``routes`` every route's
+    (``designer.analysis.routes.RoomAnalysis``), and its figures are its weakest route's."""
 
     level: Level
     analysis: Analysis
     generator: GeneratorRecord
+    routes: object = None  # a room's RoomAnalysis
+
+    @property
+    def room(self):
+        """The room designed (``designer.core.room.Room``), or None for a level."""
+        return None if self.routes is None else self.routes.room
 
     @property
     def min_stops(self) -> int:
+        """Min stops (a room: its shortest route's)."""
+        if self.routes is not None:
+            return min(one.analysis.min_stops for one in self.routes.routes)
         return self.analysis.min_stops
+
+    @property
+    def per_stop_milli(self) -> int:
+        """A room's fewest options a stop along any route, in thousandths (``designer.search.rooms``)."""
+        from designer.search.rooms import per_stop_milli
+
+        return min(per_stop_milli(one.analysis.options, one.analysis.min_stops) for one in self.routes.routes)
+
+    @property
+    def options(self) -> int:
+        """Options along the solution (a room: the fewest along any route's)."""
+        if self.routes is not None:
+            return min(one.analysis.options for one in self.routes.routes)
+        return self.analysis.options
 
 
 def choice_figures(report: Analysis) -> dict:
@@ -121,7 +146,11 @@ class DesignFailed(RequestNotMet):
 
 
 def infeasible_message(request: LayoutRequest) -> str:
-    """"proven infeasible: ..." for a request, its band included."""
+    """"proven infeasible: ..." for a request, its band included (a room: every route's)."""
+    if request.is_room:
+        routes = ", ".join(f"{band.a}:{band.b} {band.band_text()}" for band in request.route_bands)
+        return (f"proven infeasible: no {request.height}x{request.width} room whose routes ({routes}) are all "
+                f"strong and reversible exists under these constraints")
     band = f"min stops >= {request.min_stops}"
     if request.max_stops is not None:
         band = f"min stops in {request.min_stops}..{request.max_stops}"

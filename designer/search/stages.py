@@ -34,7 +34,7 @@ from designer.core.level import Level
 from designer.core.request import LayoutRequest
 from designer.core.space import LayoutSpace
 from designer.search import anneal, exhaustive, opengrid
-from designer.search.climb import climb
+from designer.search.climb import climb, layout_scores
 from designer.search.goal import Goal
 from designer.search.result import Design
 from designer.search.state import Search, StageResult, timed
@@ -64,11 +64,12 @@ def endpoints_stage(search: Search, goal: Goal, budget: Budget) -> StageResult:
 
 
 @timed("sampling")
-def sample_stage(search: Search, goal: Goal) -> StageResult:
+def sample_stage(search: Search, goal: Goal, *, fresh: bool = False) -> StageResult:
     """Seeded random layouts in compiled batches, a fixed number of them (so that the same seed
     gives the same pool), more while none is admissible (up to half the time limit). Meeting K,
-    the first verified level that meets it; the best few layouts become the pool."""
-    found, pool = _sample(search, goal, list(search.pool))
+    the first verified level that meets it; the best few layouts become the pool (``fresh``: in
+    place of the pool so far, for a search that starts again elsewhere)."""
+    found, pool = _sample(search, goal, [] if fresh else list(search.pool))
     return StageResult(found, pool=tuple(pool))
 
 
@@ -82,8 +83,8 @@ def _sample(search: Search, goal: Goal, pool: list) -> tuple[Design | None, list
         batch += 1
         terrains, starts, goals = sample_for_request(search.rng, request, SAMPLE_BATCH, density)
         search.samples += SAMPLE_BATCH
-        classes, reversible, stops = classify_batch(terrains, starts, goals)
-        candidates = np.flatnonzero(space.admissible(terrains, classes, reversible, stops))
+        stops = layout_scores(space, terrains, starts, goals, goal.maximizing)
+        candidates = np.flatnonzero(stops >= 0)
         candidates = candidates[np.argsort(-stops[candidates], kind="stable")]
         if not goal.maximizing:
             for k in candidates[stops[candidates] >= goal.target]:
@@ -245,6 +246,27 @@ def choices_stage(search: Search, goal: Goal, budget: Budget) -> StageResult:
     return StageResult(search.verify(found, "anneal"))
 
 
+@timed("climb for choices")
+def room_choices_stage(search: Search, goal: Goal, budget: Budget, *, stall: float | None = None,
+                       from_pool: bool = False) -> StageResult:
+    """A room's climb that counts the options along every route (``designer.search.rooms``), from
+    the best layout so far or the head of the pool (``from_pool``: the pool's, a fresh start),
+    every layout it keeps meeting each route's band: the chains that count choices score one
+    start and goal. Meeting a target, the first verified level that reaches it; maximizing, the
+    best, once the time is up or ``stall`` seconds pass without a better one."""
+    start = search.pool[0] if from_pool and search.pool else search.starting_layout()
+    if start is None:
+        return StageResult()
+    search.progress.update(phase="climbing for choices")
+    level, score = climb(search.request, search.rng, [start[1]], budget, goal.target, search.excluded,
+                         objective=goal.objective, stall=stall)
+    if goal.objective == "options":
+        search.best_options_seen = max(search.best_options_seen, score)
+    if level is None or goal.short(score) or (search.best is not None and level == search.best.level):
+        return StageResult()
+    return StageResult(search.verify(level, "climb"))
+
+
 def empty_room(request: LayoutRequest) -> Level | None:
     """The model's starting point when nothing better is known: every free cell ice and the first
     start and goal (pairs in one row or column first) that make the room strong and reversible.
@@ -300,7 +322,8 @@ def model_stage(search: Search, goal: Goal, budget: Budget, *,
             built.hint(layout.terrain, layout.start, layout.goal)
 
     hint()
-    outcome = solve_model(built, budget, seed=search.seed, workers=search.workers, min_stops=request.min_stops,
+    target = request.room_target() if request.is_room else request.min_stops  # what the model's score must reach
+    outcome = solve_model(built, budget, seed=search.seed, workers=search.workers, min_stops=target,
                           maximize=goal.maximizing, narrow_until=narrow_until, rehint=hint,
                           outside_best=_best_stops(search) if follow_best else None,
                           better_than=search.best.min_stops if goal.maximizing and search.best else None,

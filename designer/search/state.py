@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 import numpy as np
@@ -17,7 +17,7 @@ import numpy as np
 from designer.analysis.classify import classify
 from designer.analysis.graph import analyze
 from designer.analysis.tidy import tidy
-from designer.analysis.verify import failure
+from designer.analysis.verify import failure, room_analysis, room_failure
 from designer.core.budget import Budget
 from designer.core.level import Level
 from designer.core.request import LayoutRequest
@@ -109,8 +109,11 @@ class Search:
         return found
 
     def score(self, design: Design) -> int:
-        """What the goal counts of a design: its min stops, or the options along its solution."""
-        return design.analysis.options if self.goal.objective == "options" else design.min_stops
+        """What the goal counts of a design: its min stops, or the options along its solution (a
+        room's: along each route, or a stop, as ``designer.search.rooms`` scores them)."""
+        if self.goal.objective == "per_stop":
+            return design.per_stop_milli
+        return design.options if self.goal.objective == "options" else design.min_stops
 
     def record(self, stage: str, **extra) -> GeneratorRecord:
         return GeneratorRecord(
@@ -138,15 +141,19 @@ class Search:
             level = tidied if tidied is not None else level
             if level in self.excluded:
                 return None
-        report = analyze(level)
-        if self.request.asks_for_choices or self.goal.objective == "options":
-            extra.update(choice_figures(report))
-            self.best_options_seen = max(self.best_options_seen, report.options)
-        why = failure(self.request, level, report, floor)
+        routes = room_analysis(self.request, level) if self.request.is_room else None
+        report = routes.routes[0].analysis if routes else analyze(level)
+        if self.request.asks_for_choices or self.goal.objective != "stops":
+            # a room: the figures of the route with the fewest options
+            fewest = min(routes.routes, key=lambda one: one.analysis.options).analysis if routes else report
+            extra.update(choice_figures(fewest))
+            self.best_options_seen = max(self.best_options_seen, fewest.options)
+        why = room_failure(self.request, level, routes) if routes else failure(self.request, level, report, floor)
+        stops = min(one.analysis.min_stops or 0 for one in routes.routes) if routes else report.min_stops or 0
         if why is None:
-            return Design(level, report, self.record(stage, **extra))
-        if self.closest_failure is None or (report.min_stops or 0) > self.closest_failure[0]:
-            self.closest_failure = (report.min_stops or 0, why)
+            return Design(level, report, self.record(stage, **extra), routes)
+        if self.closest_failure is None or stops > self.closest_failure[0]:
+            self.closest_failure = (stops, why)
         self.excluded.add(level)
         self.rejected += 1
         self.progress.update(rejected=self.rejected)
@@ -167,6 +174,8 @@ class Search:
     def timed_out(self) -> DesignFailed:
         request, most = self.request, self.best_stops_seen
         seen = ""
+        if request.is_room:  # its searches count a score over routes, not stops: what the verifier said
+            return self._room_timed_out()
         if most > 0 and (most < request.min_stops or self.closest_failure is None):
             # what the searches' layouts reached; none of them was a level that passed the checks
             seen = f" (the best layout seen needs {most} stops" + (")" if most < request.min_stops else
@@ -185,6 +194,19 @@ class Search:
         return DesignFailed("time limit", f"time limit reached: no strong reversible level{asked} "
                                           f"found in {self.budget.time_limit:g} s{seen}{skipped}")
 
+    def _room_timed_out(self) -> DesignFailed:
+        routes = ", ".join(f"{band.a}:{band.b} {band.band_text()}" for band in self.request.route_bands)
+        seen = ""
+        if self.closest_failure is not None:
+            seen = f" (the closest room seen failed the checks: {self.closest_failure[1]})"
+        elif self.best_options_seen >= 0 and self.request.min_choices is not None:
+            seen = f" (the best room seen has {self.best_options_seen} options along its poorest route)"
+        skipped = "".join(f"; {why}" for why in self.skipped)
+        choices = "" if self.request.min_choices is None else (
+            f", with at least {self.request.min_choices} options along each,")
+        return DesignFailed("time limit", f"time limit reached: no room whose routes ({routes}) are all strong and "
+                                          f"reversible{choices} found in {self.budget.time_limit:g} s{seen}{skipped}")
+
     def infeasible(self, detail: str = "") -> DesignFailed:
         return DesignFailed("infeasible", infeasible_message(self.request) + detail)
 
@@ -196,7 +218,7 @@ class Search:
                                        maximize=by_stops, maximize_choices=not by_stops,
                                        seconds=round(self.budget.elapsed(), 3), searched=searched,
                                        skipped=tuple(self.skipped), stage_seconds=self.stage_seconds())
-        return Design(best.level, best.analysis, generator)
+        return replace(best, generator=generator)
 
 
 def timed(name: str):

@@ -55,6 +55,9 @@ KICK_TOGGLES = 4
 #: Exact neighbourhoods (tiny spaces): their stall share (each round is slower), and the rocks
 #: released per round.
 NEIGHBOURHOOD_STALL_SHARE = 0.3
+#: A room's climb for choices starts again from fresh samples after this share of the time limit
+#: without a better room (``designer.search.design.room_choices``).
+ROOM_CHOICES_STALL_SHARE = 0.25
 NEIGHBOURHOOD_RELEASE = (3, 4)
 
 # --- the annealing chains (designer.search.anneal) -----------------------------------------------

@@ -34,7 +34,8 @@ from designer.core.control import CancelToken, check
 from designer.core.level import Level
 from designer.core.request import LayoutRequest
 from designer.search import anneal
-from designer.search.design import design, validate
+from designer.search.design import design
+from designer.search.validation import validate
 from designer.search.executor import InProcess
 from designer.search.result import Design, DesignFailed
 

@@ -1,0 +1,116 @@
+"""``validate``: the requests that make no sense, refused before any work (``DesignerError``,
+one line, exit status 2 on the command line): sizes, counts, pins, snow, templates, and a
+room's doors and routes. What is valid but cannot be met is the searches' to find out
+(``designer.analysis.bounds`` first)."""
+
+from __future__ import annotations
+
+from designer.core.errors import DesignerError
+from designer.core.level import ICE
+from designer.core.limits import MAX_COUNT, whole
+from designer.core.request import LayoutRequest
+
+#: Largest grid the designer accepts (the model grows with cells x slide length).
+MAX_DESIGN_SIDE = 40
+
+
+def validate(request: LayoutRequest) -> None:
+    """Refuse requests that make no sense (DesignerError, exit status 2 on the command line)."""
+    h, w = request.height, request.width
+    if h < 1 or w < 1 or h * w < 2:
+        raise DesignerError(f"size {h}x{w} has no room for a start and a goal")
+    if request.frame and (h < 3 or w < 3):
+        raise DesignerError(f"size {h}x{w} is too small for a frame: at least 3x3 (or use --no-frame)")
+    if h > MAX_DESIGN_SIDE or w > MAX_DESIGN_SIDE:
+        raise DesignerError(f"size {h}x{w} is too large to design: at most {MAX_DESIGN_SIDE} per side")
+    if request.min_stops < 1:
+        raise DesignerError("--min-stops must be at least 1")
+    if request.min_choices is not None and request.min_choices < 0:
+        raise DesignerError("--min-choices must not be negative")
+    if request.max_stops is not None and request.max_stops < request.min_stops:
+        raise DesignerError(f"--max-stops {request.max_stops} is below --min-stops {request.min_stops}")
+    if request.max_rocks is not None and request.max_rocks < 0:
+        raise DesignerError("--max-rocks must not be negative")
+    if request.snow < 0:
+        raise DesignerError("--snow must not be negative")
+    for option, value in (("--min-stops", request.min_stops), ("--max-stops", request.max_stops),
+                          ("--min-choices", request.min_choices), ("--max-rocks", request.max_rocks),
+                          ("--snow", request.snow)):
+        if value is not None:
+            whole(value, option, 0, MAX_COUNT)  # the bound a request read back from a file keeps too
+    if request.is_room:
+        _validate_room(request)
+    elif request.routes is not None:
+        raise DesignerError("--route names a room's doors (1-9): mark them with --door R,C or in the template")
+    if request.placed_snow() < 0:
+        raise DesignerError(f"the template draws {request.fixed_snow()} snow tiles, more than --snow {request.snow}")
+    free = set(request.free_cells())
+    ends_on_free = sum(all(cell in free for cell in cells) for cells in (request.start_cells(), request.goal_cells()))
+    if request.placed_snow() > 0 and request.placed_snow() > len(free) - ends_on_free:
+        raise DesignerError(f"--snow {request.snow} does not fit: {h}x{w} has {len(free)} free cells, and the "
+                            f"start and goal take {ends_on_free} of them")
+    for name, cell in (("start", request.start), ("goal", request.goal)):
+        if cell is None:
+            continue
+        r, c = cell
+        if not (0 <= r < h and 0 <= c < w):
+            raise DesignerError(f"--{name} {r},{c} lies outside the {h}x{w} grid")
+        if request.frame and request.is_corner(cell):
+            raise DesignerError(f"--{name} {r},{c} is a corner of the frame: nothing can move there or from there")
+    if request.template is not None:
+        for name, cell in (("start", request.start), ("goal", request.goal)):
+            if cell is not None and request.fixed_tile(cell) not in (None, ICE):
+                raise DesignerError(f"--{name} {cell[0]},{cell[1]} is a drawn rock or snow tile of the template")
+    if request.start is not None and request.start == request.goal:
+        raise DesignerError(f"--start and --goal are the same cell {request.start[0]},{request.start[1]}")
+    if len(set(request.start_cells()) | set(request.goal_cells())) < 2:
+        raise DesignerError("no two cells (free or ice) are left for the start and the goal")
+
+
+def _validate_room(request: LayoutRequest) -> None:
+    """Refuse a room request that makes no sense: its doors (2 to 9, each on its own cell inside
+    the grid, on ice or a free cell, never a corner of the frame), its routes (between two of
+    its doors, each asked once, with a band that holds a number), and what the room cannot
+    take; then each route's own request as a level's."""
+    from designer.core.room import MAX_DOORS
+
+    h, w = request.height, request.width
+    for name, value in (("--start", request.start), ("--goal", request.goal), ("--tidy", request.tidy or None)):
+        if value is not None:
+            raise DesignerError(f"{name} does not go with doors: a room's routes run between its doors")
+    if request.doors and any(ch.isdigit() for row in request.template or () for ch in row):
+        raise DesignerError("--door does not go with a template that draws its doors (1-9): keep one")
+    doors = request.room_doors
+    numbers = [number for number, _ in doors]
+    if len(doors) > MAX_DOORS or not all(1 <= n <= MAX_DOORS for n in numbers):
+        raise DesignerError(f"a room has at most {MAX_DOORS} doors, numbered 1 to {MAX_DOORS}")
+    if len(doors) < 2:
+        raise DesignerError("a room needs at least two doors (1-9)")
+    if len(set(numbers)) != len(numbers):
+        raise DesignerError(f"two doors numbered {next(n for n in numbers if numbers.count(n) > 1)}")
+    seen: dict = {}
+    for number, (r, c) in doors:
+        if not (0 <= r < h and 0 <= c < w):
+            raise DesignerError(f"door {number} ({r},{c}) lies outside the {h}x{w} grid")
+        if request.frame and request.template is None and request.is_corner((r, c)):
+            raise DesignerError(f"door {number} ({r},{c}) is a corner of the frame: nothing can move there or from there")
+        if request.fixed_tile((r, c)) != ICE:
+            raise DesignerError(f"door {number} ({r},{c}) is a drawn rock or snow tile of the template")
+        if (r, c) in seen:
+            raise DesignerError(f"doors {seen[(r, c)]} and {number} are the same cell ({r},{c})")
+        seen[(r, c)] = number
+    asked = [(band.a, band.b) for band in request.routes or ()]
+    for band in request.routes or ():
+        if band.a == band.b:
+            raise DesignerError(f"route {band.a}:{band.b} runs from a door to itself")
+        for number in (band.a, band.b):
+            if number not in numbers:
+                raise DesignerError(f"route {band.a}:{band.b} names door {number}, but the room's doors are "
+                                    f"{', '.join(map(str, numbers))}")
+        if asked.count((band.a, band.b)) > 1:
+            raise DesignerError(f"route {band.a}:{band.b} is asked for twice")
+    for band in request.route_bands:
+        try:
+            validate(request.route_request(band))
+        except DesignerError as exc:
+            raise DesignerError(f"route {band.a}:{band.b}: {exc}") from None

@@ -1,0 +1,72 @@
+"""The mirror symmetry of a request's layout space, which the model breaks: a layout and its
+mirror image are the same puzzle, so the model keeps one of each (``break_mirror_symmetry``),
+a hint is given as its kept image (``kept_mirror``), and the model posed once per start and goal
+pair needs one pair of each set of images (``end_pairs``). Pins, templates and rooms break the
+symmetry: none is then used."""
+
+from __future__ import annotations
+
+import numpy as np
+from designer.models.loader import cp_model
+
+from designer.core.level import Cell
+from designer.core.request import LayoutRequest
+
+
+def mirrors(req: LayoutRequest) -> tuple[tuple[bool, bool], ...]:
+    """The mirror images that map the request onto itself, as (flip the rows, flip the columns):
+    left-right always, up-down and both too without a frame (with one, the start's and the
+    goal's walls would trade places); none when pins or a template break the symmetry."""
+    if req.pinned or req.template is not None:
+        return ()
+    return ((False, True),) if req.frame else ((False, True), (True, False), (True, True))
+
+
+def end_pairs(req: LayoutRequest) -> list[tuple[Cell, Cell]]:
+    """Every (start, goal) pair the request allows, one of each set of mirror images: the
+    sub-requests, each with both ends pinned, that together cover the request.
+
+    >>> len(end_pairs(LayoutRequest(8, 8, min_stops=21)))  # 6 starts x 6 goals, halved by the mirror
+    18
+    >>> len(end_pairs(LayoutRequest(7, 7, min_stops=15)))  # the middle start keeps half its goals
+    13
+    """
+    h, w = req.height, req.width
+    images = mirrors(req)
+
+    def image(cell: Cell, rows: bool, cols: bool) -> Cell:
+        return (h - 1 - cell[0] if rows else cell[0], w - 1 - cell[1] if cols else cell[1])
+
+    pairs = []
+    for start in req.start_cells():
+        for goal in req.goal_cells():
+            if start != goal and all((start, goal) <= (image(start, *m), image(goal, *m)) for m in images):
+                pairs.append((start, goal))
+    return pairs
+
+
+def break_mirror_symmetry(model: cp_model.CpModel, req: LayoutRequest, is_start: dict[Cell, object]) -> None:
+    if not mirrors(req):  # pins and templates break the mirror symmetry
+        return
+    cells = [c for c, v in is_start.items() if not isinstance(v, bool)]
+    if not cells:
+        return
+    col = sum(c[1] * is_start[c] for c in cells)
+    model.add(2 * col <= req.width - 1)  # left-right mirror keeps the frame and the edges
+    if not req.frame:
+        row = sum(c[0] * is_start[c] for c in cells)
+        model.add(2 * row <= req.height - 1)  # without a frame, up-down too
+
+
+def kept_mirror(req: LayoutRequest, terrain: np.ndarray, start: Cell, goal: Cell):
+    """The mirror image of a layout that ``break_mirror_symmetry`` keeps (the layout itself when
+    it is kept already, or when pins switch symmetry breaking off)."""
+    if req.pinned or req.template is not None:
+        return terrain, start, goal
+    (sr, sc), (gr, gc) = start, goal
+    h, w = terrain.shape
+    if 2 * sc > w - 1:
+        terrain, sc, gc = terrain[:, ::-1], w - 1 - sc, w - 1 - gc
+    if not req.frame and 2 * sr > h - 1:
+        terrain, sr, gr = terrain[::-1, :], h - 1 - sr, h - 1 - gr
+    return terrain, (sr, sc), (gr, gc)

@@ -6,15 +6,16 @@ brute force on a tiny room; the refusals, one line each."""
 import itertools
 import json
 
+import numpy as np
 import pytest
 
 import oracle
+from conftest import IMPLS
 from designer.cli import main
 from designer.core.errors import DesignerError
 from designer.core.request import LayoutRequest, RouteBand
 from designer.ops.design import LevelOutput, MakeOptions, make, plan
 from designer.search.design import design
-from designer.search.result import DesignFailed
 
 THREE = ("--door", "8,4", "--door", "4,0", "--door", "0,4")
 L_ROOM = ["#####3####", "#????????#", "#????????#", "2????????#", "#????????#",
@@ -212,3 +213,71 @@ def test_a_template_may_not_mix_ends_and_doors(tmp_path, capsys):
     (tmp_path / "d.txt").write_text("#1#\n#?#\n#2#\n")
     assert main(["make", "--template", str(tmp_path / "d.txt"), "--door", "1,1"]) == 2
     assert "--door does not go with a template that draws its doors" in capsys.readouterr().err
+
+
+def brute_force_best(base_rows: list[str], routes, max_rocks: int) -> int:
+    """The longest shortest route over every layout of at most ``max_rocks`` rocks, the naive way."""
+    base = [list(row) for row in base_rows]
+    inner = [(r, c) for r, row in enumerate(base_rows) for c, ch in enumerate(row) if ch == "."]
+    best = -1
+    for rocks in range(max_rocks + 1):
+        for chosen in itertools.combinations(inner, rocks):
+            rows = [row[:] for row in base]
+            for r, c in chosen:
+                rows[r][c] = "#"
+            figures = naive_routes(["".join(row) for row in rows], routes).values()
+            if all(klass == "strong" and reversible for klass, reversible, _ in figures):
+                best = max(best, min(stops for _, _, stops in figures))
+    return best
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+def test_the_exhaustive_search_proves_a_tiny_rooms_best_in_both_kernels(impl):
+    from designer.core import kernels
+    from designer.core.budget import Budget
+    from designer.search import exhaustive
+
+    request = LayoutRequest(height=5, width=6, min_stops=1, max_rocks=3,
+                            doors=((1, (4, 1)), (2, (2, 5)), (3, (0, 3))))
+    assert exhaustive.applies(request)
+    with kernels.use(impl):
+        found = exhaustive.search(request, 1, Budget(120), 1, maximizing=True)
+    assert found.complete
+    best = brute_force_best(["###3##", "#....#", "#....2", "#....#", "#1####"], [(1, 2), (1, 3), (2, 3)], 3)
+    assert found.best == best
+    assert_room_holds(room_of(request, found.level).rows(),
+                      {(1, 2): (best, None), (1, 3): (best, None), (2, 3): (best, None)})
+
+
+def room_of(request, level):
+    from designer.core.room import Room
+
+    return Room(level.terrain, request.room_doors)
+
+
+def test_make_proves_a_small_rooms_best_by_the_exhaustive_search():
+    request = LayoutRequest(height=5, width=6, min_stops=1, max_rocks=3,
+                            doors=((1, (4, 1)), (2, (2, 5)), (3, (0, 3))))
+    found = design(request, seed=0, time_limit=60, maximize=True, workers=1)
+    assert found.generator.proven_optimal and "exhaustive" in (found.generator.stage, *found.generator.stage_seconds)
+    assert found.min_stops == brute_force_best(["###3##", "#....#", "#....2", "#....#", "#1####"],
+                                               [(1, 2), (1, 3), (2, 3)], 3)
+
+
+def test_the_annealing_chains_score_a_room_over_its_routes():
+    from designer.core.budget import Budget
+    from designer.search import anneal
+
+    request = LayoutRequest(height=12, width=12, doors=((1, (11, 5)), (2, (6, 0)), (3, (0, 6))),
+                            routes=(RouteBand(1, 3, 20), RouteBand(1, 2, 12), RouteBand(2, 3, 12)))
+    start = design(replace_floors(request, 1), seed=1, time_limit=30)  # any room that holds: where the chains start
+    level, score = anneal.search(request, start.level, -1, np.random.default_rng(1), Budget(20), 2,
+                                 target=request.room_target())
+    assert score == request.room_target() == 44
+    assert_room_holds(room_of(request, level).rows(), {(1, 3): (20, None), (1, 2): (12, None), (2, 3): (12, None)})
+
+
+def replace_floors(request, floor):
+    from dataclasses import replace
+
+    return replace(request, routes=tuple(RouteBand(band.a, band.b, floor) for band in request.routes))

@@ -356,6 +356,42 @@ static int may_reach(const uint8_t *terrain, int h, int w, const uint8_t *start_
  * with g capturing) and `to_goal` (moves to g from each cell): every cell reachable from s can
  * still reach g, and in the swapped level (s captures) g reaches s. `back`, `back_len`, `stops`
  * and `order` are scratch of 4n, 4n, n and n ints. */
+/* A room's score (designer/search/rooms.py): the sum over routes of min(stops, floor); or, every
+ * floor met, the shortest route's stops, the fewest options along any route, or the fewest
+ * options a stop, in thousandths. Every route strong, reversible and under its ceiling, or -1. */
+enum { ROOM_SUM = 0, ROOM_MIN = 1, ROOM_OPTIONS = 2, ROOM_PER_STOP = 3 };
+
+typedef struct {
+    const int32_t *table;    /* [door a, door b, floor, ceiling (-1: none)] per route */
+    int count;               /* 0: a level, not a room */
+    int mode;                /* ROOM_* */
+} Routes;
+
+static int32_t room_score(const uint8_t *terrain, int h, int w, const Routes *routes, int32_t *scratch)
+{
+    int32_t total = 0, least = INT32_MAX;
+    for (int r = 0; r < routes->count; r++) {
+        const int32_t *route = routes->table + 4 * r;
+        int8_t klass;
+        uint8_t reversible;
+        int32_t stops;
+        classify_one(terrain, h, w, route[0], route[1], scratch, &klass, &reversible, &stops);
+        if (klass != STRONG || !reversible || (route[3] >= 0 && stops > route[3])) return -1;
+        int32_t value = stops;
+        if (routes->mode != ROOM_SUM && stops < route[2]) return -1; /* every floor met, but meeting them */
+        if (routes->mode == ROOM_OPTIONS || routes->mode == ROOM_PER_STOP) {
+            int32_t options, rails, solutions;
+            choice_figures(terrain, h, w, route[0], route[1], scratch, &options, &rails, &solutions);
+            value = routes->mode == ROOM_OPTIONS ? options
+                                                     : (int32_t)(1000LL * options / (stops > 0 ? stops : 1));
+        }
+        total += stops < route[2] ? stops : route[2];
+        if (value < least) least = value;
+    }
+    return routes->mode == ROOM_SUM ? total : least;
+}
+
+
 static int strong_and_reversible(const uint8_t *terrain, int h, int w, int64_t s, int64_t g, const int32_t *dest,
                                  const int32_t *to_goal, int32_t *back, int32_t *back_len, int32_t *stops,
                                  int32_t *order)
@@ -370,11 +406,26 @@ static int strong_and_reversible(const uint8_t *terrain, int h, int w, int64_t s
 }
 
 /* Evaluate every (start, goal) pair of one layout; update `found` with strong, reversible pairs
- * of at least max(threshold, found->best) stops. */
+ * of at least max(threshold, found->best) stops. A room (`routes`): its score instead, as one
+ * pair (its first route's doors). */
 static void evaluate_layout(const uint8_t *terrain, int h, int w, const uint8_t *start_ok, const uint8_t *goal_ok,
-                            int32_t threshold, uint64_t mask, int32_t *scratch, Search *found)
+                            int32_t threshold, uint64_t mask, int32_t *scratch, Search *found, const Routes *routes)
 {
     const int64_t n = (int64_t)h * w;
+    if (routes->count > 0) { /* a room: its score over every route, its first route's doors as the ends */
+        const int32_t score = room_score(terrain, h, w, routes, scratch);
+        const int32_t need = found->best > threshold ? found->best : threshold;
+        if (score < 0 || score < need) return;
+        if (score > found->best) {
+            found->best = score;
+            found->ties = 0;
+            found->mask = mask;
+            found->start = routes->table[0];
+            found->goal = routes->table[1];
+        }
+        found->ties++;
+        return;
+    }
     int32_t *dest = scratch, *length = scratch + 4 * n, *back = scratch + 8 * n, *back_len = scratch + 12 * n;
     int32_t *to_goal = scratch + 16 * n, *stops = scratch + 17 * n, *order = scratch + 18 * n;
     int32_t *queue = scratch + 19 * n;
@@ -464,7 +515,7 @@ static double monotonic_seconds(void)
 static void search_layouts(const uint8_t *base, int h, int w, const int32_t *free_cells, int nfree,
                            const uint8_t *start_ok, const uint8_t *goal_ok, const int32_t *syms, int nsyms,
                            int rocks, int first, int second, int32_t threshold, double budget,
-                           volatile const int32_t *stop, Search *found)
+                           volatile const int32_t *stop, Search *found, const Routes *routes)
 {
     const int64_t n = (int64_t)h * w;
     const double deadline = monotonic_seconds() + budget;
@@ -497,7 +548,7 @@ static void search_layouts(const uint8_t *base, int h, int w, const int32_t *fre
         if (canonical) {
             memcpy(terrain, base, (size_t)n);
             for (int k = 0; k < rocks; k++) terrain[free_cells[idx[k]]] = ROCK;
-            evaluate_layout(terrain, h, w, start_ok, goal_ok, threshold, mask, scratch, found);
+            evaluate_layout(terrain, h, w, start_ok, goal_ok, threshold, mask, scratch, found, routes);
             found->layouts++;
             if (*stop || ((found->layouts & 4095) == 1 && monotonic_seconds() > deadline)) {
                 found->complete = 0;
@@ -543,6 +594,7 @@ typedef struct {
     int min_options;         /* options along the printed solution; -1: no floor */
     int unique;              /* 1: exactly one fewest-moves solution */
     int objective;           /* what the score is: OBJECTIVE_STOPS or OBJECTIVE_OPTIONS */
+    Routes routes;           /* a room's routes (count 0: a level, scored by its start and goal) */
 } Space;
 
 enum { OBJECTIVE_STOPS = 0, OBJECTIVE_OPTIONS = 1 };
@@ -557,6 +609,7 @@ static int32_t layout_score(const uint8_t *terrain, uint8_t *board, int h, int w
     int8_t klass;
     uint8_t reversible;
     int32_t stops;
+    if (space->routes.count > 0) return room_score(terrain, h, w, &space->routes, scratch); /* doors: drawn ice */
     memcpy(board, terrain, (size_t)n);
     board[start] = board[goal] = 0;
     classify_one(board, h, w, start, goal, scratch, &klass, &reversible, &stops);
@@ -950,25 +1003,29 @@ static PyObject *py_classify_batch(PyObject *self, PyObject *args)
 
 
 /* exhaustive(base, h, w, free_cells(int32), start_ok(uint8), goal_ok(uint8), syms(int32, nsyms x nfree),
- *            nsyms, rocks, first, second (-1: any), threshold, budget_seconds, stop(int32[1]))
+ *            nsyms, rocks, first, second (-1: any), threshold, budget_seconds, stop(int32[1]),
+ *            routes(int32[4 x routes]: a room's, empty for a level), room_mode)
  *   -> (best, ties, mask, start, goal, layouts, complete) */
 static PyObject *py_exhaustive(PyObject *self, PyObject *args)
 {
-    PyObject *objs[6];
-    int h, w, nsyms, rocks, first, second, threshold;
+    PyObject *objs[7];
+    int h, w, nsyms, rocks, first, second, threshold, room_mode;
     double budget;
-    if (!PyArg_ParseTuple(args, "OiiOOOOiiiiidO", &objs[0], &h, &w, &objs[1], &objs[2], &objs[3], &objs[4], &nsyms,
-                          &rocks, &first, &second, &threshold, &budget, &objs[5]))
+    if (!PyArg_ParseTuple(args, "OiiOOOOiiiiidOOi", &objs[0], &h, &w, &objs[1], &objs[2], &objs[3], &objs[4], &nsyms,
+                          &rocks, &first, &second, &threshold, &budget, &objs[5], &objs[6], &room_mode))
         return NULL;
     if (h < 1 || w < 1 || nsyms < 0 || !(budget >= 0))
         return PyErr_Format(PyExc_ValueError, "exhaustive: bad size, symmetry count or budget");
-    Py_buffer v[6];
-    if (get_buffers(objs, v, NULL, 6) < 0) return NULL;
+    if (room_mode != ROOM_SUM && room_mode != ROOM_MIN)
+        return PyErr_Format(PyExc_ValueError, "exhaustive: a room's score is its sum or its shortest route");
+    Py_buffer v[7];
+    if (get_buffers(objs, v, NULL, 7) < 0) return NULL;
     const Py_ssize_t n = (Py_ssize_t)h * w;
     const int nfree = (int)(v[1].len / 4);
+    const Py_ssize_t nroutes = v[6].len / 16;
     const char *bad = NULL;
     if (v[0].len != n || v[2].len != n || v[3].len != n || v[1].len % 4 || nfree > 64 || v[5].len != 4 ||
-        v[4].len != (Py_ssize_t)4 * nsyms * nfree)
+        v[4].len != (Py_ssize_t)4 * nsyms * nfree || v[6].len % 16)
         bad = "inconsistent buffers (or more than 64 free cells)";
     else if (rocks < 0 || rocks > nfree || (rocks == 0 && first != 0) || (rocks > 0 && (first < 0 || first > nfree - rocks)))
         bad = "rocks or first out of range";
@@ -979,18 +1036,25 @@ static PyObject *py_exhaustive(PyObject *self, PyObject *args)
         for (int k = 0; k < nfree && !bad; k++) if (cells[k] < 0 || cells[k] >= n) bad = "a free cell outside the grid";
         for (Py_ssize_t k = 0; k < (Py_ssize_t)nsyms * nfree && !bad; k++)
             if (perm[k] < 0 || perm[k] >= nfree) bad = "a symmetry maps outside the free cells";
+        const int32_t *table = (const int32_t *)v[6].buf;
+        for (Py_ssize_t k = 0; k < nroutes && !bad; k++) {
+            const int32_t *route = table + 4 * k;
+            if (route[0] < 0 || route[0] >= n || route[1] < 0 || route[1] >= n || route[0] == route[1] || route[2] < 0)
+                bad = "a route's doors outside the grid, the same cell, or a negative floor";
+        }
     }
     if (bad) {
-        release_buffers(v, 6);
+        release_buffers(v, 7);
         return PyErr_Format(PyExc_ValueError, "exhaustive: %s", bad);
     }
     Search found = {-1, 0, 0, -1, -1, 0, 1, 0};
+    const Routes routes = {(const int32_t *)v[6].buf, (int)nroutes, room_mode};
     Py_BEGIN_ALLOW_THREADS
     search_layouts((const uint8_t *)v[0].buf, h, w, (const int32_t *)v[1].buf, nfree, (const uint8_t *)v[2].buf,
                    (const uint8_t *)v[3].buf, (const int32_t *)v[4].buf, nsyms, rocks, first, second, threshold, budget,
-                   (volatile const int32_t *)v[5].buf, &found);
+                   (volatile const int32_t *)v[5].buf, &found, &routes);
     Py_END_ALLOW_THREADS
-    release_buffers(v, 6);
+    release_buffers(v, 7);
     if (found.out_of_memory) return PyErr_NoMemory();
     return Py_BuildValue("iLKiiLi", found.best, (long long)found.ties, (unsigned long long)found.mask, found.start,
                          found.goal, (long long)found.layouts, found.complete);
@@ -1059,29 +1123,32 @@ static PyObject *py_best_pair(PyObject *self, PyObject *args)
 /* anneal_layout(terrain(uint8 n, in/out), h, w, free(uint8 n), starts(int32), goals(int32), max_rocks,
  *               max_stops, ends(int32[2], in/out), score(int32[1], in/out), rng(uint64[1], in/out),
  *               heat_hi, heat_lo, steps, target, stop(int32[1]), best_terrain(uint8 n, out),
- *               best(int32[3], in/out), min_stops, min_options, unique, objective) -> steps taken */
+ *               best(int32[3], in/out), min_stops, min_options, unique, objective,
+ *               routes(int32[4 x routes]: a room's, empty for a level), room_mode) -> steps taken */
 static PyObject *py_anneal_layout(PyObject *self, PyObject *args)
 {
-    PyObject *objs[10];
-    int h, w, max_rocks, max_stops, target, min_stops, min_options, unique, objective;
+    PyObject *objs[11];
+    int h, w, max_rocks, max_stops, target, min_stops, min_options, unique, objective, room_mode;
     double heat_hi, heat_lo;
     long long steps;
-    if (!PyArg_ParseTuple(args, "OiiOOOiiOOOddLiOOOiiii", &objs[0], &h, &w, &objs[1], &objs[2], &objs[3], &max_rocks,
+    if (!PyArg_ParseTuple(args, "OiiOOOiiOOOddLiOOOiiiiOi", &objs[0], &h, &w, &objs[1], &objs[2], &objs[3], &max_rocks,
                           &max_stops, &objs[4], &objs[5], &objs[6], &heat_hi, &heat_lo, &steps, &target, &objs[7],
-                          &objs[8], &objs[9], &min_stops, &min_options, &unique, &objective))
+                          &objs[8], &objs[9], &min_stops, &min_options, &unique, &objective, &objs[10], &room_mode))
         return NULL;
     if (h < 1 || w < 1 || (long long)h * w > INT32_MAX / 32 || !(heat_hi > 0) || !(heat_lo > 0) || steps < 0)
         return PyErr_Format(PyExc_ValueError, "anneal_layout: bad size, heat or steps");
     if (objective != OBJECTIVE_STOPS && objective != OBJECTIVE_OPTIONS)
         return PyErr_Format(PyExc_ValueError, "anneal_layout: unknown objective %d", objective);
+    if (room_mode < ROOM_SUM || room_mode > ROOM_PER_STOP)
+        return PyErr_Format(PyExc_ValueError, "anneal_layout: unknown room score %d", room_mode);
     const Py_ssize_t n = (Py_ssize_t)h * w;
-    const int writable[10] = {1, 0, 0, 0, 1, 1, 1, 0, 1, 1};
-    Py_buffer v[10];
-    if (get_buffers(objs, v, writable, 10) < 0) return NULL;
+    const int writable[11] = {1, 0, 0, 0, 1, 1, 1, 0, 1, 1, 0};
+    Py_buffer v[11];
+    if (get_buffers(objs, v, writable, 11) < 0) return NULL;
     const char *bad = NULL;
-    const Py_ssize_t nstarts = v[2].len / 4, ngoals = v[3].len / 4;
+    const Py_ssize_t nstarts = v[2].len / 4, ngoals = v[3].len / 4, nroutes = v[10].len / 16;
     if (v[0].len != n || v[1].len != n || v[8].len != n || v[2].len % 4 || v[3].len % 4 || v[4].len != 8 ||
-        v[5].len != 4 || v[6].len != 8 || v[7].len != 4 || v[9].len != 12)
+        v[5].len != 4 || v[6].len != 8 || v[7].len != 4 || v[9].len != 12 || v[10].len % 16)
         bad = "inconsistent buffers";
     else if (nstarts < 1 || ngoals < 1)
         bad = "no start or no goal cell";
@@ -1092,9 +1159,15 @@ static PyObject *py_anneal_layout(PyObject *self, PyObject *args)
         for (Py_ssize_t k = 0; k < ngoals && !bad; k++) if (goals[k] < 0 || goals[k] >= n) bad = "a goal cell outside the grid";
         if (!bad && (ends[0] < 0 || ends[0] >= n || ends[1] < 0 || ends[1] >= n || ends[0] == ends[1]))
             bad = "start or goal outside the grid, or the same cell";
+        const int32_t *routes = (const int32_t *)v[10].buf;
+        for (Py_ssize_t k = 0; k < nroutes && !bad; k++) {
+            const int32_t *route = routes + 4 * k;
+            if (route[0] < 0 || route[0] >= n || route[1] < 0 || route[1] >= n || route[0] == route[1] || route[2] < 0)
+                bad = "a route's doors outside the grid, the same cell, or a negative floor";
+        }
     }
     if (bad) {
-        release_buffers(v, 10);
+        release_buffers(v, 11);
         return PyErr_Format(PyExc_ValueError, "anneal_layout: %s", bad);
     }
     uint8_t *board = (uint8_t *)malloc((size_t)n);
@@ -1103,7 +1176,7 @@ static PyObject *py_anneal_layout(PyObject *self, PyObject *args)
     if (board && scratch) {
         const Space space = {(const uint8_t *)v[1].buf, (const int32_t *)v[2].buf, (int)nstarts,
                              (const int32_t *)v[3].buf, (int)ngoals, max_rocks, max_stops, min_stops, min_options,
-                             unique != 0, objective};
+                             unique != 0, objective, {(const int32_t *)v[10].buf, (int)nroutes, room_mode}};
         Py_BEGIN_ALLOW_THREADS
         taken = anneal_layout((uint8_t *)v[0].buf, h, w, &space, (int32_t *)v[4].buf, (int32_t *)v[5].buf,
                               (uint64_t *)v[6].buf, heat_hi, heat_lo, steps, target, (volatile const int32_t *)v[7].buf,
@@ -1113,7 +1186,7 @@ static PyObject *py_anneal_layout(PyObject *self, PyObject *args)
     const int failed = !board || !scratch;
     free(board);
     free(scratch);
-    release_buffers(v, 10);
+    release_buffers(v, 11);
     if (failed) return PyErr_NoMemory();
     return PyLong_FromLongLong((long long)taken);
 }
@@ -1182,14 +1255,16 @@ static PyMethodDef methods[] = {
     {"classify_batch", py_classify_batch, METH_VARARGS,
      "classify_batch(terrains, count, h, w, starts, goals, classes, reversible, min_stops)"},
     {"exhaustive", py_exhaustive, METH_VARARGS,
-     "exhaustive(base, h, w, free_cells, start_ok, goal_ok, syms, nsyms, rocks, first, second, threshold, budget, stop)"},
+     "exhaustive(base, h, w, free_cells, start_ok, goal_ok, syms, nsyms, rocks, first, second, threshold, budget, stop, "
+     "routes, room_mode)"},
     {"best_pair", py_best_pair, METH_VARARGS, "best_pair(terrain, h, w, start_ok, goal_ok, threshold) -> (best, start, goal)"},
     {"anneal_open", py_anneal_open, METH_VARARGS,
      "anneal_open(terrain, dims, H, W, goal, score, rng, heat_hi, heat_lo, steps, target, stop, best_terrain, best) "
      "-> steps taken"},
     {"anneal_layout", py_anneal_layout, METH_VARARGS,
      "anneal_layout(terrain, h, w, free, starts, goals, max_rocks, max_stops, ends, score, rng, heat_hi, heat_lo, "
-     "steps, target, stop, best_terrain, best, min_stops, min_options, unique, objective) -> steps taken"},
+     "steps, target, stop, best_terrain, best, min_stops, min_options, unique, objective, routes, room_mode) "
+     "-> steps taken"},
     {"choice_figures", py_choice_figures, METH_VARARGS,
      "choice_figures(terrain, h, w, start, goal) -> (options, rail stops, solutions up to 2)"},
     {NULL, NULL, 0, NULL},

@@ -139,11 +139,25 @@ def classify_batch(terrains, count: int, h: int, w: int, starts, goals, classes,
         classes[k], reversible[k], min_stops[k] = _classify_one(grids[k], h, w, int(starts[k]), int(goals[k]))
 
 
+def _room_score(terrain: np.ndarray, h: int, w: int, routes: list, mode: int) -> int:
+    """A room's score over its routes (mode 0: the sum of min(stops, floor); 1: every floor met,
+    the shortest)."""
+    total, least = 0, None
+    for a, b, floor, ceiling in routes:
+        klass, reversible, stops = _classify_one(terrain, h, w, a, b)
+        if klass != STRONG or not reversible or (ceiling >= 0 and stops > ceiling) or (mode and stops < floor):
+            return -1
+        total += min(stops, floor)
+        least = stops if least is None else min(least, stops)
+    return total if mode == 0 else least
+
+
 def exhaustive(base, h: int, w: int, free_cells, start_ok, goal_ok, syms, nsyms: int, rocks: int, first: int,
-               second: int, threshold: int, budget: float, stop) -> tuple:
+               second: int, threshold: int, budget: float, stop, routes=(), room_mode: int = 0) -> tuple:
     """Every rock set of ``rocks`` free cells whose lowest is ``first`` (and next lowest ``second``,
     unless it is -1), one per symmetry class; returns (best, ties, mask, start, goal, layouts,
-    complete) as the compiled search does."""
+    complete) as the compiled search does. A room (``routes``): its score, as one pair."""
+    table = np.asarray(routes, np.int64).reshape(-1, 4).tolist()
     began = time.perf_counter()
     n = h * w
     base = np.asarray(base, np.uint8).reshape(n)
@@ -167,7 +181,13 @@ def exhaustive(base, h: int, w: int, free_cells, start_ok, goal_ok, syms, nsyms:
         terrain = base.copy()
         for k in chosen:
             terrain[free[k]] = ROCK
-        for g in range(n):
+        if table:
+            score = _room_score(terrain, h, w, table, room_mode)
+            if score >= 0 and score >= max(best, threshold):
+                if score > best:
+                    best, ties, best_mask, best_start, best_goal = score, 0, mask, table[0][0], table[0][1]
+                ties += 1
+        for g in range(n if not table else 0):
             if not g_ok[g] or terrain[g] == ROCK:
                 continue
             moves = None

@@ -193,7 +193,8 @@ def best_pair(terrain, start_ok, goal_ok, threshold: int) -> tuple[int, int, int
 
 
 def exhaustive(base, free_cells, start_ok, goal_ok, syms, rocks: int, first: int, threshold: int,
-               budget: float, stop: np.ndarray | None = None, second: int = -1) -> tuple[int, int, int, int, int, int, bool]:
+               budget: float, stop: np.ndarray | None = None, second: int = -1, routes=None,
+               room_score: str = "sum") -> tuple[int, int, int, int, int, int, bool]:
     """Search every rock set of exactly ``rocks`` of the ``free_cells`` (flat indices into
     ``base``, at most 64) whose lowest is the ``first``-th (and, unless ``second`` is -1, whose
     next lowest is the ``second``-th: a finer shard), one per class of the symmetries
@@ -205,6 +206,9 @@ def exhaustive(base, free_cells, start_ok, goal_ok, syms, rocks: int, first: int
     complete): the best stops found (-1: none), how many triples reach it, an example (a bit mask
     over the free cells, and flat start and goal), the layouts evaluated, and whether the whole
     range was searched.
+
+    A room: ``routes`` as for ``anneal_layout``, and each layout scored as one pair, the first
+    route's doors, by ``room_score`` ("sum" or "min"; see ``ROOM_SCORES``).
     """
     grid = _terrain(base, 2)
     h, w = grid.shape
@@ -238,9 +242,11 @@ def exhaustive(base, free_cells, start_ok, goal_ok, syms, rocks: int, first: int
     flag = np.zeros(1, np.int32) if stop is None else stop
     if not (isinstance(flag, np.ndarray) and flag.dtype == np.int32 and flag.shape == (1,) and flag.flags.c_contiguous):
         raise ValueError("stop must be a one-element int32 array")
+    if room_score not in ROOM_SCORES[:2]:
+        raise ValueError(f"room_score must be 'sum' or 'min', not {room_score!r}")
     best, ties, mask, start, goal, layouts, complete = _impl().exhaustive(
         grid, h, w, cells, masks[0], masks[1], perms.reshape(-1), len(perms), rocks, first, second, int(threshold),
-        budget, flag)
+        budget, flag, _route_table(routes, n), ROOM_SCORES.index(room_score))
     return int(best), int(ties), int(mask), int(start), int(goal), int(layouts), bool(complete)
 
 
@@ -271,13 +277,18 @@ def _schedule(stop, heat_hi: float, heat_lo: float, steps: int) -> np.ndarray:
 
 #: What an annealing chain's score counts: min stops, or the options along the printed solution.
 OBJECTIVES = ("stops", "options")
+#: How a room's routes make one score (``designer.search.rooms``): the sum over routes of
+#: min(stops, floor), the shortest route, or (every floor met) the fewest options along any
+#: route, or a stop in thousandths.
+ROOM_SCORES = ("sum", "min", "options", "per_stop")
+_NO_ROUTES = np.zeros((0, 4), np.int32)
 
 
 def anneal_layout(terrain: np.ndarray, free, starts, goals, max_rocks: int | None, max_stops: int | None,
                   ends: np.ndarray, score: np.ndarray, rng_state: np.ndarray, heat_hi: float, heat_lo: float,
                   steps: int, target: int | None, stop: np.ndarray | None, best_terrain: np.ndarray,
                   best: np.ndarray, *, min_stops: int | None = None, min_options: int | None = None,
-                  unique: bool = False, objective: str = "stops") -> int:
+                  unique: bool = False, objective: str = "stops", routes=None, room_score: str = "sum") -> int:
     """Run ``steps`` simulated-annealing steps of one chain (compiled only: see ``can_anneal``).
 
     The chain's state is updated in place: ``terrain`` (H, W uint8, frame rocks included),
@@ -292,7 +303,12 @@ def anneal_layout(terrain: np.ndarray, free, starts, goals, max_rocks: int | Non
     Choices: with ``objective="options"`` the score (and ``target``, ``best[0]``) counts the
     options along the printed solution instead of stops (see ``choice_figures``); ``min_stops``,
     ``min_options`` and ``unique`` (exactly one fewest-moves solution) are further conditions a
-    kept layout must meet."""
+    kept layout must meet.
+
+    A room: ``routes``, rows of [door a, door b, floor, ceiling (None or -1: none)] (flat
+    indices), each route strong, reversible and under its ceiling, the score ``room_score``'s
+    (``ROOM_SCORES``; ``objective`` and the choice conditions then do not apply); the start and
+    goal are then the first route's doors, and the doors ice in ``terrain``."""
     if not can_anneal():
         raise RuntimeError("anneal_layout needs the compiled kernels")
     grid = _terrain(terrain, 2)
@@ -318,10 +334,28 @@ def anneal_layout(terrain: np.ndarray, free, starts, goals, max_rocks: int | Non
     bounds = [_bound(name, value) for name, value in (("max_rocks", max_rocks), ("max_stops", max_stops),
                                                       ("target", target), ("min_stops", min_stops),
                                                       ("min_options", min_options))]
+    if room_score not in ROOM_SCORES:
+        raise ValueError(f"room_score must be one of {ROOM_SCORES}, not {room_score!r}")
+    table = _route_table(routes, n)
     return _compiled.anneal_layout(grid, h, w, free_mask, start_cells, goal_cells, bounds[0], bounds[1], ends, score,
                                    rng_state, float(heat_hi), float(heat_lo), int(steps), bounds[2], flag,
                                    best_terrain, best, bounds[3], bounds[4], int(bool(unique)),
-                                   OBJECTIVES.index(objective))
+                                   OBJECTIVES.index(objective), table, ROOM_SCORES.index(room_score))
+
+
+def _route_table(routes, n: int) -> np.ndarray:
+    """A room's routes for C: int32 rows [door a, door b, floor, ceiling (-1: none)], checked;
+    none (a level) for None."""
+    if routes is None:
+        return _NO_ROUTES
+    table = np.array([[a, b, floor, -1 if ceiling is None else ceiling] for a, b, floor, ceiling in routes],
+                     np.int32).reshape(-1, 4)
+    for a, b, floor, _ in table.tolist():
+        _index(a, n, "a route's door")
+        _index(b, n, "a route's door")
+        if a == b or floor < 0:
+            raise ValueError("a route runs between two doors, with a floor from 0")
+    return table
 
 
 def _bound(name: str, value: int | None) -> int:

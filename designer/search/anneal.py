@@ -53,10 +53,8 @@ def cooling(budget: Budget, hot: float, cold: float, epoch_seconds: float, stop:
 
 
 def applies(request: LayoutRequest) -> bool:
-    """A layout space of rocks on free cells (no snow to place), with the compiled kernels; a
-    level's (the chains score one start and goal, not a room's routes)."""
-    return (kernels.can_anneal() and not request.placed_snow() and bool(request.free_cells())
-            and not request.is_room)
+    """A layout space of rocks on free cells (no snow to place), with the compiled kernels."""
+    return kernels.can_anneal() and not request.placed_snow() and bool(request.free_cells())
 
 
 @dataclass
@@ -128,11 +126,18 @@ def run_chain(request: LayoutRequest, chain: Chain, budget: Budget, target: int 
     return chain
 
 
-def choice_conditions(request: LayoutRequest, objective: str) -> dict | None:
+def choice_conditions(request: LayoutRequest, objective: str, maximizing: bool = False) -> dict | None:
     """The chain's conditions when it counts choices (``objective`` "options") or the request
     constrains them: the request's K as a floor, ``unique``, and ``min_choices`` as a floor when
     the score counts stops (counting options, it is the target to climb to, not a wall). None for
-    a plain min-stops chain."""
+    a plain min-stops chain. A room: its routes and how they make one score (``room_score``,
+    ``designer.search.rooms``), every route's band in them."""
+    if request.is_room:
+        space = LayoutSpace.of(request)
+        routes = [(space.index(request.door(band.a)), space.index(request.door(band.b)), band.min_stops,
+                   band.max_stops) for band in request.route_bands]
+        room_score = {"stops": "min" if maximizing else "sum", "options": "options", "per_stop": "per_stop"}[objective]
+        return {"routes": routes, "room_score": room_score}
     if objective == "stops" and not request.asks_for_choices:
         return None
     return {"min_stops": request.min_stops, "min_options": request.min_choices if objective == "stops" else None,
@@ -150,7 +155,7 @@ def search(request: LayoutRequest, level: Level, stops: int, rng: np.random.Gene
     see ``choice_conditions``), ``level`` is only where the chains start, it need not meet the
     conditions, and the score is the objective's: the best level that meets them and its score
     come back, or (None, -1) when no chain found one."""
-    conditions = choice_conditions(request, objective)
+    conditions = choice_conditions(request, objective, maximizing=target is None)
     terrain = _closed(level, request)
     seeds = rng.integers(0, 2**63, max(1, workers))
     first = stops if conditions is None else -1  # -1: the chain scores its start itself

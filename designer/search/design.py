@@ -62,7 +62,7 @@ from designer.search.stages import (anneal_stage, band_stage, choices_stage, cli
                                     endpoints_stage, ends_model_stage, exhaustive_stage,
                                     model_stage, open_grid_stage, room_choices_stage, sample_stage)
 from designer.search.state import Progress, Search, StageResult
-from designer.search.tuning import (ROOM_CHOICES_STALL_SHARE, STALL_MIN_SECONDS, ANNEAL_SHARE_BEFORE_MODEL, CHOICES_FLOOR_SHARE, CLIMB_SHARE,
+from designer.search.tuning import (ROOM_CHOICES_ROUND_SHARE, ROOM_CHOICES_STALL_SHARE, STALL_MIN_SECONDS, ANNEAL_SHARE_BEFORE_MODEL, CHOICES_FLOOR_SHARE, CLIMB_SHARE,
                                     CLIMB_SHARE_BEFORE_ANNEAL,
                                     CLIMB_SHARE_BEFORE_PROOF, EXHAUSTIVE_REACH, MODEL_HEAD_START,
                                     MODEL_HEAD_START_CELLS, MAXIMIZE_BESIDE_MODEL_CELLS, SEARCH_SHARE_WITHOUT_PROOF)
@@ -171,9 +171,10 @@ def choices_with_stages(search: Search) -> Design:
 
 def room_choices(search: Search) -> Design:
     """``auto`` for the choices along a room's routes: sampling and the climb to a layout that
-    meets every route's floor, then the climb that counts the fewest options along any route
-    (``room_choices_stage``), every layout it keeps meeting every band; when it stalls, again
-    from fresh samples, the best kept."""
+    meets every route's floor, then the annealing chains that count the fewest options along any
+    route (``choices_stage``; ``designer.search.rooms`` says how), every layout they keep meeting
+    every band. Without the chains (snow to place, or no compiled kernels), the climb that counts
+    them (``room_choices_stage``), again from fresh samples each time it stalls, the best kept."""
     request, goal, budget = search.request, search.goal, search.budget
     if goal.objective == "stops":
         raise DesignerError("--unique does not go with doors: a room's searches count stops or options")
@@ -182,12 +183,15 @@ def room_choices(search: Search) -> Design:
         search.absorb(sample_stage(search, Goal.maximize()))
     stall = max(STALL_MIN_SECONDS, ROOM_CHOICES_STALL_SHARE * budget.time_limit)
     again = False
-    while not budget.expired():  # each round from fresh samples climbed to the floors
+    while not budget.expired():  # the chains; without them, climbs, again from fresh samples when one stalls
         if again:
             search.absorb(sample_stage(search, Goal.maximize(), fresh=True))
         if search.pool and search.pool[0][0] < floors.target:
             search.absorb(band_stage(search, floors, budget.share(CLIMB_SHARE)))
-        found = search.absorb(room_choices_stage(search, goal, budget, stall=stall, from_pool=again))
+        if anneal.applies(request):
+            found = search.absorb(choices_stage(search, goal, budget.share(ROOM_CHOICES_ROUND_SHARE), from_pool=again))
+        else:
+            found = search.absorb(room_choices_stage(search, goal, budget, stall=stall, from_pool=again))
         if found is not None and not goal.maximizing:
             return found
         again = True

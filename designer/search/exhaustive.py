@@ -41,7 +41,7 @@ class ExhaustiveResult:
 def applies(request: LayoutRequest) -> bool:
     """A rock budget, no snow to place, at most 64 free cells, and every cell an end may take
     already open (free, drawn ice, or pinned): frame gaps are not searched."""
-    if request.is_room or request.max_rocks is None or request.placed_snow() or len(request.free_cells()) > MAX_FREE_CELLS:
+    if request.max_rocks is None or request.placed_snow() or len(request.free_cells()) > MAX_FREE_CELLS:
         return False
     base = base_terrain(request)
     return all(base[c] != ROCK for c in request.start_cells() + request.goal_cells())
@@ -65,7 +65,10 @@ def _transforms(height: int, width: int):
 
 
 def symmetries(request: LayoutRequest, base: np.ndarray) -> list[list[int]]:
-    """Permutations of free-cell indices under the grid symmetries that keep the space itself."""
+    """Permutations of free-cell indices under the grid symmetries that keep the space itself (a
+    room's: none, its routes and bands being its own)."""
+    if request.is_room:
+        return []
     free = request.free_cells()
     index = {cell: k for k, cell in enumerate(free)}
     starts, goals = set(request.start_cells()), set(request.goal_cells())
@@ -84,7 +87,8 @@ def estimated_seconds(request: LayoutRequest, workers: int) -> float:
     """A rough forecast of a complete search (the cost of a layout grows with cells squared)."""
     cells = request.height * request.width
     classes = layout_count(request) / (1 + len(symmetries(request, base_terrain(request))))
-    return classes * (cells / 42) ** 2 / RATE_42_CELLS / max(1, workers)
+    routes = len(request.route_bands) if request.is_room else 1  # a room: each layout scored once per route
+    return routes * classes * (cells / 42) ** 2 / RATE_42_CELLS / max(1, workers)
 
 
 def base_terrain(request: LayoutRequest) -> np.ndarray:
@@ -110,6 +114,8 @@ class ShardJob:
     start_ok: np.ndarray
     goal_ok: np.ndarray
     syms: list
+    routes: list | None = None  # a room's (see ``room_routes``)
+    room_score: str = "sum"
 
     @property
     def key(self) -> tuple[int, int, int]:
@@ -123,7 +129,18 @@ def run_shard(job: ShardJob, stop: np.ndarray | None = None) -> tuple:
     if seconds <= 0:
         return -1, 0, 0, 0, 0, 0, False
     return kernels.exhaustive(job.base, job.free_flat, job.start_ok, job.goal_ok, job.syms, job.rocks,
-                              job.first, job.bar, seconds, stop, second=job.second)
+                              job.first, job.bar, seconds, stop, second=job.second, routes=job.routes,
+                              room_score=job.room_score)
+
+
+def room_routes(request: LayoutRequest) -> list | None:
+    """A room's routes for the kernels: (door a, door b, floor, ceiling) as flat indices; None
+    for a level."""
+    if not request.is_room:
+        return None
+    space = LayoutSpace.of(request)
+    return [(space.index(request.door(band.a)), space.index(request.door(band.b)), band.min_stops, band.max_stops)
+            for band in request.route_bands]
 
 
 def shard_keys(request: LayoutRequest) -> list[tuple[int, int, int]]:
@@ -136,9 +153,12 @@ def shard_keys(request: LayoutRequest) -> list[tuple[int, int, int]]:
     return keys
 
 
-def shard_jobs(request: LayoutRequest, threshold: int, budget: Budget, fewest_rocks: int = 0) -> list[ShardJob]:
+def shard_jobs(request: LayoutRequest, threshold: int, budget: Budget, fewest_rocks: int = 0,
+               maximizing: bool = False) -> list[ShardJob]:
     """Every shard of the space (its rock sets of at least ``fewest_rocks`` rocks), biggest
-    first, each with the ``budget``'s deadline in wall-clock time."""
+    first, each with the ``budget``'s deadline in wall-clock time. A room's ``threshold`` is its
+    score's (``designer.search.rooms``: the sum over routes when meeting, the shortest route when
+    ``maximizing``)."""
     space = LayoutSpace.of(request)
     base = space.base_terrain()
     start_ok, goal_ok = space.endpoint_masks()
@@ -154,8 +174,9 @@ def shard_jobs(request: LayoutRequest, threshold: int, budget: Budget, fewest_ro
 
     keys = [key for key in keys if key[0] >= fewest_rocks]
     keys.sort(key=lambda key: -size(key))
-    return [ShardJob(r, first, second, threshold, deadline, base, free_flat, start_ok, goal_ok, syms)
-            for r, first, second in keys]
+    routes, room_score = room_routes(request), "min" if maximizing else "sum"
+    return [ShardJob(r, first, second, threshold, deadline, base, free_flat, start_ok, goal_ok, syms, routes,
+                     room_score) for r, first, second in keys]
 
 
 def merge(request: LayoutRequest, results: dict[tuple[int, int, int], tuple]) -> ExhaustiveResult:
@@ -179,7 +200,7 @@ def merge(request: LayoutRequest, results: dict[tuple[int, int, int], tuple]) ->
 
 def search(request: LayoutRequest, threshold: int, budget: Budget, workers: int | None = None,
            on_best=None, first_only: bool = False, executor=None, done: dict | None = None,
-           on_shard=None, fewest_rocks: int = 0) -> ExhaustiveResult:
+           on_shard=None, fewest_rocks: int = 0, maximizing: bool = False) -> ExhaustiveResult:
     """Search the whole space for strong, reversible levels of at least ``threshold`` stops.
 
     The space splits into shards (``shard_jobs``) that run on ``executor`` (threads in this
@@ -190,6 +211,7 @@ def search(request: LayoutRequest, threshold: int, budget: Budget, workers: int 
 
     Stops when ``budget`` is spent, with ``complete`` False; with
     ``first_only``, soon after the first level at the threshold is found (``complete`` False too).
+    A room's threshold and best are its score's (``maximizing``: the shortest route's stops).
     """
     if not applies(request):
         raise ValueError("exhaustive search does not apply to this request")
@@ -197,7 +219,8 @@ def search(request: LayoutRequest, threshold: int, budget: Budget, workers: int 
 
     executor = executor or InProcess(workers)
     results: dict[tuple[int, int, int], tuple] = dict(done or {})
-    jobs = [job for job in shard_jobs(request, threshold, budget, fewest_rocks) if job.key not in results]
+    jobs = [job for job in shard_jobs(request, threshold, budget, fewest_rocks, maximizing)
+            if job.key not in results]
     stop = np.zeros(1, np.int32)  # set on Ctrl-C, an error, or (first_only) a hit: running kernels end at once
     best = [threshold - 1]
 
@@ -227,9 +250,10 @@ def search(request: LayoutRequest, threshold: int, budget: Budget, workers: int 
 
 
 def search_around(request: LayoutRequest, level: Level, release: int, threshold: int, budget: Budget,
-                  rng: np.random.Generator) -> ExhaustiveResult:
+                  rng: np.random.Generator, maximizing: bool = False) -> ExhaustiveResult:
     """An exact neighbourhood: keep all but ``release`` (random) rocks of ``level``, and search
-    every way of placing up to ``release`` rocks (within the budget) with every start and goal."""
+    every way of placing up to ``release`` rocks (within the budget) with every start and goal
+    (a room: scored over its routes, as ``search``)."""
     space = LayoutSpace.of(request)
     free = request.free_cells()
     rocks = [c for c in free if level.terrain[c] == ROCK]
@@ -249,7 +273,8 @@ def search_around(request: LayoutRequest, level: Level, release: int, threshold:
             complete = False
             break
         stops, _, mask, start, goal, count, done = kernels.exhaustive(
-            base, cells, start_ok, goal_ok, [], rocks_placed, first, max(threshold, best), budget.left())
+            base, cells, start_ok, goal_ok, [], rocks_placed, first, max(threshold, best), budget.left(),
+            routes=room_routes(request), room_score="min" if maximizing else "sum")
         layouts += count
         complete &= bool(done)
         if stops > best or (stops >= 0 and hit is None):

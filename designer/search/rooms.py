@@ -9,7 +9,8 @@ all routes in one compiled batch:
 - meeting the floors, a layout scores the sum over routes of min(stops, floor): it reaches
   ``request.room_target()`` exactly when every route meets its own floor, and a step that
   lengthens a short route counts while one that lengthens a long route does not;
-- maximizing, the shortest route's min stops (``--maximize`` raises the shortest route);
+- maximizing, every floor met, the shortest route's min stops (``--maximize`` raises the
+  shortest route);
 - counting choices, a layout must meet every floor too, and scores the fewest options along
   any route's printed solution (``objective="options"``: ``--min-choices``), or the fewest
   options a stop along any route, in thousandths (``"per_stop"``: ``--maximize-choices``, as
@@ -46,9 +47,10 @@ def room_scores(space: LayoutSpace, terrains: np.ndarray, maximizing: bool, obje
     for k, band in enumerate(bands):
         if band.max_stops is not None:
             ok &= stops[k] <= band.max_stops
+    if objective != "stops" or maximizing:
+        ok &= (stops >= floors_of(bands)).all(axis=0)
     if objective != "stops":
-        return _fewest_options(space, terrains, ok & (stops >= floors_of(bands)).all(axis=0), stops,
-                               objective == "per_stop")
+        return _fewest_options(space, terrains, ok, stops, objective == "per_stop")
     if maximizing:
         score = stops.min(axis=0)
     else:

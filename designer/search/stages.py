@@ -147,7 +147,8 @@ def _refine(search: Search, goal: Goal, level: Level, stops: int, budget: Budget
     while time.perf_counter() < min(budget.deadline, last_gain + stall) and not goal.met_by(stops):
         release = int(search.rng.choice(NEIGHBOURHOOD_RELEASE))
         round_budget = Budget.until(min(budget.deadline, last_gain + stall))
-        result = exhaustive.search_around(search.request, level, release, stops, round_budget, search.rng)
+        result = exhaustive.search_around(search.request, level, release, stops, round_budget, search.rng,
+                                          maximizing=goal.maximizing)
         if result.level is None or result.level in search.excluded:
             continue
         if result.best > stops:
@@ -184,7 +185,7 @@ def anneal_stage(search: Search, goal: Goal, budget: Budget, *, chains: int | No
                                              target=goal.target, on_best=search.seen)
     if goal.short(found_stops):
         return StageResult(pool=((found_stops, found_level), *search.pool) if found_stops > stops else None)
-    if found_level == level:
+    if found_level is None or found_level == level:
         return StageResult()
     return StageResult(search.verify(found_level, "anneal"))
 
@@ -198,9 +199,11 @@ def exhaustive_stage(search: Search, goal: Goal, budget: Budget) -> StageResult:
     if not goal.maximizing:
         bar = goal.target
     else:
-        bar = search.best.min_stops + 1 if search.best else search.request.min_stops
+        request = search.request
+        floor = min(band.min_stops for band in request.route_bands) if request.is_room else request.min_stops
+        bar = search.best.min_stops + 1 if search.best else floor
     result = exhaustive.search(search.request, bar, budget, search.workers, executor=search.executor,
-                               on_best=search.seen, first_only=not goal.maximizing)
+                               on_best=search.seen, first_only=not goal.maximizing, maximizing=goal.maximizing)
     design = None
     if result.level is not None:
         design = search.verify(result.level, "exhaustive")
@@ -226,16 +229,17 @@ def band_stage(search: Search, goal: Goal, budget: Budget) -> StageResult:
 
 
 @timed("choices")
-def choices_stage(search: Search, goal: Goal, budget: Budget) -> StageResult:
+def choices_stage(search: Search, goal: Goal, budget: Budget, *, from_pool: bool = False) -> StageResult:
     """Annealing chains (``designer.search.anneal``) that keep only layouts meeting the request's
     band and choice conditions (``--min-choices``, ``--unique``) and score ``goal``'s objective
     (options along the printed solution, or stops), from the best layout so far or the head of
-    the pool. The best level they find, verified; meeting a target, only one that reaches it."""
-    start = search.starting_layout()
+    the pool (``from_pool``: the pool's, a fresh start). The best level they find, verified;
+    meeting a target, only one that reaches it."""
+    start = search.pool[0] if from_pool and search.pool else search.starting_layout()
     if start is None:
         return StageResult()
     stops, level = start
-    search.progress.update(phase="annealing for choices" if goal.objective == "options" else "annealing")
+    search.progress.update(phase="annealing for choices" if goal.objective != "stops" else "annealing")
     found, score = anneal.search(search.request, level, stops, search.rng, budget, search.workers,
                                  target=goal.target, objective=goal.objective,
                                  on_best=search.seen if goal.objective == "stops" else None)

@@ -58,6 +58,9 @@ NEIGHBOURHOOD_STALL_SHARE = 0.3
 #: A room's climb for choices starts again from fresh samples after this share of the time limit
 #: without a better room (``designer.search.design.room_choices``).
 ROOM_CHOICES_STALL_SHARE = 0.25
+#: ... and its annealing chains get this share of the time left in each round, the next round
+#: starting from fresh samples, so that one chain stuck far from the best does not take it all.
+ROOM_CHOICES_ROUND_SHARE = 0.5
 NEIGHBOURHOOD_RELEASE = (3, 4)
 
 # --- the annealing chains (designer.search.anneal) -----------------------------------------------

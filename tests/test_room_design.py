@@ -281,3 +281,15 @@ def replace_floors(request, floor):
     from dataclasses import replace
 
     return replace(request, routes=tuple(RouteBand(band.a, band.b, floor) for band in request.routes))
+
+
+def test_a_door_given_on_a_template_opens_its_wall_but_never_its_snow(tmp_path, capsys):
+    (tmp_path / "t.txt").write_text("#######\n#?????#\n#??_??#\n#?????#\n#######\n")
+    assert main(["make", "--template", str(tmp_path / "t.txt"), "--door", "4,3", "--door", "2,0", "--door", "0,3",
+                 "--min-stops", "2", "--time-limit", "20"]) == 0
+    rows = capsys.readouterr().out.split()
+    assert (rows[4][3], rows[2][0], rows[0][3], rows[2][3]) == ("1", "2", "3", "_")
+    assert_room_holds(rows, {(1, 2): (2, None), (1, 3): (2, None), (2, 3): (2, None)})
+    assert main(["make", "--template", str(tmp_path / "t.txt"), "--door", "2,3", "--door", "2,0"]) == 2
+    err = capsys.readouterr().err
+    assert one_error_line(err) and "door 1 (2,3) is a drawn snow tile" in err

@@ -1,5 +1,5 @@
 """A user's own Tiled map as the room (issue 31, item 5): ``make --template room.tmj`` reads a
-map made by hand in Tiled's format (tests/data/l-room: an L-shaped room, an external .tsj
+map made by hand in Tiled's format (examples/maps/l-room.tmj: an L-shaped room, an external .tsj
 tileset, a decoration layer and a lights layer, doors as point and rectangle objects), and
 ``export --to tiled --into room.tmj`` writes the designed room into a copy of it with every
 other layer, tileset and property unchanged; refusals in one line."""
@@ -14,7 +14,7 @@ from designer.cli import main
 from designer.core.room import Room
 from designer.formats.tiled_map import read_map
 
-DATA = Path(__file__).parent / "data" / "l-room"
+DATA = Path(__file__).resolve().parents[1] / "examples" / "maps"  # the example's map, made in Tiled's format
 L_TEMPLATE = ("#####3####", "#.???????#", "#????????#", "2????????#", "#???#????#",
               "#????#####", "#????#####", "#????#####", "#????#####", "##1#######")
 
@@ -125,3 +125,14 @@ def test_into_takes_one_level_of_the_maps_size_into_a_json_map(l_room, tmp_path,
                  "--out", str(tmp_path / "maps")]) == 2
     assert "use -o FILE.tmj, not --out" in capsys.readouterr().err
     assert not (tmp_path / "x.tmj").exists() and not (tmp_path / "maps").exists()
+
+
+def test_free_cells_may_be_drawn_as_tiles_of_kind_free(l_room):
+    def draw_free(doc):
+        data = doc["layers"][0]["data"]
+        for k, row in enumerate(L_TEMPLATE):
+            for c, ch in enumerate(row):
+                if ch == "?":
+                    data[k * 10 + c] = 5  # the tileset's "free" tile
+
+    assert read_map(edited(l_room, draw_free)).rows == L_TEMPLATE

@@ -144,6 +144,10 @@ class LayoutRequest:
                              template=tuple("".join(row) for row in rows), min_choices=self.min_choices,
                              unique=self.unique)
 
+    def routes_text(self) -> str:
+        """Every route with its band, as messages name them: "1:3 >= 15, 1:2 in 9..12"."""
+        return ", ".join(f"{band.a}:{band.b} {band.band_text()}" for band in self.route_bands)
+
     def room_target(self) -> int:
         """What a room's searches count toward when meeting its routes' floors: the sum over
         routes of min(stops, floor), which reaches the sum of the floors exactly when every route
@@ -169,11 +173,11 @@ class LayoutRequest:
     def fixed_tile(self, cell: Cell) -> int | None:
         """The tile a cell keeps whatever the designer does (None for a free cell). An end placed
         on a fixed cell turns it into ice (a gap in the frame)."""
+        if cell in self._door_cells:
+            return ICE  # a door (--door): ice, a gap in the frame or in a template's wall
         if self.template is not None:
             ch = self.template[cell[0]][cell[1]]
             return None if ch == FREE else TEMPLATE_TILES[ch]
-        if cell in self._door_cells:
-            return ICE  # a door: ice, a gap in the frame
         return ROCK if self.frame and self.is_border(cell) else None
 
     def _template_pin(self, char: str) -> Cell | None:

@@ -34,6 +34,10 @@ climb's short head start) on one worker, the climb and the annealing beside it; 
 first verified level wins; maximizing, what they verify raises the model's bar at once; a proof
 ends both, and the model gets every worker when the others give up.
 
+A room with several doors (``LayoutRequest.is_room``) runs the same portfolio, every stage scoring
+a layout over all its routes at once (``designer.search.rooms``); its choices go to
+``room_choices``.
+
 Every candidate is re-checked by ``designer.analysis`` (networkx: strong, reversible, min stops
 from our own solver). One that fails is excluded from the model by a no-good cut and the search
 goes on; ``Design.generator`` records the method asked for (``auto``: this portfolio; ``cpsat``:
@@ -56,16 +60,17 @@ from designer.core.level import Level
 from designer.core.request import LayoutRequest
 from designer.search import anneal, exhaustive, opengrid
 from designer.search.goal import Goal
-from designer.search.validation import validate
 from designer.search.result import Design, DesignFailed, infeasible_message
 from designer.search.stages import (anneal_stage, band_stage, choices_stage, climb_stage,
                                     endpoints_stage, ends_model_stage, exhaustive_stage,
                                     model_stage, open_grid_stage, room_choices_stage, sample_stage)
 from designer.search.state import Progress, Search, StageResult
-from designer.search.tuning import (ROOM_CHOICES_ROUND_SHARE, ROOM_CHOICES_STALL_SHARE, STALL_MIN_SECONDS, ANNEAL_SHARE_BEFORE_MODEL, CHOICES_FLOOR_SHARE, CLIMB_SHARE,
-                                    CLIMB_SHARE_BEFORE_ANNEAL,
-                                    CLIMB_SHARE_BEFORE_PROOF, EXHAUSTIVE_REACH, MODEL_HEAD_START,
-                                    MODEL_HEAD_START_CELLS, MAXIMIZE_BESIDE_MODEL_CELLS, SEARCH_SHARE_WITHOUT_PROOF)
+from designer.search.tuning import (ANNEAL_SHARE_BEFORE_MODEL, CHOICES_FLOOR_SHARE, CLIMB_SHARE,
+                                    CLIMB_SHARE_BEFORE_ANNEAL, CLIMB_SHARE_BEFORE_PROOF, EXHAUSTIVE_REACH,
+                                    MAXIMIZE_BESIDE_MODEL_CELLS, MODEL_HEAD_START, MODEL_HEAD_START_CELLS,
+                                    ROOM_CHOICES_ROUND_SHARE, ROOM_CHOICES_STALL_SHARE, SEARCH_SHARE_WITHOUT_PROOF,
+                                    STALL_MIN_SECONDS)
+from designer.search.validation import validate
 
 __all__ = ["design", "lower_bound"]
 

@@ -148,9 +148,8 @@ class DesignFailed(RequestNotMet):
 def infeasible_message(request: LayoutRequest) -> str:
     """"proven infeasible: ..." for a request, its band included (a room: every route's)."""
     if request.is_room:
-        routes = ", ".join(f"{band.a}:{band.b} {band.band_text()}" for band in request.route_bands)
-        return (f"proven infeasible: no {request.height}x{request.width} room whose routes ({routes}) are all "
-                f"strong and reversible exists under these constraints")
+        return (f"proven infeasible: no {request.height}x{request.width} room whose routes "
+                f"({request.routes_text()}) are all strong and reversible exists under these constraints")
     band = f"min stops >= {request.min_stops}"
     if request.max_stops is not None:
         band = f"min stops in {request.min_stops}..{request.max_stops}"

@@ -167,9 +167,12 @@ class Search:
         return self.pool[0] if self.pool else None
 
     def seen(self, stops: int) -> None:
+        """A search's new best score: min stops, shown as the best so far (a room meeting its floors
+        counts a sum over routes, which is no number of stops: not shown)."""
         if stops > self.best_stops_seen:
             self.best_stops_seen = stops
-            self.progress.update(best_stops=stops)
+            if not (self.request.is_room and not self.goal.maximizing):
+                self.progress.update(best_stops=stops)
 
     def timed_out(self) -> DesignFailed:
         request, most = self.request, self.best_stops_seen
@@ -195,7 +198,7 @@ class Search:
                                           f"found in {self.budget.time_limit:g} s{seen}{skipped}")
 
     def _room_timed_out(self) -> DesignFailed:
-        routes = ", ".join(f"{band.a}:{band.b} {band.band_text()}" for band in self.request.route_bands)
+        routes = self.request.routes_text()
         seen = ""
         if self.closest_failure is not None:
             seen = f" (the closest room seen failed the checks: {self.closest_failure[1]})"

@@ -94,8 +94,8 @@ def _validate_room(request: LayoutRequest) -> None:
             raise DesignerError(f"door {number} ({r},{c}) lies outside the {h}x{w} grid")
         if request.frame and request.template is None and request.is_corner((r, c)):
             raise DesignerError(f"door {number} ({r},{c}) is a corner of the frame: nothing can move there or from there")
-        if request.fixed_tile((r, c)) != ICE:
-            raise DesignerError(f"door {number} ({r},{c}) is a drawn rock or snow tile of the template")
+        if request.template is not None and request.template[r][c] == "_":
+            raise DesignerError(f"door {number} ({r},{c}) is a drawn snow tile of the template: a door is ice")
         if (r, c) in seen:
             raise DesignerError(f"doors {seen[(r, c)]} and {number} are the same cell ({r},{c})")
         seen[(r, c)] = number

@@ -293,3 +293,26 @@ def test_a_door_given_on_a_template_opens_its_wall_but_never_its_snow(tmp_path, 
     assert main(["make", "--template", str(tmp_path / "t.txt"), "--door", "2,3", "--door", "2,0"]) == 2
     err = capsys.readouterr().err
     assert one_error_line(err) and "door 1 (2,3) is a drawn snow tile" in err
+
+
+def test_a_pack_of_rooms_is_drawn_mapped_and_played(tmp_path, capsys):
+    pytest.importorskip("drawsvg")
+    pack = tmp_path / "pack"
+    assert main(["make", "--size", "9x9", *THREE, "--min-stops", "6", "--count", "2", "--out", str(pack),
+                 "--time-limit", "20"]) == 0
+    (pack / "level-003.txt").write_text("#G#\n#.#\n#S#\n")  # a level beside the rooms
+    assert main(["render", str(pack), "-o", str(tmp_path / "sheet.svg"), "--solution"]) == 0
+    sheet = (tmp_path / "sheet.svg").read_text()
+    assert sheet.count('class="door"') == 6 and "level-001: 3 doors, " in sheet and "level-003: 1 stops" in sheet
+    assert main(["export", str(pack), "--to", "tiled", "--out", str(tmp_path / "maps")]) == 0
+    assert sorted(p.name for p in (tmp_path / "maps").iterdir()) == [
+        "ice-room-tiles.png", "ice-tiles.png", "level-001.tmj", "level-002.tmj", "level-003.tmj"]
+    doors = json.loads((tmp_path / "maps" / "level-001.tmj").read_text())["layers"][1]
+    assert doors["name"] == "doors"
+    assert main(["play", str(pack), "-o", str(tmp_path / "play.html")]) == 0
+    page = (tmp_path / "play.html").read_text()
+    assert "level-001: door 1 to door 2" in page and "level-003" in page
+    capsys.readouterr()
+    assert main(["render", str(pack), "-o", str(tmp_path / "graph.svg"), "--graph"]) == 2
+    err = capsys.readouterr().err
+    assert one_error_line(err) and "level-001 is a room" in err

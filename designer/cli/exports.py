@@ -56,8 +56,8 @@ def export(
     if into is not None:
         note(f"wrote {output_file} (the level in a copy of {into})")
         return
-    *maps, image = written.paths
-    note(f"wrote {len(maps)} map{'s' if len(maps) > 1 else ''} and {image}")
+    maps, images = written.paths[:written.levels], written.paths[written.levels:]
+    note(f"wrote {len(maps)} map{'s' if len(maps) > 1 else ''} and {' and '.join(map(str, images))}")
 
 
 @app.command()

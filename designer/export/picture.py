@@ -235,13 +235,20 @@ def draw_room(room: Room, *, cell: int = DEFAULT_CELL, solution: bool = False, r
         raise ValueError(f"route {lost[0]} is unsolvable: there is no path to draw")
     legend = CAPTION_HEIGHT if solved else 0  # which colour is which route
     picture = draw.Drawing(room.width * cell, room.height * cell + legend)
-    group = draw.Group()
     if legend:
         picture.append(draw.Rectangle(0, room.height * cell, room.width * cell, legend, fill="#ffffff"))
         for k, one in enumerate(solved):
             picture.append(draw.Text(one.name, 13, 6 + k * 40, room.height * cell + 15, font_weight="bold",
                                      fill=ROUTE_COLOURS[k % len(ROUTE_COLOURS)],
                                      font_family="DejaVu Sans, Verdana, sans-serif"))
+    picture.append(_room_group(room, cell, solved))
+    return picture
+
+
+def _room_group(room: Room, cell: float, solved: list) -> draw.Group:
+    """A room's tiles, the path of each route ``solved`` (``RouteSolution``s, each in its colour)
+    and its numbered doors."""
+    group = draw.Group()
     for r, row in enumerate(tile_kinds(room)):
         for c, kind in enumerate(row):
             _tile(group, kind, c * cell, r * cell, cell)
@@ -254,15 +261,15 @@ def draw_room(room: Room, *, cell: int = DEFAULT_CELL, solution: bool = False, r
     for number, (r, c) in room.doors:
         _tile(group, "door", c * cell, r * cell, cell)
         group.append(_text(str(number), (c + 0.5) * cell, (r + 0.5) * cell, cell * 0.44, NUMBER_FILL))
-    picture.append(group)
-    return picture
+    return group
 
 
 def contact_sheet(levels: list[tuple[str, Level]], *, cell: int = 16, columns: int | None = None,
                   gap: int = 12, solution: bool = False, moves_left: bool = False,
                   graph: bool = False) -> draw.Drawing:
     """Every level of a pack in one picture, each captioned with its name and min stops (and
-    drawn with its solution or moves left when asked)."""
+    drawn with its solution or moves left when asked); a room with its doors numbered, captioned
+    with its routes' range of stops (and, with ``solution``, each route's path)."""
     if not levels:
         raise ValueError("no levels to draw")
     columns = columns or max(1, math.ceil(math.sqrt(len(levels))))
@@ -276,11 +283,19 @@ def contact_sheet(levels: list[tuple[str, Level]], *, cell: int = 16, columns: i
     for k, (name, level) in enumerate(levels):
         x = gap + (k % columns) * (box_w + gap)
         y = gap + (k // columns) * (box_h + gap)
-        analysis = analyze(level)
-        group = _level_group(level, cell, solution, moves_left, analysis, graph)
-        sheet.append(draw.Use(group, x, y))
-        stops = analysis.min_stops
-        caption = f"{name}: {stops} stops" if stops is not None else f"{name}: unsolvable"
+        if isinstance(level, Room):  # its routes' paths in their colours, its stops as a range
+            from designer.analysis.routes import solve_routes
+
+            solved = solve_routes(level)
+            sheet.append(draw.Use(_room_group(level, cell, solved if solution else []), x, y))
+            stops = sorted(one.solution.stops for one in solved if one.solution)
+            caption = (f"{name}: {len(level.doors)} doors, {stops[0]}-{stops[-1]} stops" if len(stops) == len(solved)
+                       else f"{name}: a route unsolvable")
+        else:
+            analysis = analyze(level)
+            sheet.append(draw.Use(_level_group(level, cell, solution, moves_left, analysis, graph), x, y))
+            stops = analysis.min_stops
+            caption = f"{name}: {stops} stops" if stops is not None else f"{name}: unsolvable"
         sheet.append(draw.Text(caption, 13, x, y + level.height * cell + 15, fill="#1d2a36",
                                font_family="DejaVu Sans, Verdana, sans-serif"))
     return sheet

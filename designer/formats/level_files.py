@@ -314,7 +314,7 @@ PACK_INDEXES = ("front.json", "records.json")
 
 
 def read_pack(folder: str | Path) -> list[LevelFile]:
-    """Every level of a pack folder, in the order of their file names.
+    """Every level (or room with several doors) of a pack folder, in the order of their file names.
     Files of other suffixes, and the index files of ``PACK_INDEXES``, are left alone; an
     unreadable level file is an error."""
     path = Path(folder)
@@ -325,11 +325,12 @@ def read_pack(folder: str | Path) -> list[LevelFile]:
         raise LevelError(f"{folder}: cannot read the folder ({exc.strerror})") from None
     if not names:
         raise LevelError(f"{folder}: no level files (*.txt, *.json) in the folder")
-    return [read_level_file(name) for name in names]
+    return [read_level_file_or_room(name) for name in names]
 
 
 def read_levels(source: str | Path) -> list[LevelFile]:
-    """A level file (or - for standard input) as a pack of one, or a pack folder."""
+    """A level file (or - for standard input) as a pack of one, or a pack folder (whose files may
+    hold rooms)."""
     if str(source) != "-" and Path(source).is_dir():
         return read_pack(source)
     return [read_level_file(source)]

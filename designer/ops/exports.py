@@ -15,8 +15,8 @@ PICTURE_SUFFIXES = (".svg", ".png")
 
 
 def _read(source: str):
-    """(the level files of ``source``, the room it holds or None): a pack folder's levels; or a
-    file's (or standard input's) level, or its room with several doors as a level file's entry."""
+    """(the level files of ``source``, the room it holds or None): a pack folder's levels and
+    rooms; or a file's (or standard input's) level, or its room with several doors."""
     from designer.core.room import Room
     from designer.formats.level_files import read_level_file_or_room, read_levels
 
@@ -24,6 +24,17 @@ def _read(source: str):
         return read_levels(source), None
     one = read_level_file_or_room(source)
     return [one], one.level if isinstance(one.level, Room) else None
+
+
+def _unsolvable(entry) -> str | None:
+    """Why a level file's level (or a room's route) has no solution to draw, or None."""
+    from designer.analysis.graph import is_solvable
+    from designer.core.room import Room
+
+    if isinstance(entry.level, Room):
+        lost = [f"{a}:{b}" for a, b in entry.level.routes() if not is_solvable(entry.level.route(a, b))]
+        return f"route {lost[0]} of {entry.name} has no solution to draw (--solution)" if lost else None
+    return None if is_solvable(entry.level) else f"{entry.name} has no solution to draw (--solution)"
 
 
 @dataclass(frozen=True)
@@ -38,7 +49,7 @@ def render(source: str, output_file: str, *, solution: bool = False, moves_left:
            graph: bool = False, cell: int | None = None, force: bool = False) -> Written:
     """Draw a level (or a pack folder, as one contact sheet) as SVG or PNG, by ``output_file``'s
     suffix; with ``solution``, the fewest-moves path (``RequestNotMet`` when a level has none)."""
-    from designer.analysis.graph import is_solvable
+    from designer.core.room import Room
     from designer.export import picture
     from designer.formats import output
 
@@ -57,9 +68,13 @@ def render(source: str, output_file: str, *, solution: bool = False, moves_left:
         except ValueError as exc:
             raise RequestNotMet(f"unsolvable: {exc}") from None
     else:
-        unsolvable = [entry.name for entry in levels if solution and not is_solvable(entry.level)]
+        unsolvable = [why for entry in levels if solution for why in (_unsolvable(entry),) if why]
         if unsolvable:
-            raise RequestNotMet(f"unsolvable: {unsolvable[0]} has no solution to draw (--solution)")
+            raise RequestNotMet(f"unsolvable: {unsolvable[0]}")
+        rooms = [entry.name for entry in levels if isinstance(entry.level, Room)]
+        if rooms and (moves_left or graph):
+            raise DesignerError(f"--moves-left and --graph draw levels with one start and one goal: {rooms[0]} is "
+                                "a room with several doors")
         if len(levels) == 1 and not Path(source).is_dir():
             drawing = picture.draw_level(levels[0].level, cell=cell or picture.DEFAULT_CELL, solution=solution,
                                          moves_left=moves_left, graph=graph)
@@ -74,9 +89,11 @@ def render(source: str, output_file: str, *, solution: bool = False, moves_left:
 def export_tiled(source: str, *, output_file: str | None = None, out: str | None = None, cell: int = 32,
                  force: bool = False, into: str | None = None) -> Written:
     """Tiled maps (.tmj), one per level, with their tileset image beside them: ``output_file``
-    for one level, or the folder ``out``. ``paths``: the maps, then the image. With ``into`` (a
+    for one level, or the folder ``out``. ``paths``: the maps, then the image (a pack of levels
+    and rooms: both images, the level's first). With ``into`` (a
     user's own map, the template the level was designed from), the level is written into a copy
     of that map instead (``designer.export.tiled.into_map``), and no image: ``paths`` is the map."""
+    from designer.core.room import Room
     from designer.export import picture, tiled
     from designer.formats import output
 
@@ -84,27 +101,32 @@ def export_tiled(source: str, *, output_file: str | None = None, out: str | None
         raise DesignerError("give either -o FILE.tmj (one level) or --out DIR")
     if into is not None:
         return _export_into(source, into, output_file, out, force)
-    levels, room = _read(source)
-    image_name, kinds = (tiled.ROOM_TILESET_IMAGE, picture.ROOM_TILES) if room else (tiled.TILESET_IMAGE, picture.TILES)
+    levels, _ = _read(source)
+    rooms = [isinstance(entry.level, Room) for entry in levels]
+    tilesets = [(name, kinds) for name, kinds, wanted in (
+        (tiled.TILESET_IMAGE, picture.TILES, not all(rooms)), (tiled.ROOM_TILESET_IMAGE, picture.ROOM_TILES, any(rooms)))
+        if wanted]  # a level's image, a room's, or both for a pack of both
     if output_file is not None:
         if len(levels) > 1:
             raise DesignerError(f"{source} holds {len(levels)} levels: use --out DIR for a pack")
         if Path(output_file).suffix.lower() not in (".tmj", ".json"):
             raise DesignerError(f"-o {output_file}: a Tiled map is written as FILE.tmj (or FILE.json)")
         maps = [output.check_file(output_file, force=force)]
-        image = output.check_file(output.beside(maps[0], image_name), force=force, option="-o")
+        images = [output.check_file(output.beside(maps[0], name), force=force, option="-o") for name, _ in tilesets]
     else:
-        names = [f"{entry.name}.tmj" for entry in levels] + [image_name]
-        *maps, image = output.check_folder(out, names, force=force)
-    documents = [json.dumps(tiled.room_to_tiled(room, cell=cell) if room else tiled.to_tiled_file(entry, cell=cell),
-                            indent=1) + "\n" for entry in levels]
+        names = [f"{entry.name}.tmj" for entry in levels] + [name for name, _ in tilesets]
+        paths = output.check_folder(out, names, force=force)
+        maps, images = paths[:len(levels)], paths[len(levels):]
+    documents = [json.dumps(tiled.room_to_tiled(entry.level, cell=cell) if room else
+                            tiled.to_tiled_file(entry, cell=cell), indent=1) + "\n" for entry, room in zip(levels, rooms)]
     with ExitStack() as stack:
         if out is not None:
             stack.enter_context(output.folder(out))
-        output.write(image, picture.png_bytes(picture.tileset(cell, kinds)), force=force)
+        for image, (_, kinds) in zip(images, tilesets):
+            output.write(image, picture.png_bytes(picture.tileset(cell, kinds)), force=force)
         for path, document in zip(maps, documents):
             output.write(path, document, force=force)
-    return Written([*maps, image], len(levels))
+    return Written([*maps, *images], len(levels))
 
 
 def _export_into(source: str, into: str, output_file: str | None, out: str | None, force: bool) -> Written:

@@ -316,3 +316,10 @@ def test_a_pack_of_rooms_is_drawn_mapped_and_played(tmp_path, capsys):
     assert main(["render", str(pack), "-o", str(tmp_path / "graph.svg"), "--graph"]) == 2
     err = capsys.readouterr().err
     assert one_error_line(err) and "level-001 is a room" in err
+
+
+def test_pareto_refuses_a_room_in_one_line(tmp_path, capsys):
+    (tmp_path / "l.txt").write_text("\n".join(L_ROOM) + "\n")
+    assert main(["pareto", "--template", str(tmp_path / "l.txt"), "--time-limit", "5"]) == 2
+    err = capsys.readouterr().err
+    assert one_error_line(err) and "a template with doors (a room) is designed with make" in err

@@ -50,7 +50,9 @@ def size_option():
 
 
 def template_option():
-    return typer.Option(None, "--template", metavar="FILE", help="A sketch to fill: canonical ASCII plus ? for a free cell.")
+    return typer.Option(None, "--template", metavar="FILE",
+                        help="A sketch to fill: canonical ASCII plus ? for a free cell (doors 1-9 for a room), or a "
+                             "Tiled map (.tmj).")
 
 
 def no_frame_option():

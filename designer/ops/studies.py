@@ -79,6 +79,9 @@ def pareto(request: LayoutRequest, time_limit: float, *, seed: int = 0, workers:
     from designer.studies import pareto as front_search
 
     validate(request)
+    if request.is_room:  # a front of (min stops, options) is one start and goal's: a room has one per route
+        raise DesignerError("pareto draws the front of levels with one start and one goal; a template with doors "
+                            "(a room) is designed with make (--maximize-choices counts every route)")
     seconds(time_limit, "--time-limit")
     whole(seed, "--seed", 0, MAX_SEED)
     check_plot(plot_file, force)

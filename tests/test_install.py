@@ -76,7 +76,7 @@ def test_need_returns_the_module_or_names_the_extra():
         need("no_such_module_here", "plot")
     with pytest.raises(ValueError):
         need("json", "no such extra")
-    assert set(EXTRAS) == {"pictures", "plot", "dask"}
+    assert set(EXTRAS) == {"pictures", "plot", "dask", "studio"}
 
 
 def test_pyproject_lists_the_same_extras():
@@ -87,5 +87,5 @@ def test_pyproject_lists_the_same_extras():
     extras = project["optional-dependencies"]
     assert set(extras) == set(EXTRAS) | {"all", "test"}
     assert extras["all"] == [f"ice-designer[{','.join(EXTRAS)}]"]
-    assert not any(dep.split("[")[0].split(">")[0] in ("drawsvg", "cairosvg", "matplotlib", "dask")
+    assert not any(dep.split("[")[0].split(">")[0] in ("drawsvg", "cairosvg", "matplotlib", "dask", "starlette", "uvicorn")
                    for dep in project["dependencies"])

@@ -27,9 +27,10 @@ from designer.cli import levels  # noqa: E402  solve, analyze
 from designer.cli import make  # noqa: E402
 from designer.cli import studies  # noqa: E402  compare, pareto, records
 from designer.cli import exports  # noqa: E402  render, export, play
+from designer.cli import studio  # noqa: E402
 from designer.cli import bench  # noqa: E402
 
-COMMANDS = (levels, make, studies, exports, bench)
+COMMANDS = (levels, make, studies, exports, studio, bench)
 
 #: Exit status after Ctrl-C (128 + SIGINT), as shells report it.
 INTERRUPTED = 128 + signal.SIGINT

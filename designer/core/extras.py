@@ -20,6 +20,7 @@ EXTRAS: dict[str, str] = {
     "pictures": "render, export and play",  # drawsvg; cairosvg for PNG
     "plot": "the --plot of compare and pareto",  # matplotlib
     "dask": "--dask, shards on a dask.distributed cluster",  # dask.distributed
+    "studio": "designer studio, the local web app",  # starlette, uvicorn
 }
 
 

@@ -33,7 +33,8 @@ class MakeOptions:
     is "not given": each has the default ``make --help`` names."""
 
     size: tuple[int, int] | None = None
-    template: str | None = None  # a template file (canonical ASCII plus ? for a free cell)
+    template: str | tuple[str, ...] | None = None  # a template file (ASCII plus ? for a free cell, or a Tiled
+    # map), or its rows already in hand (a sketch the studio holds)
     min_stops: int | None = None
     max_stops: int | None = None
     start: tuple[int, int] | None = None
@@ -103,7 +104,12 @@ def request_for(options: MakeOptions) -> LayoutRequest:
         for given, name in ((options.size, "--size"), (None if options.frame else True, "--no-frame")):
             if given is not None:
                 raise DesignerError(f"{name} does not go with --template: the template draws the grid and its walls")
-        rows = read_template(options.template)
+        if isinstance(options.template, (tuple, list)):
+            from designer.formats.template import parse_template
+
+            rows = parse_template("\n".join(options.template))
+        else:
+            rows = read_template(options.template)
         for pin, char, name in ((options.start, "S", "--start"), (options.goal, "G", "--goal")):
             if pin is not None and any(char in row for row in rows):
                 raise DesignerError(f"{name} and the template's {char!r} both pin the same end: keep one")

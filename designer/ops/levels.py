@@ -79,3 +79,56 @@ def analyze(source: str, *, routes: list | None = None) -> Analysed | RoomAnalys
     if isinstance(found, Room):
         return RoomAnalysed(found, analyze_routes(found, routes))
     return Analysed(found, analyze_level(found))
+
+
+def figures(rows: list[str]) -> dict:
+    """The live figures of a grid as a sketch holds it (``designer studio`` shows them after every
+    edit): rows of canonical ASCII, where ``?`` (a free cell, still the solver's) counts as ice,
+    with ``S`` and ``G`` or doors ``1``-``9``. One entry per route (a level: S to G): solvable, min
+    stops, class, reversible, options, rail stops, the solution's path and the trap cells. A grid
+    with no two ends yet has no route. LevelError (one line) for rows that are no grid.
+
+    >>> found = figures(["#G#", "#?#", "#S#"])
+    >>> [(one["route"], one["class"], one["min_stops"], one["path"]) for one in found["routes"]]
+    [('S:G', 'strong', 1, [[2, 1], [0, 1]])]
+    """
+    from designer.analysis.graph import analyze as analyze_level
+    from designer.analysis.routes import analyze_routes
+    from designer.core.errors import LevelError
+    from designer.core.level import CANONICAL, DOOR_CHARS, scan_rows
+    from designer.core.room import Room
+
+    if not rows or not all(isinstance(row, str) for row in rows):
+        raise LevelError("the grid must be a list of rows of text")
+    plain = [row.replace("?", ".") for row in rows]
+    terrain, starts, goals, doors = scan_rows(plain, CANONICAL)  # its errors are one line each
+    height, width = terrain.shape
+    if starts and goals and not doors:
+        level = Level(terrain, starts[0], goals[0])
+        found = [("S:G", level, analyze_level(level))] if len(starts) == len(goals) == 1 else []
+    elif len(doors) >= 2 and not (starts or goals) and all(len(cells) == 1 for cells in doors.values()):
+        room = Room(terrain, tuple((number, cells[0]) for number, cells in doors.items()))
+        found = [(one.name, one.level, one.analysis) for one in analyze_routes(room).routes]
+    else:
+        found = []
+    routes = []
+    for name, level, analysis in found:
+        routes.append({"route": name, "solvable": analysis.min_stops is not None, "min_stops": analysis.min_stops,
+                       "class": analysis.solvability, "reversible": analysis.reversible,
+                       "options": analysis.options, "rail_stops": analysis.rail_stops,
+                       "path": [list(cell) for cell in analysis.solution.path] if analysis.solution else [],
+                       "traps": [list(cell) for cell in analysis.trap_cells]})
+    ends = "doors" if doors else "ends"
+    return {"height": height, "width": width, "routes": routes, "ends": ends if found else None,
+            "free": sum(row.count("?") for row in rows), "doors": sorted(int(d) for d in doors) if doors else [],
+            "note": None if found else _why_no_route(starts, goals, doors, DOOR_CHARS)}
+
+
+def _why_no_route(starts, goals, doors, door_chars) -> str:
+    if doors and (starts or goals):
+        return "S and G, or doors 1-9: not both"
+    if any(len(cells) > 1 for cells in doors.values()):
+        return "two doors of one number"
+    if len(starts) > 1 or len(goals) > 1:
+        return "one S and one G"
+    return "paint a start and a goal, or two doors or more"

@@ -1,0 +1,48 @@
+"""``designer studio``: the local web app (``designer.studio``), served by uvicorn until Ctrl-C."""
+
+from __future__ import annotations
+
+import socket
+import webbrowser
+
+import typer
+
+from designer.core.errors import DesignerError
+from designer.cli.shell import app, echo, note
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+@app.command()
+def studio(
+    host: str = typer.Option("127.0.0.1", "--host", help="The address to listen on (default: this machine only)."),
+    port: int = typer.Option(0, "--port", min=0, max=65535, help="The port (default: a free one)."),
+    no_browser: bool = typer.Option(False, "--no-browser", help="Print the address; do not open a browser."),
+) -> None:
+    """Paint a room, lock what you like, let the solver fill the rest, and see its figures at once:
+    a local web app, at the address printed (its token changes at every start)."""
+    from designer.core.extras import need
+
+    need("starlette", "studio")
+    uvicorn = need("uvicorn", "studio")
+    from designer.studio.server import Studio, create_app
+
+    try:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(128)  # from now on a request waits for the server, never refused
+    except (OSError, UnicodeError) as exc:
+        raise DesignerError(f"--host {host} --port {port}: cannot listen there ({getattr(exc, 'strerror', None) or exc})")
+    studio_ = Studio(host, sock.getsockname()[1])
+    if host not in LOOPBACK:
+        note(f"warning: listening on {host}, not this machine alone: anyone who can reach it and learns the token "
+             "can use the studio")
+    echo(f"designer studio: {studio_.url()}")
+    echo("Ctrl-C stops it (and every fill it started).")
+    if not no_browser:
+        webbrowser.open(studio_.url())
+    server = uvicorn.Server(uvicorn.Config(create_app(studio_), log_level="warning", access_log=False,
+                                           lifespan="on"))
+    server.run(sockets=[sock])

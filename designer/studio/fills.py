@@ -1,0 +1,121 @@
+"""Fills: ``designer.ops.design.make`` on a sketch, each in a process of its own, which the
+server can end at once (OR-Tools has crashed at exit after solving off the main thread, and a
+thread cannot be stopped). The child reports each progress update and its one result through a
+pipe; ``Fill.events`` turns them into the server-sent events the page reads.
+
+>>> fill = Fill.start({"template": ["#G#", "#?#", "#S#"], "min_stops": 1, "time_limit": 5})
+>>> [event["kind"] for event in fill.events()][-1]
+'done'
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+import threading
+import time
+
+#: Seconds a fill's process is given to end after SIGTERM before it is killed.
+GRACE_SECONDS = 1.0
+
+
+def _child(options: dict, conn) -> None:
+    """The fill's process: design the sketch, sending ("progress", label) on each update and one
+    ("done", JSON level) or ("failed", status, message) at the end."""
+    from designer.core.control import die_with_parent
+    from designer.core.errors import DesignerError, RequestNotMet
+    from designer.ops import design as ops
+
+    die_with_parent(signal.SIGKILL)  # a server killed outright takes its searches with it
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server's Ctrl-C is the server's to handle
+
+    def progress(update) -> None:
+        if update.label:
+            conn.send(("progress", update.label))
+
+    try:
+        made = ops.make(ops.plan(ops.MakeOptions(**options)), ops.LevelOutput(fmt="json"), on_progress=progress)
+        conn.send(("done", made.text))
+    except RequestNotMet as exc:
+        conn.send(("failed", 1, str(exc)))
+    except DesignerError as exc:
+        conn.send(("failed", 2, str(exc)))
+    except Exception as exc:  # a bug: said in one line, the server goes on
+        conn.send(("failed", 3, f"{type(exc).__name__}: {exc}"))
+    finally:
+        conn.close()
+
+
+class Fill:
+    """One fill: its process and the parent's end of its pipe."""
+
+    def __init__(self, process, conn):
+        self.process, self.conn = process, conn
+        self.cancelled = threading.Event()
+
+    @classmethod
+    def start(cls, options: dict) -> Fill:
+        """Start designing ``options`` (``MakeOptions`` fields as JSON values) in a new process."""
+        context = multiprocessing.get_context("spawn")  # no fork of a server that runs threads
+        parent, child = context.Pipe(duplex=False)
+        process = context.Process(target=_child, args=(options, child), daemon=True, name="designer studio fill")
+        process.start()
+        child.close()
+        return cls(process, parent)
+
+    def events(self, poll: float = 0.1):
+        """The fill's events, as dicts: {"kind": "progress", "label"}, then one of {"kind": "done",
+        "level": JSON text}, {"kind": "failed", "status", "message"} or {"kind": "cancelled"}."""
+        while True:
+            if self.cancelled.is_set():
+                yield {"kind": "cancelled"}
+                return
+            try:
+                ready = self.conn.poll(poll)
+            except (OSError, EOFError):
+                ready = False
+            if ready:
+                try:
+                    message = self.conn.recv()
+                except (EOFError, OSError):
+                    message = None
+                if message is None:
+                    yield {"kind": "cancelled" if self.cancelled.is_set() else "failed", "status": 3,
+                           "message": "the fill's process ended without a result"}
+                    return
+                if message[0] == "progress":
+                    yield {"kind": "progress", "label": message[1]}
+                    continue
+                self.process.join(GRACE_SECONDS)
+                if message[0] == "done":
+                    yield {"kind": "done", "level": message[1]}
+                else:
+                    yield {"kind": "failed", "status": message[1], "message": message[2]}
+                return
+            if not self.process.is_alive() and not self.conn.poll(0):
+                yield {"kind": "failed", "status": 3, "message": "the fill's process ended without a result"}
+                return
+
+    def cancel(self) -> None:
+        """End the fill now: SIGTERM, then SIGKILL after ``GRACE_SECONDS``."""
+        self.cancelled.set()
+        if self.process.is_alive():
+            self.process.terminate()
+            self.process.join(GRACE_SECONDS)
+            if self.process.is_alive():
+                self.process.kill()
+                self.process.join()
+        self.conn.close()
+
+    @property
+    def running(self) -> bool:
+        return self.process.is_alive()
+
+
+def wait_gone(fills, seconds: float = 5.0) -> None:
+    """Wait until every fill's process has ended (each cancelled first)."""
+    for fill in fills:
+        fill.cancel()
+    deadline = time.monotonic() + seconds
+    for fill in fills:
+        fill.process.join(max(0.0, deadline - time.monotonic()))

@@ -1,0 +1,284 @@
+"""The studio's web app: Starlette routes behind one guard, served by uvicorn on 127.0.0.1.
+
+Loopback is no access control: any page the user visits may send requests to 127.0.0.1. So, as
+Jupyter's server does, every request passes ``Guard`` first:
+
+- **Host**: it must name this server (``127.0.0.1:PORT``, ``localhost:PORT``, or the ``--host``
+  given), or a page behind a rebound DNS name could read the answers (403);
+- **token**: a fresh random token per start, in the URL the command prints and opens. The page
+  comes only with it (``?token=``, which also sets an HttpOnly, SameSite=Strict cookie), and
+  every API call carries it (the cookie, or the ``X-Studio-Token`` header); else 403;
+- **Origin**: a request that changes anything (POST) must come from this server's own origin,
+  so no other site can drive it even with the user's cookie (403);
+- **bodies** are read up to ``MAX_BODY`` bytes (413), parsed as JSON objects (400), and levels
+  kept to the level limits by the operations' own checks (400, one line);
+- every answer carries a Content Security Policy that lets the page load from and send to
+  this server only, and forbids framing it.
+
+API: ``POST /api/figures`` (the live figures of a sketch, ``designer.ops.levels.figures``),
+``POST /api/check`` (the cheap bounds of a fill request), ``POST /api/fill`` (start a fill; a
+page's second fill cancels its first), ``GET /api/fill/ID/events`` (its progress, as
+server-sent events; a closed stream cancels it), ``POST /api/fill/ID/cancel``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import secrets
+import threading
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from importlib import resources
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from designer.core.errors import DesignerError
+from designer.studio.fills import Fill, wait_gone
+
+#: The largest request body read (a 40x40 sketch is under 2 KB; a fill request with it, under 4).
+MAX_BODY = 256 * 1024
+COOKIE = "designer_studio_token"
+HEADER = "x-studio-token"
+#: The Content Security Policy of every answer: this server only, no inline code, no frames.
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+       "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+SECURITY_HEADERS = {"Content-Security-Policy": CSP, "X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff",
+                    "Referrer-Policy": "no-referrer", "Cache-Control": "no-store"}
+STATIC = {"/studio.js": ("studio.js", "text/javascript; charset=utf-8"),
+          "/studio.css": ("studio.css", "text/css; charset=utf-8")}
+#: The fill request's fields (the ``make`` options the page sets), as ``MakeOptions`` takes them, and
+#: what each must be in JSON (the plan then checks its value as ``make`` does).
+_WHOLE = ("a whole number", lambda v: type(v) is int)
+_FLAG = ("true or false", lambda v: type(v) is bool)
+FILL_FIELDS = {
+    **{name: _WHOLE for name in ("min_stops", "max_stops", "max_rocks", "snow", "min_choices", "seed")},
+    **{name: _FLAG for name in ("tidy", "maximize", "maximize_choices", "unique")},
+    "time_limit": ("a number of seconds", lambda v: type(v) in (int, float)),
+    "method": ("a method's name", lambda v: isinstance(v, str)),
+    "routes": ("a list of routes such as \"1:3=15\"", lambda v: isinstance(v, list) and all(isinstance(r, str) for r in v)),
+}
+
+
+class Refused(Exception):
+    """A request the guard or a handler refuses: its status and one line."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass
+class Studio:
+    """One start of the studio: where it listens, its token, and the fills it runs (by page)."""
+
+    host: str
+    port: int
+    token: str = field(default_factory=lambda: secrets.token_urlsafe(32))
+    fills: dict = field(default_factory=dict)  # page id -> (fill id, Fill)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def origin(self) -> str:
+        return f"http://{self.hosts()[0]}"
+
+    def hosts(self) -> list[str]:
+        """The Host values that name this server."""
+        names = [self.host]
+        if self.host in ("127.0.0.1", "localhost", "::1"):
+            names = ["127.0.0.1", "localhost"]
+        return [f"{name}:{self.port}" if ":" not in name else f"[{name}]:{self.port}" for name in names]
+
+    def url(self) -> str:
+        return f"{self.origin}/?token={self.token}"
+
+    def stop_fills(self) -> None:
+        with self.lock:
+            running = [fill for _, fill in self.fills.values()]
+            self.fills.clear()
+        wait_gone(running)
+
+
+def _static(name: str) -> bytes:
+    return resources.files("designer.studio").joinpath("static", name).read_bytes()
+
+
+def create_app(studio: Studio) -> Starlette:
+    """The app of one studio start (``studio``: its address and token)."""
+
+    def token_ok(request: Request, allow_query: bool = False) -> bool:
+        given = request.headers.get(HEADER) or request.cookies.get(COOKIE) or ""
+        if allow_query and not given:
+            given = request.query_params.get("token", "")
+        return hmac.compare_digest(given.encode(), studio.token.encode())
+
+    def guard(request: Request, *, page: bool = False) -> None:
+        if request.headers.get("host", "") not in studio.hosts():
+            raise Refused(403, "this server answers to its own address only")
+        if not token_ok(request, allow_query=page):
+            raise Refused(403, "no valid token: open the address designer studio printed")
+        if request.method != "GET" and request.headers.get("origin") not in (f"http://{h}" for h in studio.hosts()):
+            raise Refused(403, "a change must come from the studio's own page")
+
+    async def body(request: Request) -> dict:
+        length = request.headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+            raise Refused(413, f"the request body is over {MAX_BODY // 1024} KB")
+        data = bytearray()
+        async for chunk in request.stream():
+            data += chunk
+            if len(data) > MAX_BODY:
+                raise Refused(413, f"the request body is over {MAX_BODY // 1024} KB")
+        try:
+            obj = json.loads(data.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+            raise Refused(400, "the request body is not JSON") from None
+        if not isinstance(obj, dict):
+            raise Refused(400, "the request body must be a JSON object")
+        return obj
+
+    def rows_of(obj: dict) -> list[str]:
+        rows = obj.get("rows")
+        if not isinstance(rows, list) or not rows or not all(isinstance(row, str) for row in rows):
+            raise Refused(400, "rows: a list of the grid's rows of text is needed")
+        return rows
+
+    def guarded(handler, *, page: bool = False):
+        async def run(request: Request) -> Response:
+            try:
+                guard(request, page=page)
+                return await handler(request)
+            except Refused as exc:
+                return JSONResponse({"error": str(exc)}, status_code=exc.status, headers=SECURITY_HEADERS)
+            except DesignerError as exc:  # bad input: its one line
+                return JSONResponse({"error": str(exc)}, status_code=400, headers=SECURITY_HEADERS)
+        return run
+
+    async def index(request: Request) -> Response:
+        response = Response(_static("index.html"), media_type="text/html; charset=utf-8", headers=SECURITY_HEADERS)
+        response.set_cookie(COOKIE, studio.token, httponly=True, samesite="strict", path="/")
+        return response
+
+    def static(path: str):
+        name, media = STATIC[path]
+
+        async def serve(request: Request) -> Response:
+            return Response(_static(name), media_type=media, headers=SECURITY_HEADERS)
+        return serve
+
+    async def figures(request: Request) -> Response:
+        from designer.ops.levels import figures as live_figures
+
+        rows = rows_of(await body(request))
+        found = await asyncio.to_thread(live_figures, rows)
+        return JSONResponse(found, headers=SECURITY_HEADERS)
+
+    def options_of(obj: dict) -> dict:
+        """The fill request as ``MakeOptions`` fields (JSON values), each checked by the plan."""
+        options = {"template": rows_of(obj)}
+        fields = obj.get("request") or {}
+        if not isinstance(fields, dict):
+            raise Refused(400, "request: an object of the fill's options is needed")
+        for name, value in fields.items():
+            if name not in FILL_FIELDS:
+                raise Refused(400, f"request: unknown option {str(name)[:40]!r}")
+            if value is None:
+                continue
+            what, fits = FILL_FIELDS[name]
+            if not fits(value):
+                raise Refused(400, f"--{name.replace('_', '-')} must be {what}, not {json.dumps(value)[:40]}")
+            options[name] = tuple(value) if name == "routes" else value
+        return options
+
+    def plan_of(options: dict):
+        from designer.ops import design as ops
+
+        return ops.plan(ops.MakeOptions(**{**options, "template": tuple(options["template"])}))
+
+    async def check(request: Request) -> Response:
+        """The fill request's plan and cheap bounds: a request no level can meet is named before
+        any search (``designer.analysis.bounds``)."""
+        from designer.analysis import bounds
+
+        plan = plan_of(options_of(await body(request)))
+        reason = bounds.infeasible(plan.requests[0])
+        return JSONResponse({"ok": reason is None, "infeasible": reason}, headers=SECURITY_HEADERS)
+
+    async def fill(request: Request) -> Response:
+        obj = await body(request)
+        page = obj.get("page")
+        if not isinstance(page, str) or not 0 < len(page) <= 64:
+            raise Refused(400, "page: the page's id is needed")
+        options = options_of(obj)
+        plan_of(options)  # bad options: refused here, in one line, before any process starts
+        started = Fill.start(options)
+        fill_id = secrets.token_urlsafe(12)
+        with studio.lock:
+            previous = studio.fills.get(page)
+            studio.fills[page] = (fill_id, started)
+        if previous is not None:  # one fill at a time per page
+            await asyncio.to_thread(previous[1].cancel)
+        return JSONResponse({"fill": fill_id}, headers=SECURITY_HEADERS)
+
+    def find(fill_id: str) -> tuple[str, Fill]:
+        with studio.lock:
+            for page, (known, found) in studio.fills.items():
+                if hmac.compare_digest(known, fill_id):
+                    return page, found
+        raise Refused(404, "no such fill")
+
+    async def events(request: Request) -> Response:
+        page, found = find(request.path_params["fill"])
+
+        async def stream():
+            queue: asyncio.Queue = asyncio.Queue()
+            loop = asyncio.get_running_loop()
+
+            def pump() -> None:
+                for event in found.events():
+                    loop.call_soon_threadsafe(queue.put_nowait, event)
+                loop.call_soon_threadsafe(queue.put_nowait, None)
+
+            threading.Thread(target=pump, name="fill events", daemon=True).start()
+            try:
+                while True:
+                    event = await queue.get()
+                    if event is None:
+                        break
+                    yield f"data: {json.dumps(event)}\n\n"
+            finally:  # the page went away (or the fill ended): nothing is left running
+                await asyncio.to_thread(found.cancel)
+                with studio.lock:
+                    if studio.fills.get(page, (None, None))[1] is found:
+                        del studio.fills[page]
+
+        return StreamingResponse(stream(), media_type="text/event-stream", headers=SECURITY_HEADERS)
+
+    async def cancel(request: Request) -> Response:
+        _, found = find(request.path_params["fill"])
+        await asyncio.to_thread(found.cancel)
+        return JSONResponse({"cancelled": True}, headers=SECURITY_HEADERS)
+
+    routes = [Route("/", guarded(index, page=True)),
+              *(Route(path, guarded(static(path))) for path in STATIC),
+              Route("/api/figures", guarded(figures), methods=["POST"]),
+              Route("/api/check", guarded(check), methods=["POST"]),
+              Route("/api/fill", guarded(fill), methods=["POST"]),
+              Route("/api/fill/{fill}/events", guarded(events)),
+              Route("/api/fill/{fill}/cancel", guarded(cancel), methods=["POST"])]
+
+    async def not_found(request: Request, exc) -> Response:
+        status = getattr(exc, "status_code", 404)
+        return JSONResponse({"error": "no such page" if status == 404 else "not allowed"}, status_code=status,
+                            headers=SECURITY_HEADERS)
+
+    @asynccontextmanager
+    async def lifespan(app):
+        yield
+        await asyncio.to_thread(studio.stop_fills)  # the server stops: every fill it started ends
+
+    return Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found}, lifespan=lifespan)

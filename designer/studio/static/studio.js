@@ -1,0 +1,230 @@
+// designer studio: paint a room, lock what you paint, let the solver fill the rest (designer.studio).
+// Every figure comes from the server (designer.ops): this page paints, asks and shows.
+"use strict";
+(function () {
+  const board = document.getElementById("board");
+  const form = document.getElementById("request");
+  const figuresBox = document.getElementById("figures");
+  const progressBox = document.getElementById("progress");
+  const statusBox = document.getElementById("status");
+  const page = (crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2)).slice(0, 64);
+  const TOOLS = { ice: ".", rock: "#", snow: "_", free: "?", start: "S", goal: "G" };
+  const MAX_SIDE = 40;
+  let height = 0, width = 0, tiles = [], locked = [], tool = "rock";
+  let history = [], future = [], pending = null, fill = null, source = null, lastSeed = null;
+
+  function snapshot() { return { tiles: tiles.map(r => r.slice()), locked: locked.map(r => r.slice()) }; }
+  function restore(s) {
+    const resized = s.tiles.length !== height || s.tiles[0].length !== width;
+    tiles = s.tiles.map(r => r.slice()); locked = s.locked.map(r => r.slice());
+    height = tiles.length; width = tiles[0].length;
+    if (resized) build(); else drawAll();
+    refresh();
+  }
+  function remember() { history.push(snapshot()); if (history.length > 200) history.shift(); future = []; }
+  function undo() { if (history.length) { future.push(snapshot()); restore(history.pop()); } }
+  function redo() { if (future.length) { history.push(snapshot()); restore(future.pop()); } }
+
+  function border(r, c) { return r === 0 || c === 0 || r === height - 1 || c === width - 1; }
+  function newRoom(h, w) {  // a rock frame around free cells, as make --size poses it
+    height = h; width = w;
+    tiles = []; locked = [];
+    for (let r = 0; r < h; r++) {
+      tiles.push([]); locked.push([]);
+      for (let c = 0; c < w; c++) { tiles[r].push(border(r, c) ? "#" : "?"); locked[r].push(border(r, c)); }
+    }
+    build(); refresh();
+  }
+  function cellOf(r, c) { return board.children[r * width + c]; }
+  function draw(r, c) {
+    const el = cellOf(r, c), ch = tiles[r][c];
+    el.dataset.tile = ch;
+    if (locked[r][c]) el.dataset.locked = ""; else delete el.dataset.locked;
+    el.textContent = "SG".includes(ch) || /[1-9]/.test(ch) ? ch : "";
+    el.classList.toggle("door", /[1-9]/.test(ch));
+  }
+  function drawAll() { for (let r = 0; r < height; r++) for (let c = 0; c < width; c++) draw(r, c); }
+  function build() {
+    board.textContent = "";
+    const cell = Math.max(12, Math.min(30, Math.floor((Math.min(window.innerWidth, 900) - 48) / width)));
+    document.documentElement.style.setProperty("--cell", cell + "px");
+    board.style.gridTemplateColumns = `repeat(${width}, var(--cell))`;
+    for (let r = 0; r < height; r++) for (let c = 0; c < width; c++) {
+      const el = document.createElement("div");
+      el.className = "cell"; el.dataset.cell = `${r},${c}`;
+      board.appendChild(el);
+    }
+    drawAll();
+  }
+
+  function charOfTool() {
+    if (tool === "door") return document.getElementById("door-number").value;
+    return TOOLS[tool];
+  }
+  function clearOther(ch) {  // one S, one G, one door of each number
+    for (let r = 0; r < height; r++) for (let c = 0; c < width; c++) if (tiles[r][c] === ch) {
+      tiles[r][c] = border(r, c) ? "#" : "?"; locked[r][c] = border(r, c); draw(r, c);
+    }
+  }
+  function paint(r, c) {
+    const ch = charOfTool();
+    if (tiles[r][c] === ch && locked[r][c] === (ch !== "?")) return false;
+    if ("SG".includes(ch) || /[1-9]/.test(ch)) clearOther(ch);
+    tiles[r][c] = ch; locked[r][c] = ch !== "?";  // what the user paints is locked; free is the solver's
+    draw(r, c);
+    return true;
+  }
+  let painting = false, changed = false;
+  board.addEventListener("pointerdown", e => {
+    const el = e.target.closest(".cell");
+    if (!el || document.body.dataset.state !== "editing") return;
+    painting = true; changed = false; remember();
+    const [r, c] = el.dataset.cell.split(",").map(Number);
+    changed = paint(r, c) || changed;
+    if (changed) refresh();
+    e.preventDefault();
+  });
+  board.addEventListener("pointerover", e => {
+    if (!painting) return;
+    const el = e.target.closest(".cell");
+    if (!el) return;
+    const [r, c] = el.dataset.cell.split(",").map(Number);
+    if (paint(r, c)) { changed = true; refresh(); }
+  });
+  window.addEventListener("pointerup", () => { if (painting && !changed) history.pop(); painting = false; });
+
+  function rows() { return tiles.map(r => r.join("")); }
+  function template() { return tiles.map((r, i) => r.map((ch, j) => locked[i][j] ? ch : "?").join("")); }
+
+  async function post(path, body, signal) {
+    const response = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" },
+                                         body: JSON.stringify(body), signal });
+    const data = await response.json();
+    if (!response.ok) throw new Error(data.error || response.statusText);
+    return data;
+  }
+
+  function refresh() {  // the live figures, after every edit (the previous question is dropped)
+    if (pending) pending.abort();
+    pending = new AbortController();
+    post("/api/figures", { rows: rows() }, pending.signal).then(show).catch(err => {
+      if (err.name !== "AbortError") figuresBox.textContent = err.message;
+    });
+  }
+  function show(found) {
+    for (const el of board.querySelectorAll(".path, .trap")) el.classList.remove("path", "trap");
+    const body = document.body.dataset, routes = found.routes;
+    if (!routes.length) {
+      Object.assign(body, { minStops: "none", class: "unsolvable", reversible: "false" });
+      figuresBox.textContent = found.note || "";
+      return;
+    }
+    const rank = { unsolvable: 0, weak: 1, strong: 2 };
+    const worst = routes.reduce((a, b) => rank[b.class] < rank[a.class] ? b : a);
+    const stops = routes.every(one => one.solvable) ? Math.min(...routes.map(one => one.min_stops)) : "none";
+    Object.assign(body, { minStops: String(stops), class: worst.class,
+                          reversible: String(routes.every(one => one.reversible)) });
+    figuresBox.textContent = "";
+    for (const one of routes) {
+      const line = document.createElement("div");
+      line.className = "route" + (one.class === "strong" && one.reversible ? "" : " bad");
+      line.textContent = one.solvable
+        ? `${one.route}: ${one.class}, ${one.reversible ? "reversible" : "not reversible"}, ${one.min_stops} stops, ` +
+          `${one.options} options, ${one.rail_stops} rail stops`
+        : `${one.route}: unsolvable`;
+      figuresBox.appendChild(line);
+    }
+    for (const [r, c] of routes[0].path) cellOf(r, c).classList.add("path");
+    for (const one of routes) if (one.solvable) for (const [r, c] of one.traps) cellOf(r, c).classList.add("trap");
+  }
+
+  function number(name) { const v = form.elements[name].value.trim(); return v === "" ? null : Number(v); }
+  function request(seed) {
+    const routes = form.elements["route"].value.split(",").map(s => s.trim()).filter(Boolean);
+    return { min_stops: number("min-stops"), max_stops: number("max-stops"), max_rocks: number("max-rocks"),
+             snow: number("snow"), min_choices: number("min-choices"), time_limit: number("time-limit"),
+             seed: seed, method: form.elements["method"].value, routes: routes.length ? routes : null,
+             tidy: form.elements["tidy"].checked, maximize: form.elements["maximize"].checked,
+             maximize_choices: form.elements["maximize-choices"].checked, unique: form.elements["unique"].checked };
+  }
+  function setState(state) {
+    document.body.dataset.state = state;
+    document.getElementById("cancel").disabled = state !== "filling";
+    document.getElementById("fill").disabled = document.getElementById("again").disabled = state === "filling";
+  }
+  async function startFill(seed) {
+    if (document.body.dataset.state === "filling") return;
+    setState("filling");
+    progressBox.textContent = "starting";
+    lastSeed = seed;
+    try {
+      const found = await post("/api/check", { rows: template(), request: request(seed) });
+      if (!found.ok) { progressBox.textContent = "proven infeasible: " + found.infeasible; setState("editing"); return; }
+      fill = (await post("/api/fill", { page, rows: template(), request: request(seed) })).fill;
+    } catch (err) { progressBox.textContent = err.message; setState("editing"); return; }
+    source = new EventSource(`/api/fill/${fill}/events`);
+    source.onmessage = e => {
+      const event = JSON.parse(e.data);
+      if (event.kind === "progress") { progressBox.textContent = event.label; return; }
+      finish();
+      if (event.kind === "done") apply(JSON.parse(event.level));
+      else if (event.kind === "failed") progressBox.textContent = event.message;
+      else progressBox.textContent = "cancelled";
+    };
+    source.onerror = () => { if (source && source.readyState === EventSource.CLOSED) finish(); };
+  }
+  function finish() { if (source) source.close(); source = null; fill = null; setState("editing"); }
+  function apply(level) {  // the solver's cells replace the free ones; the locked stay
+    remember();
+    for (let r = 0; r < height; r++) for (let c = 0; c < width; c++)
+      if (!locked[r][c]) { tiles[r][c] = level.rows[r][c]; draw(r, c); }
+    const g = level.generator || {};
+    progressBox.textContent = `filled: ${g.method}: ${g.stage}, seed ${g.seed}, ${g.seconds} s`;
+    statusBox.textContent = "";
+    window.lastLevel = level;  // the level with its record (make --from reproduces it)
+    refresh();
+  }
+  async function cancel() {
+    if (!fill) return;
+    const id = fill;
+    finish();
+    progressBox.textContent = "cancelled";
+    try { await post(`/api/fill/${id}/cancel`, {}); } catch (err) { /* it ended already */ }
+  }
+
+  for (const button of document.querySelectorAll("[data-tool]")) {
+    button.addEventListener("click", () => {
+      tool = button.dataset.tool;
+      for (const other of document.querySelectorAll("[data-tool]")) other.setAttribute("aria-pressed", String(other === button));
+    });
+  }
+  document.querySelector('[data-tool="rock"]').setAttribute("aria-pressed", "true");
+  document.getElementById("fill").addEventListener("click", () => startFill(number("seed") || 0));
+  document.getElementById("again").addEventListener("click", () => {
+    const seed = lastSeed === null ? (number("seed") || 0) : lastSeed + 1;
+    form.elements["seed"].value = seed;
+    startFill(seed);
+  });
+  document.getElementById("cancel").addEventListener("click", cancel);
+  document.getElementById("undo").addEventListener("click", undo);
+  document.getElementById("redo").addEventListener("click", redo);
+  form.elements["size"].addEventListener("keydown", e => {
+    if (e.key !== "Enter") return;
+    e.preventDefault();
+    const m = /^(\d+)x(\d+)$/.exec(form.elements["size"].value.trim());
+    if (!m || +m[1] < 3 || +m[2] < 3 || +m[1] > MAX_SIDE || +m[2] > MAX_SIDE) {
+      statusBox.textContent = `size: HxW, from 3x3 to ${MAX_SIDE}x${MAX_SIDE}`;
+      return;
+    }
+    statusBox.textContent = "";
+    remember();
+    newRoom(+m[1], +m[2]);
+  });
+  form.addEventListener("submit", e => e.preventDefault());
+  window.addEventListener("keydown", e => {
+    if (!(e.ctrlKey || e.metaKey) || e.target.tagName === "INPUT") return;
+    if (e.key === "z") { e.preventDefault(); undo(); }
+    if (e.key === "y") { e.preventDefault(); redo(); }
+  });
+  newRoom(12, 12);
+})();

@@ -1,0 +1,244 @@
+"""designer studio (issue 32, first part): the server started as users start it and tested over
+real HTTP (its guards: token, Host, Origin, body size, JSON), its fills in processes that end on
+cancel, and the page in headless Chromium: paint, lock, fill, see the figures."""
+
+import http.client
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+
+from test_play import CHROMIUM, FLAGS, sync_playwright  # noqa: E402  the same browser as the play page's
+
+from designer.cli import main  # noqa: E402
+
+
+class Studio:
+    def __init__(self, proc, url):
+        self.proc, self.url = proc, url
+        found = re.match(r"http://127\.0\.0\.1:(\d+)/\?token=(\S+)", url)
+        self.port, self.token = int(found[1]), found[2]
+        self.host = f"127.0.0.1:{self.port}"
+        self.origin = f"http://{self.host}"
+
+    def request(self, method, path, body=b"", headers=None, *, token=True, host=None, origin=True):
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        conn.putrequest(method, path, skip_host=True, skip_accept_encoding=True)
+        sent = {"Host": host or self.host, "Content-Length": str(len(body)), **(headers or {})}
+        if token:
+            sent["X-Studio-Token"] = self.token
+        if origin:
+            sent["Origin"] = self.origin if origin is True else origin
+        for key, value in sent.items():
+            conn.putheader(key, value)
+        conn.endheaders()
+        if body:
+            conn.send(body)
+        response = conn.getresponse()
+        data = response.read()
+        conn.close()
+        return response.status, dict(response.getheaders()), data
+
+    def post(self, path, obj, **kwargs):
+        status, headers, data = self.request("POST", path, json.dumps(obj).encode(), **kwargs)
+        return status, json.loads(data)
+
+    def events(self, fill):
+        """The fill's server-sent events until its last."""
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
+        conn.request("GET", f"/api/fill/{fill}/events", headers={"X-Studio-Token": self.token})
+        response = conn.getresponse()
+        assert response.status == 200
+        found = []
+        for line in response:
+            if line.startswith(b"data: "):
+                found.append(json.loads(line[6:]))
+                if found[-1]["kind"] != "progress":
+                    break
+        conn.close()
+        return found
+
+
+def children(pid: int) -> list[str]:
+    """The command lines of ``pid``'s live child processes (multiprocessing's resource tracker aside)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        if int(fields[1]) == pid and fields[0] != "Z" and "resource_tracker" not in cmdline:
+            found.append(cmdline)
+    return found
+
+
+@pytest.fixture(scope="module")
+def studio(tmp_path_factory):
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "designer", "studio", "--no-browser"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path_factory.mktemp("studio"))
+    line = proc.stdout.readline()
+    assert line.startswith("designer studio: http://127.0.0.1:"), line + proc.stderr.read()
+    yield Studio(proc, line.split(": ", 1)[1].strip())
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait(20) == 130
+    err = proc.stderr.read()
+    assert "Traceback" not in err, err
+
+
+def test_the_page_and_every_call_need_the_token_and_this_servers_host_and_origin(studio):
+    status, headers, data = studio.request("GET", "/", token=False, origin=False)
+    assert status == 403
+    status, headers, data = studio.request("GET", f"/?token={studio.token}", token=False, origin=False)
+    assert status == 200 and b'data-tool="rock"' in data
+    assert "frame-ancestors 'none'" in headers["content-security-policy"] and headers["x-frame-options"] == "DENY"
+    cookie = headers["set-cookie"]
+    assert studio.token in cookie and "HttpOnly" in cookie and "SameSite=strict" in cookie
+    assert studio.request("GET", "/?token=wrong", token=False, origin=False)[0] == 403
+    assert studio.request("GET", f"/?token={studio.token}", token=False, origin=False, host="evil.example:80")[0] == 403
+    rows = {"rows": ["#G#", "#?#", "#S#"]}
+    assert studio.post("/api/figures", rows)[0] == 200
+    assert studio.post("/api/figures", rows, token=False)[0] == 403
+    assert studio.post("/api/figures", rows, host=f"rebound.example:{studio.port}")[0] == 403
+    assert studio.post("/api/figures", rows, origin="http://evil.example")[0] == 403
+    assert studio.post("/api/figures", rows, origin=False)[0] == 403
+    status, found = studio.post("/api/figures", rows, headers={"Cookie": f"designer_studio_token={studio.token}"},
+                                token=False)
+    assert status == 200 and found["routes"][0]["min_stops"] == 1
+
+
+def test_bodies_are_bounded_and_must_be_json_objects_each_refused_in_one_message(studio):
+    conn = http.client.HTTPConnection("127.0.0.1", studio.port, timeout=30)
+    conn.putrequest("POST", "/api/figures", skip_host=True)
+    for key, value in {"Host": studio.host, "X-Studio-Token": studio.token, "Origin": studio.origin,
+                       "Content-Length": str(50 * 1024 * 1024)}.items():
+        conn.putheader(key, value)
+    conn.endheaders()
+    conn.send(b"x" * 65536)
+    response = conn.getresponse()
+    assert response.status == 413 and "over" in json.loads(response.read())["error"]
+    conn.close()
+    for body, status in ((b"{bad", 400), (b"[1, 2]", 400), (b'{"rows": 3}', 400),
+                         (json.dumps({"rows": ["#G#", "#x#", "#S#"]}).encode(), 400)):
+        got, _, data = studio.request("POST", "/api/figures", body)
+        assert got == status and json.loads(data)["error"]
+    assert studio.request("GET", "/nowhere")[0] == 404
+
+
+def test_the_live_figures_are_analyzes(studio, tmp_path, capsys):
+    rows = ["###G####", "#......#", "#.#....#", "#....#.#", "#.#....#", "####S###"]
+    status, found = studio.post("/api/figures", {"rows": rows})
+    (tmp_path / "level.txt").write_text("\n".join(rows) + "\n")
+    assert main(["analyze", str(tmp_path / "level.txt"), "--json"]) == 0
+    analysis = json.loads(capsys.readouterr().out)
+    one = found["routes"][0]
+    assert (one["min_stops"], one["class"], one["reversible"]) == (
+        analysis["min_stops"], analysis["solvability"], analysis["reversible"])
+    assert (one["options"], one["rail_stops"]) == (analysis["branching"]["options"], analysis["branching"]["rail_stops"])
+    assert one["traps"] == analysis["trap_cells"]
+    room = studio.post("/api/figures", {"rows": ["###3##", "##...#", "2....#", "#....#", "#...##", "##1###"]})[1]
+    assert [(one["route"], one["min_stops"]) for one in room["routes"]] == [("1:2", 6), ("1:3", 7), ("2:3", 6)]
+
+
+def test_a_fill_keeps_the_locked_cells_and_streams_its_progress(studio):
+    template = ["#####G######"] + ["#" + "?" * 10 + "#"] * 10 + ["######S#####"]
+    template[3] = "#??#??????##"[:11] + "#"
+    request = {"min_stops": 12, "seed": 2, "time_limit": 30}
+    assert studio.post("/api/check", {"rows": template, "request": {"min_stops": 150}})[1]["ok"] is False
+    status, started = studio.post("/api/fill", {"page": "p1", "rows": template, "request": request})
+    assert status == 200
+    events = studio.events(started["fill"])
+    assert events[-1]["kind"] == "done", events
+    level = json.loads(events[-1]["level"])
+    assert level["analysis"]["min_stops"] >= 12 and level["analysis"]["solvability"] == "strong"
+    for r, row in enumerate(template):
+        for c, ch in enumerate(row):
+            assert ch == "?" or level["rows"][r][c] == ch
+    assert level["generator"]["request"]["template"] == template
+    status, refused = studio.post("/api/fill", {"page": "p1", "rows": template, "request": {"min_stops": "x"}})
+    assert status == 400 and refused["error"] == "--min-stops must be a whole number, not \"x\""
+
+
+def test_cancelling_a_long_fill_ends_its_process_at_once(studio):
+    status, started = studio.post("/api/fill", {"page": "p2", "rows": ["#" * 40] + ["#" + "?" * 38 + "#"] * 38 + ["#" * 40],
+                                                "request": {"maximize": True, "time_limit": 120}})
+    assert status == 200
+    deadline = time.monotonic() + 30
+    while not children(studio.proc.pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert children(studio.proc.pid), "the fill runs in a process of its own"
+    began = time.monotonic()
+    assert studio.post(f"/api/fill/{started['fill']}/cancel", {})[0] == 200
+    assert time.monotonic() - began < 5
+    deadline = time.monotonic() + 5
+    while children(studio.proc.pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert children(studio.proc.pid) == []
+
+
+needs_browser = pytest.mark.skipif(sync_playwright is None or CHROMIUM is None, reason="no Playwright or Chromium")
+
+
+@needs_browser
+def test_paint_lock_fill_and_see_the_figures_in_chromium(studio, tmp_path, capsys):
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        errors = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(studio.url)
+        assert page.locator('[data-cell="0,0"]').get_attribute("data-tile") == "#"
+        page.click('[data-tool="door"]')
+        page.select_option("#door-number", "1")
+        page.click('[data-cell="11,5"]')
+        page.select_option("#door-number", "2")
+        page.click('[data-cell="6,0"]')
+        page.click('[data-tool="rock"]')
+        rocks = ["3,3", "3,8", "5,5", "8,2", "8,9", "9,6"]
+        for cell in rocks:
+            page.click(f'[data-cell="{cell}"]')
+        assert page.locator("[data-locked]").count() == 44 + 6  # the frame, its two doors painted, the rocks
+        page.fill('[name="min-stops"]', "21")
+        page.fill('[name="time-limit"]', "60")
+        page.click("#fill")
+        # (the page's own CSP forbids eval, so the waits are selectors, not wait_for_function)
+        page.locator('body[data-state="filling"]').wait_for()
+        page.locator('body[data-state="editing"]').wait_for(timeout=90_000)
+        assert "filled" in page.inner_text("#progress"), page.inner_text("#progress")
+        for cell in rocks:
+            assert page.locator(f'[data-cell="{cell}"]').get_attribute("data-tile") == "#"
+        page.locator('body[data-class="strong"]:not([data-min-stops="none"])').wait_for()
+        assert int(page.get_attribute("body", "data-min-stops")) >= 21
+        level = page.evaluate("window.lastLevel")
+        saved = tmp_path / "filled.json"
+        saved.write_text(json.dumps(level))
+        capsys.readouterr()
+        assert main(["analyze", str(saved), "--json"]) == 0
+        routes = json.loads(capsys.readouterr().out)["routes"]
+        assert int(page.get_attribute("body", "data-min-stops")) == min(one["min_stops"] for one in routes)
+        # an edit: the figures follow it
+        before = page.get_attribute("body", "data-min-stops")
+        page.click('[data-tool="ice"]')
+        path = page.locator(".cell.path").first.get_attribute("data-cell")
+        page.click('[data-tool="rock"]')
+        page.evaluate("document.body.dataset.minStops = 'stale'")
+        page.click(f'[data-cell="{level["doors"]["1"][0] - 1},{level["doors"]["1"][1]}"]')
+        page.locator('body:not([data-min-stops="stale"])').wait_for()
+        assert path and page.get_attribute("body", "data-min-stops") != "stale" and before
+        page.keyboard.press("Control+z")
+        page.locator(f'body[data-min-stops="{before}"]').wait_for()
+        assert errors == []
+        browser.close()

@@ -242,3 +242,101 @@ def test_paint_lock_fill_and_see_the_figures_in_chromium(studio, tmp_path, capsy
         page.locator(f'body[data-min-stops="{before}"]').wait_for()
         assert errors == []
         browser.close()
+
+
+def test_bench_studio_prints_the_live_analysis_figures(capsys):
+    assert main(["bench", "studio", "--requests", "12", "--clients", "3", "--size", "10x10"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert found["requests"] == 12 and found["not_ok"] == 0 and 0 < found["ms_median"] <= found["ms_p95"]
+
+
+@needs_browser
+def test_play_in_place_with_the_play_pages_keys_hint_solve_and_stars(studio, tmp_path, capsys):
+    rows = ["###G####", "#......#", "#.#....#", "#....#.#", "#.#....#", "####S###"]
+    (tmp_path / "level.txt").write_text("\n".join(rows) + "\n")
+    assert main(["solve", str(tmp_path / "level.txt")]) == 0
+    moves = capsys.readouterr().out.splitlines()[0]
+    keys = {"u": "ArrowUp", "d": "ArrowDown", "l": "ArrowLeft", "r": "ArrowRight"}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        page = browser.new_page(viewport={"width": 390, "height": 844})  # a phone's
+        errors = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(studio.url)
+        page.fill('[name="size"]', "6x8")
+        page.press('[name="size"]', "Enter")
+        for tool, cells in (("start", ["5,4"]), ("goal", ["0,3"]), ("ice", [f"{r},{c}" for r in range(1, 5)
+                                                                             for c in range(1, 7)]),
+                            ("rock", ["2,2", "3,5", "4,2"])):
+            page.click(f'[data-tool="{tool}"]')
+            for cell in cells:
+                page.click(f'[data-cell="{cell}"]')
+        page.locator('body[data-min-stops="%d"]' % len(moves)).wait_for()
+        page.click("#play")
+        page.locator('body[data-state="playing"]').wait_for()
+        assert page.locator('.cell.player').get_attribute("data-cell") == "5,4"
+        page.keyboard.press("h")
+        assert page.get_attribute("body", "data-hint") == moves[0]
+        for move in moves:
+            page.keyboard.press(keys[move])
+        assert page.get_attribute("body", "data-stars") == "3" and page.get_attribute("body", "data-moves") == str(len(moves))
+        page.keyboard.press("r")
+        page.keyboard.press(keys["l"] if moves[0] != "l" else keys["r"])  # a detour, then the solver
+        page.keyboard.press("Enter")
+        assert page.get_attribute("body", "data-stars") == "0"  # solved by the solver: no stars
+        page.keyboard.press("Escape")
+        page.locator('body[data-state="editing"]').wait_for()
+        assert page.locator(".cell.player").count() == 0
+        assert errors == []
+        browser.close()
+
+
+def embedded_l_room() -> dict:
+    """The example's hand-made Tiled map with its tileset embedded (a browser sends one file)."""
+    maps = Path(__file__).resolve().parents[1] / "examples" / "maps"
+    document = json.loads((maps / "l-room.tmj").read_text())
+    tileset = json.loads((maps / "ice-kit.tsj").read_text())
+    document["tilesets"] = [{"firstgid": 1, **{k: v for k, v in tileset.items() if k not in ("type", "version",
+                                                                                            "tiledversion")}}]
+    return document
+
+
+def test_open_a_file_and_save_it_as_a_level_or_into_its_map_over_the_api(studio):
+    status, opened = studio.post("/api/open", {"name": "l-room.tmj", "text": json.dumps(embedded_l_room())})
+    assert status == 200 and opened["kind"] == "map" and opened["rows"][3][0] == "2"
+    external = (Path(__file__).resolve().parents[1] / "examples" / "maps" / "l-room.tmj").read_text()
+    status, refused = studio.post("/api/open", {"name": "l-room.tmj", "text": external})
+    assert status == 400 and "embed it in the map" in refused["error"]
+    status, opened = studio.post("/api/open", {"name": "t.txt", "text": "#G#\n#?#\n#S#\n"})
+    assert (status, opened["kind"]) == (200, "template")
+    status, refused = studio.post("/api/save", {"as": "level", "rows": opened["rows"]})
+    assert status == 400 and "1 free cell is not filled yet" in refused["error"]
+    status, saved = studio.post("/api/save", {"as": "level", "rows": ["#G#", "#.#", "#S#"]})
+    assert status == 200 and json.loads(saved["text"])["analysis"]["min_stops"] == 1
+
+
+@needs_browser
+def test_a_tiled_map_opened_filled_and_saved_back_keeps_its_other_layers(studio, tmp_path):
+    document = embedded_l_room()
+    (tmp_path / "l-room.tmj").write_text(json.dumps(document))
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        page = browser.new_page(viewport={"width": 1280, "height": 800}, accept_downloads=True)
+        page.goto(studio.url)
+        page.set_input_files("#open", str(tmp_path / "l-room.tmj"))
+        page.locator('[data-cell="9,9"]').wait_for()
+        assert page.locator('[data-cell="3,0"]').get_attribute("data-tile") == "2"
+        page.fill('[name="min-stops"]', "9")
+        page.click("#fill")
+        page.locator('body[data-state="filling"]').wait_for()
+        page.locator('body[data-state="editing"]').wait_for(timeout=90_000)
+        assert page.locator('[data-tile="?"]').count() == 0
+        with page.expect_download() as saving:
+            page.click("#save-map")
+        filled = json.loads(Path(saving.value.path()).read_text())
+        assert filled["layers"][1:] == document["layers"][1:] and filled["tilesets"] == document["tilesets"]
+        with page.expect_download() as saving:
+            page.click("#save-level")
+        level = json.loads(Path(saving.value.path()).read_text())
+        assert level["generator"]["request"]["template"][3][0] == "2" and level["rows"][0][5] == "3"
+        browser.close()

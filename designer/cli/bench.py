@@ -44,6 +44,25 @@ def bench_analyze_cmd(
     echo(json.dumps(bench_analyze(h, w, density, seed, runs, as_json), indent=2))
 
 
+@bench_app.command("studio")
+def bench_studio_cmd(
+    requests: int = typer.Option(200, "--requests", min=1, callback=bounded("--requests", 1, MAX_RUNS),
+                                 help="How many live-analysis calls."),
+    clients: int = typer.Option(20, "--clients", min=1, max=200, help="How many of them at once."),
+    size: str = typer.Option("20x20", help="Level size HxW."),
+    density: float = typer.Option(0.2, min=0.0, max=1.0, help="Probability of rock per interior cell."),
+    seed: int = typer.Option(0, min=0, callback=bounded("--seed", 0, MAX_SEED), help="Seed of the random level."),
+) -> None:
+    """The studio's live analysis under load: 'designer studio' started, and its live figures
+    asked for by many clients at once, over HTTP (median, 95th percentile, slowest)."""
+    from designer.core.extras import need
+    from designer.studies.bench import bench_studio
+
+    need("starlette", "studio")
+    h, w = framed_size(size)
+    echo(json.dumps(bench_studio(requests, clients, h, w, density, seed), indent=2))
+
+
 @bench_app.command("make", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def bench_make_cmd(
     ctx: typer.Context,

@@ -33,6 +33,7 @@ import hashlib
 import html
 import json
 import re
+from importlib import resources
 
 from designer.analysis.solver import solve
 from designer.core.level import Level
@@ -107,7 +108,7 @@ def page(levels: list[LevelFile | tuple[str, Level | Room]], *, title: str = "ic
                (route_entries(item.name, item.level) if isinstance(item.level, Room) else [level_entry(item)])]
     # "<" never reaches the page raw: no "</script>" or "<!--" can end or bend the script element
     data = json.dumps(entries).replace("<", "\\u003c").replace(">", "\\u003e")
-    parts = {"TITLE": html.escape(title), "TILES": _tile_css(cell), "CELL": str(cell), "SLIDE_MS": str(SLIDE_MS),
+    parts = {"RULES": RULES_JS, "TITLE": html.escape(title), "TILES": _tile_css(cell), "CELL": str(cell), "SLIDE_MS": str(SLIDE_MS),
              "KEY": json.dumps(pack_key(entries)), "LEVELS": data,
              # a page with rooms marks every door with its number; a page of levels stays as it was
              "DOORS": _DOOR_MARKS if any("doors" in one for one in entries) else ""}
@@ -130,6 +131,10 @@ _DOOR_MARKS = """
       `box-shadow:0 0 0 2px #f2b705;pointer-events:none;z-index:2`;
     board.appendChild(mark);
   });"""
+
+#: The sliding rules in JavaScript (one slide, and the next move of a fewest-moves way), which the
+#: page holds and the studio serves: one copy of them (its comment stays in the file).
+RULES_JS = resources.files("designer.export").joinpath("static", "rules.js").read_text().split("*/\n", 1)[1]
 
 #: The template's placeholders: __NAME__, where the page's parts go.
 _PLACEHOLDER = re.compile(r"__([A-Z_]+?)__")
@@ -213,45 +218,7 @@ function resetProgress() {
   show();
 }
 
-function same(a, b) { return a[0] === b[0] && a[1] === b[1]; }
-function tileAt(r, c) { return level.rows[r][c]; }
-function open(r, c) {
-  return r >= 0 && c >= 0 && r < level.rows.length && c < level.rows[0].length && tileAt(r, c) !== "#";
-}
-/* Where a slide from `from` in direction `dir` ends, and the cells it covers (0: no move). */
-function slide(from, dir) {
-  let [r, c] = from, cells = 0;
-  const [dr, dc] = STEP[dir];
-  while (open(r + dr, c + dc)) {
-    r += dr; c += dc; cells += 1;
-    if (tileAt(r, c) === "_" || same([r, c], level.goal)) break;
-  }
-  return {to: [r, c], cells};
-}
-/* The first move of a fewest-moves way from `from` to the goal (breadth-first over the resting
-   cells), with the moves that way takes; null when the goal cannot be reached from there. */
-function nextMove(from) {
-  if (same(from, level.goal)) return null;
-  const seen = new Map([[from.join(","), null]]);
-  let layer = [[from, null]], moves = 0;
-  while (layer.length) {
-    moves += 1;
-    const next = [];
-    for (const [cell, first] of layer) {
-      for (const dir of "udlr") {
-        const {to, cells} = slide(cell, dir);
-        if (cells === 0 || seen.has(to.join(","))) continue;
-        const way = first || dir;
-        if (same(to, level.goal)) return {dir: way, moves};
-        seen.set(to.join(","), way);
-        next.push([to, way]);
-      }
-    }
-    layer = next;
-  }
-  return null;
-}
-function starsFor(moves) {
+__RULES__function starsFor(moves) {
   if (level.par < 0 || !level.stars) return 0;
   return moves <= level.par ? 3 : moves <= level.stars.two ? 2 : moves <= level.stars.one ? 1 : 0;
 }

@@ -86,8 +86,17 @@ def read_map(source: str | Path) -> UserMap:
         raise LevelError(f"{source}: {exc}") from None
 
 
+def map_from_document(document: object) -> UserMap:
+    """A Tiled map already read as JSON (the studio's upload): as ``read_map`` reads a file, but
+    with no folder to find external tilesets in, so they are refused in one line."""
+    return _from_document(document, None)
+
+
 def _read(path: Path) -> UserMap:
-    document = load_json(decode_text(read_bytes(path, "Tiled map")))
+    return _from_document(load_json(decode_text(read_bytes(path, "Tiled map"))), path.parent)
+
+
+def _from_document(document: object, folder: Path | None) -> UserMap:
     if not isinstance(document, dict) or not isinstance(document.get("layers"), list):
         raise LevelError("not a Tiled JSON map (no \"layers\")")
     if document.get("orientation") != "orthogonal":
@@ -97,7 +106,7 @@ def _read(path: Path) -> UserMap:
     height, width, tile_w, tile_h = (document.get(key) for key in ("height", "width", "tilewidth", "tileheight"))
     if not all(type(v) is int and 1 <= v <= 4096 for v in (height, width, tile_w, tile_h)):
         raise LevelError("the map's width, height, tilewidth and tileheight must be whole numbers from 1")
-    kinds = _tile_kinds(document, path.parent)
+    kinds = _tile_kinds(document, folder)
     layer, data = _puzzle_layer(document, kinds, height, width)
     chars = []
     for k, gid in enumerate(data):
@@ -119,7 +128,7 @@ def _read(path: Path) -> UserMap:
     return UserMap(document, layer, tuple(data), tuple("".join(row) for row in grid), free, gids, doors, gaps)
 
 
-def _tile_kinds(document: dict, folder: Path) -> dict[int, str]:
+def _tile_kinds(document: dict, folder: Path | None) -> dict[int, str]:
     """Every gid whose tile has a ``kind`` property, with that kind."""
     kinds: dict[int, str] = {}
     for tileset in document.get("tilesets") or []:
@@ -127,6 +136,9 @@ def _tile_kinds(document: dict, folder: Path) -> dict[int, str]:
             raise LevelError("a tileset without its firstgid")
         first, source = tileset["firstgid"], tileset.get("source")
         if source is not None:
+            if folder is None:
+                raise LevelError(f"its tileset {str(source)[:80]} is a file of its own: embed it in the map "
+                                 "(Tiled: Map > Embed Tileset), or use make --template")
             tileset = _external(folder, str(source))
         for tile in tileset.get("tiles") or []:
             for prop in tile.get("properties") or []:

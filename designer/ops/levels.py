@@ -85,7 +85,8 @@ def figures(rows: list[str]) -> dict:
     """The live figures of a grid as a sketch holds it (``designer studio`` shows them after every
     edit): rows of canonical ASCII, where ``?`` (a free cell, still the solver's) counts as ice,
     with ``S`` and ``G`` or doors ``1``-``9``. One entry per route (a level: S to G): solvable, min
-    stops, class, reversible, options, rail stops, the solution's path and the trap cells. A grid
+    stops, class, reversible, options, rail stops, the solution's path, the trap cells, its ends and
+    its star thresholds (``designer.analysis.stars``: what the studio's play mode awards). A grid
     with no two ends yet has no route. LevelError (one line) for rows that are no grid.
 
     >>> found = figures(["#G#", "#?#", "#S#"])
@@ -94,6 +95,7 @@ def figures(rows: list[str]) -> dict:
     """
     from designer.analysis.graph import analyze as analyze_level
     from designer.analysis.routes import analyze_routes
+    from designer.analysis.stars import Stars
     from designer.core.errors import LevelError
     from designer.core.level import CANONICAL, DOOR_CHARS, scan_rows
     from designer.core.room import Room
@@ -117,7 +119,9 @@ def figures(rows: list[str]) -> dict:
                        "class": analysis.solvability, "reversible": analysis.reversible,
                        "options": analysis.options, "rail_stops": analysis.rail_stops,
                        "path": [list(cell) for cell in analysis.solution.path] if analysis.solution else [],
-                       "traps": [list(cell) for cell in analysis.trap_cells]})
+                       "traps": [list(cell) for cell in analysis.trap_cells],
+                       "start": list(level.start), "goal": list(level.goal),
+                       "stars": Stars.default(analysis.min_stops).to_json() if analysis.solution else None})
     ends = "doors" if doors else "ends"
     return {"height": height, "width": width, "routes": routes, "ends": ends if found else None,
             "free": sum(row.count("?") for row in rows), "doors": sorted(int(d) for d in doors) if doors else [],

@@ -16,7 +16,9 @@ Jupyter's server does, every request passes ``Guard`` first:
   this server only, and forbids framing it.
 
 API: ``POST /api/figures`` (the live figures of a sketch, ``designer.ops.levels.figures``),
-``POST /api/check`` (the cheap bounds of a fill request), ``POST /api/fill`` (start a fill; a
+``POST /api/check`` (the cheap bounds of a fill request), ``POST /api/open`` and ``POST
+/api/save`` (a file's text as a sketch; a sketch as a JSON level or into its Tiled map:
+``designer.ops.sketches``), ``POST /api/fill`` (start a fill; a
 page's second fill cancels its first), ``GET /api/fill/ID/events`` (its progress, as
 server-sent events; a closed stream cancels it), ``POST /api/fill/ID/cancel``.
 """
@@ -40,8 +42,9 @@ from starlette.routing import Route
 from designer.core.errors import DesignerError
 from designer.studio.fills import Fill, wait_gone
 
-#: The largest request body read (a 40x40 sketch is under 2 KB; a fill request with it, under 4).
-MAX_BODY = 256 * 1024
+#: The largest request body read (a 40x40 sketch is under 2 KB, a fill request with it under 4, and a
+#: Tiled map of a 40x40 room with its tilesets embedded far under this).
+MAX_BODY = 1024 * 1024
 COOKIE = "designer_studio_token"
 HEADER = "x-studio-token"
 #: The Content Security Policy of every answer: this server only, no inline code, no frames.
@@ -49,8 +52,10 @@ CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' 
        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 SECURITY_HEADERS = {"Content-Security-Policy": CSP, "X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff",
                     "Referrer-Policy": "no-referrer", "Cache-Control": "no-store"}
-STATIC = {"/studio.js": ("studio.js", "text/javascript; charset=utf-8"),
-          "/studio.css": ("studio.css", "text/css; charset=utf-8")}
+STATIC = {"/studio.js": ("designer.studio", "studio.js", "text/javascript; charset=utf-8"),
+          "/studio.css": ("designer.studio", "studio.css", "text/css; charset=utf-8"),
+          # the play page's sliding rules, one copy of them (designer/export/static/rules.js)
+          "/rules.js": ("designer.export", "rules.js", "text/javascript; charset=utf-8")}
 #: The fill request's fields (the ``make`` options the page sets), as ``MakeOptions`` takes them, and
 #: what each must be in JSON (the plan then checks its value as ``make`` does).
 _WHOLE = ("a whole number", lambda v: type(v) is int)
@@ -103,8 +108,8 @@ class Studio:
         wait_gone(running)
 
 
-def _static(name: str) -> bytes:
-    return resources.files("designer.studio").joinpath("static", name).read_bytes()
+def _static(name: str, package: str = "designer.studio") -> bytes:
+    return resources.files(package).joinpath("static", name).read_bytes()
 
 
 def create_app(studio: Studio) -> Starlette:
@@ -164,10 +169,10 @@ def create_app(studio: Studio) -> Starlette:
         return response
 
     def static(path: str):
-        name, media = STATIC[path]
+        package, name, media = STATIC[path]
 
         async def serve(request: Request) -> Response:
-            return Response(_static(name), media_type=media, headers=SECURITY_HEADERS)
+            return Response(_static(name, package), media_type=media, headers=SECURITY_HEADERS)
         return serve
 
     async def figures(request: Request) -> Response:
@@ -207,6 +212,30 @@ def create_app(studio: Studio) -> Starlette:
         plan = plan_of(options_of(await body(request)))
         reason = bounds.infeasible(plan.requests[0])
         return JSONResponse({"ok": reason is None, "infeasible": reason}, headers=SECURITY_HEADERS)
+
+    async def open_file(request: Request) -> Response:
+        """A file the user opened (its name and text) as a sketch (``designer.ops.sketches``)."""
+        from designer.ops.sketches import open_sketch
+
+        obj = await body(request)
+        name, text = obj.get("name"), obj.get("text")
+        if not isinstance(name, str) or not isinstance(text, str):
+            raise Refused(400, "open: the file's name and text are needed")
+        return JSONResponse(await asyncio.to_thread(open_sketch, name[:200], text), headers=SECURITY_HEADERS)
+
+    async def save(request: Request) -> Response:
+        """The sketch as a JSON level (or room), or written into the Tiled map it came from."""
+        from designer.ops.sketches import into_map_text, level_text
+
+        obj = await body(request)
+        rows = rows_of(obj)
+        if obj.get("as") == "level":
+            text = await asyncio.to_thread(level_text, rows)
+        elif obj.get("as") == "map":
+            text = await asyncio.to_thread(into_map_text, obj.get("map"), rows)
+        else:
+            raise Refused(400, "save: as \"level\" or \"map\"")
+        return JSONResponse({"text": text}, headers=SECURITY_HEADERS)
 
     async def fill(request: Request) -> Response:
         obj = await body(request)
@@ -267,6 +296,8 @@ def create_app(studio: Studio) -> Starlette:
               *(Route(path, guarded(static(path))) for path in STATIC),
               Route("/api/figures", guarded(figures), methods=["POST"]),
               Route("/api/check", guarded(check), methods=["POST"]),
+              Route("/api/open", guarded(open_file), methods=["POST"]),
+              Route("/api/save", guarded(save), methods=["POST"]),
               Route("/api/fill", guarded(fill), methods=["POST"]),
               Route("/api/fill/{fill}/events", guarded(events)),
               Route("/api/fill/{fill}/cancel", guarded(cancel), methods=["POST"])]

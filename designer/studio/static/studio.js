@@ -1,6 +1,10 @@
 // designer studio: paint a room, lock what you paint, let the solver fill the rest (designer.studio).
 // Every figure comes from the server (designer.ops): this page paints, asks and shows.
 "use strict";
+// What rules.js (the play page's sliding rules, one copy) reads: the level played, and the steps of
+// the four directions, which the play page's own script defines beside it.
+window.level = null;
+window.STEP = { u: [-1, 0], d: [1, 0], l: [0, -1], r: [0, 1] };
 (function () {
   const board = document.getElementById("board");
   const form = document.getElementById("request");
@@ -93,6 +97,47 @@
   });
   window.addEventListener("pointerup", () => { if (painting && !changed) history.pop(); painting = false; });
 
+  // --- open and save: files go through the server (designer.ops.sketches), and come back as downloads ---
+  let openedMap = null, openedName = "room";
+  function download(name, text) {
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(new Blob([text], { type: "application/octet-stream" }));
+    link.download = name;
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+  }
+  async function openFile(file) {
+    const text = await file.text();
+    try {
+      const found = await post("/api/open", { name: file.name, text });
+      remember();
+      tiles = found.rows.map(r => Array.from(r));
+      locked = tiles.map(r => r.map(ch => ch !== "?"));  // what the file draws is locked; ? is the solver's
+      height = tiles.length; width = tiles[0].length;
+      form.elements["size"].value = `${height}x${width}`;
+      openedName = file.name.replace(/\.[^.]*$/, "");
+      openedMap = found.kind === "map" ? JSON.parse(text) : null;
+      document.getElementById("save-map").disabled = openedMap === null;
+      window.lastLevel = null;
+      statusBox.textContent = `opened ${file.name} (${found.kind})`;
+      build(); refresh();
+    } catch (err) { statusBox.textContent = err.message; }
+  }
+  async function save(kind) {
+    try {
+      if (kind === "template") { download(`${openedName}-template.txt`, template().join("\n") + "\n"); return; }
+      const same = window.lastLevel && window.lastLevel.rows.join("\n") === rows().join("\n");
+      if (kind === "level" && same) {  // the fill's level, with its generator record (make --from)
+        download(`${openedName}.json`, JSON.stringify(window.lastLevel, null, 2) + "\n");
+        return;
+      }
+      const found = await post("/api/save", { as: kind, rows: rows(), map: openedMap });
+      download(kind === "map" ? `${openedName}-filled.tmj` : `${openedName}.json`, found.text);
+    } catch (err) { statusBox.textContent = err.message; }
+  }
+
   function rows() { return tiles.map(r => r.join("")); }
   function template() { return tiles.map((r, i) => r.map((ch, j) => locked[i][j] ? ch : "?").join("")); }
 
@@ -104,6 +149,86 @@
     return data;
   }
 
+  // --- play in place: the play page's rules (rules.js: slide, nextMove) on this grid -------------
+  let play = null, lastFigures = null;
+  const STEP_KEYS = { ArrowUp: "u", ArrowDown: "d", ArrowLeft: "l", ArrowRight: "r", w: "u", s: "d", a: "l", d: "r" };
+  const WORDS = { u: "up", d: "down", l: "left", r: "right" };
+  function playStatus(text) { document.getElementById("play-status").textContent = text; }
+  function starsFor(moves) {
+    if (!play.stars) return 0;
+    return moves <= play.par ? 3 : moves <= play.stars.two ? 2 : moves <= play.stars.one ? 1 : 0;
+  }
+  function showPlayer() {
+    for (const el of board.querySelectorAll(".player")) el.classList.remove("player");
+    cellOf(play.pos[0], play.pos[1]).classList.add("player");
+    const body = document.body.dataset;
+    body.moves = String(play.history.length);
+    if (play.solved) {
+      const stars = play.assisted ? 0 : starsFor(play.history.length);
+      body.stars = String(stars);
+      playStatus(play.assisted ? `solved by the solver in ${play.history.length} (par ${play.par})`
+                               : `solved in ${play.history.length} (par ${play.par}) ` + "\u2605".repeat(stars) + "\u2606".repeat(3 - stars));
+    } else {
+      delete body.stars;
+      if (!body.hint) playStatus(`route ${play.route}: ${play.history.length} moves (par ${play.par})`);
+    }
+  }
+  function startPlay() {
+    const routes = lastFigures ? lastFigures.routes : [];
+    const one = routes[Number(document.getElementById("play-route").value) || 0];
+    if (!one) { playStatus("paint a start and a goal, or doors, to play"); return; }
+    if (!one.solvable) { playStatus(`route ${one.route} has no way to its goal: nothing to play`); return; }
+    window.level = { rows: tiles.map(r => r.map(ch => ch === "#" || ch === "_" ? ch : ".").join("")), goal: one.goal };
+    play = { route: one.route, pos: one.start, start: one.start, history: [], solved: false, assisted: false,
+             par: one.min_stops, stars: one.stars };
+    setState("playing");
+    document.body.dataset.hint = "";
+    showPlayer();
+  }
+  function stopPlay() {
+    play = null;
+    for (const el of board.querySelectorAll(".player")) el.classList.remove("player");
+    for (const key of ["moves", "stars", "hint"]) delete document.body.dataset[key];
+    playStatus("");
+    setState("editing");
+  }
+  function step(dir) {
+    if (!play || play.solved) return;
+    const { to, cells } = slide(play.pos, dir);
+    if (cells === 0) return;  // not a move
+    document.body.dataset.hint = "";
+    play.history.push(play.pos);
+    play.pos = to;
+    play.solved = same(to, window.level.goal);
+    showPlayer();
+  }
+  function hint() {
+    const next = nextMove(play.pos);
+    document.body.dataset.hint = next ? next.dir : "none";
+    playStatus(next ? `hint: ${WORDS[next.dir]} (${next.moves} moves to the goal from here)` : "no way to the goal from here");
+  }
+  function solveRest() {
+    play.assisted = true;
+    for (let next = nextMove(play.pos); next && !play.solved; next = nextMove(play.pos)) step(next.dir);
+  }
+  function onPlayKey(e) {
+    const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+    if (STEP_KEYS[key]) step(STEP_KEYS[key]);
+    else if (key === "h") hint();
+    else if (key === "Enter") solveRest();
+    else if (key === "u" && play.history.length && !play.solved) { play.pos = play.history.pop(); showPlayer(); }
+    else if (key === "r") { play.pos = play.start; play.history = []; play.solved = play.assisted = false; showPlayer(); }
+    else if (key === "Escape") stopPlay();
+    else return;
+    e.preventDefault();
+  }
+  function fillRoutes(routes) {
+    const select = document.getElementById("play-route"), kept = select.value;
+    select.textContent = "";
+    routes.forEach((one, k) => { const option = new Option(one.route, String(k)); select.add(option); });
+    if (kept && Number(kept) < routes.length) select.value = kept;
+  }
+
   function refresh() {  // the live figures, after every edit (the previous question is dropped)
     if (pending) pending.abort();
     pending = new AbortController();
@@ -112,6 +237,8 @@
     });
   }
   function show(found) {
+    lastFigures = found;
+    fillRoutes(found.routes);
     for (const el of board.querySelectorAll(".path, .trap")) el.classList.remove("path", "trap");
     const body = document.body.dataset, routes = found.routes;
     if (!routes.length) {
@@ -150,7 +277,9 @@
   function setState(state) {
     document.body.dataset.state = state;
     document.getElementById("cancel").disabled = state !== "filling";
-    document.getElementById("fill").disabled = document.getElementById("again").disabled = state === "filling";
+    document.getElementById("fill").disabled = document.getElementById("again").disabled = state !== "editing";
+    document.getElementById("play").textContent = state === "playing" ? "edit" : "play";
+    document.getElementById("play").disabled = state === "filling";
   }
   async function startFill(seed) {
     if (document.body.dataset.state === "filling") return;
@@ -221,8 +350,17 @@
     newRoom(+m[1], +m[2]);
   });
   form.addEventListener("submit", e => e.preventDefault());
+  document.getElementById("play").addEventListener("click", () => play ? stopPlay() : startPlay());
+  document.getElementById("open").addEventListener("change", e => {
+    if (e.target.files.length) openFile(e.target.files[0]);
+    e.target.value = "";
+  });
+  document.getElementById("save-level").addEventListener("click", () => save("level"));
+  document.getElementById("save-template").addEventListener("click", () => save("template"));
+  document.getElementById("save-map").addEventListener("click", () => save("map"));
   window.addEventListener("keydown", e => {
-    if (!(e.ctrlKey || e.metaKey) || e.target.tagName === "INPUT") return;
+    if (play && !(e.ctrlKey || e.metaKey) && e.target.tagName !== "INPUT") { onPlayKey(e); return; }
+    if (!(e.ctrlKey || e.metaKey) || e.target.tagName === "INPUT" || play) return;
     if (e.key === "z") { e.preventDefault(); undo(); }
     if (e.key === "y") { e.preventDefault(); redo(); }
   });

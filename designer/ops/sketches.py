@@ -1,0 +1,68 @@
+"""Sketches: the rows of canonical ASCII that a studio holds (``?`` for a free cell, ``S``/``G``
+or doors ``1``-``9``), opened from a file's text and written back as a level, a room, or into
+the user's own Tiled map. ``designer studio`` calls these; a script may too.
+
+>>> opened = open_sketch("room.txt", "#G#\\n#?#\\n#S#\\n")
+>>> opened["kind"], opened["rows"]
+('template', ['#G#', '#?#', '#S#'])
+>>> json.loads(level_text(["#G#", "#.#", "#S#"]))["analysis"]["min_stops"]
+1
+"""
+
+from __future__ import annotations
+
+import json
+
+from designer.core.errors import DesignerError, LevelError
+from designer.formats.level_files import format_json, level_to_json, load_json, parse_level_or_room, room_to_json
+from designer.formats.template import parse_template
+from designer.formats.tiled_map import MAP_SUFFIXES, map_from_document
+
+
+def open_sketch(name: str, text: str) -> dict:
+    """A file's text as a sketch: {"kind": "map" | "template" | "level" | "room", "rows"}; a Tiled
+    map (by its name's suffix, or a JSON object with layers) is read as ``make --template`` reads
+    it (its tilesets embedded), a text with ``?`` as a template, anything else as a level or a
+    room. One LevelError line naming the file for anything else."""
+    try:
+        stripped = text.lstrip()
+        if name.lower().endswith(MAP_SUFFIXES) and stripped.startswith("{"):
+            document = load_json(text)
+            if isinstance(document, dict) and "layers" in document:
+                return {"kind": "map", "rows": list(map_from_document(document).rows)}
+        if "?" in text and not stripped.startswith("{"):
+            return {"kind": "template", "rows": list(parse_template(text))}
+        found = parse_level_or_room(text)
+        return {"kind": "room" if hasattr(found, "doors") else "level", "rows": found.rows()}
+    except LevelError as exc:
+        raise LevelError(f"{name}: {exc}") from None
+
+
+def _filled(rows: list[str]):
+    """The level or room a sketch with no free cell left is."""
+    free = sum(row.count("?") for row in rows)
+    if free:
+        raise DesignerError(f"{free} free cell{'s are' if free > 1 else ' is'} not filled yet: fill them, or paint them")
+    return parse_level_or_room("\n".join(rows))
+
+
+def level_text(rows: list[str]) -> str:
+    """A filled sketch as its JSON level (or room), with its analysis."""
+    found = _filled(rows)
+    if hasattr(found, "doors"):
+        from designer.analysis.routes import analyze_routes
+
+        return format_json(room_to_json(found, report=analyze_routes(found)))
+    return format_json(level_to_json(found))
+
+
+def into_map_text(document: object, rows: list[str]) -> str:
+    """A filled sketch written into a copy of the user's Tiled map (``document``, its JSON), as
+    ``export --to tiled --into`` writes it: their other layers, tilesets and properties kept."""
+    from designer.export.tiled import into_map
+
+    user = map_from_document(document)
+    try:
+        return json.dumps(into_map(user, _filled(rows)), indent=1) + "\n"
+    except ValueError as exc:
+        raise DesignerError(str(exc)) from None

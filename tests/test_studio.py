@@ -340,3 +340,72 @@ def test_a_tiled_map_opened_filled_and_saved_back_keeps_its_other_layers(studio,
         level = json.loads(Path(saving.value.path()).read_text())
         assert level["generator"]["request"]["template"][3][0] == "2" and level["rows"][0][5] == "3"
         browser.close()
+
+
+@needs_browser
+def test_fills_are_kept_side_by_side_and_the_graph_pictures_and_pack_come_from_the_server(studio, tmp_path):
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        page = browser.new_page(viewport={"width": 1280, "height": 800}, accept_downloads=True)
+        errors = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(studio.url)
+        page.fill('[name="size"]', "8x8")
+        page.press('[name="size"]', "Enter")
+        page.fill('[name="min-stops"]', "7")
+        for button in ("#fill", "#again", "#again"):
+            page.click(button)
+            page.locator('body[data-state="filling"]').wait_for()
+            page.locator('body[data-state="editing"]').wait_for(timeout=60_000)
+            assert "filled" in page.inner_text("#progress"), page.inner_text("#progress")
+        assert page.locator(".result").count() == 3
+        assert [page.locator(f'[data-result="{k}"]').inner_text().split(":")[0] for k in range(3)] == \
+            ["seed 2", "seed 1", "seed 0"]
+        page.click('[data-result="2"]')  # seed 0's level, taken back
+        page.locator('body:not([data-min-stops="none"])').wait_for()
+        assert page.evaluate("window.lastLevel.generator.seed") == 0
+        page.check("#graph")
+        page.locator("#graph-view:not([hidden])").wait_for()
+        assert page.get_attribute("#graph-view", "src").startswith("data:image/svg+xml;base64,")
+        with page.expect_download() as saving:
+            page.click("#export-png")
+        assert Path(saving.value.path()).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        page.click("#add-to-pack")
+        page.click('[data-result="0"]')
+        page.click("#add-to-pack")
+        with page.expect_download() as saving:
+            page.click("#export-pack")
+        html = Path(saving.value.path()).read_text()
+        assert html.count('"name": "level-00') == 2 and "<script>" in html
+        assert errors == []
+        browser.close()
+
+
+def test_a_new_tiled_map_and_its_tileset_image_over_the_api(studio):
+    status, found = studio.post("/api/tiled", {"rows": ["###3##", "##...#", "2....#", "#....#", "#...##", "##1###"]})
+    assert status == 200 and found["image_name"] == "ice-room-tiles.png"
+    document = json.loads(found["map"])
+    assert [layer["name"] for layer in document["layers"]] == ["terrain", "doors", "markers"]
+    import base64
+
+    assert base64.b64decode(found["image"])[:4] == b"\x89PNG"
+    assert studio.post("/api/tiled", {"rows": ["#G#", "#?#", "#S#"]})[0] == 400  # a free cell left
+
+
+def test_a_closed_page_cancels_its_fill(studio):
+    status, started = studio.post("/api/fill", {"page": "p3", "rows": ["#" * 40] + ["#" + "?" * 38 + "#"] * 38 + ["#" * 40],
+                                                "request": {"maximize": True, "time_limit": 120}})
+    assert status == 200
+    conn = http.client.HTTPConnection("127.0.0.1", studio.port, timeout=30)
+    conn.request("GET", f"/api/fill/{started['fill']}/events", headers={"X-Studio-Token": studio.token})
+    response = conn.getresponse()
+    assert response.status == 200
+    deadline = time.monotonic() + 30
+    while not children(studio.proc.pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert children(studio.proc.pid)
+    conn.close()  # the page went away
+    deadline = time.monotonic() + 10
+    while children(studio.proc.pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert children(studio.proc.pid) == []

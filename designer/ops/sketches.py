@@ -66,3 +66,48 @@ def into_map_text(document: object, rows: list[str]) -> str:
         return json.dumps(into_map(user, _filled(rows)), indent=1) + "\n"
     except ValueError as exc:
         raise DesignerError(str(exc)) from None
+
+
+def picture(rows: list[str], *, fmt: str = "svg", solution: bool = False, graph: bool = False) -> bytes:
+    """A filled sketch drawn as ``render`` draws a file: SVG text or PNG bytes; ``solution`` draws
+    the fewest-moves path (each route's, for a room), ``graph`` the move graph (a level's)."""
+    from designer.core.errors import RequestNotMet
+    from designer.export import picture as pictures
+
+    found = _filled(rows)
+    if fmt not in ("svg", "png"):
+        raise DesignerError(f"a picture is svg or png, not {fmt!r}")
+    try:
+        if hasattr(found, "doors"):
+            if graph:
+                raise DesignerError("the move graph is drawn for a level with one start and one goal, not a room")
+            drawing = pictures.draw_room(found, solution=solution)
+        else:
+            drawing = pictures.draw_level(found, solution=solution, graph=graph)
+    except ValueError as exc:
+        raise RequestNotMet(f"unsolvable: {exc}") from None
+    return pictures.png_bytes(drawing) if fmt == "png" else pictures.svg_text(drawing).encode()
+
+
+def play_page(levels: list[tuple[str, list[str]]], title: str = "ice-designer studio") -> str:
+    """The play page (``designer play``) of named filled sketches, in their order."""
+    from designer.export.play import page
+
+    if not levels:
+        raise DesignerError("no levels in the pack yet")
+    return page([(name, _filled(rows)) for name, rows in levels], title=title)
+
+
+def tiled_files(rows: list[str], cell: int = 32) -> dict:
+    """A filled sketch as ``export --to tiled`` writes it: the map's JSON text, and its tileset
+    image (PNG bytes) under the name the map gives it: {"map", "image", "image_name"}."""
+    from designer.export import picture as pictures
+    from designer.export import tiled
+
+    found = _filled(rows)
+    if hasattr(found, "doors"):
+        document, name, kinds = tiled.room_to_tiled(found, cell=cell), tiled.ROOM_TILESET_IMAGE, pictures.ROOM_TILES
+    else:
+        document, name, kinds = tiled.to_tiled(found, cell=cell), tiled.TILESET_IMAGE, pictures.TILES
+    return {"map": json.dumps(document, indent=1) + "\n", "image": pictures.png_bytes(pictures.tileset(cell, kinds)),
+            "image_name": name}

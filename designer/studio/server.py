@@ -17,7 +17,9 @@ Jupyter's server does, every request passes ``Guard`` first:
 
 API: ``POST /api/figures`` (the live figures of a sketch, ``designer.ops.levels.figures``),
 ``POST /api/check`` (the cheap bounds of a fill request), ``POST /api/open`` and ``POST
-/api/save`` (a file's text as a sketch; a sketch as a JSON level or into its Tiled map:
+/api/save`` (a file's text as a sketch; a sketch as a JSON level or into its Tiled map),
+``POST /api/picture``, ``POST /api/tiled`` and ``POST /api/pack`` (a picture, a new Tiled map
+and its tileset image, a pack's play page; all from
 ``designer.ops.sketches``), ``POST /api/fill`` (start a fill; a
 page's second fill cancels its first), ``GET /api/fill/ID/events`` (its progress, as
 server-sent events; a closed stream cancels it), ``POST /api/fill/ID/cancel``.
@@ -26,6 +28,7 @@ server-sent events; a closed stream cancels it), ``POST /api/fill/ID/cancel``.
 from __future__ import annotations
 
 import asyncio
+import base64
 import hmac
 import json
 import secrets
@@ -39,7 +42,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from designer.core.errors import DesignerError
+from designer.core.errors import DesignerError, RequestNotMet
 from designer.studio.fills import Fill, wait_gone
 
 #: The largest request body read (a 40x40 sketch is under 2 KB, a fill request with it under 4, and a
@@ -65,7 +68,8 @@ FILL_FIELDS = {
     **{name: _FLAG for name in ("tidy", "maximize", "maximize_choices", "unique")},
     "time_limit": ("a number of seconds", lambda v: type(v) in (int, float)),
     "method": ("a method's name", lambda v: isinstance(v, str)),
-    "routes": ("a list of routes such as \"1:3=15\"", lambda v: isinstance(v, list) and all(isinstance(r, str) for r in v)),
+    "routes": ("a list of routes such as \"1:3=15\"",
+               lambda v: isinstance(v, list) and all(isinstance(r, str) for r in v)),
 }
 
 
@@ -161,6 +165,8 @@ def create_app(studio: Studio) -> Starlette:
                 return JSONResponse({"error": str(exc)}, status_code=exc.status, headers=SECURITY_HEADERS)
             except DesignerError as exc:  # bad input: its one line
                 return JSONResponse({"error": str(exc)}, status_code=400, headers=SECURITY_HEADERS)
+            except RequestNotMet as exc:  # valid, but it cannot be met (an unsolvable level to draw)
+                return JSONResponse({"error": str(exc)}, status_code=422, headers=SECURITY_HEADERS)
         return run
 
     async def index(request: Request) -> Response:
@@ -237,6 +243,37 @@ def create_app(studio: Studio) -> Starlette:
             raise Refused(400, "save: as \"level\" or \"map\"")
         return JSONResponse({"text": text}, headers=SECURITY_HEADERS)
 
+    async def picture(request: Request) -> Response:
+        """The sketch drawn (``render``'s picture), as base64 of SVG or PNG."""
+        from designer.ops.sketches import picture as draw
+
+        obj = await body(request)
+        rows, fmt = rows_of(obj), obj.get("format", "svg")
+        data = await asyncio.to_thread(draw, rows, fmt=fmt if isinstance(fmt, str) else "",
+                                       solution=obj.get("solution") is True, graph=obj.get("graph") is True)
+        return JSONResponse({"mime": "image/png" if fmt == "png" else "image/svg+xml",
+                             "base64": base64.b64encode(data).decode("ascii")}, headers=SECURITY_HEADERS)
+
+    async def tiled(request: Request) -> Response:
+        """The sketch as a new Tiled map and its tileset image (``export --to tiled``'s two files)."""
+        from designer.ops.sketches import tiled_files
+
+        found = await asyncio.to_thread(tiled_files, rows_of(await body(request)))
+        return JSONResponse({"map": found["map"], "image_name": found["image_name"],
+                             "image": base64.b64encode(found["image"]).decode("ascii")}, headers=SECURITY_HEADERS)
+
+    async def pack(request: Request) -> Response:
+        """The play page of a pack of sketches (``designer play``'s page)."""
+        from designer.ops.sketches import play_page
+
+        levels = (await body(request)).get("levels")
+        if not isinstance(levels, list) or len(levels) > 100 or not all(
+                isinstance(one, dict) and isinstance(one.get("name"), str) and isinstance(one.get("rows"), list)
+                and all(isinstance(row, str) for row in one["rows"]) for one in levels):
+            raise Refused(400, "pack: a list of up to 100 levels, each {name, rows}, is needed")
+        text = await asyncio.to_thread(play_page, [(one["name"][:80], one["rows"]) for one in levels])
+        return JSONResponse({"text": text}, headers=SECURITY_HEADERS)
+
     async def fill(request: Request) -> Response:
         obj = await body(request)
         page = obj.get("page")
@@ -280,7 +317,8 @@ def create_app(studio: Studio) -> Starlette:
                         break
                     yield f"data: {json.dumps(event)}\n\n"
             finally:  # the page went away (or the fill ended): nothing is left running
-                await asyncio.to_thread(found.cancel)
+                # (no await here: a closed stream's scope is cancelled, and an await would not run)
+                threading.Thread(target=found.cancel, name="fill cancel", daemon=True).start()
                 with studio.lock:
                     if studio.fills.get(page, (None, None))[1] is found:
                         del studio.fills[page]
@@ -298,6 +336,9 @@ def create_app(studio: Studio) -> Starlette:
               Route("/api/check", guarded(check), methods=["POST"]),
               Route("/api/open", guarded(open_file), methods=["POST"]),
               Route("/api/save", guarded(save), methods=["POST"]),
+              Route("/api/picture", guarded(picture), methods=["POST"]),
+              Route("/api/pack", guarded(pack), methods=["POST"]),
+              Route("/api/tiled", guarded(tiled), methods=["POST"]),
               Route("/api/fill", guarded(fill), methods=["POST"]),
               Route("/api/fill/{fill}/events", guarded(events)),
               Route("/api/fill/{fill}/cancel", guarded(cancel), methods=["POST"])]

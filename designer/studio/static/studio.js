@@ -138,6 +138,86 @@ window.STEP = { u: [-1, 0], d: [1, 0], l: [0, -1], r: [0, 1] };
     } catch (err) { statusBox.textContent = err.message; }
   }
 
+  // --- the move graph, pictures and a pack: drawn and written by the server, as render and play do ---
+  const pack = [];
+  async function pictureOf(format, extra) {
+    const found = await post("/api/picture", { rows: rows(), format, ...extra });
+    return found;
+  }
+  async function showGraph() {
+    const view = document.getElementById("graph-view");
+    if (!document.getElementById("graph").checked) { view.hidden = true; return; }
+    if (rows().some(r => r.includes("?"))) { view.hidden = true; statusBox.textContent = "fill the free cells to draw the move graph"; return; }
+    try {
+      const found = await pictureOf("svg", { graph: true });
+      view.src = `data:${found.mime};base64,${found.base64}`;
+      view.hidden = false;
+    } catch (err) { view.hidden = true; statusBox.textContent = err.message; }
+  }
+  async function exportPicture(format) {
+    try {
+      const found = await pictureOf(format, { solution: true });
+      const bytes = Uint8Array.from(atob(found.base64), ch => ch.charCodeAt(0));
+      const link = document.createElement("a");
+      link.href = URL.createObjectURL(new Blob([bytes], { type: found.mime }));
+      link.download = `${openedName}.${format}`;
+      document.body.appendChild(link); link.click(); link.remove();
+    } catch (err) { statusBox.textContent = err.message; }
+  }
+  async function exportTiled() {
+    try {
+      const found = await post("/api/tiled", { rows: rows() });
+      download(`${openedName}.tmj`, found.map);
+      const bytes = Uint8Array.from(atob(found.image), ch => ch.charCodeAt(0));
+      download(found.image_name, new Blob([bytes], { type: "image/png" }));
+    } catch (err) { statusBox.textContent = err.message; }
+  }
+  function addToPack() {
+    if (rows().some(r => r.includes("?"))) { statusBox.textContent = "fill the free cells first"; return; }
+    pack.push({ name: `level-${String(pack.length + 1).padStart(3, "0")}`, rows: rows() });
+    document.getElementById("pack-count").textContent = String(pack.length);
+    document.getElementById("export-pack").disabled = false;
+  }
+  async function exportPack() {
+    try { download("pack.html", (await post("/api/pack", { levels: pack })).text); }
+    catch (err) { statusBox.textContent = err.message; }
+  }
+
+  // --- fills kept side by side (up to 6): click one to take it ------------------------------------
+  const kept = [];
+  function keep(level) {
+    kept.unshift(level);
+    kept.length = Math.min(kept.length, 6);
+    const box = document.getElementById("results");
+    box.textContent = "";
+    kept.forEach((one, k) => {
+      const item = document.createElement("button");
+      item.type = "button"; item.className = "result"; item.dataset.result = String(k);
+      const mini = document.createElement("div");
+      mini.className = "mini";
+      mini.style.gridTemplateColumns = `repeat(${one.rows[0].length}, 5px)`;
+      for (const row of one.rows) for (const ch of row) {
+        const cell = document.createElement("span");
+        cell.dataset.tile = ch;
+        if (/[SG1-9]/.test(ch)) cell.className = "end";
+        mini.appendChild(cell);
+      }
+      const a = one.analysis || {};  // a room's analysis has its routes; its stops: the shortest's
+      const stops = a.routes ? Math.min(...a.routes.map(route => route.min_stops)) : a.min_stops;
+      item.append(mini, `seed ${one.generator.seed}: ${stops ?? "?"} stops`);
+      item.addEventListener("click", () => take(one));
+      box.appendChild(item);
+    });
+  }
+  function take(level) {
+    if (level.rows.length !== height || level.rows[0].length !== width) return;
+    remember();
+    for (let r = 0; r < height; r++) for (let c = 0; c < width; c++)
+      if (!locked[r][c]) { tiles[r][c] = level.rows[r][c]; draw(r, c); }
+    window.lastLevel = level;
+    refresh();
+  }
+
   function rows() { return tiles.map(r => r.join("")); }
   function template() { return tiles.map((r, i) => r.map((ch, j) => locked[i][j] ? ch : "?").join("")); }
 
@@ -263,6 +343,7 @@ window.STEP = { u: [-1, 0], d: [1, 0], l: [0, -1], r: [0, 1] };
     }
     for (const [r, c] of routes[0].path) cellOf(r, c).classList.add("path");
     for (const one of routes) if (one.solvable) for (const [r, c] of one.traps) cellOf(r, c).classList.add("trap");
+    showGraph();
   }
 
   function number(name) { const v = form.elements[name].value.trim(); return v === "" ? null : Number(v); }
@@ -311,6 +392,7 @@ window.STEP = { u: [-1, 0], d: [1, 0], l: [0, -1], r: [0, 1] };
     progressBox.textContent = `filled: ${g.method}: ${g.stage}, seed ${g.seed}, ${g.seconds} s`;
     statusBox.textContent = "";
     window.lastLevel = level;  // the level with its record (make --from reproduces it)
+    keep(level);
     refresh();
   }
   async function cancel() {
@@ -358,6 +440,12 @@ window.STEP = { u: [-1, 0], d: [1, 0], l: [0, -1], r: [0, 1] };
   document.getElementById("save-level").addEventListener("click", () => save("level"));
   document.getElementById("save-template").addEventListener("click", () => save("template"));
   document.getElementById("save-map").addEventListener("click", () => save("map"));
+  document.getElementById("graph").addEventListener("change", showGraph);
+  document.getElementById("export-svg").addEventListener("click", () => exportPicture("svg"));
+  document.getElementById("export-png").addEventListener("click", () => exportPicture("png"));
+  document.getElementById("export-tiled").addEventListener("click", exportTiled);
+  document.getElementById("add-to-pack").addEventListener("click", addToPack);
+  document.getElementById("export-pack").addEventListener("click", exportPack);
   window.addEventListener("keydown", e => {
     if (play && !(e.ctrlKey || e.metaKey) && e.target.tagName !== "INPUT") { onPlayKey(e); return; }
     if (!(e.ctrlKey || e.metaKey) || e.target.tagName === "INPUT" || play) return;

@@ -132,6 +132,7 @@ def test_bodies_are_bounded_and_must_be_json_objects_each_refused_in_one_message
     assert response.status == 413 and "over" in json.loads(response.read())["error"]
     conn.close()
     for body, status in ((b"{bad", 400), (b"[1, 2]", 400), (b'{"rows": 3}', 400),
+                         (json.dumps({"rows": ["." * 41] * 3}).encode(), 400),
                          (json.dumps({"rows": ["#G#", "#x#", "#S#"]}).encode(), 400)):
         got, _, data = studio.request("POST", "/api/figures", body)
         assert got == status and json.loads(data)["error"]
@@ -324,8 +325,7 @@ def test_a_tiled_map_opened_filled_and_saved_back_keeps_its_other_layers(studio,
         page = browser.new_page(viewport={"width": 1280, "height": 800}, accept_downloads=True)
         page.goto(studio.url)
         page.set_input_files("#open", str(tmp_path / "l-room.tmj"))
-        page.locator('[data-cell="9,9"]').wait_for()
-        assert page.locator('[data-cell="3,0"]').get_attribute("data-tile") == "2"
+        page.locator('[data-cell="3,0"][data-tile="2"]').wait_for()  # the map's door 2, once it is open
         page.fill('[name="min-stops"]', "9")
         page.click("#fill")
         page.locator('body[data-state="filling"]').wait_for()
@@ -409,3 +409,33 @@ def test_a_closed_page_cancels_its_fill(studio):
     while children(studio.proc.pid) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert children(studio.proc.pid) == []
+
+
+@needs_browser
+def test_cancelling_a_long_fill_in_the_page_leaves_it_responsive_and_no_process(studio):
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(studio.url)
+        page.fill('[name="size"]', "40x40")
+        page.press('[name="size"]', "Enter")
+        page.locator('[data-cell="39,39"]').wait_for()
+        page.check('[name="maximize"]')
+        page.fill('[name="time-limit"]', "300")
+        page.click("#fill")
+        page.locator('body[data-state="filling"]').wait_for()
+        deadline = time.monotonic() + 30
+        while not children(studio.proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert children(studio.proc.pid)
+        began = time.monotonic()
+        page.click("#cancel")
+        page.locator('body[data-state="editing"]').wait_for(timeout=2_000)
+        page.click('[data-tool="rock"]')
+        page.click('[data-cell="5,5"]')  # the page answers at once
+        assert page.locator('[data-cell="5,5"]').get_attribute("data-tile") == "#" and time.monotonic() - began < 3
+        deadline = time.monotonic() + 5
+        while children(studio.proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert children(studio.proc.pid) == []
+        browser.close()

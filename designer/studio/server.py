@@ -43,6 +43,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from designer.core.errors import DesignerError, RequestNotMet
+from designer.search.validation import MAX_DESIGN_SIDE
 from designer.studio.fills import Fill, wait_gone
 
 #: The largest request body read (a 40x40 sketch is under 2 KB, a fill request with it under 4, and a
@@ -154,6 +155,9 @@ def create_app(studio: Studio) -> Starlette:
         rows = obj.get("rows")
         if not isinstance(rows, list) or not rows or not all(isinstance(row, str) for row in rows):
             raise Refused(400, "rows: a list of the grid's rows of text is needed")
+        if len(rows) > MAX_DESIGN_SIDE or max(map(len, rows)) > MAX_DESIGN_SIDE:
+            raise Refused(400, f"the studio takes grids of at most {MAX_DESIGN_SIDE}x{MAX_DESIGN_SIDE} "
+                               "(the designer's largest)")
         return rows
 
     def guarded(handler, *, page: bool = False):

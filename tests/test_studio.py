@@ -108,6 +108,9 @@ def test_the_page_and_every_call_need_the_token_and_this_servers_host_and_origin
     cookie = headers["set-cookie"]
     assert studio.token in cookie and "HttpOnly" in cookie and "SameSite=strict" in cookie
     assert studio.request("GET", "/?token=wrong", token=False, origin=False)[0] == 403
+    stale = {"Cookie": "designer_studio_token=an-earlier-start"}  # a cookie an earlier start left
+    assert studio.request("GET", f"/?token={studio.token}", headers=stale, token=False, origin=False)[0] == 200
+    assert studio.request("GET", "/", headers=stale, token=False, origin=False)[0] == 403
     assert studio.request("GET", f"/?token={studio.token}", token=False, origin=False, host="evil.example:80")[0] == 403
     rows = {"rows": ["#G#", "#?#", "#S#"]}
     assert studio.post("/api/figures", rows)[0] == 200

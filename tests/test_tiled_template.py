@@ -136,3 +136,10 @@ def test_free_cells_may_be_drawn_as_tiles_of_kind_free(l_room):
                     data[k * 10 + c] = 5  # the tileset's "free" tile
 
     assert read_map(edited(l_room, draw_free)).rows == L_TEMPLATE
+
+
+def test_a_missing_map_is_named_once(tmp_path, capsys):
+    missing = tmp_path / "nothere.tmj"
+    assert main(["make", "--template", str(missing)]) == 2
+    err = capsys.readouterr().err
+    assert one_error_line(err) and err.count(str(missing)) == 1 and "no such file" in err

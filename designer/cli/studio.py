@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import socket
-import webbrowser
-
 import typer
 
 from designer.core.errors import DesignerError
@@ -21,6 +18,9 @@ def studio(
 ) -> None:
     """Paint a room, lock what you like, let the solver fill the rest, and see its figures at once:
     a local web app, at the address printed (its token changes at every start)."""
+    import socket
+    import webbrowser
+
     from designer.core.extras import need
 
     need("starlette", "studio")

@@ -100,9 +100,17 @@ class LayoutSpace:
             ok &= stops >= floor
         if req.max_stops is not None:
             ok &= stops <= req.max_stops
-        if budgets and req.max_rocks is not None:
+        if budgets:
+            ok &= self.within_budgets(terrains)
+        return ok
+
+    def within_budgets(self, terrains: np.ndarray) -> np.ndarray:
+        """Which terrains of a batch keep the rock budget and have exactly the snow asked for."""
+        req = self.request
+        ok = np.ones(terrains.shape[0], bool)
+        if req.max_rocks is not None:
             ok &= self.rocks(terrains) <= req.max_rocks
-        if budgets and req.snow:
+        if req.snow:
             ok &= self.snow(terrains) == req.placed_snow()
         return ok
 

@@ -28,6 +28,7 @@ from designer.core.level import Level
 from designer.core.room import Room
 from designer.export.picture import DEFAULT_CELL, ROOM_TILES, TILES, tile_kinds
 from designer.formats.level_files import LevelFile
+from designer.formats.tiled_map import layer_at, object_cell
 
 #: The Tiled JSON format version written (Tiled 1.10's).
 FORMAT_VERSION = "1.10"
@@ -145,7 +146,6 @@ def into_map(user, found: Level | Room) -> dict:
     import copy
 
     from designer.analysis.routes import solve_routes
-    from designer.formats.tiled_map import object_cell
 
     if found.shape != (user.height, user.width):
         raise ValueError(f"the level is {found.height}x{found.width}, the map {user.width}x{user.height} "
@@ -163,11 +163,11 @@ def into_map(user, found: Level | Room) -> dict:
             raise ValueError(f"the map's tilesets have no tile of kind {kind!r} to draw the level's {kind} with "
                              "(a tile with the custom property kind)")
         data[k] = user.gids[kind]
-    layer = _layer(document, user.layer)
+    layer = layer_at(document, user.layer)
     for key in ("encoding", "compression"):
         layer.pop(key, None)
     layer["data"] = data
-    _place_doors(document, user, doors, object_cell)
+    _place_doors(document, user, doors)
     if isinstance(found, Room):
         figures = []
         for one in solve_routes(found):
@@ -193,22 +193,14 @@ def _open(user) -> set:
     return {(r, c) for r, row in enumerate(user.rows) for c, ch in enumerate(row) if ch != "#"}
 
 
-def _layer(document: dict, path: tuple[int, ...]) -> dict:
-    layers, layer = document["layers"], None
-    for k in path:
-        layer = layers[k]
-        layers = layer.get("layers") or []
-    return layer
-
-
-def _place_doors(document: dict, user, doors: list, object_cell) -> None:
+def _place_doors(document: dict, user, doors: list) -> None:
     """Each door object on its door's cell; missing ones added (see ``into_map``)."""
     tile_w, tile_h = document["tilewidth"], document["tileheight"]
     home = None
     for name, (r, c) in doors:
         if name in user.doors:
             path, k = user.doors[name]
-            obj = _layer(document, path)["objects"][k]
+            obj = layer_at(document, path)["objects"][k]
             home = home or path
             old_r, old_c = object_cell(obj, tile_w, tile_h)
             if (old_r, old_c) != (r, c):
@@ -224,7 +216,7 @@ def _place_doors(document: dict, user, doors: list, object_cell) -> None:
         document["layers"].append(home_layer)
         document["nextlayerid"] = home_layer["id"] + 1
     else:
-        home_layer = _layer(document, home)
+        home_layer = layer_at(document, home)
     for name, (r, c) in missing:
         number = document.get("nextobjectid", 1)
         home_layer["objects"].append({"height": 0, "id": number, "name": name, "point": True, "rotation": 0,

@@ -80,8 +80,9 @@ class UserMap:
 def read_map(source: str | Path) -> UserMap:
     """Read a Tiled map as a template (see the module docstring); one LevelError line naming
     the file for anything it cannot take."""
+    text = decode_text(read_bytes(source, "Tiled map"))  # its errors name the file already
     try:
-        return _read(Path(source))
+        return _from_document(load_json(text), Path(source).parent)
     except LevelError as exc:
         raise LevelError(f"{source}: {exc}") from None
 
@@ -90,10 +91,6 @@ def map_from_document(document: object) -> UserMap:
     """A Tiled map already read as JSON (the studio's upload): as ``read_map`` reads a file, but
     with no folder to find external tilesets in, so they are refused in one line."""
     return _from_document(document, None)
-
-
-def _read(path: Path) -> UserMap:
-    return _from_document(load_json(decode_text(read_bytes(path, "Tiled map"))), path.parent)
 
 
 def _from_document(document: object, folder: Path | None) -> UserMap:
@@ -113,7 +110,7 @@ def _from_document(document: object, folder: Path | None) -> UserMap:
         kind = kinds.get(gid & ~FLIP_BITS) if gid else None
         if gid and kind not in CELL_KINDS:
             r, c = divmod(k, width)
-            raise LevelError(f"row {r}, col {c} of layer {_layer_at(document, layer)['name']!r}: tile {gid & ~FLIP_BITS} "
+            raise LevelError(f"row {r}, col {c} of layer {layer_at(document, layer)['name']!r}: tile {gid & ~FLIP_BITS} "
                              f"has no kind the designer knows ({', '.join(CELL_KINDS)})")
         chars.append(CELL_KINDS[kind] if kind else " ")
     grid = [chars[r * width:(r + 1) * width] for r in range(height)]
@@ -160,18 +157,20 @@ def _external(folder: Path, source: str) -> dict:
     return tileset
 
 
-def _tile_layers(layers: list, path: tuple[int, ...] = ()):
-    """(path, layer) of every tile layer, groups searched in order."""
+def _layers_of(kind: str, layers: list, path: tuple[int, ...] = ()):
+    """(path, layer) of every layer of ``kind`` ("tilelayer", "objectgroup"), groups searched in
+    order; a path is the layer's indices through its groups (``layer_at``)."""
     for k, layer in enumerate(layers):
         if not isinstance(layer, dict):
             continue
-        if layer.get("type") == "tilelayer":
+        if layer.get("type") == kind:
             yield (*path, k), layer
         elif layer.get("type") == "group":
-            yield from _tile_layers(layer.get("layers") or [], (*path, k))
+            yield from _layers_of(kind, layer.get("layers") or [], (*path, k))
 
 
-def _layer_at(document: dict, path: tuple[int, ...]) -> dict:
+def layer_at(document: dict, path: tuple[int, ...]) -> dict:
+    """The layer of a map at ``path`` (indices through its groups)."""
     layers, layer = document["layers"], None
     for k in path:
         layer = layers[k]
@@ -181,7 +180,7 @@ def _layer_at(document: dict, path: tuple[int, ...]) -> dict:
 
 def _puzzle_layer(document: dict, kinds: dict, height: int, width: int) -> tuple[tuple[int, ...], list[int]]:
     found = []
-    for path, layer in _tile_layers(document["layers"]):
+    for path, layer in _layers_of("tilelayer", document["layers"]):
         data = _layer_data(layer, height, width)
         if any(kinds.get(gid & ~FLIP_BITS) in PUZZLE_KINDS for gid in data if gid):
             found.append((path, layer, data))
@@ -240,16 +239,6 @@ def _fill_inside(grid: list[list[str]]) -> None:
                 row[c] = "?"
 
 
-def _object_layers(layers: list, path: tuple[int, ...] = ()):
-    for k, layer in enumerate(layers):
-        if not isinstance(layer, dict):
-            continue
-        if layer.get("type") == "objectgroup":
-            yield (*path, k), layer
-        elif layer.get("type") == "group":
-            yield from _object_layers(layer.get("layers") or [], (*path, k))
-
-
 def object_cell(obj: dict, tile_w: int, tile_h: int) -> Cell:
     """The cell under an object: a point's, a rectangle's centre, a tile object's centre."""
     x, y = float(obj.get("x", 0)), float(obj.get("y", 0))
@@ -265,7 +254,7 @@ def _doors(document: dict, grid: list[list[str]], tile_w: int, tile_h: int) -> d
     """The door objects, by name ((layer path, index) of each), their cells marked in ``grid``."""
     doors: dict[str, tuple[tuple[int, ...], int]] = {}
     height, width = len(grid), len(grid[0])
-    for path, layer in _object_layers(document["layers"]):
+    for path, layer in _layers_of("objectgroup", document["layers"]):
         for k, obj in enumerate(layer.get("objects") or []):
             name = obj.get("name") if isinstance(obj, dict) else None
             if name not in DOOR_NAMES:

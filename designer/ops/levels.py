@@ -97,7 +97,7 @@ def figures(rows: list[str]) -> dict:
     from designer.analysis.routes import analyze_routes
     from designer.analysis.stars import Stars
     from designer.core.errors import LevelError
-    from designer.core.level import CANONICAL, DOOR_CHARS, scan_rows
+    from designer.core.level import CANONICAL, scan_rows
     from designer.core.room import Room
 
     if not rows or not all(isinstance(row, str) for row in rows):
@@ -125,10 +125,10 @@ def figures(rows: list[str]) -> dict:
     ends = "doors" if doors else "ends"
     return {"height": height, "width": width, "routes": routes, "ends": ends if found else None,
             "free": sum(row.count("?") for row in rows), "doors": sorted(int(d) for d in doors) if doors else [],
-            "note": None if found else _why_no_route(starts, goals, doors, DOOR_CHARS)}
+            "note": None if found else _why_no_route(starts, goals, doors)}
 
 
-def _why_no_route(starts, goals, doors, door_chars) -> str:
+def _why_no_route(starts, goals, doors) -> str:
     if doors and (starts or goals):
         return "S and G, or doors 1-9: not both"
     if any(len(cells) > 1 for cells in doors.values()):

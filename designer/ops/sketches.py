@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 
 from designer.core.errors import DesignerError, LevelError
+from designer.core.room import Room
 from designer.formats.level_files import format_json, level_to_json, load_json, parse_level_or_room, room_to_json
 from designer.formats.template import parse_template
 from designer.formats.tiled_map import MAP_SUFFIXES, map_from_document
@@ -33,7 +34,7 @@ def open_sketch(name: str, text: str) -> dict:
         if "?" in text and not stripped.startswith("{"):
             return {"kind": "template", "rows": list(parse_template(text))}
         found = parse_level_or_room(text)
-        return {"kind": "room" if hasattr(found, "doors") else "level", "rows": found.rows()}
+        return {"kind": "room" if isinstance(found, Room) else "level", "rows": found.rows()}
     except LevelError as exc:
         raise LevelError(f"{name}: {exc}") from None
 
@@ -49,7 +50,7 @@ def _filled(rows: list[str]):
 def level_text(rows: list[str]) -> str:
     """A filled sketch as its JSON level (or room), with its analysis."""
     found = _filled(rows)
-    if hasattr(found, "doors"):
+    if isinstance(found, Room):
         from designer.analysis.routes import analyze_routes
 
         return format_json(room_to_json(found, report=analyze_routes(found)))
@@ -78,7 +79,7 @@ def picture(rows: list[str], *, fmt: str = "svg", solution: bool = False, graph:
     if fmt not in ("svg", "png"):
         raise DesignerError(f"a picture is svg or png, not {fmt!r}")
     try:
-        if hasattr(found, "doors"):
+        if isinstance(found, Room):
             if graph:
                 raise DesignerError("the move graph is drawn for a level with one start and one goal, not a room")
             drawing = pictures.draw_room(found, solution=solution)
@@ -105,7 +106,7 @@ def tiled_files(rows: list[str], cell: int = 32) -> dict:
     from designer.export import tiled
 
     found = _filled(rows)
-    if hasattr(found, "doors"):
+    if isinstance(found, Room):
         document, name, kinds = tiled.room_to_tiled(found, cell=cell), tiled.ROOM_TILESET_IMAGE, pictures.ROOM_TILES
     else:
         document, name, kinds = tiled.to_tiled(found, cell=cell), tiled.TILESET_IMAGE, pictures.TILES

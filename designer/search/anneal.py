@@ -32,6 +32,7 @@ from designer.core.budget import Budget
 from designer.core.level import ICE, Level
 from designer.core.request import LayoutRequest
 from designer.core.space import LayoutSpace
+from designer.search.rooms import route_table
 from designer.search.tuning import COLD, EPOCH_SECONDS, HOT, REHEAT, SLICE_STEPS
 
 
@@ -133,9 +134,7 @@ def choice_conditions(request: LayoutRequest, objective: str, maximizing: bool =
     a plain min-stops chain. A room: its routes and how they make one score (``room_score``,
     ``designer.search.rooms``), every route's band in them."""
     if request.is_room:
-        space = LayoutSpace.of(request)
-        routes = [(space.index(request.door(band.a)), space.index(request.door(band.b)), band.min_stops,
-                   band.max_stops) for band in request.route_bands]
+        routes = route_table(LayoutSpace.of(request))
         room_score = {"stops": "min" if maximizing else "sum", "options": "options", "per_stop": "per_stop"}[objective]
         return {"routes": routes, "room_score": room_score}
     if objective == "stops" and not request.asks_for_choices:

@@ -24,6 +24,7 @@ from designer.core.budget import Budget
 from designer.core.level import ICE, ROCK, Level
 from designer.core.request import LayoutRequest
 from designer.core.space import LayoutSpace
+from designer.search.rooms import route_table
 from designer.search.tuning import ENDPOINT_BATCH, RATE_42_CELLS
 
 MAX_FREE_CELLS = kernels.MAX_FREE_CELLS
@@ -134,13 +135,8 @@ def run_shard(job: ShardJob, stop: np.ndarray | None = None) -> tuple:
 
 
 def room_routes(request: LayoutRequest) -> list | None:
-    """A room's routes for the kernels: (door a, door b, floor, ceiling) as flat indices; None
-    for a level."""
-    if not request.is_room:
-        return None
-    space = LayoutSpace.of(request)
-    return [(space.index(request.door(band.a)), space.index(request.door(band.b)), band.min_stops, band.max_stops)
-            for band in request.route_bands]
+    """A room's routes for the kernels (``designer.search.rooms.route_table``); None for a level."""
+    return route_table(LayoutSpace.of(request)) if request.is_room else None
 
 
 def shard_keys(request: LayoutRequest) -> list[tuple[int, int, int]]:

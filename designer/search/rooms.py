@@ -32,18 +32,18 @@ from designer.core.space import LayoutSpace
 
 def room_scores(space: LayoutSpace, terrains: np.ndarray, maximizing: bool, objective: str = "stops") -> np.ndarray:
     """The score of each terrain of a batch (see the module docstring); -1 where one fails."""
-    request = space.request
-    bands = request.route_bands
+    bands = space.request.route_bands
     count = terrains.shape[0]
     if count == 0:
         return np.zeros(0, np.int64)
-    routes = len(bands)
-    starts = np.repeat([space.index(request.door(band.a)) for band in bands], count)
-    goals = np.repeat([space.index(request.door(band.b)) for band in bands], count)
+    table = route_table(space)
+    routes = len(table)
+    starts = np.repeat([a for a, _, _, _ in table], count)
+    goals = np.repeat([b for _, b, _, _ in table], count)
     classes, reversible, stops = classify_batch(np.concatenate([terrains] * routes), starts, goals)
     stops = stops.reshape(routes, count).astype(np.int64)
     ok = ((classes == STRONG) & reversible).reshape(routes, count).all(axis=0)
-    ok &= space.admissible(terrains, np.full(count, STRONG), np.ones(count, bool), np.zeros(count, np.int64))
+    ok &= space.within_budgets(terrains)
     for k, band in enumerate(bands):
         if band.max_stops is not None:
             ok &= stops[k] <= band.max_stops
@@ -56,6 +56,14 @@ def room_scores(space: LayoutSpace, terrains: np.ndarray, maximizing: bool, obje
     else:
         score = np.minimum(stops, floors_of(bands)).sum(axis=0)
     return np.where(ok, score, -1)
+
+
+def route_table(space: LayoutSpace) -> list[tuple[int, int, int, int | None]]:
+    """A room's routes as the kernels take them: (door a, door b, floor, ceiling or None), doors
+    as flat indices, in the order of ``request.route_bands``."""
+    request = space.request
+    return [(space.index(request.door(band.a)), space.index(request.door(band.b)), band.min_stops, band.max_stops)
+            for band in request.route_bands]
 
 
 def floors_of(bands) -> np.ndarray:
@@ -72,8 +80,7 @@ def _fewest_options(space: LayoutSpace, terrains: np.ndarray, ok: np.ndarray, st
                     per_stop: bool) -> np.ndarray:
     """The fewest options along any route's solution (``per_stop``: options a stop, in
     thousandths), for each terrain where ``ok``; -1 elsewhere."""
-    request = space.request
-    ends = [(space.index(request.door(band.a)), space.index(request.door(band.b))) for band in request.route_bands]
+    ends = [(a, b) for a, b, _, _ in route_table(space)]
     score = np.full(terrains.shape[0], -1, np.int64)
     for k in np.flatnonzero(ok):
         options = [kernels.choice_figures(terrains[k], start, goal)[0] for start, goal in ends]

@@ -13,7 +13,6 @@ from __future__ import annotations
 import multiprocessing
 import signal
 import threading
-import time
 
 #: Seconds a fill's process is given to end after SIGTERM before it is killed.
 GRACE_SECONDS = 1.0
@@ -107,15 +106,3 @@ class Fill:
                 self.process.join()
         self.conn.close()
 
-    @property
-    def running(self) -> bool:
-        return self.process.is_alive()
-
-
-def wait_gone(fills, seconds: float = 5.0) -> None:
-    """Wait until every fill's process has ended (each cancelled first)."""
-    for fill in fills:
-        fill.cancel()
-    deadline = time.monotonic() + seconds
-    for fill in fills:
-        fill.process.join(max(0.0, deadline - time.monotonic()))

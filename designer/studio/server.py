@@ -44,7 +44,7 @@ from starlette.routing import Route
 
 from designer.core.errors import DesignerError, RequestNotMet
 from designer.search.validation import MAX_DESIGN_SIDE
-from designer.studio.fills import Fill, wait_gone
+from designer.studio.fills import Fill
 
 #: The largest request body read (a 40x40 sketch is under 2 KB, a fill request with it under 4, and a
 #: Tiled map of a 40x40 room with its tilesets embedded far under this).
@@ -99,8 +99,10 @@ class Studio:
     def hosts(self) -> list[str]:
         """The Host values that name this server."""
         names = [self.host]
-        if self.host in ("127.0.0.1", "localhost", "::1"):
+        if self.host in ("127.0.0.1", "localhost"):
             names = ["127.0.0.1", "localhost"]
+        elif self.host == "::1":
+            names = ["::1", "localhost"]
         return [f"{name}:{self.port}" if ":" not in name else f"[{name}]:{self.port}" for name in names]
 
     def url(self) -> str:
@@ -110,7 +112,8 @@ class Studio:
         with self.lock:
             running = [fill for _, fill in self.fills.values()]
             self.fills.clear()
-        wait_gone(running)
+        for fill in running:  # each ended: SIGTERM, then SIGKILL after its grace
+            fill.cancel()
 
 
 def _static(name: str, package: str = "designer.studio") -> bytes:

@@ -140,10 +140,7 @@ window.STEP = { u: [-1, 0], d: [1, 0], l: [0, -1], r: [0, 1] };
 
   // --- the move graph, pictures and a pack: drawn and written by the server, as render and play do ---
   const pack = [];
-  async function pictureOf(format, extra) {
-    const found = await post("/api/picture", { rows: rows(), format, ...extra });
-    return found;
-  }
+  function pictureOf(format, extra) { return post("/api/picture", { rows: rows(), format, ...extra }); }
   async function showGraph() {
     const view = document.getElementById("graph-view");
     if (!document.getElementById("graph").checked) { view.hidden = true; return; }

@@ -141,7 +141,7 @@ def solve_model(built, budget: Budget, *, seed: int, workers: int, min_stops: in
                 accept: Callable, stops_of: Callable[[object], int], better_than: int | None = None,
                 on_stops: Callable[[int], None] = lambda stops: None,
                 narrow_until: threading.Event | None = None, rehint: Callable[[], None] = lambda: None,
-                outside_best: Callable[[], int] | None = None) -> Outcome:
+                outside_best: Callable[[], int] | None = None, floor_in_model: bool = False) -> Outcome:
     """Solve ``built`` (a ``cpsat.IceModel``, hints and cuts already added) within ``budget``.
 
     The model maximizes the goal's stops. Meeting a target (``maximize`` False), the search ends
@@ -156,8 +156,13 @@ def solve_model(built, budget: Budget, *, seed: int, workers: int, min_stops: in
     gave up its core); the search is then stopped and started again with ``workers``, after
     ``rehint()`` (the best layout so far). Maximizing, ``outside_best()`` is the most stops the
     other side has verified: when it passes the bar, the search is stopped and the bar raised
-    above it. A cancelled ``budget`` stops it at once."""
-    built.model.maximize(built.goal_stops)
+    above it. A cancelled ``budget`` stops it at once.
+
+    ``floor_in_model``: the model was built with ``min_stops`` as a constraint. Meeting it, the
+    model is then solved for any solution, with no objective: every solution will do, and both the
+    proofs that none exists and the finds were faster without one (figures in docs/model.md)."""
+    if maximize or not floor_in_model:
+        built.model.maximize(built.goal_stops)
     bar = better_than if maximize else None  # only a level above it is worth finding now
     if bar is not None:
         built.model.add(built.goal_stops >= bar + 1)

@@ -193,6 +193,26 @@ def test_cancelling_a_long_fill_ends_its_process_at_once(studio):
     assert children(studio.proc.pid) == []
 
 
+def test_a_fills_events_end_in_one_event_when_its_pipe_is_closed_under_them():
+    """``cancel`` closes the pipe from another thread while ``events`` may be waiting on it: the
+    stream ends with one event, never an error in the server (it once raised EBADF at Ctrl-C)."""
+    import multiprocessing
+
+    from designer.studio.fills import Fill
+
+    context = multiprocessing.get_context("spawn")
+    parent, child = context.Pipe(duplex=False)
+    process = context.Process(target=abs, args=(0,))  # ends at once, sending nothing
+    process.start()
+    process.join()
+    child.close()
+    fill = Fill(process, parent)
+    parent.close()  # as cancel leaves it, before the stream has seen the cancel
+    assert [event["kind"] for event in fill.events(poll=0.01)] == ["failed"]
+    fill.cancelled.set()
+    assert [event["kind"] for event in fill.events(poll=0.01)] == ["cancelled"]
+
+
 needs_browser = pytest.mark.skipif(sync_playwright is None or CHROMIUM is None, reason="no Playwright or Chromium")
 
 

@@ -77,7 +77,7 @@ def pose_pair(search: Search, goal: Goal, budget: Budget, pair: tuple[Cell, Cell
     outcome = solve_model(built, budget, seed=search.seed, workers=workers, min_stops=floor,
                           maximize=goal.maximizing, stops_of=lambda design: design.min_stops,
                           accept=lambda terrain, s, e: search.verify(Level(terrain, s, e), STAGE),
-                          on_stops=search.seen)
+                          on_stops=search.seen, floor_in_model=True)
     return PairResult(outcome.found, outcome.complete, rejected=search.rejected - rejected)
 
 

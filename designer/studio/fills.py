@@ -69,10 +69,7 @@ class Fill:
             if self.cancelled.is_set():
                 yield {"kind": "cancelled"}
                 return
-            try:
-                ready = self.conn.poll(poll)
-            except (OSError, EOFError):
-                ready = False
+            ready = self._waiting(poll)
             if ready:
                 try:
                     message = self.conn.recv()
@@ -91,9 +88,19 @@ class Fill:
                 else:
                     yield {"kind": "failed", "status": message[1], "message": message[2]}
                 return
-            if not self.process.is_alive() and not self.conn.poll(0):
+            if not self.process.is_alive() and not self._waiting(0):
+                if self.cancelled.is_set():
+                    continue  # cancelled meanwhile (the pipe may be closed already): said above
                 yield {"kind": "failed", "status": 3, "message": "the fill's process ended without a result"}
                 return
+
+    def _waiting(self, seconds: float) -> bool:
+        """Whether a message waits in the pipe (within ``seconds``); False once ``cancel``, from
+        another thread, has closed it, even in the middle of the wait (EBADF)."""
+        try:
+            return self.conn.poll(seconds)
+        except (OSError, EOFError):
+            return False
 
     def cancel(self) -> None:
         """End the fill now: SIGTERM, then SIGKILL after ``GRACE_SECONDS``."""

@@ -225,7 +225,7 @@ def main(argv: list[str] | None = None) -> None:
     if options.pairs:
         chosen = {int(n) for n in options.pairs.split(",")}
         pairs = [(n, pair) for n, pair in pairs if n in chosen]
-    print(f"{options.size}, K={options.min_stops}, {len(pairs)} pairs, one worker each\n")
+    print(f"{options.size}, K={options.min_stops}, {len(pairs)} pair{'s' if len(pairs) != 1 else ''}, one worker each\n")
     print("| pair | " + " | ".join(variants) + " |\n| --- |" + " --- |" * len(variants))
     totals = {v: 0.0 for v in variants}
     for number, (start, goal) in pairs:

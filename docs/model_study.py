@@ -211,16 +211,23 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--time-limit", type=float, default=120.0, help="seconds per pair and variant (CP-SAT)")
     options = parser.parse_args(argv)
     from designer.analysis import bounds
+    from designer.cli.shell import parse_size
+    from designer.core.errors import DesignerError
     from designer.core.extras import MissingExtra
     from designer.core.request import LayoutRequest
     from designer.models.symmetry import end_pairs
+    from designer.search.validation import validate
 
-    height, width = (int(part) for part in options.size.lower().split("x"))
     variants = [v for v in options.variants.split(",") if v]
     unknown = [v for v in variants if v not in VARIANTS]
     if unknown:
         parser.error(f"unknown variant {unknown[0]!r}")
-    request = LayoutRequest(height, width, frame=not options.no_frame, min_stops=options.min_stops)
+    try:
+        height, width = parse_size(options.size)
+        request = LayoutRequest(height, width, frame=not options.no_frame, min_stops=options.min_stops)
+        validate(request)
+    except DesignerError as error:  # the one line make would print
+        parser.error(str(error))
     pairs = list(enumerate(end_pairs(request), 1))
     if options.pairs:
         chosen = {int(n) for n in options.pairs.split(",")}

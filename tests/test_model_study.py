@@ -48,3 +48,14 @@ def test_the_study_prints_its_table(capsys):
     out = capsys.readouterr().out
     assert out.startswith("5x5, K=8, 2 pairs")
     assert "| pair | model | sat |" in out and out.count("infeasible") == 4
+
+
+@pytest.mark.parametrize("args, says", [(["--size", "3x"], "not of the form HxW"),
+                                        (["--size", "50x50"], "at most 40 per side"),
+                                        (["--variants", "model,nope"], "unknown variant 'nope'")])
+def test_bad_input_is_one_line_and_status_2(args, says, capsys):
+    with pytest.raises(SystemExit) as ended:
+        study.main(args)
+    assert ended.value.code == 2
+    err = capsys.readouterr().err
+    assert says in err and "Traceback" not in err

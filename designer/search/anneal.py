@@ -32,7 +32,7 @@ from designer.core.budget import Budget
 from designer.core.level import ICE, Level
 from designer.core.request import LayoutRequest
 from designer.core.space import LayoutSpace
-from designer.search.rooms import route_table
+from designer.search.rooms import kernel_score, route_table
 from designer.search.tuning import COLD, EPOCH_SECONDS, HOT, REHEAT, SLICE_STEPS
 
 
@@ -134,9 +134,7 @@ def choice_conditions(request: LayoutRequest, objective: str, maximizing: bool =
     a plain min-stops chain. A room: its routes and how they make one score (``room_score``,
     ``designer.search.rooms``), every route's band in them."""
     if request.is_room:
-        routes = route_table(LayoutSpace.of(request))
-        room_score = {"stops": "min" if maximizing else "sum", "options": "options", "per_stop": "per_stop"}[objective]
-        return {"routes": routes, "room_score": room_score}
+        return {"routes": route_table(LayoutSpace.of(request)), "room_score": kernel_score(maximizing, objective)}
     if objective == "stops" and not request.asks_for_choices:
         return None
     return {"min_stops": request.min_stops, "min_options": request.min_choices if objective == "stops" else None,

@@ -24,7 +24,7 @@ from designer.core.budget import Budget
 from designer.core.level import ICE, ROCK, Level
 from designer.core.request import LayoutRequest
 from designer.core.space import LayoutSpace
-from designer.search.rooms import route_table
+from designer.search.rooms import kernel_score, route_table
 from designer.search.tuning import ENDPOINT_BATCH, RATE_42_CELLS
 
 MAX_FREE_CELLS = kernels.MAX_FREE_CELLS
@@ -170,7 +170,7 @@ def shard_jobs(request: LayoutRequest, threshold: int, budget: Budget, fewest_ro
 
     keys = [key for key in keys if key[0] >= fewest_rocks]
     keys.sort(key=lambda key: -size(key))
-    routes, room_score = room_routes(request), "min" if maximizing else "sum"
+    routes, room_score = room_routes(request), kernel_score(maximizing)
     return [ShardJob(r, first, second, threshold, deadline, base, free_flat, start_ok, goal_ok, syms, routes,
                      room_score) for r, first, second in keys]
 
@@ -264,13 +264,14 @@ def search_around(request: LayoutRequest, level: Level, release: int, threshold:
     cells = space.flat(open_cells).astype(np.int32)
     best, hit, layouts, complete = threshold - 1, None, 0, True
     tasks = [(0, 0)] + [(r, first) for r in range(1, most + 1) for first in range(len(open_cells) - r + 1)]
+    routes, room_score = room_routes(request), kernel_score(maximizing)
     for rocks_placed, first in tasks:
         if budget.expired():
             complete = False
             break
         stops, _, mask, start, goal, count, done = kernels.exhaustive(
             base, cells, start_ok, goal_ok, [], rocks_placed, first, max(threshold, best), budget.left(),
-            routes=room_routes(request), room_score="min" if maximizing else "sum")
+            routes=routes, room_score=room_score)
         layouts += count
         complete &= bool(done)
         if stops > best or (stops >= 0 and hit is None):

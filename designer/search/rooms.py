@@ -66,6 +66,15 @@ def route_table(space: LayoutSpace) -> list[tuple[int, int, int, int | None]]:
             for band in request.route_bands]
 
 
+def kernel_score(maximizing: bool, objective: str = "stops") -> str:
+    """How the compiled kernels combine a room's routes into one score (``kernels.ROOM_SCORES``),
+    the same score ``room_scores`` gives: the sum over routes of min(stops, floor) meeting the
+    floors, the shortest route maximizing, else the fewest options (or options a stop)."""
+    if objective == "stops":
+        return "min" if maximizing else "sum"
+    return objective
+
+
 def floors_of(bands) -> np.ndarray:
     """The routes' floors as a column (one row per route)."""
     return np.array([band.min_stops for band in bands], np.int64)[:, None]

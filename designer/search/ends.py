@@ -126,27 +126,30 @@ def solve_pairs(search: Search, goal: Goal, budget: Budget) -> tuple[Design | No
                              initargs=(search, lane_budget, shared_best, os.getpid())) as pool:
         futures: set = set()
         try:
-            # Submitting forks the lanes: a signal in the middle would leave the pool unable to shut
-            # them down (they would wait for work for ever), so it waits until they are started.
+            # A signal never raises inside the pool's own code here: raised in the middle of its
+            # locks (submitting forks the lanes; waiting takes every future's lock), it left the
+            # pool unable to shut its lanes down, and the designer waiting for them. Held, a
+            # signal sets the cancel token all the same (``cancel_on_signals``), the loop sees it
+            # within POLL, and the lanes are ended before it is raised.
             with signals_held() as arrived:
                 futures = {pool.submit(_lane_job, job) for job in jobs}
+                going, skipped = not arrived, None
+                while futures and going:
+                    finished, futures = wait(futures, timeout=POLL, return_when=FIRST_COMPLETED)
+                    for future in finished:
+                        result = future.result()
+                        done += 1
+                        going = take(result) and going and not result.skipped  # every result is taken in
+                        skipped = skipped or result.skipped
+                        if best is not None and goal.maximizing:
+                            with shared_best.get_lock():
+                                shared_best.value = max(shared_best.value, best.min_stops)
+                    if finished:
+                        search.progress.update(phase=f"cp-sat, ends {done}/{len(pairs)}, {lanes} at once")
+                    if budget.cancelled() or arrived:
+                        going = False
             if arrived:
                 raise Cancelled(arrived[0])
-            going, skipped = True, None
-            while futures and going:
-                finished, futures = wait(futures, timeout=POLL, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    result = future.result()
-                    done += 1
-                    going = take(result) and going and not result.skipped  # every result is taken in
-                    skipped = skipped or result.skipped
-                    if best is not None and goal.maximizing:
-                        with shared_best.get_lock():
-                            shared_best.value = max(shared_best.value, best.min_stops)
-                if finished:
-                    search.progress.update(phase=f"cp-sat, ends {done}/{len(pairs)}, {lanes} at once")
-                if budget.cancelled():
-                    going = False
             complete = going and not futures
         except BaseException:
             stop.set()

@@ -116,3 +116,82 @@ def count_fewest(rows: list[str], max_moves: int) -> tuple[int, int] | None:
         frontier = {letters + letter: step[0] for letters, cell in frontier.items() for letter in "udlr"
                     if cell != goal and (step := walk(rows, cell, letter, goal)) is not None}
     return None
+
+
+def item_slide(rows: list[str], cell, taken: frozenset, letter: str):
+    """One slide of a level with items (``*``), cell by cell: (end cell, items taken after it,
+    cells travelled), or None when the player does not move. An item is taken when the player
+    passes over it or stops on it; the goal captures only once every item is taken."""
+    goal = find(rows, "G")
+    items = frozenset((r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "*")
+    dr, dc = DELTA[letter]
+    r, c = cell
+    moved = 0
+    while True:
+        nr, nc = r + dr, c + dc
+        if not (0 <= nr < len(rows) and 0 <= nc < len(rows[0])) or rows[nr][nc] == "#":
+            break
+        r, c = nr, nc
+        moved += 1
+        if (r, c) in items:
+            taken = taken | {(r, c)}
+        if rows[r][c] == "_" or ((r, c) == goal and taken == items):
+            break
+    return ((r, c), taken, moved) if moved else None
+
+
+def item_game(rows: list[str]):
+    """The game of a level with items, searched breadth-first over (cell, items taken) from the
+    start: (states reached, {state: moves left to the end (absent: cannot finish)}, the end state).
+    No move leaves the end state."""
+    start, goal = find(rows, "S"), find(rows, "G")
+    items = frozenset((r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "*")
+    end = (goal, items)
+    first = (start, frozenset())
+    seen, todo, edges = {first}, [first], {}
+    while todo:
+        state = todo.pop()
+        edges[state] = []
+        if state == end:
+            continue
+        for letter in "udlr":
+            step = item_slide(rows, state[0], state[1], letter)
+            if step is not None:
+                nxt = (step[0], step[1])
+                edges[state].append((letter, nxt, step[2]))
+                if nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+    left = {end: 0} if end in seen else {}
+    layer = [end] if end in seen else []
+    while layer:
+        after = []
+        for state in seen:
+            if state not in left and any(nxt in layer for _, nxt, _ in edges[state]):
+                left[state] = left[layer[0]] + 1
+                after.append(state)
+        layer = after
+    return seen, left, end, edges
+
+
+def item_best(rows: list[str]):
+    """(stops, distance, moves) of the printed solution of a level with items: fewest moves, then
+    least distance, then the first in u, d, l, r order; None when it cannot be finished."""
+    seen, left, end, edges = item_game(rows)
+    start = (find(rows, "S"), frozenset())
+    if start not in left:
+        return None
+    cost = {end: (0, 0)}
+    for _ in range(len(seen)):  # Bellman-Ford on (moves, distance): tiny graphs
+        for state in seen:
+            for _, nxt, n in edges[state]:
+                if nxt in cost and (c := (cost[nxt][0] + 1, cost[nxt][1] + n)) < cost.get(state, (1 << 30, 0)):
+                    cost[state] = c
+    state, letters = start, ""
+    while state != end:
+        for letter, nxt, n in edges[state]:
+            if nxt in cost and (cost[nxt][0] + 1, cost[nxt][1] + n) == cost[state]:
+                letters += letter
+                state = nxt
+                break
+    return cost[start][0], cost[start][1], letters

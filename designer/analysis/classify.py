@@ -3,7 +3,7 @@
 Generators call this in their inner loop, so it runs compiled breadth-first searches over slide
 tables (``designer.core.kernels``), one level or a whole batch at a time, with the batch shared between
 threads. ``designer.analysis`` computes the same figures (and many more) with networkx; the tests
-hold the two equal.
+hold the two equal. A level with items is classified on its graph of states (``designer.core.items``).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from designer.core import kernels
+from designer.core.items import state_table
 from designer.core.level import CLASS_NAMES, STRONG, UNSOLVABLE, WEAK, Level
 
 __all__ = ["CLASS_NAMES", "Classification", "STRONG", "UNSOLVABLE", "WEAK", "classify", "classify_batch",
@@ -62,10 +63,53 @@ def _result(klass: int, rev: bool, stops: int) -> Classification:
 
 
 def classify(level: Level) -> Classification:
-    """Class, reversibility and min stops of one level."""
+    """Class, reversibility and min stops of one level (on its states when it has items)."""
+    if level.items:
+        return _classify_states(level)
     classes, rev, stops = kernels.classify_batch(
         level.terrain[None], [level.index(level.start)], [level.index(level.goal)])
     return _result(classes[0], rev[0], stops[0])
+
+
+def min_stops(level: Level) -> int:
+    """The min stops of a level, on its states when it has items (-1 when it cannot be finished)."""
+    states = state_table(level)
+    return int(kernels.reach(states.dest, states.start, states.goal)[0][states.goal])
+
+
+def can_finish(dest: np.ndarray, goal: int) -> np.ndarray:
+    """For every state of a move table (``dest``, (4, states)), whether the goal can be reached from it.
+
+    >>> dest = np.array([[1, 2, -1]] + [[-1, -1, -1]] * 3)  # 0 -> 1 -> 2
+    >>> can_finish(dest, 2).tolist(), can_finish(dest, 1).tolist()
+    ([True, True, True], [True, True, False])
+    """
+    moving = dest >= 0
+    to = np.where(moving, dest, goal)
+    can = np.zeros(dest.shape[1], bool)
+    can[goal] = True
+    while True:
+        more = can | (moving & can[to]).any(axis=0)
+        if np.array_equal(more, can):
+            return can
+        can = more
+
+
+def _classify_states(level: Level) -> Classification:
+    states = state_table(level)
+    stops, order = kernels.reach(states.dest, states.start, states.goal)
+    k = int(stops[states.goal])
+    if k < 0:
+        return _result(UNSOLVABLE, False, -1)
+    strong = bool(can_finish(states.dest, states.goal)[order].all())
+    return _result(STRONG if strong else WEAK, min_stops(level.swapped()) >= 0, k)
+
+
+def items_matter(level: Level, stops: int) -> bool:
+    """Whether every item of ``level`` (of ``stops`` min stops) lengthens its fewest-moves
+    solution: without it, the level needs fewer stops."""
+    return all(min_stops(level.replace(items=level.items[:k] + level.items[k + 1:])) < stops
+               for k in range(len(level.items)))
 
 
 def classify_many(levels: list[Level]) -> list[Classification]:
@@ -73,6 +117,9 @@ def classify_many(levels: list[Level]) -> list[Classification]:
     results: list[Classification | None] = [None] * len(levels)
     by_shape: dict[tuple[int, int], list[int]] = {}
     for k, level in enumerate(levels):
+        if level.items:
+            results[k] = _classify_states(level)
+            continue
         by_shape.setdefault(level.shape, []).append(k)
     for ks in by_shape.values():
         group = [levels[k] for k in ks]

@@ -6,6 +6,10 @@ strongly connected components and their condensation, the traps (cells from whic
 no longer be reached, grouped by the sink component they drain into), reversibility (the level
 with start and goal swapped is solvable), and difficulty figures. This is the slow, thorough
 path and the verifier of everything the generators produce; ``designer.analysis.classify`` is the quick one.
+
+A level with items (``designer.core.items``) is analysed on its graph of states (cell, items
+taken) in the same way: its nodes are then written (row, col, taken), and the analysis also says
+what each item adds to the fewest-moves solution.
 """
 
 from __future__ import annotations
@@ -16,46 +20,48 @@ import networkx as nx
 import numpy as np
 
 from designer.core.errors import LevelError
+from designer.core.items import States, state_table
 from designer.core.kernels import reach
 from designer.core.level import ROCK, SNOW, Cell, Level
-from designer.core.rules import DELTAS, DIRECTIONS, slide_table
-from designer.analysis.solver import Solution, costs_to_goal, moves_out, walk
+from designer.core.rules import DELTAS, DIRECTIONS
+from designer.analysis.solver import Solution, costs_to_goal, moves_out, solve, walk
 
 
 def move_graph(level: Level) -> nx.DiGraph:
-    """The move graph: nodes are (row, col) resting cells reachable from the start; each edge
-    carries ``direction`` (u/d/l/r) and ``length`` (cells slid). No edge leaves the goal."""
-    width = level.width
+    """The move graph: nodes are (row, col) resting cells reachable from the start ((row, col,
+    taken) states with items); each edge carries ``direction`` (u/d/l/r) and ``length`` (cells
+    slid). No edge leaves the goal."""
+    states, order = _table(level)
+    label = states.label
     graph = nx.DiGraph()
-    graph.add_node(level.start)
-    for letter, starts, ends, lengths in _moves(level, _table(level)):
-        graph.add_edges_from((divmod(u, width), divmod(v, width), {"direction": letter, "length": n})
+    graph.add_node(label(states.start))
+    for letter, starts, ends, lengths in _moves(states, order):
+        graph.add_edges_from((label(u), label(v), {"direction": letter, "length": n})
                              for u, v, n in zip(starts.tolist(), ends.tolist(), lengths.tolist()))
     return graph
 
 
-def _table(level: Level):
-    """The slide table (dest, length) and the flat cells reachable from the start."""
-    dest, length = slide_table(level)
-    _, order = reach(dest, level.index(level.start), level.index(level.goal))
-    return dest, length, np.asarray(order)
+def _table(level: Level) -> tuple[States, np.ndarray]:
+    """The level's states (its cells, when it has no items) and those reachable from the start."""
+    states = state_table(level)
+    _, order = reach(states.dest, states.start, states.goal)
+    return states, np.asarray(order)
 
 
-def _moves(level: Level, table):
-    """The moves out of the reachable cells, a direction at a time: (letter, from, to, length) as
-    flat-index arrays. No move leaves the goal."""
-    dest, length, order = table
-    for d, starts, ends, lengths in moves_out(dest, length, order, level.index(level.goal)):
+def _moves(states: States, order):
+    """The moves out of the reachable states, a direction at a time: (letter, from, to, length)
+    as state-number arrays. No move leaves the goal."""
+    for d, starts, ends, lengths in moves_out(states.dest, states.length, order, states.goal):
         yield DIRECTIONS[d], starts, ends, lengths
 
 
-def _flat_graph(level: Level, table) -> nx.DiGraph:
-    """The move graph on flat cell indices, unlabelled: what ``analyze`` walks (a third of the
-    memory and time of the labelled graph on a 1000x1000 level). The flat index r * width + c
-    sorts as (r, c) does."""
+def _flat_graph(states: States, order) -> nx.DiGraph:
+    """The move graph on state numbers (flat cell indices when there are no items), unlabelled:
+    what ``analyze`` walks (a third of the memory and time of the labelled graph on a 1000x1000
+    level). The number sorts as its label does."""
     graph = nx.DiGraph()
-    graph.add_node(level.index(level.start))
-    for _, starts, ends, _ in _moves(level, table):
+    graph.add_node(states.start)
+    for _, starts, ends, _ in _moves(states, order):
         graph.add_edges_from(zip(starts.tolist(), ends.tolist()))
     return graph
 
@@ -132,6 +138,7 @@ class Analysis:
     branching: list[Stop] = field(default_factory=list)
     creativity: Creativity | None = None
     solutions: int = 0  # distinct fewest-moves move strings (0 when unsolvable)
+    items: list[ItemEffect] = field(default_factory=list)  # a level with items: what each adds
 
     @property
     def min_stops(self) -> int | None:
@@ -183,15 +190,43 @@ class Analysis:
                 "stops": [s.to_dict() for s in self.branching],
             },
             "creativity": self.creativity.to_dict() if self.creativity else None,
+            **({"items": [item.to_dict() for item in self.items]} if self.items else {}),
         }
+
+    @property
+    def items_matter(self) -> bool:
+        """Every item lengthens the fewest-moves solution (a level without items: True)."""
+        return all(item.adds > 0 for item in self.items)
+
+
+@dataclass(frozen=True)
+class ItemEffect:
+    """One item of a level: its cell, the move of the printed solution that takes it, and how many
+    moves it adds (min stops with it, minus min stops without it: 0 when it lies on the way)."""
+
+    cell: Cell
+    taken_at: int
+    adds: int
+
+    def to_dict(self) -> dict:
+        return {"cell": list(self.cell), "taken_at": self.taken_at, "adds": self.adds}
+
+
+def item_effects(level: Level, solution: Solution) -> list[ItemEffect]:
+    """What each item adds to the fewest-moves ``solution`` of ``level`` (see ``ItemEffect``)."""
+    effects = []
+    for k, cell in enumerate(level.items):
+        without = solve(level.replace(items=level.items[:k] + level.items[k + 1:]))
+        effects.append(ItemEffect(cell, solution.taken[k], solution.stops - without.stops))
+    return effects
 
 
 def is_solvable(level: Level) -> bool:
-    """Whether the goal can be reached from the start (breadth-first over the slide table; the
-    tests check it against the networkx move graph and a naive search)."""
-    dest, _ = slide_table(level)
-    stops, _ = reach(dest, level.index(level.start), level.index(level.goal))
-    return bool(stops[level.index(level.goal)] >= 0)
+    """Whether the goal can be reached from the start (breadth-first over the slide table, or the
+    states with items; the tests check it against the networkx move graph and a naive search)."""
+    states = state_table(level)
+    stops, _ = reach(states.dest, states.start, states.goal)
+    return bool(stops[states.goal] >= 0)
 
 
 #: The largest move graph ``analyze`` takes (moves, its edges): about 500 MB and 10 s of work
@@ -203,21 +238,22 @@ MAX_ANALYZED_MOVES = 600_000
 def analyze(level: Level) -> Analysis:
     """Everything we know how to say about a level (LevelError when its move graph has more than
     MAX_ANALYZED_MOVES moves)."""
-    dest, length, order = table = _table(level)
-    moves = int(np.count_nonzero(dest[:, order[order != level.index(level.goal)]] >= 0))
+    states, order = _table(level)
+    moves = int(np.count_nonzero(states.dest[:, order[order != states.goal]] >= 0))
     if moves > MAX_ANALYZED_MOVES:
-        raise LevelError(f"the level has {moves:,} moves between {len(order):,} resting cells: analyze takes at "
-                         f"most {MAX_ANALYZED_MOVES:,} (about 500 MB); solve finds its solution")
-    start, goal = level.index(level.start), level.index(level.goal)
+        raise LevelError(f"the level has {moves:,} moves between {len(order):,} resting "
+                         f"{'states' if level.items else 'cells'}: analyze takes at most {MAX_ANALYZED_MOVES:,} "
+                         "(about 500 MB); solve finds its solution")
+    start, goal = states.start, states.goal
     # The solutions first, each cost table dropped once walked: on a 1000x1000 level the
     # searches' peaks and the graph's size then never add up.
-    by_moves = costs_to_goal(level, "moves", dest, length, order)
-    solution = walk(level, by_moves, dest, length)
-    distance_solution = walk(level, costs_to_goal(level, "distance", dest, length, order), dest, length)
-    remaining = by_moves.primary if solution else {}  # moves left to the goal, by flat index
+    by_moves = costs_to_goal(states, "moves", order)
+    solution = walk(states, by_moves)
+    distance_solution = walk(states, costs_to_goal(states, "distance", order))
+    remaining = by_moves.primary if solution else {}  # moves left to the goal, by state
     del by_moves
-    graph = _flat_graph(level, table)  # flat indices inside; cells in what is returned
-    cells = level.cell
+    graph = _flat_graph(states, order)  # state numbers inside; cells (or labelled states) in what is returned
+    cells = states.label
     solvable = goal in graph
     can_reach_goal = (nx.ancestors(graph, goal) | {goal}) if solvable else set()
     if not solvable:
@@ -248,8 +284,9 @@ def analyze(level: Level) -> Analysis:
     trap_cells = [cells(i) for i in sorted(set(graph.nodes) - can_reach_goal)]
     del condensation, trapped
 
-    branching = _branching(level, graph, solution, remaining) if solution else []
+    branching = _branching(states, graph, solution, remaining) if solution else []
     creativity = _creativity(level, solution) if solution else None
+    items = item_effects(level, solution) if solution and level.items else []
     solutions = count_fewest_solutions(graph, start, goal, remaining) if solution else 0
     return Analysis(
         solvability=solvability,
@@ -266,6 +303,7 @@ def analyze(level: Level) -> Analysis:
         branching=branching,
         creativity=creativity,
         solutions=solutions,
+        items=items,
     )
 
 
@@ -293,10 +331,12 @@ def count_fewest_solutions(graph: nx.DiGraph, start: Cell, goal: Cell, remaining
 RAIL_OPTIONS = 1
 
 
-def _branching(level: Level, graph: nx.DiGraph, solution: Solution, remaining: dict[int, int]) -> list[Stop]:
-    """The stops of ``solution`` on the flat-index ``graph`` (``remaining``: moves left, by flat index)."""
+def _branching(states: States, graph: nx.DiGraph, solution: Solution, remaining: dict[int, int]) -> list[Stop]:
+    """The stops of ``solution`` on the state-number ``graph`` (``remaining``: moves left, by state)."""
     stops = []
-    path = [level.index(cell) for cell in solution.path]
+    path = [states.start]
+    for letter in solution.moves:
+        path.append(int(states.dest[DIRECTIONS.index(letter), path[-1]]))
     for here, nxt, letter in zip(path, path[1:], solution.moves):
         left = remaining[here]
         alternatives = setbacks = traps = 0
@@ -309,7 +349,7 @@ def _branching(level: Level, graph: nx.DiGraph, solution: Solution, remaining: d
                 setbacks += 1
             else:
                 alternatives += 1
-        stops.append(Stop(level.cell(here), letter, left, graph.out_degree(here) - 1, alternatives, setbacks, traps))
+        stops.append(Stop(states.cell(here), letter, left, graph.out_degree(here) - 1, alternatives, setbacks, traps))
     return stops
 
 
@@ -325,10 +365,11 @@ def _cell_boredom(n: int) -> float:
     return 1.0 + (n - CELLS_MIN) / (CELLS_SENSE - CELLS_MIN)
 
 
-def _stopper(level: Level, cell: Cell, letter: str) -> Cell:
-    """What stopped a slide that ended on ``cell``: the snow or goal tile itself, or the rock
-    (or the outside position, for the wall) just beyond it."""
-    if cell == level.goal or level.terrain[cell] == SNOW:
+def _stopper(level: Level, cell: Cell, letter: str, last: bool) -> Cell:
+    """What stopped a slide that ended on ``cell``: the snow tile or the goal (the ``last`` move's:
+    before it, the goal of a level with items may be plain ice) itself, or the rock (or the
+    outside position, for the wall) just beyond it."""
+    if (last and cell == level.goal) or level.terrain[cell] == SNOW:
         return cell
     dr, dc = DELTAS[DIRECTIONS.index(letter)]
     return (cell[0] + dr, cell[1] + dc)
@@ -336,7 +377,7 @@ def _stopper(level: Level, cell: Cell, letter: str) -> Cell:
 
 def _creativity(level: Level, solution: Solution) -> Creativity:
     p, i = solution.distance, solution.stops
-    t = len({_stopper(level, cell, m) for cell, m in zip(solution.path[1:], solution.moves)})
+    t = len({_stopper(level, cell, m, k == i - 1) for k, (cell, m) in enumerate(zip(solution.path[1:], solution.moves))})
     interactions = 2 * (2 * t + (i - t)) / 3
     blocking = level.terrain != 0
     playable = ~(level.terrain == ROCK)

@@ -7,7 +7,9 @@ stays optimal, so the same level always prints the same solution.
 
 Method: a Dijkstra search backwards from the goal over the cells reachable from the start gives
 every cell's optimal cost to the goal; the solution then walks forward from the start, taking
-at each stop the first direction whose move keeps the cost exact.
+at each stop the first direction whose move keeps the cost exact. A level with items is solved the
+same way over its states (cell, items taken: ``designer.core.items``), and the solution says at
+which move it takes each item.
 """
 
 from __future__ import annotations
@@ -17,9 +19,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from designer.core.items import States, state_table, taken_along
 from designer.core.kernels import reach
 from designer.core.level import Cell, Level
-from designer.core.rules import DIRECTIONS, slide_table
+from designer.core.rules import DIRECTIONS
 
 ORDERS = ("moves", "distance")
 
@@ -30,35 +33,43 @@ class Solution:
     stops: int  # number of moves
     distance: int  # cells slid in all
     path: tuple[Cell, ...]  # resting cells from the start to the goal
+    taken: tuple[int, ...] = ()  # for each item of the level, the move that takes it (1 for the first)
+
+    def order(self) -> list[int]:
+        """The items (their indices in ``level.items``) in the order the solution takes them; items
+        taken by one move in the order of the level's items."""
+        return sorted(range(len(self.taken)), key=lambda k: (self.taken[k], k))
 
     def to_dict(self) -> dict:
-        return {"moves": self.moves, "stops": self.stops, "distance": self.distance}
+        found = {"moves": self.moves, "stops": self.stops, "distance": self.distance}
+        if self.taken:
+            found["items_taken_at"] = list(self.taken)
+        return found
 
 
 @dataclass(frozen=True)
 class CostsToGoal:
     """Optimal (primary, secondary) cost from each reachable cell to the goal."""
 
-    primary: dict[int, int]  # flat cell -> stops (by moves) or distance (by distance)
+    primary: dict[int, int]  # state (a flat cell when there are no items) -> stops or distance
     secondary: dict[int, int]
     by: str
 
 
-def costs_to_goal(level: Level, by: str = "moves", dest=None, length=None, order=None) -> CostsToGoal:
-    """Optimal (primary, secondary) costs to the goal, backwards from it, over the cells reachable
-    from the start: by "moves", breadth-first layers (each a vectorised step: a cell's distance is
-    the least over its moves into the layer before); by "distance", Dijkstra's search.
+def costs_to_goal(states: States, by: str = "moves", order=None) -> CostsToGoal:
+    """Optimal (primary, secondary) costs to the goal, backwards from it, over the states
+    (``designer.core.items.state_table``: the cells, when there are no items) reachable from the
+    start: by "moves", breadth-first layers (each a vectorised step: a state's distance is the
+    least over its moves into the layer before); by "distance", Dijkstra's search.
 
-    Cells that cannot reach the goal are absent. ``dest``/``length``/``order`` may be passed when
-    the caller already has the slide table and the reachable cells.
+    States that cannot reach the goal are absent. ``order`` (the reachable states) may be passed
+    when the caller has them already.
     """
     if by not in ORDERS:
         raise ValueError(f"by must be one of {ORDERS}, not {by!r}")
-    if dest is None or length is None:
-        dest, length = slide_table(level)
-    start, goal = level.index(level.start), level.index(level.goal)
+    dest, length, goal = states.dest, states.length, states.goal
     if order is None:
-        _, order = reach(dest, start, goal)
+        _, order = reach(dest, states.start, goal)
     into = _moves_into(dest, length, np.asarray(order), goal)
     if by == "moves":
         return _layers(into, goal)
@@ -137,18 +148,18 @@ def _dijkstra(into, goal: int, by: str) -> CostsToGoal:
 
 def solve(level: Level, by: str = "moves") -> Solution | None:
     """The optimal solution under ``by`` ("moves" or "distance"), or None when unsolvable."""
-    dest, length = slide_table(level)
-    return walk(level, costs_to_goal(level, by, dest, length), dest, length)
+    states = state_table(level)
+    return walk(states, costs_to_goal(states, by))
 
 
-def walk(level: Level, costs: CostsToGoal, dest, length) -> Solution | None:
-    """The solution that ``costs`` (from ``costs_to_goal`` on the slide table ``dest``/``length``)
-    makes optimal, or None when the start cannot reach the goal."""
-    start, goal = level.index(level.start), level.index(level.goal)
+def walk(states: States, costs: CostsToGoal) -> Solution | None:
+    """The solution that ``costs`` (from ``costs_to_goal`` on ``states``) makes optimal, or None
+    when the start cannot reach the goal."""
+    start, goal, dest, length = states.start, states.goal, states.dest, states.length
     if start not in costs.primary:
         return None
     by_moves = costs.by == "moves"
-    cell, letters, path, distance = start, [], [level.cell(start)], 0
+    cell, letters, path, distance = start, [], [start], 0
     while cell != goal:
         here = (costs.primary[cell], costs.secondary[cell])
         for d in range(4):
@@ -159,10 +170,11 @@ def walk(level: Level, costs: CostsToGoal, dest, length) -> Solution | None:
             step = (1, w) if by_moves else (w, 1)
             if (costs.primary[v] + step[0], costs.secondary[v] + step[1]) == here:
                 letters.append(DIRECTIONS[d])
-                path.append(level.cell(v))
+                path.append(v)
                 distance += w
                 cell = v
                 break
         else:  # pragma: no cover - costs are exact, so some move always keeps them
             raise AssertionError("no optimal move found: cost table is inconsistent")
-    return Solution("".join(letters), len(letters), distance, tuple(path))
+    taken = tuple(taken_along(states, path)) if states.items else ()
+    return Solution("".join(letters), len(letters), distance, tuple(states.cell(v) for v in path), taken)

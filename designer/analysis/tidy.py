@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from designer.analysis.classify import classify_batch
+from designer.analysis.classify import classify, classify_batch, items_matter
 from designer.core.level import ICE, ROCK, SNOW, Level
 from designer.core.request import LayoutRequest
 from designer.core.space import LayoutSpace
@@ -34,6 +34,8 @@ def spare_tiles(request: LayoutRequest, level: Level, floor: int) -> list[tuple[
     tiles = placed_tiles(request, level)
     if not tiles:
         return []
+    if level.items:  # on its states, one tile at a time; every item must still matter
+        return [cell for cell in tiles if _holds(request, _as_ice(level, cell), floor)]
     batch = np.repeat(level.terrain[None], len(tiles), axis=0)
     for k, cell in enumerate(tiles):
         batch[k][cell] = ICE
@@ -42,6 +44,20 @@ def spare_tiles(request: LayoutRequest, level: Level, floor: int) -> list[tuple[
                                                 np.full(count, level.index(level.goal)))
     holds = LayoutSpace.of(request).admissible(batch, classes, reversible, stops, floor=floor, budgets=False)
     return [cell for cell, spare in zip(tiles, holds) if spare]
+
+
+def _as_ice(level: Level, cell) -> Level:
+    terrain = level.terrain.copy()
+    terrain[cell] = ICE
+    return level.replace(terrain=terrain)
+
+
+def _holds(request: LayoutRequest, level: Level, floor: int) -> bool:
+    """Whether a level with items still meets the request's conditions a spare tile keeps."""
+    found = classify(level)
+    stops = found.min_stops
+    return (found.pokemon and stops >= floor and (request.max_stops is None or stops <= request.max_stops)
+            and items_matter(level, stops))
 
 
 def is_tidy(request: LayoutRequest, level: Level, floor: int) -> bool:

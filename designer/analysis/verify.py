@@ -47,6 +47,9 @@ def failure(request: LayoutRequest, level: Level, report: Analysis | None = None
         return f"min stops {report.min_stops} is below {request.min_stops}"
     if request.max_stops is not None and report.min_stops > request.max_stops:
         return f"min stops {report.min_stops} is above {request.max_stops}"
+    why = _items_failure(request, level, report)
+    if why is not None:
+        return why
     if request.min_choices is not None and report.options < request.min_choices:
         return f"{report.options} options along the solution, fewer than {request.min_choices}"
     if request.unique and report.solutions != 1:
@@ -69,6 +72,21 @@ def failure(request: LayoutRequest, level: Level, report: Analysis | None = None
         return "a frame or template tile was changed"
     if request.tidy and not is_tidy(request, level, request.min_stops if floor is None else floor):
         return "a placed tile is not needed (--tidy)"
+    return None
+
+
+def _items_failure(request: LayoutRequest, level: Level, report: Analysis) -> str | None:
+    """Why the items of ``level`` do not meet ``request``: how many, where (pinned ones where the
+    template draws them, the others on free cells), and whether every one matters."""
+    if len(level.items) != request.item_count:
+        return f"{len(level.items)} items, not {request.item_count}"
+    if not set(request.pinned_items) <= set(level.items):
+        return "an item the template pins was moved"
+    if not set(level.items) - set(request.pinned_items) <= set(request.free_cells()):
+        return "an item lies off the free cells"
+    for k, item in enumerate(report.items, 1):
+        if item.adds <= 0:
+            return f"item {k} ({item.cell[0]}, {item.cell[1]}) lies on the way: it adds no move"
     return None
 
 

@@ -45,6 +45,8 @@ def solve(
         echo(json.dumps(payload))
     elif solution:
         echo(f"{solution.moves}\nstops: {solution.stops}  distance: {solution.distance}")
+        if solution.taken:
+            echo("items: " + ", ".join(f"{k + 1} at move {solution.taken[k]}" for k in solution.order()))
     if solution is None:
         raise RequestNotMet("unsolvable: the goal cannot be reached from the start")
 

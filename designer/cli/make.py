@@ -53,6 +53,8 @@ def make(
     snow: Optional[int] = typer.Option(None, "--snow", min=0, metavar="N",
                                        help="Exactly N snow tiles (default 0, or the template's own)."),
     tidy: bool = typer.Option(False, "--tidy", help="Every rock and snow tile the designer places is needed."),
+    items: Optional[int] = typer.Option(None, "--items", min=0, metavar="N",
+                                        help="Place N items (*) to take before the goal opens; each one matters."),
     maximize: bool = typer.Option(False, "--maximize", help="Raise min stops as far as the time limit allows."),
     min_choices: Optional[int] = typer.Option(None, "--min-choices", metavar="N",
                                               help="At least N options (other moves open) along the printed solution."),
@@ -92,7 +94,8 @@ def make(
                  "--max-rocks": max_rocks, "--snow": snow, "--tidy": tidy or None, "--maximize": maximize or None,
                  "--min-choices": min_choices, "--maximize-choices": maximize_choices or None,
                  "--unique": unique or None, "--method": method, "--count": count if count > 1 else None, "--out": out,
-                 "--difficulty": difficulty, "--curve": curve, "--door": door or None, "--route": route or None}
+                 "--difficulty": difficulty, "--curve": curve, "--door": door or None, "--route": route or None,
+                 "--items": items}
         clash = next((name for name, value in given.items() if value is not None), None)
         if clash:
             raise DesignerError(f"{clash} does not go with --from: the level's generator record gives the request")
@@ -104,7 +107,8 @@ def make(
             min_choices=min_choices, maximize_choices=maximize_choices, unique=unique,
             difficulty=None if difficulty is None else difficulty.value, curve=curve, workers=workers, count=count,
             method=None if method is None else method.value,
-            doors=tuple(parse_cell(text, "--door") for text in door or ()), routes=tuple(route or ())))
+            doors=tuple(parse_cell(text, "--door") for text in door or ()), routes=tuple(route or ()),
+            items=items or 0))
     output = ops.LevelOutput(file=output_file, folder=out, fmt=fmt.value, force=force)
     with progress_bar(progress_shown()) as on_progress:
         made = ops.make(plan, output, dask=dask, on_progress=on_progress, cancel=cancel_token(ctx))
@@ -153,5 +157,9 @@ def summary(found, plan) -> str:
         return (f"designed: a room of {len(found.room.doors)} doors, min stops by route {routes}; "
                 f"every route strong and reversible{proof} ({g.method}: {g.stage}, seed {g.seed}, "
                 f"{g.seconds:.2f} s{skipped})")
+    items = found.level.items if found.level is not None else ()
+    if items:  # what each adds, as analyze says it
+        choices += (f", {len(items)} item{'s' if len(items) != 1 else ''}, each mattering (adding "
+                    + ", ".join(str(item.adds) for item in found.analysis.items) + " moves)")
     return (f"designed: min stops {found.min_stops}, strong, reversible{proof}{choices} "
             f"({g.method}: {g.stage}, seed {g.seed}, {g.seconds:.2f} s{skipped})")

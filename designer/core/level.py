@@ -1,6 +1,8 @@
 """The level value type and its canonical ASCII form.
 
-A level is an H x W grid of terrain (ice, rock, snow) plus a start and a goal cell.
+A level is an H x W grid of terrain (ice, rock, snow) plus a start and a goal cell, and up to
+``MAX_ITEMS`` items (``*``) on ice cells, to be taken before the goal opens (the rules:
+``designer.core.items``).
 ``Level.from_ascii`` reads the canonical form and the two common dialects; ``str(level)``
 prints the canonical form, and the two round-trip exactly.
 """
@@ -18,6 +20,11 @@ ICE, ROCK, SNOW = 0, 1, 2
 #: Solvability class codes, as the kernels return them, and their names.
 UNSOLVABLE, WEAK, STRONG = 0, 1, 2
 CLASS_NAMES = ("unsolvable", "weak", "strong")
+
+#: The most items a level holds: its states are its cells times 2 ** items (``designer.core.items``).
+MAX_ITEMS = 8
+#: The character of an item, in every dialect (no dialect spells a tile with it).
+ITEM_CHAR = "*"
 
 #: Limits on what we accept as a level: anything larger is a mistake, not a puzzle.
 MAX_SIDE = 1000
@@ -74,12 +81,14 @@ class Grid:
 
 @dataclass(frozen=True, eq=False)
 class Level(Grid):
-    """An immutable level: ``terrain`` (H x W uint8 of ICE/ROCK/SNOW), ``start`` and ``goal``."""
+    """An immutable level: ``terrain`` (H x W uint8 of ICE/ROCK/SNOW), ``start`` and ``goal``, and
+    ``items``: the cells of its items, sorted (none in most levels; see ``designer.core.items``)."""
 
     terrain: np.ndarray
     start: Cell
     goal: Cell
     dialect: str = field(default="canonical", compare=False)
+    items: tuple[Cell, ...] = ()
 
     def __post_init__(self) -> None:
         terrain = np.array(self.terrain, dtype=np.uint8, copy=True)
@@ -100,6 +109,7 @@ class Level(Grid):
                 raise LevelError(f"{name} ({r}, {c}) must be on an ice cell")
         if start == goal:
             raise LevelError(f"start and goal are the same cell ({start[0]}, {start[1]})")
+        object.__setattr__(self, "items", check_items(terrain, self.items, (start, goal)))
 
     # --- cells -----------------------------------------------------------------
     def index(self, cell: Cell) -> int:
@@ -119,21 +129,25 @@ class Level(Grid):
             and self.goal == other.goal
             and self.terrain.shape == other.terrain.shape
             and bool(np.array_equal(self.terrain, other.terrain))
+            and self.items == other.items
         )
 
     def __hash__(self) -> int:
-        return hash((self.start, self.goal, self.terrain.shape, self.terrain.tobytes()))
+        key = (self.start, self.goal, self.terrain.shape, self.terrain.tobytes())
+        return hash(key + (self.items,) if self.items else key)
 
     def swapped(self) -> Level:
-        """The same grid with start and goal exchanged (the reverse level)."""
-        return Level(self.terrain, self.goal, self.start, self.dialect)
+        """The same grid with start and goal exchanged (the reverse level), items and all."""
+        return Level(self.terrain, self.goal, self.start, self.dialect, self.items)
 
-    def replace(self, *, terrain=None, start: Cell | None = None, goal: Cell | None = None) -> Level:
+    def replace(self, *, terrain=None, start: Cell | None = None, goal: Cell | None = None,
+                items: tuple[Cell, ...] | None = None) -> Level:
         return Level(
             self.terrain if terrain is None else terrain,
             self.start if start is None else start,
             self.goal if goal is None else goal,
             self.dialect,
+            self.items if items is None else items,
         )
 
     @property
@@ -155,6 +169,8 @@ class Level(Grid):
         chars = np.array([".", "#", "_"])[self.terrain]
         chars[self.start] = "S"
         chars[self.goal] = "G"
+        for cell in self.items:
+            chars[cell] = ITEM_CHAR
         return ["".join(row) for row in chars]
 
     def __str__(self) -> str:
@@ -178,6 +194,25 @@ class Level(Grid):
         lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
         chosen = DIALECTS[dialect] if dialect else detect_dialect(lines)
         return _parse_rows(trim_lines(lines, chosen), chosen)
+
+
+def check_items(terrain: np.ndarray, items, ends) -> tuple[Cell, ...]:
+    """The item cells, sorted: each on an ice cell inside the grid, none twice, none on an end (a
+    start or goal, a door), at most MAX_ITEMS; LevelError (one line) otherwise."""
+    cells = tuple(sorted((int(r), int(c)) for r, c in items))
+    if len(cells) > MAX_ITEMS:
+        raise LevelError(f"{len(cells)} items: a level holds at most {MAX_ITEMS}")
+    h, w = terrain.shape
+    for k, (r, c) in enumerate(cells):
+        if not (0 <= r < h and 0 <= c < w):
+            raise LevelError(f"item ({r}, {c}) lies outside the {h}x{w} grid")
+        if terrain[r, c] != ICE:
+            raise LevelError(f"item ({r}, {c}) must be on an ice cell")
+        if (r, c) in ends:
+            raise LevelError(f"item ({r}, {c}) lies on an end of the level")
+        if k and cells[k - 1] == (r, c):
+            raise LevelError(f"two items on ({r}, {c})")
+    return cells
 
 
 def is_framed(terrain: np.ndarray, gaps) -> bool:
@@ -244,9 +279,11 @@ def check_size(height: int, width: int) -> None:
 DOOR_CHARS = "123456789"
 
 
-def scan_rows(rows: list[str], dialect: Dialect) -> tuple[np.ndarray, list[Cell], list[Cell], dict[int, list[Cell]]]:
+def scan_rows(rows: list[str], dialect: Dialect, items: list[Cell] | None = None
+              ) -> tuple[np.ndarray, list[Cell], list[Cell], dict[int, list[Cell]]]:
     """The terrain of rows in a dialect, with the cells of its start and goal characters and of
-    each door digit (doors are ice); LevelError (one line) for anything else."""
+    each door digit (doors are ice); LevelError (one line) for anything else. An item (``*``,
+    on ice) is appended to ``items`` when a list is given, and refused otherwise."""
     if not rows:
         raise LevelError("empty input: no level found")
     height, width = len(rows), len(rows[0])
@@ -264,6 +301,9 @@ def scan_rows(rows: list[str], dialect: Dialect) -> tuple[np.ndarray, list[Cell]
                 if ch in DOOR_CHARS:
                     doors.setdefault(int(ch), []).append((r, c))
                     continue  # a door is ice
+                if ch == ITEM_CHAR and items is not None:
+                    items.append((r, c))
+                    continue  # an item lies on ice
                 raise LevelError(f"unknown character {ch!r} at row {r}, col {c} ({dialect.name} level)")
             terrain[r, c] = _TERRAIN_CODE[kind]
             if kind == "start":
@@ -274,7 +314,8 @@ def scan_rows(rows: list[str], dialect: Dialect) -> tuple[np.ndarray, list[Cell]
 
 
 def _parse_rows(rows: list[str], dialect: Dialect) -> Level:
-    terrain, starts, goals, doors = scan_rows(rows, dialect)
+    items: list[Cell] = []
+    terrain, starts, goals, doors = scan_rows(rows, dialect, items)
     if doors:
         number, (r, c) = min(doors), doors[min(doors)][0]
         raise LevelError(f"a door ({number!r} at row {r}, col {c}) in a level with one start and one goal: "
@@ -286,4 +327,4 @@ def _parse_rows(rows: list[str], dialect: Dialect) -> Level:
         if len(found) > 1:
             (r0, c0), (r1, c1) = found[0], found[1]
             raise LevelError(f"{len(found)} {name}s: {char!r} at row {r0}, col {c0} and at row {r1}, col {c1}")
-    return Level(terrain, starts[0], goals[0], dialect.name)
+    return Level(terrain, starts[0], goals[0], dialect.name, tuple(items))

@@ -13,12 +13,13 @@ from dataclasses import dataclass, fields
 from functools import cached_property
 
 from designer.core.errors import DesignerError, LevelError
-from designer.core.level import DOOR_CHARS, ICE, ROCK, SNOW, Cell
+from designer.core.level import DOOR_CHARS, ICE, ITEM_CHAR, ROCK, SNOW, Cell
 from designer.core.limits import MAX_COUNT
 from designer.core.room import parse_route
 
-#: Template characters: canonical ASCII plus '?' for a free cell; a door 1-9 is ice.
-TEMPLATE_TILES = {"#": ROCK, ".": ICE, "_": SNOW, "S": ICE, "G": ICE, **{door: ICE for door in DOOR_CHARS}}
+#: Template characters: canonical ASCII plus '?' for a free cell; a door 1-9 is ice, and so is an
+#: item ``*`` (pinned where the template draws it).
+TEMPLATE_TILES = {"#": ROCK, ".": ICE, "_": SNOW, "S": ICE, "G": ICE, ITEM_CHAR: ICE, **{door: ICE for door in DOOR_CHARS}}
 FREE = "?"
 
 
@@ -92,6 +93,19 @@ class LayoutRequest:
     unique: bool = False  # exactly one fewest-moves solution
     doors: tuple[tuple[int, Cell], ...] | None = None  # a room's doors (--door), when no template draws them
     routes: tuple[RouteBand, ...] | None = None  # a room's routes (--route); None: every pair i < j
+    items: int = 0  # items the designer places on free cells (--items), besides those the template pins
+
+    # --- items (designer.core.items) ----------------------------------------------------------
+
+    @cached_property
+    def pinned_items(self) -> tuple[Cell, ...]:
+        """The items the template draws (``*``), sorted."""
+        return tuple((r, c) for r, row in enumerate(self.template or ()) for c, ch in enumerate(row) if ch == ITEM_CHAR)
+
+    @property
+    def item_count(self) -> int:
+        """How many items a level of this request holds: placed and pinned."""
+        return self.items + len(self.pinned_items)
 
     # --- rooms with several doors (designer.core.room) ---------------------------------------
 
@@ -239,8 +253,9 @@ class LayoutRequest:
     def to_json(self) -> dict:
         """Every field, as JSON values (cells as [row, column], the template as a list of rows; a
         room's doors as [number, [row, column]] pairs and its routes in ``--route``'s text form,
-        both left out of a level with one start and one goal)."""
-        out = fields_to_json(self, omit=lambda name, value: name in ("doors", "routes") and value is None)
+        both left out of a level with one start and one goal; ``items`` left out when 0)."""
+        out = fields_to_json(self, omit=lambda name, value: (name in ("doors", "routes") and value is None)
+                             or (name == "items" and not value))
         if self.doors is not None:
             out["doors"] = [[number, list(cell)] for number, cell in self.doors]
         if self.routes is not None:
@@ -323,7 +338,7 @@ _ROWS = _Kind("a list of rows", lambda v: isinstance(v, list) and bool(v) and al
 _FIELD_KINDS = {
     "height": _INT, "width": _INT, "frame": _BOOL, "min_stops": _INT, "max_stops": _maybe(_INT),
     "start": _maybe(_CELL), "goal": _maybe(_CELL), "max_rocks": _maybe(_INT), "snow": _INT, "tidy": _BOOL,
-    "template": _maybe(_ROWS), "min_choices": _maybe(_INT), "unique": _BOOL,
+    "template": _maybe(_ROWS), "min_choices": _maybe(_INT), "unique": _BOOL, "items": _INT,
     "doors": _maybe(_Kind("a list of doors [number, [row, column]]",
                           lambda v: isinstance(v, list) and len(v) <= 9 and all(map(_is_door, v)),
                           lambda v: tuple((n, (cell[0], cell[1])) for n, cell in v))),

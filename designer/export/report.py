@@ -14,15 +14,21 @@ LEGEND = (
 
 
 def remaining_map(level: Level, analysis: Analysis) -> list[str]:
-    """The level's rows with every reachable resting cell marked by its moves left, traps by '!'."""
+    """The level's rows with every reachable resting cell marked by its moves left, traps by '!'.
+    A level with items: its states with no item taken yet (the cells as the player first meets them)."""
     rows = [list(row) for row in level.rows()]
-    for (r, c), left in analysis.remaining.items():
-        if (r, c) not in (level.start, level.goal):
+    for (r, c, *taken), left in analysis.remaining.items():
+        if (r, c) not in (level.start, level.goal) and not any(taken):
             rows[r][c] = DIGITS[left] if left < len(DIGITS) else "+"
-    for r, c in analysis.trap_cells:
-        if (r, c) != level.start:
+    for r, c, *taken in analysis.trap_cells:
+        if (r, c) != level.start and not any(taken):
             rows[r][c] = TRAP_MARK
     return ["".join(row) for row in rows]
+
+
+def _state(label) -> str:
+    """A cell (r,c), or a state (r,c,taken) of a level with items."""
+    return "(" + ",".join(str(v) for v in label) + ")"
 
 
 def side_by_side(left: list[str], right: list[str], gap: int = 4) -> list[str]:
@@ -43,17 +49,22 @@ def report(level: Level, analysis: Analysis) -> str:
         s, d = a.solution, a.distance_solution
         lines.append(f"min stops: {s.stops}  (distance {s.distance})  {s.moves}")
         lines.append(f"least distance: {d.distance}  ({d.stops} stops)  {d.moves}")
+        if a.items:
+            lines.append(f"items: {len(a.items)} to take, in the order {', '.join(str(k + 1) for k in s.order())}")
+            lines.extend(f"  item {k} {_state(item.cell)}: taken at move {item.taken_at}, adds {item.adds} "
+                         f"move{'s' if item.adds != 1 else ''}" for k, item in enumerate(a.items, 1))
     else:
         lines.append("min stops: none (the goal cannot be reached)")
     largest = len(a.sccs[0]) if a.sccs else 0
     lines.append(
-        f"resting cells: {a.resting_cells}    moves: {a.moves}    "
+        f"resting {'states' if level.items else 'cells'}: {a.resting_cells}    moves: {a.moves}    "
         f"SCCs: {len(a.sccs)} (largest {largest}, {a.sink_sccs} sink{'s' if a.sink_sccs != 1 else ''})"
     )
-    lines.append(f"traps: {len(a.traps)} ({len(a.trap_cells)} cell{'s' if len(a.trap_cells) != 1 else ''})")
+    unit = "state" if level.items else "cell"
+    lines.append(f"traps: {len(a.traps)} ({len(a.trap_cells)} {unit}{'s' if len(a.trap_cells) != 1 else ''})")
     for k, trap in enumerate(a.traps, 1):
-        sink = ", ".join(f"({r},{c})" for r, c in trap["sink"][:8]) + (" ..." if len(trap["sink"]) > 8 else "")
-        lines.append(f"  trap {k}: sink of {len(trap['sink'])} [{sink}], {len(trap['basin'])} cells drain into it")
+        sink = ", ".join(_state(label) for label in trap["sink"][:8]) + (" ..." if len(trap["sink"]) > 8 else "")
+        lines.append(f"  trap {k}: sink of {len(trap['sink'])} [{sink}], {len(trap['basin'])} {unit}s drain into it")
     if a.branching:
         lines.append(
             f"branching along the solution: {a.options} other moves at {len(a.branching)} stops: "
@@ -71,7 +82,7 @@ def report(level: Level, analysis: Analysis) -> str:
         )
     lines.append("")
     lines.extend(side_by_side(level.rows(), remaining_map(level, a)))
-    lines.append(LEGEND)
+    lines.append(LEGEND + ("; * = item, the map shows the moves left before any is taken" if level.items else ""))
     return "\n".join(lines)
 
 

@@ -49,6 +49,7 @@ def level_to_json(level: Level, *, with_analysis: bool = True, generator=None, r
         "rows": level.rows(),
         "start": list(level.start),
         "goal": list(level.goal),
+        **({"items": [list(cell) for cell in level.items]} if level.items else {}),
         "solution": solution,
         "analysis": analysis,
         **extra,
@@ -109,7 +110,11 @@ def level_from_json(obj: object) -> Level:
             raise LevelError(f'JSON level: "{key}" must be [row, col], not {json.dumps(value)}')
         if value != list(cell):
             raise LevelError(f'JSON level: "{key}" is {json.dumps(value)} but rows put it at {list(cell)}')
-    return Level(level.terrain, level.start, level.goal, "json")
+    items = obj.get("items")
+    if items is not None and items != [list(cell) for cell in level.items]:
+        raise LevelError(f'JSON level: "items" is {json.dumps(items)[:120]} but rows put them at '
+                         f"{json.dumps([list(cell) for cell in level.items])[:120]}")
+    return Level(level.terrain, level.start, level.goal, "json", level.items)
 
 
 def too_large(size: int | None = None) -> str:

@@ -56,6 +56,7 @@ class MakeOptions:
     method: str | None = None
     doors: tuple[tuple[int, int], ...] = ()  # a room's doors (cells), numbered 1, 2, ... in order
     routes: tuple[str, ...] = ()  # a room's routes, in --route's text form: "1:3", "1:3=15", "1:3=15..20"
+    items: int = 0  # items to place (--items), besides those a template draws (*)
 
 
 @dataclass(frozen=True)
@@ -123,7 +124,8 @@ def request_for(options: MakeOptions) -> LayoutRequest:
     return LayoutRequest(height=h, width=w, frame=options.frame and rows is None, min_stops=min_stops,
                          max_stops=options.max_stops, start=options.start, goal=options.goal,
                          max_rocks=options.max_rocks, snow=snow, tidy=options.tidy, template=rows,
-                         min_choices=options.min_choices, unique=options.unique, doors=doors, routes=routes)
+                         min_choices=options.min_choices, unique=options.unique, doors=doors, routes=routes,
+                         items=options.items)
 
 
 def plan(options: MakeOptions) -> Plan:

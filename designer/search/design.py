@@ -66,6 +66,7 @@ from designer.search.stages import (anneal_stage, band_stage, choices_stage, cli
                                     model_stage, open_grid_stage, room_choices_stage, sample_stage)
 from designer.search.state import Progress, Search, StageResult
 from designer.search.tuning import (ANNEAL_SHARE_BEFORE_MODEL, CHOICES_FLOOR_SHARE, CLIMB_SHARE,
+                                    ITEMS_PLAIN_SHARE, ITEMS_PLAIN_STOPS,
                                     CLIMB_SHARE_BEFORE_ANNEAL, CLIMB_SHARE_BEFORE_PROOF, EXHAUSTIVE_REACH,
                                     MAXIMIZE_BESIDE_MODEL_CELLS, MODEL_HEAD_START, MODEL_HEAD_START_CELLS,
                                     ROOM_CHOICES_ROUND_SHARE, ROOM_CHOICES_STALL_SHARE, SEARCH_SHARE_WITHOUT_PROOF,
@@ -109,6 +110,9 @@ def design(
     if maximize and maximize_choices:
         raise DesignerError("--maximize and --maximize-choices are two objectives: choose one, or see both at "
                             "once with designer pareto")
+    if request.item_count:
+        return with_items(request, seed=seed, time_limit=time_limit, workers=workers, maximize=maximize,
+                          exclude=exclude, progress=progress, method=method, cancel=cancel)
     if method == "cpsat-ends" and request.is_room:
         raise DesignerError("a room's doors are fixed, so there is one pair of ends to pose: use --method cpsat")
     if method != "auto" and (request.asks_for_choices or maximize_choices):
@@ -130,6 +134,52 @@ def design(
     if hint is not None:
         search.absorb(StageResult(pool=((classify(hint).min_stops or 0, hint),)))
     return POLICIES[method](search)
+
+
+# --- items ----------------------------------------------------------------------------------
+
+def with_items(request: LayoutRequest, *, seed: int, time_limit: float, workers: int | None, maximize: bool,
+               exclude: tuple[Level, ...], progress: Progress | None, method: str,
+               cancel: CancelToken | None) -> Design:
+    """A level with items (``designer.search.items``): the plain level first, by this portfolio
+    (``ITEMS_PLAIN_SHARE`` of the time; meeting K, a plain level of ``K - ITEMS_PLAIN_STOPS`` stops
+    per item, which the items then lengthen), then the items placed and annealed with the rocks.
+    Meeting K, the first verified level; maximizing, the best one (never proven optimal)."""
+    from dataclasses import replace
+
+    from designer.search.items import Chain
+
+    if method != "auto":
+        raise DesignerError("the CP-SAT model does not pose items (docs/model.md): --items and a template's items "
+                            "need --method auto")
+    if request.asks_for_choices:
+        raise DesignerError("--min-choices and --unique do not go with items yet: the chains that count choices "
+                            "count cells, not states")
+    progress = progress or Progress()
+    budget = Budget(time_limit, ended=cancel)
+    plain_rows = None if request.template is None else tuple(row.replace("*", ".") for row in request.template)
+    floor = 1 if maximize else max(1, request.min_stops - ITEMS_PLAIN_STOPS * request.item_count)
+    plain = replace(request, items=0, template=plain_rows, min_stops=floor, max_stops=None, tidy=False)
+    progress.update(phase="items: the plain level first")
+    base = design(plain, seed=seed, time_limit=budget.left() * ITEMS_PLAIN_SHARE, workers=workers,
+                  maximize=maximize, progress=progress, cancel=cancel)
+    goal = Goal.maximize() if maximize else Goal.meet(request.min_stops)
+    search = Search(request, goal, seed=seed, budget=budget, workers=workers or os.cpu_count() or 1,
+                    method=method, excluded=set(exclude), progress=progress)
+    chain = Chain(request, search.rng)
+    progress.update(phase=f"items: annealing rocks and {request.item_count} items")
+
+    def rejected(level: Level) -> bool:
+        found = search.verify(level, "items")
+        if found is not None:
+            search.absorb(StageResult(design=found))
+        return found is None
+
+    chain.run(base.level, budget, target=None if maximize else request.min_stops,
+              on_best=lambda stops, level: search.seen(stops), rejected=rejected)
+    if search.best is None:
+        raise search.timed_out()
+    return search.finish_maximize(proven=False) if maximize else search.best
 
 
 # --- the policies: which stages run, in what order, with what share of the time left ----------

@@ -113,3 +113,10 @@ SAVE_EVERY = 2.0
 #: ``expert``: the share of the time limit spent finding the longest level; the rest raises its
 #: choices at that length.
 EXPERT_LENGTH_SHARE = 0.5
+
+# --- items (designer.search.design.with_items) -----------------------------------------------------
+#: The share of the time limit the plain level may take before the items are placed and annealed.
+ITEMS_PLAIN_SHARE = 0.3
+#: Meeting K with N items, the plain level is asked for K - ITEMS_PLAIN_STOPS * N stops: the items
+#: lengthen it (on 12x12, 3 items took a 21-stop level to 26-27 within a second).
+ITEMS_PLAIN_STOPS = 2

@@ -38,6 +38,7 @@ def validate(request: LayoutRequest) -> None:
                           ("--snow", request.snow)):
         if value is not None:
             whole(value, option, 0, MAX_COUNT)  # the bound a request read back from a file keeps too
+    _validate_items(request)
     if request.is_room:
         _validate_room(request)
     elif request.routes is not None:
@@ -65,6 +66,29 @@ def validate(request: LayoutRequest) -> None:
         raise DesignerError(f"--start and --goal are the same cell {request.start[0]},{request.start[1]}")
     if len(set(request.start_cells()) | set(request.goal_cells())) < 2:
         raise DesignerError("no two cells (free or ice) are left for the start and the goal")
+
+
+def _validate_items(request: LayoutRequest) -> None:
+    """Refuse items that cannot be placed: more than a level holds, more than the free cells, or
+    in a room with several doors (not designed yet)."""
+    from designer.core.level import MAX_ITEMS
+
+    if request.items < 0:
+        raise DesignerError("--items must not be negative")
+    if request.item_count > MAX_ITEMS:
+        pinned = f" ({len(request.pinned_items)} drawn in the template)" if request.pinned_items else ""
+        raise DesignerError(f"{request.item_count} items{pinned}: a level holds at most {MAX_ITEMS}")
+    if not request.item_count:
+        return
+    if request.is_room:
+        raise DesignerError("items in a room with several doors are not designed yet: use one start and one goal")
+    free = len(request.free_cells())
+    if request.items + request.placed_snow() + 2 > free:
+        raise DesignerError(f"--items {request.items} does not fit: {request.height}x{request.width} has {free} free "
+                            "cells for the items, the snow and the ends")
+    for cell in request.pinned_items:
+        if cell in (request.start, request.goal):
+            raise DesignerError(f"--start or --goal {cell[0]},{cell[1]} is an item the template draws")
 
 
 def _validate_room(request: LayoutRequest) -> None:

@@ -1,0 +1,82 @@
+"""Designing with items (``make --items N``, ``*`` in a template): every level handed back is
+checked here against the independent reading of the rules (``oracle.item_best``): its min stops,
+and that every item matters (the rows without it solve in fewer moves)."""
+
+import json
+
+import pytest
+
+import oracle
+from conftest import one_error_line
+from designer.cli.entry import main
+from designer.core.level import Level
+from designer.core.request import LayoutRequest
+from designer.search.design import design
+
+SEEDS = [1, 2]
+
+
+def run(capsys, *args):
+    status = main(list(args))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def assert_items_matter(level: Level) -> int:
+    rows = level.rows()
+    best = oracle.item_best(rows)
+    assert best is not None
+    for r, c in level.items:
+        without = [list(row) for row in rows]
+        without[r][c] = "."
+        assert oracle.item_best(["".join(row) for row in without])[0] < best[0], f"item {(r, c)} adds nothing"
+    return best[0]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_make_places_items_that_all_matter(seed):
+    request = LayoutRequest(height=9, width=9, min_stops=14, items=2)
+    found = design(request, seed=seed, time_limit=30, workers=1)
+    level = found.level
+    assert len(level.items) == 2 and found.generator.stage == "items"
+    assert assert_items_matter(level) == found.min_stops >= 14
+    assert found.analysis.solvability == "strong" and found.analysis.reversible
+
+
+def test_a_template_pins_its_items(capsys, tmp_path):
+    rows = ["#########", "#???????#", "#??*????#", "#???????#", "#???????#", "#???????#", "#?????*?#",
+            "#???????#", "#########"]
+    path = tmp_path / "room.txt"
+    path.write_text("\n".join(rows) + "\n")
+    status, out, err = run(capsys, "make", "--template", str(path), "--min-stops", "10", "--seed", "1",
+                           "--format", "json", "--time-limit", "30")
+    assert status == 0, err
+    obj = json.loads(out)
+    assert obj["items"] == [[2, 3], [6, 6]]
+    level = Level.from_rows(obj["rows"])
+    assert assert_items_matter(level) >= 10
+    assert "2 items, each mattering" in err
+    again = tmp_path / "again.json"
+    again.write_text(out)
+    status, out2, _ = run(capsys, "make", "--from", str(again), "--format", "json")
+    assert status == 0 and json.loads(out2)["rows"] == obj["rows"]  # the record poses it again
+
+
+def test_make_keeps_a_rock_budget_and_tidy_with_items():
+    request = LayoutRequest(height=9, width=9, min_stops=12, items=1, max_rocks=14, tidy=True)
+    found = design(request, seed=3, time_limit=30, workers=1)
+    inner = found.level.terrain[1:-1, 1:-1]
+    assert int((inner == 1).sum()) <= 14
+    assert_items_matter(found.level)
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--items", "9"], "at most 8"),
+    (["--items", "1", "--method", "cpsat"], "does not pose items"),
+    (["--items", "1", "--unique"], "not go with items"),
+    (["--items", "1", "--door", "0,5", "--door", "11,5"], "room"),
+    (["--items", "5", "--size", "4x4"], "does not fit"),
+])
+def test_item_requests_that_cannot_run_are_one_line(capsys, args, words):
+    status, out, err = run(capsys, "make", *args)
+    assert status == 2 and out == "" and one_error_line(err) and words in err, err

@@ -70,10 +70,24 @@ def test_make_keeps_a_rock_budget_and_tidy_with_items():
     assert_items_matter(found.level)
 
 
+def test_unique_and_min_choices_hold_with_items():
+    request = LayoutRequest(height=9, width=9, min_stops=10, items=1, unique=True, min_choices=12)
+    found = design(request, seed=1, time_limit=30, workers=1)
+    assert found.analysis.solutions == 1 and found.analysis.options >= 12
+    assert_items_matter(found.level)
+
+
+def test_maximize_choices_with_items_raises_the_options_a_stop_and_keeps_k():
+    request = LayoutRequest(height=9, width=9, min_stops=10, items=2)
+    found = design(request, seed=2, time_limit=4, workers=2, maximize_choices=True)
+    assert found.min_stops >= 10 and found.generator.maximize_choices
+    assert found.analysis.per_stop >= 1.2
+    assert_items_matter(found.level)
+
+
 @pytest.mark.parametrize("args, words", [
     (["--items", "9"], "at most 8"),
     (["--items", "1", "--method", "cpsat"], "does not pose items"),
-    (["--items", "1", "--unique"], "not go with items"),
     (["--items", "1", "--door", "0,5", "--door", "11,5"], "room"),
     (["--items", "5", "--size", "4x4"], "does not fit"),
 ])

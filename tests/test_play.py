@@ -343,3 +343,41 @@ def test_a_room_is_played_by_the_route_the_player_chooses(browser, tmp_path, cap
     assert "solved in" in page.locator("#select option").nth(0).inner_text()  # stars kept per route
     assert "solved in" not in page.locator("#select option").nth(2).inner_text()
     page.close()
+
+
+def test_items_are_taken_as_the_player_slides_and_the_exit_opens_when_none_is_left(browser, tmp_path, capsys):
+    import oracle
+
+    path = LEVELS / "two-items.txt"
+    rows = path.read_text().split()
+    moves = solution_of(path, capsys)
+    _, left, end, edges = oracle.item_game(rows)
+    goal, start = oracle.find(rows, "G"), (oracle.find(rows, "S"), frozenset())
+    # a way onto the goal with an item still lying: the exit is shut, the player rests there
+    way, todo, seen = None, [(start, "")], {start}
+    while todo and way is None:
+        state_now, letters = todo.pop(0)
+        for letter, nxt, _ in edges[state_now]:
+            if nxt[0] == goal and nxt != end:
+                way = letters + letter
+                break
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append((nxt, letters + letter))
+    page = open_page(browser, make_page(tmp_path, path))
+    body = page.locator("body")
+    assert body.get_attribute("data-items") == "2" and page.locator(".cell.item").count() == 2
+    play(page, way)
+    assert state(page) == ("playing", len(way)) and body.get_attribute("data-items") != "0"
+    page.keyboard.press("Enter")  # the solver plays on from there, items and all
+    page.wait_for_function("document.body.dataset.state === 'solved'", timeout=10_000)
+    assert body.get_attribute("data-items") == "0"
+    page.click("#restart")
+    assert body.get_attribute("data-items") == "2"
+    hint = page.locator("body")
+    page.click("#hint")
+    assert hint.get_attribute("data-hint") == moves[0]  # the hint follows the items-aware solution
+    play(page, moves)
+    assert state(page) == ("solved", len(moves)) and body.get_attribute("data-stars") == "3"
+    assert page.locator(".cell.item:visible").count() == 0
+    page.close()

@@ -143,3 +143,41 @@ def test_a_missing_map_is_named_once(tmp_path, capsys):
     assert main(["make", "--template", str(missing)]) == 2
     err = capsys.readouterr().err
     assert one_error_line(err) and err.count(str(missing)) == 1 and "no such file" in err
+
+
+def test_items_pinned_in_the_users_map_and_placed_by_the_designer_go_back_as_objects(tmp_path, capsys):
+    doc = json.loads((DATA / "l-room.tmj").read_text())
+    objects = doc["layers"][2]["objects"]
+    objects[0]["name"], objects[2]["name"] = "start", "goal"
+    del objects[1]
+    objects.append({"height": 0, "id": 7, "name": "item", "point": True, "rotation": 0, "type": "",
+                    "visible": True, "width": 0, "x": 3 * 32 + 16, "y": 2 * 32 + 16})  # row 2, col 3
+    shutil.copy(DATA / "ice-kit.tsj", tmp_path / "ice-kit.tsj")
+    (tmp_path / "sg.tmj").write_text(json.dumps(doc))
+    assert read_map(tmp_path / "sg.tmj").rows[2][3] == "*"
+    designed = tmp_path / "level.json"
+    assert main(["make", "--template", str(tmp_path / "sg.tmj"), "--items", "1", "--min-stops", "8", "--seed", "2",
+                 "--format", "json", "-o", str(designed)]) == 0
+    items = json.loads(designed.read_text())["items"]
+    assert [2, 3] in items and len(items) == 2
+    assert main(["export", str(designed), "--to", "tiled", "--into", str(tmp_path / "sg.tmj"),
+                 "-o", str(tmp_path / "out.tmj")]) == 0
+    out = json.loads((tmp_path / "out.tmj").read_text())
+    placed = [(o["y"] // 32, o["x"] // 32) for layer in out["layers"] if layer["type"] == "objectgroup"
+              for o in layer["objects"] if o["name"] == "item"]
+    assert sorted(placed) == sorted(tuple(cell) for cell in items)
+    assert sorted(read_map(tmp_path / "out.tmj").item_cells) == sorted(tuple(cell) for cell in items)
+    assert "items_taken_at" in {p["name"] for p in out["properties"]}
+
+
+def test_an_exported_level_with_items_carries_them_as_tiles_and_objects(tmp_path):
+    source = Path(__file__).resolve().parents[1] / "examples" / "levels" / "two-items.txt"
+    assert main(["export", str(source), "--to", "tiled", "-o", str(tmp_path / "items.tmj")]) == 0
+    doc = json.loads((tmp_path / "items.tmj").read_text())
+    tiles = doc["tilesets"][0]["tiles"]
+    item_gid = 1 + next(t["id"] for t in tiles if t["type"] == "item")
+    ends = doc["layers"][1]["data"]
+    width = doc["width"]
+    assert sorted(divmod(k, width) for k, g in enumerate(ends) if g == item_gid) == [(1, 1), (6, 1)]
+    assert [o["name"] for o in doc["layers"][2]["objects"]].count("item") == 2
+    assert (tmp_path / "ice-item-tiles.png").exists() and not (tmp_path / "ice-tiles.png").exists()

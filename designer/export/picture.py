@@ -1,7 +1,8 @@
 """Pictures of levels: SVG drawn with drawsvg, PNG rasterized from the same SVG by CairoSVG.
 
 ``draw(level)`` gives a ``drawsvg.Drawing`` of the tiles (ice, rock, snow, start, goal); with
-``solution`` the fewest-moves path is drawn over it, its stops numbered; with ``moves_left``
+``solution`` the fewest-moves path is drawn over it, its stops numbered (and on each item, the
+move that takes it); with ``moves_left``
 every resting cell is shaded by the moves left to the goal from it (darker: further), and traps
 (cells the goal cannot be reached from) are crossed out; with ``graph`` the move graph is drawn
 over the map (source 000's figure): every move an arrow, every resting cell a dot coloured by its
@@ -31,6 +32,8 @@ TILES = ("ice", "rock", "snow", "start", "goal", "wall")
 #: The tiles of a room's map: a door of a room with several doors after them (a tileset of its
 #: own, so that every two-door map and page stays as it was).
 ROOM_TILES = TILES + ("door",)
+#: The tiles of a level with items: an item after them (a tileset of its own, as a room's).
+ITEM_TILES = TILES + ("item",)
 TILE_OF_TERRAIN = {ICE: "ice", ROCK: "rock", SNOW: "snow"}
 
 ICE_FILL, ICE_LINE = "#c6e6f5", "#9fcde3"
@@ -43,6 +46,7 @@ SNOW_FLECKS = ((0.25, 0.27), (0.62, 0.2), (0.44, 0.5), (0.8, 0.46), (0.2, 0.72),
 SCC_COLOURS = ("#2e9d52", "#1f6fd1", "#e07b00", "#8e44ad", "#c2185b", "#00897b", "#6d4c41", "#5c6bc0")
 MOVE_STROKE = "#1d2a36"
 START_FILL, GOAL_FILL, GOAL_RING = "#2e9d52", "#1d2a36", "#f2b705"
+ITEM_FILL, ITEM_EDGE = "#f2b705", "#8a5a00"
 PATH_STROKE, NUMBER_FILL = "#d9433b", "#ffffff"
 #: A room's doors, and its routes' paths (a colour each, cycled, in the order of the routes).
 DOOR_FILL, DOOR_RING = "#1d2a36", "#f2b705"
@@ -70,6 +74,11 @@ def _tile(group: draw.Group, kind: str, x: float, y: float, cell: float) -> None
     elif kind == "goal":
         group.append(draw.Circle(x + cell / 2, y + cell / 2, cell * 0.34, fill=GOAL_FILL,
                                  stroke=GOAL_RING, stroke_width=max(1, cell / 12)))
+    elif kind == "item":  # a gem: a diamond
+        m = cell / 2
+        group.append(draw.Lines(x + m, y + cell * 0.16, x + cell * 0.84, y + m, x + m, y + cell * 0.84, x + cell * 0.16,
+                                y + m, close=True, fill=ITEM_FILL, stroke=ITEM_EDGE, stroke_width=max(1, cell / 16),
+                                class_="item"))
     elif kind == "door":
         group.append(draw.Circle(x + cell / 2, y + cell / 2, cell * 0.36, fill=DOOR_FILL, stroke=DOOR_RING,
                                  stroke_width=max(1, cell / 14), class_="door"))
@@ -146,18 +155,20 @@ def _level_group(level: Level, cell: float, solution: bool, moves_left: bool,
             _tile(group, kind, c * cell, r * cell, cell)
     if moves_left and analysis is not None:
         most = max(analysis.remaining.values(), default=0)
-        for (r, c), left in sorted(analysis.remaining.items()):
-            if (r, c) in (level.start, level.goal):
+        for (r, c, *taken), left in sorted(analysis.remaining.items()):
+            if (r, c) in (level.start, level.goal) or any(taken):  # items: before any is taken
                 continue
             group.append(draw.Rectangle(c * cell, r * cell, cell, cell, fill=_shade(left, most)))
             group.append(_text(str(left), (c + 0.5) * cell, (r + 0.5) * cell, cell * 0.42, "#10283d"))
+    for r, c in level.items:
+        _tile(group, "item", c * cell, r * cell, cell)
     _tile(group, "start", level.start[1] * cell, level.start[0] * cell, cell)
     _tile(group, "goal", level.goal[1] * cell, level.goal[0] * cell, cell)
     if graph and analysis is not None:
         _move_arrows(group, level, cell, analysis)
     if (moves_left or graph) and analysis is not None:
-        for r, c in analysis.trap_cells:
-            if (r, c) != level.start:
+        for r, c, *taken in analysis.trap_cells:
+            if (r, c) != level.start and not any(taken):
                 _cross(group, r, c, cell)
     if solution and analysis is not None and analysis.solution is not None:
         path = analysis.solution.path
@@ -172,6 +183,9 @@ def _level_group(level: Level, cell: float, solution: bool, moves_left: bool,
             if not last:
                 group.append(draw.Circle(x, y, cell * 0.27, fill=PATH_STROKE))
             group.append(_text(str(k), x, y, cell * (0.3 if k < 10 else 0.24), GOAL_RING if last else NUMBER_FILL))
+        for (r, c), k in zip(level.items, analysis.solution.taken):  # each item: the move that takes it
+            group.append(_text(str(k), (c + 0.5) * cell, (r + 0.5) * cell, cell * (0.3 if k < 10 else 0.24),
+                               GOAL_FILL))
     return group
 
 

@@ -21,7 +21,9 @@ move and R restarts the level.
 For automated tests the page keeps its state on ``<body>``: ``data-state`` (``playing`` or
 ``solved``), ``data-moves`` (moves made in the current level), ``data-level`` (its index),
 ``data-hint`` (the hinted move, u/d/l/r, until the next move; empty otherwise, and ``none`` in a
-trap) and ``data-stars`` (once solved). The rules are the contract's: a slide stops before rock
+trap), ``data-stars`` (once solved) and ``data-items`` (the items left to take: a level with items
+shows them, takes each as the player slides over it or stops on it, and opens the exit once none is
+left; hints and the solver play from the items taken so far). The rules are the contract's: a slide stops before rock
 or the edge, on snow, and on the goal as soon as the player enters it; a direction that does not
 move the player is not a move.
 """
@@ -38,7 +40,7 @@ from importlib import resources
 from designer.analysis.solver import solve
 from designer.core.level import Level
 from designer.core.room import Room
-from designer.export.picture import TILES, draw_tile, tile_kinds
+from designer.export.picture import ITEM_TILES, TILES, draw_tile, tile_kinds
 from designer.formats.level_files import LevelFile
 
 #: Pixels per cell on the page.
@@ -63,12 +65,13 @@ def level_entry(entry: LevelFile) -> dict:
             "kinds": kind_rows(level),
             "start": list(level.start), "goal": list(level.goal),
             "par": solution.stops if solution else -1,
-            "stars": {"two": stars.two, "one": stars.one} if stars else None}
+            "stars": {"two": stars.two, "one": stars.one} if stars else None,
+            **({"items": [list(cell) for cell in level.items]} if level.items else {})}
 
 
-def _tile_css(cell: int) -> str:
+def _tile_css(cell: int, kinds: tuple[str, ...] = TILES) -> str:
     rules = []
-    for kind in TILES:
+    for kind in kinds:
         svg = draw_tile(kind, cell).as_svg()
         data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
         rules.append(f".{kind}{{background-image:url(data:image/svg+xml;base64,{data})}}")
@@ -108,7 +111,9 @@ def page(levels: list[LevelFile | tuple[str, Level | Room]], *, title: str = "ic
                (route_entries(item.name, item.level) if isinstance(item.level, Room) else [level_entry(item)])]
     # "<" never reaches the page raw: no "</script>" or "<!--" can end or bend the script element
     data = json.dumps(entries).replace("<", "\\u003c").replace(">", "\\u003e")
-    parts = {"RULES": RULES_JS, "TITLE": html.escape(title), "TILES": _tile_css(cell), "CELL": str(cell), "SLIDE_MS": str(SLIDE_MS),
+    items = any("items" in one for one in entries)
+    parts = {"RULES": RULES_JS, "TITLE": html.escape(title), "TILES": _tile_css(cell, ITEM_TILES if items else TILES),
+             "CELL": str(cell), "SLIDE_MS": str(SLIDE_MS),
              "KEY": json.dumps(pack_key(entries)), "LEVELS": data,
              # a page with rooms marks every door with its number; a page of levels stays as it was
              "DOORS": _DOOR_MARKS if any("doors" in one for one in entries) else ""}
@@ -168,11 +173,12 @@ body[data-state="solved"] #status { color: #2e7d32; }
 __TILES__
 </style>
 </head>
-<body data-state="playing" data-moves="0" data-level="0" data-hint="">
+<body data-state="playing" data-moves="0" data-level="0" data-hint="" data-items="0">
 <div id="bar">
   <label id="choose">Level <select id="select"></select></label>
   <span id="moves">Moves: 0</span>
   <span id="par">Par: 0</span>
+  <span id="items" hidden></span>
   <button id="hint" type="button">Hint</button>
   <button id="solve" type="button">Solve</button>
   <button id="undo" type="button">Undo</button>
@@ -195,7 +201,7 @@ const KEYS = {ArrowUp: "u", ArrowDown: "d", ArrowLeft: "l", ArrowRight: "r",
               w: "u", s: "d", a: "l", d: "r", W: "u", S: "d", A: "l", D: "r"};
 const KINDS = {".": "ice", "#": "rock", "_": "snow", "w": "wall"};
 const $ = (id) => document.getElementById(id);
-let index = 0, level = null, pos = null, history = [], solved = false, solving = false, assisted = false;
+let index = 0, level = null, pos = null, taken = 0, history = [], solved = false, solving = false, assisted = false;
 let solveRun = 0;  /* which solver run may move the player */
 let progress = loadProgress();
 
@@ -244,6 +250,11 @@ function show() {
   document.body.dataset.moves = String(moves);
   document.body.dataset.level = String(index);
   $("moves").textContent = `Moves: ${moves}`;
+  const items = level.items || [], left = items.filter((item, k) => !(taken >> k & 1)).length;
+  document.body.dataset.items = String(left);
+  $("items").hidden = !items.length;
+  $("items").textContent = left ? `Items left: ${left} (the exit opens when none is left)` : "Items: all taken, the exit is open";
+  document.querySelectorAll(".cell.item").forEach((cell) => { cell.hidden = taken >> Number(cell.dataset.item) & 1; });
   $("par").textContent = level.par < 0 ? "Par: none (the goal cannot be reached)" : `Par: ${level.par}`;
   if (solved) {
     const stars = assisted ? 0 : starsFor(moves);
@@ -260,12 +271,13 @@ function show() {
 }
 function move(dir) {
   if (solved) return 0;
-  const {to, cells} = slide(pos, dir);
+  const {to, cells, taken: now} = slide(pos, dir, taken);
   if (cells === 0) return 0;  /* not a move */
   clearHint();
-  history.push(pos);
+  history.push([pos, taken]);
   pos = to;
-  if (same(pos, level.goal)) {
+  taken = now;
+  if (same(pos, level.goal) && taken === allTaken()) {
     solved = true;
     if (!assisted) {
       const moves = history.length, stars = starsFor(moves);
@@ -280,7 +292,7 @@ function move(dir) {
 }
 function hint() {
   if (solved || solving) return;
-  const found = nextMove(pos);
+  const found = nextMove(pos, taken);
   const arrow = $("arrow");
   if (!found) {
     document.body.dataset.hint = "none";
@@ -297,13 +309,13 @@ function hint() {
 }
 function solveRest() {
   if (solved || solving) return;
-  if (!nextMove(pos)) { hint(); return; }
+  if (!nextMove(pos, taken)) { hint(); return; }
   solving = true;
   assisted = true;
   const run = ++solveRun;  /* a timer left from an earlier run (before a restart) does nothing */
   const step = () => {
     if (run !== solveRun || !solving) return;
-    const found = nextMove(pos);
+    const found = nextMove(pos, taken);
     if (solved || !found) { solving = false; return; }
     const cells = move(found.dir);
     if (solved) { solving = false; return; }  /* the last move: keys and buttons work at once */
@@ -313,7 +325,7 @@ function solveRest() {
 }
 function undo() {
   if (!history.length || solving) return;
-  pos = history.pop();
+  [pos, taken] = history.pop();
   solved = false;
   clearHint();
   place(0);
@@ -323,6 +335,7 @@ function load(k) {
   index = k;
   level = LEVELS[k];
   pos = level.start.slice();
+  taken = 0;
   history = [];
   solved = solving = assisted = false;
   clearHint();
@@ -337,7 +350,15 @@ function load(k) {
     cell.style.left = `${c * CELL}px`;
     cell.style.top = `${r * CELL}px`;
     board.insertBefore(cell, $("player"));
-  }));__DOORS__
+  }));
+  (level.items || []).forEach(([r, c], k) => {
+    const item = document.createElement("div");
+    item.className = "cell item";
+    item.dataset.item = String(k);
+    item.style.left = `${c * CELL}px`;
+    item.style.top = `${r * CELL}px`;
+    board.insertBefore(item, $("player"));
+  });__DOORS__
   place(0);
   show();
 }

@@ -11,6 +11,11 @@ layers, bottom to top:
   in size, at their cells' pixel positions (x = column x tile width, y = row x tile height), for
   a game that places its player by name.
 
+A level with items (``designer.core.items``) has the ``item`` tile at each item's cell in the
+``ends`` layer and an object named ``item`` (type ``item``) there in ``markers``, and its tileset
+(``ITEM_TILES``, the image ``ice-item-tiles.png``) has the item after the level's tiles. Its map
+property ``items_taken_at`` lists the move of the solution that takes each item.
+
 The map's custom properties are ``min_stops`` (the par), ``solution`` (the fewest-moves solution
 as u/d/l/r letters, empty for an unsolvable level), ``stars_two`` and ``stars_one`` (the most
 moves for 2 and 1 stars; see ``designer.analysis.stars``; solvable levels only) and ``seed``
@@ -26,7 +31,7 @@ from designer.analysis.solver import solve
 from designer.analysis.stars import Stars
 from designer.core.level import Level
 from designer.core.room import Room
-from designer.export.picture import DEFAULT_CELL, ROOM_TILES, TILES, tile_kinds
+from designer.export.picture import DEFAULT_CELL, ITEM_TILES, ROOM_TILES, TILES, tile_kinds
 from designer.formats.level_files import LevelFile
 from designer.formats.tiled_map import layer_at, object_cell
 
@@ -35,6 +40,8 @@ FORMAT_VERSION = "1.10"
 TILESET_IMAGE = "ice-tiles.png"
 #: The tileset image of a room's map (``ROOM_TILES``: the door after the level's tiles).
 ROOM_TILESET_IMAGE = "ice-room-tiles.png"
+#: The tileset image of a map of a level with items (``ITEM_TILES``: the item after the level's tiles).
+ITEM_TILESET_IMAGE = "ice-item-tiles.png"
 FIRST_GID = 1
 #: The tiles the player cannot enter.
 SOLID = ("rock", "wall")
@@ -57,9 +64,10 @@ def tileset_json(cell: int = DEFAULT_CELL, image: str = TILESET_IMAGE, kinds: tu
     }
 
 
-def gid(kind: str) -> int:
-    """The map's tile id of a tile kind (a room's ``door`` comes after every other)."""
-    return FIRST_GID + ROOM_TILES.index(kind)
+def gid(kind: str, kinds: tuple[str, ...] = ROOM_TILES) -> int:
+    """The map's tile id of a tile kind in the tileset of ``kinds`` (a room's ``door``, or an
+    ``item``, comes after every other)."""
+    return FIRST_GID + kinds.index(kind)
 
 
 def to_tiled(level: Level, *, cell: int = DEFAULT_CELL, seed: int | None = None, stars: Stars | None = None,
@@ -67,21 +75,26 @@ def to_tiled(level: Level, *, cell: int = DEFAULT_CELL, seed: int | None = None,
     """The Tiled JSON map of ``level`` (see the module docstring). ``stars`` defaults to the
     designer's thresholds for the level's par."""
     solution = solve(level)
-    data = [gid(kind) for row in tile_kinds(level) for kind in row]
+    kinds = ITEM_TILES if level.items else TILES
+    data = [gid(kind, kinds) for row in tile_kinds(level) for kind in row]
     ends = [0] * (level.height * level.width)
-    for kind, (row, col) in (("start", level.start), ("goal", level.goal)):
-        ends[row * level.width + col] = gid(kind)
-    markers = [_marker(k, name, name, cell, cell_at) for k, (name, cell_at) in
-               enumerate((("start", level.start), ("goal", level.goal)))]
+    placed = [("start", level.start), ("goal", level.goal), *(("item", cell_at) for cell_at in level.items)]
+    for kind, (row, col) in placed:
+        ends[row * level.width + col] = gid(kind, kinds)
+    markers = [_marker(k, name, name, cell, cell_at) for k, (name, cell_at) in enumerate(placed)]
     properties = [_property("min_stops", "int", solution.stops if solution else -1),
                   _property("solution", "string", solution.moves if solution else "")]
+    if level.items and solution:
+        properties.append(_property("items_taken_at", "string", ",".join(map(str, solution.taken))))
     if solution:
         stars = stars or Stars.default(solution.stops)
         properties += [_property("stars_two", "int", stars.two), _property("stars_one", "int", stars.one)]
     if seed is not None:
         properties.append(_property("seed", "int", int(seed)))
 
-    return _map(level.height, level.width, cell, properties, tileset_json(cell, image),
+    if level.items and image == TILESET_IMAGE:
+        image = ITEM_TILESET_IMAGE
+    return _map(level.height, level.width, cell, properties, tileset_json(cell, image, kinds),
                 [data, ends], ("terrain", "ends"), markers)
 
 
@@ -156,9 +169,10 @@ def into_map(user, found: Level | Room) -> dict:
     door_cells = {cell for _, cell in doors}
     kinds = tile_kinds(found)
     data = list(user.cells)
+    items = set(getattr(found, "items", ()))
     for (r, c) in sorted(user.free | (door_cells & user.gaps) | (door_cells - _open(user))):
         k = r * user.width + c
-        kind = "ice" if (r, c) in door_cells else kinds[r][c]
+        kind = "ice" if (r, c) in door_cells else "item" if (r, c) in items and "item" in user.gids else kinds[r][c]
         if kind not in user.gids:
             raise ValueError(f"the map's tilesets have no tile of kind {kind!r} to draw the level's {kind} with "
                              "(a tile with the custom property kind)")
@@ -168,6 +182,7 @@ def into_map(user, found: Level | Room) -> dict:
         layer.pop(key, None)
     layer["data"] = data
     _place_doors(document, user, doors)
+    _place_items(document, user, sorted(items))
     if isinstance(found, Room):
         figures = []
         for one in solve_routes(found):
@@ -178,6 +193,8 @@ def into_map(user, found: Level | Room) -> dict:
         solution = solve(found)
         figures = [("min_stops", "int", solution.stops if solution else -1),
                    ("solution", "string", solution.moves if solution else "")]
+        if items and solution:
+            figures.append(("items_taken_at", "string", ",".join(map(str, solution.taken))))
     properties = document.setdefault("properties", [])
     for name, kind, value in figures:
         mine = next((p for p in properties if isinstance(p, dict) and p.get("name") == name), None)
@@ -191,6 +208,27 @@ def into_map(user, found: Level | Room) -> dict:
 def _open(user) -> set:
     """The cells of a user's map the player may stand on as drawn (ice, snow, free, doors)."""
     return {(r, c) for r, row in enumerate(user.rows) for c, ch in enumerate(row) if ch != "#"}
+
+
+def _place_items(document: dict, user, items: list) -> None:
+    """An object named ``item`` on each item's cell: those of the map stay (they lie on the items
+    the map pins), one is added for each other item, in the layer of the map's first item object,
+    or of its doors."""
+    if not items:
+        return
+    tile_w, tile_h = document["tilewidth"], document["tileheight"]
+    home = user.items_layer or next(iter(user.doors.values()))[0]
+    layer = layer_at(document, home)
+    have = {object_cell(obj, tile_w, tile_h) for obj in layer.get("objects") or []
+            if isinstance(obj, dict) and obj.get("name") == "item"}
+    for r, c in items:
+        if (r, c) in have or (r, c) in user.item_cells:
+            continue
+        number = document.get("nextobjectid", 1)
+        layer["objects"].append({"height": 0, "id": number, "name": "item", "point": True, "rotation": 0,
+                                 "type": "item", "visible": True, "width": 0,
+                                 "x": c * tile_w + tile_w / 2, "y": r * tile_h + tile_h / 2})
+        document["nextobjectid"] = number + 1
 
 
 def _place_doors(document: dict, user, doors: list) -> None:

@@ -17,7 +17,9 @@ What is read (docs/exports.md says the same to users):
   cells leads from it to the map's edge), wall otherwise;
 - doors: objects of any object layer named ``1``-``9`` (a room) or ``start`` and ``goal`` (a level),
   points or rectangles (their centre) or tile objects, at the cell under them; a door in a wall
-  is a gap in it.
+  is a gap in it;
+- items (``designer.core.items``): objects named ``item``, or tiles of kind ``item`` in the
+  puzzle's layer, each pinning an item on an ice cell (``*`` in the template).
 
 The template is the canonical ASCII template of ``designer.formats.template``: ``#`` for rock
 and wall, ``.`` ice, ``_`` snow, ``?`` free, the doors as their digits (or ``S``/``G``).
@@ -36,7 +38,8 @@ from designer.core.level import DOOR_CHARS, Cell
 from designer.formats.level_files import decode_text, load_json, read_bytes
 
 #: The kinds of the puzzle's cells, and the template character of each.
-CELL_KINDS = {"rock": "#", "wall": "#", "ice": ".", "snow": "_", "free": "?", "door": ".", "start": ".", "goal": "."}
+CELL_KINDS = {"rock": "#", "wall": "#", "ice": ".", "snow": "_", "free": "?", "door": ".", "start": ".", "goal": ".",
+              "item": "*"}
 #: Kinds that make a tile layer the puzzle's.
 PUZZLE_KINDS = ("rock", "wall", "ice", "snow", "free")
 #: Door object names: a room's digits, or a level's two ends (as template characters).
@@ -67,6 +70,8 @@ class UserMap:
     gids: dict
     doors: dict
     gaps: frozenset  # door cells drawn as rock or wall: gaps in it
+    item_cells: frozenset = frozenset()  # cells of the map's item objects
+    items_layer: tuple[int, ...] | None = None  # the layer of its first item object
 
     @property
     def height(self) -> int:
@@ -118,11 +123,13 @@ def _from_document(document: object, folder: Path | None) -> UserMap:
     free = frozenset((r, c) for r in range(height) for c in range(width) if grid[r][c] == "?")
     walls = {(r, c) for r in range(height) for c in range(width) if grid[r][c] == "#"}
     doors = _doors(document, grid, tile_w, tile_h)
+    item_cells, items_layer = _items(document, grid, tile_w, tile_h)
     gaps = frozenset(cell for cell in walls if grid[cell[0]][cell[1]] != "#")
     gids: dict[str, int] = {}
     for gid, kind in sorted(kinds.items()):
         gids.setdefault(kind, gid)
-    return UserMap(document, layer, tuple(data), tuple("".join(row) for row in grid), free, gids, doors, gaps)
+    return UserMap(document, layer, tuple(data), tuple("".join(row) for row in grid), free, gids, doors, gaps,
+                   item_cells, items_layer)
 
 
 def _tile_kinds(document: dict, folder: Path | None) -> dict[int, str]:
@@ -248,6 +255,29 @@ def object_cell(obj: dict, tile_w: int, tile_h: int) -> Cell:
     elif "gid" in obj:  # a tile object hangs from its bottom-left corner
         y -= h
     return int((y + h / 2) // tile_h), int((x + w / 2) // tile_w)
+
+
+def _items(document: dict, grid: list[list[str]], tile_w: int, tile_h: int) -> tuple[frozenset, tuple | None]:
+    """The cells of the objects named ``item`` (each marked ``*`` in ``grid``: an item pinned on
+    ice), and the layer of the first one."""
+    cells, home = set(), None
+    height, width = len(grid), len(grid[0])
+    for path, layer in _layers_of("objectgroup", document["layers"]):
+        for obj in layer.get("objects") or []:
+            if not isinstance(obj, dict) or obj.get("name") != "item":
+                continue
+            if not all(isinstance(obj.get(key, 0), (int, float)) for key in ("x", "y", "width", "height")):
+                raise LevelError("an object 'item' has no position")
+            r, c = object_cell(obj, tile_w, tile_h)
+            if not (0 <= r < height and 0 <= c < width):
+                raise LevelError(f"an object 'item' lies outside the {width}x{height} map")
+            if grid[r][c] not in ".?*":
+                raise LevelError(f"an object 'item' lies on {'snow' if grid[r][c] == '_' else 'a rock, wall or door'} "
+                                 f"(row {r}, col {c}): an item lies on ice")
+            grid[r][c] = "*"
+            cells.add((r, c))
+            home = home or path
+    return frozenset(cells), home
 
 
 def _doors(document: dict, grid: list[list[str]], tile_w: int, tile_h: int) -> dict:

@@ -103,9 +103,12 @@ def export_tiled(source: str, *, output_file: str | None = None, out: str | None
         return _export_into(source, into, output_file, out, force)
     levels, _ = _read(source)
     rooms = [isinstance(entry.level, Room) for entry in levels]
+    items = [not room and bool(entry.level.items) for entry, room in zip(levels, rooms)]
+    plain = [not (room or item) for room, item in zip(rooms, items)]
     tilesets = [(name, kinds) for name, kinds, wanted in (
-        (tiled.TILESET_IMAGE, picture.TILES, not all(rooms)), (tiled.ROOM_TILESET_IMAGE, picture.ROOM_TILES, any(rooms)))
-        if wanted]  # a level's image, a room's, or both for a pack of both
+        (tiled.TILESET_IMAGE, picture.TILES, any(plain)), (tiled.ROOM_TILESET_IMAGE, picture.ROOM_TILES, any(rooms)),
+        (tiled.ITEM_TILESET_IMAGE, picture.ITEM_TILES, any(items)))
+        if wanted]  # a level's image, a room's, one with items, or each a pack needs
     if output_file is not None:
         if len(levels) > 1:
             raise DesignerError(f"{source} holds {len(levels)} levels: use --out DIR for a pack")

@@ -49,6 +49,7 @@ a stage that cannot run in the time left is skipped, and the result says so.
 from __future__ import annotations
 
 import os
+import sys
 import threading
 
 from designer.analysis import bounds
@@ -112,7 +113,8 @@ def design(
                             "once with designer pareto")
     if request.item_count:
         return with_items(request, seed=seed, time_limit=time_limit, workers=workers, maximize=maximize,
-                          exclude=exclude, progress=progress, method=method, cancel=cancel)
+                          maximize_choices=maximize_choices, exclude=exclude, progress=progress, method=method,
+                          cancel=cancel)
     if method == "cpsat-ends" and request.is_room:
         raise DesignerError("a room's doors are fixed, so there is one pair of ends to pose: use --method cpsat")
     if method != "auto" and (request.asks_for_choices or maximize_choices):
@@ -139,35 +141,39 @@ def design(
 # --- items ----------------------------------------------------------------------------------
 
 def with_items(request: LayoutRequest, *, seed: int, time_limit: float, workers: int | None, maximize: bool,
-               exclude: tuple[Level, ...], progress: Progress | None, method: str,
+               maximize_choices: bool, exclude: tuple[Level, ...], progress: Progress | None, method: str,
                cancel: CancelToken | None) -> Design:
     """A level with items (``designer.search.items``): the plain level first, by this portfolio
     (``ITEMS_PLAIN_SHARE`` of the time; meeting K, a plain level of ``K - ITEMS_PLAIN_STOPS`` stops
     per item, which the items then lengthen), then the items placed and annealed with the rocks.
-    Meeting K, the first verified level; maximizing, the best one (never proven optimal)."""
+    Meeting K, the first verified level; maximizing (stops, or with ``maximize_choices`` the
+    options a stop along the solution, as a room's, K kept), the best one (never proven optimal). ``--min-choices``
+    and ``--unique`` are conditions every layout the chain keeps meets."""
     from dataclasses import replace
 
-    from designer.search.items import Chain
+    from designer.search.items import Chain, chains
 
     if method != "auto":
         raise DesignerError("the CP-SAT model does not pose items (docs/model.md): --items and a template's items "
                             "need --method auto")
-    if request.asks_for_choices:
-        raise DesignerError("--min-choices and --unique do not go with items yet: the chains that count choices "
-                            "count cells, not states")
     progress = progress or Progress()
     budget = Budget(time_limit, ended=cancel)
     plain_rows = None if request.template is None else tuple(row.replace("*", ".") for row in request.template)
     floor = 1 if maximize else max(1, request.min_stops - ITEMS_PLAIN_STOPS * request.item_count)
-    plain = replace(request, items=0, template=plain_rows, min_stops=floor, max_stops=None, tidy=False)
+    plain = replace(request, items=0, template=plain_rows, min_stops=floor, max_stops=None, tidy=False,
+                    min_choices=None, unique=False)
     progress.update(phase="items: the plain level first")
     base = design(plain, seed=seed, time_limit=budget.left() * ITEMS_PLAIN_SHARE, workers=workers,
                   maximize=maximize, progress=progress, cancel=cancel)
-    goal = Goal.maximize() if maximize else Goal.meet(request.min_stops)
+    goal = (Goal.maximize("per_stop") if maximize_choices else Goal.maximize() if maximize
+            else Goal.meet(request.min_stops))
+    objective = goal.objective
     search = Search(request, goal, seed=seed, budget=budget, workers=workers or os.cpu_count() or 1,
                     method=method, excluded=set(exclude), progress=progress)
-    chain = Chain(request, search.rng)
-    progress.update(phase=f"items: annealing rocks and {request.item_count} items")
+    target = None if goal.maximizing else request.min_stops
+    lanes = search.workers if sys.platform.startswith("linux") else 1
+    progress.update(phase=f"items: annealing rocks and {request.item_count} items"
+                          + (f", {lanes} chains" if lanes > 1 else ""))
 
     def rejected(level: Level) -> bool:
         found = search.verify(level, "items")
@@ -175,11 +181,22 @@ def with_items(request: LayoutRequest, *, seed: int, time_limit: float, workers:
             search.absorb(StageResult(design=found))
         return found is None
 
-    chain.run(base.level, budget, target=None if maximize else request.min_stops,
-              on_best=lambda stops, level: search.seen(stops), rejected=rejected)
+    start = base.level
+    while search.best is None and not budget.expired():
+        if lanes == 1:
+            Chain(request, search.rng, objective).run(start, budget, target=target, rejected=rejected,
+                                                     on_best=lambda stops, level: search.seen(stops))
+            continue
+        found = chains(request, start, budget, search.rng, lanes, target=target, objective=objective)
+        for _, stops, level in found:  # the best the verifier passes
+            search.seen(stops)
+            if not rejected(level):
+                break
+        if found:
+            start = found[0][2].replace(items=())  # a next round (only after a rejection) from the best rocks
     if search.best is None:
         raise search.timed_out()
-    return search.finish_maximize(proven=False) if maximize else search.best
+    return search.finish_maximize(proven=False) if goal.maximizing else search.best
 
 
 # --- the policies: which stages run, in what order, with what share of the time left ----------

@@ -153,7 +153,7 @@ def solve_pairs(search: Search, goal: Goal, budget: Budget) -> tuple[Design | No
             complete = going and not futures
         except BaseException:
             stop.set()
-            _end_lanes(pool)
+            end_lanes(pool)
             raise
         finally:
             stop.set()  # the searches still running end at their next check (every 50 ms)
@@ -166,7 +166,7 @@ def solve_pairs(search: Search, goal: Goal, budget: Budget) -> tuple[Design | No
 LANE_GRACE = 1.0
 
 
-def _end_lanes(pool: ProcessPoolExecutor) -> None:
+def end_lanes(pool: ProcessPoolExecutor) -> None:
     """End the lanes of a stopped search (a cancel, an error): the pool is told to shut down
     without waiting (no job not yet started runs), and a lane still alive ``LANE_GRACE`` seconds
     later is terminated (SIGTERM, which end_with_parent left at its default). Left to the pool

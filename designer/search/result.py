@@ -115,9 +115,12 @@ class Design:
 
     @property
     def per_stop_milli(self) -> int:
-        """A room's fewest options a stop along any route, in thousandths (``designer.search.rooms``)."""
+        """Options a stop along the solution, in thousandths (a room: the fewest along any route;
+        ``designer.search.rooms``)."""
         from designer.search.rooms import per_stop_milli
 
+        if self.routes is None:
+            return per_stop_milli(self.analysis.options, self.analysis.min_stops)
         return min(per_stop_milli(one.analysis.options, one.analysis.min_stops) for one in self.routes.routes)
 
     @property

@@ -1,38 +1,46 @@
 /* The sliding rules, as the play page and the studio play them (docs/spec.md): one slide, and the
-   first move of a fewest-moves way to the goal. They read the globals `level` ({rows, goal}) and
-   `STEP` (each direction's [row, column] step), which the page that loads them defines. */
+   first move of a fewest-moves way to the goal. They read the globals `level` ({rows, goal}, and
+   `items`, the cells of its items, when it has any) and `STEP` (each direction's [row, column]
+   step), which the page that loads them defines. `taken` is the bitmask of the items taken (bit k:
+   level.items[k]); the goal captures only once every item is taken. */
 function same(a, b) { return a[0] === b[0] && a[1] === b[1]; }
 function tileAt(r, c) { return level.rows[r][c]; }
 function open(r, c) {
   return r >= 0 && c >= 0 && r < level.rows.length && c < level.rows[0].length && tileAt(r, c) !== "#";
 }
-/* Where a slide from `from` in direction `dir` ends, and the cells it covers (0: no move). */
-function slide(from, dir) {
+/* The bitmask of every item of the level (0: none). */
+function allTaken() { return (1 << (level.items || []).length) - 1; }
+/* Where a slide from `from` in direction `dir` ends, the cells it covers (0: no move) and the items
+   taken after it (an item is taken by sliding over it or stopping on it). */
+function slide(from, dir, taken = 0) {
   let [r, c] = from, cells = 0;
-  const [dr, dc] = STEP[dir];
+  const [dr, dc] = STEP[dir], items = level.items || [], all = allTaken();
   while (open(r + dr, c + dc)) {
     r += dr; c += dc; cells += 1;
-    if (tileAt(r, c) === "_" || same([r, c], level.goal)) break;
+    items.forEach((item, k) => { if (same(item, [r, c])) taken |= 1 << k; });
+    if (tileAt(r, c) === "_" || (same([r, c], level.goal) && taken === all)) break;
   }
-  return {to: [r, c], cells};
+  return {to: [r, c], cells, taken};
 }
-/* The first move of a fewest-moves way from `from` to the goal (breadth-first over the resting
-   cells), with the moves that way takes; null when the goal cannot be reached from there. */
-function nextMove(from) {
-  if (same(from, level.goal)) return null;
-  const seen = new Map([[from.join(","), null]]);
-  let layer = [[from, null]], moves = 0;
+/* The first move of a fewest-moves way from `from` (with the items `taken`) to the goal
+   (breadth-first over the resting cells and the items taken), with the moves that way takes; null
+   when the goal cannot be reached from there. */
+function nextMove(from, taken = 0) {
+  const all = allTaken(), key = (cell, t) => `${cell.join(",")},${t}`;
+  if (same(from, level.goal) && taken === all) return null;
+  const seen = new Map([[key(from, taken), null]]);
+  let layer = [[from, taken, null]], moves = 0;
   while (layer.length) {
     moves += 1;
     const next = [];
-    for (const [cell, first] of layer) {
+    for (const [cell, got, first] of layer) {
       for (const dir of "udlr") {
-        const {to, cells} = slide(cell, dir);
-        if (cells === 0 || seen.has(to.join(","))) continue;
+        const {to, cells, taken: now} = slide(cell, dir, got);
+        if (cells === 0 || seen.has(key(to, now))) continue;
         const way = first || dir;
-        if (same(to, level.goal)) return {dir: way, moves};
-        seen.set(to.join(","), way);
-        next.push([to, way]);
+        if (same(to, level.goal) && now === all) return {dir: way, moves};
+        seen.set(key(to, now), way);
+        next.push([to, now, way]);
       }
     }
     layer = next;

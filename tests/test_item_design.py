@@ -88,9 +88,28 @@ def test_maximize_choices_with_items_raises_the_options_a_stop_and_keeps_k():
 @pytest.mark.parametrize("args, words", [
     (["--items", "9"], "at most 8"),
     (["--items", "1", "--method", "cpsat"], "does not pose items"),
-    (["--items", "1", "--door", "0,5", "--door", "11,5"], "room"),
+    (["--items", "1", "--door", "0,5", "--door", "11,5", "--unique"], "a room's routes"),
     (["--items", "5", "--size", "4x4"], "does not fit"),
 ])
 def test_item_requests_that_cannot_run_are_one_line(capsys, args, words):
     status, out, err = run(capsys, "make", *args)
     assert status == 2 and out == "" and one_error_line(err) and words in err, err
+
+
+def test_a_room_with_items_has_every_route_take_them_all_and_each_item_matter_on_each(capsys):
+    status, out, err = run(capsys, "make", "--size", "10x10", "--door", "0,4", "--door", "9,5", "--door", "4,0",
+                           "--items", "2", "--min-stops", "9", "--seed", "2", "--format", "json")
+    assert status == 0, err
+    obj = json.loads(out)
+    assert len(obj["items"]) == 2 and "each mattering on every route" in err
+    rows = obj["rows"]
+    doors = {ch: (r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch.isdigit()}
+    for a, b in (("1", "2"), ("1", "3"), ("2", "3")):
+        grid = [list(row.replace("1", ".").replace("2", ".").replace("3", ".")) for row in rows]
+        grid[doors[a][0]][doors[a][1]], grid[doors[b][0]][doors[b][1]] = "S", "G"
+        route = Level.from_rows(["".join(row) for row in grid])
+        assert assert_items_matter(route) >= 9
+    from designer.formats.level_files import parse_level_or_room
+
+    room = parse_level_or_room(out)
+    assert [list(cell) for cell in room.items] == obj["items"] and parse_level_or_room(str(room)) == room

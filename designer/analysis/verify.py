@@ -92,7 +92,7 @@ def _items_failure(request: LayoutRequest, level: Level, report: Analysis) -> st
 
 def room_analysis(request: LayoutRequest, level: Level) -> RoomAnalysis:
     """Every route a room request asks for, analysed on ``level``'s terrain with the request's doors."""
-    room = Room(level.terrain, request.room_doors)
+    room = Room(level.terrain, request.room_doors, items=level.items)
     return analyze_routes(room, [band.route for band in request.route_bands])
 
 

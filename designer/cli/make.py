@@ -154,8 +154,10 @@ def summary(found, plan) -> str:
             for one in found.routes.routes)
         what = "shortest route" if plan.maximize else "every route"
         proof = proof.replace(", proven optimal", f", {what} proven optimal") if plan.maximize else proof
+        items = (f"; {len(found.room.items)} item{'s' if len(found.room.items) != 1 else ''}, each mattering on every "
+                 "route" if found.room.items else "")
         return (f"designed: a room of {len(found.room.doors)} doors, min stops by route {routes}; "
-                f"every route strong and reversible{proof} ({g.method}: {g.stage}, seed {g.seed}, "
+                f"every route strong and reversible{items}{proof} ({g.method}: {g.stage}, seed {g.seed}, "
                 f"{g.seconds:.2f} s{skipped})")
     items = found.level.items if found.level is not None else ()
     if items:  # what each adds, as analyze says it

@@ -153,10 +153,12 @@ class LayoutRequest:
         for char, number in (("S", band.a), ("G", band.b)):
             r, c = self.door(number)
             rows[r][c] = char
+        for r, c in self.pinned_items:
+            rows[r][c] = ITEM_CHAR
         return LayoutRequest(height=self.height, width=self.width, frame=False, min_stops=band.min_stops,
                              max_stops=band.max_stops, max_rocks=self.max_rocks, snow=self.snow,
                              template=tuple("".join(row) for row in rows), min_choices=self.min_choices,
-                             unique=self.unique)
+                             unique=self.unique, items=self.items)
 
     def routes_text(self) -> str:
         """Every route with its band, as messages name them: "1:3 >= 15, 1:2 in 9..12"."""

@@ -5,7 +5,8 @@ ice cell. In ASCII a door is its digit (in every dialect: in the seed dialect ``
 rock); a room has no start and no goal character. A **route** A:B runs from door A to door B.
 Seen from a route, the room is the classic level with A as the start and B as the goal, every
 other door plain ice: ``room.route(a, b)``. Its class, reversibility, min stops and choices are
-that level's. With no routes named, a room's routes are every pair of doors i < j.
+that level's. With no routes named, a room's routes are every pair of doors i < j. Items (``*``,
+``designer.core.items``) belong to the room: every route must take them all.
 
 A level with one ``S`` and one ``G`` stays a ``Level``: a two-door room whose one route runs from
 S to G, with every rule, output and file as before.
@@ -32,8 +33,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from designer.core.errors import LevelError
-from designer.core.level import (CANONICAL, DIALECTS, DOOR_CHARS, ICE, Cell, Dialect, Grid, Level, is_framed,
-                                  scan_rows, trim_lines)
+from designer.core.level import (CANONICAL, DIALECTS, DOOR_CHARS, ICE, ITEM_CHAR, Cell, Dialect, Grid, Level,
+                                  check_items, is_framed, scan_rows, trim_lines)
 
 #: The most doors a room has (one digit each).
 MAX_DOORS = 9
@@ -49,6 +50,7 @@ class Room(Grid):
     terrain: np.ndarray
     doors: tuple[tuple[int, Cell], ...]
     dialect: str = field(default="canonical", compare=False)
+    items: tuple[Cell, ...] = ()
 
     def __post_init__(self) -> None:
         terrain = np.array(self.terrain, dtype=np.uint8, copy=True)
@@ -77,6 +79,7 @@ class Room(Grid):
                 raise LevelError(f"doors {seen[(r, c)]} and {number} are the same cell ({r}, {c})")
             seen[(r, c)] = number
         Level(terrain, doors[0][1], doors[1][1])  # the grid itself (its size and terrain codes)
+        object.__setattr__(self, "items", check_items(terrain, self.items, set(seen)))
 
     @property
     def framed(self) -> bool:
@@ -107,13 +110,15 @@ class Room(Grid):
 
     def route(self, a: int, b: int) -> Level:
         """The room seen from route a:b: the classic level from door a to door b."""
-        return Level(self.terrain, self.door(a), self.door(b), self.dialect)
+        return Level(self.terrain, self.door(a), self.door(b), self.dialect, self.items)
 
     def rows(self) -> list[str]:
         """The canonical ASCII rows, doors as their digits."""
         chars = np.array([".", "#", "_"])[self.terrain]
         for number, cell in self.doors:
             chars[cell] = str(number)
+        for cell in self.items:
+            chars[cell] = ITEM_CHAR
         return ["".join(row) for row in chars]
 
     def __str__(self) -> str:
@@ -122,14 +127,16 @@ class Room(Grid):
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Room):
             return NotImplemented
-        return self.doors == other.doors and np.array_equal(self.terrain, other.terrain)
+        return self.doors == other.doors and np.array_equal(self.terrain, other.terrain) and self.items == other.items
 
     def __hash__(self) -> int:
-        return hash((self.doors, self.terrain.shape, self.terrain.tobytes()))
+        key = (self.doors, self.terrain.shape, self.terrain.tobytes())
+        return hash(key + (self.items,) if self.items else key)
 
     @classmethod
     def from_rows(cls, rows: list[str], dialect: Dialect = CANONICAL) -> Room:
-        terrain, starts, goals, doors = scan_rows(rows, dialect)
+        items: list[Cell] = []
+        terrain, starts, goals, doors = scan_rows(rows, dialect, items)
         if starts or goals:
             (r, c), char = (starts or goals)[0], dialect.start if starts else dialect.goal
             raise LevelError(f"{char!r} at row {r}, col {c} in a room with doors: a level marks its ends with "
@@ -138,7 +145,7 @@ class Room(Grid):
             if len(cells) > 1:
                 (r0, c0), (r1, c1) = cells[0], cells[1]
                 raise LevelError(f"{len(cells)} doors numbered {number}: at row {r0}, col {c0} and at row {r1}, col {c1}")
-        return cls(terrain, tuple((number, cells[0]) for number, cells in doors.items()), dialect.name)
+        return cls(terrain, tuple((number, cells[0]) for number, cells in doors.items()), dialect.name, tuple(items))
 
     @classmethod
     def from_ascii(cls, text: str) -> Room:
@@ -157,7 +164,7 @@ def _rows_and_dialect(lines: list[str]) -> tuple[list[str], Dialect]:
     canonical, seed and kata dialects in which every character but the doors is a tile."""
     for dialect in DIALECTS.values():
         rows = trim_lines(lines, dialect)
-        if rows and all(dialect.tile_of(ch) or ch in DOOR_CHARS for row in rows for ch in row):
+        if rows and all(dialect.tile_of(ch) or ch in DOOR_CHARS or ch == ITEM_CHAR for row in rows for ch in row):
             return rows, dialect
     rows = trim_lines(lines, CANONICAL)
     if not rows:

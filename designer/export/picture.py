@@ -32,8 +32,10 @@ TILES = ("ice", "rock", "snow", "start", "goal", "wall")
 #: The tiles of a room's map: a door of a room with several doors after them (a tileset of its
 #: own, so that every two-door map and page stays as it was).
 ROOM_TILES = TILES + ("door",)
-#: The tiles of a level with items: an item after them (a tileset of its own, as a room's).
+#: The tiles of a level with items: an item after them (a tileset of its own, as a room's); and of
+#: a room with items.
 ITEM_TILES = TILES + ("item",)
+ROOM_ITEM_TILES = ROOM_TILES + ("item",)
 TILE_OF_TERRAIN = {ICE: "ice", ROCK: "rock", SNOW: "snow"}
 
 ICE_FILL, ICE_LINE = "#c6e6f5", "#9fcde3"
@@ -266,6 +268,8 @@ def _room_group(room: Room, cell: float, solved: list) -> draw.Group:
     for r, row in enumerate(tile_kinds(room)):
         for c, kind in enumerate(row):
             _tile(group, kind, c * cell, r * cell, cell)
+    for r, c in room.items:
+        _tile(group, "item", c * cell, r * cell, cell)
     for k, one in enumerate(solved):
         shift = (k - (len(solved) - 1) / 2) * cell * 0.12  # side by side where routes share a way
         points = [v for r, c in one.solution.path for v in ((c + 0.5) * cell + shift, (r + 0.5) * cell + shift)]

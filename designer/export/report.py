@@ -105,6 +105,9 @@ def room_report(analysed) -> str:
                      f"(distance {s.distance}) {s.moves}, {a.per_stop:.2f} options a stop, {a.rail_stops} rail "
                      f"stop{'s' if a.rail_stops != 1 else ''}, {a.solutions} fewest-moves "
                      f"solution{'s' if a.solutions != 1 else ''}")
+        if a.items:
+            lines.append("  items: " + ", ".join(f"{k} {_state(item.cell)} at move {item.taken_at}, adds {item.adds}"
+                                                 for k, item in enumerate(a.items, 1)))
     lines.append("")
     lines.extend(room.rows())
     return "\n".join(lines)

@@ -14,7 +14,8 @@ layers, bottom to top:
 A level with items (``designer.core.items``) has the ``item`` tile at each item's cell in the
 ``ends`` layer and an object named ``item`` (type ``item``) there in ``markers``, and its tileset
 (``ITEM_TILES``, the image ``ice-item-tiles.png``) has the item after the level's tiles. Its map
-property ``items_taken_at`` lists the move of the solution that takes each item.
+property ``items_taken_at`` lists the move of the solution that takes each item. A room's items are
+in its ``doors`` layer and objects the same way (``ROOM_ITEM_TILES``, ``ice-room-item-tiles.png``).
 
 The map's custom properties are ``min_stops`` (the par), ``solution`` (the fewest-moves solution
 as u/d/l/r letters, empty for an unsolvable level), ``stars_two`` and ``stars_one`` (the most
@@ -31,7 +32,7 @@ from designer.analysis.solver import solve
 from designer.analysis.stars import Stars
 from designer.core.level import Level
 from designer.core.room import Room
-from designer.export.picture import DEFAULT_CELL, ITEM_TILES, ROOM_TILES, TILES, tile_kinds
+from designer.export.picture import DEFAULT_CELL, ITEM_TILES, ROOM_ITEM_TILES, ROOM_TILES, TILES, tile_kinds
 from designer.formats.level_files import LevelFile
 from designer.formats.tiled_map import layer_at, object_cell
 
@@ -42,6 +43,7 @@ TILESET_IMAGE = "ice-tiles.png"
 ROOM_TILESET_IMAGE = "ice-room-tiles.png"
 #: The tileset image of a map of a level with items (``ITEM_TILES``: the item after the level's tiles).
 ITEM_TILESET_IMAGE = "ice-item-tiles.png"
+ROOM_ITEM_TILESET_IMAGE = "ice-room-item-tiles.png"
 FIRST_GID = 1
 #: The tiles the player cannot enter.
 SOLID = ("rock", "wall")
@@ -131,18 +133,24 @@ def room_to_tiled(room: Room, *, cell: int = DEFAULT_CELL, image: str = ROOM_TIL
     properties ``min_stops_A_B`` (its par, -1 when it has no solution) and ``solution_A_B``."""
     from designer.analysis.routes import solve_routes
 
-    data = [gid(kind) for row in tile_kinds(room) for kind in row]
+    kinds = ROOM_ITEM_TILES if room.items else ROOM_TILES
+    data = [gid(kind, kinds) for row in tile_kinds(room) for kind in row]
     doors = [0] * (room.height * room.width)
     for _, (row, col) in room.doors:
-        doors[row * room.width + col] = gid("door")
+        doors[row * room.width + col] = gid("door", kinds)
+    for row, col in room.items:
+        doors[row * room.width + col] = gid("item", kinds)
     markers = [_marker(k, str(number), "door", cell, cell_at) for k, (number, cell_at) in enumerate(room.doors)]
+    markers += [_marker(len(markers) + k, "item", "item", cell, cell_at) for k, cell_at in enumerate(room.items)]
     properties = []
     for one in solve_routes(room):
         a, b = one.route
         properties += [_property(f"min_stops_{a}_{b}", "int", one.solution.stops if one.solution else -1),
                        _property(f"solution_{a}_{b}", "string", one.solution.moves if one.solution else "")]
 
-    return _map(room.height, room.width, cell, properties, tileset_json(cell, image, ROOM_TILES),
+    if room.items and image == ROOM_TILESET_IMAGE:
+        image = ROOM_ITEM_TILESET_IMAGE
+    return _map(room.height, room.width, cell, properties, tileset_json(cell, image, kinds),
                 [data, doors], ("terrain", "doors"), markers)
 
 

@@ -170,6 +170,10 @@ def room_from_json(obj: dict) -> Room:
             raise LevelError(f'JSON room: "{key}" does not go with doors (1-9) in its rows')
     room = Room.from_rows(obj["rows"])
     _json_size(obj, room.height, room.width)
+    items = obj.get("items")
+    if items is not None and items != [list(cell) for cell in room.items]:
+        raise LevelError(f'JSON room: "items" is {json.dumps(items)[:120]} but rows put them at '
+                         f"{json.dumps([list(cell) for cell in room.items])[:120]}")
     doors = obj.get("doors")
     if doors is not None:
         expected = {str(number): list(cell) for number, cell in room.doors}
@@ -185,6 +189,8 @@ def room_to_json(room: Room, *, generator=None, report=None) -> dict:
     them) and its ``generator`` record, as a designed level's."""
     obj = {"format": FORMAT_NAME, "version": FORMAT_VERSION, "height": room.height, "width": room.width,
            "rows": room.rows(), "doors": {str(number): list(cell) for number, cell in room.doors}}
+    if room.items:
+        obj["items"] = [list(cell) for cell in room.items]
     if report is not None:
         obj["analysis"] = report.to_dict()
     if generator is not None:

@@ -49,7 +49,6 @@ a stage that cannot run in the time left is skipped, and the result says so.
 from __future__ import annotations
 
 import os
-import sys
 import threading
 
 from designer.analysis import bounds
@@ -60,6 +59,7 @@ from designer.core.errors import DesignerError
 from designer.core.level import Level
 from designer.core.request import LayoutRequest
 from designer.search import anneal, exhaustive, opengrid
+from designer.search.items import design_with_items
 from designer.search.goal import Goal
 from designer.search.result import Design, DesignFailed, infeasible_message
 from designer.search.stages import (anneal_stage, band_stage, choices_stage, climb_stage,
@@ -67,7 +67,6 @@ from designer.search.stages import (anneal_stage, band_stage, choices_stage, cli
                                     model_stage, open_grid_stage, room_choices_stage, sample_stage)
 from designer.search.state import Progress, Search, StageResult
 from designer.search.tuning import (ANNEAL_SHARE_BEFORE_MODEL, CHOICES_FLOOR_SHARE, CLIMB_SHARE,
-                                    ITEMS_PLAIN_SHARE, ITEMS_PLAIN_STOPS,
                                     CLIMB_SHARE_BEFORE_ANNEAL, CLIMB_SHARE_BEFORE_PROOF, EXHAUSTIVE_REACH,
                                     MAXIMIZE_BESIDE_MODEL_CELLS, MODEL_HEAD_START, MODEL_HEAD_START_CELLS,
                                     ROOM_CHOICES_ROUND_SHARE, ROOM_CHOICES_STALL_SHARE, SEARCH_SHARE_WITHOUT_PROOF,
@@ -111,10 +110,10 @@ def design(
     if maximize and maximize_choices:
         raise DesignerError("--maximize and --maximize-choices are two objectives: choose one, or see both at "
                             "once with designer pareto")
-    if request.item_count:
-        return with_items(request, seed=seed, time_limit=time_limit, workers=workers, maximize=maximize,
-                          maximize_choices=maximize_choices, exclude=exclude, progress=progress, method=method,
-                          cancel=cancel)
+    if request.item_count:  # the plain level by this portfolio, then the items (designer.search.items)
+        return design_with_items(request, plain_design=design, seed=seed, time_limit=time_limit, workers=workers,
+                                 maximize=maximize, maximize_choices=maximize_choices, exclude=exclude,
+                                 progress=progress, method=method, cancel=cancel)
     if method == "cpsat-ends" and request.is_room:
         raise DesignerError("a room's doors are fixed, so there is one pair of ends to pose: use --method cpsat")
     if method != "auto" and (request.asks_for_choices or maximize_choices):
@@ -136,67 +135,6 @@ def design(
     if hint is not None:
         search.absorb(StageResult(pool=((classify(hint).min_stops or 0, hint),)))
     return POLICIES[method](search)
-
-
-# --- items ----------------------------------------------------------------------------------
-
-def with_items(request: LayoutRequest, *, seed: int, time_limit: float, workers: int | None, maximize: bool,
-               maximize_choices: bool, exclude: tuple[Level, ...], progress: Progress | None, method: str,
-               cancel: CancelToken | None) -> Design:
-    """A level with items (``designer.search.items``): the plain level first, by this portfolio
-    (``ITEMS_PLAIN_SHARE`` of the time; meeting K, a plain level of ``K - ITEMS_PLAIN_STOPS`` stops
-    per item, which the items then lengthen), then the items placed and annealed with the rocks.
-    Meeting K, the first verified level; maximizing (stops, or with ``maximize_choices`` the
-    options a stop along the solution, as a room's, K kept), the best one (never proven optimal). ``--min-choices``
-    and ``--unique`` are conditions every layout the chain keeps meets."""
-    from dataclasses import replace
-
-    from designer.search.items import Chain, chains
-
-    if method != "auto":
-        raise DesignerError("the CP-SAT model does not pose items (docs/model.md): --items and a template's items "
-                            "need --method auto")
-    progress = progress or Progress()
-    budget = Budget(time_limit, ended=cancel)
-    plain_rows = None if request.template is None else tuple(row.replace("*", ".") for row in request.template)
-    floor = 1 if maximize else max(1, request.min_stops - ITEMS_PLAIN_STOPS * request.item_count)
-    plain = replace(request, items=0, template=plain_rows, min_stops=floor, max_stops=None, tidy=False,
-                    min_choices=None, unique=False)
-    progress.update(phase="items: the plain level first")
-    base = design(plain, seed=seed, time_limit=budget.left() * ITEMS_PLAIN_SHARE, workers=workers,
-                  maximize=maximize, progress=progress, cancel=cancel)
-    goal = (Goal.maximize("per_stop") if maximize_choices else Goal.maximize() if maximize
-            else Goal.meet(request.min_stops))
-    objective = goal.objective
-    search = Search(request, goal, seed=seed, budget=budget, workers=workers or os.cpu_count() or 1,
-                    method=method, excluded=set(exclude), progress=progress)
-    target = None if goal.maximizing else request.min_stops
-    lanes = search.workers if sys.platform.startswith("linux") else 1
-    progress.update(phase=f"items: annealing rocks and {request.item_count} items"
-                          + (f", {lanes} chains" if lanes > 1 else ""))
-
-    def rejected(level: Level) -> bool:
-        found = search.verify(level, "items")
-        if found is not None:
-            search.absorb(StageResult(design=found))
-        return found is None
-
-    start = base.level
-    while search.best is None and not budget.expired():
-        if lanes == 1:
-            Chain(request, search.rng, objective).run(start, budget, target=target, rejected=rejected,
-                                                     on_best=lambda stops, level: search.seen(stops))
-            continue
-        found = chains(request, start, budget, search.rng, lanes, target=target, objective=objective)
-        for _, stops, level in found:  # the best the verifier passes
-            search.seen(stops)
-            if not rejected(level):
-                break
-        if found:
-            start = found[0][2].replace(items=())  # a next round (only after a rejection) from the best rocks
-    if search.best is None:
-        raise search.timed_out()
-    return search.finish_maximize(proven=False) if goal.maximizing else search.best
 
 
 # --- the policies: which stages run, in what order, with what share of the time left ----------

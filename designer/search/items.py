@@ -19,7 +19,11 @@ breadth-first search (``kernels.reach``).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+import multiprocessing
+import os
+import sys
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass, replace
 from typing import Callable
 
 import numpy as np
@@ -27,17 +31,27 @@ import numpy as np
 from designer.analysis.classify import can_finish, min_stops
 from designer.analysis.solver import costs_to_goal, walk
 from designer.core.budget import Budget
+from designer.core.control import Cancelled, end_with_parent, signals_held
+from designer.core.errors import DesignerError
 from designer.core.items import States, state_table
 from designer.core.kernels import reach
-from designer.core.level import ICE, ROCK, SNOW, Cell, Level
-from designer.core.request import LayoutRequest
+from designer.core.level import ICE, ITEM_CHAR, ROCK, SNOW, Cell, Level
+from designer.core.request import LayoutRequest, RouteBand
 from designer.core.rules import DIRECTIONS
+from designer.search.ends import end_lanes
+from designer.search.goal import Goal
+from designer.search.result import Design
 from designer.search.rooms import per_stop_milli
+from designer.search.state import Progress, Search, StageResult
+from designer.search.tuning import ITEMS_PLAIN_SHARE, ITEMS_PLAIN_STOPS
 
 #: What an invalid layout loses against every valid one (more than any level's min stops).
 INVALID = 100_000
-#: The heat of a chain: from HOT to COLD (in stops) over each epoch of EPOCH_SECONDS.
-HOT, COLD, EPOCH_SECONDS = 3.0, 0.15, 8.0
+#: The heat of a chain: from HOT to COLD (in stops) over each epoch of EPOCH_STEPS steps (about 8 s
+#: on a framed 12x12 with 3 items), the next one from the best again.
+HOT, COLD, EPOCH_STEPS = 3.0, 0.15, 4000
+#: No limit on a chain's steps.
+NO_LIMIT = 1 << 62
 #: Random placements of the items tried on the plain level before the chain starts.
 PLACEMENTS = 200
 #: The best valid layouts a chain in a process of its own hands back, for the verifier.
@@ -55,11 +69,27 @@ class Scored:
     sound: bool
     options: int = 0
     solutions: int = 0
+    floors: int = 0  # a room: the sum over its routes of min(stops, the route's floor)
 
 
 def evaluate(level: Level, request: LayoutRequest, choices: bool = False) -> Scored:
-    """The figures of a layout with items (see ``Scored``): cheapest checks first; the choices
-    (``choices``) only of a sound layout.
+    """The figures of a layout with items (see ``Scored``); a room's over all its routes (``stops``:
+    the shortest route's; sound when every route is)."""
+    if not request.is_room:
+        return _evaluate(level, request.max_stops, choices, request.unique)
+    shortest, floors, sound = None, 0, True
+    for band in request.route_bands:
+        route = Level(level.terrain, request.door(band.a), request.door(band.b), level.dialect, level.items)
+        scored = _evaluate(route, band.max_stops, False, False)
+        shortest = scored.stops if shortest is None else min(shortest, scored.stops)
+        floors += min(max(scored.stops, 0), band.min_stops)
+        sound = sound and scored.sound
+    return Scored(shortest, sound, floors=floors)
+
+
+def _evaluate(level: Level, max_stops: int | None, choices: bool, unique: bool) -> Scored:
+    """The figures of a level with items: cheapest checks first; the choices (``choices``; the
+    solutions with ``unique``) only of a sound layout.
 
     One table of states serves every item's check: the level without item j plays exactly as the
     level with item j taken before the first move (the goal then opens once the others are taken),
@@ -69,7 +99,7 @@ def evaluate(level: Level, request: LayoutRequest, choices: bool = False) -> Sco
     k = int(stops[states.goal])
     if k < 0:
         return Scored(-1, False)
-    if request.max_stops is not None and k > request.max_stops:
+    if max_stops is not None and k > max_stops:
         return Scored(k, False)
     for j in range(len(level.items)):
         without = reach(states.dest, states.start + (states.cells << j), states.goal)[0][states.goal]
@@ -81,7 +111,7 @@ def evaluate(level: Level, request: LayoutRequest, choices: bool = False) -> Sco
         return Scored(k, False)
     if not choices:
         return Scored(k, True)
-    return Scored(k, True, *choice_figures(states, order, count_solutions=request.unique))
+    return Scored(k, True, *choice_figures(states, order, count_solutions=unique))
 
 
 def choice_figures(states: States, order: np.ndarray, count_solutions: bool) -> tuple[int, int]:
@@ -115,7 +145,7 @@ class Chain:
     """One annealing chain over a request's layouts with items (see the module docstring)."""
 
     def __init__(self, request: LayoutRequest, rng: np.random.Generator, objective: str = "stops"):
-        self.request, self.rng, self.objective = request, rng, objective
+        self.request, self.rng, self.objective, self.meeting = request, rng, objective, False
         self.choices = objective != "stops" or request.asks_for_choices
         self.free = [cell for cell in request.free_cells()]
         self.free_set = set(self.free)
@@ -151,7 +181,9 @@ class Chain:
             return -missing - INVALID // 2
         if self.objective == "per_stop":
             return per_stop_milli(scored.options, scored.stops)
-        return scored.options if self.objective == "options" else scored.stops
+        if self.objective == "options":
+            return scored.options
+        return scored.floors if self.request.is_room and self.meeting else scored.stops
 
     def placed_rocks(self, terrain: np.ndarray) -> int:
         return sum(int(terrain[cell] == ROCK) for cell in self.free)
@@ -211,12 +243,16 @@ class Chain:
     def run(self, plain: Level, budget: Budget, *, target: int | None,
             on_best: Callable[[int, Level], None] = lambda stops, level: None,
             rejected: Callable[[Level], bool] = lambda level: False,
-            stop: Callable[[], bool] = lambda: False) -> tuple[Level | None, int]:
-        """Anneal from ``plain`` until ``budget`` is spent or ``stop()``, or (``target`` given) a
-        valid layout of at least ``target`` stops is found. ``rejected(level)``: the verifier
-        refused it (it is not kept as the best). Returns the best valid layout and its min stops
-        ((None, -1): none); ``self.kept`` holds the best few, by stops."""
+            stop: Callable[[], bool] = lambda: False,
+            limit: Callable[[], int] = lambda: NO_LIMIT) -> tuple[Level | None, int]:
+        """Anneal from ``plain`` until ``budget`` is spent, ``stop()``, or the chain's steps pass
+        ``limit()``, or (``target`` given) a valid layout meeting ``target`` is found (``met_at``:
+        the step it was found at). The heat falls with the steps, not the clock, so that a seed
+        gives the same chain on any machine. ``rejected(level)``: the verifier refused it (it is
+        not kept as the best). Returns the best valid layout and its min stops ((None, -1): none);
+        ``self.kept`` holds the best few, by the objective."""
         current, scored = None, None
+        self.meeting = target is not None  # a room meeting its floors counts them, not its shortest route
         for _ in range(PLACEMENTS):  # the best of many placements on the plain level
             if budget.expired():
                 break
@@ -225,7 +261,7 @@ class Chain:
             if scored is None or self.score(score) > self.score(scored):
                 current, scored = candidate, score
         if current is None:
-            self.kept = {}
+            self.kept, self.met_at = {}, None
             return None, -1
         best, best_value, best_stops = None, -1, -1
         self.kept: dict[Level, tuple[int, int]] = {}  # the best valid layouts seen (at most KEEP): (objective, stops)
@@ -244,12 +280,15 @@ class Chain:
                 on_best(best_stops, best)
 
         consider(current, scored)
-        epoch_start = budget.elapsed()
-        while not budget.expired() and not stop() and (target is None or best_stops < target):
-            if budget.elapsed() - epoch_start > EPOCH_SECONDS and best is not None:
-                current, scored, epoch_start = best, self.evaluate(best), budget.elapsed()  # reheat
-            progress = min(1.0, (budget.elapsed() - epoch_start) / EPOCH_SECONDS)
-            heat = HOT * (COLD / HOT) ** progress
+        self.met_at, steps, epoch = None, 0, 0
+        while not budget.expired() and not stop() and steps <= limit():
+            if target is not None and best_value >= target:
+                self.met_at = steps
+                break
+            if epoch > EPOCH_STEPS and best is not None:
+                current, scored, epoch = best, self.evaluate(best), 0  # reheat from the best
+            heat = HOT * (COLD / HOT) ** min(1.0, epoch / EPOCH_STEPS)
+            steps, epoch = steps + 1, epoch + 1
             candidate = self.neighbour(current)
             if candidate is None:
                 continue
@@ -265,62 +304,125 @@ def chains(request: LayoutRequest, plain: Level, budget: Budget, rng: np.random.
            target: int | None, objective: str = "stops") -> list[tuple[int, int, Level]]:
     """``workers`` chains from ``plain``, each in a process of its own (Linux: forked, so that
     each has a core; the chains are numpy between compiled calls), each with its own random
-    stream drawn from ``rng``. They end together when one reaches ``target``, when ``budget`` is
-    spent, or at a cancel (a signal is held while they run, sets the cancel token, and is raised
-    once they are ended). The best valid layouts of all, (objective, stops, level), best first."""
-    import multiprocessing
-    import os
-    from concurrent.futures import FIRST_COMPLETED, wait
+    stream drawn from ``rng``; a signal is held while they run (it sets the cancel token, and is
+    raised once they are ended). The best valid layouts, (objective, stops, level), best first.
 
-    from designer.core.control import Cancelled, signals_held
-    from designer.search.ends import end_lanes
+    Meeting ``target``, the chain that met it in the fewest steps wins (the first of them by
+    number): a chain that meets it at step s has the others stop after step s, so the one handed
+    back is the same whichever core was faster. Maximizing, every chain runs to the end of the
+    budget, and their bests are merged."""
+
 
     context = multiprocessing.get_context("fork")
     stop = context.Event()
+    limit = context.Value("q", NO_LIMIT)  # the fewest steps any chain met the target in
     shared = Budget(budget.time_limit, budget.t0, stop)  # one clock: perf_counter is the machine's
     jobs = [(request, plain, stream, target, objective) for stream in rng.spawn(workers)]
-    from concurrent.futures import ProcessPoolExecutor
-
     with ProcessPoolExecutor(workers, mp_context=context, initializer=_start_chain,
-                             initargs=(shared, os.getpid())) as pool:
-        futures: set = set()
+                             initargs=(shared, limit, os.getpid())) as pool:
+        futures: list = []
         try:
             with signals_held() as arrived:
-                futures = {pool.submit(_chain, job) for job in jobs}
+                futures = [pool.submit(_chain, job) for job in jobs]
                 pending = set(futures)
                 while pending and not arrived and not budget.cancelled():
-                    done, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
-                    if any(target is not None and f.result() and f.result()[0][0] >= target for f in done):
-                        stop.set()  # one chain met the target: the others end
+                    _, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
             if arrived:
                 raise Cancelled(arrived[0])
             if pending:  # cancelled
                 stop.set()
                 end_lanes(pool)
                 return []
-            found = [one for future in futures for one in future.result()]
+            results = [future.result() for future in futures]
         except BaseException:
             stop.set()
             end_lanes(pool)
             raise
-    return sorted(found, key=lambda one: (-one[0], -one[1]))
+    met = [(met_at, k) for k, (met_at, _) in enumerate(results) if met_at is not None]
+    chosen = [results[min(met)[1]]] if met else results
+    return sorted((one for _, kept in chosen for one in kept), key=lambda one: (-one[0], -one[1]))
 
 
-def _start_chain(budget: Budget, parent: int) -> None:
-    """Called first in each forked process: the budget the chains share (inherited, not pickled:
-    its event ends them all)."""
-    from designer.core.control import end_with_parent
-
-    global _budget
+def _start_chain(budget: Budget, limit, parent: int) -> None:
+    """Called first in each forked process: what the chains share (inherited, not pickled: the
+    budget's event ends them all, and ``limit`` holds the fewest steps the target was met in)."""
     end_with_parent(parent)  # Ctrl-C reaches the whole group: the caller ends the chains
-    _budget = budget
+    _shared.update(budget=budget, limit=limit)
 
 
-_budget: Budget | None = None
+_shared: dict = {}
 
 
-def _chain(job) -> list[tuple[int, int, Level]]:
+def _chain(job) -> tuple[int | None, list[tuple[int, int, Level]]]:
     request, plain, stream, target, objective = job
-    chain = Chain(request, stream, objective)
-    chain.run(plain, _budget, target=target)
-    return [(value, stops, level) for level, (value, stops) in chain.kept.items()]
+    chain, limit = Chain(request, stream, objective), _shared["limit"]
+    chain.run(plain, _shared["budget"], target=target, limit=lambda: limit.value)
+    if chain.met_at is not None:
+        with limit.get_lock():
+            limit.value = min(limit.value, chain.met_at)
+    return chain.met_at, [(value, stops, level) for level, (value, stops) in chain.kept.items()]
+
+
+def design_with_items(request: LayoutRequest, *, plain_design: Callable, seed: int, time_limit: float,
+                      workers: int | None, maximize: bool, maximize_choices: bool, exclude: tuple[Level, ...],
+                      progress, method: str, cancel) -> Design:
+    """A level (or a room) with items: the plain one first, by ``plain_design`` (the portfolio's
+    ``design``, ``ITEMS_PLAIN_SHARE`` of the time; meeting K, a plain level of ``K -
+    ITEMS_PLAIN_STOPS`` stops per item, which the items then lengthen), then the items placed and
+    annealed with the rocks: one chain per worker. Meeting K, the first verified level;
+    maximizing (stops, or with ``maximize_choices`` the options a stop along the solution, K
+    kept), the best one (never proven optimal). ``--min-choices`` and ``--unique`` are conditions
+    every layout the chain keeps meets."""
+
+
+    if method != "auto":
+        raise DesignerError("the CP-SAT model does not pose items (docs/model.md): --items and a template's items "
+                            "need --method auto")
+    if request.is_room and (request.asks_for_choices or maximize_choices):
+        raise DesignerError("the choices along a room's routes are not counted with items: --min-choices, --unique "
+                            "and --maximize-choices need a room without items")
+    progress = progress or Progress()
+    budget = Budget(time_limit, ended=cancel)
+
+    def lowered(stops: int) -> int:
+        return 1 if maximize else max(1, stops - ITEMS_PLAIN_STOPS * request.item_count)
+
+    routes = None if request.routes is None else tuple(
+        RouteBand(band.a, band.b, None if band.min_stops is None else lowered(band.min_stops)) for band in request.routes)
+    plain_rows = None if request.template is None else tuple(row.replace(ITEM_CHAR, ".") for row in request.template)
+    plain = replace(request, items=0, template=plain_rows, min_stops=lowered(request.min_stops), max_stops=None,
+                    tidy=False, min_choices=None, unique=False, routes=routes)
+    progress.update(phase="items: the plain level first")
+    base = plain_design(plain, seed=seed, time_limit=budget.left() * ITEMS_PLAIN_SHARE, workers=workers,
+                        maximize=maximize, progress=progress, cancel=cancel)
+    goal = (Goal.maximize("per_stop") if maximize_choices else Goal.maximize() if maximize
+            else Goal.meet(request.min_stops))
+    search = Search(request, goal, seed=seed, budget=budget, workers=workers or os.cpu_count() or 1,
+                    method=method, excluded=set(exclude), progress=progress)
+    target = None if goal.maximizing else request.room_target() if request.is_room else request.min_stops
+    lanes = search.workers if sys.platform.startswith("linux") else 1
+    progress.update(phase=f"items: annealing rocks and {request.item_count} items"
+                          + (f", {lanes} chains" if lanes > 1 else ""))
+
+    def rejected(level: Level) -> bool:
+        found = search.verify(level, "items")
+        if found is not None:
+            search.absorb(StageResult(design=found))
+        return found is None
+
+    start = base.level
+    while search.best is None and not budget.expired():
+        if lanes == 1:
+            Chain(request, search.rng, goal.objective).run(start, budget, target=target, rejected=rejected,
+                                                          on_best=lambda stops, level: search.seen(stops))
+            continue
+        found = chains(request, start, budget, search.rng, lanes, target=target, objective=goal.objective)
+        for _, stops, level in found:  # the best the verifier passes
+            search.seen(stops)
+            if not rejected(level):
+                break
+        if found:
+            start = found[0][2].replace(items=())  # a next round (only after a rejection) from the best rocks
+    if search.best is None:
+        raise search.timed_out()
+    return search.finish_maximize(proven=False) if goal.maximizing else search.best

@@ -13,7 +13,7 @@ SCRIPTS = sorted((ROOT / "examples").glob("*.py"))
 
 def test_every_example_is_covered():
     assert {p.name for p in SCRIPTS} == {"a_second_shell.py", "choices.py", "design_a_room.py", "design_levels.py",
-                                         "pictures.py", "records.py", "solve_and_analyze.py"}
+                                         "items.py", "pictures.py", "records.py", "solve_and_analyze.py"}
 
 
 @pytest.mark.parametrize("script, expected", [
@@ -25,6 +25,8 @@ def test_every_example_is_covered():
     ("design_a_room.py", ["route 1:3: strong, reversible: True, 15 stops", "infeasible - proven infeasible",
                           "route 1:3 cannot have min stops in 16..16", "L-room from Tiled, shortest route",
                           "their layers kept: True"]),
+    ("items.py", ["fewest moves: ", "items taken in the order", "adds", "every item matters: True",
+                  "(stage items)"]),
     ("records.py", ["| 3 | 11 | yes |", "proven optimal: True", "read back from the checkpoint: True",
                     "levels of 12 stops or more with 3 rocks: none; complete: True"]),
     pytest.param("choices.py", ["plain:    25 stops", "choices:  25 stops", "guaranteed: 21 stops",

@@ -116,3 +116,38 @@ def test_more_than_eight_items_or_an_item_off_the_ice_is_refused():
         Level(np.array([[0, 1, 0]]), (0, 0), (0, 2), items=((0, 1),))
     with pytest.raises(LevelError, match="end"):
         Level(np.array([[0, 0, 0]]), (0, 0), (0, 2), items=((0, 0),))
+
+
+def test_solve_and_analyze_print_the_items(capsys):
+    from pathlib import Path
+
+    from designer.cli.entry import main
+
+    path = str(Path(__file__).resolve().parents[1] / "examples" / "levels" / "two-items.txt")
+    assert main(["solve", path]) == 0
+    out = capsys.readouterr().out
+    level = Level.from_ascii(Path(path).read_text())
+    solution = solve(level)
+    order = ", ".join(f"{k + 1} at move {solution.taken[k]}" for k in solution.order())
+    assert out.splitlines() == [solution.moves, f"stops: {solution.stops}  distance: {solution.distance}",
+                                f"items: {order}"]
+    assert main(["analyze", path, "--json"]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert [item["cell"] for item in obj["items"]] == [list(cell) for cell in level.items]
+    assert all(item["adds"] > 0 for item in obj["items"]) and obj["min_stops"] == solution.stops
+    assert main(["analyze", path]) == 0
+    text = capsys.readouterr().out
+    assert "items: 2 to take, in the order" in text and "resting states:" in text
+
+
+def test_a_picture_draws_each_item_and_the_move_that_takes_it():
+    pytest.importorskip("drawsvg")
+    from pathlib import Path
+
+    from designer.export.picture import draw_level, svg_text
+
+    level = Level.from_ascii((Path(__file__).resolve().parents[1] / "examples" / "levels" / "two-items.txt").read_text())
+    svg = svg_text(draw_level(level, solution=True))
+    assert svg.count('class="item"') == 2
+    for k in solve(level).taken:
+        assert f">{k}</text>" in svg

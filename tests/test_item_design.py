@@ -90,6 +90,7 @@ def test_maximize_choices_with_items_raises_the_options_a_stop_and_keeps_k():
     (["--items", "1", "--method", "cpsat"], "does not pose items"),
     (["--items", "1", "--door", "0,5", "--door", "11,5", "--unique"], "a room's routes"),
     (["--items", "5", "--size", "4x4"], "does not fit"),
+    (["--items", "1", "--method", "random"], "need --method auto"),
 ])
 def test_item_requests_that_cannot_run_are_one_line(capsys, args, words):
     status, out, err = run(capsys, "make", *args)
@@ -113,3 +114,17 @@ def test_a_room_with_items_has_every_route_take_them_all_and_each_item_matter_on
 
     room = parse_level_or_room(out)
     assert [list(cell) for cell in room.items] == obj["items"] and parse_level_or_room(str(room)) == room
+
+
+def test_items_pass_what_no_plain_level_of_the_room_can_reach():
+    # 5x5 with a frame holds no plain level above 7 stops (proven: docs/records.md), so the plain
+    # level asked for first (K - 2 a item) cannot be had; the items still make 10
+    found = design(LayoutRequest(height=5, width=5, min_stops=10, items=1), seed=1, time_limit=20, workers=1)
+    assert assert_items_matter(found.level) == found.min_stops >= 10
+
+
+def test_snow_and_tidy_with_items():
+    request = LayoutRequest(min_stops=15, items=1, snow=3, tidy=True)
+    found = design(request, seed=2, time_limit=60, workers=2)
+    assert int((found.level.terrain == 2).sum()) == 3
+    assert assert_items_matter(found.level) == found.min_stops >= 15

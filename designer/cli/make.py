@@ -162,6 +162,7 @@ def summary(found, plan) -> str:
     items = found.level.items if found.level is not None else ()
     if items:  # what each adds, as analyze says it
         choices += (f", {len(items)} item{'s' if len(items) != 1 else ''}, each mattering (adding "
-                    + ", ".join(str(item.adds) for item in found.analysis.items) + " moves)")
+                    + ", ".join(str(item.adds) for item in found.analysis.items)
+                    + (" move)" if [item.adds for item in found.analysis.items] == [1] else " moves)"))
     return (f"designed: min stops {found.min_stops}, strong, reversible{proof}{choices} "
             f"({g.method}: {g.stage}, seed {g.seed}, {g.seconds:.2f} s{skipped})")

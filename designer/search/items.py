@@ -4,8 +4,8 @@ items together, on the graph of states (``designer.core.items``).
 The designer's portfolio first designs the plain level (no items: every stage of
 ``designer.search.design``); this module then places the items on it and anneals rocks, items and
 ends at once. A chain takes one random change at a time (an item moved to another free ice cell,
-a free cell toggled between ice and rock, a rock moved when a rock budget is set, or the start or
-goal moved to another allowed cell) and keeps a worse layout with probability exp(-loss / heat).
+a free cell toggled between ice and rock, a rock moved when a rock budget is set, a snow tile
+moved when snow is asked for, or the start or goal moved to another allowed cell) and keeps a worse layout with probability exp(-loss / heat).
 A layout is **valid** when it is strong and reversible on its states, within the request's band,
 and every item matters (the fewest-moves solution is shorter without it); an invalid one is
 scored far below every valid one, so the chain walks back to validity, and only valid layouts are
@@ -30,8 +30,9 @@ import numpy as np
 
 from designer.analysis.classify import can_finish, min_stops
 from designer.analysis.solver import costs_to_goal, walk
+from designer.analysis.tidy import tidy
 from designer.core.budget import Budget
-from designer.core.control import Cancelled, end_with_parent, signals_held
+from designer.core.control import Cancelled, check, end_with_parent, signals_held
 from designer.core.errors import DesignerError
 from designer.core.items import States, state_table
 from designer.core.kernels import reach
@@ -40,7 +41,7 @@ from designer.core.request import LayoutRequest, RouteBand
 from designer.core.rules import DIRECTIONS
 from designer.search.ends import end_lanes
 from designer.search.goal import Goal
-from designer.search.result import Design
+from designer.search.result import Design, DesignFailed
 from designer.search.rooms import per_stop_milli
 from designer.search.state import Progress, Search, StageResult
 from designer.search.tuning import ITEMS_PLAIN_SHARE, ITEMS_PLAIN_STOPS
@@ -70,6 +71,7 @@ class Scored:
     options: int = 0
     solutions: int = 0
     floors: int = 0  # a room: the sum over its routes of min(stops, the route's floor)
+    spare: int = 0  # with --tidy: placed snow tiles the layout does not need
 
 
 def evaluate(level: Level, request: LayoutRequest, choices: bool = False) -> Scored:
@@ -153,13 +155,36 @@ class Chain:
         self.start_cells, self.goal_cells = request.start_cells(), request.goal_cells()
 
     def evaluate(self, level: Level) -> Scored:
-        return evaluate(level, self.request, self.choices)
+        scored = evaluate(level, self.request, self.choices)
+        if self.request.tidy and self.request.placed_snow() and scored.sound and not self.request.is_room:
+            scored = replace(scored, spare=self.spare_snow(level, scored))
+        return scored
+
+    def tidies(self, level: Level) -> bool:
+        """Whether the verifier's ``--tidy`` can make ``level`` tidy (always, without ``--tidy``):
+        its spare rocks turned into ice leave no snow tile spare (``designer.analysis.tidy``)."""
+        return not self.request.tidy or self.request.is_room or tidy(self.request, level, self.request.min_stops) is not None
+
+    def spare_snow(self, level: Level, scored: Scored) -> int:
+        """With ``--tidy``: the placed snow tiles that, turned into ice, leave the layout sound and
+        no shorter than the floor (K; maximizing, its own stops). Spare rocks the verifier turns
+        into ice itself; spare snow it cannot, so the chain avoids it."""
+        floor = self.request.min_stops if self.meeting else scored.stops
+        spare = 0
+        for cell in self.free:
+            if level.terrain[cell] != SNOW:
+                continue
+            terrain = level.terrain.copy()
+            terrain[cell] = ICE
+            without = evaluate(Level(terrain, level.start, level.goal, level.dialect, level.items), self.request)
+            spare += without.sound and without.stops >= floor
+        return spare
 
     def missing(self, scored: Scored) -> int:
-        """How far a sound layout is from the request's other conditions: the stops below K when
-        the objective is the options, the options below ``--min-choices``, the solutions above one
-        with ``--unique`` (0: it meets them all)."""
-        request, short = self.request, 0
+        """How far a sound layout is from the request's other conditions: its spare snow (with
+        ``--tidy``), the stops below K when the objective is the options, the options below
+        ``--min-choices``, the solutions above one with ``--unique`` (0: it meets them all)."""
+        request, short = self.request, scored.spare
         if self.objective != "stops":
             short += max(0, request.min_stops - scored.stops)
         if request.min_choices is not None:
@@ -225,6 +250,14 @@ class Chain:
             terrain[cell] = ICE
             start, goal = (cell, level.goal) if which == 0 else (level.start, cell)
             return Level(terrain, start, goal, level.dialect, level.items)
+        if roll < 0.45 and request.placed_snow():  # a snow tile moved to another open cell
+            snow = [cell for cell in self.free if level.terrain[cell] == SNOW]
+            if not snow or not open_cells:
+                return None
+            terrain = level.terrain.copy()
+            terrain[snow[rng.integers(len(snow))]] = ICE
+            terrain[open_cells[rng.integers(len(open_cells))]] = SNOW
+            return Level(terrain, level.start, level.goal, level.dialect, level.items)
         terrain = level.terrain.copy()
         toggled = self.free[rng.integers(len(self.free))]
         if toggled in (level.start, level.goal) or toggled in level.items or terrain[toggled] == SNOW:
@@ -271,6 +304,8 @@ class Chain:
             if not self.valid(score):
                 return
             value = self.score(score)
+            if self.meeting and target is not None and value >= target and not self.tidies(level):
+                return  # it would meet K, but the verifier could not tidy it (a spare snow tile)
             if len(self.kept) < KEEP or (value, score.stops) > min(self.kept.values()):
                 self.kept[level] = (value, score.stops)
                 if len(self.kept) > KEEP:
@@ -393,8 +428,14 @@ def design_with_items(request: LayoutRequest, *, plain_design: Callable, seed: i
     plain = replace(request, items=0, template=plain_rows, min_stops=lowered(request.min_stops), max_stops=None,
                     tidy=False, min_choices=None, unique=False, routes=routes)
     progress.update(phase="items: the plain level first")
-    base = plain_design(plain, seed=seed, time_limit=budget.left() * ITEMS_PLAIN_SHARE, workers=workers,
-                        maximize=maximize, progress=progress, cancel=cancel)
+    try:
+        base = plain_design(plain, seed=seed, time_limit=budget.left() * ITEMS_PLAIN_SHARE, workers=workers,
+                            maximize=maximize, progress=progress, cancel=cancel)
+    except DesignFailed:  # no plain level that long (a proof for the plain level only: items revisit cells)
+        check(cancel)
+        base = plain_design(replace(plain, min_stops=1, routes=None if plain.routes is None else tuple(
+            RouteBand(band.a, band.b) for band in plain.routes)), seed=seed, time_limit=budget.left() * ITEMS_PLAIN_SHARE,
+            workers=workers, maximize=False, progress=progress, cancel=cancel)
     goal = (Goal.maximize("per_stop") if maximize_choices else Goal.maximize() if maximize
             else Goal.meet(request.min_stops))
     search = Search(request, goal, seed=seed, budget=budget, workers=workers or os.cpu_count() or 1,

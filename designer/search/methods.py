@@ -63,6 +63,8 @@ class Method:
             return policies.design(request, seed=seed, time_limit=time_limit, workers=workers, maximize=maximize,
                                    exclude=exclude, progress=progress, method=self.name, executor=executor,
                                    maximize_choices=maximize_choices, hint=hint, cancel=cancel)
+        if request.item_count:  # they know no items
+            raise DesignerError(f"items (--items, or * in a template) need --method auto, not {self.name}")
         if request.template is not None:  # as published, they lay rocks on an open frame, not in a drawing
             raise DesignerError(f"--template needs --method {designer_names()}, not {self.name}")
         from designer.search import baselines

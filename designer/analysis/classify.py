@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from designer.core import kernels
-from designer.core.items import state_table
+from designer.core.items import States, state_table
 from designer.core.level import CLASS_NAMES, STRONG, UNSOLVABLE, WEAK, Level
 
 __all__ = ["CLASS_NAMES", "Classification", "STRONG", "UNSOLVABLE", "WEAK", "classify", "classify_batch",
@@ -101,15 +101,34 @@ def _classify_states(level: Level) -> Classification:
     k = int(stops[states.goal])
     if k < 0:
         return _result(UNSOLVABLE, False, -1)
-    strong = bool(can_finish(states.dest, states.goal)[order].all())
-    return _result(STRONG if strong else WEAK, min_stops(level.swapped()) >= 0, k)
+    return _result(STRONG if all_finish(states, order) else WEAK, min_stops(level.swapped()) >= 0, k)
+
+
+def all_finish(states: States, order: np.ndarray) -> bool:
+    """Whether the goal can be reached from every state of ``order`` (the states reached from the
+    start, which no move leaves): ``can_finish`` on that subgraph alone."""
+    dest = states.dest
+    local = np.full(dest.shape[1], -1, np.int64)
+    local[order] = np.arange(len(order))
+    sub = np.where(dest[:, order] >= 0, local[np.maximum(dest[:, order], 0)], -1)
+    return bool(can_finish(sub, int(local[states.goal])).all())
+
+
+def items_matter_on(states: States, stops: int) -> bool:
+    """Whether every item lengthens the fewest-moves solution (``stops``) of the level whose
+    ``states`` these are. The level without item j plays exactly as the level with item j taken
+    before the first move (the goal then opens once the others are taken), so its min stops is
+    the distance from the state (start, {j}) to the goal: one table serves every item."""
+    for j in range(len(states.items)):
+        if kernels.reach(states.dest, states.start + (states.cells << j), states.goal)[0][states.goal] >= stops:
+            return False
+    return True
 
 
 def items_matter(level: Level, stops: int) -> bool:
     """Whether every item of ``level`` (of ``stops`` min stops) lengthens its fewest-moves
-    solution: without it, the level needs fewer stops."""
-    return all(min_stops(level.replace(items=level.items[:k] + level.items[k + 1:])) < stops
-               for k in range(len(level.items)))
+    solution: without it, the level needs fewer stops (see ``items_matter_on``)."""
+    return items_matter_on(state_table(level), stops)
 
 
 def classify_many(levels: list[Level]) -> list[Classification]:

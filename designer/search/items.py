@@ -28,7 +28,7 @@ from typing import Callable
 
 import numpy as np
 
-from designer.analysis.classify import can_finish, min_stops
+from designer.analysis.classify import all_finish, items_matter_on, min_stops
 from designer.analysis.solver import costs_to_goal, walk
 from designer.analysis.tidy import tidy
 from designer.core.budget import Budget
@@ -91,11 +91,7 @@ def evaluate(level: Level, request: LayoutRequest, choices: bool = False) -> Sco
 
 def _evaluate(level: Level, max_stops: int | None, choices: bool, unique: bool) -> Scored:
     """The figures of a level with items: cheapest checks first; the choices (``choices``; the
-    solutions with ``unique``) only of a sound layout.
-
-    One table of states serves every item's check: the level without item j plays exactly as the
-    level with item j taken before the first move (the goal then opens once the others are taken),
-    so its min stops is the distance from the state (start, {j}) to the goal."""
+    solutions with ``unique``) only of a sound layout."""
     states = state_table(level)
     stops, order = reach(states.dest, states.start, states.goal)
     k = int(stops[states.goal])
@@ -103,11 +99,7 @@ def _evaluate(level: Level, max_stops: int | None, choices: bool, unique: bool) 
         return Scored(-1, False)
     if max_stops is not None and k > max_stops:
         return Scored(k, False)
-    for j in range(len(level.items)):
-        without = reach(states.dest, states.start + (states.cells << j), states.goal)[0][states.goal]
-        if without >= k:
-            return Scored(k, False)  # item j lies on the way
-    if not _all_finish(states.dest, states.goal, order):
+    if not items_matter_on(states, k) or not all_finish(states, order):
         return Scored(k, False)
     if min_stops(level.swapped()) < 0:
         return Scored(k, False)
@@ -132,15 +124,6 @@ def choice_figures(states: States, order: np.ndarray, count_solutions: bool) -> 
         if here != states.goal:
             ways[here] = sum(ways.get(int(t), 0) for t in states.dest[:, here] if t >= 0 and left.get(int(t)) == left[here] - 1)
     return options, ways[states.start]
-
-
-def _all_finish(dest: np.ndarray, goal: int, order: np.ndarray) -> bool:
-    """Whether the goal can be reached from every state of ``order`` (the states reached from the
-    start, which no move leaves): ``can_finish`` on that subgraph alone."""
-    local = np.full(dest.shape[1], -1, np.int64)
-    local[order] = np.arange(len(order))
-    sub = np.where(dest[:, order] >= 0, local[np.maximum(dest[:, order], 0)], -1)
-    return bool(can_finish(sub, int(local[goal])).all())
 
 
 class Chain:

@@ -462,3 +462,51 @@ def test_cancelling_a_long_fill_in_the_page_leaves_it_responsive_and_no_process(
             time.sleep(0.1)
         assert children(studio.proc.pid) == []
         browser.close()
+
+
+@needs_browser
+def test_items_painted_played_in_place_and_placed_by_a_fill(studio, tmp_path, capsys):
+    path = Path(__file__).resolve().parents[1] / "examples" / "levels" / "two-items.txt"
+    rows = path.read_text().split()
+    assert main(["solve", str(path)]) == 0
+    moves = capsys.readouterr().out.splitlines()[0]
+    keys = {"u": "ArrowUp", "d": "ArrowDown", "l": "ArrowLeft", "r": "ArrowRight"}
+    tools = {".": "ice", "#": "rock", "*": "item", "S": "start", "G": "goal"}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        errors = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(studio.url)
+        page.fill('[name="size"]', f"{len(rows)}x{len(rows[0])}")
+        page.press('[name="size"]', "Enter")
+        for ch, tool in tools.items():
+            page.click(f'[data-tool="{tool}"]')
+            for r, row in enumerate(rows):
+                for c, drawn in enumerate(row):
+                    if drawn == ch and not (ch == "#" and (r in (0, len(rows) - 1) or c in (0, len(row) - 1))):
+                        page.click(f'[data-cell="{r},{c}"]')
+        page.locator('body[data-min-stops="%d"]' % len(moves)).wait_for()
+        page.click("#play")
+        page.locator('body[data-state="playing"]').wait_for()
+        assert page.get_attribute("body", "data-items") == "2"
+        for move in moves:
+            page.keyboard.press(keys[move])
+        assert page.get_attribute("body", "data-items") == "0"
+        assert page.get_attribute("body", "data-stars") == "3" and page.get_attribute("body", "data-moves") == str(len(moves))
+        page.keyboard.press("Escape")
+        page.locator('body[data-state="editing"]').wait_for()
+        # a fresh room, all free: the fill places one item
+        page.fill('[name="size"]', "9x9")
+        page.press('[name="size"]', "Enter")
+        page.fill('[name="min-stops"]', "10")
+        page.fill('[name="items"]', "1")
+        page.click("#fill")
+        page.locator('body[data-state="filling"]').wait_for()
+        page.locator('body[data-state="editing"]').wait_for(timeout=90_000)
+        level = page.evaluate("window.lastLevel")
+        assert level is not None, page.inner_text("#progress")
+        assert len(level["items"]) == 1 and level["analysis"]["min_stops"] >= 10
+        assert page.locator('.cell[data-tile="*"]').count() == 1
+        assert errors == []
+        browser.close()

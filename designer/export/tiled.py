@@ -49,6 +49,16 @@ FIRST_GID = 1
 SOLID = ("rock", "wall")
 
 
+#: The tileset of each kind of map: (image name, its tiles), in the order a pack's images are written.
+TILESETS = ((TILESET_IMAGE, TILES), (ROOM_TILESET_IMAGE, ROOM_TILES), (ITEM_TILESET_IMAGE, ITEM_TILES),
+            (ROOM_ITEM_TILESET_IMAGE, ROOM_ITEM_TILES))
+
+
+def tileset_for(found: Level | Room) -> tuple[str, tuple[str, ...]]:
+    """The tileset (image name, tiles) of ``found``'s map: a level's, a room's, each with or without items."""
+    return TILESETS[isinstance(found, Room) + 2 * bool(found.items)]
+
+
 def _property(name: str, kind: str, value) -> dict:
     return {"name": name, "type": kind, "value": value}
 
@@ -73,11 +83,11 @@ def gid(kind: str, kinds: tuple[str, ...] = ROOM_TILES) -> int:
 
 
 def to_tiled(level: Level, *, cell: int = DEFAULT_CELL, seed: int | None = None, stars: Stars | None = None,
-             image: str = TILESET_IMAGE) -> dict:
+             image: str | None = None) -> dict:
     """The Tiled JSON map of ``level`` (see the module docstring). ``stars`` defaults to the
     designer's thresholds for the level's par."""
     solution = solve(level)
-    kinds = ITEM_TILES if level.items else TILES
+    default_image, kinds = tileset_for(level)
     data = [gid(kind, kinds) for row in tile_kinds(level) for kind in row]
     ends = [0] * (level.height * level.width)
     placed = [("start", level.start), ("goal", level.goal), *(("item", cell_at) for cell_at in level.items)]
@@ -94,9 +104,7 @@ def to_tiled(level: Level, *, cell: int = DEFAULT_CELL, seed: int | None = None,
     if seed is not None:
         properties.append(_property("seed", "int", int(seed)))
 
-    if level.items and image == TILESET_IMAGE:
-        image = ITEM_TILESET_IMAGE
-    return _map(level.height, level.width, cell, properties, tileset_json(cell, image, kinds),
+    return _map(level.height, level.width, cell, properties, tileset_json(cell, image or default_image, kinds),
                 [data, ends], ("terrain", "ends"), markers)
 
 
@@ -126,14 +134,14 @@ def _map(height: int, width: int, cell: int, properties: list, tileset: dict, la
     }
 
 
-def room_to_tiled(room: Room, *, cell: int = DEFAULT_CELL, image: str = ROOM_TILESET_IMAGE) -> dict:
+def room_to_tiled(room: Room, *, cell: int = DEFAULT_CELL, image: str | None = None) -> dict:
     """The Tiled JSON map of a room with several doors: the ``terrain`` layer as a level's, a
     ``doors`` tile layer with the ``door`` tile at each door, and ``markers``, an object per door
     named by its number (type ``door``). For each route A:B (every pair of doors i < j) the map's
     properties ``min_stops_A_B`` (its par, -1 when it has no solution) and ``solution_A_B``."""
     from designer.analysis.routes import solve_routes
 
-    kinds = ROOM_ITEM_TILES if room.items else ROOM_TILES
+    default_image, kinds = tileset_for(room)
     data = [gid(kind, kinds) for row in tile_kinds(room) for kind in row]
     doors = [0] * (room.height * room.width)
     for _, (row, col) in room.doors:
@@ -148,9 +156,7 @@ def room_to_tiled(room: Room, *, cell: int = DEFAULT_CELL, image: str = ROOM_TIL
         properties += [_property(f"min_stops_{a}_{b}", "int", one.solution.stops if one.solution else -1),
                        _property(f"solution_{a}_{b}", "string", one.solution.moves if one.solution else "")]
 
-    if room.items and image == ROOM_TILESET_IMAGE:
-        image = ROOM_ITEM_TILESET_IMAGE
-    return _map(room.height, room.width, cell, properties, tileset_json(cell, image, kinds),
+    return _map(room.height, room.width, cell, properties, tileset_json(cell, image or default_image, kinds),
                 [data, doors], ("terrain", "doors"), markers)
 
 
@@ -271,7 +277,7 @@ def _place_doors(document: dict, user, doors: list) -> None:
         document["nextobjectid"] = number + 1
 
 
-def to_tiled_file(entry: LevelFile, *, cell: int = DEFAULT_CELL, image: str = TILESET_IMAGE) -> dict:
+def to_tiled_file(entry: LevelFile, *, cell: int = DEFAULT_CELL, image: str | None = None) -> dict:
     """The map of a level file: with the seed its generator record keeps, and its own star
     thresholds (a pack's), when it has them."""
     seed = entry.generator.get("seed")

@@ -103,13 +103,8 @@ def export_tiled(source: str, *, output_file: str | None = None, out: str | None
         return _export_into(source, into, output_file, out, force)
     levels, _ = _read(source)
     rooms = [isinstance(entry.level, Room) for entry in levels]
-    items = [bool(entry.level.items) for entry in levels]
-    tilesets = [(name, kinds) for name, kinds, wanted in (
-        (tiled.TILESET_IMAGE, picture.TILES, any(not r and not i for r, i in zip(rooms, items))),
-        (tiled.ROOM_TILESET_IMAGE, picture.ROOM_TILES, any(r and not i for r, i in zip(rooms, items))),
-        (tiled.ITEM_TILESET_IMAGE, picture.ITEM_TILES, any(not r and i for r, i in zip(rooms, items))),
-        (tiled.ROOM_ITEM_TILESET_IMAGE, picture.ROOM_ITEM_TILES, any(r and i for r, i in zip(rooms, items))))
-        if wanted]  # a level's image, a room's, each with items: those a pack needs
+    needed = {tiled.tileset_for(entry.level) for entry in levels}
+    tilesets = [one for one in tiled.TILESETS if one in needed]  # the images a pack needs, in a fixed order
     if output_file is not None:
         if len(levels) > 1:
             raise DesignerError(f"{source} holds {len(levels)} levels: use --out DIR for a pack")

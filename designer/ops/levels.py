@@ -84,9 +84,10 @@ def analyze(source: str, *, routes: list | None = None) -> Analysed | RoomAnalys
 def figures(rows: list[str]) -> dict:
     """The live figures of a grid as a sketch holds it (``designer studio`` shows them after every
     edit): rows of canonical ASCII, where ``?`` (a free cell, still the solver's) counts as ice,
-    with ``S`` and ``G`` or doors ``1``-``9``. One entry per route (a level: S to G): solvable, min
-    stops, class, reversible, options, rail stops, the solution's path, the trap cells, its ends and
-    its star thresholds (``designer.analysis.stars``: what the studio's play mode awards). A grid
+    with ``S`` and ``G`` or doors ``1``-``9``, and items ``*``. One entry per route (a level: S to G):
+    solvable, min stops, class, reversible, options, rail stops, the solution's path, the trap cells
+    (with items: the cells of the trap states), its ends, its items and what each adds, and its star
+    thresholds (``designer.analysis.stars``: what the studio's play mode awards). A grid
     with no two ends yet has no route. LevelError (one line) for rows that are no grid.
 
     >>> found = figures(["#G#", "#?#", "#S#"])
@@ -103,13 +104,14 @@ def figures(rows: list[str]) -> dict:
     if not rows or not all(isinstance(row, str) for row in rows):
         raise LevelError("the grid must be a list of rows of text")
     plain = [row.replace("?", ".") for row in rows]
-    terrain, starts, goals, doors = scan_rows(plain, CANONICAL)  # its errors are one line each
+    items: list = []
+    terrain, starts, goals, doors = scan_rows(plain, CANONICAL, items)  # its errors are one line each
     height, width = terrain.shape
     if starts and goals and not doors:
-        level = Level(terrain, starts[0], goals[0])
-        found = [("S:G", level, analyze_level(level))] if len(starts) == len(goals) == 1 else []
+        level = Level(terrain, starts[0], goals[0], items=tuple(items)) if len(starts) == len(goals) == 1 else None
+        found = [("S:G", level, analyze_level(level))] if level is not None else []
     elif len(doors) >= 2 and not (starts or goals) and all(len(cells) == 1 for cells in doors.values()):
-        room = Room(terrain, tuple((number, cells[0]) for number, cells in doors.items()))
+        room = Room(terrain, tuple((number, cells[0]) for number, cells in doors.items()), items=tuple(items))
         found = [(one.name, one.level, one.analysis) for one in analyze_routes(room).routes]
     else:
         found = []
@@ -119,8 +121,10 @@ def figures(rows: list[str]) -> dict:
                        "class": analysis.solvability, "reversible": analysis.reversible,
                        "options": analysis.options, "rail_stops": analysis.rail_stops,
                        "path": [list(cell) for cell in analysis.solution.path] if analysis.solution else [],
-                       "traps": [list(cell) for cell in analysis.trap_cells],
+                       "traps": sorted({tuple(cell[:2]) for cell in analysis.trap_cells}),
                        "start": list(level.start), "goal": list(level.goal),
+                       "items": [{"cell": list(item.cell), "adds": item.adds} for item in analysis.items]
+                       if analysis.solution else [{"cell": list(cell), "adds": None} for cell in level.items],
                        "stars": Stars.default(analysis.min_stops).to_json() if analysis.solution else None})
     ends = "doors" if doors else "ends"
     return {"height": height, "width": width, "routes": routes, "ends": ends if found else None,

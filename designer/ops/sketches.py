@@ -106,9 +106,7 @@ def tiled_files(rows: list[str], cell: int = 32) -> dict:
     from designer.export import tiled
 
     found = _filled(rows)
-    if isinstance(found, Room):
-        document, name, kinds = tiled.room_to_tiled(found, cell=cell), tiled.ROOM_TILESET_IMAGE, pictures.ROOM_TILES
-    else:
-        document, name, kinds = tiled.to_tiled(found, cell=cell), tiled.TILESET_IMAGE, pictures.TILES
+    name, kinds = tiled.tileset_for(found)
+    document = tiled.room_to_tiled(found, cell=cell) if isinstance(found, Room) else tiled.to_tiled(found, cell=cell)
     return {"map": json.dumps(document, indent=1) + "\n", "image": pictures.png_bytes(pictures.tileset(cell, kinds)),
             "image_name": name}

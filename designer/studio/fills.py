@@ -11,22 +11,23 @@ pipe; ``Fill.events`` turns them into the server-sent events the page reads.
 from __future__ import annotations
 
 import multiprocessing
-import signal
+import os
 import threading
 
 #: Seconds a fill's process is given to end after SIGTERM before it is killed.
 GRACE_SECONDS = 1.0
 
 
-def _child(options: dict, conn) -> None:
+def _child(options: dict, conn, parent: int) -> None:
     """The fill's process: design the sketch, sending ("progress", label) on each update and one
-    ("done", JSON level) or ("failed", status, message) at the end."""
-    from designer.core.control import die_with_parent
+    ("done", JSON level) or ("failed", status, message) at the end. It ends with the server however
+    the server ends (``kill -9`` included), at once on SIGTERM (``Fill.cancel``), and leaves Ctrl-C
+    to the server; the searches it forks in turn (chains, lanes) end with it."""
+    from designer.core.control import end_with_parent
     from designer.core.errors import DesignerError, RequestNotMet
     from designer.ops import design as ops
 
-    die_with_parent(signal.SIGKILL)  # a server killed outright takes its searches with it
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server's Ctrl-C is the server's to handle
+    end_with_parent(parent)
 
     def progress(update) -> None:
         if update.label:
@@ -57,7 +58,10 @@ class Fill:
         """Start designing ``options`` (``MakeOptions`` fields as JSON values) in a new process."""
         context = multiprocessing.get_context("spawn")  # no fork of a server that runs threads
         parent, child = context.Pipe(duplex=False)
-        process = context.Process(target=_child, args=(options, child), daemon=True, name="designer studio fill")
+        # not a daemon: a fill may fork its own searches (the chains of items, the open grid's), which
+        # a daemon may not; it ends with the server all the same (``_child``), and the server ends
+        # every fill when it stops
+        process = context.Process(target=_child, args=(options, child, os.getpid()), name="designer studio fill")
         process.start()
         child.close()
         return cls(process, parent)

@@ -12,7 +12,7 @@ window.STEP = { u: [-1, 0], d: [1, 0], l: [0, -1], r: [0, 1] };
   const progressBox = document.getElementById("progress");
   const statusBox = document.getElementById("status");
   const page = (crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2)).slice(0, 64);
-  const TOOLS = { ice: ".", rock: "#", snow: "_", free: "?", start: "S", goal: "G" };
+  const TOOLS = { ice: ".", rock: "#", snow: "_", free: "?", start: "S", goal: "G", item: "*" };
   const MAX_SIDE = 40;
   let height = 0, width = 0, tiles = [], locked = [], tool = "rock";
   let history = [], future = [], pending = null, fill = null, source = null, lastSeed = null;
@@ -240,6 +240,8 @@ window.STEP = { u: [-1, 0], d: [1, 0], l: [0, -1], r: [0, 1] };
     cellOf(play.pos[0], play.pos[1]).classList.add("player");
     const body = document.body.dataset;
     body.moves = String(play.history.length);
+    window.level.items.forEach(([r, c], k) => cellOf(r, c).classList.toggle("taken", Boolean(play.taken >> k & 1)));
+    body.items = String(window.level.items.filter((item, k) => !(play.taken >> k & 1)).length);
     if (play.solved) {
       const stars = play.assisted ? 0 : starsFor(play.history.length);
       body.stars = String(stars);
@@ -255,8 +257,9 @@ window.STEP = { u: [-1, 0], d: [1, 0], l: [0, -1], r: [0, 1] };
     const one = routes[Number(document.getElementById("play-route").value) || 0];
     if (!one) { playStatus("paint a start and a goal, or doors, to play"); return; }
     if (!one.solvable) { playStatus(`route ${one.route} has no way to its goal: nothing to play`); return; }
-    window.level = { rows: tiles.map(r => r.map(ch => ch === "#" || ch === "_" ? ch : ".").join("")), goal: one.goal };
-    play = { route: one.route, pos: one.start, start: one.start, history: [], solved: false, assisted: false,
+    window.level = { rows: tiles.map(r => r.map(ch => ch === "#" || ch === "_" ? ch : ".").join("")), goal: one.goal,
+                     items: one.items.map(item => item.cell) };
+    play = { route: one.route, pos: one.start, start: one.start, taken: 0, history: [], solved: false, assisted: false,
              par: one.min_stops, stars: one.stars };
     setState("playing");
     document.body.dataset.hint = "";
@@ -264,37 +267,38 @@ window.STEP = { u: [-1, 0], d: [1, 0], l: [0, -1], r: [0, 1] };
   }
   function stopPlay() {
     play = null;
-    for (const el of board.querySelectorAll(".player")) el.classList.remove("player");
-    for (const key of ["moves", "stars", "hint"]) delete document.body.dataset[key];
+    for (const el of board.querySelectorAll(".player, .taken")) el.classList.remove("player", "taken");
+    for (const key of ["moves", "stars", "hint", "items"]) delete document.body.dataset[key];
     playStatus("");
     setState("editing");
   }
   function step(dir) {
     if (!play || play.solved) return;
-    const { to, cells } = slide(play.pos, dir);
+    const { to, cells, taken } = slide(play.pos, dir, play.taken);
     if (cells === 0) return;  // not a move
     document.body.dataset.hint = "";
-    play.history.push(play.pos);
+    play.history.push([play.pos, play.taken]);
     play.pos = to;
-    play.solved = same(to, window.level.goal);
+    play.taken = taken;
+    play.solved = same(to, window.level.goal) && taken === allTaken();  // the exit opens once every item is taken
     showPlayer();
   }
   function hint() {
-    const next = nextMove(play.pos);
+    const next = nextMove(play.pos, play.taken);
     document.body.dataset.hint = next ? next.dir : "none";
     playStatus(next ? `hint: ${WORDS[next.dir]} (${next.moves} moves to the goal from here)` : "no way to the goal from here");
   }
   function solveRest() {
     play.assisted = true;
-    for (let next = nextMove(play.pos); next && !play.solved; next = nextMove(play.pos)) step(next.dir);
+    for (let next = nextMove(play.pos, play.taken); next && !play.solved; next = nextMove(play.pos, play.taken)) step(next.dir);
   }
   function onPlayKey(e) {
     const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
     if (STEP_KEYS[key]) step(STEP_KEYS[key]);
     else if (key === "h") hint();
     else if (key === "Enter") solveRest();
-    else if (key === "u" && play.history.length && !play.solved) { play.pos = play.history.pop(); showPlayer(); }
-    else if (key === "r") { play.pos = play.start; play.history = []; play.solved = play.assisted = false; showPlayer(); }
+    else if (key === "u" && play.history.length && !play.solved) { [play.pos, play.taken] = play.history.pop(); showPlayer(); }
+    else if (key === "r") { play.pos = play.start; play.taken = 0; play.history = []; play.solved = play.assisted = false; showPlayer(); }
     else if (key === "Escape") stopPlay();
     else return;
     e.preventDefault();
@@ -347,7 +351,8 @@ window.STEP = { u: [-1, 0], d: [1, 0], l: [0, -1], r: [0, 1] };
   function request(seed) {
     const routes = form.elements["route"].value.split(",").map(s => s.trim()).filter(Boolean);
     return { min_stops: number("min-stops"), max_stops: number("max-stops"), max_rocks: number("max-rocks"),
-             snow: number("snow"), min_choices: number("min-choices"), time_limit: number("time-limit"),
+             snow: number("snow"), min_choices: number("min-choices"), items: number("items"),
+             time_limit: number("time-limit"),
              seed: seed, method: form.elements["method"].value, routes: routes.length ? routes : null,
              tidy: form.elements["tidy"].checked, maximize: form.elements["maximize"].checked,
              maximize_choices: form.elements["maximize-choices"].checked, unique: form.elements["unique"].checked };

@@ -3,7 +3,8 @@ items together, on the graph of states (``designer.core.items``).
 
 The designer's portfolio first designs the plain level (no items: every stage of
 ``designer.search.design``); this module then places the items on it and anneals rocks, items and
-ends at once. A chain takes one random change at a time (an item moved to another free ice cell,
+ends at once. A chain climbs first (it takes no worse layout), then anneals; it takes one random
+change at a time (an item moved to another free ice cell,
 a free cell toggled between ice and rock, a rock moved when a rock budget is set, a snow tile
 moved when snow is asked for, or the start or goal moved to another allowed cell) and keeps a worse layout with probability exp(-loss / heat).
 A layout is **valid** when it is strong and reversible on its states, within the request's band,
@@ -51,6 +52,9 @@ INVALID = 100_000
 #: The heat of a chain: from HOT to COLD (in stops) over each epoch of EPOCH_STEPS steps (about 8 s
 #: on a framed 12x12 with 3 items), the next one from the best again.
 HOT, COLD, EPOCH_STEPS = 3.0, 0.15, 4000
+#: The steps of the climb that starts a chain (about 3 s on a framed 12x12 with 3 items): every
+#: change that loses nothing is taken, nothing worse.
+CLIMB_STEPS = 1500
 #: No limit on a chain's steps.
 NO_LIMIT = 1 << 62
 #: Random placements of the items tried on the plain level before the chain starts.
@@ -258,14 +262,15 @@ class Chain:
 
     def run(self, plain: Level, budget: Budget, *, target: int | None,
             on_best: Callable[[int, Level], None] = lambda stops, level: None,
-            rejected: Callable[[Level], bool] = lambda level: False,
+            rejected: Callable[[Level, str], bool] = lambda level, phase: False,
             stop: Callable[[], bool] = lambda: False,
             limit: Callable[[], int] = lambda: NO_LIMIT) -> tuple[Level | None, int]:
         """Anneal from ``plain`` until ``budget`` is spent, ``stop()``, or the chain's steps pass
         ``limit()``, or (``target`` given) a valid layout meeting ``target`` is found (``met_at``:
         the step it was found at). The heat falls with the steps, not the clock, so that a seed
-        gives the same chain on any machine. ``rejected(level)``: the verifier refused it (it is
-        not kept as the best). Returns the best valid layout and its min stops ((None, -1): none);
+        gives the same chain on any machine. The first ``CLIMB_STEPS`` steps are a climb (no worse
+        layout is taken), the rest the annealing; ``rejected(level, phase)``: the verifier refused
+        the level found in that phase (it is not kept as the best). Returns the best valid layout and its min stops ((None, -1): none);
         ``self.kept`` holds the best few, by the objective."""
         current, scored = None, None
         self.meeting = target is not None  # a room meeting its floors counts them, not its shortest route
@@ -280,7 +285,8 @@ class Chain:
             self.kept, self.met_at = {}, None
             return None, -1
         best, best_value, best_stops = None, -1, -1
-        self.kept: dict[Level, tuple[int, int]] = {}  # the best valid layouts seen (at most KEEP): (objective, stops)
+        self.phase = "climb"  # the first CLIMB_STEPS steps take no worse layout: a climb; then the annealing
+        self.kept: dict[Level, tuple[int, int, str]] = {}  # the best valid layouts (at most KEEP): (objective, stops, phase)
 
         def consider(level: Level, score: Scored) -> None:
             nonlocal best, best_value, best_stops
@@ -289,11 +295,11 @@ class Chain:
             value = self.score(score)
             if self.meeting and target is not None and value >= target and not self.tidies(level):
                 return  # it would meet K, but the verifier could not tidy it (a spare snow tile)
-            if len(self.kept) < KEEP or (value, score.stops) > min(self.kept.values()):
-                self.kept[level] = (value, score.stops)
+            if len(self.kept) < KEEP or (value, score.stops) > min(self.kept.values())[:2]:
+                self.kept[level] = (value, score.stops, self.phase)
                 if len(self.kept) > KEEP:
                     del self.kept[min(self.kept, key=self.kept.get)]
-            if value > best_value and not rejected(level):
+            if value > best_value and not rejected(level, self.phase):
                 best, best_value, best_stops = level, value, score.stops
                 on_best(best_stops, best)
 
@@ -303,27 +309,29 @@ class Chain:
             if target is not None and best_value >= target:
                 self.met_at = steps
                 break
-            if epoch > EPOCH_STEPS and best is not None:
+            if steps == CLIMB_STEPS:
+                self.phase = "anneal"
+            if epoch > EPOCH_STEPS and best is not None and self.phase == "anneal":
                 current, scored, epoch = best, self.evaluate(best), 0  # reheat from the best
             heat = HOT * (COLD / HOT) ** min(1.0, epoch / EPOCH_STEPS)
-            steps, epoch = steps + 1, epoch + 1
+            steps, epoch = steps + 1, epoch + 1 if self.phase == "anneal" else 0
             candidate = self.neighbour(current)
             if candidate is None:
                 continue
             score = self.evaluate(candidate)
             loss = self.score(scored) - self.score(score)
-            if loss <= 0 or self.rng.random() < math.exp(-loss / heat):
+            if loss <= 0 or (self.phase == "anneal" and self.rng.random() < math.exp(-loss / heat)):
                 current, scored = candidate, score
                 consider(current, scored)
         return best, best_stops
 
 
 def chains(request: LayoutRequest, plain: Level, budget: Budget, rng: np.random.Generator, workers: int, *,
-           target: int | None, objective: str = "stops") -> list[tuple[int, int, Level]]:
+           target: int | None, objective: str = "stops") -> list[tuple[int, int, str, Level]]:
     """``workers`` chains from ``plain``, each in a process of its own (Linux: forked, so that
     each has a core; the chains are numpy between compiled calls), each with its own random
     stream drawn from ``rng``; a signal is held while they run (it sets the cancel token, and is
-    raised once they are ended). The best valid layouts, (objective, stops, level), best first.
+    raised once they are ended). The best valid layouts, (objective, stops, phase, level), best first.
 
     Meeting ``target``, the chain that met it in the fewest steps wins (the first of them by
     number): a chain that meets it at step s has the others stop after step s, so the one handed
@@ -371,14 +379,14 @@ def _start_chain(budget: Budget, limit, parent: int) -> None:
 _shared: dict = {}
 
 
-def _chain(job) -> tuple[int | None, list[tuple[int, int, Level]]]:
+def _chain(job) -> tuple[int | None, list[tuple[int, int, str, Level]]]:
     request, plain, stream, target, objective = job
     chain, limit = Chain(request, stream, objective), _shared["limit"]
     chain.run(plain, _shared["budget"], target=target, limit=lambda: limit.value)
     if chain.met_at is not None:
         with limit.get_lock():
             limit.value = min(limit.value, chain.met_at)
-    return chain.met_at, [(value, stops, level) for level, (value, stops) in chain.kept.items()]
+    return chain.met_at, [(value, stops, phase, level) for level, (value, stops, phase) in chain.kept.items()]
 
 
 def design_with_items(request: LayoutRequest, *, plain_design: Callable, seed: int, time_limit: float,
@@ -428,8 +436,8 @@ def design_with_items(request: LayoutRequest, *, plain_design: Callable, seed: i
     progress.update(phase=f"items: annealing rocks and {request.item_count} items"
                           + (f", {lanes} chains" if lanes > 1 else ""))
 
-    def rejected(level: Level) -> bool:
-        found = search.verify(level, "items")
+    def rejected(level: Level, phase: str) -> bool:
+        found = search.verify(level, f"items {phase}")
         if found is not None:
             search.absorb(StageResult(design=found))
         return found is None
@@ -441,12 +449,12 @@ def design_with_items(request: LayoutRequest, *, plain_design: Callable, seed: i
                                                           on_best=lambda stops, level: search.seen(stops))
             continue
         found = chains(request, start, budget, search.rng, lanes, target=target, objective=goal.objective)
-        for _, stops, level in found:  # the best the verifier passes
+        for _, stops, phase, level in found:  # the best the verifier passes
             search.seen(stops)
-            if not rejected(level):
+            if not rejected(level, phase):
                 break
         if found:
-            start = found[0][2].replace(items=())  # a next round (only after a rejection) from the best rocks
+            start = found[0][3].replace(items=())  # a next round (only after a rejection) from the best rocks
     if search.best is None:
         raise search.timed_out()
     return search.finish_maximize(proven=False) if goal.maximizing else search.best

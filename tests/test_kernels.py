@@ -375,3 +375,24 @@ def test_a_chain_counting_choices_keeps_only_layouts_that_meet_its_conditions(ob
         assert report.solutions == 1
     if "min_options" in conditions:
         assert report.options >= conditions["min_options"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(terrains(), st.integers(0, 3))
+def test_all_reach_goal_agrees_between_kernels_and_with_the_move_graph(terrain, items):
+    import networkx as nx
+
+    from designer.analysis.graph import analyze
+    from designer.core.items import state_table
+    from designer.core.level import ICE, Level
+
+    ice = [tuple(int(v) for v in cell) for cell in np.argwhere(terrain == ICE)]
+    if len(ice) < 2 + items:
+        return
+    level = Level(terrain, ice[0], ice[-1], items=tuple(ice[1:1 + items]))
+    states = state_table(level)
+    _, order = kernels.reach(states.dest, states.start, states.goal)
+    both = run_both(lambda: kernels.all_reach_goal(states.dest, order, states.goal))
+    assert len(set(both)) == 1
+    report = analyze(level)
+    assert both[0] == (report.solvability == "strong")

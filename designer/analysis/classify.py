@@ -77,24 +77,6 @@ def min_stops(level: Level) -> int:
     return int(kernels.reach(states.dest, states.start, states.goal)[0][states.goal])
 
 
-def can_finish(dest: np.ndarray, goal: int) -> np.ndarray:
-    """For every state of a move table (``dest``, (4, states)), whether the goal can be reached from it.
-
-    >>> dest = np.array([[1, 2, -1]] + [[-1, -1, -1]] * 3)  # 0 -> 1 -> 2
-    >>> can_finish(dest, 2).tolist(), can_finish(dest, 1).tolist()
-    ([True, True, True], [True, True, False])
-    """
-    moving = dest >= 0
-    to = np.where(moving, dest, goal)
-    can = np.zeros(dest.shape[1], bool)
-    can[goal] = True
-    while True:
-        more = can | (moving & can[to]).any(axis=0)
-        if np.array_equal(more, can):
-            return can
-        can = more
-
-
 def _classify_states(level: Level) -> Classification:
     states = state_table(level)
     stops, order = kernels.reach(states.dest, states.start, states.goal)
@@ -106,12 +88,8 @@ def _classify_states(level: Level) -> Classification:
 
 def all_finish(states: States, order: np.ndarray) -> bool:
     """Whether the goal can be reached from every state of ``order`` (the states reached from the
-    start, which no move leaves): ``can_finish`` on that subgraph alone."""
-    dest = states.dest
-    local = np.full(dest.shape[1], -1, np.int64)
-    local[order] = np.arange(len(order))
-    sub = np.where(dest[:, order] >= 0, local[np.maximum(dest[:, order], 0)], -1)
-    return bool(can_finish(sub, int(local[states.goal])).all())
+    start): a backward search over the reversed moves, compiled (``kernels.all_reach_goal``)."""
+    return kernels.all_reach_goal(states.dest, order, states.goal)
 
 
 def items_matter_on(states: States, stops: int) -> bool:

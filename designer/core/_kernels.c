@@ -959,6 +959,42 @@ static PyObject *py_reach(PyObject *self, PyObject *args)
     return PyLong_FromLongLong(count);
 }
 
+/* all_reach_goal(dest, n, order, count, goal): 1 when the goal can be reached from every one of the
+ * `count` states in `order` (a move table of n states, such as a level with items has). */
+static PyObject *py_all_reach_goal(PyObject *self, PyObject *args)
+{
+    PyObject *dest_obj, *order_obj;
+    long long n, count, goal;
+    if (!PyArg_ParseTuple(args, "OLOLL", &dest_obj, &n, &order_obj, &count, &goal)) return NULL;
+    if (n < 1 || n > INT32_MAX / 8 || count < 0 || count > n || goal < 0 || goal >= n)
+        return PyErr_Format(PyExc_ValueError, "all_reach_goal: count %lld or goal %lld outside 0..%lld", count, goal, n - 1);
+    Py_buffer d, o;
+    if (get_buffer(dest_obj, &d, 0, 4, 4 * n, "dest") < 0) return NULL;
+    if (get_buffer(order_obj, &o, 0, 4, count, "order") < 0) { PyBuffer_Release(&d); return NULL; }
+    const int32_t *table = (const int32_t *)d.buf, *order = (const int32_t *)o.buf;
+    for (long long k = 0; k < 4 * n; k++) {
+        if (table[k] < -1 || table[k] >= n) {
+            PyBuffer_Release(&d); PyBuffer_Release(&o);
+            return PyErr_Format(PyExc_ValueError, "all_reach_goal: dest holds a state outside 0..%lld", n - 1);
+        }
+    }
+    for (long long k = 0; k < count; k++) {
+        if (order[k] < 0 || order[k] >= n) {
+            PyBuffer_Release(&d); PyBuffer_Release(&o);
+            return PyErr_Format(PyExc_ValueError, "all_reach_goal: order holds a state outside 0..%lld", n - 1);
+        }
+    }
+    int32_t *work = (int32_t *)malloc(sizeof(int32_t) * (size_t)WORK_INTS(n));
+    if (work == NULL) { PyBuffer_Release(&d); PyBuffer_Release(&o); return PyErr_NoMemory(); }
+    int all;
+    Py_BEGIN_ALLOW_THREADS
+    all = all_reach_goal(table, n, order, count, goal, work);
+    Py_END_ALLOW_THREADS
+    free(work);
+    PyBuffer_Release(&d); PyBuffer_Release(&o);
+    return PyBool_FromLong(all);
+}
+
 /* classify_batch(terrains, count, h, w, starts(int64), goals(int64), classes(int8), reversible(uint8),
  *                min_stops(int32)): the GIL is released, so threads can share a batch. */
 static PyObject *py_classify_batch(PyObject *self, PyObject *args)
@@ -1252,6 +1288,8 @@ static PyObject *py_anneal_open(PyObject *self, PyObject *args)
 static PyMethodDef methods[] = {
     {"slide_table", py_slide_table, METH_VARARGS, "slide_table(terrain, h, w, capture, dest, length)"},
     {"reach", py_reach, METH_VARARGS, "reach(dest, n, start, goal, stops, order) -> reached count"},
+    {"all_reach_goal", py_all_reach_goal, METH_VARARGS,
+     "all_reach_goal(dest, n, order, count, goal) -> whether every state of order reaches the goal"},
     {"classify_batch", py_classify_batch, METH_VARARGS,
      "classify_batch(terrains, count, h, w, starts, goals, classes, reversible, min_stops)"},
     {"exhaustive", py_exhaustive, METH_VARARGS,

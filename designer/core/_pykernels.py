@@ -93,6 +93,11 @@ def reach(dest, n: int, start: int, goal: int, stops, order) -> int:
     return len(seq)
 
 
+def all_reach_goal(dest, n: int, order, count: int, goal: int) -> bool:
+    dist = _to_goal(_moves(dest, n), n, goal)
+    return all(dist[int(u)] >= 0 for u in np.asarray(order)[:count])
+
+
 def _to_goal(moves: list[list[int]], n: int, goal: int) -> list[int]:
     """Moves from every cell to ``goal`` (-1 where it cannot be reached); the goal ends the game."""
     back: list[list[int]] = [[] for _ in range(n)]

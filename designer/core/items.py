@@ -101,32 +101,28 @@ def state_table(level: Level) -> States:
     free_dest, free_length = terrain_slide_table(level.terrain, -1)  # the goal is ice: nothing captures
     rows, cols = np.divmod(np.arange(cells), width)
     count, full = len(level.items), (1 << len(level.items)) - 1
-    dest = np.full((4, cells << count), NO_MOVE, np.int32)
-    length = np.zeros((4, cells << count), np.int32)
+    points = np.array([level.goal, *level.items])  # the goal, then the items: (1 + count, 2)
+    bits = (1 << np.arange(count, dtype=np.int64))[:, None]
+    taken = np.arange(full + 1, dtype=np.int64)[:, None]  # every set of items taken, one row each
+    dest = np.empty((4, cells << count), np.int32)
+    length = np.empty((4, cells << count), np.int32)
     for d, (dr, dc) in enumerate(DELTAS):
-        reach = free_length[d]
-
-        def step(cell: Cell) -> np.ndarray:
-            """How far along each cell's slide in direction d ``cell`` lies (0: not on it)."""
-            same = (cols == cell[1]) if dc == 0 else (rows == cell[0])
-            k = (cell[0] - rows) * dr if dc == 0 else (cell[1] - cols) * dc
-            return np.where(same & (k >= 1) & (k <= reach), k, 0)
-
-        at_goal = step(level.goal)  # the goal lies on the slide, k cells along
-        picked = np.zeros(cells, np.int64)  # the items the whole slide passes or ends on
-        before_goal = np.zeros(cells, np.int64)  # of those, the ones before the goal
-        for bit, item in enumerate(level.items):
-            k = step(item)
-            picked |= (k > 0).astype(np.int64) << bit
-            before_goal |= ((k > 0) & (at_goal > 0) & (k < at_goal)).astype(np.int64) << bit
+        reach = free_length[d][None, :]
+        # how far along each cell's slide in direction d each point lies (0: not on it)
+        if dc == 0:
+            same, k = cols[None, :] == points[:, 1:2], (points[:, 0:1] - rows[None, :]) * dr
+        else:
+            same, k = rows[None, :] == points[:, 0:1], (points[:, 1:2] - cols[None, :]) * dc
+        k = np.where(same & (k >= 1) & (k <= reach), k, 0)
+        at_goal, on = k[0], k[1:] > 0
+        picked = (on * bits).sum(axis=0)  # the items the whole slide passes or ends on
+        before_goal = ((on & (k[1:] < at_goal)) * bits).sum(axis=0)  # of those, the ones before the goal
+        captured = (at_goal > 0) & ((taken | before_goal) == full)  # (sets taken, cells)
         moving = free_dest[d] >= 0
-        for taken in range(full + 1):
-            captured = (at_goal > 0) & ((taken | before_goal) == full)
-            ends = np.where(captured, goal, free_dest[d])
-            now = np.where(captured, full, taken | picked)
-            span = slice(taken * cells, (taken + 1) * cells)
-            dest[d, span] = np.where(moving, now * cells + ends, NO_MOVE)
-            length[d, span] = np.where(moving, np.where(captured, at_goal, reach), 0)
+        ends = np.where(captured, level.index(level.goal), free_dest[d])
+        now = np.where(captured, full, taken | picked)
+        dest[d] = np.where(moving, now * cells + ends, NO_MOVE).reshape(-1)
+        length[d] = np.where(moving, np.where(captured, at_goal, free_length[d]), 0).reshape(-1)
     return States(dest, length, start, goal + full * cells, cells, width, level.items)
 
 

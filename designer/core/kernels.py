@@ -140,6 +140,22 @@ def reach(dest, start: int, goal: int) -> tuple[np.ndarray, np.ndarray]:
     return stops, order[:count]
 
 
+def all_reach_goal(dest, order, goal: int) -> bool:
+    """Whether the goal can be reached from every cell (or state) of ``order`` by the moves of
+    ``dest`` (4, n): no move leaves the goal. A backward search over the reversed moves."""
+    table = np.ascontiguousarray(dest, dtype=np.int32)
+    if table.ndim != 2 or table.shape[0] != 4 or table.shape[1] < 1:
+        raise ValueError(f"dest must have shape (4, cells), not {table.shape}")
+    n = table.shape[1]
+    if table.min() < -1 or table.max() >= n:
+        raise ValueError(f"dest holds a cell outside 0..{n - 1} (or -1 for no move)")
+    cells = _indices(order, n, "order").astype(np.int32)
+    goal = _index(goal, n, "goal")
+    if not (cells == goal).any():  # the goal is not even among them (the backward search counts it)
+        return False
+    return bool(_impl().all_reach_goal(table, n, cells, len(cells), goal))
+
+
 def classify_batch(terrains, starts, goals) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Class codes (0 unsolvable, 1 weak, 2 strong), reversible flags and min stops (-1 when
     unsolvable) of a batch: ``terrains`` (B, H, W), ``starts`` and ``goals`` (B,) flat indices."""

@@ -20,6 +20,7 @@ import networkx as nx
 import numpy as np
 
 from designer.core.errors import LevelError
+from designer.analysis.classify import min_stops
 from designer.core.items import States, state_table
 from designer.core.kernels import reach
 from designer.core.level import ROCK, SNOW, Cell, Level
@@ -224,9 +225,7 @@ def item_effects(level: Level, solution: Solution) -> list[ItemEffect]:
 def is_solvable(level: Level) -> bool:
     """Whether the goal can be reached from the start (breadth-first over the slide table, or the
     states with items; the tests check it against the networkx move graph and a naive search)."""
-    states = state_table(level)
-    stops, _ = reach(states.dest, states.start, states.goal)
-    return bool(stops[states.goal] >= 0)
+    return min_stops(level) >= 0
 
 
 #: The largest move graph ``analyze`` takes (moves, its edges): about 500 MB and 10 s of work

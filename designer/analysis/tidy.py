@@ -29,9 +29,10 @@ def placed_tiles(request: LayoutRequest, level: Level) -> list[tuple[int, int]]:
     return [cell for cell in request.free_cells() if level.terrain[cell] in (ROCK, SNOW)]
 
 
-def spare_tiles(request: LayoutRequest, level: Level, floor: int) -> list[tuple[int, int]]:
-    """The placed tiles that are not needed: turned into ice, the level still meets the request."""
-    tiles = placed_tiles(request, level)
+def spare_tiles(request: LayoutRequest, level: Level, floor: int, tiles: list | None = None) -> list[tuple[int, int]]:
+    """The placed tiles (or those of ``tiles``) that are not needed: turned into ice, the level
+    still meets the request."""
+    tiles = placed_tiles(request, level) if tiles is None else tiles
     if not tiles:
         return []
     if level.items:  # on its states, one tile at a time; every item must still matter

@@ -123,15 +123,21 @@ def slide_table(terrain, capture: int) -> tuple[np.ndarray, np.ndarray]:
     return dest, length
 
 
-def reach(dest, start: int, goal: int) -> tuple[np.ndarray, np.ndarray]:
-    """Stops from ``start`` to every cell (-1 where unreachable), and the reached cells in
-    breadth-first order. The goal (or -1 for none) ends the game: no move leaves it."""
+def _move_table(dest) -> tuple[np.ndarray, int]:
+    """A move table (4, n) of cells or states as C reads it, checked, and its n."""
     table = np.ascontiguousarray(dest, dtype=np.int32)
     if table.ndim != 2 or table.shape[0] != 4 or table.shape[1] < 1:
         raise ValueError(f"dest must have shape (4, cells), not {table.shape}")
     n = table.shape[1]
     if table.min() < -1 or table.max() >= n:
         raise ValueError(f"dest holds a cell outside 0..{n - 1} (or -1 for no move)")
+    return table, n
+
+
+def reach(dest, start: int, goal: int) -> tuple[np.ndarray, np.ndarray]:
+    """Stops from ``start`` to every cell (-1 where unreachable), and the reached cells in
+    breadth-first order. The goal (or -1 for none) ends the game: no move leaves it."""
+    table, n = _move_table(dest)
     start = _index(start, n, "start")
     goal = _index(goal, n, "goal", allow_none=True)
     stops = np.empty(n, np.int32)
@@ -143,12 +149,7 @@ def reach(dest, start: int, goal: int) -> tuple[np.ndarray, np.ndarray]:
 def all_reach_goal(dest, order, goal: int) -> bool:
     """Whether the goal can be reached from every cell (or state) of ``order`` by the moves of
     ``dest`` (4, n): no move leaves the goal. A backward search over the reversed moves."""
-    table = np.ascontiguousarray(dest, dtype=np.int32)
-    if table.ndim != 2 or table.shape[0] != 4 or table.shape[1] < 1:
-        raise ValueError(f"dest must have shape (4, cells), not {table.shape}")
-    n = table.shape[1]
-    if table.min() < -1 or table.max() >= n:
-        raise ValueError(f"dest holds a cell outside 0..{n - 1} (or -1 for no move)")
+    table, n = _move_table(dest)
     cells = _indices(order, n, "order").astype(np.int32)
     goal = _index(goal, n, "goal")
     if not (cells == goal).any():  # the goal is not even among them (the backward search counts it)

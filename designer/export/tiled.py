@@ -183,7 +183,7 @@ def into_map(user, found: Level | Room) -> dict:
     door_cells = {cell for _, cell in doors}
     kinds = tile_kinds(found)
     data = list(user.cells)
-    items = set(getattr(found, "items", ()))
+    items = set(found.items)
     for (r, c) in sorted(user.free | (door_cells & user.gaps) | (door_cells - _open(user))):
         k = r * user.width + c
         kind = "ice" if (r, c) in door_cells else "item" if (r, c) in items and "item" in user.gids else kinds[r][c]

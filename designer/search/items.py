@@ -31,7 +31,7 @@ import numpy as np
 
 from designer.analysis.classify import all_finish, items_matter_on, min_stops
 from designer.analysis.solver import costs_to_goal, walk
-from designer.analysis.tidy import tidy
+from designer.analysis.tidy import spare_tiles, tidy
 from designer.core.budget import Budget
 from designer.core.control import Cancelled, check, end_with_parent, signals_held
 from designer.core.errors import DesignerError
@@ -154,19 +154,12 @@ class Chain:
         return not self.request.tidy or self.request.is_room or tidy(self.request, level, self.request.min_stops) is not None
 
     def spare_snow(self, level: Level, scored: Scored) -> int:
-        """With ``--tidy``: the placed snow tiles that, turned into ice, leave the layout sound and
-        no shorter than the floor (K; maximizing, its own stops). Spare rocks the verifier turns
-        into ice itself; spare snow it cannot, so the chain avoids it."""
+        """With ``--tidy``: the placed snow tiles the layout does not need (``designer.analysis.tidy``;
+        the floor is K, or maximizing its own stops). Spare rocks the verifier turns into ice itself;
+        spare snow it cannot, so the chain avoids it."""
         floor = self.request.min_stops if self.meeting else scored.stops
-        spare = 0
-        for cell in self.free:
-            if level.terrain[cell] != SNOW:
-                continue
-            terrain = level.terrain.copy()
-            terrain[cell] = ICE
-            without = evaluate(Level(terrain, level.start, level.goal, level.dialect, level.items), self.request)
-            spare += without.sound and without.stops >= floor
-        return spare
+        snow = [cell for cell in self.free if level.terrain[cell] == SNOW]
+        return len(spare_tiles(self.request, level, floor, snow))
 
     def missing(self, scored: Scored) -> int:
         """How far a sound layout is from the request's other conditions: its spare snow (with

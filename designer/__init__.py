@@ -17,15 +17,22 @@ The package is laid out by family (the README's "Layout" says more):
 - ``designer.cli``: the ``designer`` command, a thin shell over the operations.
 """
 
-from designer.core.errors import DesignerError, LevelError
-from designer.core.level import ICE, ROCK, SNOW, Level
-
 __all__ = ["DesignerError", "ICE", "Level", "LevelError", "ROCK", "SNOW"]
+
+#: The names the package gives, each from the module that holds it: loaded when first asked for,
+#: so that the ``designer`` command can set its signal handlers before numpy loads.
+_LAZY = {"DesignerError": "designer.core.errors", "LevelError": "designer.core.errors", "ICE": "designer.core.level",
+         "ROCK": "designer.core.level", "SNOW": "designer.core.level", "Level": "designer.core.level"}
 
 
 def __getattr__(name: str):
-    """``designer.__version__``: the installed distribution's version (pyproject.toml is the one
+    """``designer.Level`` and the rest of ``__all__``, loaded when asked for; and
+    ``designer.__version__``: the installed distribution's version (pyproject.toml is the one
     place it is written), read only when asked for (importlib.metadata costs start-up time)."""
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
     if name != "__version__":
         raise AttributeError(f"module 'designer' has no attribute {name!r}")
     from importlib.metadata import PackageNotFoundError, version

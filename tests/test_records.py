@@ -232,7 +232,7 @@ def test_an_address_that_is_no_scheduler_gives_up_in_the_connect_time(capsys, mo
     threading.Thread(target=serve, daemon=True).start()
     started = time.monotonic()
     try:
-        status = main(["records", "--size", "5x5", "--rocks", "1..1", "--time-limit", "5", "--dask",
+        status = main(["records", "--size", "5x5", "--rocks", "1..1", "--time-limit", "60", "--dask",
                        f"tcp://127.0.0.1:{port}"])
     finally:
         server.close()
@@ -240,4 +240,4 @@ def test_an_address_that_is_no_scheduler_gives_up_in_the_connect_time(capsys, mo
             conn.close()
     err = capsys.readouterr().err
     assert status == 2 and err.count("\n") == 1 and f"cannot reach the dask scheduler at tcp://127.0.0.1:{port}" in err
-    assert time.monotonic() - started < 6
+    assert time.monotonic() - started < 30  # refused at once, not at the time limit (loaded machines are slow)

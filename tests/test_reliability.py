@@ -154,7 +154,12 @@ def chains_started(proc) -> set[int]:
     pytest.fail("the chains never started")
 
 
-def gone_within(pids: set[int], seconds: float) -> bool:
+#: How long processes may take to go once their parent ended or was killed. The test asserts that
+#: they go, not how fast: on a loaded machine (CI's two cores busy) a second is not a promise.
+GONE = 10.0
+
+
+def gone_within(pids: set[int], seconds: float = GONE) -> bool:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if not any(alive(pid) for pid in pids):
@@ -173,7 +178,7 @@ def test_1_sigterm_and_sighup_end_the_chains_and_say_terminated(ending, status):
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == status and out == ""
     assert one_error_line(err) and err.endswith("designer: terminated\n")
-    assert gone_within(chains, 1.0)
+    assert gone_within(chains)
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG: Linux only")
@@ -182,7 +187,7 @@ def test_1_no_chain_outlives_a_killed_parent():
     chains = chains_started(proc)
     proc.kill()
     proc.wait(timeout=10)
-    assert gone_within(chains, 1.0)
+    assert gone_within(chains)
 
 
 def test_14_two_writers_of_one_new_path_cannot_both_succeed(tmp_path, monkeypatch):
@@ -456,7 +461,7 @@ def test_18_sigterm_closes_a_local_cluster_cleanly(tmp_path, when):
     proc.send_signal(signal.SIGTERM)
     out, err = proc.communicate(timeout=60)
     assert (proc.returncode, out, err) == (143, "", "designer: terminated\n")  # no warning, no traceback
-    assert gone_within(seen | descendants(proc.pid), 1.0)
+    assert gone_within(seen | descendants(proc.pid))
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
@@ -470,7 +475,7 @@ def test_1_no_cluster_process_outlives_a_killed_parent(tmp_path):
     seen |= descendants(proc.pid)
     proc.kill()
     proc.wait(timeout=10)
-    assert gone_within(seen, 1.0)
+    assert gone_within(seen)
 
 
 @pytest.mark.parametrize("ending, status", [(signal.SIGTERM, 143), (signal.SIGHUP, 129)])
@@ -502,7 +507,7 @@ def test_1_sigterm_ends_the_pairs_of_the_split_model(ending, status):
     out, err = proc.communicate(timeout=60)
     assert (proc.returncode, out, err) == (status, "", "designer: terminated\n")
     assert time.monotonic() - sent < 15
-    assert gone_within(lanes, 1.0)
+    assert gone_within(lanes)
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG: Linux only")
@@ -512,7 +517,7 @@ def test_1_no_pair_process_outlives_a_killed_parent():
     time.sleep(1.0)
     proc.kill()
     proc.wait(timeout=10)
-    assert gone_within(lanes, 1.0)
+    assert gone_within(lanes)
 
 
 # --- what the fuzz run found (tests/test_fuzz.py) ---------------------------------------------------

@@ -91,7 +91,7 @@ def edited(l_room: Path, change) -> Path:
 @pytest.mark.parametrize("change, words", [
     (lambda d: d.update(infinite=True), "an infinite map"),
     (lambda d: d.update(orientation="isometric"), "only orthogonal maps"),
-    (lambda d: d["tilesets"][0].update(source="ice-kit.tsx"), "is XML (.tsx)"),
+    (lambda d: d["tilesets"][0].update(source="ice-kit.tsx"), "tileset ice-kit.tsx: no such file"),
     (lambda d: (d["layers"][1].update(data=[1] * 100), d["layers"][0].update(name="floor")), "2 tile layers hold"),
     (lambda d: d["layers"][2].update(objects=[]), "no door objects"),
     (lambda d: d["layers"][0]["data"].__setitem__(11, 6), "has no kind the designer knows"),

@@ -16,11 +16,14 @@ the one analysis. The room as a whole holds when every route is strong and rever
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from designer.analysis.graph import Analysis, analyze
 from designer.analysis.solver import Solution, solve
 from designer.core.level import Level
 from designer.core.room import Room, Route
+
+if TYPE_CHECKING:  # networkx, which the analysis loads, is no cost of solving a room
+    from designer.analysis.graph import Analysis
 
 
 def route_name(route: Route) -> str:
@@ -100,5 +103,7 @@ def solve_routes(room: Room, routes: list[Route] | None = None, by: str = "moves
 
 def analyze_routes(room: Room, routes: list[Route] | None = None) -> RoomAnalysis:
     """The analysis of each route (``routes``, or every pair of doors i < j)."""
+    from designer.analysis.graph import analyze
+
     return RoomAnalysis(room, tuple(RouteAnalysis(route, level, analyze(level))
                                     for route in room.routes(routes) for level in (room.route(*route),)))

@@ -121,10 +121,10 @@ def machine_workers(workers: int | None) -> int | None:
 
 def parse_size(text: str) -> tuple[int, int]:
     """'12x12' -> (12, 12)."""
-    try:
-        h, w = (int(part) for part in text.lower().split("x"))
-    except ValueError:
-        raise DesignerError(f"size {text!r} is not of the form HxW, e.g. 12x12") from None
+    parts = text.lower().split("x")
+    if len(parts) != 2 or not all(_ascii_whole(part.strip()) for part in parts):
+        raise DesignerError(f"size {text!r} is not of the form HxW, e.g. 12x12")
+    h, w = int(parts[0]), int(parts[1])
     if h < 1 or w < 1:
         raise DesignerError(f"size {text!r} must be positive")
     return h, w
@@ -145,11 +145,16 @@ def parse_cell(text: str | None, option: str) -> tuple[int, int] | None:
     """'11,5' -> (11, 5)."""
     if text is None:
         return None
-    try:
-        r, c = (int(part) for part in text.split(","))
-    except ValueError:
-        raise DesignerError(f"{option} {text!r} is not of the form R,C, e.g. 11,5") from None
-    return r, c
+    parts = text.split(",")
+    if len(parts) != 2 or not all(_ascii_whole(part.strip()) for part in parts):  # int() takes any script's digits
+        raise DesignerError(f"{option} {text!r} is not of the form R,C, e.g. 11,5")
+    return int(parts[0]), int(parts[1])
+
+
+def _ascii_whole(text: str) -> bool:
+    """Whether ``text`` is a whole number in ASCII digits (a sign allowed, at most 7 digits)."""
+    digits = text[1:] if text[:1] in "+-" else text
+    return digits.isascii() and digits.isdigit() and len(digits) <= 7
 
 
 def _method_names() -> tuple[str, ...]:

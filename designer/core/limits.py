@@ -19,6 +19,9 @@ import math
 from designer.core.errors import DesignerError
 from designer.core.level import MAX_CELLS
 
+#: Largest grid the designer designs (the model grows with cells x slide length), and so the largest
+#: Tiled map it reads: a map's declared size is checked against it before any layer is inflated.
+MAX_DESIGN_SIDE = 40
 #: A seed: of every random choice, and of a pack's levels (seed, seed + 1, ...).
 MAX_SEED = 10**12 - 1
 #: A time limit or a time spent, in seconds (about three years: no run is longer).

@@ -30,11 +30,12 @@ from __future__ import annotations
 
 from designer.analysis.solver import solve
 from designer.analysis.stars import Stars
-from designer.core.level import Level
+from designer.core.errors import LevelError
+from designer.core.level import DOOR_CHARS, Level
 from designer.core.room import Room
 from designer.export.picture import DEFAULT_CELL, ITEM_TILES, ROOM_ITEM_TILES, ROOM_TILES, TILES, tile_kinds
 from designer.formats.level_files import LevelFile
-from designer.formats.tiled_map import layer_at, object_cell
+from designer.formats.tiled_map import DOOR_NAMES, layer_at, object_cell
 
 #: The Tiled JSON format version written (Tiled 1.10's).
 FORMAT_VERSION = "1.10"
@@ -162,21 +163,27 @@ def room_to_tiled(room: Room, *, cell: int = DEFAULT_CELL, image: str | None = N
 
 def into_map(user, found: Level | Room) -> dict:
     """A copy of a user's map (``designer.formats.tiled_map.UserMap``) with ``found`` (a level or
-    a room of the same size) written into it. Only these change: on the puzzle's layer, each
-    free cell (and each door in a wall) takes the tile of its designed kind, the first tile of
-    that kind in the map's tilesets, and the layer is written as a JSON array; each door object
-    is moved onto its door's cell (one that lies there already is left as it is; a missing one
-    is added to the layer of the others, or to a new ``doors`` object layer); and the map's
-    properties ``min_stops``/``solution`` (a level) or ``min_stops_A_B``/``solution_A_B`` (every
-    route of a room) are set. Every other layer, tileset and property stays as it was.
-    ValueError (one line) when the sizes differ or a kind has no tile in the map."""
+    a room of the same size) written into it. ``found`` must be what the map shows wherever the
+    map fixes a cell (``disagreement``): the same rock, wall, ice, snow and items, the map's doors
+    where it has them, and a room for a room's map (doors 1-9), a level for a level's (start and
+    goal). Only these change: on the puzzle's layer, each free cell (and each door in a wall)
+    takes the tile of its designed kind, the first tile of that kind in the map's tilesets, and
+    the layer is written as a JSON array; each door object is moved onto its door's cell (one
+    that lies there already is left as it is; a missing one is added to the layer of the others);
+    an item on a cell the map draws as ice gets an ``item`` object; and the map's properties
+    ``min_stops``/``solution`` (a level) or ``min_stops_A_B``/``solution_A_B`` (every route of a
+    room) are set. Every other layer, tileset and property stays as it was. ValueError (one
+    line) when the sizes differ, ``found`` disagrees with the map, or a kind has no tile in it."""
     import copy
 
     from designer.analysis.routes import solve_routes
 
     if found.shape != (user.height, user.width):
-        raise ValueError(f"the level is {found.height}x{found.width}, the map {user.width}x{user.height} "
-                         f"(width x height): a level fills the map it was designed from")
+        raise ValueError(f"the level is {found.height}x{found.width} and the map {user.height}x{user.width} (height x "
+                         "width): a level fills the map it was designed from")
+    why = disagreement(user, found)
+    if why:
+        raise ValueError(why)
     document = copy.deepcopy(user.document)
     doors = [(str(n), cell) for n, cell in found.doors] if isinstance(found, Room) else [
         ("start", found.start), ("goal", found.goal)]
@@ -188,8 +195,8 @@ def into_map(user, found: Level | Room) -> dict:
         k = r * user.width + c
         kind = "ice" if (r, c) in door_cells else "item" if (r, c) in items and "item" in user.gids else kinds[r][c]
         if kind not in user.gids:
-            raise ValueError(f"the map's tilesets have no tile of kind {kind!r} to draw the level's {kind} with "
-                             "(a tile with the custom property kind)")
+            raise ValueError(f"the map's tilesets have no tile of kind {kind!r} to draw the {_what(found)}'s {kind} "
+                             "with (a tile with the custom property kind)")
         data[k] = user.gids[kind]
     layer = layer_at(document, user.layer)
     for key in ("encoding", "compression"):
@@ -209,14 +216,98 @@ def into_map(user, found: Level | Room) -> dict:
                    ("solution", "string", solution.moves if solution else "")]
         if items and solution:
             figures.append(("items_taken_at", "string", ",".join(map(str, solution.taken))))
+    _set_properties(document, figures)
+    return document
+
+
+def into_map_text(user, found: Level | Room, folder=None) -> str:
+    """The text of ``into_map``'s copy in the user's map's own format: JSON, or XML (TMX) with
+    only the changed elements touched (``designer.formats.tmx.write_into``). The text is read
+    back before it is returned, its external tilesets from ``folder`` (where it will be written;
+    None: none are read), and must show ``found`` cell for cell with its figures: ValueError
+    (one line) otherwise."""
+    import json
+
+    from designer.formats import tmx
+    from designer.formats.tiled_map import map_from_text
+
+    document = into_map(user, found)
+    if user.xml is not None:
+        text = tmx.write_into(user.xml, user.document, document, user.layer)
+    else:
+        text = json.dumps(document, indent=1) + "\n"
+    has_external = any(isinstance(t, dict) and "source" in t for t in document.get("tilesets") or [])
+    if folder is None and has_external:
+        return text  # nothing to read its tilesets from: the rows were checked by into_map's own writes
+    try:
+        back = map_from_text(text, folder)
+    except LevelError as exc:
+        raise ValueError(f"the map as written does not read back ({exc})") from None
+    if back.rows != tuple(found.rows()):
+        raise ValueError(f"the map as written does not read back as the {_what(found)}")
+    claimed = {p["name"]: p["value"] for p in _as_list(document.get("properties"))}
+    written = {p["name"]: p["value"] for p in _as_list(back.document.get("properties"))}
+    if any(written.get(name) != value for name, value in claimed.items()):
+        raise ValueError("the map as written does not read back with its figures")
+    return text
+
+
+def _as_list(properties) -> list[dict]:
+    if isinstance(properties, dict):
+        return [{"name": name, "value": value} for name, value in properties.items()]
+    return [p for p in properties or [] if isinstance(p, dict) and "name" in p]
+
+
+def _what(found: Level | Room) -> str:
+    return "room" if isinstance(found, Room) else "level"
+
+
+#: What each template character of a map is, in a refusal.
+_NAMES = {"#": "rock or wall", ".": "ice", "_": "snow", "*": "an item", "?": "a free cell", "S": "the start",
+          "G": "the goal"}
+
+
+def _name(ch: str) -> str:
+    return _NAMES.get(ch) or f"door {ch}"
+
+
+def disagreement(user, found: Level | Room) -> str | None:
+    """Why ``found`` is not the room a user's map shows (None when it is): of another kind (a
+    level's start and goal against a room's doors 1-9), or a cell the map fixes (all but its free
+    cells) drawn otherwise. A fixed ice cell may hold an item, or a door the map does not place."""
+    if user.is_room != isinstance(found, Room):
+        mine = "a room with doors 1-9" if user.is_room else "a level with a start and a goal"
+        return f"the map is {mine}, the file {'a room with doors 1-9' if isinstance(found, Room) else 'a level'}"
+    rows = found.rows()
+    placed = {DOOR_NAMES[name] for name in user.doors}  # the template characters of the map's doors
+    unplaced = set(DOOR_CHARS if user.is_room else "SG") - placed
+    for r, row in enumerate(user.rows):
+        for c, drawn in enumerate(row):
+            mine = rows[r][c]
+            if drawn in ("?", mine) or (drawn == "." and (mine == "*" or mine in unplaced)):
+                continue
+            return (f"row {r}, col {c}: the map has {_name(drawn)} there, the {_what(found)} {_name(mine)}: write a "
+                    f"{_what(found)} designed from this map (make --template)")
+    return None
+
+
+def _set_properties(document: dict, figures: list[tuple[str, str, object]]) -> None:
+    """The map's custom properties ``figures`` set (name, type, value): in a list (Tiled 1.2 on),
+    or in an object of name to value with its ``propertytypes`` (before)."""
     properties = document.setdefault("properties", [])
+    if isinstance(properties, dict):
+        types = document.get("propertytypes")
+        for name, kind, value in figures:
+            properties[name] = value
+            if isinstance(types, dict):
+                types[name] = kind
+        return
     for name, kind, value in figures:
         mine = next((p for p in properties if isinstance(p, dict) and p.get("name") == name), None)
         if mine is None:
             properties.append(_property(name, kind, value))
         else:
             mine.update(_property(name, kind, value))
-    return document
 
 
 def _open(user) -> set:

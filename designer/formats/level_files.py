@@ -249,6 +249,29 @@ def read_bytes(source: str | Path, what: str = "level file") -> bytes:
     return data
 
 
+def read_regular(path: str | Path, what: str) -> bytes:
+    """Up to MAX_BYTES of a regular file that another file names (a map's tileset): a FIFO, a
+    device or a folder is refused in one line, never opened for reading, so it cannot block.
+    ``what`` names the file in the messages (``"tileset t.tsx"``)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except FileNotFoundError:
+        raise LevelError(f"{what}: no such file") from None
+    except OSError as exc:
+        raise LevelError(f"{what}: cannot read ({exc.strerror})") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise LevelError(f"{what}: not a regular file (a FIFO, a device or a folder is not read)")
+    with os.fdopen(fd, "rb") as handle:
+        try:
+            data = handle.read(MAX_BYTES + 1)
+        except OSError as exc:
+            raise LevelError(f"{what}: cannot read ({exc.strerror})") from None
+    if len(data) > MAX_BYTES:
+        raise LevelError(f"{what}: " + too_large(len(data)))
+    return data
+
+
 def read_level(source: str | Path) -> Level:
     """Read a level from a path, or from standard input when ``source`` is ``-``."""
     return _read(source, parse_level)

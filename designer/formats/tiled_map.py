@@ -3,10 +3,12 @@ designed level is written back into (``designer export --to tiled --into room.tm
 
 What is read (docs/exports.md says the same to users):
 
-- an orthogonal map in Tiled's JSON format (``.tmj`` or ``.json``), of fixed size: an infinite
-  map (chunks) is refused in one line;
-- its tilesets, embedded or external JSON (``.tsj``, read beside the map); an XML tileset
-  (``.tsx``) is refused in one line. A tile's ``kind`` is its custom string property ``kind``:
+- an orthogonal map in Tiled's JSON format (``.tmj`` or ``.json``) or its XML format (``.tmx``,
+  read by ``designer.formats.tmx`` as the JSON document Tiled writes for it), of fixed size and at
+  most ``MAX_DESIGN_SIDE`` (40) a side, checked before any layer is decoded: an infinite map
+  (chunks) is refused in one line; so is JSON from before Tiled 1.2 that is not read as below;
+- its tilesets, embedded or external (``.tsj``/``.json`` or ``.tsx``, read beside the map; only a
+  regular file, never a FIFO or a device). A tile's ``kind`` is its custom string property ``kind``:
   ``rock``, ``wall``, ``ice``, ``snow``, ``free`` (a cell for the designer to fill), or ``door``,
   ``start``, ``goal`` (ice under a door), as ``export --to tiled`` writes them;
 - the puzzle's layer: the one tile layer (groups searched too) holding tiles of kind rock, wall,
@@ -16,8 +18,8 @@ What is read (docs/exports.md says the same to users):
 - an empty cell of the puzzle's layer is free when it lies inside the room (no path of empty
   cells leads from it to the map's edge), wall otherwise;
 - doors: objects of any object layer named ``1``-``9`` (a room) or ``start`` and ``goal`` (a level),
-  points or rectangles (their centre) or tile objects, at the cell under them; a door in a wall
-  is a gap in it;
+  points or rectangles (their centre) or tile objects, at the cell under them (x and y finite
+  numbers); a door in a wall is a gap in it;
 - items (``designer.core.items``): objects named ``item``, or tiles of kind ``item`` in the
   puzzle's layer, each pinning an item on an ice cell (``*`` in the template).
 
@@ -28,14 +30,17 @@ and wall, ``.`` ice, ``_`` snow, ``?`` free, the doors as their digits (or ``S``
 from __future__ import annotations
 
 import base64
-import gzip
+import binascii
+import math
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
 from designer.core.errors import LevelError
 from designer.core.level import DOOR_CHARS, Cell
-from designer.formats.level_files import decode_text, load_json, read_bytes
+from designer.core.limits import MAX_DESIGN_SIDE
+from designer.formats import tmx
+from designer.formats.level_files import decode_text, load_json, read_bytes, read_regular
 
 #: The kinds of the puzzle's cells, and the template character of each.
 CELL_KINDS = {"rock": "#", "wall": "#", "ice": ".", "snow": "_", "free": "?", "door": ".", "start": ".", "goal": ".",
@@ -47,12 +52,30 @@ DOOR_NAMES = {**{door: door for door in DOOR_CHARS}, "start": "S", "goal": "G"}
 #: The bits of a gid that flip or rotate the tile (Tiled 1.10).
 FLIP_BITS = 0xF0000000
 
-MAP_SUFFIXES = (".tmj", ".json")
+#: The suffixes of a Tiled map: JSON (``.tmj``, ``.json``) and XML (``.tmx``).
+MAP_SUFFIXES = (".tmj", ".json", ".tmx")
+#: The suffixes of a map in Tiled's XML format.
+XML_SUFFIXES = (".tmx",)
 
 
 def is_map_path(source: str | Path) -> bool:
-    """Whether a template path names a Tiled JSON map (by its suffix)."""
+    """Whether a template path names a Tiled map (by its suffix: JSON or XML)."""
     return str(source) != "-" and Path(source).suffix.lower() in MAP_SUFFIXES
+
+
+def is_map_text(text: str) -> bool:
+    """Whether a file's text is a Tiled map rather than a level: XML (Tiled's TMX), or a JSON
+    object with ``layers`` and no ``format`` of the designer's own."""
+    head = text.lstrip()
+    if head.startswith("<"):
+        return True
+    if not head.startswith("{"):
+        return False
+    try:
+        document = load_json(text)
+    except LevelError:
+        return False
+    return isinstance(document, dict) and "layers" in document and "format" not in document
 
 
 @dataclass(frozen=True)
@@ -72,6 +95,12 @@ class UserMap:
     gaps: frozenset  # door cells drawn as rock or wall: gaps in it
     item_cells: frozenset = frozenset()  # cells of the map's item objects
     items_layer: tuple[int, ...] | None = None  # the layer of its first item object
+    xml: object = None  # a TMX map's root element (``designer.formats.tmx``), which a write-back copies
+
+    @property
+    def is_room(self) -> bool:
+        """Whether the map's doors are a room's (1-9), not a level's start and goal."""
+        return any(name in DOOR_CHARS for name in self.doors)
 
     @property
     def height(self) -> int:
@@ -83,13 +112,22 @@ class UserMap:
 
 
 def read_map(source: str | Path) -> UserMap:
-    """Read a Tiled map as a template (see the module docstring); one LevelError line naming
-    the file for anything it cannot take."""
-    text = decode_text(read_bytes(source, "Tiled map"))  # its errors name the file already
+    """Read a Tiled map (JSON or XML) as a template (see the module docstring); one LevelError
+    line naming the file for anything it cannot take."""
+    data = read_bytes(source, "Tiled map")  # its errors name the file already
     try:
-        return _from_document(load_json(text), Path(source).parent)
+        return map_from_text(decode_text(data), Path(source).parent)
     except LevelError as exc:
         raise LevelError(f"{source}: {exc}") from None
+
+
+def map_from_text(text: str, folder: Path | None) -> UserMap:
+    """A Tiled map's text, JSON or XML (TMX), read as ``read_map`` reads a file; external
+    tilesets are read from ``folder`` (None: refused in one line)."""
+    if text.lstrip().startswith("<"):
+        root = tmx.parse_xml(text, "map")
+        return _from_document(tmx.map_document(root), folder, root)
+    return _from_document(load_json(text), folder)
 
 
 def map_from_document(document: object) -> UserMap:
@@ -98,16 +136,34 @@ def map_from_document(document: object) -> UserMap:
     return _from_document(document, None)
 
 
-def _from_document(document: object, folder: Path | None) -> UserMap:
+def _size(document: dict) -> tuple[int, int, int, int]:
+    """The map's height, width and tile size, checked before anything is decoded."""
+    height, width, tile_w, tile_h = (document.get(key) for key in ("height", "width", "tilewidth", "tileheight"))
+    if not all(type(v) is int and v >= 1 for v in (height, width, tile_w, tile_h)):
+        raise LevelError("the map's width, height, tilewidth and tileheight must be whole numbers from 1")
+    if height > MAX_DESIGN_SIDE or width > MAX_DESIGN_SIDE:
+        raise LevelError(f"the map is {height}x{width} tiles (height x width): the designer reads rooms of at most "
+                         f"{MAX_DESIGN_SIDE}x{MAX_DESIGN_SIDE}")
+    if tile_w > 4096 or tile_h > 4096:
+        raise LevelError(f"tiles of {tile_w}x{tile_h} pixels: at most 4096 a side")
+    return height, width, tile_w, tile_h
+
+
+def _an(word: str) -> str:
+    return f"an {word}" if word[:1].lower() in "aeiou" else f"a {word}"
+
+
+def _from_document(document: object, folder: Path | None, xml=None) -> UserMap:
     if not isinstance(document, dict) or not isinstance(document.get("layers"), list):
-        raise LevelError("not a Tiled JSON map (no \"layers\")")
-    if document.get("orientation") != "orthogonal":
-        raise LevelError(f"a {document.get('orientation')} map: only orthogonal maps hold an ice room")
+        raise LevelError("not a Tiled map (no \"layers\")")
+    height, width, tile_w, tile_h = _size(document)
+    orientation = document.get("orientation")
+    if orientation != "orthogonal":
+        raise LevelError(f"{_an(str(orientation)[:20])} map: only orthogonal maps hold an ice room")
     if document.get("infinite"):
         raise LevelError("an infinite map (its layers are chunks): turn Infinite off in Tiled's Map Properties")
-    height, width, tile_w, tile_h = (document.get(key) for key in ("height", "width", "tilewidth", "tileheight"))
-    if not all(type(v) is int and 1 <= v <= 4096 for v in (height, width, tile_w, tile_h)):
-        raise LevelError("the map's width, height, tilewidth and tileheight must be whole numbers from 1")
+    if not isinstance(document.get("properties", []), (list, dict)):
+        raise LevelError("the map's \"properties\" is neither a list (Tiled 1.2 on) nor an object (before)")
     kinds = _tile_kinds(document, folder)
     layer, data = _puzzle_layer(document, kinds, height, width)
     chars = []
@@ -129,7 +185,7 @@ def _from_document(document: object, folder: Path | None) -> UserMap:
     for gid, kind in sorted(kinds.items()):
         gids.setdefault(kind, gid)
     return UserMap(document, layer, tuple(data), tuple("".join(row) for row in grid), free, gids, doors, gaps,
-                   item_cells, items_layer)
+                   item_cells, items_layer, xml)
 
 
 def _tile_kinds(document: dict, folder: Path | None) -> dict[int, str]:
@@ -140,27 +196,79 @@ def _tile_kinds(document: dict, folder: Path | None) -> dict[int, str]:
             raise LevelError("a tileset without its firstgid")
         first, source = tileset["firstgid"], tileset.get("source")
         if source is not None:
+            if not isinstance(source, str):
+                raise LevelError("a tileset's \"source\" is not a file name")
             if folder is None:
-                raise LevelError(f"its tileset {str(source)[:80]} is a file of its own: embed it in the map "
+                raise LevelError(f"its tileset {source[:80]} is a file of its own: embed it in the map "
                                  "(Tiled: Map > Embed Tileset), or use make --template")
-            tileset = _external(folder, str(source))
-        for tile in tileset.get("tiles") or []:
-            for prop in tile.get("properties") or []:
-                if prop.get("name") == "kind" and isinstance(prop.get("value"), str) and type(tile.get("id")) is int:
-                    kinds[first + tile["id"]] = prop["value"]
+            tileset = _external(folder, source)
+        for tile_id, properties in _tiles(tileset):
+            value = properties.get("kind")
+            if isinstance(value, str):
+                kinds[first + tile_id] = value
     return kinds
 
 
+def _properties(properties: object, what: str) -> dict:
+    """Custom properties by name: a list of {name, type, value} (Tiled 1.2 on), or an object of
+    name to value (before)."""
+    if properties is None:
+        return {}
+    if isinstance(properties, dict):
+        return properties
+    if not isinstance(properties, list):
+        raise LevelError(f"{what}'s properties are neither a list nor an object")
+    found = {}
+    for prop in properties:
+        if not isinstance(prop, dict) or not isinstance(prop.get("name"), str):
+            raise LevelError(f"{what} has a property without a name")
+        found[prop["name"]] = prop.get("value")
+    return found
+
+
+def _tileset_name(tileset: dict) -> str:
+    name = tileset.get("name")
+    return f"tileset {name[:40]!r}" if isinstance(name, str) and name else "a tileset"
+
+
+def _tiles(tileset: dict):
+    """(tile id, its properties by name) of every tile of a tileset that has properties:
+    ``tiles`` as a list (Tiled 1.2 on) or an object keyed by id, and ``tileproperties`` (before)."""
+    tiles = tileset.get("tiles") or []
+    if isinstance(tiles, dict):
+        tiles = [{**tile, "id": key} for key, tile in tiles.items() if isinstance(tile, dict)]
+    if not isinstance(tiles, list):
+        raise LevelError(f"{_tileset_name(tileset)}: its tiles are neither a list nor an object")
+    old = tileset.get("tileproperties") or {}
+    if not isinstance(old, dict):
+        raise LevelError(f"{_tileset_name(tileset)}: its tileproperties are not an object")
+    tiles = tiles + [{"id": key, "properties": value} for key, value in old.items()]
+    for tile in tiles:
+        if not isinstance(tile, dict):
+            raise LevelError(f"{_tileset_name(tileset)}: a tile is not an object")
+        tile_id = tile.get("id")
+        if isinstance(tile_id, str) and tile_id.isascii() and tile_id.isdigit() and len(tile_id) <= 9:
+            tile_id = int(tile_id)
+        if type(tile_id) is not int or tile_id < 0:
+            raise LevelError(f"{_tileset_name(tileset)}: a tile without a whole id")
+        yield tile_id, _properties(tile.get("properties"), f"tile {tile_id}")
+
+
 def _external(folder: Path, source: str) -> dict:
-    """An external tileset, read beside the map: JSON only."""
-    if Path(source).suffix.lower() == ".tsx":
-        raise LevelError(f"the tileset {source} is XML (.tsx): save it as JSON (.tsj) in Tiled, or embed it")
+    """An external tileset, read beside the map (a regular file only): JSON or XML (TSX)."""
+    what = f"tileset {source[:80]}"
     try:
-        tileset = load_json(decode_text(read_bytes(folder / source, "tileset")))
+        text = decode_text(read_regular(folder / source, what))
     except LevelError as exc:
-        raise LevelError(f"tileset {source}: {exc}") from None
+        raise LevelError(exc if str(exc).startswith(what) else f"{what}: {exc}") from None
+    try:
+        if text.lstrip().startswith("<"):
+            return tmx.tileset_document(tmx.parse_xml(text, "tileset"))
+        tileset = load_json(text)
+    except LevelError as exc:
+        raise LevelError(f"{what}: {exc}") from None
     if not isinstance(tileset, dict):
-        raise LevelError(f"tileset {source} is not a JSON tileset")
+        raise LevelError(f"{what} is not a Tiled tileset")
     return tileset
 
 
@@ -213,19 +321,41 @@ def _layer_data(layer: dict, height: int, width: int) -> list[int]:
     if layer.get("width") != width or layer.get("height") != height:
         raise LevelError(f"layer {name!r} is {layer.get('width')}x{layer.get('height')}, not the map's {width}x{height}")
     data = layer.get("data")
-    if layer.get("encoding") == "base64" and isinstance(data, str):
-        raw = base64.b64decode(data)
-        compression = layer.get("compression") or ""
-        if compression == "zlib":
-            raw = zlib.decompress(raw)
-        elif compression == "gzip":
-            raw = gzip.decompress(raw)
-        elif compression:
-            raise LevelError(f"layer {name!r} is compressed with {compression}: save it as CSV, or base64 with zlib")
-        data = [int.from_bytes(raw[k:k + 4], "little") for k in range(0, len(raw), 4)]
+    encoding = layer.get("encoding")
+    if encoding not in (None, "csv", "base64"):
+        raise LevelError(f"layer {name!r} is encoded as {str(encoding)[:20]}: save it as CSV, or base64")
+    if encoding == "base64" and isinstance(data, str):
+        data = _base64_cells(data, layer.get("compression") or "", name, height * width)
     if not isinstance(data, list) or len(data) != height * width or not all(type(g) is int and g >= 0 for g in data):
         raise LevelError(f"layer {name!r} does not hold {height}x{width} tiles")
     return data
+
+
+def _base64_cells(text: str, compression: str, name: str, cells: int) -> list[int]:
+    """A base64 layer's gids: decoded, inflated no further than ``cells`` gids (a layer that
+    inflates further is refused before it is held), four little-endian bytes each."""
+    size = 4 * cells
+    if len(text) > 4 * size + 64 and not compression:
+        raise LevelError(f"layer {name!r} holds more data than {cells} tiles")
+    try:
+        raw = base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        raise LevelError(f"layer {name!r}: its data is not base64") from None
+    if compression:
+        if compression not in ("zlib", "gzip"):
+            raise LevelError(f"layer {name!r} is compressed with {str(compression)[:20]}: save it as CSV, or base64 "
+                             "with zlib or gzip")
+        inflater = zlib.decompressobj(zlib.MAX_WBITS | (16 if compression == "gzip" else 0))
+        try:
+            raw = inflater.decompress(raw, size + 1)
+        except zlib.error:
+            raise LevelError(f"layer {name!r}: its data is not {compression} data") from None
+        if len(raw) <= size and not inflater.eof:
+            raise LevelError(f"layer {name!r}: its {compression} data is cut short")
+    if len(raw) != size:
+        raise LevelError(f"layer {name!r} does not hold {cells} tiles ({len(raw) if len(raw) <= size else 'more'} "
+                         f"bytes, not {size})")
+    return [int.from_bytes(raw[k:k + 4], "little") for k in range(0, size, 4)]
 
 
 def _fill_inside(grid: list[list[str]]) -> None:
@@ -246,9 +376,20 @@ def _fill_inside(grid: list[list[str]]) -> None:
                 row[c] = "?"
 
 
+def _finite(value) -> bool:
+    return type(value) in (int, float) and math.isfinite(value) and abs(value) < 1e9
+
+
+def placed(obj: dict) -> bool:
+    """Whether an object has a position: finite numbers x and y (width and height, when given,
+    finite too)."""
+    return (_finite(obj.get("x")) and _finite(obj.get("y"))
+            and all(_finite(obj.get(key) or 0) for key in ("width", "height")))
+
+
 def object_cell(obj: dict, tile_w: int, tile_h: int) -> Cell:
-    """The cell under an object: a point's, a rectangle's centre, a tile object's centre."""
-    x, y = float(obj.get("x", 0)), float(obj.get("y", 0))
+    """The cell under an object (``placed``): a point's, a rectangle's centre, a tile object's centre."""
+    x, y = float(obj["x"]), float(obj["y"])
     w, h = float(obj.get("width", 0) or 0), float(obj.get("height", 0) or 0)
     if obj.get("point"):
         w = h = 0.0
@@ -266,8 +407,8 @@ def _items(document: dict, grid: list[list[str]], tile_w: int, tile_h: int) -> t
         for obj in layer.get("objects") or []:
             if not isinstance(obj, dict) or obj.get("name") != "item":
                 continue
-            if not all(isinstance(obj.get(key, 0), (int, float)) for key in ("x", "y", "width", "height")):
-                raise LevelError("an object 'item' has no position")
+            if not placed(obj):
+                raise LevelError("an object 'item' has no position (x and y finite numbers)")
             r, c = object_cell(obj, tile_w, tile_h)
             if not (0 <= r < height and 0 <= c < width):
                 raise LevelError(f"an object 'item' lies outside the {width}x{height} map")
@@ -291,8 +432,8 @@ def _doors(document: dict, grid: list[list[str]], tile_w: int, tile_h: int) -> d
                 continue
             if name in doors:
                 raise LevelError(f"two objects named {name!r}: a door is one object")
-            if not all(isinstance(obj.get(key, 0), (int, float)) for key in ("x", "y", "width", "height")):
-                raise LevelError(f"object {name!r} has no position")
+            if not placed(obj):
+                raise LevelError(f"object {name!r} has no position (x and y finite numbers)")
             r, c = object_cell(obj, tile_w, tile_h)
             if not (0 <= r < height and 0 <= c < width):
                 raise LevelError(f"object {name!r} lies outside the {width}x{height} map")

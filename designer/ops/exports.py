@@ -129,27 +129,31 @@ def export_tiled(source: str, *, output_file: str | None = None, out: str | None
 
 
 def _export_into(source: str, into: str, output_file: str | None, out: str | None, force: bool) -> Written:
-    """``export --to tiled --into MAP -o FILE.tmj``: the level written into a copy of MAP."""
+    """``export --to tiled --into MAP -o FILE``: the level written into a copy of MAP, in MAP's
+    own format (JSON, or XML for a .tmx map), read back before it is written."""
     from designer.export import tiled
     from designer.formats import output
-    from designer.formats.tiled_map import is_map_path, read_map
+    from designer.formats.tiled_map import XML_SUFFIXES, is_map_path, read_map
 
     if out is not None:
         raise DesignerError("--into writes one level into one map: use -o FILE.tmj, not --out")
     if not is_map_path(into):
-        raise DesignerError(f"--into {into}: a Tiled JSON map (.tmj or .json) is needed")
-    if Path(output_file).suffix.lower() not in (".tmj", ".json"):
-        raise DesignerError(f"-o {output_file}: a Tiled map is written as FILE.tmj (or FILE.json)")
+        raise DesignerError(f"--into {into}: a Tiled map (.tmj, .json or .tmx) is needed")
+    xml = Path(into).suffix.lower() in XML_SUFFIXES
+    wanted = XML_SUFFIXES if xml else (".tmj", ".json")
+    if Path(output_file).suffix.lower() not in wanted:
+        raise DesignerError(f"-o {output_file}: the copy of {Path(into).name} is a Tiled "
+                            f"{'XML map, written as FILE.tmx' if xml else 'JSON map, written as FILE.tmj (or FILE.json)'}")
     output.check_file(output_file, force=force)
     levels, _ = _read(source)
     if len(levels) > 1:
         raise DesignerError(f"{source} holds {len(levels)} levels: --into takes one")
     user = read_map(into)
     try:
-        document = tiled.into_map(user, levels[0].level)
+        text = tiled.into_map_text(user, levels[0].level, Path(output_file).parent)
     except ValueError as exc:
         raise DesignerError(f"--into {into}: {exc}") from None
-    output.write(output_file, json.dumps(document, indent=1) + "\n", force=force)
+    output.write(output_file, text, force=force)
     return Written([output_file], 1)
 
 

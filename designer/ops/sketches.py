@@ -60,11 +60,11 @@ def level_text(rows: list[str]) -> str:
 def into_map_text(document: object, rows: list[str]) -> str:
     """A filled sketch written into a copy of the user's Tiled map (``document``, its JSON), as
     ``export --to tiled --into`` writes it: their other layers, tilesets and properties kept."""
-    from designer.export.tiled import into_map
+    from designer.export.tiled import into_map_text
 
     user = map_from_document(document)
     try:
-        return json.dumps(into_map(user, _filled(rows)), indent=1) + "\n"
+        return into_map_text(user, _filled(rows))
     except ValueError as exc:
         raise DesignerError(str(exc)) from None
 

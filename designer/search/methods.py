@@ -63,6 +63,9 @@ class Method:
             return policies.design(request, seed=seed, time_limit=time_limit, workers=workers, maximize=maximize,
                                    exclude=exclude, progress=progress, method=self.name, executor=executor,
                                    maximize_choices=maximize_choices, hint=hint, cancel=cancel)
+        if request.is_room:  # they lay a level's start and goal, never a room's doors
+            raise DesignerError(f"a room's doors (--door, or 1-9 in a template) need --method auto or cpsat, not "
+                                f"{self.name}")
         if request.item_count:  # they know no items
             raise DesignerError(f"items (--items, or * in a template) need --method auto, not {self.name}")
         if request.template is not None:  # as published, they lay rocks on an open frame, not in a drawing

@@ -6,12 +6,11 @@ room's doors and routes. What is valid but cannot be met is the searches' to fin
 from __future__ import annotations
 
 from designer.core.errors import DesignerError
-from designer.core.level import ICE
-from designer.core.limits import MAX_COUNT, whole
+from designer.core.level import ICE, ROCK
+from designer.core.limits import MAX_COUNT, MAX_DESIGN_SIDE, whole
 from designer.core.request import LayoutRequest
 
-#: Largest grid the designer accepts (the model grows with cells x slide length).
-MAX_DESIGN_SIDE = 40
+__all__ = ["MAX_DESIGN_SIDE", "validate"]
 
 
 def validate(request: LayoutRequest) -> None:
@@ -87,6 +86,19 @@ def _validate_items(request: LayoutRequest) -> None:
     for cell in request.pinned_items:
         if cell in (request.start, request.goal):
             raise DesignerError(f"--start or --goal {cell[0]},{cell[1]} is an item the template draws")
+        if shut_in(request, cell):
+            raise DesignerError(f"the item at {cell[0]},{cell[1]} is walled in on every side: nothing can reach it")
+
+
+def shut_in(request: LayoutRequest, cell: tuple[int, int]) -> bool:
+    """Whether every side of ``cell`` is the grid's edge or a rock the designer cannot move (a
+    frame's corner, a template's walled nook): nothing can move onto it, or off it."""
+    r, c = cell
+    for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        near = (r + dr, c + dc)
+        if 0 <= near[0] < request.height and 0 <= near[1] < request.width and request.fixed_tile(near) != ROCK:
+            return False
+    return True
 
 
 def _validate_room(request: LayoutRequest) -> None:
@@ -118,6 +130,9 @@ def _validate_room(request: LayoutRequest) -> None:
             raise DesignerError(f"door {number} ({r},{c}) is a corner of the frame: nothing can move there or from there")
         if request.template is not None and request.template[r][c] == "_":
             raise DesignerError(f"door {number} ({r},{c}) is a drawn snow tile of the template: a door is ice")
+        if shut_in(request, (r, c)):
+            raise DesignerError(f"door {number} ({r},{c}) is walled in on every side: nothing can move there or "
+                                "from there")
         if (r, c) in seen:
             raise DesignerError(f"doors {seen[(r, c)]} and {number} are the same cell ({r},{c})")
         seen[(r, c)] = number

@@ -1,0 +1,273 @@
+"""Tiled's XML formats: a TMX map and a TSX tileset, read as the JSON documents Tiled writes for
+the same map (so that one reader, ``designer.formats.tiled_map``, reads both formats), and a
+copy of a TMX map with a level written into it.
+
+Tiled saves maps as XML by default (``.tmx``, tilesets ``.tsx``). The parse is the standard
+library's (expat); a map that declares XML entities is refused in one line (Tiled never writes
+them, and expanding them is how a small file becomes a large one). What is read (the rest is
+kept for the write-back, never interpreted):
+
+- ``<map>``: orientation, width, height, tilewidth, tileheight, infinite, nextlayerid,
+  nextobjectid and its ``<properties>``;
+- ``<tileset>``: ``firstgid`` with ``source`` (an external tileset), or embedded, each ``<tile
+  id>``'s ``<properties>``;
+- the layers in order, groups searched: ``<layer>`` with ``<data>`` as CSV, base64 (plain, zlib
+  or gzip) or ``<tile gid>`` elements (chunks are an infinite map's, refused as for JSON);
+  ``<objectgroup>`` with each ``<object>``'s name, x, y, width, height, gid and ``<point/>``;
+  ``<imagelayer>`` and ``<group>``.
+
+A TMX object's missing x or y is 0, as the format says (Tiled's JSON requires them).
+
+>>> doc = map_document(parse_xml('<map orientation="orthogonal" width="3" height="1" tilewidth="8" '
+...     'tileheight="8"><layer name="t" width="3" height="1"><data encoding="csv">1,2,0</data></layer>'
+...     '</map>', "map"))
+>>> doc["width"], doc["layers"][0]["data"]
+(3, [1, 2, 0])
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import re
+import xml.etree.ElementTree as ET
+from xml.parsers import expat
+
+from designer.core.errors import LevelError
+
+#: Layer elements, with the JSON ``type`` of each.
+LAYER_TAGS = {"layer": "tilelayer", "objectgroup": "objectgroup", "imagelayer": "imagelayer", "group": "group"}
+#: Groups nested deeper than this are refused (Tiled's own maps nest a few).
+MAX_GROUP_DEPTH = 32
+_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
+_WHOLE = re.compile(r"[+-]?\d{1,10}")
+
+
+def parse_xml(text: str, what: str) -> ET.Element:
+    """The root element of XML text; one LevelError line for bad XML or a declared entity. A
+    first pass (expat itself) refuses any entity declaration before the tree is built."""
+    scan = expat.ParserCreate()
+
+    def refuse(*_args) -> None:
+        raise LevelError(f"the {what} declares XML entities: Tiled never writes them, and they are not read")
+
+    scan.EntityDeclHandler = refuse
+    scan.UnparsedEntityDeclHandler = refuse
+    scan.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
+    try:
+        scan.Parse(text, True)
+        return ET.fromstring(text)
+    except expat.ExpatError as exc:
+        raise LevelError(f"bad XML at line {exc.lineno}, column {exc.offset + 1}: "
+                         f"{expat.ErrorString(exc.code)}") from None
+    except ET.ParseError as exc:
+        line, column = exc.position
+        raise LevelError(f"bad XML at line {line}, column {column + 1}") from None
+
+
+def _whole(text: str | None):
+    """An attribute as a whole number, or the text itself (which the reader then refuses)."""
+    return int(text) if text is not None and _WHOLE.fullmatch(text.strip()) else text
+
+
+def _number(text: str | None, default=None):
+    """An attribute as a number (finite or not: the reader refuses what is not), or the text itself."""
+    if text is None:
+        return default
+    text = text.strip()
+    if _NUMBER.fullmatch(text):
+        value = float(text)
+        return int(value) if value.is_integer() and math.isfinite(value) and "." not in text and "e" not in text.lower() else value
+    if text.lower() in ("nan", "inf", "-inf", "+inf", "infinity", "-infinity"):
+        return float(text)
+    return text
+
+
+def _properties(element: ET.Element) -> list[dict]:
+    """The ``<properties>`` of an element, as Tiled's JSON lists them."""
+    found = []
+    holder = element.find("properties")
+    for prop in holder.findall("property") if holder is not None else ():
+        kind = prop.get("type", "string")
+        value = prop.get("value", prop.text or "")
+        if kind == "int":
+            value = _whole(value)
+        elif kind == "float":
+            value = _number(value)
+        elif kind == "bool":
+            value = value == "true"
+        found.append({"name": prop.get("name"), "type": kind, "value": value})
+    return found
+
+
+def tileset_document(root: ET.Element, first_gid: bool = False) -> dict:
+    """A ``<tileset>`` (a TSX file's root, or one embedded in a map) as Tiled's JSON tileset."""
+    if root.tag != "tileset":
+        raise LevelError(f"not a Tiled tileset (its XML root is <{root.tag[:40]}>)")
+    tileset: dict = {}
+    if first_gid:
+        tileset["firstgid"] = _whole(root.get("firstgid"))
+        if root.get("source") is not None:
+            tileset["source"] = root.get("source")
+            return tileset
+    tileset["name"] = root.get("name", "")
+    tileset["tiles"] = [{"id": _whole(tile.get("id")), "properties": _properties(tile)} for tile in root.findall("tile")]
+    return tileset
+
+
+def _layer_data(data: ET.Element | None) -> dict:
+    """A ``<layer>``'s data as the JSON layer keys: ``data`` (and its encoding), or ``chunks``."""
+    if data is None:
+        return {"data": []}
+    if data.find("chunk") is not None:
+        return {"chunks": []}
+    encoding, compression = data.get("encoding"), data.get("compression")
+    if encoding == "csv":
+        cells = [part.strip() for part in (data.text or "").split(",")]
+        if cells == [""]:
+            cells = []
+        return {"data": [int(part) if _WHOLE.fullmatch(part) else -1 for part in cells]}
+    if encoding == "base64":
+        return {"encoding": "base64", "compression": compression or "", "data": "".join((data.text or "").split())}
+    if encoding:
+        return {"encoding": encoding, "data": None}
+    return {"data": [_whole(tile.get("gid", "0")) for tile in data.findall("tile")]}
+
+
+def _object(obj: ET.Element) -> dict:
+    found = {"id": _whole(obj.get("id")), "name": obj.get("name", ""), "type": obj.get("type", obj.get("class", "")),
+             "x": _number(obj.get("x"), 0), "y": _number(obj.get("y"), 0),
+             "width": _number(obj.get("width"), 0), "height": _number(obj.get("height"), 0)}
+    if obj.find("point") is not None:
+        found["point"] = True
+    if obj.get("gid") is not None:
+        found["gid"] = _whole(obj.get("gid"))
+    return found
+
+
+def layer_elements(parent: ET.Element) -> list[ET.Element]:
+    """The layer elements of a map or group, in order (a JSON document's ``layers``)."""
+    return [child for child in parent if child.tag in LAYER_TAGS]
+
+
+def _layers(parent: ET.Element, depth: int) -> list[dict]:
+    if depth > MAX_GROUP_DEPTH:
+        raise LevelError(f"groups nested more than {MAX_GROUP_DEPTH} deep")
+    layers = []
+    for element in layer_elements(parent):
+        layer = {"type": LAYER_TAGS[element.tag], "name": element.get("name", ""), "id": _whole(element.get("id"))}
+        if element.tag == "layer":
+            layer.update(width=_whole(element.get("width")), height=_whole(element.get("height")),
+                         **_layer_data(element.find("data")))
+        elif element.tag == "objectgroup":
+            layer["objects"] = [_object(obj) for obj in element.findall("object")]
+        elif element.tag == "group":
+            layer["layers"] = _layers(element, depth + 1)
+        layers.append(layer)
+    return layers
+
+
+def map_document(root: ET.Element) -> dict:
+    """A ``<map>`` as Tiled's JSON map (the keys the designer reads; see the module docstring)."""
+    if root.tag != "map":
+        raise LevelError(f"not a Tiled map (its XML root is <{root.tag[:40]}>, not <map>)")
+    document = {"type": "map", "orientation": root.get("orientation"), "infinite": root.get("infinite") == "1"}
+    for key in ("width", "height", "tilewidth", "tileheight", "nextlayerid", "nextobjectid"):
+        document[key] = _whole(root.get(key))
+    document["properties"] = _properties(root)
+    document["tilesets"] = [tileset_document(element, first_gid=True) for element in root.findall("tileset")]
+    document["layers"] = _layers(root, 0)
+    return document
+
+
+def element_at(root: ET.Element, path: tuple[int, ...]) -> ET.Element:
+    """The layer element at ``path`` (indices through groups, as ``tiled_map.layer_at``)."""
+    element = root
+    for k in path:
+        element = layer_elements(element)[k]
+    return element
+
+
+def _text(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def write_into(root: ET.Element, before: dict, after: dict, puzzle: tuple[int, ...]) -> str:
+    """The TMX text of a copy of ``root`` changed as ``before`` (its document, ``map_document``)
+    became ``after`` (``designer.export.tiled.into_map``'s copy): the puzzle layer's data as CSV,
+    objects moved or added, map properties set, ``nextobjectid``/``nextlayerid``. Nothing else is
+    touched: every other element and attribute stays as it was."""
+    root = copy.deepcopy(root)
+    data = element_at(root, puzzle).find("data")
+    for key in list(data.attrib):
+        del data.attrib[key]
+    data.set("encoding", "csv")
+    for child in list(data):
+        data.remove(child)
+    width = after["width"]
+    cells = [str(gid) for gid in _layer_at(after, puzzle)["data"]]
+    data.text = "\n" + ",\n".join(",".join(cells[k:k + width]) for k in range(0, len(cells), width)) + "\n"
+    _objects_into(root, root, before["layers"], after["layers"])
+    for key in ("nextobjectid", "nextlayerid"):
+        if after.get(key) != before.get(key) and after.get(key) is not None:
+            root.set(key, str(after[key]))
+    old = {p["name"]: p for p in before.get("properties") or []}
+    holder = root.find("properties")
+    for prop in after.get("properties") or []:
+        if old.get(prop["name"]) == prop:
+            continue
+        if holder is None:
+            holder = ET.Element("properties")
+            root.insert(0, holder)
+        mine = next((p for p in holder.findall("property") if p.get("name") == prop["name"]), None)
+        if mine is None:
+            mine = ET.SubElement(holder, "property", name=prop["name"])
+        if prop["type"] == "string":
+            mine.attrib.pop("type", None)
+        else:
+            mine.set("type", prop["type"])
+        mine.text = None
+        mine.set("value", _text(prop["value"]))
+    ET.indent(root, space=" ")
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def _layer_at(document: dict, path: tuple[int, ...]) -> dict:
+    layers, layer = document["layers"], None
+    for k in path:
+        layer = layers[k]
+        layers = layer.get("layers") or []
+    return layer
+
+
+def _objects_into(root: ET.Element, parent: ET.Element, before: list, after: list) -> None:
+    """The object layers of ``after`` written over ``parent``'s elements: objects of ``before``
+    whose x or y changed get the new value; objects and layers after those of ``before`` are added."""
+    elements = layer_elements(parent)
+    for k, layer in enumerate(after):
+        if k >= len(before):  # a layer the write added
+            element = ET.SubElement(parent, "objectgroup", id=str(layer.get("id", "")), name=layer.get("name", ""))
+            _add_objects(element, layer.get("objects") or [])
+            continue
+        if layer.get("type") == "group":
+            _objects_into(root, elements[k], before[k].get("layers") or [], layer.get("layers") or [])
+        elif layer.get("type") == "objectgroup":
+            mine = elements[k].findall("object")
+            old = before[k].get("objects") or []
+            for obj, was, element in zip(layer["objects"], old, mine):
+                for key in ("x", "y"):
+                    if obj.get(key) != was.get(key):
+                        element.set(key, _text(obj[key]))
+            _add_objects(elements[k], layer["objects"][len(old):])
+
+
+def _add_objects(element: ET.Element, objects: list[dict]) -> None:
+    for obj in objects:
+        added = ET.SubElement(element, "object", id=str(obj["id"]), name=obj["name"], type=obj.get("type", ""),
+                              x=_text(obj["x"]), y=_text(obj["y"]))
+        if obj.get("point"):
+            ET.SubElement(added, "point")

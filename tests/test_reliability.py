@@ -406,9 +406,15 @@ def test_an_analysis_too_large_for_its_memory_is_one_line(tmp_path, capsys, monk
 # --- messages say what was asked and what was found (row 16) ---------------------------------------
 
 def test_16_a_maximize_that_ran_out_of_time_asks_for_no_min_stops(capsys):
-    assert main(["make", "--time-limit", "0", "--maximize"]) == 1
+    assert main(["make", "--time-limit", "0.0001", "--maximize"]) == 1
     err = capsys.readouterr().err
-    assert one_error_line(err) and "no strong reversible level found in 0 s" in err and ">= 1" not in err
+    assert one_error_line(err) and "no strong reversible level found in 0.0001 s" in err and ">= 1" not in err
+
+
+def test_12_a_time_limit_of_0_is_refused(capsys):
+    assert main(["make", "--time-limit", "0"]) == 2
+    err = capsys.readouterr().err
+    assert one_error_line(err) and "--time-limit must be more than 0 seconds" in err
 
 
 def test_16_layouts_beyond_the_bar_that_failed_say_why():

@@ -7,7 +7,7 @@ import json
 import typer
 
 from designer.core.errors import DesignerError
-from designer.cli.shell import bench_app, bounded, echo, framed_size
+from designer.cli.shell import bench_app, bounded, echo, examples, framed_size
 from designer.core.limits import MAX_RUNS, MAX_SAMPLES, MAX_SEED
 
 #: Options of make that bench make sets itself (a level per seed, read as JSON from its output).
@@ -16,11 +16,11 @@ BENCH_MAKE_SETS = ("-o", "--output", "--out", "--format", "--seed", "--count", "
 
 @bench_app.command("classify")
 def bench_classify_cmd(
-    count: int = typer.Option(10_000, min=1, callback=bounded("--count", 1, MAX_SAMPLES), help="How many random levels."),
-    size: str = typer.Option("12x12", help="Level size HxW."),
-    density: float = typer.Option(0.2, min=0.0, max=1.0, help="Probability of rock per interior cell."),
-    seed: int = typer.Option(0, min=0, callback=bounded("--seed", 0, MAX_SEED), help="Seed of the random levels."),
-    repeats: int = typer.Option(5, min=1, callback=bounded("--repeats", 1, MAX_RUNS), help="Timed runs (the median is reported)."),
+    count: int = typer.Option(10_000, metavar="N", min=1, callback=bounded("--count", 1, MAX_SAMPLES), help="How many random levels."),
+    size: str = typer.Option("12x12", metavar="HxW", help="Level size HxW."),
+    density: float = typer.Option(0.2, metavar="P", min=0.0, max=1.0, help="Probability of rock per interior cell."),
+    seed: int = typer.Option(0, metavar="N", min=0, callback=bounded("--seed", 0, MAX_SEED), help="Seed of the random levels."),
+    repeats: int = typer.Option(5, metavar="N", min=1, callback=bounded("--repeats", 1, MAX_RUNS), help="Timed runs (the median is reported)."),
 ) -> None:
     """Time classifying random framed levels (class, reversibility, min stops)."""
     from designer.studies.bench import bench_classify
@@ -31,10 +31,10 @@ def bench_classify_cmd(
 
 @bench_app.command("analyze")
 def bench_analyze_cmd(
-    size: str = typer.Option("300x300", help="Level size HxW."),
-    density: float = typer.Option(0.2, min=0.0, max=1.0, help="Probability of rock per interior cell."),
-    seed: int = typer.Option(0, min=0, callback=bounded("--seed", 0, MAX_SEED), help="Seed of the random level."),
-    runs: int = typer.Option(5, min=1, callback=bounded("--runs", 1, MAX_RUNS), help="Timed runs (the median is reported)."),
+    size: str = typer.Option("300x300", metavar="HxW", help="Level size HxW."),
+    density: float = typer.Option(0.2, metavar="P", min=0.0, max=1.0, help="Probability of rock per interior cell."),
+    seed: int = typer.Option(0, metavar="N", min=0, callback=bounded("--seed", 0, MAX_SEED), help="Seed of the random level."),
+    runs: int = typer.Option(5, metavar="N", min=1, callback=bounded("--runs", 1, MAX_RUNS), help="Timed runs (the median is reported)."),
     as_json: bool = typer.Option(False, "--json", help="Time 'analyze --json' instead of the text report."),
 ) -> None:
     """Whole-process time of 'designer analyze' on a random solvable level."""
@@ -49,9 +49,9 @@ def bench_studio_cmd(
     requests: int = typer.Option(200, "--requests", min=1, callback=bounded("--requests", 1, MAX_RUNS),
                                  help="How many live-analysis calls."),
     clients: int = typer.Option(20, "--clients", min=1, max=200, help="How many of them at once."),
-    size: str = typer.Option("20x20", help="Level size HxW."),
-    density: float = typer.Option(0.2, min=0.0, max=1.0, help="Probability of rock per interior cell."),
-    seed: int = typer.Option(0, min=0, callback=bounded("--seed", 0, MAX_SEED), help="Seed of the random level."),
+    size: str = typer.Option("20x20", metavar="HxW", help="Level size HxW."),
+    density: float = typer.Option(0.2, metavar="P", min=0.0, max=1.0, help="Probability of rock per interior cell."),
+    seed: int = typer.Option(0, metavar="N", min=0, callback=bounded("--seed", 0, MAX_SEED), help="Seed of the random level."),
 ) -> None:
     """The studio's live analysis under load: 'designer studio' started, and its live figures
     asked for by many clients at once, over HTTP (median, 95th percentile, slowest)."""
@@ -63,7 +63,9 @@ def bench_studio_cmd(
     echo(json.dumps(bench_studio(requests, clients, h, w, density, seed), indent=2))
 
 
-@bench_app.command("make", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+@bench_app.command("make", context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+                   epilog=examples("designer bench make --seeds 5 -- --min-stops 25",
+                                   "designer bench make --seeds 3 -- --method cpsat-ends --size 6x6 --min-stops 9"))
 def bench_make_cmd(
     ctx: typer.Context,
     seeds: int = typer.Option(5, "--seeds", min=1, callback=bounded("--seeds", 1, MAX_RUNS), help="Run seeds 1..N (the median is reported)."),

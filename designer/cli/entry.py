@@ -22,18 +22,24 @@ from designer.core.errors import DesignerError, RequestNotMet
 from designer.cli.shell import OutputClosed, app
 
 # The command modules register their commands on ``app`` as they are imported: these lines are
-# the order of ``designer --help``.
-from designer.cli import levels  # noqa: E402  solve, analyze
+# the order of ``designer --help`` (its panels: design, inspect, export, studies).
 from designer.cli import make  # noqa: E402
-from designer.cli import studies  # noqa: E402  compare, pareto, records
-from designer.cli import exports  # noqa: E402  render, export, play
 from designer.cli import studio  # noqa: E402
+from designer.cli import levels  # noqa: E402  solve, analyze
+from designer.cli import exports  # noqa: E402  render, export, play
+from designer.cli import studies  # noqa: E402  compare, pareto, records
 from designer.cli import bench  # noqa: E402
 
-COMMANDS = (levels, make, studies, exports, studio, bench)
+COMMANDS = (make, studio, levels, exports, studies, bench)
 
 #: Exit status after Ctrl-C (128 + SIGINT), as shells report it.
 INTERRUPTED = 128 + signal.SIGINT
+
+
+def command_names() -> list[str]:
+    """The commands, in the order ``designer --help`` lists them: what ``app`` has registered."""
+    names = [command.name or command.callback.__name__.replace("_", "-") for command in app.registered_commands]
+    return names + [group.name for group in app.registered_groups]
 
 
 def _one_line(message: str) -> str:
@@ -98,8 +104,8 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     _stand_in_for_closed_streams()
     if not argv:
-        typer.echo("usage: designer COMMAND [ARGS]... (commands: make, solve, analyze, render, export, play, compare, "
-                   "records, pareto, bench; see designer --help)", err=True)
+        typer.echo(f"usage: designer COMMAND [ARGS]... (commands: {', '.join(command_names())}; see designer --help)",
+                   err=True)
         return 2
     _note_slow_kernels()
     token = CancelToken()

@@ -7,10 +7,12 @@ from typing import Optional
 
 import typer
 
-from designer.cli.shell import LEVELS_HELP, app, note
+from designer.cli.shell import EXPORT, LEVELS_HELP, app, examples, note
 
 
-@app.command()
+@app.command(rich_help_panel=EXPORT, epilog=examples(
+    "designer render level.json -o level.png --solution", "designer render level.txt -o graph.svg --graph",
+    "designer render pack -o sheet.png"))
 def render(
     source: str = typer.Argument(..., metavar="LEVEL|DIR", help=LEVELS_HELP),
     output_file: str = typer.Option(..., "-o", "--output", metavar="FILE",
@@ -37,30 +39,36 @@ class ExportFormat(str, Enum):
     tiled = "tiled"
 
 
-@app.command()
+@app.command(rich_help_panel=EXPORT, epilog=examples(
+    "designer export level.json -o level.tmj", "designer export pack --out maps",
+    "designer export filled.json --into examples/maps/l-room.tmx -o filled.tmx"))
 def export(
     source: str = typer.Argument(..., metavar="LEVEL|DIR", help=LEVELS_HELP),
-    to: ExportFormat = typer.Option(..., "--to", help="The target: tiled (a Tiled JSON map, .tmj)."),
-    output_file: Optional[str] = typer.Option(None, "-o", "--output", metavar="FILE.tmj", help="The map of one level."),
+    to: ExportFormat = typer.Option(ExportFormat.tiled, "--to", case_sensitive=False,
+                                    help="The target: tiled (the default and, today, the only one): a Tiled map."),
+    output_file: Optional[str] = typer.Option(None, "-o", "--output", metavar="FILE",
+                                              help="The map of one level: FILE.tmj (FILE.tmx with a .tmx --into)."),
     out: Optional[str] = typer.Option(None, "--out", metavar="DIR", help="A folder for the maps (one per level)."),
-    cell: int = typer.Option(32, "--cell", metavar="PIXELS", min=4, max=512, help="Tile size in pixels."),
+    cell: int = typer.Option(32, "--cell", metavar="PIXELS", min=4, max=512, help="Tile size in pixels (default 32)."),
     force: bool = typer.Option(False, "--force", help="Overwrite existing files."),
-    into: Optional[str] = typer.Option(None, "--into", metavar="MAP.tmj",
-                                       help="Write the level into a copy of your own Tiled map (the template it was "
-                                            "designed from), keeping its other layers, tilesets and properties."),
+    into: Optional[str] = typer.Option(None, "--into", metavar="MAP",
+                                       help="Write the level into a copy of your own Tiled map, .tmj or .tmx (the "
+                                            "template it was designed from), keeping its other layers, tilesets and "
+                                            "properties; in the map's own format."),
 ) -> None:
     """Export levels for a game engine: Tiled maps with their tileset image beside them."""
     from designer.ops import exports
 
     written = exports.export_tiled(source, output_file=output_file, out=out, cell=cell, force=force, into=into)
     if into is not None:
-        note(f"wrote {output_file} (the level in a copy of {into})")
+        note(f"wrote {output_file} (the {'room' if written.rooms else 'level'} in a copy of {into})")
         return
     maps, images = written.paths[:written.levels], written.paths[written.levels:]
     note(f"wrote {len(maps)} map{'s' if len(maps) > 1 else ''} and {' and '.join(map(str, images))}")
 
 
-@app.command()
+@app.command(rich_help_panel=EXPORT, epilog=examples(
+    "designer play level.json -o level.html", "designer play pack -o pack.html"))
 def play(
     source: str = typer.Argument(..., metavar="LEVEL|DIR", help=LEVELS_HELP),
     output_file: str = typer.Option(..., "-o", "--output", metavar="FILE.html", help="The page."),
@@ -70,4 +78,4 @@ def play(
     from designer.ops import exports
 
     written = exports.write_play_page(source, output_file, force=force)
-    note(f"wrote {output_file} ({written.levels} level{'s' if written.levels > 1 else ''})")
+    note(f"wrote {output_file} ({written.holding()})")

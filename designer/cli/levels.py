@@ -9,7 +9,7 @@ from typing import Optional
 import typer
 
 from designer.core.errors import RequestNotMet
-from designer.cli.shell import LEVEL_HELP, app, echo
+from designer.cli.shell import INSPECT, LEVEL_HELP, app, echo, examples
 
 
 class By(str, Enum):
@@ -26,11 +26,12 @@ def _routes(texts: list[str] | None) -> list | None:
     return [parse_route(text) for text in texts] if texts else None
 
 
-@app.command()
+@app.command(rich_help_panel=INSPECT, epilog=examples(
+    "designer solve level.json", "designer solve room.txt --route 1:3 --json", "designer solve filled.tmx"))
 def solve(
     level_file: str = typer.Argument(..., metavar="LEVEL", help=LEVEL_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print the solution as JSON."),
-    by: By = typer.Option(By.moves, "--by", help="Fewest moves (ties: least distance) or least distance."),
+    by: By = typer.Option(By.moves, "--by", case_sensitive=False, metavar="moves|distance", help="Fewest moves (ties: least distance) or least distance."),
     route: Optional[list[str]] = typer.Option(None, "--route", metavar="A:B", help=ROUTE_HELP),
 ) -> None:
     """Print the optimal solution of a level (status 1 if it is unsolvable)."""
@@ -70,7 +71,8 @@ def _solve_room(solved, as_json: bool) -> None:
                             + (f" (and {len(lost) - 1} more route{'s' if len(lost) > 2 else ''})" if len(lost) > 1 else ""))
 
 
-@app.command()
+@app.command(rich_help_panel=INSPECT, epilog=examples(
+    "designer analyze level.json", "designer analyze level.txt --json", "designer analyze room.json --route 1:2"))
 def analyze(
     level_file: str = typer.Argument(..., metavar="LEVEL", help=LEVEL_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print the level's analysis object as JSON."),

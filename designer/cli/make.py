@@ -12,9 +12,9 @@ import typer
 from designer.core.errors import DesignerError
 from designer.cli.progress import progress_bar
 from designer.core.limits import MAX_LEVELS, MAX_SEED
-from designer.cli.shell import (Method, app, bounded, cancel_token, echo, finite, machine_workers, max_rocks_option,
-                                no_frame_option, note, parse_cell, parse_size, progress_shown, size_option,
-                                template_option)
+from designer.cli.shell import (ASK, DESIGN, GRID, OUTPUT, PACKS, ROOMS, SEARCH, Method, app, bounded, cancel_token,
+                                echo, examples, finite, machine_workers, max_rocks_option, no_frame_option, note,
+                                parse_cell, parse_size, progress_shown, size_option, template_option)
 
 
 class Format(str, Enum):
@@ -33,59 +33,88 @@ Difficulty = Enum("Difficulty", {name: name for name in _difficulty_presets()}, 
 DIFFICULTY_HELP = "A preset: " + "; ".join(f"{p.name}, {p.summary}" for p in _difficulty_presets().values()) + "."
 
 
-@app.command()
+def _method_help() -> str:
+    """--method's help, from the registry (``designer.search.methods``): every method, once."""
+    from designer.search.methods import METHODS
+
+    return "; ".join(f"{m.name}{' (default)' if m.name == 'auto' else ''}: {m.summary}" for m in METHODS.values()) + "."
+
+
+@app.command(rich_help_panel=DESIGN, epilog=examples(
+    "designer make --min-stops 25 --seed 7 --format json -o level.json",
+    "designer make --difficulty hard --items 2",
+    "designer make --door 11,5 --door 6,0 --door 0,6 --route 1:3=15",
+    "designer make --template examples/maps/l-room.tmx --min-stops 9 --format json -o filled.json",
+    "designer make --count 7 --curve 5..35 --out pack"))
 def make(
     ctx: typer.Context,
-    size: Optional[str] = size_option(),
-    template: Optional[str] = template_option(),
-    min_stops: Optional[int] = typer.Option(None, "--min-stops", help="Least min stops (default 15; 1 with --maximize)."),
-    max_stops: Optional[int] = typer.Option(None, "--max-stops", help="Most min stops: with --min-stops, a band."),
-    start: Optional[str] = typer.Option(None, metavar="R,C", help="Pin the start at R,C (default: chosen on the bottom edge)."),
-    goal: Optional[str] = typer.Option(None, metavar="R,C", help="Pin the goal at R,C (default: chosen on the top edge)."),
-    seed: Optional[int] = typer.Option(None, min=0, callback=bounded("--seed", 0, MAX_SEED), help="Seed of every random choice: the same seed gives the same level (default 0)."),
-    time_limit: Optional[float] = typer.Option(None, "--time-limit", min=0.0, callback=lambda v: finite(v, "--time-limit"),
-                                               help="Seconds to search (per level; default 60)."),
-    fmt: Format = typer.Option(Format.ascii, "--format", help="Canonical ASCII or the JSON level."),
-    output_file: Optional[str] = typer.Option(None, "-o", "--output", metavar="FILE", help="Write the level to FILE instead of stdout."),
-    force: bool = typer.Option(False, "--force", help="Overwrite existing output files."),
-    no_frame: bool = no_frame_option(),
-    max_rocks: Optional[int] = max_rocks_option(),
-    snow: Optional[int] = typer.Option(None, "--snow", min=0, metavar="N",
-                                       help="Exactly N snow tiles (default 0, or the template's own)."),
-    tidy: bool = typer.Option(False, "--tidy", help="Every rock and snow tile the designer places is needed."),
-    items: Optional[int] = typer.Option(None, "--items", min=0, metavar="N",
+    min_stops: Optional[int] = typer.Option(None, "--min-stops", metavar="K", rich_help_panel=ASK,
+                                            help="At least K min stops (default 15; 1 with --maximize)."),
+    max_stops: Optional[int] = typer.Option(None, "--max-stops", metavar="M", rich_help_panel=ASK,
+                                            help="At most M min stops: with --min-stops, a band."),
+    maximize: bool = typer.Option(False, "--maximize", rich_help_panel=ASK,
+                                  help="Raise min stops as far as the time limit allows."),
+    difficulty: Optional[Difficulty] = typer.Option(None, "--difficulty", case_sensitive=False, rich_help_panel=ASK,
+                                                    help=DIFFICULTY_HELP),
+    items: Optional[int] = typer.Option(None, "--items", min=0, metavar="N", rich_help_panel=ASK,
                                         help="Place N items (*) to take before the goal opens; each one matters."),
-    maximize: bool = typer.Option(False, "--maximize", help="Raise min stops as far as the time limit allows."),
-    min_choices: Optional[int] = typer.Option(None, "--min-choices", metavar="N",
+    min_choices: Optional[int] = typer.Option(None, "--min-choices", metavar="N", rich_help_panel=ASK,
                                               help="At least N options (other moves open) along the printed solution."),
-    maximize_choices: bool = typer.Option(False, "--maximize-choices",
+    maximize_choices: bool = typer.Option(False, "--maximize-choices", rich_help_panel=ASK,
                                           help="Keep every other constraint and spend the time limit raising the "
                                                "options along the solution."),
-    unique: bool = typer.Option(False, "--unique", help="Exactly one fewest-moves solution."),
-    difficulty: Optional[Difficulty] = typer.Option(None, "--difficulty", help=DIFFICULTY_HELP),
-    curve: Optional[str] = typer.Option(None, "--curve", metavar="A..B",
-                                        help="A pack (with --count and --out) whose min stops rise evenly from A "
-                                             "to B, each level within one stop of its step."),
-    workers: Optional[int] = typer.Option(None, "--workers", min=1, callback=machine_workers, help="Solver threads (default: all cores)."),
-    count: int = typer.Option(1, "--count", min=1, callback=bounded("--count", 1, MAX_LEVELS), help="How many distinct levels (with --out)."),
-    out: Optional[str] = typer.Option(None, "--out", metavar="DIR", help="Folder for a pack of levels (with --count)."),
-    method: Optional[Method] = typer.Option(None, "--method",
-                                            help="auto (default): the designer's portfolio; cpsat: the CP-SAT model "
-                                                 "alone; random, repair, greedy: the classic generators."),
-    from_file: Optional[str] = typer.Option(None, "--from", metavar="LEVEL.json",
+    unique: bool = typer.Option(False, "--unique", rich_help_panel=ASK, help="Exactly one fewest-moves solution."),
+    tidy: bool = typer.Option(False, "--tidy", rich_help_panel=ASK,
+                              help="Every rock and snow tile the designer places is needed."),
+    size: Optional[str] = size_option(),
+    template: Optional[str] = template_option(),
+    no_frame: bool = no_frame_option(),
+    max_rocks: Optional[int] = max_rocks_option(),
+    snow: Optional[int] = typer.Option(None, "--snow", min=0, metavar="N", rich_help_panel=GRID,
+                                       help="Exactly N snow tiles (default 0, or the template's own)."),
+    start: Optional[str] = typer.Option(None, metavar="R,C", rich_help_panel=GRID,
+                                        help="Pin the start at row R, column C (default: chosen on the bottom edge)."),
+    goal: Optional[str] = typer.Option(None, metavar="R,C", rich_help_panel=GRID,
+                                       help="Pin the goal at row R, column C (default: chosen on the top edge)."),
+    door: Optional[list[str]] = typer.Option(None, "--door", metavar="R,C", rich_help_panel=ROOMS,
+                                             help="A room's door at row R, column C (repeatable: doors 1, 2, ... in "
+                                                  "order)."),
+    route: Optional[list[str]] = typer.Option(None, "--route", metavar="A:B[=K[..M]]", rich_help_panel=ROOMS,
+                                              help="A route of the room from door A to door B (repeatable; default: "
+                                                   "every pair), with its own floor K or band K..M."),
+    method: Optional[Method] = typer.Option(None, "--method", case_sensitive=False, metavar="METHOD",
+                                            rich_help_panel=SEARCH,
+                                            help=_method_help()),
+    seed: Optional[int] = typer.Option(None, min=0, metavar="N", callback=bounded("--seed", 0, MAX_SEED),
+                                       rich_help_panel=SEARCH,
+                                       help="Seed of every random choice: the same seed gives the same level "
+                                            "(default 0)."),
+    time_limit: Optional[float] = typer.Option(None, "--time-limit", metavar="SECONDS", rich_help_panel=SEARCH,
+                                               callback=lambda v: finite(v, "--time-limit"),
+                                               help="Seconds to search, more than 0 (per level; default 60)."),
+    workers: Optional[int] = typer.Option(None, "--workers", min=1, metavar="N", callback=machine_workers,
+                                          rich_help_panel=SEARCH, help="Solver threads (default: all cores)."),
+    dask: Optional[str] = typer.Option(None, "--dask", metavar="ADDR", rich_help_panel=SEARCH,
+                                       help="Run the exhaustive search's shards on dask: 'local' (a LocalCluster) "
+                                            "or tcp://HOST:PORT."),
+    from_file: Optional[str] = typer.Option(None, "--from", metavar="LEVEL.json", rich_help_panel=SEARCH,
                                             help="Run a designed level's request again (its generator record: the "
                                                  "request, method, seed and time limit); --time-limit and --workers "
                                                  "may override the record's."),
-    door: Optional[list[str]] = typer.Option(None, "--door", metavar="R,C",
-                                             help="A room's door at R,C (repeatable: doors 1, 2, ... in order)."),
-    route: Optional[list[str]] = typer.Option(None, "--route", metavar="A:B[=K[..M]]",
-                                              help="A route of the room from door A to door B (repeatable; default: "
-                                                   "every pair), with its own floor K or band K..M."),
-    dask: Optional[str] = typer.Option(None, "--dask", metavar="ADDR",
-                                       help="Run the exhaustive search's shards on dask: 'local' (a LocalCluster) "
-                                            "or tcp://HOST:PORT."),
+    count: int = typer.Option(1, "--count", min=1, metavar="N", callback=bounded("--count", 1, MAX_LEVELS),
+                              rich_help_panel=PACKS, help="How many distinct levels (with --out)."),
+    curve: Optional[str] = typer.Option(None, "--curve", metavar="A..B", rich_help_panel=PACKS,
+                                        help="A pack (with --count and --out) whose min stops rise evenly from A "
+                                             "to B, each level within one stop of its step."),
+    out: Optional[str] = typer.Option(None, "--out", metavar="DIR", rich_help_panel=PACKS,
+                                      help="Folder for a pack of levels (with --count)."),
+    fmt: Format = typer.Option(Format.ascii, "--format", case_sensitive=False, rich_help_panel=OUTPUT,
+                               help="Canonical ASCII or the JSON level."),
+    output_file: Optional[str] = typer.Option(None, "-o", "--output", metavar="FILE", rich_help_panel=OUTPUT,
+                                              help="Write the level to FILE instead of standard output."),
+    force: bool = typer.Option(False, "--force", rich_help_panel=OUTPUT, help="Overwrite existing output files."),
 ) -> None:
-    """Design a strong, reversible level whose min stops is at least K."""
+    """Design a strong, reversible level (or a room with doors) whose min stops is at least K."""
     from designer.ops import design as ops
 
     if from_file is not None:

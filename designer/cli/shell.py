@@ -14,13 +14,22 @@ from designer.core import limits
 from designer.core.control import CancelToken
 from designer.core.errors import DesignerError
 
-# Plain help (no rich panels): typer's rich help shows every flag, --help too, as "<bool>".
+# Rich help: the commands and make's options in panels, each command's examples kept line by line.
+# Help texts hold no square brackets (rich markup); metavars are escaped by typer.
 app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
-    rich_markup_mode=None,
+    rich_markup_mode="rich",
     help="Design, solve and analyse sliding-ice puzzles.",
 )
+
+#: The panels of ``designer --help``, each command in one.
+DESIGN, INSPECT, EXPORT, STUDIES = "Design", "Inspect", "Export", "Studies"
+
+
+def examples(*lines: str) -> str:
+    """A command's help epilog: its examples, one a line."""
+    return "Examples:\n\n" + "\n\n".join(lines)
 
 
 def _print_version(asked: bool) -> None:
@@ -37,30 +46,38 @@ def _options(version: bool = typer.Option(False, "--version", is_eager=True, cal
     """Design, solve and analyse sliding-ice puzzles."""
 
 
-bench_app = typer.Typer(help="Benchmarks that print figures.", rich_markup_mode=None)
-app.add_typer(bench_app, name="bench")
+bench_app = typer.Typer(help="Benchmarks that print figures (whole-process times, medians).", rich_markup_mode="rich")
+app.add_typer(bench_app, name="bench", rich_help_panel=STUDIES)
 
-LEVEL_HELP = "Level file (canonical ASCII, a dialect, or JSON), or - for standard input."
-LEVELS_HELP = "A level file (canonical ASCII, a dialect, or JSON), - for standard input, or a pack folder."
+LEVEL_HELP = "A level or room file (canonical ASCII, a dialect, JSON, or a filled Tiled map), or - for standard input."
+LEVELS_HELP = ("A level or room file (canonical ASCII, a dialect, JSON, or a filled Tiled map), - for standard input, "
+               "or a pack folder.")
+
+
+#: make's panels of options (pareto shares the grid's).
+GRID, ASK, ROOMS, SEARCH, PACKS, OUTPUT = ("The grid", "What to ask for", "Rooms with doors", "The search", "Packs",
+                                           "Output")
 
 
 def size_option():
     """``--size``, as make and pareto take it (each command gets an option of its own)."""
-    return typer.Option(None, metavar="HxW", help="Grid size HxW, the frame included (default 12x12).")
+    return typer.Option(None, metavar="HxW", help="Grid size HxW, the frame included (default 12x12).",
+                        rich_help_panel=GRID)
 
 
 def template_option():
     return typer.Option(None, "--template", metavar="FILE",
                         help="A sketch to fill: canonical ASCII plus ? for a free cell (doors 1-9 for a room), or a "
-                             "Tiled map (.tmj).")
+                             "Tiled map (.tmj, .json or .tmx).", rich_help_panel=GRID)
 
 
 def no_frame_option():
-    return typer.Option(False, "--no-frame", help="No rock frame: the grid edge is the wall.")
+    return typer.Option(False, "--no-frame", help="No rock frame: the grid edge is the wall.", rich_help_panel=GRID)
 
 
 def max_rocks_option():
-    return typer.Option(None, "--max-rocks", help="At most N rocks (frame not counted).")
+    return typer.Option(None, "--max-rocks", metavar="N", help="At most N rocks (frame not counted).",
+                        rich_help_panel=GRID)
 
 
 class OutputClosed(Exception):
@@ -99,9 +116,13 @@ def progress_shown() -> bool:
 
 
 def finite(value: float | None, option: str) -> float | None:
-    """A time option, refused in one line unless it is a finite number of seconds within the
-    bound every reader keeps (``designer.core.limits``): every stage takes a share of it."""
-    return None if value is None else limits.seconds(value, option)
+    """A time option, refused in one line unless it is a finite number of seconds, more than 0,
+    within the bound every reader keeps (``designer.core.limits``): every stage takes a share of it."""
+    if value is None:
+        return None
+    if type(value) in (int, float) and value <= 0:
+        raise DesignerError(f"{option} must be more than 0 seconds, not {value:g}")
+    return limits.seconds(value, option)
 
 
 def bounded(option: str, low: int, high: int):

@@ -14,7 +14,7 @@ from designer.core.errors import DesignerError
 from designer.cli.make import request_options
 from designer.cli.progress import progress_bar
 from designer.core.limits import MAX_RUNS, MAX_SEED
-from designer.cli.shell import (Method, app, bounded, cancel_token, echo, finite, machine_workers, max_rocks_option,
+from designer.cli.shell import (STUDIES, Method, app, bounded, examples, cancel_token, echo, finite, machine_workers, max_rocks_option,
                                 no_frame_option, note, parse_size, progress_shown, size_option, template_option)
 
 
@@ -41,16 +41,19 @@ def parse_rocks(text: str) -> list[int]:
     return list(range(first, last + 1))
 
 
-@app.command()
+@app.command(rich_help_panel=STUDIES, epilog=examples(
+    "designer compare --min-stops 10,20,30 --budget 10 --seeds 3", "designer compare --methods auto,random --json"))
 def compare(
     ctx: typer.Context,
     min_stops: str = typer.Option("20", "--min-stops", metavar="K[,K...]", help="Target K, or a list: 10,15,20,25,30."),
-    budget: float = typer.Option(20.0, "--budget", min=0.1, callback=lambda v: finite(v, "--budget"),
+    budget: float = typer.Option(20.0, "--budget", min=0.1, metavar="SECONDS", callback=lambda v: finite(v, "--budget"),
                                  help="Seconds per method per level."),
-    seeds: int = typer.Option(5, "--seeds", min=1, callback=bounded("--seeds", 1, MAX_RUNS), help="Seeds 1..N for every method and target."),
-    methods: str = typer.Option(",".join(m.value for m in Method), "--methods", help="Comma-separated methods."),
+    seeds: int = typer.Option(5, "--seeds", min=1, metavar="N", callback=bounded("--seeds", 1, MAX_RUNS), help="Seeds 1..N for every method and target."),
+    methods: str = typer.Option(",".join(m.value for m in Method), "--methods", metavar="M,M...",
+                                help="Comma-separated methods (default: all of them)."),
     size: str = typer.Option("12x12", metavar="HxW", help="Grid size HxW (with a frame)."),
-    workers: Optional[int] = typer.Option(None, "--workers", min=1, callback=machine_workers, help="CP-SAT threads (default: all cores)."),
+    workers: Optional[int] = typer.Option(None, "--workers", min=1, metavar="N", callback=machine_workers,
+                                          help="CP-SAT threads (default: all cores)."),
     as_json: bool = typer.Option(False, "--json", help="Print the results as JSON."),
     levels: bool = typer.Option(False, "--levels", help="Include every verified level in the JSON."),
     plot_file: Optional[str] = typer.Option(None, "--plot", metavar="FILE.png", help="Write a PNG of time to a level against K."),
@@ -84,7 +87,8 @@ def compare(
     echo(console.file.getvalue(), nl=False)
 
 
-@app.command()
+@app.command(rich_help_panel=STUDIES, epilog=examples(
+    "designer pareto --size 9x9 --time-limit 60 --out front", "designer pareto --time-limit 120 --plot front.png"))
 def pareto(
     ctx: typer.Context,
     size: Optional[str] = size_option(),
@@ -94,10 +98,12 @@ def pareto(
     snow: Optional[int] = typer.Option(None, "--snow", min=0, metavar="N", help="Exactly N snow tiles."),
     start: Optional[str] = typer.Option(None, metavar="R,C", help="Pin the start at R,C."),
     goal: Optional[str] = typer.Option(None, metavar="R,C", help="Pin the goal at R,C."),
-    time_limit: float = typer.Option(..., "--time-limit", min=1.0, callback=lambda v: finite(v, "--time-limit"),
+    time_limit: float = typer.Option(..., "--time-limit", min=1.0, metavar="SECONDS", callback=lambda v: finite(v, "--time-limit"),
                                      help="Seconds for the whole front (and the plot)."),
-    seed: int = typer.Option(0, min=0, callback=bounded("--seed", 0, MAX_SEED), help="Seed of every random choice."),
-    workers: Optional[int] = typer.Option(None, "--workers", min=1, callback=machine_workers, help="Threads per run (default: all cores)."),
+    seed: int = typer.Option(0, min=0, metavar="N", callback=bounded("--seed", 0, MAX_SEED),
+                             help="Seed of every random choice."),
+    workers: Optional[int] = typer.Option(None, "--workers", min=1, metavar="N", callback=machine_workers,
+                                          help="Threads per run (default: all cores)."),
     out: Optional[str] = typer.Option(None, "--out", metavar="DIR",
                                       help="Write level-NNN.txt (by min stops) and front.json to DIR."),
     plot_file: Optional[str] = typer.Option(None, "--plot", metavar="FILE.png",
@@ -107,8 +113,9 @@ def pareto(
     dask: Optional[str] = typer.Option(None, "--dask", metavar="ADDR",
                                        help="Run the bands on dask: 'local' (a LocalCluster) or tcp://HOST:PORT."),
 ) -> None:
-    """The Pareto front over (min stops, options along the solution): strong, reversible levels,
-    none beaten by another in both."""
+    """The Pareto front over min stops and options along the solution.
+
+    Strong, reversible levels, none beaten by another in both."""
     from designer.ops import design, studies
 
     request = design.request_for(request_options(size, template, start, goal, no_frame, max_rocks, snow))
@@ -128,16 +135,19 @@ def pareto(
     note(f"front: {count} level{'s' if count != 1 else ''}, none dominated{where}")
 
 
-@app.command()
+@app.command(rich_help_panel=STUDIES, epilog=examples(
+    "designer records --size 6x7 --rocks 1..5", "designer records --size 8x8 --dask local --checkpoint run.json"))
 def records(
     ctx: typer.Context,
     size: str = typer.Option("6x7", metavar="HxW", help="Grid size HxW."),
     no_frame: bool = no_frame_option(),
     rocks: str = typer.Option("1..5", "--rocks", metavar="A..B", help="Rock counts to find records for."),
-    time_limit: float = typer.Option(60.0, "--time-limit", min=0.1, callback=lambda v: finite(v, "--time-limit"),
+    time_limit: float = typer.Option(60.0, "--time-limit", min=0.1, metavar="SECONDS", callback=lambda v: finite(v, "--time-limit"),
                                      help="Seconds per rock count."),
-    seed: int = typer.Option(0, min=0, callback=bounded("--seed", 0, MAX_SEED), help="Seed of every random choice."),
-    workers: Optional[int] = typer.Option(None, "--workers", min=1, callback=machine_workers, help="Threads or dask workers (default: all cores)."),
+    seed: int = typer.Option(0, min=0, metavar="N", callback=bounded("--seed", 0, MAX_SEED),
+                             help="Seed of every random choice."),
+    workers: Optional[int] = typer.Option(None, "--workers", min=1, metavar="N", callback=machine_workers,
+                                          help="Threads or dask workers (default: all cores)."),
     as_json: bool = typer.Option(False, "--json", help="Print the records as JSON."),
     out: Optional[str] = typer.Option(None, "--out", metavar="DIR",
                                       help="Write records.md, records.json and rocks-NN.txt to DIR."),

@@ -5,19 +5,20 @@ from __future__ import annotations
 import typer
 
 from designer.core.errors import DesignerError
-from designer.cli.shell import app, echo, note
+from designer.cli.shell import DESIGN, app, echo, examples, note
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
-@app.command()
+@app.command(rich_help_panel=DESIGN, epilog=examples("designer studio", "designer studio --port 8765 --no-browser"))
 def studio(
-    host: str = typer.Option("127.0.0.1", "--host", help="The address to listen on (default: this machine only)."),
-    port: int = typer.Option(0, "--port", min=0, max=65535, help="The port (default: a free one)."),
+    host: str = typer.Option("127.0.0.1", "--host", metavar="ADDR", help="The address to listen on (default: this machine only)."),
+    port: int = typer.Option(0, "--port", min=0, max=65535, metavar="N", help="The port (default: a free one)."),
     no_browser: bool = typer.Option(False, "--no-browser", help="Print the address; do not open a browser."),
 ) -> None:
-    """Paint a room, lock what you like, let the solver fill the rest, and see its figures at once:
-    a local web app, at the address printed (its token changes at every start)."""
+    """Paint a room, lock what you like, let the solver fill the rest: a local web app.
+
+    It serves at the address printed (its token changes at every start) until Ctrl-C."""
     import socket
     import webbrowser
 
@@ -41,8 +42,8 @@ def studio(
              "can use the studio")
     echo(f"designer studio: {studio_.url()}")
     echo("Ctrl-C stops it (and every fill it started).")
-    if not no_browser:
-        webbrowser.open(studio_.url())
+    if not no_browser and not webbrowser.open(studio_.url()):
+        note("designer: note: no browser found here to open: open the address above in one")
     server = uvicorn.Server(uvicorn.Config(create_app(studio_), log_level="warning", access_log=False,
                                            lifespan="on"))
     server.run(sockets=[sock])

@@ -10,6 +10,7 @@ import json
 import os
 import stat
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import NamedTuple
 
@@ -137,10 +138,10 @@ def decode_text(data: bytes | str) -> str:
         raise LevelError(f"not a text file (byte {exc.start} is not UTF-8)") from None
 
 
-def parse_level(data: bytes | str) -> Level:
-    """A level from the bytes of a file, whatever its format (JSON or any ASCII dialect); a room
-    with several doors is refused in one line (``parse_level_or_room`` reads it)."""
-    found = parse_level_or_room(data)
+def parse_level(data: bytes | str, folder: Path | None = None) -> Level:
+    """A level from the bytes of a file, whatever its format (JSON, any ASCII dialect, a filled
+    Tiled map); a room with several doors is refused in one line (``parse_level_or_room`` reads it)."""
+    found = parse_level_or_room(data, folder)
     if isinstance(found, Room):
         raise LevelError(f"a room with {len(found.doors)} doors ({found.numbers()}): a level with one start (S) "
                          "and one goal (G) is needed here (solve, analyze, render, export and play read a room "
@@ -148,17 +149,33 @@ def parse_level(data: bytes | str) -> Level:
     return found
 
 
-def parse_level_or_room(data: bytes | str) -> Level | Room:
+def parse_level_or_room(data: bytes | str, folder: Path | None = None) -> Level | Room:
     """A level, or a room with several doors (``designer.core.room``), from the bytes of a file:
-    JSON or any ASCII dialect; ASCII with a door digit (1-9) is a room."""
+    JSON or any ASCII dialect; ASCII with a door digit (1-9) is a room; a filled Tiled map (JSON
+    or XML, ``designer.formats.tiled_map.level_from_map``), its external tilesets read from
+    ``folder`` (None: refused in one line)."""
     text = decode_text(data)
+    if text.lstrip().startswith("<"):  # no ASCII level starts so: Tiled's XML (TMX)
+        return _from_map(text, folder)
     if text.lstrip().startswith(("{", "[")):  # no ASCII level starts so: '[' and '{' are no tiles
         obj = load_json(text)
+        if isinstance(obj, dict) and "layers" in obj and "format" not in obj:  # a Tiled JSON map
+            return _from_map(obj, folder)
         rows = obj.get("rows") if isinstance(obj, dict) else None
         if isinstance(rows, list) and any(isinstance(row, str) and is_room_text(row) for row in rows):
             return room_from_json(obj)
         return level_from_json(obj)
     return Room.from_ascii(text) if is_room_text(text) else Level.from_ascii(text)
+
+
+def _from_map(text_or_document: str | dict, folder: Path | None) -> Level | Room:
+    from designer.formats import tiled_map
+
+    if isinstance(text_or_document, dict):
+        user = tiled_map.map_from_document(text_or_document, folder)
+    else:
+        user = tiled_map.map_from_text(text_or_document, folder)
+    return tiled_map.level_from_map(user)
 
 
 def room_from_json(obj: dict) -> Room:
@@ -168,7 +185,7 @@ def room_from_json(obj: dict) -> Room:
     for key in ("start", "goal"):
         if obj.get(key) is not None:
             raise LevelError(f'JSON room: "{key}" does not go with doors (1-9) in its rows')
-    room = Room.from_rows(obj["rows"])
+    room = replace(Room.from_rows(obj["rows"]), dialect="json")
     _json_size(obj, room.height, room.width)
     items = obj.get("items")
     if items is not None and items != [list(cell) for cell in room.items]:
@@ -282,10 +299,15 @@ def read_level_or_room(source: str | Path) -> Level | Room:
     return _read(source, parse_level_or_room)
 
 
+def _folder(source: str | Path) -> Path | None:
+    """Where a file's Tiled map finds its external tilesets: its own folder (none for stdin)."""
+    return None if str(source) == "-" else Path(source).parent
+
+
 def _read(source: str | Path, parse):
     data = read_bytes(source)
     try:
-        return parse(data)
+        return parse(data, _folder(source))
     except LevelError as exc:
         raise LevelError(exc if str(source) == "-" else f"{source}: {exc}") from None
 
@@ -326,7 +348,7 @@ def read_level_file_or_room(source: str | Path) -> LevelFile:
 def _level_file(source: str | Path, name: str | None, parse) -> LevelFile:
     data = read_bytes(source)
     try:
-        level = parse(data)
+        level = parse(data, _folder(source))
         text = decode_text(data)
     except LevelError as exc:
         raise LevelError(exc if str(source) == "-" else f"{source}: {exc}") from None
@@ -334,7 +356,7 @@ def _level_file(source: str | Path, name: str | None, parse) -> LevelFile:
     if text.lstrip().startswith("{"):
         obj = load_json(text)
         generator = obj.get("generator") if isinstance(obj.get("generator"), dict) else {}
-        stars = obj.get("stars")
+        stars = obj.get("stars") if "format" in obj else None  # a Tiled map's are not the designer's
     if name is None:
         name = "level" if str(source) == "-" else Path(source).stem
     return LevelFile(name, level, generator, stars)

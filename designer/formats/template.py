@@ -53,7 +53,11 @@ def read_template(source: str | Path) -> tuple[str, ...]:
     """Read and check a template file (a path, or - for standard input): ASCII, or a Tiled JSON
     map (``.tmj``, ``.json``) read by ``designer.formats.tiled_map``."""
     if is_map_path(source):
-        text = "\n".join(read_map(source).rows)
+        user = read_map(source)
+        if not user.free:
+            raise LevelError(f"{source}: the map has no free cell to fill (a cell left empty inside the room, or a tile "
+                             "of kind free): every cell is drawn already (solve and analyze read it as it is)")
+        text = "\n".join(user.rows)
     else:
         text = decode_text(read_bytes(source, "template"))
     try:

@@ -33,12 +33,13 @@ import base64
 import binascii
 import math
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from designer.core.errors import LevelError
-from designer.core.level import DOOR_CHARS, Cell
+from designer.core.level import DOOR_CHARS, Cell, Level
 from designer.core.limits import MAX_DESIGN_SIDE
+from designer.core.room import Room
 from designer.formats import tmx
 from designer.formats.level_files import decode_text, load_json, read_bytes, read_regular
 
@@ -130,10 +131,24 @@ def map_from_text(text: str, folder: Path | None) -> UserMap:
     return _from_document(load_json(text), folder)
 
 
-def map_from_document(document: object) -> UserMap:
-    """A Tiled map already read as JSON (the studio's upload): as ``read_map`` reads a file, but
-    with no folder to find external tilesets in, so they are refused in one line."""
-    return _from_document(document, None)
+def level_from_map(user: UserMap) -> Level | Room:
+    """The level (start and goal objects) or room (doors 1-9) a filled map shows, as ``solve``,
+    ``analyze``, ``render``, ``export`` and ``play`` read it (dialect ``"tiled"``); a map with
+    free cells left is refused in one line: it is a template for ``make``."""
+    free = len(user.free)
+    if free:
+        raise LevelError(f"the map has {free} free cell{'s' if free > 1 else ''} (empty inside the room, or of kind "
+                         "free): it is a template; fill it with designer make --template first")
+    if user.is_room:
+        return replace(Room.from_rows(list(user.rows)), dialect="tiled")
+    found = Level.from_rows(list(user.rows))
+    return Level(found.terrain, found.start, found.goal, "tiled", found.items)
+
+
+def map_from_document(document: object, folder: Path | None = None) -> UserMap:
+    """A Tiled map already read as JSON (the studio's upload): as ``read_map`` reads a file; its
+    external tilesets from ``folder`` (None: refused in one line)."""
+    return _from_document(document, folder)
 
 
 def _size(document: dict) -> tuple[int, int, int, int]:

@@ -222,18 +222,35 @@ def write_into(root: ET.Element, before: dict, after: dict, puzzle: tuple[int, .
             continue
         if holder is None:
             holder = ET.Element("properties")
+            holder.text, holder.tail = root.text, root.text
             root.insert(0, holder)
         mine = next((p for p in holder.findall("property") if p.get("name") == prop["name"]), None)
         if mine is None:
-            mine = ET.SubElement(holder, "property", name=prop["name"])
+            mine = _append(holder, ET.Element("property", name=prop["name"]))
         if prop["type"] == "string":
             mine.attrib.pop("type", None)
         else:
             mine.set("type", prop["type"])
         mine.text = None
         mine.set("value", _text(prop["value"]))
-    ET.indent(root, space=" ")
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+    # Tiled writes empty elements as <point/>; ElementTree as <point />. A '>' in text or in an
+    # attribute is escaped, so " />" only ever closes an empty element.
+    text = ET.tostring(root, encoding="unicode").replace(" />", "/>")
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + text + "\n"
+
+
+def _append(parent: ET.Element, child: ET.Element) -> ET.Element:
+    """``child`` appended to ``parent`` with the whitespace of its siblings (the file's own
+    indentation), so that the elements around it stay as they were, character for character."""
+    kids = list(parent)
+    if kids:
+        child.tail = kids[-1].tail
+        kids[-1].tail = kids[-2].tail if len(kids) > 1 else parent.text
+    else:
+        indent = (parent.tail or "\n") + " "
+        parent.text, child.tail = indent, parent.tail
+    parent.append(child)
+    return child
 
 
 def _layer_at(document: dict, path: tuple[int, ...]) -> dict:
@@ -250,7 +267,7 @@ def _objects_into(root: ET.Element, parent: ET.Element, before: list, after: lis
     elements = layer_elements(parent)
     for k, layer in enumerate(after):
         if k >= len(before):  # a layer the write added
-            element = ET.SubElement(parent, "objectgroup", id=str(layer.get("id", "")), name=layer.get("name", ""))
+            element = _append(parent, ET.Element("objectgroup", id=str(layer.get("id", "")), name=layer.get("name", "")))
             _add_objects(element, layer.get("objects") or [])
             continue
         if layer.get("type") == "group":
@@ -267,7 +284,7 @@ def _objects_into(root: ET.Element, parent: ET.Element, before: list, after: lis
 
 def _add_objects(element: ET.Element, objects: list[dict]) -> None:
     for obj in objects:
-        added = ET.SubElement(element, "object", id=str(obj["id"]), name=obj["name"], type=obj.get("type", ""),
-                              x=_text(obj["x"]), y=_text(obj["y"]))
+        added = _append(element, ET.Element("object", id=str(obj["id"]), name=obj["name"], type=obj.get("type", ""),
+                                            x=_text(obj["x"]), y=_text(obj["y"])))
         if obj.get("point"):
-            ET.SubElement(added, "point")
+            _append(added, ET.Element("point"))

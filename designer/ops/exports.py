@@ -39,10 +39,18 @@ def _unsolvable(entry) -> str | None:
 
 @dataclass(frozen=True)
 class Written:
-    """What an export wrote: its files, and how many levels they hold."""
+    """What an export wrote: its files, and how many levels they hold (``rooms`` of them rooms
+    with several doors)."""
 
     paths: list
     levels: int
+    rooms: int = 0
+
+    def holding(self) -> str:
+        """'1 level', '3 levels', '1 room', '2 levels and 1 room': what the files hold, in words."""
+        plain = self.levels - self.rooms
+        parts = [f"{n} {word}{'s' if n > 1 else ''}" for n, word in ((plain, "level"), (self.rooms, "room")) if n]
+        return " and ".join(parts) or "no level"
 
 
 def render(source: str, output_file: str, *, solution: bool = False, moves_left: bool = False,
@@ -83,7 +91,7 @@ def render(source: str, output_file: str, *, solution: bool = False, moves_left:
                                             solution=solution, moves_left=moves_left, graph=graph)
     data = picture.png_bytes(drawing) if suffix == ".png" else picture.svg_text(drawing)
     output.write(output_file, data, force=force)
-    return Written([output_file], len(levels))
+    return Written([output_file], len(levels), sum(isinstance(entry.level, Room) for entry in levels))
 
 
 def export_tiled(source: str, *, output_file: str | None = None, out: str | None = None, cell: int = 32,
@@ -125,12 +133,13 @@ def export_tiled(source: str, *, output_file: str | None = None, out: str | None
             output.write(image, picture.png_bytes(picture.tileset(cell, kinds)), force=force)
         for path, document in zip(maps, documents):
             output.write(path, document, force=force)
-    return Written([*maps, *images], len(levels))
+    return Written([*maps, *images], len(levels), sum(rooms))
 
 
 def _export_into(source: str, into: str, output_file: str | None, out: str | None, force: bool) -> Written:
     """``export --to tiled --into MAP -o FILE``: the level written into a copy of MAP, in MAP's
     own format (JSON, or XML for a .tmx map), read back before it is written."""
+    from designer.core.room import Room
     from designer.export import tiled
     from designer.formats import output
     from designer.formats.tiled_map import XML_SUFFIXES, is_map_path, read_map
@@ -154,11 +163,12 @@ def _export_into(source: str, into: str, output_file: str | None, out: str | Non
     except ValueError as exc:
         raise DesignerError(f"--into {into}: {exc}") from None
     output.write(output_file, text, force=force)
-    return Written([output_file], 1)
+    return Written([output_file], 1, int(isinstance(levels[0].level, Room)))
 
 
 def write_play_page(source: str, output_file: str, *, force: bool = False) -> Written:
     """A self-contained HTML page to play a level or a pack, offline."""
+    from designer.core.room import Room
     from designer.export.play import page
     from designer.formats import output
 
@@ -168,4 +178,4 @@ def write_play_page(source: str, output_file: str, *, force: bool = False) -> Wr
     levels, _ = _read(source)
     title = f"ice-designer: {Path(source).name if source != '-' else 'level'}"
     output.write(output_file, page(levels, title=title), force=force)
-    return Written([output_file], len(levels))
+    return Written([output_file], len(levels), sum(isinstance(entry.level, Room) for entry in levels))

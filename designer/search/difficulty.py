@@ -46,9 +46,9 @@ class Preset:
 
 
 PRESETS: dict[str, Preset] = {preset.name: preset for preset in (
-    Preset("easy", (3, 5), "3 to 5 stops (source 003's easy)"),
-    Preset("medium", (6, 9), "6 to 9 stops (source 003's medium)"),
-    Preset("hard", (10, None), "10 stops or more (source 003's hard)"),
+    Preset("easy", (3, 5), "3 to 5 stops"),
+    Preset("medium", (6, 9), "6 to 9 stops"),
+    Preset("hard", (10, None), "10 stops or more"),
     Preset("expert", None, "the longest level found, then the most choices at that length"),
 )}
 EXPERT = "expert"

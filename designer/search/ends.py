@@ -10,7 +10,10 @@ The pairs are independent, so they run side by side: one search on one CP-SAT wo
 each in a forked process of its own on Linux (a CP-SAT search must stay in its process's main
 thread), one after another with every worker elsewhere. Every sub-model holds its floor as a
 constraint: K, or, maximizing, more than the best level verified so far (shared between the
-processes, and lifted by the parity bound). The processes end with the designer, however it
+processes, and lifted by the parity bound). Meeting K, the pairs' results are taken in the pairs'
+order, whichever lane ends first: the level is the first pair's that has one, once every pair
+before it is proven to have none, so a seed gives the same level however the lanes race (at the
+time limit, the first pair's found so far). The processes end with the designer, however it
 ends (``control.end_with_parent``), and stop at once when the search is over (a shared event).
 A level a pair's search finds is verified there, once, and comes back as that design.
 """
@@ -122,9 +125,12 @@ def solve_pairs(search: Search, goal: Goal, budget: Budget) -> tuple[Design | No
     jobs = [(goal, number, pair, len(pairs)) for number, pair in enumerate(pairs, 1)]
     done = 0
     search.progress.update(phase=f"cp-sat, ends 0/{len(pairs)}, {lanes} at once")
+    waiting: dict[int, PairResult] = {}  # meeting K: results not taken yet, by pair number
+    taken = 0  # meeting K: pairs 1..taken are taken in, in order
     with ProcessPoolExecutor(lanes, mp_context=context, initializer=_start_lane,
                              initargs=(search, lane_budget, shared_best, os.getpid())) as pool:
         futures: set = set()
+        numbers: dict = {}
         try:
             # A signal never raises inside the pool's own code here: raised in the middle of its
             # locks (submitting forks the lanes; waiting takes every future's lock), it left the
@@ -132,18 +138,27 @@ def solve_pairs(search: Search, goal: Goal, budget: Budget) -> tuple[Design | No
             # signal sets the cancel token all the same (``cancel_on_signals``), the loop sees it
             # within POLL, and the lanes are ended before it is raised.
             with signals_held() as arrived:
-                futures = {pool.submit(_lane_job, job) for job in jobs}
+                numbers = {pool.submit(_lane_job, job): job[1] for job in jobs}
+                futures = set(numbers)
                 going, skipped = not arrived, None
                 while futures and going:
                     finished, futures = wait(futures, timeout=POLL, return_when=FIRST_COMPLETED)
                     for future in finished:
                         result = future.result()
                         done += 1
+                        if not goal.maximizing:
+                            waiting[numbers[future]] = result
+                            continue
                         going = take(result) and going and not result.skipped  # every result is taken in
                         skipped = skipped or result.skipped
-                        if best is not None and goal.maximizing:
+                        if best is not None:
                             with shared_best.get_lock():
                                 shared_best.value = max(shared_best.value, best.min_stops)
+                    while going and taken + 1 in waiting:  # meeting K: in the pairs' order
+                        taken += 1
+                        result = waiting.pop(taken)
+                        going = take(result) and not result.skipped
+                        skipped = skipped or result.skipped
                     if finished:
                         search.progress.update(phase=f"cp-sat, ends {done}/{len(pairs)}, {lanes} at once")
                     if budget.cancelled() or arrived:
@@ -151,6 +166,10 @@ def solve_pairs(search: Search, goal: Goal, budget: Budget) -> tuple[Design | No
             if arrived:
                 raise Cancelled(arrived[0])
             complete = going and not futures
+            if best is None and waiting:  # the time ran out before the pairs before them ended
+                found = [waiting[n] for n in sorted(waiting) if waiting[n].design is not None]
+                if found:
+                    take(found[0])
         except BaseException:
             stop.set()
             end_lanes(pool)

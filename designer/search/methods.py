@@ -80,9 +80,9 @@ METHODS: dict[str, Method] = {method.name: method for method in (
     Method("auto", "the designer's portfolio", True),
     Method("cpsat", "the CP-SAT model alone", True),
     Method("cpsat-ends", "the CP-SAT model alone, posed once per start and goal pair (proofs in small rooms)", True),
-    Method("random", "independent random rocks (sources 000, 003)", False),
-    Method("repair", "random rocks, snow and cleanup scans (source 002)", False),
-    Method("greedy", "one rock moved at a time, longest solution first (the public maximisers)", False),
+    Method("random", "independent random rocks, drawn until a level passes (the classic rejection sampler)", False),
+    Method("repair", "random rocks, snow and cleanup scans, restarted when short (a classic repair generator)", False),
+    Method("greedy", "one rock moved at a time, longest solution first (the classic hill-climbing maximiser)", False),
 )}
 
 

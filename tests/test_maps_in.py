@@ -408,3 +408,18 @@ def test_the_split_model_gives_one_level_for_one_seed(tmp_path, capsys):
                      "--workers", "2", "-o", str(out)]) == 0
         levels.add(out.read_text())
     assert len(levels) == 1
+
+
+def test_the_studio_opens_an_xml_map_and_saves_into_it_in_xml(tmp_path):
+    from designer.ops.sketches import into_map_text, open_sketch
+
+    tileset = (MAPS / "ice-kit.tsx").read_text().split("?>", 1)[1].strip()
+    embedded = (MAPS / "l-room.tmx").read_text().replace('<tileset firstgid="1" source="ice-kit.tsx"/>',
+                                                          tileset.replace("<tileset ", '<tileset firstgid="1" ', 1))
+    opened = open_sketch("room.tmx", embedded)
+    assert opened["kind"] == "map" and opened["rows"] == list(read_map(MAPS / "l-room.tmx").rows)
+    assert main(["make", "--template", str(write(tmp_path / "room.tmx", embedded)), "--min-stops", "9", "--seed", "1",
+                 "-o", str(tmp_path / "filled.txt")]) == 0
+    rows = (tmp_path / "filled.txt").read_text().split()
+    text = into_map_text(embedded, rows)
+    assert text.startswith("<?xml") and read_map(write(tmp_path / "saved.tmx", text)).rows == tuple(rows)

@@ -41,7 +41,7 @@ from designer.core.level import DOOR_CHARS, Cell, Level
 from designer.core.limits import MAX_DESIGN_SIDE
 from designer.core.room import Room
 from designer.formats import tmx
-from designer.formats.level_files import decode_text, load_json, read_bytes, read_regular
+from designer.formats.reading import decode_text, load_json, read_bytes, read_regular
 
 #: The kinds of the puzzle's cells, and the template character of each.
 CELL_KINDS = {"rock": "#", "wall": "#", "ice": ".", "snow": "_", "free": "?", "door": ".", "start": ".", "goal": ".",
@@ -62,21 +62,6 @@ XML_SUFFIXES = (".tmx",)
 def is_map_path(source: str | Path) -> bool:
     """Whether a template path names a Tiled map (by its suffix: JSON or XML)."""
     return str(source) != "-" and Path(source).suffix.lower() in MAP_SUFFIXES
-
-
-def is_map_text(text: str) -> bool:
-    """Whether a file's text is a Tiled map rather than a level: XML (Tiled's TMX), or a JSON
-    object with ``layers`` and no ``format`` of the designer's own."""
-    head = text.lstrip()
-    if head.startswith("<"):
-        return True
-    if not head.startswith("{"):
-        return False
-    try:
-        document = load_json(text)
-    except LevelError:
-        return False
-    return isinstance(document, dict) and "layers" in document and "format" not in document
 
 
 @dataclass(frozen=True)

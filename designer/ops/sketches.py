@@ -17,16 +17,18 @@ from designer.core.errors import DesignerError, LevelError
 from designer.core.room import Room
 from designer.formats.level_files import format_json, level_to_json, load_json, parse_level_or_room, room_to_json
 from designer.formats.template import parse_template
-from designer.formats.tiled_map import MAP_SUFFIXES, map_from_document
+from designer.formats.tiled_map import MAP_SUFFIXES, map_from_document, map_from_text
 
 
 def open_sketch(name: str, text: str) -> dict:
     """A file's text as a sketch: {"kind": "map" | "template" | "level" | "room", "rows"}; a Tiled
-    map (by its name's suffix, or a JSON object with layers) is read as ``make --template`` reads
-    it (its tilesets embedded), a text with ``?`` as a template, anything else as a level or a
-    room. One LevelError line naming the file for anything else."""
+    map (by its name's suffix: JSON with layers, or Tiled's XML) is read as ``make --template``
+    reads it (its tilesets embedded), a text with ``?`` as a template, anything else as a level or
+    a room. One LevelError line naming the file for anything else."""
     try:
         stripped = text.lstrip()
+        if name.lower().endswith(MAP_SUFFIXES) and stripped.startswith("<"):
+            return {"kind": "map", "rows": list(map_from_text(text, None).rows)}
         if name.lower().endswith(MAP_SUFFIXES) and stripped.startswith("{"):
             document = load_json(text)
             if isinstance(document, dict) and "layers" in document:
@@ -58,11 +60,12 @@ def level_text(rows: list[str]) -> str:
 
 
 def into_map_text(document: object, rows: list[str]) -> str:
-    """A filled sketch written into a copy of the user's Tiled map (``document``, its JSON), as
-    ``export --to tiled --into`` writes it: their other layers, tilesets and properties kept."""
+    """A filled sketch written into a copy of the user's Tiled map (``document``: its JSON, or
+    the text of its XML), as ``export --to tiled --into`` writes it, in the map's own format:
+    their other layers, tilesets and properties kept."""
     from designer.export.tiled import into_map_text
 
-    user = map_from_document(document)
+    user = map_from_text(document, None) if isinstance(document, str) else map_from_document(document)
     try:
         return into_map_text(user, _filled(rows))
     except ValueError as exc:

@@ -40,7 +40,8 @@ from designer.core.errors import DesignerError, LevelError
 from designer.core.level import MAX_CELLS, Level
 from designer.core.limits import fits_seconds
 from designer.core.request import LayoutRequest
-from designer.formats.level_files import decode_text, level_from_json, level_to_json, load_json, read_bytes
+from designer.formats.level_files import level_from_json, level_to_json
+from designer.formats.reading import decode_text, load_json, read_bytes
 from designer.formats.signed import sign, vouched
 from designer.formats.output import write
 from designer.search import exhaustive

@@ -118,7 +118,7 @@ window.STEP = { u: [-1, 0], d: [1, 0], l: [0, -1], r: [0, 1] };
       height = tiles.length; width = tiles[0].length;
       form.elements["size"].value = `${height}x${width}`;
       openedName = file.name.replace(/\.[^.]*$/, "");
-      openedMap = found.kind === "map" ? JSON.parse(text) : null;
+      openedMap = found.kind === "map" ? (text.trim().startsWith("<") ? text : JSON.parse(text)) : null;
       document.getElementById("save-map").disabled = openedMap === null;
       window.lastLevel = null;
       statusBox.textContent = `opened ${file.name} (${found.kind})`;
@@ -134,7 +134,8 @@ window.STEP = { u: [-1, 0], d: [1, 0], l: [0, -1], r: [0, 1] };
         return;
       }
       const found = await post("/api/save", { as: kind, rows: rows(), map: openedMap });
-      download(kind === "map" ? `${openedName}-filled.tmj` : `${openedName}.json`, found.text);
+      const mapSuffix = typeof openedMap === "string" ? "tmx" : "tmj";  // the map's own format
+      download(kind === "map" ? `${openedName}-filled.${mapSuffix}` : `${openedName}.json`, found.text);
     } catch (err) { statusBox.textContent = err.message; }
   }
 

@@ -1,8 +1,8 @@
 """Rooms with several doors: design one whose every route is guaranteed, see a route that cannot
 be met proven so by name, and fill a room drawn in Tiled, written back into the map.
 
-Run: python examples/design_a_room.py   (writes filled.json and filled.tmj beside maps/l-room.tmj
-     in a folder of its own: ./room-maps)
+Run: python examples/design_a_room.py   (writes filled.json, filled.tmj and filled.tmx beside copies
+     of maps/l-room.tmj and maps/l-room.tmx in a folder of its own: ./room-maps)
 """
 
 import json
@@ -45,3 +45,17 @@ export_tiled(str(folder / "filled.json"), output_file=str(folder / "filled.tmj")
              force=True)
 before, after = (json.loads((folder / name).read_text()) for name in ("l-room.tmj", "filled.tmj"))
 print("their layers kept:", after["layers"][1:] == before["layers"][1:])
+
+# The same room saved as Tiled saves by default: XML (l-room.tmx, its tileset ice-kit.tsx). The
+# copy is written in XML too, and a filled map is a room that solve and analyze read as it is.
+from designer.analysis.routes import solve_routes  # noqa: E402
+from designer.formats.level_files import read_level_or_room  # noqa: E402
+
+for name in ("l-room.tmx", "ice-kit.tsx"):
+    shutil.copy(Path(__file__).parent / "maps" / name, folder / name)
+export_tiled(str(folder / "filled.json"), output_file=str(folder / "filled.tmx"), into=str(folder / "l-room.tmx"),
+             force=True)
+room = read_level_or_room(folder / "filled.tmx")
+print("read back from Tiled's XML, the same room:", room.rows() == made.designs[0].room.rows())
+for one in solve_routes(room):
+    print(f"  route {one.name}: {one.solution.moves} ({one.solution.stops} stops)")

@@ -50,3 +50,25 @@ def test_every_python_example_in_the_guides_runs(page, monkeypatch):
     monkeypatch.chdir(ROOT)
     for block in re.findall(r"```python\n(.*?)```", page.read_text(), re.S):
         exec(compile(block, f"{page.name} example", "exec"), {})
+
+
+def test_every_quick_start_line_runs_as_written(tmp_path):
+    """A newcomer types the README's Quick start in the clone's folder: every line runs (the studio,
+    which serves until Ctrl-C, is started by its own tests)."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    text = (ROOT / "README.md").read_text()
+    block = text[text.index("## Quick start"):]
+    block = block[block.index("```console") + len("```console"):block.index("```", block.index("```console") + 3)]
+    lines = [line[2:].split("#", 1)[0].strip() for line in block.splitlines() if line.startswith("$ ")]
+    assert any(line.startswith("cp examples/maps/") for line in lines)
+    shutil.copytree(ROOT / "examples", tmp_path / "examples")
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+    for line in lines:
+        if line == "designer studio":
+            continue
+        done = subprocess.run(line, shell=True, cwd=tmp_path, capture_output=True, text=True, timeout=300, env=env)
+        assert done.returncode == 0, f"{line}: {done.stderr}"

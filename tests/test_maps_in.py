@@ -237,6 +237,25 @@ def test_a_map_that_declares_xml_entities_is_refused(tmp_path, capsys):
     assert status == 2 and one_line(err) and "declares XML entities" in err
 
 
+@pytest.mark.parametrize("body, words", [
+    ('<layer name="t" width="8" height="8"><data>' + "<tile/>" * 100_001 + "</data></layer>",
+     "more than 100,000 XML elements"),
+    ('<layer name="t" width="8" height="8"><data encoding="csv">' + "0," * 2_000_000 + "0</data></layer>",
+     "layer 't' does not hold 8x8 tiles"),
+])
+def test_an_xml_map_too_large_for_a_room_costs_neither_time_nor_memory(tmp_path, capsys, body, words):
+    flood = write(tmp_path / "flood.tmx", '<?xml version="1.0"?><map orientation="orthogonal" width="8" height="8" '
+                                          f'tilewidth="16" tileheight="16">{body}</map>')
+    tracemalloc.start()
+    try:
+        status, err = run(capsys, "make", "--template", flood, "--time-limit", "5")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert status == 2 and one_line(err) and words in err, err
+    assert peak < 40 * 1024 * 1024  # the text itself is 4 MB; no tree of a million elements, no list of them
+
+
 @pytest.mark.parametrize("where, words", [("item", "the item at 0,0 is walled in"),
                                           ("door", "door 1 (0,0) is walled in")])
 def test_an_item_or_door_on_a_frame_corner_is_refused(tmp_path, capsys, where, words):

@@ -224,8 +224,8 @@ def into_map_text(user, found: Level | Room, folder=None) -> str:
     """The text of ``into_map``'s copy in the user's map's own format: JSON, or XML (TMX) with
     only the changed elements touched (``designer.formats.tmx.write_into``). The text is read
     back before it is returned, its external tilesets from ``folder`` (where it will be written;
-    None: none are read), and must show ``found`` cell for cell with its figures: ValueError
-    (one line) otherwise."""
+    None: a map with no external tileset, as the studio's are), and must show ``found`` cell for
+    cell with its figures: ValueError (one line) otherwise."""
     import json
 
     from designer.formats import tmx
@@ -233,23 +233,26 @@ def into_map_text(user, found: Level | Room, folder=None) -> str:
 
     document = into_map(user, found)
     if user.xml is not None:
-        text = tmx.write_into(user.xml, user.document, document, user.layer)
+        text = tmx.write_into(user.xml, user.document, document, user.layer, layer_at(document, user.layer)["data"])
     else:
         text = json.dumps(document, indent=1) + "\n"
-    has_external = any(isinstance(t, dict) and "source" in t for t in document.get("tilesets") or [])
-    if folder is None and has_external:
-        return text  # nothing to read its tilesets from: the rows were checked by into_map's own writes
     try:
         back = map_from_text(text, folder)
     except LevelError as exc:
         raise ValueError(f"the map as written does not read back ({exc})") from None
     if back.rows != tuple(found.rows()):
         raise ValueError(f"the map as written does not read back as the {_what(found)}")
-    claimed = {p["name"]: p["value"] for p in _as_list(document.get("properties"))}
+    claimed = {p["name"]: p["value"] for p in _as_list(document.get("properties")) if _figure(p["name"])}
     written = {p["name"]: p["value"] for p in _as_list(back.document.get("properties"))}
     if any(written.get(name) != value for name, value in claimed.items()):
         raise ValueError("the map as written does not read back with its figures")
     return text
+
+
+def _figure(name: object) -> bool:
+    """Whether a map property is one of the figures ``into_map`` writes (its par, solution, items)."""
+    return isinstance(name, str) and (name in ("min_stops", "solution", "items_taken_at")
+                                      or name.startswith(("min_stops_", "solution_")))
 
 
 def _as_list(properties) -> list[dict]:

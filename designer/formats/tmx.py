@@ -34,25 +34,45 @@ import xml.etree.ElementTree as ET
 from xml.parsers import expat
 
 from designer.core.errors import LevelError
+from designer.core.limits import MAX_DESIGN_SIDE
 
 #: Layer elements, with the JSON ``type`` of each.
 LAYER_TAGS = {"layer": "tilelayer", "objectgroup": "objectgroup", "imagelayer": "imagelayer", "group": "group"}
 #: Groups nested deeper than this are refused (Tiled's own maps nest a few).
 MAX_GROUP_DEPTH = 32
+#: XML elements a map may hold: a 40x40 room drawn as <tile> elements on 50 layers holds 80,000.
+MAX_ELEMENTS = 100_000
 _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 _WHOLE = re.compile(r"[+-]?\d{1,10}")
 
 
 def parse_xml(text: str, what: str) -> ET.Element:
-    """The root element of XML text; one LevelError line for bad XML or a declared entity. A
-    first pass (expat itself) refuses any entity declaration before the tree is built."""
+    """The root element of XML text; one LevelError line for bad XML, a declared entity, more
+    than ``MAX_ELEMENTS`` elements, or a map or layer larger than the designer reads. A first
+    pass (expat itself, streaming) refuses these before the tree is built, so that a hostile
+    file costs neither the time nor the memory of its tree."""
     scan = expat.ParserCreate()
+    count = 0
 
     def refuse(*_args) -> None:
         raise LevelError(f"the {what} declares XML entities: Tiled never writes them, and they are not read")
 
+    def element(name: str, attributes: dict) -> None:
+        nonlocal count
+        count += 1
+        if count > MAX_ELEMENTS:
+            raise LevelError(f"the {what} holds more than {MAX_ELEMENTS:,} XML elements: no room of at most "
+                             f"{MAX_DESIGN_SIDE}x{MAX_DESIGN_SIDE} needs so many")
+        if name in ("map", "layer"):
+            height, width = _whole(attributes.get("height")), _whole(attributes.get("width"))
+            if any(type(v) is int and v > MAX_DESIGN_SIDE for v in (height, width)):
+                raise LevelError(f"the {'map' if name == 'map' else 'layer ' + repr(attributes.get('name', ''))[:40]} "
+                                 f"is {height}x{width} tiles (height x width): the designer reads rooms of at most "
+                                 f"{MAX_DESIGN_SIDE}x{MAX_DESIGN_SIDE}")
+
     scan.EntityDeclHandler = refuse
     scan.UnparsedEntityDeclHandler = refuse
+    scan.StartElementHandler = element
     scan.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
     try:
         scan.Parse(text, True)
@@ -123,6 +143,8 @@ def _layer_data(data: ET.Element | None) -> dict:
         return {"chunks": []}
     encoding, compression = data.get("encoding"), data.get("compression")
     if encoding == "csv":
+        if (data.text or "").count(",") >= MAX_DESIGN_SIDE * MAX_DESIGN_SIDE:
+            return {"data": None}  # more than any room holds: refused as a layer of the wrong size
         cells = [part.strip() for part in (data.text or "").split(",")]
         if cells == [""]:
             cells = []
@@ -196,11 +218,12 @@ def _text(value) -> str:
     return str(value)
 
 
-def write_into(root: ET.Element, before: dict, after: dict, puzzle: tuple[int, ...]) -> str:
+def write_into(root: ET.Element, before: dict, after: dict, puzzle: tuple[int, ...], cells: list[int]) -> str:
     """The TMX text of a copy of ``root`` changed as ``before`` (its document, ``map_document``)
-    became ``after`` (``designer.export.tiled.into_map``'s copy): the puzzle layer's data as CSV,
-    objects moved or added, map properties set, ``nextobjectid``/``nextlayerid``. Nothing else is
-    touched: every other element and attribute stays as it was."""
+    became ``after`` (``designer.export.tiled.into_map``'s copy): the puzzle layer (at ``puzzle``)
+    holding ``cells`` as CSV, objects moved or added, map properties set,
+    ``nextobjectid``/``nextlayerid``. Nothing else is touched: every other element and attribute
+    stays as it was."""
     root = copy.deepcopy(root)
     data = element_at(root, puzzle).find("data")
     for key in list(data.attrib):
@@ -209,8 +232,8 @@ def write_into(root: ET.Element, before: dict, after: dict, puzzle: tuple[int, .
     for child in list(data):
         data.remove(child)
     width = after["width"]
-    cells = [str(gid) for gid in _layer_at(after, puzzle)["data"]]
-    data.text = "\n" + ",\n".join(",".join(cells[k:k + width]) for k in range(0, len(cells), width)) + "\n"
+    gids = [str(gid) for gid in cells]
+    data.text = "\n" + ",\n".join(",".join(gids[k:k + width]) for k in range(0, len(gids), width)) + "\n"
     _objects_into(root, root, before["layers"], after["layers"])
     for key in ("nextobjectid", "nextlayerid"):
         if after.get(key) != before.get(key) and after.get(key) is not None:
@@ -251,14 +274,6 @@ def _append(parent: ET.Element, child: ET.Element) -> ET.Element:
         parent.text, child.tail = indent, parent.tail
     parent.append(child)
     return child
-
-
-def _layer_at(document: dict, path: tuple[int, ...]) -> dict:
-    layers, layer = document["layers"], None
-    for k in path:
-        layer = layers[k]
-        layers = layer.get("layers") or []
-    return layer
 
 
 def _objects_into(root: ET.Element, parent: ET.Element, before: list, after: list) -> None:

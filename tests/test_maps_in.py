@@ -10,7 +10,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 import tracemalloc
 import xml.etree.ElementTree as ET
 import zlib
@@ -55,6 +54,16 @@ def write(path: Path, doc) -> Path:
 def run(capsys, *args) -> tuple[int, str]:
     status = main([str(a) for a in args])
     return status, capsys.readouterr().err
+
+
+def run_traced(capsys, *args) -> tuple[int, str, int]:
+    """``run``, with the most memory Python held meanwhile (bytes)."""
+    tracemalloc.start()
+    try:
+        status, err = run(capsys, *args)
+        return status, err, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
 
 
 # --- 1. export --into writes only what is true -----------------------------------------------------
@@ -185,12 +194,7 @@ def test_a_decompression_bomb_is_refused_before_it_is_inflated(tmp_path, capsys,
     doc = small_map()
     _layer(base64.b64encode(packed).decode(), compression)(doc)
     bomb = write(tmp_path / "bomb.tmj", doc)
-    tracemalloc.start()
-    try:
-        status, err = run(capsys, "make", "--template", bomb, "--min-stops", "3", "--time-limit", "5")
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    status, err, peak = run_traced(capsys, "make", "--template", bomb, "--min-stops", "3", "--time-limit", "5")
     assert status == 2 and one_line(err) and "does not hold 64 tiles" in err
     assert peak < 20 * 1024 * 1024  # the 64 MB of zeros are never held
 
@@ -202,12 +206,7 @@ def test_a_map_larger_than_the_designer_reads_is_refused_before_its_layers(tmp_p
     doc["layers"][0].update(width=side, height=side, encoding="base64", compression="zlib",
                             data=base64.b64encode(zlib.compress(raw, 9)).decode())
     huge = write(tmp_path / "huge.tmj", doc)
-    tracemalloc.start()
-    try:
-        status, err = run(capsys, "make", "--template", huge, "--min-stops", "3", "--time-limit", "5")
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    status, err, peak = run_traced(capsys, "make", "--template", huge, "--min-stops", "3", "--time-limit", "5")
     assert status == 2 and one_line(err) and "the map is 4096x4096 tiles" in err and "at most 40x40" in err
     assert peak < 20 * 1024 * 1024
 
@@ -246,12 +245,7 @@ def test_a_map_that_declares_xml_entities_is_refused(tmp_path, capsys):
 def test_an_xml_map_too_large_for_a_room_costs_neither_time_nor_memory(tmp_path, capsys, body, words):
     flood = write(tmp_path / "flood.tmx", '<?xml version="1.0"?><map orientation="orthogonal" width="8" height="8" '
                                           f'tilewidth="16" tileheight="16">{body}</map>')
-    tracemalloc.start()
-    try:
-        status, err = run(capsys, "make", "--template", flood, "--time-limit", "5")
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    status, err, peak = run_traced(capsys, "make", "--template", flood, "--time-limit", "5")
     assert status == 2 and one_line(err) and words in err, err
     assert peak < 40 * 1024 * 1024  # the text itself is 4 MB; no tree of a million elements, no list of them
 
@@ -277,12 +271,12 @@ SLOW_LOAD = """
 import sys, time
 class Slow:
     def find_spec(self, name, path=None, target=None):
-        if name == "designer.cli.entry":
+        if name == "designer.cli.entry":  # run() has set its handlers, and loads the command
+            print("loading", flush=True)
             time.sleep(3)  # the command's modules load slowly (a busy machine)
         return None
 sys.meta_path.insert(0, Slow())
 sys.argv = ["designer", "make", "--time-limit", "60"]
-print("loading", flush=True)
 from designer.cli import run
 run()
 """
@@ -293,8 +287,7 @@ run()
 def test_a_signal_while_the_command_loads_ends_it_in_one_line(ending, status, line):
     proc = subprocess.Popen([sys.executable, "-c", SLOW_LOAD], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
-    assert proc.stdout.readline() == "loading\n"
-    time.sleep(1.0)  # inside the slow import
+    assert proc.stdout.readline() == "loading\n"  # inside the slow import
     proc.send_signal(ending)
     _, err = proc.communicate(timeout=60)
     assert (proc.returncode, err) == (status, line)

@@ -28,7 +28,6 @@ A TMX object's missing x or y is 0, as the format says (Tiled's JSON requires th
 from __future__ import annotations
 
 import copy
-import math
 import re
 import xml.etree.ElementTree as ET
 from xml.parsers import expat
@@ -42,7 +41,6 @@ LAYER_TAGS = {"layer": "tilelayer", "objectgroup": "objectgroup", "imagelayer": 
 MAX_GROUP_DEPTH = 32
 #: XML elements a map may hold: a 40x40 room drawn as <tile> elements on 50 layers holds 80,000.
 MAX_ELEMENTS = 100_000
-_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 _WHOLE = re.compile(r"[+-]?\d{1,10}")
 
 
@@ -94,13 +92,12 @@ def _number(text: str | None, default=None):
     """An attribute as a number (finite or not: the reader refuses what is not), or the text itself."""
     if text is None:
         return default
-    text = text.strip()
-    if _NUMBER.fullmatch(text):
-        value = float(text)
-        return int(value) if value.is_integer() and math.isfinite(value) and "." not in text and "e" not in text.lower() else value
-    if text.lower() in ("nan", "inf", "-inf", "+inf", "infinity", "-infinity"):
+    if _WHOLE.fullmatch(text.strip()):
+        return int(text)
+    try:
         return float(text)
-    return text
+    except ValueError:
+        return text
 
 
 def _properties(element: ET.Element) -> list[dict]:
@@ -234,7 +231,7 @@ def write_into(root: ET.Element, before: dict, after: dict, puzzle: tuple[int, .
     width = after["width"]
     gids = [str(gid) for gid in cells]
     data.text = "\n" + ",\n".join(",".join(gids[k:k + width]) for k in range(0, len(gids), width)) + "\n"
-    _objects_into(root, root, before["layers"], after["layers"])
+    _objects_into(root, before["layers"], after["layers"])
     for key in ("nextobjectid", "nextlayerid"):
         if after.get(key) != before.get(key) and after.get(key) is not None:
             root.set(key, str(after[key]))
@@ -276,7 +273,7 @@ def _append(parent: ET.Element, child: ET.Element) -> ET.Element:
     return child
 
 
-def _objects_into(root: ET.Element, parent: ET.Element, before: list, after: list) -> None:
+def _objects_into(parent: ET.Element, before: list, after: list) -> None:
     """The object layers of ``after`` written over ``parent``'s elements: objects of ``before``
     whose x or y changed get the new value; objects and layers after those of ``before`` are added."""
     elements = layer_elements(parent)
@@ -286,7 +283,7 @@ def _objects_into(root: ET.Element, parent: ET.Element, before: list, after: lis
             _add_objects(element, layer.get("objects") or [])
             continue
         if layer.get("type") == "group":
-            _objects_into(root, elements[k], before[k].get("layers") or [], layer.get("layers") or [])
+            _objects_into(elements[k], before[k].get("layers") or [], layer.get("layers") or [])
         elif layer.get("type") == "objectgroup":
             mine = elements[k].findall("object")
             old = before[k].get("objects") or []

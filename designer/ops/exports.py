@@ -46,6 +46,13 @@ class Written:
     levels: int
     rooms: int = 0
 
+    @classmethod
+    def of(cls, paths: list, entries: list) -> "Written":
+        """The files written for ``entries`` (level files), their rooms counted."""
+        from designer.core.room import Room
+
+        return cls(paths, len(entries), sum(isinstance(entry.level, Room) for entry in entries))
+
     def holding(self) -> str:
         """'1 level', '3 levels', '1 room', '2 levels and 1 room': what the files hold, in words."""
         plain = self.levels - self.rooms
@@ -91,7 +98,7 @@ def render(source: str, output_file: str, *, solution: bool = False, moves_left:
                                             solution=solution, moves_left=moves_left, graph=graph)
     data = picture.png_bytes(drawing) if suffix == ".png" else picture.svg_text(drawing)
     output.write(output_file, data, force=force)
-    return Written([output_file], len(levels), sum(isinstance(entry.level, Room) for entry in levels))
+    return Written.of([output_file], levels)
 
 
 def export_tiled(source: str, *, output_file: str | None = None, out: str | None = None, cell: int = 32,
@@ -133,13 +140,12 @@ def export_tiled(source: str, *, output_file: str | None = None, out: str | None
             output.write(image, picture.png_bytes(picture.tileset(cell, kinds)), force=force)
         for path, document in zip(maps, documents):
             output.write(path, document, force=force)
-    return Written([*maps, *images], len(levels), sum(rooms))
+    return Written.of([*maps, *images], levels)
 
 
 def _export_into(source: str, into: str, output_file: str | None, out: str | None, force: bool) -> Written:
     """``export --to tiled --into MAP -o FILE``: the level written into a copy of MAP, in MAP's
     own format (JSON, or XML for a .tmx map), read back before it is written."""
-    from designer.core.room import Room
     from designer.export import tiled
     from designer.formats import output
     from designer.formats.tiled_map import XML_SUFFIXES, is_map_path, read_map
@@ -163,12 +169,11 @@ def _export_into(source: str, into: str, output_file: str | None, out: str | Non
     except ValueError as exc:
         raise DesignerError(f"--into {into}: {exc}") from None
     output.write(output_file, text, force=force)
-    return Written([output_file], 1, int(isinstance(levels[0].level, Room)))
+    return Written.of([output_file], levels)
 
 
 def write_play_page(source: str, output_file: str, *, force: bool = False) -> Written:
     """A self-contained HTML page to play a level or a pack, offline."""
-    from designer.core.room import Room
     from designer.export.play import page
     from designer.formats import output
 
@@ -178,4 +183,4 @@ def write_play_page(source: str, output_file: str, *, force: bool = False) -> Wr
     levels, _ = _read(source)
     title = f"ice-designer: {Path(source).name if source != '-' else 'level'}"
     output.write(output_file, page(levels, title=title), force=force)
-    return Written([output_file], len(levels), sum(isinstance(entry.level, Room) for entry in levels))
+    return Written.of([output_file], levels)

@@ -10,8 +10,6 @@ from designer.core.level import ICE, ROCK
 from designer.core.limits import MAX_COUNT, MAX_DESIGN_SIDE, whole
 from designer.core.request import LayoutRequest
 
-__all__ = ["MAX_DESIGN_SIDE", "validate"]
-
 
 def validate(request: LayoutRequest) -> None:
     """Refuse requests that make no sense (DesignerError, exit status 2 on the command line)."""

@@ -43,7 +43,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from designer.core.errors import DesignerError, RequestNotMet
-from designer.search.validation import MAX_DESIGN_SIDE
+from designer.core.limits import MAX_DESIGN_SIDE
 from designer.studio.fills import Fill
 
 #: The largest request body read (a 40x40 sketch is under 2 KB, a fill request with it under 4, and a

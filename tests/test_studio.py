@@ -9,6 +9,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -211,6 +212,41 @@ def test_a_fills_events_end_in_one_event_when_its_pipe_is_closed_under_them():
     assert [event["kind"] for event in fill.events(poll=0.01)] == ["failed"]
     fill.cancelled.set()
     assert [event["kind"] for event in fill.events(poll=0.01)] == ["cancelled"]
+
+
+def test_a_fill_cancelled_from_several_threads_at_once_ends_once_without_an_error():
+    """The server stopping, a closed stream and a cancel request may all cancel one fill at the
+    same moment: the pipe is closed once, never twice (a second close raised EBADF in a thread and
+    printed a traceback at Ctrl-C)."""
+    import multiprocessing
+
+    from designer.studio.fills import Fill
+
+    context = multiprocessing.get_context("spawn")
+    process = context.Process(target=abs, args=(0,))
+    process.start()
+    process.join()
+    errors = []
+    for _ in range(300):
+        parent, child = context.Pipe(duplex=False)
+        child.close()
+        fill = Fill(process, parent)
+        gate = threading.Barrier(6)
+
+        def cancel(fill=fill, gate=gate):
+            gate.wait()
+            try:
+                fill.cancel()
+            except Exception as exc:  # noqa: BLE001 - what the thread would have printed
+                errors.append(exc)
+
+        threads = [threading.Thread(target=cancel) for _ in range(6)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert fill.conn.closed and fill.cancelled.is_set()
+    assert errors == []
 
 
 needs_browser = pytest.mark.skipif(sync_playwright is None or CHROMIUM is None, reason="no Playwright or Chromium")

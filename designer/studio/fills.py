@@ -52,6 +52,7 @@ class Fill:
     def __init__(self, process, conn):
         self.process, self.conn = process, conn
         self.cancelled = threading.Event()
+        self._ending = threading.Lock()  # cancel may come from several threads at once
 
     @classmethod
     def start(cls, options: dict) -> Fill:
@@ -107,13 +108,17 @@ class Fill:
             return False
 
     def cancel(self) -> None:
-        """End the fill now: SIGTERM, then SIGKILL after ``GRACE_SECONDS``."""
+        """End the fill now: SIGTERM, then SIGKILL after ``GRACE_SECONDS``. Safe to call from
+        several threads at once (the server stopping, a closed stream, the cancel request): the
+        first ends the process and closes the pipe once; the others wait for it."""
         self.cancelled.set()
-        if self.process.is_alive():
-            self.process.terminate()
-            self.process.join(GRACE_SECONDS)
+        with self._ending:
             if self.process.is_alive():
-                self.process.kill()
-                self.process.join()
-        self.conn.close()
+                self.process.terminate()
+                self.process.join(GRACE_SECONDS)
+                if self.process.is_alive():
+                    self.process.kill()
+                    self.process.join()
+            if not self.conn.closed:
+                self.conn.close()
 

@@ -64,7 +64,7 @@ def _result(klass: int, rev: bool, stops: int) -> Classification:
 
 def classify(level: Level) -> Classification:
     """Class, reversibility and min stops of one level (on its states when it has items)."""
-    if level.items:
+    if level.items or not level.plain:
         return _classify_states(level)
     classes, rev, stops = kernels.classify_batch(
         level.terrain[None], [level.index(level.start)], [level.index(level.goal)])
@@ -114,7 +114,7 @@ def classify_many(levels: list[Level]) -> list[Classification]:
     results: list[Classification | None] = [None] * len(levels)
     by_shape: dict[tuple[int, int], list[int]] = {}
     for k, level in enumerate(levels):
-        if level.items:
+        if level.items or not level.plain:
             results[k] = _classify_states(level)
             continue
         by_shape.setdefault(level.shape, []).append(k)

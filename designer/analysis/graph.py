@@ -24,7 +24,7 @@ from designer.analysis.classify import min_stops
 from designer.core.items import States, state_table
 from designer.core.kernels import reach
 from designer.core.level import ROCK, SNOW, Cell, Level
-from designer.core.rules import DELTAS, DIRECTIONS
+from designer.core.rules import DELTAS, DIRECTIONS, trace
 from designer.analysis.solver import Solution, costs_to_goal, moves_out, solve, walk
 
 
@@ -374,9 +374,28 @@ def _stopper(level: Level, cell: Cell, letter: str, last: bool) -> Cell:
     return (cell[0] + dr, cell[1] + dc)
 
 
+def _traced_stopper(level: Level, before: Cell, letter: str, last: bool):
+    """``_stopper`` on a level with portals, floors or wrap-around: the portal fallen into, the
+    snow or goal entered, or (end cell, direction) for the rock or edge beyond the end, which
+    names it as well (wrapped or not)."""
+    d = DIRECTIONS.index(letter)
+    slide = trace(level, level.index(before), d, level.index(level.goal) if last else -1)
+    end = level.cell(slide.path[-1])
+    if slide.portal:
+        return ("portal", level.cell(slide.path[-2]))
+    if (last and end == level.goal) or level.terrain[end] == SNOW:
+        return end
+    return (end, d)
+
+
 def _creativity(level: Level, solution: Solution) -> Creativity:
     p, i = solution.distance, solution.stops
-    t = len({_stopper(level, cell, m, k == i - 1) for k, (cell, m) in enumerate(zip(solution.path[1:], solution.moves))})
+    if level.plain:
+        t = len({_stopper(level, cell, m, k == i - 1)
+                 for k, (cell, m) in enumerate(zip(solution.path[1:], solution.moves))})
+    else:
+        t = len({_traced_stopper(level, cell, m, k == i - 1)
+                 for k, (cell, m) in enumerate(zip(solution.path, solution.moves))})
     interactions = 2 * (2 * t + (i - t)) / 3
     blocking = level.terrain != 0
     playable = ~(level.terrain == ROCK)

@@ -31,7 +31,7 @@ import numpy as np
 
 from designer.core.errors import LevelError
 from designer.core.level import Cell, Level
-from designer.core.rules import DELTAS, NO_MOVE, slide_table, terrain_slide_table
+from designer.core.rules import DELTAS, NO_MOVE, slide_table, terrain_slide_table, trace
 
 #: The most states a level with items may have (cells x 2 ** items): about 100 MB of tables.
 MAX_STATES = 2_000_000
@@ -98,6 +98,8 @@ def state_table(level: Level) -> States:
         dest, length = slide_table(level)
         return States(dest, length, start, goal, cells, width, ())
     check_states(level)
+    if not level.plain:
+        return _traced_states(level)
     free_dest, free_length = terrain_slide_table(level.terrain, -1)  # the goal is ice: nothing captures
     rows, cols = np.divmod(np.arange(cells), width)
     count, full = len(level.items), (1 << len(level.items)) - 1
@@ -124,6 +126,40 @@ def state_table(level: Level) -> States:
         dest[d] = np.where(moving, now * cells + ends, NO_MOVE).reshape(-1)
         length[d] = np.where(moving, np.where(captured, at_goal, free_length[d]), 0).reshape(-1)
     return States(dest, length, start, goal + full * cells, cells, width, level.items)
+
+
+def _traced_states(level: Level) -> States:
+    """``state_table`` of a level with items and portals, floors or wrap-around: each slide is
+    traced once with nothing capturing (``designer.core.rules.trace``; one that runs round a
+    wrapping row for ever, over two rounds), then cut at the goal for every set of items taken
+    that opens it by then. A portal's target is entered as any cell: an
+    item there is taken, and the goal there captures."""
+    cells, width = level.height * level.width, level.width
+    count, full = len(level.items), (1 << len(level.items)) - 1
+    bit_of = {level.index(cell): 1 << k for k, cell in enumerate(level.items)}
+    goal = level.index(level.goal)
+    taken = np.arange(full + 1, dtype=np.int64)
+    dest = np.full((4, cells << count), NO_MOVE, np.int32)
+    length = np.zeros((4, cells << count), np.int32)
+    for d in range(4):
+        for cell in range(cells):
+            slide = trace(level, cell, d, laps=True)
+            if slide is None:
+                continue
+            now = taken.copy()
+            ends = np.full(full + 1, slide.path[-1], np.int64)
+            lengths = np.full(full + 1, slide.lengths[-1], np.int64)
+            open_ = np.zeros(full + 1, bool)  # captured already, in this slide
+            for at, step in zip(slide.path, slide.lengths):
+                now = np.where(open_, now, now | bit_of.get(at, 0))
+                if at == goal:
+                    caught = ~open_ & (now == full)
+                    ends[caught], lengths[caught] = goal, step
+                    open_ |= caught
+            moving = open_ if slide.loops else np.ones(full + 1, bool)  # round for ever unless caught
+            dest[d, taken * cells + cell] = np.where(moving, now * cells + ends, NO_MOVE).astype(np.int32)
+            length[d, taken * cells + cell] = np.where(moving, lengths, 0).astype(np.int32)
+    return States(dest, length, level.index(level.start), goal + full * cells, cells, width, level.items)
 
 
 def taken_along(states: States, path: list[int]) -> list[int]:

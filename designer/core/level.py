@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from designer.core.errors import LevelError
+from designer.core.floors import Floor, check_floors
 
 # Terrain codes. Start and goal are positions on ice, not terrain of their own.
 ICE, ROCK, SNOW = 0, 1, 2
@@ -89,6 +90,8 @@ class Level(Grid):
     goal: Cell
     dialect: str = field(default="canonical", compare=False)
     items: tuple[Cell, ...] = ()
+    portals: tuple[tuple[Cell, Cell], ...] = ()  # (portal cell, its target), sorted
+    floors: tuple[Floor, ...] = ()  # none: one grid that does not wrap
 
     def __post_init__(self) -> None:
         terrain = np.array(self.terrain, dtype=np.uint8, copy=True)
@@ -110,6 +113,35 @@ class Level(Grid):
         if start == goal:
             raise LevelError(f"start and goal are the same cell ({start[0]}, {start[1]})")
         object.__setattr__(self, "items", check_items(terrain, self.items, (start, goal)))
+        floors = tuple(self.floors)
+        if len(floors) == 1 and not floors[0].name and not floors[0].wrap:
+            floors = ()  # one unnamed grid that does not wrap: the plain level
+        check_floors(floors, *terrain.shape)
+        object.__setattr__(self, "floors", floors)
+        object.__setattr__(self, "portals", check_portals(self, terrain, self.portals))
+
+    @property
+    def plain(self) -> bool:
+        """No portals, one grid, no wrap-around: the rules and every table are the classic ones."""
+        return not self.portals and not self.floors
+
+    def floor_list(self) -> tuple[Floor, ...]:
+        """The level's floors; a plain level's one grid is an unnamed floor."""
+        return self.floors or (Floor("", 0, self.height, self.width),)
+
+    def floor_of(self, cell: Cell) -> Floor:
+        """The floor a cell lies on."""
+        for floor in self.floor_list():
+            if floor.holds(cell):
+                return floor
+        raise LevelError(f"cell ({cell[0]}, {cell[1]}) lies on no floor")
+
+    def where(self, cell: Cell) -> str:
+        """A cell as a person reads it: ``(r, c)``, or ``NAME (r, c)`` on a named floor, r counted
+        from that floor's top row."""
+        floor = self.floor_of(cell)
+        r, c = floor.local(cell)
+        return f"{floor.name} ({r}, {c})" if floor.name else f"({r}, {c})"
 
     # --- cells -----------------------------------------------------------------
     def index(self, cell: Cell) -> int:
@@ -130,24 +162,30 @@ class Level(Grid):
             and self.terrain.shape == other.terrain.shape
             and bool(np.array_equal(self.terrain, other.terrain))
             and self.items == other.items
+            and self.portals == other.portals
+            and self.floors == other.floors
         )
 
     def __hash__(self) -> int:
         key = (self.start, self.goal, self.terrain.shape, self.terrain.tobytes())
+        if not self.plain:
+            key += (self.portals, self.floors)
         return hash(key + (self.items,) if self.items else key)
 
     def swapped(self) -> Level:
-        """The same grid with start and goal exchanged (the reverse level), items and all."""
-        return Level(self.terrain, self.goal, self.start, self.dialect, self.items)
+        """The same grid with start and goal exchanged (the reverse level), items, portals and all."""
+        return Level(self.terrain, self.goal, self.start, self.dialect, self.items, self.portals, self.floors)
 
     def replace(self, *, terrain=None, start: Cell | None = None, goal: Cell | None = None,
-                items: tuple[Cell, ...] | None = None) -> Level:
+                items: tuple[Cell, ...] | None = None, portals=None) -> Level:
         return Level(
             self.terrain if terrain is None else terrain,
             self.start if start is None else start,
             self.goal if goal is None else goal,
             self.dialect,
             self.items if items is None else items,
+            self.portals if portals is None else portals,
+            self.floors,
         )
 
     @property
@@ -165,16 +203,41 @@ class Level(Grid):
 
     # --- text ------------------------------------------------------------------
     def rows(self) -> list[str]:
-        """The canonical ASCII rows."""
+        """The canonical ASCII rows (of the whole sheet, each portal and target by its mark, when
+        the level has floors or portals: ``designer.core.floors``)."""
         chars = np.array([".", "#", "_"])[self.terrain]
         chars[self.start] = "S"
         chars[self.goal] = "G"
         for cell in self.items:
             chars[cell] = ITEM_CHAR
+        if self.portals:
+            from designer.core.floors import mark_cells
+
+            for cell, mark in mark_cells(self.portals).items():
+                chars[cell] = mark
         return ["".join(row) for row in chars]
 
+    def text_lines(self) -> list[str]:
+        """The text form's lines: the rows, and for a level with floors, wrap-around or portals,
+        the lines that say so (``designer.core.floors``)."""
+        if self.plain:
+            return self.rows()
+        from designer.core.floors import link_lines, mark_cells
+
+        rows, lines = self.rows(), []
+        floors = self.floor_list()
+        for floor in floors:
+            if floor.name:
+                lines.append(f"floor {floor.name}" + (f" wrap {floor.wrap}" if floor.wrap else ""))
+            elif floor.wrap:
+                lines.append(f"wrap {floor.wrap}")
+            lines.extend(row[:floor.width] for row in rows[floor.top:floor.top + floor.height])
+        if self.portals:
+            lines.extend(link_lines(self.portals, mark_cells(self.portals)))
+        return lines
+
     def __str__(self) -> str:
-        return "\n".join(self.rows())
+        return "\n".join(self.text_lines())
 
     def __repr__(self) -> str:
         return f"Level.from_ascii({str(self)!r})"
@@ -192,8 +255,46 @@ class Level(Grid):
         line naming the row and column (zero-based, as everywhere in this project).
         """
         lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        from designer.core.floors import is_extended
+
+        if is_extended(lines):
+            if dialect not in (None, "canonical"):
+                raise LevelError("floors, wrap-around and portals are written in the canonical dialect only")
+            return _parse_extended(text)
         chosen = DIALECTS[dialect] if dialect else detect_dialect(lines)
         return _parse_rows(trim_lines(lines, chosen), chosen)
+
+
+def check_portals(level: Level, terrain: np.ndarray, portals) -> tuple[tuple[Cell, Cell], ...]:
+    """The portals, sorted: each a distinct ice cell with a target on another ice cell, neither
+    of them the start, the goal or an item; LevelError (one line) otherwise."""
+    found = tuple(sorted(((int(a), int(b)), (int(c), int(d))) for (a, b), (c, d) in portals))
+    h, w = terrain.shape
+    sources = set()
+    for src, dst in found:
+        for name, (r, c) in (("portal", src), ("target", dst)):
+            if not (0 <= r < h and 0 <= c < w):
+                raise LevelError(f"{name} ({r}, {c}) lies outside the {h}x{w} grid")
+        if terrain[src] != ICE:
+            raise LevelError(f"portal ({src[0]}, {src[1]}) must be on an ice cell")
+        if src in (level.start, level.goal) or src in level.items:
+            raise LevelError(f"portal ({src[0]}, {src[1]}) lies on the start, the goal or an item")
+        if src in sources:
+            raise LevelError(f"portal ({src[0]}, {src[1]}) is given two targets")
+        sources.add(src)
+        if dst in (level.start, level.goal) or dst in level.items:
+            raise LevelError(f"portal ({src[0]}, {src[1]}) leads onto the start, the goal or an item "
+                             f"at ({dst[0]}, {dst[1]})")
+        if terrain[dst] != ICE:
+            raise LevelError(f"portal ({src[0]}, {src[1]}) leads off the ice, to ({dst[0]}, {dst[1]})")
+        if dst == src:
+            raise LevelError(f"portal ({src[0]}, {src[1]}) leads to itself")
+    if found:
+        floors = level.floors or (Floor("", 0, h, w),)
+        for cell in {cell for pair in found for cell in pair}:
+            if not any(floor.holds(cell) for floor in floors):
+                raise LevelError(f"portal or target ({cell[0]}, {cell[1]}) lies on no floor")
+    return found
 
 
 def check_items(terrain: np.ndarray, items, ends) -> tuple[Cell, ...]:
@@ -311,6 +412,32 @@ def scan_rows(rows: list[str], dialect: Dialect, items: list[Cell] | None = None
             elif kind == "goal":
                 goals.append((r, c))
     return terrain, starts, goals, doors
+
+
+def _parse_extended(text: str) -> Level:
+    """A level in the extended text form (``designer.core.floors``): floors, wrap and portals."""
+    from designer.core.floors import MARKS, parse_text, resolve_links
+
+    sheet, floors, links = parse_text(text)
+    marks: dict[str, Cell] = {}
+    plain_rows = []
+    for r, row in enumerate(sheet):
+        chars = list(row)
+        for c, ch in enumerate(row):
+            if ch in MARKS:
+                if ch in marks:
+                    raise LevelError(f"mark {ch!r} drawn twice: at ({marks[ch][0]}, {marks[ch][1]}) and ({r}, {c}); "
+                                     "each portal and target has a letter of its own")
+                marks[ch] = (r, c)
+                chars[c] = "."
+        plain_rows.append("".join(chars))
+    flat = _parse_rows(plain_rows, CANONICAL)
+    for floor in floors:
+        pad = flat.terrain[floor.top:floor.top + floor.height, floor.width:]
+        if pad.size and (pad != ROCK).any():
+            raise LevelError(f"floor {floor.name!r} is {floor.width} wide; nothing lies beyond")
+    return Level(flat.terrain, flat.start, flat.goal, "canonical", flat.items, resolve_links(marks, links),
+                 tuple(floors))
 
 
 def _parse_rows(rows: list[str], dialect: Dialect) -> Level:

@@ -12,6 +12,8 @@ exactly once.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from designer.core import kernels
@@ -27,10 +29,97 @@ def slide_table(level: Level, capture: Cell | None = None) -> tuple[np.ndarray, 
     """Return ``(dest, length)``, each of shape (4, H*W), for the level.
 
     ``capture`` is the cell that stops a slide on it (the goal unless given; the reverse level
-    captures at the start instead).
+    captures at the start instead). A level with portals, floors or wrap-around is traced slide
+    by slide (``trace``); a plain one runs the kernels.
     """
     goal = level.goal if capture is None else capture
+    if not level.plain:
+        return traced_table(level, level.index(goal))
     return terrain_slide_table(level.terrain, level.index(goal))
+
+
+class Slide(NamedTuple):
+    """One slide of a level with portals, floors or wrap-around (``trace``): the cells it enters
+    in order (ending with a portal's target when it falls into one), the cells slid to reach each
+    of them (a target counts as its portal), and what stopped it: the rock or edge cell beyond
+    its end, the snow or portal cell it entered, or None when the last cell entered captured."""
+
+    path: tuple[int, ...]
+    lengths: tuple[int, ...]
+    portal: bool  # the slide fell into a portal: its last cell is the target
+    loops: bool = False  # nothing stops it: ``path`` holds its first two rounds (``trace(laps=True)``)
+
+
+def trace(level: Level, cell: int, d: int, capture: int = -1, laps: bool = False) -> Slide | None:
+    """The slide from flat cell ``cell`` in direction ``d`` of a level with portals, floors or
+    wrap-around, or None when it is not a move (blocked at once, or it would run round a
+    wrapping row or column for ever). ``capture`` (a flat cell, or -1) ends the slide on it.
+
+    The rule (docs/spec.md, "Portals and wrap-around"): the player slides while the next cell is
+    on their floor (or, past a wrapping edge, at the opposite edge of it) and not rock; entering
+    snow or the ``capture`` cell ends the slide there; entering a portal cell ends it too, and puts
+    the player at rest on the portal's target (resting there triggers nothing).
+
+    With ``laps``, a slide that would run round for ever is returned too, flagged ``loops``, with
+    its first two rounds: on a level with items, a goal passed closed in the first round may
+    capture in the second, once the round's items are taken (``designer.core.items``).
+    """
+    width = level.width
+    terrain = level.terrain.reshape(-1)
+    r, c = divmod(cell, width)
+    if terrain[cell] == 1:  # ROCK
+        return None
+    floor = level.floor_of((r, c))
+    dr, dc = DELTAS[d]
+    top, bottom = floor.top, floor.top + floor.height
+    portals = _portal_index(level)
+    path, lengths = [], []
+    run = floor.width if dc else floor.height  # more steps than this without a stop: round for ever
+    while True:
+        nr, nc = r + dr, c + dc
+        if not (top <= nr < bottom):
+            if "y" not in floor.wrap:
+                break
+            nr = top if nr >= bottom else bottom - 1
+        if not (0 <= nc < floor.width):
+            if "x" not in floor.wrap:
+                break
+            nc = 0 if nc >= floor.width else floor.width - 1
+        nxt = nr * width + nc
+        if terrain[nxt] == 1:
+            break
+        r, c = nr, nc
+        path.append(nxt)
+        lengths.append(len(path))
+        if nxt in portals:
+            path.append(portals[nxt])
+            lengths.append(len(lengths))
+            return Slide(tuple(path), tuple(lengths), True)
+        if terrain[nxt] == 2 or nxt == capture:  # SNOW
+            break
+        if len(path) > run:
+            if not laps:
+                return None
+            if len(path) > 2 * run:
+                return Slide(tuple(path), tuple(lengths), False, True)
+    return Slide(tuple(path), tuple(lengths), False) if path else None
+
+
+def _portal_index(level: Level) -> dict[int, int]:
+    return {level.index(src): level.index(dst) for src, dst in level.portals}
+
+
+def traced_table(level: Level, capture: int) -> tuple[np.ndarray, np.ndarray]:
+    """``slide_table`` of a level with portals, floors or wrap-around, slide by slide."""
+    n = level.height * level.width
+    dest = np.full((4, n), NO_MOVE, np.int32)
+    length = np.zeros((4, n), np.int32)
+    for d in range(4):
+        for cell in range(n):
+            slide = trace(level, cell, d, capture)
+            if slide is not None:
+                dest[d, cell], length[d, cell] = slide.path[-1], slide.lengths[-1]
+    return dest, length
 
 
 def terrain_slide_table(terrain: np.ndarray, capture: int) -> tuple[np.ndarray, np.ndarray]:

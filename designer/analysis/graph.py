@@ -140,6 +140,8 @@ class Analysis:
     creativity: Creativity | None = None
     solutions: int = 0  # distinct fewest-moves move strings (0 when unsolvable)
     items: list[ItemEffect] = field(default_factory=list)  # a level with items: what each adds
+    portals: list[dict] = field(default_factory=list)  # a level with portals: what each does (``passages``)
+    floors: list[dict] = field(default_factory=list)  # a level with floors: which can be left for good
 
     @property
     def min_stops(self) -> int | None:
@@ -192,6 +194,8 @@ class Analysis:
             },
             "creativity": self.creativity.to_dict() if self.creativity else None,
             **({"items": [item.to_dict() for item in self.items]} if self.items else {}),
+            **({"portals": self.portals} if self.portals else {}),
+            **({"floors": self.floors} if self.floors else {}),
         }
 
     @property
@@ -287,6 +291,7 @@ def analyze(level: Level) -> Analysis:
     creativity = _creativity(level, solution) if solution else None
     items = item_effects(level, solution) if solution and level.items else []
     solutions = count_fewest_solutions(graph, start, goal, remaining) if solution else 0
+    portals, floors = passages(level, states, graph, components) if not level.plain else ([], [])
     return Analysis(
         solvability=solvability,
         reversible=reversible,
@@ -303,7 +308,52 @@ def analyze(level: Level) -> Analysis:
         creativity=creativity,
         solutions=solutions,
         items=items,
+        portals=portals,
+        floors=floors,
     )
+
+
+def passages(level: Level, states: States, graph: nx.DiGraph, components: list[list[int]]
+             ) -> tuple[list[dict], list[dict]]:
+    """What the portals and floors of a level do in play, on its move graph (``graph``, over
+    state numbers, and its strongly connected ``components``).
+
+    Each portal: ``{"from", "to", "pair"`` (its target leads back to it), ``"used"`` (a move from
+    a reachable state falls into it), ``"one_way"`` (some such move can never be undone: it
+    leaves its component of the move graph; None when unused)``}``. Each floor: ``{"name",
+    "reached"`` (the player rests on it at some time), ``"no_return"`` (a reachable move leaves
+    it for a state from which the player never rests on it again)``}``.
+    """
+    component = {state: k for k, members in enumerate(components) for state in members}
+    target = dict(level.portals)
+    through: dict[tuple, list[tuple[int, int]]] = {src: [] for src in target}
+    for state in graph.nodes:
+        if state == states.goal:
+            continue
+        for d in range(4):
+            after = int(states.dest[d, state])
+            if after < 0:
+                continue
+            slide = trace(level, states.cell(state)[0] * level.width + states.cell(state)[1], d, laps=True)
+            if slide is not None and slide.portal:
+                src = level.cell(slide.path[-2])
+                if states.cell(after) == target[src]:  # not caught by the goal on the way
+                    through[src].append((state, after))
+    portals = []
+    for src, dst in level.portals:
+        used = through[src]
+        portals.append({"from": list(src), "to": list(dst), "pair": target.get(dst) == src, "used": bool(used),
+                        "one_way": any(component[a] != component[b] for a, b in used) if used else None})
+    floor_of = {state: level.floor_of(states.cell(state)).name for state in graph.nodes}
+    floors = []
+    for floor in level.floors:
+        on = {state for state, name in floor_of.items() if name == floor.name}
+        back = set(on)
+        for state in on:
+            back |= nx.ancestors(graph, state)
+        leaving = [(a, b) for a in on for b in graph.successors(a) if floor_of[b] != floor.name]
+        floors.append({"name": floor.name, "reached": bool(on), "no_return": any(b not in back for _, b in leaving)})
+    return portals, floors
 
 
 def count_fewest_solutions(graph: nx.DiGraph, start: Cell, goal: Cell, remaining: dict[Cell, int]) -> int:

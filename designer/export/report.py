@@ -40,10 +40,32 @@ def _yes(flag: bool) -> str:
     return "yes" if flag else "no"
 
 
+def _passage_lines(level: Level, a: Analysis) -> list[str]:
+    """The floors, wrap-around and portals of a level, and what ``analyze`` found of them."""
+    lines = []
+    for floor, found in zip(level.floor_list(), a.floors or [{}] * len(level.floor_list())):
+        name = f"floor {floor.name}: rows {floor.top}-{floor.top + floor.height - 1}, " if floor.name else "grid: "
+        wrap = {"": "no wrap", "x": "wraps left-right", "y": "wraps top-bottom", "xy": "wraps both ways"}[floor.wrap]
+        fate = ""
+        if found:
+            fate = ("; never reached" if not found["reached"]
+                    else "; can be left for good" if found["no_return"] else "; the player can always come back")
+        lines.append(f"{name}{floor.height}x{floor.width}, {wrap}{fate}")
+    for portal in a.portals:
+        src, dst = tuple(portal["from"]), tuple(portal["to"])
+        kind = "pair" if portal["pair"] else "one-way"
+        play = ("never used" if not portal["used"] else "no way back once taken" if portal["one_way"]
+                else "can be undone")
+        lines.append(f"portal {level.where(src)} -> {level.where(dst)} ({kind}): {play}")
+    return lines
+
+
 def report(level: Level, analysis: Analysis) -> str:
     """The human-readable analysis that ``designer analyze`` prints."""
     a = analysis
     lines = [f"level: {level.height}x{level.width}, start {level.start}, goal {level.goal} ({level.dialect})"]
+    if not level.plain:
+        lines.extend(_passage_lines(level, a))
     lines.append(f"solvability: {a.solvability}    reversible: {_yes(a.reversible)}")
     if a.solution:
         s, d = a.solution, a.distance_solution

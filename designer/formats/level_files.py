@@ -47,6 +47,7 @@ def level_to_json(level: Level, *, with_analysis: bool = True, generator=None, r
         "start": list(level.start),
         "goal": list(level.goal),
         **({"items": [list(cell) for cell in level.items]} if level.items else {}),
+        **extended_json(level),
         "solution": solution,
         "analysis": analysis,
         **extra,
@@ -94,10 +95,58 @@ def _json_size(obj: dict, height: int, width: int) -> None:
             raise LevelError(f'JSON level: "{key}" is {json.dumps(obj[key])} but rows give {value}')
 
 
+def extended_json(level: Level) -> dict:
+    """The keys of a level with floors, wrap-around or portals (none for a plain level):
+    ``floors`` (each with its name, top row, height, width and wrap) and ``portals`` (each
+    ``{"from": [row, col], "to": [row, col]}``), sheet cells as everywhere."""
+    found = {}
+    if level.floors:
+        found["floors"] = [floor.to_json() for floor in level.floors]
+    if level.portals:
+        found["portals"] = [{"from": list(src), "to": list(dst)} for src, dst in level.portals]
+    return found
+
+
+def _extended_from_json(obj: dict) -> Level:
+    """A JSON level with ``floors`` or ``portals``: the rows mark every portal and target with a
+    letter (``designer.core.floors``), and must agree with ``portals``."""
+    from designer.core.floors import MARKS, WRAPS, Floor
+
+    rows = obj["rows"]
+    portals = obj.get("portals", [])
+    floors = obj.get("floors", [])
+    if not isinstance(portals, list) or not all(
+            isinstance(p, dict) and set(p) == {"from", "to"} and all(
+                isinstance(p[k], list) and len(p[k]) == 2 and all(type(v) is int for v in p[k]) for k in p)
+            for p in portals):
+        raise LevelError('JSON level: "portals" must be a list of {"from": [row, col], "to": [row, col]}')
+    if not isinstance(floors, list) or not all(
+            isinstance(f, dict) and isinstance(f.get("name"), str) and f.get("wrap", "") in WRAPS
+            and all(type(f.get(k)) is int for k in ("top", "height", "width")) for f in floors):
+        raise LevelError('JSON level: "floors" must be a list of {"name", "top", "height", "width", "wrap"}')
+    marked, plain = set(), []
+    for r, row in enumerate(rows):
+        chars = list(row)
+        for c, ch in enumerate(row):
+            if ch in MARKS:
+                marked.add((r, c))
+                chars[c] = "."
+        plain.append("".join(chars))
+    pairs = tuple((tuple(p["from"]), tuple(p["to"])) for p in portals)
+    ends = {cell for pair in pairs for cell in pair}
+    if marked != ends:
+        odd = sorted(marked ^ ends)[0]
+        raise LevelError(f'JSON level: "portals" and the letters in "rows" disagree at {list(odd)}')
+    flat = Level.from_rows(plain)
+    return Level(flat.terrain, flat.start, flat.goal, "json", flat.items, pairs,
+                 tuple(Floor(f["name"], f["top"], f["height"], f["width"], f.get("wrap", "")) for f in floors))
+
+
 def level_from_json(obj: object) -> Level:
     """Read a JSON level object; ``rows`` is the truth and ``start``/``goal`` must agree with it."""
     _json_header(obj)
-    level = Level.from_rows(obj["rows"])
+    extended = "floors" in obj or "portals" in obj
+    level = _extended_from_json(obj) if extended else Level.from_rows(obj["rows"])
     _json_size(obj, level.height, level.width)
     for key, cell in (("start", level.start), ("goal", level.goal)):
         value = obj.get(key)
@@ -111,6 +160,8 @@ def level_from_json(obj: object) -> Level:
     if items is not None and items != [list(cell) for cell in level.items]:
         raise LevelError(f'JSON level: "items" is {json.dumps(items)[:120]} but rows put them at '
                          f"{json.dumps([list(cell) for cell in level.items])[:120]}")
+    if extended:
+        return level
     return Level(level.terrain, level.start, level.goal, "json", level.items)
 
 
@@ -141,6 +192,10 @@ def parse_level_or_room(data: bytes | str, folder: Path | None = None) -> Level 
         if isinstance(rows, list) and any(isinstance(row, str) and is_room_text(row) for row in rows):
             return room_from_json(obj)
         return level_from_json(obj)
+    from designer.core.floors import is_extended
+
+    if is_extended(text.splitlines()):  # floors, wrap or portals: a level (its floor names may hold digits)
+        return Level.from_ascii(text)
     return Room.from_ascii(text) if is_room_text(text) else Level.from_ascii(text)
 
 

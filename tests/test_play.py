@@ -381,3 +381,98 @@ def test_items_are_taken_as_the_player_slides_and_the_exit_opens_when_none_is_le
     assert state(page) == ("solved", len(moves)) and body.get_attribute("data-stars") == "3"
     assert page.locator(".cell.item:visible").count() == 0
     page.close()
+
+
+PORTAL_LEVEL = """\
+floor up wrap x
+#######
+..S.a..
+#######
+floor down
+#######
+#b.._.#
+#..c#G#
+#######
+portal a b
+portal c > a
+"""
+
+
+def test_portals_and_wrap_are_played_as_solve_plays_them(browser, tmp_path, capsys):
+    level = tmp_path / "portals.txt"
+    level.write_text(PORTAL_LEVEL)
+    moves = solution_of(level, capsys)
+    page = open_page(browser, make_page(tmp_path, level))
+    assert page.locator(".cell.portal").count() == 3
+    page.keyboard.press("ArrowLeft")  # left from S wraps round the top floor into the portal a
+    assert page.locator("body").get_attribute("data-portal") == "1,4"
+    page.keyboard.press("u")  # undo
+    assert state(page) == ("playing", 0)
+    play(page, moves)
+    assert state(page) == ("solved", len(moves))
+    assert page.fetched == []
+    page.close()
+
+
+def test_the_pages_slide_agrees_with_the_library_on_every_cell_of_random_portal_levels(browser, tmp_path):
+    """The page's rules.js against ``designer.core.rules.trace`` (and the items' states) on random
+    levels with floors, wrap-around, portals and items: every cell, direction and set of items."""
+    import random
+
+    import numpy as np
+
+    from designer.core.floors import Floor
+    from designer.core.items import state_table
+    from designer.core.level import ICE, ROCK, SNOW, Level
+    from designer.export.play import level_entry
+    from designer.formats.level_files import LevelFile
+
+    page = open_page(browser, make_page(tmp_path, LEVELS / "snow-and-hole.txt"))
+    rng = random.Random(7)
+    checked = 0
+    while checked < 12:
+        floors, top = [], 0
+        for _ in range(rng.randint(1, 2)):
+            h, w = rng.randint(2, 5), rng.randint(2, 5)
+            floors.append(Floor(f"f{len(floors)}", top, h, w, rng.choice(["", "x", "y", "xy"])))
+            top += h
+        width = max(f.width for f in floors)
+        terrain = np.full((top, width), ROCK, np.uint8)
+        for f in floors:
+            for r in range(f.top, f.top + f.height):
+                for c in range(f.width):
+                    terrain[r, c] = rng.choice([ICE, ICE, ICE, ROCK, SNOW])
+        ice = [tuple(map(int, cell)) for cell in np.argwhere(terrain == ICE)]
+        if len(ice) < 6:
+            continue
+        rng.shuffle(ice)
+        start, goal, items, sources, targets = ice[0], ice[1], tuple(sorted(ice[2:3])), ice[3:5], ice[5:]
+        portals = tuple((src, rng.choice([t for t in targets + sources if t != src])) for src in sources)
+        level = Level(terrain, start, goal, items=items, portals=portals, floors=tuple(floors))
+        states = state_table(level)
+        entry = level_entry(LevelFile("random", level, {}))
+        found = page.evaluate("""(entry) => {
+            level = entry;  // the page's own global (a let binding, not a property of window)
+            const out = [];
+            for (let taken = 0; taken < 2; taken++)
+              for (let r = 0; r < entry.rows.length; r++)
+                for (let c = 0; c < entry.rows[0].length; c++)
+                  for (const dir of "udlr") {
+                    if (entry.rows[r][c] === "#") continue;
+                    const s = slide([r, c], dir, taken);
+                    out.push(s.cells ? [s.to[0], s.to[1], s.taken] : null);
+                  }
+            return out;
+        }""", entry)
+        expected = []
+        for taken in range(2):
+            for r in range(level.height):
+                for c in range(level.width):
+                    for d in range(4):
+                        if level.terrain[r, c] == ROCK:
+                            continue
+                        after = int(states.dest[d, states.state((r, c), taken)])
+                        expected.append(None if after < 0 else [*states.cell(after), states.taken(after)])
+        assert found == expected, str(level)
+        checked += 1
+    page.close()

@@ -79,3 +79,37 @@ def play(
 
     written = exports.write_play_page(source, output_file, force=force)
     note(f"wrote {output_file} ({written.holding()})")
+
+
+class GameFormat(str, Enum):
+    glissade = "glissade"
+
+
+class Coins(str, Enum):
+    auto = "auto"
+    items = "items"
+    ice = "ice"
+
+
+@app.command("import", rich_help_panel=EXPORT, epilog=examples(
+    "designer import levels.json --out glissade", "designer import levels.json --out glissade --coins ice"))
+def import_levels(
+    source: str = typer.Argument(..., metavar="FILE", help="A game's levels: glissade's levels.json."),
+    out: str = typer.Option(..., "--out", metavar="DIR", help="The folder to write one JSON level per level into."),
+    game: GameFormat = typer.Option(GameFormat.glissade, "--from", case_sensitive=False,
+                                    help="The game the file is from: glissade (the default and, today, the only one)."),
+    coins: Coins = typer.Option(Coins.auto, "--coins", case_sensitive=False, metavar="auto|items|ice",
+                                help="glissade's coins as items the exit waits for (auto: when at most 8), or as ice."),
+    force: bool = typer.Option(False, "--force", help="Overwrite level files that exist."),
+) -> None:
+    """Read a game's levels, solve each, and write them as the designer's level files."""
+    from designer.cli.shell import echo
+    from designer.ops import imports
+
+    found = imports.read_glissade(source, coins.value)
+    imports.write_glissade(found, out, force=force)
+    for one in found:
+        coins_note = f", {len(one.source.coins)} coins as {one.source.coins_as}" if one.source.coins else ""
+        echo(f"{one.name}: min stops {one.stops if one.stops is not None else '-'}, par "
+             f"{one.par if one.par is not None else '-'}: {one.verdict}{coins_note}")
+    note(f"wrote {len(found)} levels to {out}")

@@ -66,7 +66,16 @@ def level_entry(entry: LevelFile) -> dict:
             "start": list(level.start), "goal": list(level.goal),
             "par": solution.stops if solution else -1,
             "stars": {"two": stars.two, "one": stars.one} if stars else None,
-            **({"items": [list(cell) for cell in level.items]} if level.items else {})}
+            **({"items": [list(cell) for cell in level.items]} if level.items else {}),
+            **passage_entry(level)}
+
+
+def passage_entry(level: Level | Room) -> dict:
+    """A level's portals and floors as the page's rules read them (none for a plain level)."""
+    if isinstance(level, Room) or level.plain:
+        return {}
+    return {"portals": [[list(src), list(dst)] for src, dst in level.portals],
+            "floors": [[f.top, f.height, f.width, f.wrap] for f in level.floor_list()]}
 
 
 def _tile_css(cell: int, kinds: tuple[str, ...] = TILES) -> str:
@@ -161,6 +170,11 @@ body { margin: 0; padding: 16px; background: #eef5f9; color: #1d2a36;
 #board { position: relative; touch-action: none; box-shadow: 0 2px 8px rgba(0,0,0,.2); }
 .cell { position: absolute; width: __CELL__px; height: __CELL__px; background-size: 100% 100%; }
 #player { position: absolute; left: 0; top: 0; width: __CELL__px; height: __CELL__px; }
+#player.vanished { opacity: 0; transition: opacity 120ms; }
+.cell.portal, .cell.target { display: flex; align-items: center; justify-content: center; font: bold 60% sans-serif;
+  color: #fff; }
+.cell.portal { background: radial-gradient(circle, #223 52%, transparent 56%); }
+.cell.target { color: #223; }
 #player::after { content: ""; position: absolute; inset: 18%; border-radius: 50%;
                  background: #e9edf0; border: 3px solid #1d2a36; box-sizing: border-box; }
 #arrow { position: absolute; width: __CELL__px; height: __CELL__px; line-height: __CELL__px;
@@ -203,6 +217,7 @@ const KINDS = {".": "ice", "#": "rock", "_": "snow", "w": "wall"};
 const $ = (id) => document.getElementById(id);
 let index = 0, level = null, pos = null, taken = 0, history = [], solved = false, solving = false, assisted = false;
 let solveRun = 0;  /* which solver run may move the player */
+let portalRun = 0;  /* which portal's appearing may still place the player */
 let progress = loadProgress();
 
 /* Progress: {best: {index: moves}, stars: {index: stars}}, kept per pack in localStorage. */
@@ -271,10 +286,20 @@ function show() {
 }
 function move(dir) {
   if (solved) return 0;
-  const {to, cells, taken: now} = slide(pos, dir, taken);
+  const {to, cells, taken: now, portal, wrapped} = slide(pos, dir, taken);
   if (cells === 0) return 0;  /* not a move */
   clearHint();
   history.push([pos, taken]);
+  document.body.dataset.portal = portal ? portal.join(",") : "";
+  if (portal && !wrapped) {  /* slide into the portal, vanish, appear on its target */
+    const target = to;
+    pos = portal;
+    place(cells);
+    $("player").classList.add("vanished");
+    const shown = ++portalRun;
+    window.setTimeout(() => { if (shown !== portalRun) return; pos = target; place(0);
+                              $("player").classList.remove("vanished"); }, cells * SLIDE_MS);
+  }
   pos = to;
   taken = now;
   if (same(pos, level.goal) && taken === allTaken()) {
@@ -286,7 +311,7 @@ function move(dir) {
       saveProgress();
     }
   }
-  place(cells);
+  if (!portal) { portalRun++; $("player").classList.remove("vanished"); place(wrapped ? 0 : cells); }
   show();
   return cells;
 }
@@ -325,6 +350,8 @@ function solveRest() {
 }
 function undo() {
   if (!history.length || solving) return;
+  portalRun++;
+  $("player").classList.remove("vanished");
   [pos, taken] = history.pop();
   solved = false;
   clearHint();
@@ -332,6 +359,8 @@ function undo() {
   show();
 }
 function load(k) {
+  portalRun++;
+  $("player").classList.remove("vanished");
   index = k;
   level = LEVELS[k];
   pos = level.start.slice();
@@ -358,6 +387,24 @@ function load(k) {
     item.style.left = `${c * CELL}px`;
     item.style.top = `${r * CELL}px`;
     board.insertBefore(item, $("player"));
+  });
+  (level.portals || []).forEach(([[r, c], target]) => {
+    const mark = document.createElement("div");
+    mark.className = "cell portal";
+    mark.textContent = level.rows[r][c];
+    mark.title = `portal to ${level.rows[target[0]][target[1]]}`;
+    mark.style.left = `${c * CELL}px`;
+    mark.style.top = `${r * CELL}px`;
+    board.insertBefore(mark, $("player"));
+  });
+  (level.portals || []).forEach(([cell, [r, c]]) => {
+    if (portalAt(r, c)) return;  /* a portal itself: marked above */
+    const mark = document.createElement("div");
+    mark.className = "cell target";
+    mark.textContent = level.rows[r][c];
+    mark.style.left = `${c * CELL}px`;
+    mark.style.top = `${r * CELL}px`;
+    board.insertBefore(mark, $("player"));
   });__DOORS__
   place(0);
   show();

@@ -1,0 +1,111 @@
+"""Imports: a public game's levels as the designer's level files (``designer import``).
+
+Today: glissade's ``levels.json`` (``designer.formats.glissade``). Each level is written as a JSON
+level (``NN-name.json``, NN its number in the game from 01), with its solution and analysis, its
+stars from the game's thresholds where they fit its true par, and a ``generator`` record saying
+where it came from: the game, the level's name and number, and the game's published par.
+
+>>> from designer.formats.glissade import read_level
+>>> found = checked(read_level({"data": ["#####", "#P X#", "#####"], "thresholds": [2, 3, 4], "name": "t"}))
+>>> found.stops, found.par, found.verdict
+(1, 2, 'shorter than its par')
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from designer.core.errors import LevelError
+
+
+@dataclass(frozen=True)
+class Imported:
+    """One level read and solved: its file name, the level as read, the level's min stops (None:
+    unsolvable), the game's par, and how the two compare."""
+
+    name: str
+    source: object  # designer.formats.glissade.GlissadeLevel
+    solution: object  # designer.analysis.solver.Solution | None
+    report: object  # designer.analysis.graph.Analysis
+
+    @property
+    def stops(self) -> int | None:
+        return self.solution.stops if self.solution else None
+
+    @property
+    def par(self) -> int | None:
+        return self.source.par
+
+    @property
+    def verdict(self) -> str:
+        """``"par"`` (min stops equal to the published par), ``"shorter than its par"``, ``"longer
+        than its par"``, ``"unsolvable"``, ``"no par"``, or not compared when the level's coins were
+        read as ice (the par of a level with coins is that of the tour taking them all)."""
+        if self.solution is None:
+            return "unsolvable"
+        if self.par is None:
+            return "no par"
+        if self.source.coins_as == "ice":
+            return "not compared: its par takes the coins, read as ice here"
+        return "par" if self.stops == self.par else "shorter than its par" if self.stops < self.par \
+            else "longer than its par"
+
+
+def file_name(index: int, name: str) -> str:
+    """``NN-name.json``: the level's number in the game and its name, in lower-case ASCII."""
+    slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:40] or "level"
+    return f"{index + 1:02d}-{slug}.json"
+
+
+def checked(source, name: str | None = None) -> Imported:
+    """A glissade level solved and analysed."""
+    from designer.analysis.graph import analyze
+
+    report = analyze(source.level)
+    return Imported(name or file_name(source.index, source.name), source, report.solution, report)
+
+
+def read_glissade(path: str, coins: str = "auto") -> list[Imported]:
+    """Every level of a glissade ``levels.json``, read, solved and analysed."""
+    from designer.formats import glissade
+    from designer.formats.level_files import read_bytes
+    from designer.formats.reading import decode_text, load_json
+
+    data = read_bytes(path)
+    try:
+        return [checked(one) for one in glissade.read_levels(load_json(decode_text(data)), coins)]
+    except LevelError as exc:
+        raise LevelError(f"{path}: {exc}") from None
+
+
+def _stars(found: Imported):
+    """The game's thresholds for 2 and 1 stars, where they fit the level's true par; else the
+    designer's default."""
+    from designer.analysis.stars import Stars
+
+    stars = found.source.stars
+    if found.stops is not None and len(stars) >= 3 and found.stops < stars[1] <= stars[2]:
+        return Stars(found.stops, stars[1], stars[2])
+    return Stars.default(found.stops) if found.stops is not None else None
+
+
+def write_glissade(found: list[Imported], out: str, *, force: bool = False) -> list[Path]:
+    """Write each imported level as a JSON level file in the folder ``out`` (see the module
+    docstring); the paths written."""
+    from contextlib import ExitStack
+
+    from designer.formats import output
+    from designer.formats.level_files import dumps
+
+    paths = output.check_folder(out, [one.name for one in found], force=force)
+    with ExitStack() as stack:
+        stack.enter_context(output.folder(out))
+        for path, one in zip(paths, found):
+            record = {"method": "import", "game": "glissade", "name": one.source.name,
+                      "number": one.source.index + 1, "par": one.par, "thresholds": list(one.source.stars),
+                      **({"coins": one.source.coins_as} if one.source.coins else {})}
+            output.write(path, dumps(one.source.level, generator=record, report=one.report, stars=_stars(one)),
+                         force=force)
+    return paths

@@ -141,6 +141,59 @@ def _move_arrows(group: draw.Group, level: Level, cell: float, analysis: Analysi
                                  stroke="#ffffff", stroke_width=max(1, cell / 24), class_=f"node scc-{component[node]}"))
 
 
+PORTAL_FILL = "#22223b"
+
+
+def _passages(group: draw.Group, level: Level, cell: float) -> None:
+    """A level's portals (a dark hole with the portal's letter), the cells one-way portals lead to
+    (the letter), and each named floor's name over a line at its top."""
+    from designer.core.floors import mark_cells
+
+    marks = mark_cells(level.portals) if level.portals else {}
+    sources = {src for src, _ in level.portals}
+    for (r, c), mark in marks.items():
+        x, y = (c + 0.5) * cell, (r + 0.5) * cell
+        if (r, c) in sources:
+            group.append(draw.Circle(x, y, cell * 0.36, fill=PORTAL_FILL, class_="portal"))
+            group.append(_text(mark, x, y, cell * 0.42, "#ffffff"))
+        else:
+            group.append(_text(mark, x, y, cell * 0.42, PORTAL_FILL))
+    for floor in level.floors:
+        if floor.top:
+            group.append(draw.Line(0, floor.top * cell, level.width * cell, floor.top * cell, stroke=PORTAL_FILL,
+                                   stroke_width=max(1, cell / 12), class_="floor"))
+        if floor.name:
+            group.append(draw.Text(floor.name, cell * 0.34, cell * 0.1, floor.top * cell + cell * 0.1,
+                                   fill="#ffffff", font_family="DejaVu Sans, Verdana, sans-serif",
+                                   dominant_baseline="hanging", stroke=PORTAL_FILL, stroke_width=cell / 24,
+                                   paint_order="stroke"))
+
+
+def _traced_path(group: draw.Group, level: Level, solution, cell: float) -> None:
+    """The solution's path on a level with portals, floors or wrap-around: each slide up to the
+    portal it falls into (then a dashed jump to the target), a slide over a wrapping edge dashed
+    from where it starts to where it ends."""
+    from designer.core.rules import DIRECTIONS, trace
+
+    centre = lambda rc: ((rc[1] + 0.5) * cell, (rc[0] + 0.5) * cell)  # noqa: E731
+    width = max(1.5, cell / 10)
+    for k, (before, letter) in enumerate(zip(solution.path, solution.moves)):
+        last = k == len(solution.moves) - 1
+        slide = trace(level, level.index(before), DIRECTIONS.index(letter),
+                      level.index(level.goal) if last else -1, laps=True)
+        cells = [level.cell(i) for i in slide.path] if slide else [solution.path[k + 1]]
+        end = cells[-2] if slide and slide.portal else solution.path[k + 1]
+        on_board = [before] + (cells[:-1] if slide and slide.portal else cells)
+        wrapped = any(abs(a[0] - b[0]) + abs(a[1] - b[1]) > 1 for a, b in zip(on_board, on_board[1:]))
+        (x1, y1), (x2, y2) = centre(before), centre(end)
+        group.append(draw.Line(x1, y1, x2, y2, stroke=PATH_STROKE, stroke_width=width, stroke_linecap="round",
+                               stroke_opacity=0.85, **({"stroke_dasharray": f"{cell / 5},{cell / 5}"} if wrapped else {})))
+        if slide and slide.portal:
+            (x3, y3) = centre(solution.path[k + 1])
+            group.append(draw.Line(x2, y2, x3, y3, stroke=PATH_STROKE, stroke_width=width / 2,
+                                   stroke_dasharray=f"{cell / 8},{cell / 8}", stroke_opacity=0.7, class_="jump"))
+
+
 def _cross(group: draw.Group, r: int, c: int, cell: float) -> None:
     """A trap's mark: a red cross over the cell."""
     x, y, m = c * cell, r * cell, cell * 0.22
@@ -166,6 +219,8 @@ def _level_group(level: Level, cell: float, solution: bool, moves_left: bool,
         _tile(group, "item", c * cell, r * cell, cell)
     _tile(group, "start", level.start[1] * cell, level.start[0] * cell, cell)
     _tile(group, "goal", level.goal[1] * cell, level.goal[0] * cell, cell)
+    if not level.plain:
+        _passages(group, level, cell)
     if graph and analysis is not None:
         _move_arrows(group, level, cell, analysis)
     if (moves_left or graph) and analysis is not None:
@@ -176,9 +231,12 @@ def _level_group(level: Level, cell: float, solution: bool, moves_left: bool,
         path = analysis.solution.path
         centre = [((c + 0.5) * cell, (r + 0.5) * cell) for r, c in path]
         points = [v for xy in centre for v in xy]
-        group.append(draw.Lines(*points, close=False, fill="none", stroke=PATH_STROKE,
-                                stroke_width=max(1.5, cell / 10), stroke_linejoin="round", stroke_linecap="round",
-                                stroke_opacity=0.85))
+        if level.plain:
+            group.append(draw.Lines(*points, close=False, fill="none", stroke=PATH_STROKE,
+                                    stroke_width=max(1.5, cell / 10), stroke_linejoin="round", stroke_linecap="round",
+                                    stroke_opacity=0.85))
+        else:
+            _traced_path(group, level, analysis.solution, cell)
         _tile(group, "goal", level.goal[1] * cell, level.goal[0] * cell, cell)  # over the path's end
         for k, (x, y) in enumerate(centre[1:], start=1):
             last = k == len(centre) - 1

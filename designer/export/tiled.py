@@ -17,6 +17,12 @@ A level with items (``designer.core.items``) has the ``item`` tile at each item'
 property ``items_taken_at`` lists the move of the solution that takes each item. A room's items are
 in its ``doors`` layer and objects the same way (``ROOM_ITEM_TILES``, ``ice-room-item-tiles.png``).
 
+A level with floors, wrap-around or portals (``designer.core.floors``) is one map of its sheet
+(the floors one under the other, as its rows are), with more objects in ``markers``
+(``passage_markers``): each portal named by its letter, type ``portal``, with the property ``to``
+(its target's letter); each cell a one-way portal leads to, type ``target``; and each floor a
+rectangle over its rows, type ``floor``, named as the floor, with the property ``wrap``.
+
 The map's custom properties are ``min_stops`` (the par), ``solution`` (the fewest-moves solution
 as u/d/l/r letters, empty for an unsolvable level), ``stars_two`` and ``stars_one`` (the most
 moves for 2 and 1 stars; see ``designer.analysis.stars``; solvable levels only) and ``seed``
@@ -104,9 +110,34 @@ def to_tiled(level: Level, *, cell: int = DEFAULT_CELL, seed: int | None = None,
         properties += [_property("stars_two", "int", stars.two), _property("stars_one", "int", stars.one)]
     if seed is not None:
         properties.append(_property("seed", "int", int(seed)))
+    if not level.plain:
+        markers += passage_markers(level, cell, len(markers))
 
     return _map(level.height, level.width, cell, properties, tileset_json(cell, image or default_image, kinds),
                 [data, ends], ("terrain", "ends"), markers)
+
+
+def passage_markers(level: Level, cell: int, first: int) -> list[dict]:
+    """The objects of a level's portals and floors, numbered on from ``first``: each portal an
+    object named by its letter, type ``portal``, with the property ``to`` (its target's letter);
+    each cell a one-way portal leads to, type ``target``; each floor a rectangle over its rows,
+    type ``floor``, named as the floor, with the property ``wrap`` ("", "x", "y" or "xy")."""
+    from designer.core.floors import mark_cells
+
+    marks = mark_cells(level.portals) if level.portals else {}
+    target = dict(level.portals)
+    found = []
+    for at, mark in marks.items():
+        obj = _marker(first + len(found), mark, "portal" if at in target else "target", cell, at)
+        if at in target:
+            obj["properties"] = [_property("to", "string", marks[target[at]])]
+        found.append(obj)
+    for floor in level.floor_list():
+        obj = _marker(first + len(found), floor.name, "floor", cell, (floor.top, 0))
+        obj.update(width=floor.width * cell, height=floor.height * cell,
+                   properties=[_property("wrap", "string", floor.wrap)])
+        found.append(obj)
+    return found
 
 
 def _marker(k: int, name: str, kind: str, cell: int, at: tuple[int, int]) -> dict:
@@ -174,6 +205,9 @@ def into_map(user, found: Level | Room) -> dict:
     ``min_stops``/``solution`` (a level) or ``min_stops_A_B``/``solution_A_B`` (every route of a
     room) are set. Every other layer, tileset and property stays as it was. ValueError (one
     line) when the sizes differ, ``found`` disagrees with the map, or a kind has no tile in it."""
+    if isinstance(found, Level) and not found.plain:
+        raise ValueError("a level with floors, wrap-around or portals is not written into a user's map: "
+                         "export it as a map of its own (designer export LEVEL -o FILE.tmj)")
     import copy
 
     from designer.analysis.routes import solve_routes

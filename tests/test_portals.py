@@ -165,3 +165,113 @@ def test_analyze_agrees_with_the_plain_reader(case):
     assert (report.solvability, report.reversible) == (klass, reversible)
     assert (report.solution.stops if report.solution else None) == stops
     assert Level.from_ascii(str(level)) == level
+
+
+# --- files: JSON, glissade, import, pictures, maps ------------------------------------------------
+
+def test_the_json_level_keeps_floors_and_portals():
+    from designer.formats.level_files import dumps, level_to_json, parse_level
+
+    level = Level.from_ascii(TWO_FLOORS)
+    obj = level_to_json(level, with_analysis=False)
+    assert obj["floors"][1] == {"name": "bottom", "top": 4, "height": 4, "width": 5, "wrap": "x"}
+    assert {"from": [2, 3], "to": [6, 1]} in obj["portals"]
+    assert parse_level(dumps(level)) == level
+    plain = Level.from_ascii("#####\n#S.G#\n#####")
+    assert "floors" not in level_to_json(plain, with_analysis=False)
+
+
+def test_a_json_level_whose_letters_and_portals_disagree_is_one_line():
+    import json
+
+    from designer.formats.level_files import level_to_json, parse_level
+
+    obj = level_to_json(Level.from_ascii(TWO_FLOORS), with_analysis=False)
+    del obj["portals"][1]  # the one-way portal: its letter and its target's are left unexplained
+    with pytest.raises(LevelError, match="disagree"):
+        parse_level(json.dumps(obj))
+
+
+GLISSADE = [
+    {"name": "Pair", "thresholds": [3, 4, 6], "data": ["#######", "#P O  #", "#     #", "#O   X#", "#######"]},
+    {"name": "Wrap", "thresholds": [2, 3, 5], "data": ["#####", "  P  ", "# X #", "#####"]},
+    {"name": "Coins", "thresholds": [4, 5, 6], "data": ["#####", "#P $#", "#$  #", "#  X#", "#T###"]},
+    {"name": "Chain", "thresholds": [1, 2, 3], "data": ["#####", "#POO#", "# X #", "#####"],
+     "connections": [{"src": {"x": 2, "y": 1}, "dst": {"x": 3, "y": 1}},
+                     {"src": {"x": 3, "y": 1}, "dst": {"x": 2, "y": 1}}]},
+]
+
+
+def test_glissade_levels_are_read_as_the_game_reads_them():
+    from designer.formats import glissade
+
+    pair, wrap, coins, chain = glissade.read_levels(GLISSADE)
+    assert dict(pair.level.portals) == {(1, 3): (3, 1), (3, 1): (1, 3)}  # two holes, no connections: a pair
+    assert pair.par == 3 and pair.stars == (3, 4, 6)
+    assert wrap.level.floors[0].wrap == "x"  # an open left or right edge: that axis wraps
+    assert solve(wrap.level).moves == "l" or solve(wrap.level).stops == 1
+    assert coins.level.items == ((1, 3), (2, 1)) and coins.coins_as == "items"
+    assert coins.level.terrain[4, 1] == ROCK  # a tree stops a slide as rock does
+    assert glissade.read_level(GLISSADE[2], coins="ice").level.items == ()
+    assert solve(chain.level).moves  # the holes lead into each other; resting on one triggers nothing
+
+
+@pytest.mark.parametrize("obj, message", [
+    ({"data": ["#P#", "#X#", "#O#"]}, "1 holes and no \"connections\""),
+    ({"data": ["#P#", "###"]}, "0 exit"),
+    ({"data": ["#PX", "#O#"], "connections": [{"src": {"x": 1, "y": 1}, "dst": {"x": 0, "y": 0}}]}, "is not a hole"),
+    ({"data": ["#PX", "#O"]}, "ragged rows"),
+    ({"data": "nope"}, "not glissade's levels"),
+])
+def test_bad_glissade_levels_are_one_line(obj, message):
+    from designer.formats import glissade
+
+    with pytest.raises(LevelError, match=message):
+        glissade.read_levels(obj)
+
+
+def test_designer_import_writes_each_level_with_its_par_and_says_how_it_compares(tmp_path, capsys):
+    import json
+
+    from designer.cli import main
+
+    source = tmp_path / "levels.json"
+    source.write_text(json.dumps(GLISSADE))
+    assert main(["import", str(source), "--out", str(tmp_path / "out")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("01-pair.json: min stops ") and len(lines) == 4
+    written = sorted(p.name for p in (tmp_path / "out").iterdir())
+    assert written == ["01-pair.json", "02-wrap.json", "03-coins.json", "04-chain.json"]
+    obj = json.loads((tmp_path / "out" / "01-pair.json").read_text())
+    assert obj["generator"]["game"] == "glissade" and obj["generator"]["par"] == 3 and obj["portals"]
+    assert main(["solve", str(tmp_path / "out" / "01-pair.json")]) == 0
+    assert main(["import", str(source), "--out", str(tmp_path / "out")]) == 2  # files there: --force
+    assert "exists" in capsys.readouterr().err
+
+
+def test_pictures_and_maps_show_the_portals_and_floors(tmp_path):
+    import json
+
+    from designer.cli import main
+
+    level = tmp_path / "two.txt"
+    level.write_text(TWO_FLOORS)
+    assert main(["render", str(level), "-o", str(tmp_path / "two.svg"), "--solution"]) == 0
+    svg = (tmp_path / "two.svg").read_text()
+    assert svg.count('class="portal"') == 3 and 'class="jump"' in svg and ">bottom<" in svg
+    assert main(["export", str(level), "-o", str(tmp_path / "two.tmj")]) == 0
+    objects = json.loads((tmp_path / "two.tmj").read_text())["layers"][2]["objects"]
+    kinds = [(obj["name"], obj["type"]) for obj in objects]
+    assert ("top", "floor") in kinds and ("bottom", "floor") in kinds
+    portal = next(obj for obj in objects if obj["type"] == "portal" and obj["name"] == "a")
+    assert portal["properties"] == [{"name": "to", "type": "string", "value": "c"}]
+
+
+def test_analyze_says_which_portals_are_one_way_and_which_floors_can_be_left_for_good():
+    level = Level.from_ascii("floor up\n######\n#S.h.#\n#..G.#\n######\nfloor down\n#####\n#l..#\n#####\n"
+                             "portal h > l")
+    report = analyze(level)
+    assert report.portals == [{"from": [1, 3], "to": [5, 1], "pair": False, "used": True, "one_way": True}]
+    assert report.floors == [{"name": "up", "reached": True, "no_return": True},
+                             {"name": "down", "reached": True, "no_return": False}]
+    assert report.solvability == "weak"  # down there, the goal cannot be reached

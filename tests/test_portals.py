@@ -275,3 +275,16 @@ def test_analyze_says_which_portals_are_one_way_and_which_floors_can_be_left_for
     assert report.floors == [{"name": "up", "reached": True, "no_return": True},
                              {"name": "down", "reached": True, "no_return": False}]
     assert report.solvability == "weak"  # down there, the goal cannot be reached
+
+
+def test_a_coin_solution_that_runs_over_the_closed_exit_is_no_glissade_solution():
+    from designer.formats import glissade
+    from designer.ops.imports import checked
+
+    found = glissade.read_level({"data": ["######", "#$ XP#", "######"], "thresholds": [2, 3, 4], "name": "x"})
+    imported = checked(found)
+    assert imported.solution.moves == "lr"  # over the closed goal to the coin, and back
+    assert imported.replayed == "move 1 runs into the exit with 1 coins left"
+    assert imported.verdict.startswith("not a glissade solution")
+    fine = checked(glissade.read_level({"data": ["######", "#X P$#", "######"], "thresholds": [2, 3, 4]}))
+    assert fine.replayed is None and fine.verdict == "par"

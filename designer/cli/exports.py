@@ -110,6 +110,7 @@ def import_levels(
     imports.write_glissade(found, out, force=force)
     for one in found:
         coins_note = f", {len(one.source.coins)} coins as {one.source.coins_as}" if one.source.coins else ""
+        shorter = f" ({one.solution.moves})" if one.verdict == "shorter than its par" else ""
         echo(f"{one.name}: min stops {one.stops if one.stops is not None else '-'}, par "
-             f"{one.par if one.par is not None else '-'}: {one.verdict}{coins_note}")
+             f"{one.par if one.par is not None else '-'}: {one.verdict}{shorter}{coins_note}")
     note(f"wrote {len(found)} levels to {out}")

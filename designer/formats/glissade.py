@@ -144,3 +144,28 @@ def _holes(connections, holes: list[tuple[int, int]], height: int, width: int):
 
 def _xy(cell) -> str:
     return f"(x {cell[1]}, y {cell[0]})"
+
+
+def replay(found: GlissadeLevel, moves: str) -> str | None:
+    """Play ``moves`` under glissade's own rule, where the exit ends the game even with coins left:
+    None when they run into the exit with the last move, every coin taken; else why not, in a few
+    words. (A solution found with the coins as items may pass over the closed goal; glissade's
+    player would leave there.)"""
+    from designer.core.rules import DIRECTIONS, trace
+
+    level = found.level
+    coins = {level.index(cell) for cell in found.coins}
+    goal, cell, got = level.index(level.goal), level.index(level.start), set()
+    for k, letter in enumerate(moves):
+        slide = trace(level, cell, DIRECTIONS.index(letter), goal)
+        if slide is None:
+            return f"move {k + 1} ({letter}) does not move the player"
+        got |= coins.intersection(slide.path)
+        cell = slide.path[-1]
+        if cell == goal:
+            if k + 1 < len(moves):
+                return f"move {k + 1} runs into the exit with {len(coins - got)} coins left"
+            break
+    if cell != goal:
+        return "the moves end before the exit"
+    return f"{len(coins - got)} coins are left" if coins - got else None

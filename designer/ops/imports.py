@@ -31,6 +31,14 @@ class Imported:
     report: object  # designer.analysis.graph.Analysis
 
     @property
+    def replayed(self) -> str | None:
+        """Why the solution is no solution under glissade's own rule (its exit ends the game with
+        coins left), or None when it is one (``designer.formats.glissade.replay``)."""
+        from designer.formats.glissade import replay
+
+        return replay(self.source, self.solution.moves) if self.solution else "no solution"
+
+    @property
     def stops(self) -> int | None:
         return self.solution.stops if self.solution else None
 
@@ -49,6 +57,8 @@ class Imported:
             return "no par"
         if self.source.coins_as == "ice":
             return "not compared: its par takes the coins, read as ice here"
+        if self.source.coins_as == "items" and self.replayed is not None:
+            return f"not a glissade solution ({self.replayed})"
         return "par" if self.stops == self.par else "shorter than its par" if self.stops < self.par \
             else "longer than its par"
 

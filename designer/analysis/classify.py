@@ -109,6 +109,18 @@ def items_matter(level: Level, stops: int) -> bool:
     return items_matter_on(state_table(level), stops)
 
 
+def pairs_matter(level: Level, stops: int) -> bool:
+    """Whether every teleport pair of ``level`` (of ``stops`` min stops) matters: without it, the
+    level is shorter, or cannot be finished (``designer.core.floors.teleport_pairs``)."""
+    from designer.core.floors import teleport_pairs
+
+    for a, b in teleport_pairs(level.portals):
+        without = min_stops(level.replace(portals=tuple(p for p in level.portals if a not in p and b not in p)))
+        if 0 <= stops <= without:
+            return False
+    return True
+
+
 def classify_many(levels: list[Level]) -> list[Classification]:
     """Classify a list of levels (grouped by shape so each group runs as one batch)."""
     results: list[Classification | None] = [None] * len(levels)

@@ -47,7 +47,7 @@ def failure(request: LayoutRequest, level: Level, report: Analysis | None = None
         return f"min stops {report.min_stops} is below {request.min_stops}"
     if request.max_stops is not None and report.min_stops > request.max_stops:
         return f"min stops {report.min_stops} is above {request.max_stops}"
-    why = _items_failure(request, level, report)
+    why = _items_failure(request, level, report) or _portals_failure(request, level, report)
     if why is not None:
         return why
     if request.min_choices is not None and report.options < request.min_choices:
@@ -72,6 +72,26 @@ def failure(request: LayoutRequest, level: Level, report: Analysis | None = None
         return "a frame or template tile was changed"
     if request.tidy and not is_tidy(request, level, request.min_stops if floor is None else floor):
         return "a placed tile is not needed (--tidy)"
+    return None
+
+
+def _portals_failure(request: LayoutRequest, level: Level, report: Analysis) -> str | None:
+    """Why the portals of ``level`` do not meet ``request``: ``request.teleports`` pairs on free
+    cells, and nothing else, each mattering (without it, the level is shorter or cannot be
+    finished)."""
+    from designer.analysis.classify import min_stops
+    from designer.core.floors import teleport_pairs
+
+    pairs = teleport_pairs(level.portals)
+    if len(pairs) != request.teleports or len(level.portals) != 2 * len(pairs):
+        return f"{len(level.portals)} portals, not {request.teleports} teleport pairs"
+    if not level.plain and not set(cell for pair in pairs for cell in pair) <= set(request.free_cells()):
+        return "a portal lies off the free cells"
+    for a, b in pairs:
+        without = level.replace(portals=tuple(p for p in level.portals if a not in p and b not in p))
+        found = min_stops(without)
+        if 0 <= report.min_stops <= found:
+            return f"the teleport pair {a}-{b} does not matter: without it the level takes {found} moves"
     return None
 
 

@@ -58,6 +58,9 @@ def make(
                                                     help=DIFFICULTY_HELP),
     items: Optional[int] = typer.Option(None, "--items", min=0, metavar="N", rich_help_panel=ASK,
                                         help="Place N items (*) to take before the goal opens; each one matters."),
+    teleports: Optional[int] = typer.Option(None, "--teleports", min=0, metavar="N", rich_help_panel=ASK,
+                                            help="Place N teleport pairs (portals, each the other's target); each "
+                                                 "pair matters."),
     min_choices: Optional[int] = typer.Option(None, "--min-choices", metavar="N", rich_help_panel=ASK,
                                               help="At least N options (other moves open) along the printed solution."),
     maximize_choices: bool = typer.Option(False, "--maximize-choices", rich_help_panel=ASK,
@@ -124,7 +127,7 @@ def make(
                  "--min-choices": min_choices, "--maximize-choices": maximize_choices or None,
                  "--unique": unique or None, "--method": method, "--count": count if count > 1 else None, "--out": out,
                  "--difficulty": difficulty, "--curve": curve, "--door": door or None, "--route": route or None,
-                 "--items": items}
+                 "--items": items, "--teleports": teleports}
         clash = next((name for name, value in given.items() if value is not None), None)
         if clash:
             raise DesignerError(f"{clash} does not go with --from: the level's generator record gives the request")
@@ -137,7 +140,7 @@ def make(
             difficulty=None if difficulty is None else difficulty.value, curve=curve, workers=workers, count=count,
             method=None if method is None else method.value,
             doors=tuple(parse_cell(text, "--door") for text in door or ()), routes=tuple(route or ()),
-            items=items or 0))
+            items=items or 0, teleports=teleports or 0))
     output = ops.LevelOutput(file=output_file, folder=out, fmt=fmt.value, force=force)
     with progress_bar(progress_shown()) as on_progress:
         made = ops.make(plan, output, dask=dask, on_progress=on_progress, cancel=cancel_token(ctx))
@@ -189,6 +192,9 @@ def summary(found, plan) -> str:
                 f"every route strong and reversible{items}{proof} ({g.method}: {g.stage}, seed {g.seed}, "
                 f"{g.seconds:.2f} s{skipped})")
     items = found.level.items if found.level is not None else ()
+    pairs = len(found.level.portals) // 2 if found.level is not None and found.level.portals else 0
+    if pairs:
+        choices += f", {pairs} teleport pair{'s' if pairs != 1 else ''}, each mattering"
     if items:  # what each adds, as analyze says it
         choices += (f", {len(items)} item{'s' if len(items) != 1 else ''}, each mattering (adding "
                     + ", ".join(str(item.adds) for item in found.analysis.items)

@@ -196,3 +196,13 @@ def link_lines(portals: tuple[tuple[Cell, Cell], ...], marks: dict[Cell, str]) -
         else:
             lines.append(f"portal {marks[src]} > {marks[dst]}")
     return lines
+
+
+def teleport_pairs(portals: tuple[tuple[Cell, Cell], ...]) -> list[tuple[Cell, Cell]]:
+    """The pairs among ``portals`` (two portals, each the other's target), each once, sorted.
+
+    >>> teleport_pairs((((1, 1), (2, 2)), ((2, 2), (1, 1)), ((3, 3), (1, 1))))
+    [((1, 1), (2, 2))]
+    """
+    target = dict(portals)
+    return [(a, b) for a, b in portals if a < b and target.get(b) == a]

@@ -94,6 +94,7 @@ class LayoutRequest:
     doors: tuple[tuple[int, Cell], ...] | None = None  # a room's doors (--door), when no template draws them
     routes: tuple[RouteBand, ...] | None = None  # a room's routes (--route); None: every pair i < j
     items: int = 0  # items the designer places on free cells (--items), besides those the template pins
+    teleports: int = 0  # teleport pairs the designer places on free cells (--teleports)
 
     # --- items (designer.core.items) ----------------------------------------------------------
 
@@ -106,6 +107,12 @@ class LayoutRequest:
     def item_count(self) -> int:
         """How many items a level of this request holds: placed and pinned."""
         return self.items + len(self.pinned_items)
+
+    @property
+    def extras(self) -> bool:
+        """Whether a level of this request holds items or teleport pairs: designed by the chains
+        over its states (``designer.search.items``)."""
+        return bool(self.item_count or self.teleports)
 
     # --- rooms with several doors (designer.core.room) ---------------------------------------
 
@@ -255,9 +262,9 @@ class LayoutRequest:
     def to_json(self) -> dict:
         """Every field, as JSON values (cells as [row, column], the template as a list of rows; a
         room's doors as [number, [row, column]] pairs and its routes in ``--route``'s text form,
-        both left out of a level with one start and one goal; ``items`` left out when 0)."""
+        both left out of a level with one start and one goal; ``items`` and ``teleports`` left out when 0)."""
         out = fields_to_json(self, omit=lambda name, value: (name in ("doors", "routes") and value is None)
-                             or (name == "items" and not value))
+                             or (name in ("items", "teleports") and not value))
         if self.doors is not None:
             out["doors"] = [[number, list(cell)] for number, cell in self.doors]
         if self.routes is not None:
@@ -340,7 +347,7 @@ _ROWS = _Kind("a list of rows", lambda v: isinstance(v, list) and bool(v) and al
 _FIELD_KINDS = {
     "height": _INT, "width": _INT, "frame": _BOOL, "min_stops": _INT, "max_stops": _maybe(_INT),
     "start": _maybe(_CELL), "goal": _maybe(_CELL), "max_rocks": _maybe(_INT), "snow": _INT, "tidy": _BOOL,
-    "template": _maybe(_ROWS), "min_choices": _maybe(_INT), "unique": _BOOL, "items": _INT,
+    "template": _maybe(_ROWS), "min_choices": _maybe(_INT), "unique": _BOOL, "items": _INT, "teleports": _INT,
     "doors": _maybe(_Kind("a list of doors [number, [row, column]]",
                           lambda v: isinstance(v, list) and len(v) <= 9 and all(map(_is_door, v)),
                           lambda v: tuple((n, (cell[0], cell[1])) for n, cell in v))),

@@ -57,6 +57,7 @@ class MakeOptions:
     doors: tuple[tuple[int, int], ...] = ()  # a room's doors (cells), numbered 1, 2, ... in order
     routes: tuple[str, ...] = ()  # a room's routes, in --route's text form: "1:3", "1:3=15", "1:3=15..20"
     items: int = 0  # items to place (--items), besides those a template draws (*)
+    teleports: int = 0  # teleport pairs to place (--teleports)
 
 
 @dataclass(frozen=True)
@@ -125,7 +126,7 @@ def request_for(options: MakeOptions) -> LayoutRequest:
                          max_stops=options.max_stops, start=options.start, goal=options.goal,
                          max_rocks=options.max_rocks, snow=snow, tidy=options.tidy, template=rows,
                          min_choices=options.min_choices, unique=options.unique, doors=doors, routes=routes,
-                         items=options.items)
+                         items=options.items, teleports=options.teleports)
 
 
 def plan(options: MakeOptions) -> Plan:

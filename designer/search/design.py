@@ -110,7 +110,7 @@ def design(
     if maximize and maximize_choices:
         raise DesignerError("--maximize and --maximize-choices are two objectives: choose one, or see both at "
                             "once with designer pareto")
-    if request.item_count:  # the plain level by this portfolio, then the items (designer.search.items)
+    if request.extras:  # the plain level by this portfolio, then the items and portals (designer.search.items)
         return design_with_items(request, plain_design=design, seed=seed, time_limit=time_limit, workers=workers,
                                  maximize=maximize, maximize_choices=maximize_choices, exclude=exclude,
                                  progress=progress, method=method, cancel=cancel)

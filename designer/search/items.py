@@ -29,7 +29,7 @@ from typing import Callable
 
 import numpy as np
 
-from designer.analysis.classify import all_finish, items_matter_on, min_stops
+from designer.analysis.classify import all_finish, items_matter_on, min_stops, pairs_matter
 from designer.analysis.solver import costs_to_goal, walk
 from designer.analysis.tidy import spare_tiles, tidy
 from designer.core.budget import Budget
@@ -107,6 +107,8 @@ def _evaluate(level: Level, max_stops: int | None, choices: bool, unique: bool) 
     if not items_matter_on(states, k) or not all_finish(states, order):
         return Scored(k, False)
     if min_stops(level.swapped()) < 0:
+        return Scored(k, False)
+    if level.portals and not pairs_matter(level, k):
         return Scored(k, False)
     if not choices:
         return Scored(k, True)
@@ -195,18 +197,22 @@ class Chain:
         return sum(int(terrain[cell] == ROCK) for cell in self.free)
 
     def open_cells(self, level: Level) -> list[Cell]:
-        """Free ice cells no end or item takes: where an item (or a rock) may go."""
-        taken = {level.start, level.goal, *level.items}
+        """Free ice cells no end, item or portal takes: where an item, a portal (or a rock) may go."""
+        taken = {level.start, level.goal, *level.items, *(src for src, _ in level.portals)}
         return [cell for cell in self.free if level.terrain[cell] == ICE and cell not in taken]
 
     def with_items(self, level: Level) -> Level:
-        """``level`` (a plain one) with the pinned items and ``request.items`` more on random open cells."""
-        level = level.replace(items=tuple(self.pinned))
+        """``level`` (a plain one) with the pinned items and ``request.items`` more on random open
+        cells, and ``request.teleports`` pairs of portals on others."""
+        level = level.replace(items=tuple(self.pinned), portals=())
         cells = self.open_cells(level)
-        if len(cells) < self.request.items:
+        wanted = self.request.items + 2 * self.request.teleports
+        if len(cells) < wanted:
             return level
-        picked = self.rng.choice(len(cells), size=self.request.items, replace=False)
-        return level.replace(items=tuple(sorted(self.pinned | {cells[k] for k in picked})))
+        picked = [cells[k] for k in self.rng.choice(len(cells), size=wanted, replace=False)]
+        items, ends = picked[:self.request.items], picked[self.request.items:]
+        portals = [pair for a, b in zip(ends[::2], ends[1::2]) for pair in ((a, b), (b, a))]
+        return level.replace(items=tuple(sorted(self.pinned | set(items))), portals=tuple(portals))
 
     def neighbour(self, level: Level) -> Level | None:
         """One random change of ``level`` (None when the change drawn cannot be made)."""
@@ -214,6 +220,11 @@ class Chain:
         roll = rng.random()
         movable = [cell for cell in level.items if cell not in self.pinned]
         open_cells = self.open_cells(level)
+        if level.portals and roll < 0.15 and open_cells:  # one end of a teleport pair moved
+            old = level.portals[rng.integers(len(level.portals))][0]
+            new = open_cells[rng.integers(len(open_cells))]
+            return level.replace(portals=tuple((new if a == old else a, new if b == old else b)
+                                               for a, b in level.portals))
         if roll < 0.3 and movable and open_cells:  # an item moved
             old = movable[rng.integers(len(movable))]
             new = open_cells[rng.integers(len(open_cells))]
@@ -222,7 +233,8 @@ class Chain:
             which = rng.integers(2)
             cells = self.start_cells if which == 0 else self.goal_cells
             cell = cells[rng.integers(len(cells))]
-            if cell in (level.start, level.goal) or cell in level.items or level.terrain[cell] == SNOW:
+            if cell in (level.start, level.goal) or cell in level.items or level.terrain[cell] == SNOW or \
+                    any(cell in pair for pair in level.portals):
                 return None
             terrain = level.terrain.copy()
             old = level.start if which == 0 else level.goal
@@ -230,7 +242,7 @@ class Chain:
             terrain[old] = ICE if fixed is None else fixed  # a gap in the frame closes again
             terrain[cell] = ICE
             start, goal = (cell, level.goal) if which == 0 else (level.start, cell)
-            return Level(terrain, start, goal, level.dialect, level.items)
+            return Level(terrain, start, goal, level.dialect, level.items, level.portals, level.floors)
         if roll < 0.45 and request.placed_snow():  # a snow tile moved to another open cell
             snow = [cell for cell in self.free if level.terrain[cell] == SNOW]
             if not snow or not open_cells:
@@ -238,10 +250,11 @@ class Chain:
             terrain = level.terrain.copy()
             terrain[snow[rng.integers(len(snow))]] = ICE
             terrain[open_cells[rng.integers(len(open_cells))]] = SNOW
-            return Level(terrain, level.start, level.goal, level.dialect, level.items)
+            return Level(terrain, level.start, level.goal, level.dialect, level.items, level.portals, level.floors)
         terrain = level.terrain.copy()
         toggled = self.free[rng.integers(len(self.free))]
-        if toggled in (level.start, level.goal) or toggled in level.items or terrain[toggled] == SNOW:
+        if toggled in (level.start, level.goal) or toggled in level.items or terrain[toggled] == SNOW or \
+                any(toggled in pair for pair in level.portals):
             return None
         if terrain[toggled] == ROCK:
             terrain[toggled] = ICE
@@ -252,7 +265,7 @@ class Chain:
                     return None
                 terrain[rocks[rng.integers(len(rocks))]] = ICE  # the budget is full: a rock moves
             terrain[toggled] = ROCK
-        return Level(terrain, level.start, level.goal, level.dialect, level.items)
+        return Level(terrain, level.start, level.goal, level.dialect, level.items, level.portals, level.floors)
 
     def run(self, plain: Level, budget: Budget, *, target: int | None,
             on_best: Callable[[int, Level], None] = lambda stops, level: None,
@@ -396,8 +409,8 @@ def design_with_items(request: LayoutRequest, *, plain_design: Callable, seed: i
 
 
     if method != "auto":
-        raise DesignerError("the CP-SAT model does not pose items (docs/model.md): --items and a template's items "
-                            "need --method auto")
+        raise DesignerError("the CP-SAT model does not pose items or portals (docs/model.md): --items, a template's "
+                            "items and --teleports need --method auto")
     if request.is_room and (request.asks_for_choices or maximize_choices):
         raise DesignerError("the choices along a room's routes are not counted with items: --min-choices, --unique "
                             "and --maximize-choices need a room without items")
@@ -405,12 +418,12 @@ def design_with_items(request: LayoutRequest, *, plain_design: Callable, seed: i
     budget = Budget(time_limit, ended=cancel)
 
     def lowered(stops: int) -> int:
-        return 1 if maximize else max(1, stops - ITEMS_PLAIN_STOPS * request.item_count)
+        return 1 if maximize else max(1, stops - ITEMS_PLAIN_STOPS * (request.item_count + request.teleports))
 
     routes = None if request.routes is None else tuple(
         RouteBand(band.a, band.b, None if band.min_stops is None else lowered(band.min_stops)) for band in request.routes)
     plain_rows = None if request.template is None else tuple(row.replace(ITEM_CHAR, ".") for row in request.template)
-    plain = replace(request, items=0, template=plain_rows, min_stops=lowered(request.min_stops), max_stops=None,
+    plain = replace(request, items=0, teleports=0, template=plain_rows, min_stops=lowered(request.min_stops), max_stops=None,
                     tidy=False, min_choices=None, unique=False, routes=routes)
     progress.update(phase="items: the plain level first")
     try:
@@ -427,11 +440,16 @@ def design_with_items(request: LayoutRequest, *, plain_design: Callable, seed: i
                     method=method, excluded=set(exclude), progress=progress)
     target = None if goal.maximizing else request.room_target() if request.is_room else request.min_stops
     lanes = search.workers if sys.platform.startswith("linux") else 1
-    progress.update(phase=f"items: annealing rocks and {request.item_count} items"
+    extras = ", ".join(part for part in (f"{request.item_count} items" if request.item_count else "",
+                                          f"{request.teleports} teleport pairs" if request.teleports else "") if part)
+    progress.update(phase=f"items: annealing rocks and {extras}"
                           + (f", {lanes} chains" if lanes > 1 else ""))
 
+    stage = ("items and portals" if request.item_count and request.teleports
+             else "items" if request.item_count else "portals")  # what the chains placed
+
     def rejected(level: Level, phase: str) -> bool:
-        found = search.verify(level, f"items {phase}")
+        found = search.verify(level, f"{stage} {phase}")
         if found is not None:
             search.absorb(StageResult(design=found))
         return found is None
@@ -448,7 +466,7 @@ def design_with_items(request: LayoutRequest, *, plain_design: Callable, seed: i
             if not rejected(level, phase):
                 break
         if found:
-            start = found[0][3].replace(items=())  # a next round (only after a rejection) from the best rocks
+            start = found[0][3].replace(items=(), portals=())  # a next round (only after a rejection) from the best rocks
     if search.best is None:
         raise search.timed_out()
     return search.finish_maximize(proven=False) if goal.maximizing else search.best

@@ -68,6 +68,8 @@ class Method:
                                 f"{self.name}")
         if request.item_count:  # they know no items
             raise DesignerError(f"items (--items, or * in a template) need --method auto, not {self.name}")
+        if request.teleports:  # nor portals
+            raise DesignerError(f"--teleports needs --method auto, not {self.name}")
         if request.template is not None:  # as published, they lay rocks on an open frame, not in a drawing
             raise DesignerError(f"--template needs --method {designer_names()}, not {self.name}")
         from designer.search import baselines

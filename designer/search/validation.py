@@ -72,6 +72,14 @@ def _validate_items(request: LayoutRequest) -> None:
 
     if request.items < 0:
         raise DesignerError("--items must not be negative")
+    if request.teleports < 0:
+        raise DesignerError("--teleports must not be negative")
+    if request.teleports and request.is_room:
+        raise DesignerError("--teleports: a room with several doors is not designed with portals yet")
+    if request.teleports and len(request.free_cells()) < 2 * request.teleports + request.items + \
+            request.placed_snow() + 2:
+        raise DesignerError(f"--teleports {request.teleports} does not fit: {len(request.free_cells())} free cells "
+                            "for the portals, the items, the snow and the ends")
     if request.item_count > MAX_ITEMS:
         pinned = f" ({len(request.pinned_items)} drawn in the template)" if request.pinned_items else ""
         raise DesignerError(f"{request.item_count} items{pinned}: a level holds at most {MAX_ITEMS}")

@@ -1,0 +1,57 @@
+"""Designing with portals: ``make --teleports N`` (docs/spec.md, "Portals and wrap-around")."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import oracle_portals
+from designer.cli import main
+from designer.core.floors import teleport_pairs
+from designer.core.level import ROCK, SNOW
+from designer.formats.level_files import read_level
+
+
+def _plain(level) -> dict:
+    rows = ["".join("#" if t == ROCK else "_" if t == SNOW else "." for t in row) for row in level.terrain]
+    return {"rows": rows, "floors": [(0, level.height, level.width, "")], "portals": dict(level.portals),
+            "start": level.start, "goal": level.goal, "items": list(level.items)}
+
+
+def test_make_teleports_places_pairs_that_each_matter(tmp_path, capsys):
+    out = tmp_path / "level.json"
+    assert main(["make", "--size", "10x10", "--teleports", "2", "--min-stops", "18", "--seed", "1",
+                 "--time-limit", "60", "--format", "json", "-o", str(out)]) == 0
+    assert "2 teleport pairs, each mattering" in capsys.readouterr().err
+    level = read_level(out)
+    pairs = teleport_pairs(level.portals)
+    assert len(pairs) == 2 and len(level.portals) == 4
+    klass, reversible, stops = oracle_portals.classify(_plain(level))  # the plain reader agrees
+    assert (klass, reversible) == ("strong", True) and stops >= 18
+    for a, b in pairs:  # without either pair, the level is shorter or cannot be finished
+        without = {**_plain(level), "portals": {s: t for s, t in level.portals if s not in (a, b)}}
+        assert oracle_portals.classify(without)[2] is None or oracle_portals.classify(without)[2] < stops
+    generator = json.loads(out.read_text())["generator"]
+    assert generator["request"]["teleports"] == 2 and generator["stage"].startswith("portals ")
+
+
+def test_the_same_seed_gives_the_same_level_again(tmp_path):
+    texts = []
+    for k in range(2):
+        out = tmp_path / f"level{k}.txt"
+        assert main(["make", "--size", "8x8", "--teleports", "1", "--min-stops", "12", "--seed", "5", "-o", str(out)]) == 0
+        texts.append(out.read_text())
+    assert texts[0] == texts[1] and "portal a b" in texts[0]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--method", "cpsat"], "does not pose items or portals"),
+    (["--method", "random"], "--teleports needs --method auto, not random"),
+    (["--door", "0,3", "--door", "11,3"], "not designed with portals yet"),
+    (["--size", "4x4"], "does not fit"),
+])
+def test_what_cannot_be_designed_with_portals_is_one_line(tmp_path, capsys, args, message):
+    assert main(["make", "--teleports", "2", *args, "-o", str(tmp_path / "x.txt")]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1

@@ -76,16 +76,22 @@ def failure(request: LayoutRequest, level: Level, report: Analysis | None = None
 
 
 def _portals_failure(request: LayoutRequest, level: Level, report: Analysis) -> str | None:
-    """Why the portals of ``level`` do not meet ``request``: ``request.teleports`` pairs on free
-    cells, and nothing else, each mattering (without it, the level is shorter or cannot be
-    finished)."""
+    """Why the portals and floors of ``level`` do not meet ``request``: the template's floors and
+    pinned portals as drawn, and ``request.teleports`` pairs more on free cells, and nothing else,
+    each mattering (without it, the level is shorter or cannot be finished)."""
     from designer.analysis.classify import min_stops
     from designer.core.floors import teleport_pairs
 
-    pairs = teleport_pairs(level.portals)
-    if len(pairs) != request.teleports or len(level.portals) != 2 * len(pairs):
-        return f"{len(level.portals)} portals, not {request.teleports} teleport pairs"
-    if not level.plain and not set(cell for pair in pairs for cell in pair) <= set(request.free_cells()):
+    pinned = tuple(request.portals or ())
+    if not set(pinned) <= set(level.portals):
+        return "a portal the template pins was moved"
+    if level.floors != request.floor_values:
+        return "the floors are not the template's"
+    placed = tuple(portal for portal in level.portals if portal not in pinned)
+    pairs = teleport_pairs(placed)
+    if len(pairs) != request.teleports or len(placed) != 2 * len(pairs):
+        return f"{len(placed)} portals placed, not {request.teleports} teleport pairs"
+    if not set(cell for pair in pairs for cell in pair) <= set(request.free_cells()):
         return "a portal lies off the free cells"
     for a, b in pairs:
         without = level.replace(portals=tuple(p for p in level.portals if a not in p and b not in p))

@@ -192,9 +192,12 @@ def summary(found, plan) -> str:
                 f"every route strong and reversible{items}{proof} ({g.method}: {g.stage}, seed {g.seed}, "
                 f"{g.seconds:.2f} s{skipped})")
     items = found.level.items if found.level is not None else ()
-    pairs = len(found.level.portals) // 2 if found.level is not None and found.level.portals else 0
-    if pairs:
-        choices += f", {pairs} teleport pair{'s' if pairs != 1 else ''}, each mattering"
+    level = found.level
+    if level is not None and level.floors:
+        choices += f" on the whole graph of {len(level.floors)} floor{'s' if len(level.floors) != 1 else ''}"
+    placed = g.request.teleports if g.request is not None else 0
+    if placed:
+        choices += f", {placed} teleport pair{'s' if placed != 1 else ''} placed, each mattering"
     if items:  # what each adds, as analyze says it
         choices += (f", {len(items)} item{'s' if len(items) != 1 else ''}, each mattering (adding "
                     + ", ".join(str(item.adds) for item in found.analysis.items)

@@ -95,6 +95,8 @@ class LayoutRequest:
     routes: tuple[RouteBand, ...] | None = None  # a room's routes (--route); None: every pair i < j
     items: int = 0  # items the designer places on free cells (--items), besides those the template pins
     teleports: int = 0  # teleport pairs the designer places on free cells (--teleports)
+    floors: tuple[tuple[str, int, int, int, str], ...] | None = None  # a template's floors (name, top, height, width, wrap)
+    portals: tuple[tuple[Cell, Cell], ...] | None = None  # the portals a template pins: (cell, target)
 
     # --- items (designer.core.items) ----------------------------------------------------------
 
@@ -110,9 +112,21 @@ class LayoutRequest:
 
     @property
     def extras(self) -> bool:
-        """Whether a level of this request holds items or teleport pairs: designed by the chains
+        """Whether a level of this request holds items, portals or floors: designed by the chains
         over its states (``designer.search.items``)."""
-        return bool(self.item_count or self.teleports)
+        return bool(self.item_count or self.teleports or self.floors or self.portals)
+
+    @property
+    def floor_values(self) -> tuple:
+        """The template's floors as ``designer.core.floors.Floor`` values (none: one grid)."""
+        from designer.core.floors import Floor
+
+        return tuple(Floor(*floor) for floor in self.floors or ())
+
+    @cached_property
+    def portal_cells(self) -> frozenset:
+        """The cells of the portals a template pins, and of their targets."""
+        return frozenset(cell for pair in self.portals or () for cell in pair)
 
     # --- rooms with several doors (designer.core.room) ---------------------------------------
 
@@ -229,7 +243,8 @@ class LayoutRequest:
         if pin is not None:
             return [pin]
         if self.template is not None:
-            return [c for c in self._cells() if self.fixed_tile(c) in (None, ICE) and c != self._template_pin(other)]
+            return [c for c in self._cells() if self.fixed_tile(c) in (None, ICE) and c != self._template_pin(other)
+                    and c not in self.portal_cells]
         if self.frame:
             return [(frame_row, c) for c in range(1, self.width - 1)]
         return self._cells()
@@ -264,11 +279,16 @@ class LayoutRequest:
         room's doors as [number, [row, column]] pairs and its routes in ``--route``'s text form,
         both left out of a level with one start and one goal; ``items`` and ``teleports`` left out when 0)."""
         out = fields_to_json(self, omit=lambda name, value: (name in ("doors", "routes") and value is None)
-                             or (name in ("items", "teleports") and not value))
+                             or (name in ("items", "teleports") and not value)
+                             or (name in ("floors", "portals") and value is None))
         if self.doors is not None:
             out["doors"] = [[number, list(cell)] for number, cell in self.doors]
         if self.routes is not None:
             out["routes"] = [str(band) for band in self.routes]
+        if self.floors is not None:
+            out["floors"] = [list(floor) for floor in self.floors]
+        if self.portals is not None:
+            out["portals"] = [[list(src), list(dst)] for src, dst in self.portals]
         return out
 
     @classmethod
@@ -351,6 +371,15 @@ _FIELD_KINDS = {
     "doors": _maybe(_Kind("a list of doors [number, [row, column]]",
                           lambda v: isinstance(v, list) and len(v) <= 9 and all(map(_is_door, v)),
                           lambda v: tuple((n, (cell[0], cell[1])) for n, cell in v))),
+    "floors": _maybe(_Kind("a list of floors [name, top, height, width, wrap]",
+                           lambda v: isinstance(v, list) and len(v) <= 64 and all(
+                               isinstance(f, list) and len(f) == 5 and isinstance(f[0], str) and isinstance(f[4], str)
+                               and all(map(_is_int, f[1:4])) for f in v),
+                           lambda v: tuple(tuple(f) for f in v))),
+    "portals": _maybe(_Kind("a list of portals [[row, column], [row, column]]",
+                            lambda v: isinstance(v, list) and len(v) <= 64 and all(
+                                isinstance(p, list) and len(p) == 2 and all(map(_CELL.fits, p)) for p in v),
+                            lambda v: tuple(((p[0][0], p[0][1]), (p[1][0], p[1][1])) for p in v))),
     "routes": _maybe(_Kind("a list of routes such as \"1:3=15\"",
                            lambda v: isinstance(v, list) and len(v) <= 72 and all(map(_is_band, v)),
                            lambda v: tuple(map(_read_band, v)))),

@@ -49,6 +49,46 @@ def parse_template(text: str) -> tuple[str, ...]:
     return tuple(rows)
 
 
+def parse_template_parts(text: str) -> tuple[tuple[str, ...], tuple | None, tuple | None]:
+    """A template's rows, and for one in the extended text form (``designer.core.floors``: floors,
+    ``wrap`` and ``portal`` lines, the portals and their targets marked by letters) its floors (as
+    ``LayoutRequest.floors`` holds them) and pinned portals; None for each in a plain template.
+    The rows are the sheet's, every mark read as a fixed ice cell."""
+    from designer.core.floors import MARKS, is_extended, parse_text, resolve_links
+
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if not is_extended(lines):
+        return parse_template(text), None, None
+    sheet, floors, links = parse_text(text)
+    marks, rows = {}, []
+    for r, row in enumerate(sheet):
+        for c, ch in enumerate(row):
+            if ch in MARKS:
+                if ch in marks:
+                    raise LevelError(f"mark {ch!r} drawn twice: each portal and target has a letter of its own")
+                marks[ch] = (r, c)
+        rows.append("".join("." if ch in MARKS else ch for ch in row))
+    portals = resolve_links(marks, links)
+    rows = parse_template("\n".join(rows))
+    for cell in {cell for pair in portals for cell in pair}:
+        if rows[cell[0]][cell[1]] != ".":
+            raise LevelError(f"portal or target at row {cell[0]}, col {cell[1]} is not on ice")
+    if any(ch in DOOR_CHARS for row in rows for ch in row):
+        raise LevelError("a template with floors, wrap-around or portals marks a level's S and G, not a room's doors")
+    return rows, tuple((f.name, f.top, f.height, f.width, f.wrap) for f in floors), portals or None
+
+
+def read_template_parts(source: str | Path) -> tuple[tuple[str, ...], tuple | None, tuple | None]:
+    """``read_template``, with a template's floors and pinned portals (``parse_template_parts``)."""
+    if is_map_path(source):
+        return read_template(source), None, None
+    text = decode_text(read_bytes(source, "template"))
+    try:
+        return parse_template_parts(text)
+    except LevelError as exc:
+        raise LevelError(exc if str(source) == "-" else f"{source}: {exc}") from None
+
+
 def read_template(source: str | Path) -> tuple[str, ...]:
     """Read and check a template file (a path, or - for standard input): ASCII, or a Tiled JSON
     map (``.tmj``, ``.json``) read by ``designer.formats.tiled_map``."""

@@ -99,19 +99,19 @@ class Made:
 
 def request_for(options: MakeOptions) -> LayoutRequest:
     """The ``LayoutRequest`` that the options describe (before validation)."""
-    rows = None
+    rows = floors = portals = None
     if options.template is not None:
-        from designer.formats.template import read_template
+        from designer.formats.template import read_template_parts
 
         for given, name in ((options.size, "--size"), (None if options.frame else True, "--no-frame")):
             if given is not None:
                 raise DesignerError(f"{name} does not go with --template: the template draws the grid and its walls")
         if isinstance(options.template, (tuple, list)):
-            from designer.formats.template import parse_template
+            from designer.formats.template import parse_template_parts
 
-            rows = parse_template("\n".join(options.template))
+            rows, floors, portals = parse_template_parts("\n".join(options.template))
         else:
-            rows = read_template(options.template)
+            rows, floors, portals = read_template_parts(options.template)
         for pin, char, name in ((options.start, "S", "--start"), (options.goal, "G", "--goal")):
             if pin is not None and any(char in row for row in rows):
                 raise DesignerError(f"{name} and the template's {char!r} both pin the same end: keep one")
@@ -126,7 +126,7 @@ def request_for(options: MakeOptions) -> LayoutRequest:
                          max_stops=options.max_stops, start=options.start, goal=options.goal,
                          max_rocks=options.max_rocks, snow=snow, tidy=options.tidy, template=rows,
                          min_choices=options.min_choices, unique=options.unique, doors=doors, routes=routes,
-                         items=options.items, teleports=options.teleports)
+                         items=options.items, teleports=options.teleports, floors=floors, portals=portals)
 
 
 def plan(options: MakeOptions) -> Plan:

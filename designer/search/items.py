@@ -142,6 +142,7 @@ class Chain:
         self.free = [cell for cell in request.free_cells()]
         self.free_set = set(self.free)
         self.pinned = set(request.pinned_items)
+        self.pinned_portals = tuple(request.portals or ())
         self.start_cells, self.goal_cells = request.start_cells(), request.goal_cells()
 
     def evaluate(self, level: Level) -> Scored:
@@ -198,13 +199,13 @@ class Chain:
 
     def open_cells(self, level: Level) -> list[Cell]:
         """Free ice cells no end, item or portal takes: where an item, a portal (or a rock) may go."""
-        taken = {level.start, level.goal, *level.items, *(src for src, _ in level.portals)}
+        taken = {level.start, level.goal, *level.items, *(src for src, _ in level.portals), *self.request.portal_cells}
         return [cell for cell in self.free if level.terrain[cell] == ICE and cell not in taken]
 
     def with_items(self, level: Level) -> Level:
         """``level`` (a plain one) with the pinned items and ``request.items`` more on random open
         cells, and ``request.teleports`` pairs of portals on others."""
-        level = level.replace(items=tuple(self.pinned), portals=())
+        level = level.replace(items=tuple(self.pinned), portals=self.pinned_portals)
         cells = self.open_cells(level)
         wanted = self.request.items + 2 * self.request.teleports
         if len(cells) < wanted:
@@ -212,7 +213,7 @@ class Chain:
         picked = [cells[k] for k in self.rng.choice(len(cells), size=wanted, replace=False)]
         items, ends = picked[:self.request.items], picked[self.request.items:]
         portals = [pair for a, b in zip(ends[::2], ends[1::2]) for pair in ((a, b), (b, a))]
-        return level.replace(items=tuple(sorted(self.pinned | set(items))), portals=tuple(portals))
+        return level.replace(items=tuple(sorted(self.pinned | set(items))), portals=self.pinned_portals + tuple(portals))
 
     def neighbour(self, level: Level) -> Level | None:
         """One random change of ``level`` (None when the change drawn cannot be made)."""
@@ -220,8 +221,9 @@ class Chain:
         roll = rng.random()
         movable = [cell for cell in level.items if cell not in self.pinned]
         open_cells = self.open_cells(level)
-        if level.portals and roll < 0.15 and open_cells:  # one end of a teleport pair moved
-            old = level.portals[rng.integers(len(level.portals))][0]
+        placed = [src for src, _ in level.portals if src not in request.portal_cells]
+        if placed and roll < 0.15 and open_cells:  # one end of a teleport pair moved
+            old = placed[rng.integers(len(placed))]
             new = open_cells[rng.integers(len(open_cells))]
             return level.replace(portals=tuple((new if a == old else a, new if b == old else b)
                                                for a, b in level.portals))
@@ -396,6 +398,20 @@ def _chain(job) -> tuple[int | None, list[tuple[int, int, str, Level]]]:
     return chain.met_at, [(value, stops, phase, level) for level, (value, stops, phase) in chain.kept.items()]
 
 
+def opened_template(request: LayoutRequest, rng: np.random.Generator) -> Level:
+    """The first layout of a template with floors: every free cell ice, the ends on their pins or
+    on random allowed cells, the floors and pinned portals as drawn."""
+    terrain = np.array([[ICE if tile < 0 else tile for tile in row] for row in request.fixed_grid()], np.uint8)
+    starts, goals = request.start_cells(), request.goal_cells()
+    start = starts[rng.integers(len(starts))]
+    goals = [cell for cell in goals if cell != start]
+    if not goals:
+        raise DesignerError("no two cells (free or ice) are left for the start and the goal")
+    goal = goals[rng.integers(len(goals))]
+    terrain[start] = terrain[goal] = ICE
+    return Level(terrain, start, goal, "canonical", (), tuple(request.portals or ()), request.floor_values)
+
+
 def design_with_items(request: LayoutRequest, *, plain_design: Callable, seed: int, time_limit: float,
                       workers: int | None, maximize: bool, maximize_choices: bool, exclude: tuple[Level, ...],
                       progress, method: str, cancel) -> Design:
@@ -423,17 +439,21 @@ def design_with_items(request: LayoutRequest, *, plain_design: Callable, seed: i
     routes = None if request.routes is None else tuple(
         RouteBand(band.a, band.b, None if band.min_stops is None else lowered(band.min_stops)) for band in request.routes)
     plain_rows = None if request.template is None else tuple(row.replace(ITEM_CHAR, ".") for row in request.template)
-    plain = replace(request, items=0, teleports=0, template=plain_rows, min_stops=lowered(request.min_stops), max_stops=None,
+    plain = replace(request, items=0, teleports=0, floors=None, portals=None, template=plain_rows, min_stops=lowered(request.min_stops), max_stops=None,
                     tidy=False, min_choices=None, unique=False, routes=routes)
-    progress.update(phase="items: the plain level first")
-    try:
-        base = plain_design(plain, seed=seed, time_limit=budget.left() * ITEMS_PLAIN_SHARE, workers=workers,
-                            maximize=maximize, progress=progress, cancel=cancel)
-    except DesignFailed:  # no plain level that long (a proof for the plain level only: items revisit cells)
-        check(cancel)
-        base = plain_design(replace(plain, min_stops=1, routes=None if plain.routes is None else tuple(
-            RouteBand(band.a, band.b) for band in plain.routes)), seed=seed, time_limit=budget.left() * ITEMS_PLAIN_SHARE,
-            workers=workers, maximize=False, progress=progress, cancel=cancel)
+    if request.floors:  # the portfolio's stages know one grid: the chains start from the template itself
+        start = opened_template(request, np.random.default_rng(seed))
+    else:
+        progress.update(phase="items: the plain level first")
+        try:
+            start = plain_design(plain, seed=seed, time_limit=budget.left() * ITEMS_PLAIN_SHARE, workers=workers,
+                                 maximize=maximize, progress=progress, cancel=cancel).level
+        except DesignFailed:  # no plain level that long (a proof for the plain level only: items revisit cells)
+            check(cancel)
+            start = plain_design(replace(plain, min_stops=1, routes=None if plain.routes is None else tuple(
+                RouteBand(band.a, band.b) for band in plain.routes)), seed=seed,
+                time_limit=budget.left() * ITEMS_PLAIN_SHARE, workers=workers, maximize=False, progress=progress,
+                cancel=cancel).level
     goal = (Goal.maximize("per_stop") if maximize_choices else Goal.maximize() if maximize
             else Goal.meet(request.min_stops))
     search = Search(request, goal, seed=seed, budget=budget, workers=workers or os.cpu_count() or 1,
@@ -441,11 +461,12 @@ def design_with_items(request: LayoutRequest, *, plain_design: Callable, seed: i
     target = None if goal.maximizing else request.room_target() if request.is_room else request.min_stops
     lanes = search.workers if sys.platform.startswith("linux") else 1
     extras = ", ".join(part for part in (f"{request.item_count} items" if request.item_count else "",
-                                          f"{request.teleports} teleport pairs" if request.teleports else "") if part)
+                                          f"{request.teleports} teleport pairs" if request.teleports else "",
+                                          f"{len(request.floors)} floors" if request.floors else "") if part)
     progress.update(phase=f"items: annealing rocks and {extras}"
                           + (f", {lanes} chains" if lanes > 1 else ""))
 
-    stage = ("items and portals" if request.item_count and request.teleports
+    stage = ("items and portals" if request.item_count and (request.teleports or request.portals)
              else "items" if request.item_count else "portals")  # what the chains placed
 
     def rejected(level: Level, phase: str) -> bool:
@@ -454,7 +475,6 @@ def design_with_items(request: LayoutRequest, *, plain_design: Callable, seed: i
             search.absorb(StageResult(design=found))
         return found is None
 
-    start = base.level
     while search.best is None and not budget.expired():
         if lanes == 1:
             Chain(request, search.rng, goal.objective).run(start, budget, target=target, rejected=rejected,

@@ -74,6 +74,9 @@ def _validate_items(request: LayoutRequest) -> None:
         raise DesignerError("--items must not be negative")
     if request.teleports < 0:
         raise DesignerError("--teleports must not be negative")
+    for cell in (request.start, request.goal):
+        if cell is not None and cell in request.portal_cells:
+            raise DesignerError(f"--start or --goal {cell[0]},{cell[1]} is a portal or target the template draws")
     if request.teleports and request.is_room:
         raise DesignerError("--teleports: a room with several doors is not designed with portals yet")
     if request.teleports and len(request.free_cells()) < 2 * request.teleports + request.items + \

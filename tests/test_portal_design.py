@@ -23,7 +23,7 @@ def test_make_teleports_places_pairs_that_each_matter(tmp_path, capsys):
     out = tmp_path / "level.json"
     assert main(["make", "--size", "10x10", "--teleports", "2", "--min-stops", "18", "--seed", "1",
                  "--time-limit", "60", "--format", "json", "-o", str(out)]) == 0
-    assert "2 teleport pairs, each mattering" in capsys.readouterr().err
+    assert "2 teleport pairs placed, each mattering" in capsys.readouterr().err
     level = read_level(out)
     pairs = teleport_pairs(level.portals)
     assert len(pairs) == 2 and len(level.portals) == 4
@@ -55,3 +55,42 @@ def test_what_cannot_be_designed_with_portals_is_one_line(tmp_path, capsys, args
     assert main(["make", "--teleports", "2", *args, "-o", str(tmp_path / "x.txt")]) == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+TWO_FLOORS = """\
+floor up
+#######
+#S????#
+#??a??#
+#????h#
+#######
+floor down
+#######
+#????G#
+#??b??#
+#?l???#
+#######
+portal a b
+portal h > l
+"""
+
+
+def test_a_level_of_two_floors_is_designed_from_one_template(tmp_path, capsys):
+    template = tmp_path / "floors.txt"
+    template.write_text(TWO_FLOORS)
+    out = tmp_path / "level.json"
+    assert main(["make", "--template", str(template), "--min-stops", "8", "--seed", "2", "--format", "json",
+                 "-o", str(out)]) == 0
+    assert "on the whole graph of 2 floors" in capsys.readouterr().err
+    level = read_level(out)
+    assert [floor.name for floor in level.floors] == ["up", "down"]
+    assert dict(level.portals) == {(2, 3): (7, 3), (7, 3): (2, 3), (3, 5): (8, 2)}  # as pinned
+    plain = {**_plain(level), "floors": [(f.top, f.height, f.width, f.wrap) for f in level.floors]}
+    klass, reversible, stops = oracle_portals.classify(plain)
+    assert (klass, reversible) == ("strong", True) and stops >= 8
+    assert level.start == (1, 1) and level.goal == (6, 5)  # the template's pins
+    request = json.loads(out.read_text())["generator"]["request"]
+    assert request["floors"] == [["up", 0, 5, 7, ""], ["down", 5, 5, 7, ""]]
+    again = tmp_path / "again.json"
+    assert main(["make", "--from", str(out), "--format", "json", "-o", str(again)]) == 0
+    assert read_level(again) == level

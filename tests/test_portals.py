@@ -288,3 +288,18 @@ def test_a_coin_solution_that_runs_over_the_closed_exit_is_no_glissade_solution(
     assert imported.verdict.startswith("not a glissade solution")
     fine = checked(glissade.read_level({"data": ["######", "#X P$#", "######"], "thresholds": [2, 3, 4]}))
     assert fine.replayed is None and fine.verdict == "par"
+
+
+@settings(max_examples=200, deadline=None)
+@given(portal_levels())
+def test_the_table_walked_line_by_line_is_the_slide_traced_cell_by_cell(case):
+    from designer.core.rules import NO_MOVE, trace, traced_table
+
+    level, _ = case
+    for capture in (level.index(level.goal), -1):
+        dest, length = traced_table(level, capture)
+        for d in range(4):
+            for cell in range(level.height * level.width):
+                slide = trace(level, cell, d, capture)
+                expected = (NO_MOVE, 0) if slide is None else (slide.path[-1], slide.lengths[-1])
+                assert (int(dest[d, cell]), int(length[d, cell])) == expected, (str(level), cell, d)

@@ -109,12 +109,13 @@ def items_matter(level: Level, stops: int) -> bool:
     return items_matter_on(state_table(level), stops)
 
 
-def pairs_matter(level: Level, stops: int) -> bool:
-    """Whether every teleport pair of ``level`` (of ``stops`` min stops) matters: without it, the
-    level is shorter, or cannot be finished (``designer.core.floors.teleport_pairs``)."""
+def pairs_matter(level: Level, stops: int, pinned=()) -> bool:
+    """Whether every teleport pair of ``level`` (of ``stops`` min stops) but those ``pinned`` (a
+    template's) matters: without it, the level is shorter, or cannot be finished
+    (``designer.core.floors.teleport_pairs``)."""
     from designer.core.floors import teleport_pairs
 
-    for a, b in teleport_pairs(level.portals):
+    for a, b in teleport_pairs(tuple(p for p in level.portals if p not in pinned)):
         without = min_stops(level.replace(portals=tuple(p for p in level.portals if a not in p and b not in p)))
         if 0 <= stops <= without:
             return False

@@ -193,8 +193,11 @@ def summary(found, plan) -> str:
                 f"{g.seconds:.2f} s{skipped})")
     items = found.level.items if found.level is not None else ()
     level = found.level
-    if level is not None and level.floors:
-        choices += f" on the whole graph of {len(level.floors)} floor{'s' if len(level.floors) != 1 else ''}"
+    if level is not None and len(level.floors) > 1:
+        choices += f" on the whole graph of {len(level.floors)} floors"
+    wraps = sorted({floor.wrap for floor in level.floors if floor.wrap}) if level is not None else []
+    if wraps:
+        choices += f", wrapping {' and '.join(wraps)}"
     placed = g.request.teleports if g.request is not None else 0
     if placed:
         choices += f", {placed} teleport pair{'s' if placed != 1 else ''} placed, each mattering"

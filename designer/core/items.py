@@ -31,7 +31,7 @@ import numpy as np
 
 from designer.core.errors import LevelError
 from designer.core.level import Cell, Level
-from designer.core.rules import DELTAS, NO_MOVE, slide_table, terrain_slide_table, trace
+from designer.core.rules import DELTAS, NO_MOVE, portal_index, slide_table, terrain_slide_table, trace
 
 #: The most states a level with items may have (cells x 2 ** items): about 100 MB of tables.
 MAX_STATES = 2_000_000
@@ -139,11 +139,12 @@ def _traced_states(level: Level) -> States:
     bit_of = {level.index(cell): 1 << k for k, cell in enumerate(level.items)}
     goal = level.index(level.goal)
     taken = np.arange(full + 1, dtype=np.int64)
+    portals = portal_index(level)
     dest = np.full((4, cells << count), NO_MOVE, np.int32)
     length = np.zeros((4, cells << count), np.int32)
     for d in range(4):
         for cell in range(cells):
-            slide = trace(level, cell, d, laps=True)
+            slide = trace(level, cell, d, laps=True, portals=portals)
             if slide is None:
                 continue
             now = taken.copy()

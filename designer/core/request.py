@@ -121,7 +121,9 @@ class LayoutRequest:
         """The template's floors as ``designer.core.floors.Floor`` values (none: one grid)."""
         from designer.core.floors import Floor
 
-        return tuple(Floor(*floor) for floor in self.floors or ())
+        floors = tuple(Floor(*floor) for floor in self.floors or ())
+        plain = len(floors) == 1 and not floors[0].name and not floors[0].wrap
+        return () if plain else floors  # as a level keeps them (``designer.core.level.Level``)
 
     @cached_property
     def portal_cells(self) -> frozenset:

@@ -83,7 +83,7 @@ def evaluate(level: Level, request: LayoutRequest, choices: bool = False) -> Sco
     """The figures of a layout with items (see ``Scored``); a room's over all its routes (``stops``:
     the shortest route's; sound when every route is)."""
     if not request.is_room:
-        return _evaluate(level, request.max_stops, choices, request.unique)
+        return _evaluate(level, request.max_stops, choices, request.unique, tuple(request.portals or ()))
     shortest, floors, sound = None, 0, True
     for band in request.route_bands:
         route = Level(level.terrain, request.door(band.a), request.door(band.b), level.dialect, level.items)
@@ -94,7 +94,7 @@ def evaluate(level: Level, request: LayoutRequest, choices: bool = False) -> Sco
     return Scored(shortest, sound, floors=floors)
 
 
-def _evaluate(level: Level, max_stops: int | None, choices: bool, unique: bool) -> Scored:
+def _evaluate(level: Level, max_stops: int | None, choices: bool, unique: bool, pinned: tuple = ()) -> Scored:
     """The figures of a level with items: cheapest checks first; the choices (``choices``; the
     solutions with ``unique``) only of a sound layout."""
     states = state_table(level)
@@ -108,7 +108,7 @@ def _evaluate(level: Level, max_stops: int | None, choices: bool, unique: bool) 
         return Scored(k, False)
     if min_stops(level.swapped()) < 0:
         return Scored(k, False)
-    if level.portals and not pairs_matter(level, k):
+    if level.portals and not pairs_matter(level, k, pinned):
         return Scored(k, False)
     if not choices:
         return Scored(k, True)

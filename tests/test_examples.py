@@ -13,7 +13,7 @@ SCRIPTS = sorted((ROOT / "examples").glob("*.py"))
 
 def test_every_example_is_covered():
     assert {p.name for p in SCRIPTS} == {"a_second_shell.py", "choices.py", "design_a_room.py", "design_levels.py",
-                                         "items.py", "pictures.py", "records.py", "solve_and_analyze.py"}
+                                         "items.py", "pictures.py", "portals.py", "records.py", "solve_and_analyze.py"}
 
 
 @pytest.mark.parametrize("script, expected", [
@@ -28,6 +28,9 @@ def test_every_example_is_covered():
                           "  route 1:3: "]),
     ("items.py", ["fewest moves: ", "items taken in the order", "adds", "every item matters: True",
                   "(stage items "]),
+    ("portals.py", ["fewest moves: ruruldrdrdrdrdluuldlururlrdruru (31 stops)", "'B1F (6, 3)'",
+                    "one way, one-way in play: False", "floors left for good: []", "(stage portals ",
+                    "strong and reversible on the whole graph: True", "glissade 'Holes': min stops 2, par 3"]),
     ("records.py", ["| 3 | 11 | yes |", "proven optimal: True", "read back from the checkpoint: True",
                     "levels of 12 stops or more with 3 rocks: none; complete: True"]),
     pytest.param("choices.py", ["plain:    25 stops", "choices:  25 stops", "guaranteed: 21 stops",

@@ -414,6 +414,11 @@ def test_portals_and_wrap_are_played_as_solve_plays_them(browser, tmp_path, caps
     page.close()
 
 
+def test_a_page_without_portals_holds_none_of_their_rules(tmp_path):
+    html = make_page(tmp_path, LEVELS / "snow-and-hole.txt").read_text()
+    assert "portalAt" not in html and "vanished" not in html and "lastPassage" not in html
+
+
 def test_the_pages_slide_agrees_with_the_library_on_every_cell_of_random_portal_levels(browser, tmp_path):
     """The page's rules.js against ``designer.core.rules.trace`` (and the items' states) on random
     levels with floors, wrap-around, portals and items: every cell, direction and set of items."""
@@ -427,7 +432,9 @@ def test_the_pages_slide_agrees_with_the_library_on_every_cell_of_random_portal_
     from designer.export.play import level_entry
     from designer.formats.level_files import LevelFile
 
-    page = open_page(browser, make_page(tmp_path, LEVELS / "snow-and-hole.txt"))
+    source = tmp_path / "portals.txt"
+    source.write_text(PORTAL_LEVEL)
+    page = open_page(browser, make_page(tmp_path, source))  # a page with portals holds their rules
     rng = random.Random(7)
     checked = 0
     while checked < 12:

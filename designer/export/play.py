@@ -21,7 +21,8 @@ move and R restarts the level.
 For automated tests the page keeps its state on ``<body>``: ``data-state`` (``playing`` or
 ``solved``), ``data-moves`` (moves made in the current level), ``data-level`` (its index),
 ``data-hint`` (the hinted move, u/d/l/r, until the next move; empty otherwise, and ``none`` in a
-trap), ``data-stars`` (once solved) and ``data-items`` (the items left to take: a level with items
+trap), ``data-stars`` (once solved), ``data-portal`` (on a page with portals: the cell of the portal
+the last move fell into) and ``data-items`` (the items left to take: a level with items
 shows them, takes each as the player slides over it or stops on it, and opens the exit once none is
 left; hints and the solver play from the items taken so far). The rules are the contract's: a slide stops before rock
 or the edge, on snow, and on the goal as soon as the player enters it; a direction that does not
@@ -126,10 +127,70 @@ def page(levels: list[LevelFile | tuple[str, Level | Room]], *, title: str = "ic
              "KEY": json.dumps(pack_key(entries)), "LEVELS": data,
              # a page with rooms marks every door with its number; a page of levels stays as it was
              "DOORS": _DOOR_MARKS if any("doors" in one for one in entries) else ""}
+    # a page with portals, floors or wrap-around plays them; a page without stays as it was
+    passages = any("portals" in one for one in entries)
+    parts.update({name: value if passages else plain for name, (value, plain) in _PASSAGE_PARTS.items()})
+    if passages:
+        parts["RULES"] = RULES_JS + PASSAGES_JS
+        parts["DOORS"] = _PASSAGE_MARKS + parts["DOORS"]
     # One pass over the template: a part is never searched again, so no title, level name or level
     # data can bring in another part, whatever placeholders it spells.
     return _PLACEHOLDER.sub(lambda found: parts[found.group(1)], _TEMPLATE)
 
+
+#: The parts of a page with portals, floors or wrap-around, each with what a page without them holds
+#: there: the portal's look, the player vanishing into a portal and appearing on its target (a
+#: slide over a wrapping edge jumps), and ``data-portal`` on ``<body>`` (the cell of the portal the
+#: last move fell into, empty when none).
+_PASSAGE_PARTS = {
+    "PORTAL_CSS": ("""
+#player.vanished { opacity: 0; transition: opacity 120ms; }
+.cell.portal, .cell.target { display: flex; align-items: center; justify-content: center; font: bold 60% sans-serif;
+  color: #fff; }
+.cell.portal { background: radial-gradient(circle, #223 52%, transparent 56%); }
+.cell.target { color: #223; }""", ""),
+    "PORTAL_VARS": ("""
+let portalRun = 0;  /* which portal's appearing may still place the player */""", ""),
+    "ON_MOVE": ("""
+  const {portal, wrapped} = lastPassage;  /* what the slide just made went through */
+  document.body.dataset.portal = portal ? portal.join(",") : "";
+  if (portal && !wrapped) {  /* slide into the portal, vanish, appear on its target */
+    const target = to;
+    pos = portal;
+    place(cells);
+    $("player").classList.add("vanished");
+    const shown = ++portalRun;
+    window.setTimeout(() => { if (shown !== portalRun) return; pos = target; place(0);
+                              $("player").classList.remove("vanished"); }, cells * SLIDE_MS);
+  }""", ""),
+    "PLACE": ("""if (!portal) { portalRun++; $("player").classList.remove("vanished"); place(wrapped ? 0 : cells); }""",
+              "place(cells);"),
+    "ON_BACK": ("""
+  portalRun++;
+  $("player").classList.remove("vanished");""", ""),
+}
+
+#: The script that marks the portals (a dark hole with the letter) and the cells one-way portals
+#: lead to (the letter), on a page with portals.
+_PASSAGE_MARKS = """
+  (level.portals || []).forEach(([[r, c], target]) => {
+    const mark = document.createElement("div");
+    mark.className = "cell portal";
+    mark.textContent = level.rows[r][c];
+    mark.title = `portal to ${level.rows[target[0]][target[1]]}`;
+    mark.style.left = `${c * CELL}px`;
+    mark.style.top = `${r * CELL}px`;
+    board.insertBefore(mark, $("player"));
+  });
+  (level.portals || []).forEach(([cell, [r, c]]) => {
+    if (portalAt(r, c)) return;  /* a portal itself: marked above */
+    const mark = document.createElement("div");
+    mark.className = "cell target";
+    mark.textContent = level.rows[r][c];
+    mark.style.left = `${c * CELL}px`;
+    mark.style.top = `${r * CELL}px`;
+    board.insertBefore(mark, $("player"));
+  });"""
 
 #: The script that marks a room's doors with their numbers (pages with rooms only).
 _DOOR_MARKS = """
@@ -149,6 +210,9 @@ _DOOR_MARKS = """
 #: The sliding rules in JavaScript (one slide, and the next move of a fewest-moves way), which the
 #: page holds and the studio serves: one copy of them (its comment stays in the file).
 RULES_JS = resources.files("designer.export").joinpath("static", "rules.js").read_text().split("*/\n", 1)[1]
+#: The rules of portals, floors and wrap-around (``static/passages.js``): its ``slide`` takes the
+#: place of ``RULES_JS``'s on a page whose levels have them.
+PASSAGES_JS = resources.files("designer.export").joinpath("static", "passages.js").read_text().split("*/\n", 1)[1]
 
 #: The template's placeholders: __NAME__, where the page's parts go.
 _PLACEHOLDER = re.compile(r"__([A-Z_]+?)__")
@@ -169,12 +233,7 @@ body { margin: 0; padding: 16px; background: #eef5f9; color: #1d2a36;
 #bar button, #bar select { font: inherit; padding: 3px 10px; }
 #board { position: relative; touch-action: none; box-shadow: 0 2px 8px rgba(0,0,0,.2); }
 .cell { position: absolute; width: __CELL__px; height: __CELL__px; background-size: 100% 100%; }
-#player { position: absolute; left: 0; top: 0; width: __CELL__px; height: __CELL__px; }
-#player.vanished { opacity: 0; transition: opacity 120ms; }
-.cell.portal, .cell.target { display: flex; align-items: center; justify-content: center; font: bold 60% sans-serif;
-  color: #fff; }
-.cell.portal { background: radial-gradient(circle, #223 52%, transparent 56%); }
-.cell.target { color: #223; }
+#player { position: absolute; left: 0; top: 0; width: __CELL__px; height: __CELL__px; }__PORTAL_CSS__
 #player::after { content: ""; position: absolute; inset: 18%; border-radius: 50%;
                  background: #e9edf0; border: 3px solid #1d2a36; box-sizing: border-box; }
 #arrow { position: absolute; width: __CELL__px; height: __CELL__px; line-height: __CELL__px;
@@ -216,8 +275,7 @@ const KEYS = {ArrowUp: "u", ArrowDown: "d", ArrowLeft: "l", ArrowRight: "r",
 const KINDS = {".": "ice", "#": "rock", "_": "snow", "w": "wall"};
 const $ = (id) => document.getElementById(id);
 let index = 0, level = null, pos = null, taken = 0, history = [], solved = false, solving = false, assisted = false;
-let solveRun = 0;  /* which solver run may move the player */
-let portalRun = 0;  /* which portal's appearing may still place the player */
+let solveRun = 0;  /* which solver run may move the player */__PORTAL_VARS__
 let progress = loadProgress();
 
 /* Progress: {best: {index: moves}, stars: {index: stars}}, kept per pack in localStorage. */
@@ -286,20 +344,10 @@ function show() {
 }
 function move(dir) {
   if (solved) return 0;
-  const {to, cells, taken: now, portal, wrapped} = slide(pos, dir, taken);
+  const {to, cells, taken: now} = slide(pos, dir, taken);
   if (cells === 0) return 0;  /* not a move */
   clearHint();
-  history.push([pos, taken]);
-  document.body.dataset.portal = portal ? portal.join(",") : "";
-  if (portal && !wrapped) {  /* slide into the portal, vanish, appear on its target */
-    const target = to;
-    pos = portal;
-    place(cells);
-    $("player").classList.add("vanished");
-    const shown = ++portalRun;
-    window.setTimeout(() => { if (shown !== portalRun) return; pos = target; place(0);
-                              $("player").classList.remove("vanished"); }, cells * SLIDE_MS);
-  }
+  history.push([pos, taken]);__ON_MOVE__
   pos = to;
   taken = now;
   if (same(pos, level.goal) && taken === allTaken()) {
@@ -311,7 +359,7 @@ function move(dir) {
       saveProgress();
     }
   }
-  if (!portal) { portalRun++; $("player").classList.remove("vanished"); place(wrapped ? 0 : cells); }
+  __PLACE__
   show();
   return cells;
 }
@@ -349,18 +397,14 @@ function solveRest() {
   step();
 }
 function undo() {
-  if (!history.length || solving) return;
-  portalRun++;
-  $("player").classList.remove("vanished");
+  if (!history.length || solving) return;__ON_BACK__
   [pos, taken] = history.pop();
   solved = false;
   clearHint();
   place(0);
   show();
 }
-function load(k) {
-  portalRun++;
-  $("player").classList.remove("vanished");
+function load(k) {__ON_BACK__
   index = k;
   level = LEVELS[k];
   pos = level.start.slice();
@@ -387,24 +431,6 @@ function load(k) {
     item.style.left = `${c * CELL}px`;
     item.style.top = `${r * CELL}px`;
     board.insertBefore(item, $("player"));
-  });
-  (level.portals || []).forEach(([[r, c], target]) => {
-    const mark = document.createElement("div");
-    mark.className = "cell portal";
-    mark.textContent = level.rows[r][c];
-    mark.title = `portal to ${level.rows[target[0]][target[1]]}`;
-    mark.style.left = `${c * CELL}px`;
-    mark.style.top = `${r * CELL}px`;
-    board.insertBefore(mark, $("player"));
-  });
-  (level.portals || []).forEach(([cell, [r, c]]) => {
-    if (portalAt(r, c)) return;  /* a portal itself: marked above */
-    const mark = document.createElement("div");
-    mark.className = "cell target";
-    mark.textContent = level.rows[r][c];
-    mark.style.left = `${c * CELL}px`;
-    mark.style.top = `${r * CELL}px`;
-    board.insertBefore(mark, $("player"));
   });__DOORS__
   place(0);
   show();

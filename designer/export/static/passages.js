@@ -1,0 +1,46 @@
+/* The rules of portals, floors and wrap-around (docs/spec.md, "Portals and wrap-around"), on a page
+   whose levels have them: this `slide` takes the place of rules.js's (a later declaration of a
+   function wins), and reads `level.portals`, [[cell, target], ...], and `level.floors`, [[top,
+   height, width, wrap], ...], besides what rules.js reads. A portal ends a slide and puts the player
+   on its target; a floor that wraps takes a slide past one edge to the opposite one; a slide that
+   would run round for ever is not a move. `lastPassage` holds what the last slide went through. */
+let lastPassage = {portal: null, wrapped: false};
+/* The floor [top, height, width, wrap] a cell lies on (a level without floors: one that does not wrap). */
+function floorOf(r, c) {
+  for (const f of level.floors || []) if (r >= f[0] && r < f[0] + f[1] && c < f[2]) return f;
+  return [0, level.rows.length, level.rows[0].length, ""];
+}
+/* The target of the portal at a cell, or null. */
+function portalAt(r, c) {
+  for (const [cell, target] of level.portals || []) if (same(cell, [r, c])) return target;
+  return null;
+}
+/* Where a slide from `from` in direction `dir` ends, the cells it covers (0: no move) and the items
+   taken after it; `lastPassage` then holds the portal it fell into (null: none) and whether it
+   crossed a wrapping edge. */
+function slide(from, dir, taken = 0) {
+  let [r, c] = from, cells = 0, portal = null, wrapped = false;
+  const [dr, dc] = STEP[dir], items = level.items || [], all = allTaken(), before = taken;
+  const [top, height, width, wrap] = floorOf(r, c), round = dc ? width : height;
+  lastPassage = {portal: null, wrapped: false};
+  while (true) {
+    let nr = r + dr, nc = c + dc;
+    if (nr < top || nr >= top + height) {
+      if (!wrap.includes("y")) break;
+      nr = nr < top ? top + height - 1 : top; wrapped = true;
+    }
+    if (nc < 0 || nc >= width) {
+      if (!wrap.includes("x")) break;
+      nc = nc < 0 ? width - 1 : 0; wrapped = true;
+    }
+    if (!open(nr, nc)) break;
+    r = nr; c = nc; cells += 1;
+    items.forEach((item, k) => { if (same(item, [r, c])) taken |= 1 << k; });
+    const target = portalAt(r, c);
+    if (target) { portal = [r, c]; [r, c] = target; break; }
+    if (tileAt(r, c) === "_" || (same([r, c], level.goal) && taken === all)) break;
+    if (cells > 2 * round) return {to: from, cells: 0, taken: before};  /* round for ever */
+  }
+  lastPassage = {portal, wrapped};
+  return {to: [r, c], cells, taken};
+}

@@ -303,3 +303,31 @@ def test_the_table_walked_line_by_line_is_the_slide_traced_cell_by_cell(case):
                 slide = trace(level, cell, d, capture)
                 expected = (NO_MOVE, 0) if slide is None else (slide.path[-1], slide.lengths[-1])
                 assert (int(dest[d, cell]), int(length[d, cell])) == expected, (str(level), cell, d)
+
+
+def test_a_map_of_a_level_with_portals_and_floors_reads_back_as_the_same_level(tmp_path):
+    from designer.cli import main
+    from designer.formats.level_files import read_level
+
+    for name, text in (("two", TWO_FLOORS), ("wrap", "wrap xy\n#.###\n.S.aG\n#.#b#\n#####\nportal a b")):
+        source = tmp_path / f"{name}.txt"
+        source.write_text(text)
+        assert main(["export", str(source), "-o", str(tmp_path / f"{name}.tmj"), "--force"]) == 0
+        assert read_level(tmp_path / f"{name}.tmj") == Level.from_ascii(text)
+
+
+def test_a_portal_object_without_a_target_is_one_line(tmp_path):
+    import json
+
+    from designer.cli import main
+    from designer.formats.level_files import read_level
+
+    source = tmp_path / "two.txt"
+    source.write_text(TWO_FLOORS)
+    assert main(["export", str(source), "-o", str(tmp_path / "two.tmj")]) == 0
+    document = json.loads((tmp_path / "two.tmj").read_text())
+    for obj in document["layers"][2]["objects"]:
+        obj.pop("properties", None) if obj["type"] == "portal" else None
+    (tmp_path / "bad.tmj").write_text(json.dumps(document))
+    with pytest.raises(LevelError, match="has no property 'to'"):
+        read_level(tmp_path / "bad.tmj")

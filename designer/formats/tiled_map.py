@@ -127,7 +127,59 @@ def level_from_map(user: UserMap) -> Level | Room:
     if user.is_room:
         return replace(Room.from_rows(list(user.rows)), dialect="tiled")
     found = Level.from_rows(list(user.rows))
-    return Level(found.terrain, found.start, found.goal, "tiled", found.items)
+    portals, floors = passages(user)
+    return Level(found.terrain, found.start, found.goal, "tiled", found.items, portals, floors)
+
+
+#: The object types of a map's portals, the cells one-way portals lead to, and its floors (what
+#: ``designer export`` writes for a level with them: ``designer.export.tiled.passage_markers``).
+PASSAGE_TYPES = ("portal", "target", "floor")
+
+
+def passages(user: UserMap) -> tuple[tuple, tuple]:
+    """A map's portals and floors: objects of type ``portal`` (named by a letter, the property
+    ``to`` naming its target's), ``target`` and ``floor`` (a rectangle over its rows, the property
+    ``wrap``), as ``designer export`` writes them; ((), ()) for a map with none. LevelError (one
+    line) for one that does not add up."""
+    from designer.core.floors import Floor, resolve_links
+
+    document = user.document
+    tile_w, tile_h = document["tilewidth"], document["tileheight"]
+    marks, links, floors = {}, [], []
+    for _, layer in _layers_of("objectgroup", document["layers"]):
+        for obj in layer.get("objects") or []:
+            kind = obj.get("type", obj.get("class")) if isinstance(obj, dict) else None
+            if kind not in PASSAGE_TYPES:
+                continue
+            name = obj.get("name")
+            if not isinstance(name, str) or not (name or kind == "floor") or not placed(obj):
+                raise LevelError(f"an object of type {kind!r} needs a name and a position (x and y finite numbers)")
+            props = {p.get("name"): p.get("value") for p in _as_properties(obj.get("properties"))}
+            if kind == "floor":
+                top, rows = round(obj["y"] / tile_h), round((obj.get("height") or 0) / tile_h)
+                wrap = props.get("wrap", "")
+                floors.append(Floor(name, top, rows, round((obj.get("width") or 0) / tile_w),
+                                    wrap if isinstance(wrap, str) else "?"))
+                continue
+            if name in marks:
+                raise LevelError(f"two portal or target objects named {name!r}")
+            marks[name] = object_cell(obj, tile_w, tile_h)
+            if kind == "portal":
+                target = props.get("to")
+                if not isinstance(target, str):
+                    raise LevelError(f"portal {name!r} has no property 'to' naming its target")
+                links.append((name, target, False))
+    portals = resolve_links(marks, links) if marks else ()
+    floors.sort(key=lambda floor: floor.top)
+    return portals, tuple(floors)
+
+
+def _as_properties(properties) -> list[dict]:
+    """An object's properties as Tiled 1.2+ writes them (a list of {name, type, value}); an older
+    map's object of name: value read the same way."""
+    if isinstance(properties, dict):
+        return [{"name": key, "value": value} for key, value in properties.items()]
+    return [p for p in properties or [] if isinstance(p, dict)]
 
 
 def map_from_document(document: object, folder: Path | None = None) -> UserMap:

@@ -216,6 +216,9 @@ def room_from_json(obj: dict) -> Room:
     for key in ("start", "goal"):
         if obj.get(key) is not None:
             raise LevelError(f'JSON room: "{key}" does not go with doors (1-9) in its rows')
+    for key in ("floors", "portals"):
+        if key in obj:
+            raise LevelError(f'JSON room: "{key}": a room with several doors holds no floors or portals (yet)')
     room = replace(Room.from_rows(obj["rows"]), dialect="json")
     _json_size(obj, room.height, room.width)
     items = obj.get("items")

@@ -406,6 +406,14 @@ def test_portals_and_wrap_are_played_as_solve_plays_them(browser, tmp_path, caps
     assert page.locator(".cell.portal").count() == 3
     page.keyboard.press("ArrowLeft")  # left from S wraps round the top floor into the portal a
     assert page.locator("body").get_attribute("data-portal") == "1,4"
+    shown = []  # the player shown leg by leg: to the left edge, in at the right one, into a, out on b
+    for _ in range(40):
+        shown.append(page.locator("#player").evaluate("e => e.style.transform"))
+        page.wait_for_timeout(15)
+    cell = 40  # the page's pixels a cell
+    assert f"translate({0 * cell}px, {1 * cell}px)" in shown  # the left edge, then round to a (1, 4)
+    assert f"translate({4 * cell}px, {1 * cell}px)" in shown and shown[-1] == f"translate({1 * cell}px, {4 * cell}px)"
+    assert page.locator("#player").evaluate("e => e.classList.contains('vanished')") is False
     page.keyboard.press("u")  # undo
     assert state(page) == ("playing", 0)
     play(page, moves)

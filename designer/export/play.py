@@ -152,19 +152,34 @@ _PASSAGE_PARTS = {
     "PORTAL_VARS": ("""
 let portalRun = 0;  /* which portal's appearing may still place the player */""", ""),
     "ON_MOVE": ("""
-  const {portal, wrapped} = lastPassage;  /* what the slide just made went through */
-  document.body.dataset.portal = portal ? portal.join(",") : "";
-  if (portal && !wrapped) {  /* slide into the portal, vanish, appear on its target */
-    const target = to;
-    pos = portal;
-    place(cells);
-    $("player").classList.add("vanished");
-    const shown = ++portalRun;
-    window.setTimeout(() => { if (shown !== portalRun) return; pos = target; place(0);
-                              $("player").classList.remove("vanished"); }, cells * SLIDE_MS);
+  const legs = lastPassage.legs, player = $("player"), shown = ++portalRun;  /* what the slide went through */
+  document.body.dataset.portal = lastPassage.portal ? lastPassage.portal.join(",") : "";
+  player.classList.remove("vanished");
+  if (legs.length > 1) {  /* over a wrapping edge or into a portal: shown leg by leg */
+    const at = (cell, n) => {
+      player.style.transition = n ? `transform ${n * SLIDE_MS}ms linear` : "none";
+      player.style.transform = `translate(${cell[1] * CELL}px, ${cell[0] * CELL}px)`;
+    };
+    const step = (k) => {
+      if (shown !== portalRun || k >= legs.length) return;
+      const leg = legs[k];
+      if (leg.jump || leg.vanish) {
+        player.classList.toggle("vanished", Boolean(leg.vanish));
+        window.setTimeout(() => {
+          if (shown !== portalRun) return;
+          at(leg.to, 0);
+          void player.offsetWidth;  /* the jump lands before the next leg's slide starts */
+          player.classList.remove("vanished");
+          step(k + 1);
+        }, leg.vanish ? 120 : 0);
+      } else {
+        at(leg.to, leg.cells);
+        window.setTimeout(() => step(k + 1), leg.cells * SLIDE_MS);
+      }
+    };
+    step(0);
   }""", ""),
-    "PLACE": ("""if (!portal) { portalRun++; $("player").classList.remove("vanished"); place(wrapped ? 0 : cells); }""",
-              "place(cells);"),
+    "PLACE": ("""if (legs.length <= 1) place(cells);""", "place(cells);"),
     "ON_BACK": ("""
   portalRun++;
   $("player").classList.remove("vanished");""", ""),

@@ -3,8 +3,11 @@
    function wins), and reads `level.portals`, [[cell, target], ...], and `level.floors`, [[top,
    height, width, wrap], ...], besides what rules.js reads. A portal ends a slide and puts the player
    on its target; a floor that wraps takes a slide past one edge to the opposite one; a slide that
-   would run round for ever is not a move. `lastPassage` holds what the last slide went through. */
-let lastPassage = {portal: null, wrapped: false};
+   would run round for ever is not a move. `lastPassage` holds what the last slide went through:
+   the portal it fell into (null: none), whether it crossed a wrapping edge, and its `legs` for the
+   page to show one after the other ({to, cells}: slide to a cell; {to, jump}: reappear there, past
+   a wrapping edge; {to, vanish}: into the portal, out on its target). */
+let lastPassage = {portal: null, wrapped: false, legs: []};
 /* The floor [top, height, width, wrap] a cell lies on (a level without floors: one that does not wrap). */
 function floorOf(r, c) {
   for (const f of level.floors || []) if (r >= f[0] && r < f[0] + f[1] && c < f[2]) return f;
@@ -16,31 +19,40 @@ function portalAt(r, c) {
   return null;
 }
 /* Where a slide from `from` in direction `dir` ends, the cells it covers (0: no move) and the items
-   taken after it; `lastPassage` then holds the portal it fell into (null: none) and whether it
-   crossed a wrapping edge. */
+   taken after it; `lastPassage` then holds what it went through. */
 function slide(from, dir, taken = 0) {
-  let [r, c] = from, cells = 0, portal = null, wrapped = false;
-  const [dr, dc] = STEP[dir], items = level.items || [], all = allTaken(), before = taken;
+  let [r, c] = from, cells = 0, portal = null, wrapped = false, shown = 0;
+  const [dr, dc] = STEP[dir], items = level.items || [], all = allTaken(), before = taken, legs = [];
   const [top, height, width, wrap] = floorOf(r, c), round = dc ? width : height;
-  lastPassage = {portal: null, wrapped: false};
+  lastPassage = {portal: null, wrapped: false, legs: []};
   while (true) {
-    let nr = r + dr, nc = c + dc;
+    let nr = r + dr, nc = c + dc, over = false;
     if (nr < top || nr >= top + height) {
       if (!wrap.includes("y")) break;
-      nr = nr < top ? top + height - 1 : top; wrapped = true;
+      nr = nr < top ? top + height - 1 : top; over = true;
     }
     if (nc < 0 || nc >= width) {
       if (!wrap.includes("x")) break;
-      nc = nc < 0 ? width - 1 : 0; wrapped = true;
+      nc = nc < 0 ? width - 1 : 0; over = true;
     }
     if (!open(nr, nc)) break;
+    if (over) {  /* to the edge, then in again at the opposite one */
+      legs.push({to: [r, c], cells: cells - shown}, {to: [nr, nc], jump: true});
+      shown = cells + 1; wrapped = true;
+    }
     r = nr; c = nc; cells += 1;
     items.forEach((item, k) => { if (same(item, [r, c])) taken |= 1 << k; });
     const target = portalAt(r, c);
-    if (target) { portal = [r, c]; [r, c] = target; break; }
+    if (target) {
+      portal = [r, c];
+      legs.push({to: portal, cells: cells - shown}, {to: target, vanish: true});
+      [r, c] = target;
+      break;
+    }
     if (tileAt(r, c) === "_" || (same([r, c], level.goal) && taken === all)) break;
     if (cells > 2 * round) return {to: from, cells: 0, taken: before};  /* round for ever */
   }
-  lastPassage = {portal, wrapped};
+  if (!portal) legs.push({to: [r, c], cells: cells - shown});
+  lastPassage = {portal, wrapped, legs};
   return {to: [r, c], cells, taken};
 }

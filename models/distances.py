@@ -51,7 +51,8 @@ def forward_distances(model, lits: Literals, grid: Grid, is_start, is_goal, stop
             # ... or pass the cell behind
             feeds(sliding[slide], slide_moves[slide], [sliding[prev], lits.negate(stops[prev])],
                   slide_moves[prev], slide)
-        feeds(rests[cell], moves_to[cell], [sliding[slide], stops[slide]], slide_moves[slide], cell)
+        lands = grid.lands(cell)  # a portal's target, or the cell itself
+        feeds(rests[lands], moves_to[lands], [sliding[slide], stops[slide]], slide_moves[slide], lands)
     if exact:
         for cell in grid.cells:
             lits.implies([rests[cell]], [is_start[cell]] + parents[cell])

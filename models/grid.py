@@ -68,6 +68,12 @@ class Grid:
         self.bound = len(self.cells)  # no potential or distance needs more
         self.open = {c: Literals.negate(rock[c]) for c in self.cells}
         self.rock = rock
+        self.portal = dict(req.portals or ())  # a template's pinned portals: cell -> target
+
+    def lands(self, cell: Cell) -> Cell:
+        """Where a slide that stops on ``cell`` leaves the player: the cell itself, or a portal's
+        target (docs/spec.md, "Portals and wrap-around": entering a portal ends the slide)."""
+        return self.portal.get(cell, cell)
 
     def inside(self, cell: Cell) -> bool:
         return 0 <= cell[0] < self.height and 0 <= cell[1] < self.width
@@ -91,10 +97,11 @@ class Grid:
 
 def stop_literals(lits: Literals, grid: Grid, rock, snow, capture) -> dict[Slide, object]:
     """Per slide (c, d): a player sliding onto c in direction d stops there (the next cell is rock
-    or off the grid, c is snow, or c captures: the goal forward, the start in the swapped level)."""
+    or off the grid, c is snow, c captures: the goal forward, the start in the swapped level; or c
+    is a portal, which leaves the player on its target: ``Grid.lands``)."""
     stops = {}
     for cell, d in grid.slides:
         nxt = grid.step(cell, d)
         blocked = rock[nxt] if grid.inside(nxt) else True
-        stops[(cell, d)] = lits.disj([blocked, snow[cell], capture[cell]])
+        stops[(cell, d)] = True if cell in grid.portal else lits.disj([blocked, snow[cell], capture[cell]])
     return stops

@@ -22,7 +22,7 @@ def strongly_solvable(model, lits: Literals, grid: Grid, rests, is_goal, stops, 
         nxt = grid.next_slide(slide)
         if nxt is not None:
             lits.enforce(slide_to_goal[slide] >= slide_to_goal[nxt], [grid.open[cell], lits.negate(stops[slide])])
-        lits.enforce(slide_to_goal[slide] >= to_goal[cell], [grid.open[cell], stops[slide]])
+        lits.enforce(slide_to_goal[slide] >= to_goal[grid.lands(cell)], [grid.open[cell], stops[slide]])
     for cell in grid.cells:
         onward = _moves_down(model, lits, grid, cell, to_goal, slide_to_goal, "onward")
         lits.implies([rests[cell]], [is_goal[cell]] + onward)
@@ -67,8 +67,8 @@ def reversible(model, lits: Literals, grid: Grid, is_start, is_goal, stops, chec
             lits.implies(passing, [back_sliding[nxt]])
             lits.enforce(slide_back_potential[slide] >= slide_back_potential[nxt], passing)
         stopping = [back_sliding[slide], stops[slide]]
-        lits.implies(stopping, [on_way_back[cell]])
-        lits.enforce(slide_back_potential[slide] >= back_potential[cell], stopping)
+        lits.implies(stopping, [on_way_back[grid.lands(cell)]])
+        lits.enforce(slide_back_potential[slide] >= back_potential[grid.lands(cell)], stopping)
     for cell in grid.cells:
         lits.implies([is_goal[cell]], [on_way_back[cell]])
         onward = _moves_down(model, lits, grid, cell, back_potential, slide_back_potential, "back_move", back_sliding)

@@ -46,7 +46,7 @@ def test_the_same_seed_gives_the_same_level_again(tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--method", "cpsat"], "does not pose items or portals"),
+    (["--method", "cpsat"], "does not pose items, portals to place"),
     (["--method", "random"], "--teleports needs --method auto, not random"),
     (["--door", "0,3", "--door", "11,3"], "not designed with portals yet"),
     (["--size", "4x4"], "does not fit"),
@@ -94,3 +94,34 @@ def test_a_level_of_two_floors_is_designed_from_one_template(tmp_path, capsys):
     again = tmp_path / "again.json"
     assert main(["make", "--from", str(out), "--format", "json", "-o", str(again)]) == 0
     assert read_level(again) == level
+
+
+@pytest.mark.parametrize("template", [
+    "######\n#S?a?#\n#????#\n#?b??#\n#???G#\n######\nportal a b\n",  # a teleport pair
+    "######\n#S??a#\n#????#\n#b???#\n#???G#\n######\nportal a > b\n",  # a hole to a landing
+])
+def test_the_model_poses_pinned_portals_and_its_proof_is_every_layouts_best(template):
+    """``--method cpsat`` with a template's portals: its proven optimum is the best of every
+    layout of the template, each classified by the library's traced tables."""
+    import itertools
+
+    import numpy as np
+
+    from designer.analysis.classify import classify
+    from designer.core.request import LayoutRequest
+    from designer.formats.template import parse_template_parts
+    from designer.search.design import design
+
+    rows, floors, portals = parse_template_parts(template)
+    request = LayoutRequest(height=6, width=6, frame=False, min_stops=1, template=rows, floors=floors, portals=portals)
+    found = design(request, seed=1, time_limit=60, method="cpsat", maximize=True)
+    assert found.generator.proven_optimal and found.level.portals == portals
+    free, best = request.free_cells(), -1
+    for bits in itertools.product([0, 1], repeat=len(free)):
+        terrain = np.array([[0 if tile < 0 else tile for tile in row] for row in request.fixed_grid()], np.uint8)
+        for cell, bit in zip(free, bits):
+            terrain[cell] = bit
+        found_class = classify(request.level(terrain, (1, 1), (4, 4)))
+        if found_class.solvability == "strong" and found_class.reversible:
+            best = max(best, found_class.min_stops)
+    assert found.min_stops == best

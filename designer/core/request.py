@@ -125,6 +125,19 @@ class LayoutRequest:
         plain = len(floors) == 1 and not floors[0].name and not floors[0].wrap
         return () if plain else floors  # as a level keeps them (``designer.core.level.Level``)
 
+    @property
+    def model_poses(self) -> bool:
+        """Whether the CP-SAT model poses this request: no items, no portals to place and one grid
+        that does not wrap (a template's pinned portals it poses: docs/model.md, "Portals")."""
+        return not (self.item_count or self.teleports or self.floor_values)
+
+    def level(self, terrain, start: Cell, goal: Cell):
+        """The level of a layout of this request: its terrain and ends, with the template's pinned
+        portals and floors."""
+        from designer.core.level import Level
+
+        return Level(terrain, start, goal, "canonical", (), tuple(self.portals or ()), self.floor_values)
+
     @cached_property
     def portal_cells(self) -> frozenset:
         """The cells of the portals a template pins, and of their targets."""

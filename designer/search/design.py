@@ -110,7 +110,9 @@ def design(
     if maximize and maximize_choices:
         raise DesignerError("--maximize and --maximize-choices are two objectives: choose one, or see both at "
                             "once with designer pareto")
-    if request.extras:  # the plain level by this portfolio, then the items and portals (designer.search.items)
+    if request.extras and not (method != "auto" and request.model_poses):
+        # the plain level by this portfolio, then the items and portals (designer.search.items); the
+        # model alone poses a template's pinned portals on one grid
         return design_with_items(request, plain_design=design, seed=seed, time_limit=time_limit, workers=workers,
                                  maximize=maximize, maximize_choices=maximize_choices, exclude=exclude,
                                  progress=progress, method=method, cancel=cancel)
@@ -119,7 +121,7 @@ def design(
     if method != "auto" and (request.asks_for_choices or maximize_choices):
         raise DesignerError("the CP-SAT model does not count choices: --min-choices, --unique and "
                             "--maximize-choices need --method auto")
-    reason = bounds.infeasible(request)
+    reason = None if request.portals else bounds.infeasible(request)  # the bounds reason on plain slides
     if reason:
         raise DesignFailed("infeasible", f"{infeasible_message(request)}: {reason}")
     if maximize_choices:

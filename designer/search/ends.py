@@ -66,7 +66,9 @@ def pose_pair(search: Search, goal: Goal, budget: Budget, pair: tuple[Cell, Cell
     request = search.request
     start, end = pair
     sub = replace(request, start=start, goal=end)
-    floor = bounds.least_possible(sub, request.min_stops if known is None else known + 1)
+    floor = request.min_stops if known is None else known + 1
+    if not request.portals:  # the parity bound reasons on plain slides
+        floor = bounds.least_possible(sub, floor)
     if request.max_stops is not None and floor > request.max_stops:
         return PairResult(None, True)  # nothing above the best fits the band
     try:
@@ -79,7 +81,7 @@ def pose_pair(search: Search, goal: Goal, budget: Budget, pair: tuple[Cell, Cell
     rejected = search.rejected
     outcome = solve_model(built, budget, seed=search.seed, workers=workers, min_stops=floor,
                           maximize=goal.maximizing, stops_of=lambda design: design.min_stops,
-                          accept=lambda terrain, s, e: search.verify(Level(terrain, s, e), STAGE),
+                          accept=lambda terrain, s, e: search.verify(request.level(terrain, s, e), STAGE),
                           on_stops=search.seen, floor_in_model=True)
     return PairResult(outcome.found, outcome.complete, rejected=search.rejected - rejected)
 

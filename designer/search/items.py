@@ -425,8 +425,9 @@ def design_with_items(request: LayoutRequest, *, plain_design: Callable, seed: i
 
 
     if method != "auto":
-        raise DesignerError("the CP-SAT model does not pose items or portals (docs/model.md): --items, a template's "
-                            "items and --teleports need --method auto")
+        raise DesignerError("the CP-SAT model does not pose items, portals to place, floors or wrap-around "
+                            "(docs/model.md): --items, a template's items, --teleports and a template's floors or "
+                            "wrap need --method auto")
     if request.is_room and (request.asks_for_choices or maximize_choices):
         raise DesignerError("the choices along a room's routes are not counted with items: --min-choices, --unique "
                             "and --maximize-choices need a room without items")

@@ -331,7 +331,7 @@ def model_stage(search: Search, goal: Goal, budget: Budget, *,
                           maximize=goal.maximizing, narrow_until=narrow_until, rehint=hint,
                           outside_best=_best_stops(search) if follow_best else None,
                           better_than=search.best.min_stops if goal.maximizing and search.best else None,
-                          accept=lambda terrain, start, end: search.verify(Level(terrain, start, end), "cp-sat"),
+                          accept=lambda terrain, start, end: search.verify(request.level(terrain, start, end), "cp-sat"),
                           stops_of=lambda design: design.min_stops, on_stops=search.seen)
     return StageResult(outcome.found, outcome.complete)
 

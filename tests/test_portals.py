@@ -293,11 +293,15 @@ def test_a_coin_solution_that_runs_over_the_closed_exit_is_no_glissade_solution(
 @settings(max_examples=200, deadline=None)
 @given(portal_levels())
 def test_the_table_walked_line_by_line_is_the_slide_traced_cell_by_cell(case):
+    """The kernels' table (compiled, and its numpy twin) against ``trace``, slide by slide."""
+    from designer.core import kernels
     from designer.core.rules import NO_MOVE, trace, traced_table
 
     level, _ = case
-    for capture in (level.index(level.goal), -1):
-        dest, length = traced_table(level, capture)
+    for name, capture in ((name, capture) for name in kernels.available()
+                          for capture in (level.index(level.goal), -1)):
+        with kernels.use(name):
+            dest, length = traced_table(level, capture)
         for d in range(4):
             for cell in range(level.height * level.width):
                 slide = trace(level, cell, d, capture)
@@ -331,3 +335,17 @@ def test_a_portal_object_without_a_target_is_one_line(tmp_path):
     (tmp_path / "bad.tmj").write_text(json.dumps(document))
     with pytest.raises(LevelError, match="has no property 'to'"):
         read_level(tmp_path / "bad.tmj")
+
+
+@pytest.mark.parametrize("floors, portal_of, message", [
+    ([(0, 4, 3, 0)], [-1] * 9, "floors must be"),  # taller than the grid
+    ([(0, 3, 3, 4)], [-1] * 9, "floors must be"),  # no such wrap bit
+    ([(0, 3, 3, 0)], [-1] * 8, "portal_of must hold 9"),
+    ([(0, 3, 3, 0)], [9] + [-1] * 8, "portal_of must hold 9"),
+])
+def test_the_passage_kernel_checks_its_arguments_before_c_sees_them(floors, portal_of, message):
+    from designer.core import kernels
+
+    for name in kernels.available():
+        with kernels.use(name), pytest.raises(ValueError, match=message):
+            kernels.passage_table(np.zeros((3, 3), np.uint8), floors, portal_of, -1)

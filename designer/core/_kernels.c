@@ -59,6 +59,80 @@ static void slide_table(const uint8_t *terrain, int h, int w, int64_t capture, i
     }
 }
 
+/* ---- portals, floors and wrap-around (docs/spec.md, "Portals and wrap-around") ----------- */
+
+/* Whether a slide that enters `cell` ends there (or, for a portal, on its target). */
+static int ends_at(int64_t cell, const uint8_t *terrain, const int32_t *portal_of, int64_t capture)
+{
+    return portal_of[cell] >= 0 || terrain[cell] == SNOW || cell == capture;
+}
+
+/* The slides along one line of cells, given in the order of travel: each cell's slide is its
+ * neighbour's one cell longer, walked back from where slides stop. A wrapping line is a ring,
+ * walked back from a cell before a stop; a ring with nothing to stop a slide has no move. */
+static void walk_line(const int64_t *line, int count, int wraps, const uint8_t *terrain, const int32_t *portal_of,
+                      int64_t capture, int32_t *dest, int32_t *length)
+{
+    int first = count - 1;
+    if (wraps) {
+        first = -1;
+        for (int k = 0; k < count && first < 0; k++) {
+            const int64_t after = line[(k + 1) % count];
+            if (terrain[after] == ROCK || ends_at(after, terrain, portal_of, capture)) first = k;
+        }
+        if (first < 0) return;
+    }
+    for (int j = 0; j < count; j++) {
+        const int k = wraps ? ((first - j) % count + count) % count : count - 1 - j;
+        const int64_t cell = line[k];
+        if (terrain[cell] == ROCK || (!wraps && k + 1 >= count)) continue;
+        const int64_t after = line[(k + 1) % count];
+        if (terrain[after] == ROCK) continue; /* blocked at once: not a move */
+        if (portal_of[after] >= 0) {
+            dest[cell] = portal_of[after];
+            length[cell] = 1;
+        } else if (ends_at(after, terrain, portal_of, capture) || dest[after] < 0) {
+            dest[cell] = (int32_t)after;
+            length[cell] = 1;
+        } else {
+            dest[cell] = dest[after];
+            length[cell] = length[after] + 1;
+        }
+    }
+}
+
+/* The slide table of a level with portals, floors or wrap-around: `floors` holds per floor its
+ * top row, height, width and wrap (bit 1: left-right, bit 2: top-bottom); `portal_of[i]` the
+ * target of a portal at i, -1 elsewhere. Each line of each floor is walked once. -1: no memory. */
+static int passage_table(const uint8_t *terrain, int h, int w, const int32_t *floors, int nfloors,
+                         const int32_t *portal_of, int64_t capture, int32_t *dest, int32_t *length)
+{
+    const int64_t n = (int64_t)h * w;
+    for (int64_t i = 0; i < 4 * n; i++) {
+        dest[i] = -1;
+        length[i] = 0;
+    }
+    int64_t *line = malloc(sizeof(int64_t) * (size_t)(h > w ? h : w));
+    if (line == NULL) return -1;
+    for (int f = 0; f < nfloors; f++) {
+        const int top = floors[4 * f], fh = floors[4 * f + 1], fw = floors[4 * f + 2], wrap = floors[4 * f + 3];
+        for (int d = 0; d < 4; d++) {
+            const int across = DC[d] != 0, forward = DR[d] > 0 || DC[d] > 0;
+            const int lines = across ? fh : fw, count = across ? fw : fh;
+            const int wraps = across ? (wrap & 1) : (wrap & 2);
+            for (int k = 0; k < lines; k++) {
+                for (int j = 0; j < count; j++) {
+                    const int at = forward ? j : count - 1 - j;
+                    line[j] = across ? (int64_t)(top + k) * w + at : (int64_t)(top + at) * w + k;
+                }
+                walk_line(line, count, wraps, terrain, portal_of, capture, dest + d * n, length + d * n);
+            }
+        }
+    }
+    free(line);
+    return 0;
+}
+
 /* A breadth-first search's start: every distance -1 but the source's 0, the source queued.
  * Returns the queue's length (1). */
 static int64_t bfs_from(int32_t *dist, int64_t n, int64_t source, int32_t *queue)
@@ -933,6 +1007,39 @@ static PyObject *py_slide_table(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+static PyObject *py_passage_table(PyObject *self, PyObject *args)
+{
+    PyObject *objs[5];
+    int h, w, nfloors;
+    long long capture;
+    if (!PyArg_ParseTuple(args, "OiiOiOLOO", &objs[0], &h, &w, &objs[1], &nfloors, &objs[2], &capture, &objs[3],
+                          &objs[4]))
+        return NULL;
+    const Py_ssize_t n = (Py_ssize_t)h * w;
+    if (h < 1 || w < 1 || nfloors < 1 || capture < -1 || capture >= n)
+        return PyErr_Format(PyExc_ValueError, "passage_table: bad size %dx%d, %d floors or capture %lld", h, w,
+                            nfloors, capture);
+    Py_buffer v[5];
+    const int writable[5] = {0, 0, 0, 1, 1};
+    if (get_buffers(objs, v, writable, 5) < 0) return NULL;
+    const Py_ssize_t sizes[5] = {n, 16 * (Py_ssize_t)nfloors, 4 * n, 16 * n, 16 * n};
+    for (int k = 0; k < 5; k++) {
+        if (v[k].len != sizes[k]) {
+            release_buffers(v, 5);
+            return PyErr_Format(PyExc_ValueError, "passage_table: buffer %d holds %zd bytes, not %zd", k, v[k].len,
+                                sizes[k]);
+        }
+    }
+    int failed;
+    Py_BEGIN_ALLOW_THREADS
+    failed = passage_table((const uint8_t *)v[0].buf, h, w, (const int32_t *)v[1].buf, nfloors,
+                           (const int32_t *)v[2].buf, capture, (int32_t *)v[3].buf, (int32_t *)v[4].buf);
+    Py_END_ALLOW_THREADS
+    release_buffers(v, 5);
+    if (failed) return PyErr_NoMemory();
+    Py_RETURN_NONE;
+}
+
 static PyObject *py_reach(PyObject *self, PyObject *args)
 {
     PyObject *dest_obj, *stops_obj, *order_obj;
@@ -1287,6 +1394,8 @@ static PyObject *py_anneal_open(PyObject *self, PyObject *args)
 
 static PyMethodDef methods[] = {
     {"slide_table", py_slide_table, METH_VARARGS, "slide_table(terrain, h, w, capture, dest, length)"},
+    {"passage_table", py_passage_table, METH_VARARGS,
+     "passage_table(terrain, h, w, floors, nfloors, portal_of, capture, dest, length)"},
     {"reach", py_reach, METH_VARARGS, "reach(dest, n, start, goal, stops, order) -> reached count"},
     {"all_reach_goal", py_all_reach_goal, METH_VARARGS,
      "all_reach_goal(dest, n, order, count, goal) -> whether every state of order reaches the goal"},

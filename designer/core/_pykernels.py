@@ -64,6 +64,60 @@ def slide_table(terrain, h: int, w: int, capture: int, dest, length) -> None:
         length[d] = np.where(moved, travelled, 0)
 
 
+def passage_table(terrain, h: int, w: int, floors, nfloors: int, portal_of, capture: int, dest, length) -> None:
+    """Fill ``dest`` and ``length`` (4 x h*w int32) as the compiled passage_table does: the slide
+    table of a level with portals, floors or wrap-around, each line of each floor walked once."""
+    cells = np.asarray(terrain, np.uint8).reshape(-1).tolist()
+    targets = np.asarray(portal_of).reshape(-1).tolist()
+    portals = {cell: target for cell, target in enumerate(targets) if target >= 0}
+    dest = np.asarray(dest).reshape(4, h * w)
+    length = np.asarray(length).reshape(4, h * w)
+    dest[:] = -1
+    length[:] = 0
+    for top, height, width, wrap in np.asarray(floors).reshape(nfloors, 4).tolist():
+        for d, (dr, dc) in enumerate(((-1, 0), (1, 0), (0, -1), (0, 1))):
+            rows = range(top, top + height)
+            lines = ([[r * w + c for c in range(width)] for r in rows] if dc else
+                     [[r * w + c for r in rows] for c in range(width)])
+            wraps = bool(wrap & (1 if dc else 2))
+            for line in lines:
+                if dr < 0 or dc < 0:
+                    line.reverse()  # the order of travel
+                _walk_line(line, wraps, cells, portals, capture, dest[d], length[d])
+
+
+def _walk_line(line: list[int], wraps: bool, terrain: list[int], portals: dict[int, int], capture: int,
+               dest: np.ndarray, length: np.ndarray) -> None:
+    """The slides along one line of cells, in the order of travel (``passage_table``): each cell's
+    slide is its neighbour's one cell longer, walked back from where slides stop."""
+    count = len(line)
+
+    def ends_at(cell: int) -> bool:  # a slide that enters this cell ends there (or on its target)
+        return cell in portals or terrain[cell] == SNOW or cell == capture
+
+    if wraps:
+        first = next((k for k in range(count) if terrain[line[(k + 1) % count]] == ROCK
+                      or ends_at(line[(k + 1) % count])), None)
+        if first is None:
+            return  # nothing stops a slide along this ring: every one runs round for ever
+        order = [(first - k) % count for k in range(count)]
+    else:
+        order = list(range(count - 1, -1, -1))
+    for k in order:
+        cell = line[k]
+        if terrain[cell] == ROCK or (not wraps and k + 1 >= count):
+            continue
+        after = line[(k + 1) % count]
+        if terrain[after] == ROCK:
+            continue
+        if after in portals:
+            dest[cell], length[cell] = portals[after], 1
+        elif ends_at(after) or dest[after] < 0:
+            dest[cell], length[cell] = after, 1
+        else:
+            dest[cell], length[cell] = dest[after], length[after] + 1
+
+
 def _reach_lists(moves: list[list[int]], n: int, start: int, goal: int) -> tuple[list[int], list[int]]:
     stops = [-1] * n
     stops[start] = 0

@@ -123,6 +123,27 @@ def slide_table(terrain, capture: int) -> tuple[np.ndarray, np.ndarray]:
     return dest, length
 
 
+def passage_table(terrain, floors, portal_of, capture: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(dest, length)`` as ``slide_table``, for a level with portals, floors or wrap-around:
+    ``floors`` (k, 4) rows of (top, height, width, wrap bits: 1 left-right, 2 top-bottom), each
+    inside the grid; ``portal_of`` (H*W) each cell's portal target, -1 where there is no portal."""
+    grid = _terrain(terrain, 2)
+    h, w = grid.shape
+    n = h * w
+    capture = _index(capture, n, "capture cell", allow_none=True)
+    table = np.ascontiguousarray(floors, dtype=np.int32).reshape(-1, 4)
+    if not len(table) or (table[:, 0] < 0).any() or (table[:, 1] < 1).any() or (table[:, 2] < 1).any() \
+            or (table[:, 0] + table[:, 1] > h).any() or (table[:, 2] > w).any() or (table[:, 3] & ~3).any():
+        raise ValueError("floors must be (top, height, width, wrap) rows inside the grid")
+    targets = np.ascontiguousarray(portal_of, dtype=np.int32).reshape(-1)
+    if targets.size != n or targets.min() < -1 or targets.max() >= n:
+        raise ValueError(f"portal_of must hold {n} cells, each -1 or in 0..{n - 1}")
+    dest = np.empty((4, n), np.int32)
+    length = np.empty((4, n), np.int32)
+    _impl().passage_table(grid, h, w, table, len(table), targets, capture, dest, length)
+    return dest, length
+
+
 def _move_table(dest) -> tuple[np.ndarray, int]:
     """A move table (4, n) of cells or states as C reads it, checked, and its n."""
     table = np.ascontiguousarray(dest, dtype=np.int32)

@@ -116,63 +116,15 @@ def _portal_index(level: Level) -> dict[int, int]:
 
 
 def traced_table(level: Level, capture: int) -> tuple[np.ndarray, np.ndarray]:
-    """``slide_table`` of a level with portals, floors or wrap-around: each line of each floor (a
-    column for u and d, a row for l and r) walked once, backwards from where slides stop, so that
-    a cell's slide is its neighbour's one cell longer (the rule is ``trace``'s; the tests hold the
-    two to the same table)."""
-    width = level.width
-    terrain = level.terrain.reshape(-1).tolist()
-    portals = _portal_index(level)
-    n = level.height * width
-    dest = np.full((4, n), NO_MOVE, np.int32)
-    length = np.zeros((4, n), np.int32)
-    for floor in level.floor_list():
-        rows = range(floor.top, floor.top + floor.height)
-        for d, (dr, dc) in enumerate(DELTAS):
-            if dc:
-                lines = [[r * width + c for c in range(floor.width)] for r in rows]
-            else:
-                lines = [[r * width + c for r in rows] for c in range(floor.width)]
-            wraps = ("x" if dc else "y") in floor.wrap
-            for line in lines:
-                if dr < 0 or dc < 0:
-                    line.reverse()  # the order of travel
-                _walk_line(line, wraps, terrain, portals, capture, dest[d], length[d])
-    return dest, length
-
-
-def _walk_line(line: list[int], wraps: bool, terrain: list[int], portals: dict[int, int], capture: int,
-               dest: np.ndarray, length: np.ndarray) -> None:
-    """The slides along one line of cells, in the order of travel (``traced_table``)."""
-    count = len(line)
-
-    def ends_at(cell: int) -> bool:  # a slide that enters this cell ends there (or on its target)
-        return cell in portals or terrain[cell] == 2 or cell == capture
-
-    if wraps:
-        first = next((k for k in range(count) if terrain[line[(k + 1) % count]] == 1
-                      or ends_at(line[(k + 1) % count])), None)
-        if first is None:
-            return  # nothing stops a slide along this line: every one runs round for ever
-        order = [(first - k) % count for k in range(count)]
-    else:
-        order = list(range(count - 1, -1, -1))
-    for k in order:
-        cell = line[k]
-        if terrain[cell] == 1:
-            continue
-        if k + 1 < count or wraps:
-            after = line[(k + 1) % count]
-        else:
-            continue  # the edge: no move
-        if terrain[after] == 1:
-            continue
-        if after in portals:
-            dest[cell], length[cell] = portals[after], 1
-        elif ends_at(after) or dest[after] < 0:
-            dest[cell], length[cell] = after, 1
-        else:
-            dest[cell], length[cell] = dest[after], length[after] + 1
+    """``slide_table`` of a level with portals, floors or wrap-around: the kernels walk each line
+    of each floor once, back from where slides stop, so that a cell's slide is its neighbour's
+    one cell longer (``kernels.passage_table``; the rule is ``trace``'s, and the tests hold the
+    two to the same table, compiled and numpy alike)."""
+    floors = [(f.top, f.height, f.width, ("x" in f.wrap) | ("y" in f.wrap) << 1) for f in level.floor_list()]
+    portal_of = np.full(level.height * level.width, -1, np.int32)
+    for cell, target in _portal_index(level).items():
+        portal_of[cell] = target
+    return kernels.passage_table(level.terrain, floors, portal_of, capture)
 
 
 def terrain_slide_table(terrain: np.ndarray, capture: int) -> tuple[np.ndarray, np.ndarray]:

@@ -349,3 +349,24 @@ def test_the_passage_kernel_checks_its_arguments_before_c_sees_them(floors, port
     for name in kernels.available():
         with kernels.use(name), pytest.raises(ValueError, match=message):
             kernels.passage_table(np.zeros((3, 3), np.uint8), floors, portal_of, -1)
+
+
+def test_glissades_file_is_read_directly_one_level_or_a_pack(tmp_path, capsys):
+    import json
+
+    from designer.cli import main
+
+    pack = tmp_path / "levels.json"
+    pack.write_text(json.dumps(GLISSADE))
+    one = tmp_path / "one.json"
+    one.write_text(json.dumps(GLISSADE[0]))
+    assert main(["solve", str(one)]) == 0
+    assert main(["solve", str(pack)]) == 2  # four levels where one is needed: one line
+    err = capsys.readouterr().err
+    assert "designer import FILE --out DIR" in err and len(err.strip().splitlines()) == 1
+    assert main(["play", str(pack), "-o", str(tmp_path / "play.html")]) == 0
+    page = (tmp_path / "play.html").read_text()
+    assert '"name": "01-pair"' in page and '"portals"' in page and '"game": "glissade"' not in page
+    assert main(["render", str(pack), "-o", str(tmp_path / "sheet.svg")]) == 0
+    assert main(["export", str(pack), "--out", str(tmp_path / "maps")]) == 0
+    assert sorted(p.name for p in (tmp_path / "maps").glob("*.tmj"))[0] == "01-pair.tmj"

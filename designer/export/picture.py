@@ -145,17 +145,22 @@ PORTAL_FILL = "#22223b"
 
 
 def _passages(group: draw.Group, level: Level, cell: float) -> None:
-    """A level's portals (a dark hole with the portal's letter), the cells one-way portals lead to
-    (the letter), and each named floor's name over a line at its top."""
+    """A level's portals (a dark hole with the portal's letter, and an arrow with its target's
+    letter in its corner), the cells one-way portals lead to (the letter), and each named floor's
+    name over a line at its top."""
     from designer.core.floors import mark_cells
 
     marks = mark_cells(level.portals) if level.portals else {}
-    sources = {src for src, _ in level.portals}
+    target = dict(level.portals)
     for (r, c), mark in marks.items():
         x, y = (c + 0.5) * cell, (r + 0.5) * cell
-        if (r, c) in sources:
+        if (r, c) in target:  # a hole with its letter, and where it leads in its corner
             group.append(draw.Circle(x, y, cell * 0.36, fill=PORTAL_FILL, class_="portal"))
             group.append(_text(mark, x, y, cell * 0.42, "#ffffff"))
+            group.append(draw.Text("\u2192" + marks[target[(r, c)]], cell * 0.26, (c + 0.98) * cell, (r + 0.98) * cell,
+                                   fill="#ffffff", text_anchor="end", font_family="DejaVu Sans, Verdana, sans-serif",
+                                   font_weight="bold", stroke=PORTAL_FILL, stroke_width=cell / 20,
+                                   paint_order="stroke", class_="leads"))
         else:
             group.append(_text(mark, x, y, cell * 0.42, PORTAL_FILL))
     for floor in level.floors:

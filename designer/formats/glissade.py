@@ -51,6 +51,25 @@ class GlissadeLevel:
     coins_as: str  # "items", "ice" or "" (no coins)
 
 
+def file_name(index: int, name: str) -> str:
+    """``NN-name.json``: a level's number in the game (from 01) and its name, in lower-case ASCII.
+
+    >>> file_name(8, "Around The World")
+    '09-around-the-world.json'
+    """
+    import re
+
+    slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:40] or "level"
+    return f"{index + 1:02d}-{slug}.json"
+
+
+def record(found: GlissadeLevel) -> dict:
+    """The ``generator`` record of a level read from glissade: the game, the level's name and
+    number, its published par and thresholds, and how its coins were read."""
+    return {"method": "import", "game": "glissade", "name": found.name, "number": found.index + 1, "par": found.par,
+            "thresholds": list(found.stars), **({"coins": found.coins_as} if found.coins else {})}
+
+
 def is_glissade(obj: object) -> bool:
     """Whether a JSON value is glissade's: one level object with ``data`` rows, or a list of them."""
     def one(item) -> bool:

@@ -186,6 +186,9 @@ def parse_level_or_room(data: bytes | str, folder: Path | None = None) -> Level 
         return _from_map(text, folder)
     if text.lstrip().startswith(("{", "[")):  # no ASCII level starts so: '[' and '{' are no tiles
         obj = load_json(text)
+        glissade = _glissade(obj)
+        if glissade is not None:
+            return glissade
         if isinstance(obj, dict) and "layers" in obj and "format" not in obj:  # a Tiled JSON map
             return _from_map(obj, folder)
         rows = obj.get("rows") if isinstance(obj, dict) else None
@@ -197,6 +200,21 @@ def parse_level_or_room(data: bytes | str, folder: Path | None = None) -> Level 
     if is_extended(text.splitlines()):  # floors, wrap or portals: a level (its floor names may hold digits)
         return Level.from_ascii(text)
     return Room.from_ascii(text) if is_room_text(text) else Level.from_ascii(text)
+
+
+def _glissade(obj: object) -> Level | None:
+    """The level of a glissade level object (``designer.formats.glissade``), or of its
+    ``levels.json`` when it holds one; None for any other JSON. A file of several levels is one
+    line here (``read_levels`` takes it as a pack, ``designer import`` writes each)."""
+    from designer.formats import glissade
+
+    if not glissade.is_glissade(obj):
+        return None
+    levels = glissade.read_levels(obj)
+    if len(levels) > 1:
+        raise LevelError(f"glissade's levels: {len(levels)} of them, and one level is needed here (render, export "
+                         "and play take them all; designer import FILE --out DIR writes each as a level file)")
+    return levels[0].level
 
 
 def _from_map(text_or_document: str | dict, folder: Path | None) -> Level | Room:
@@ -349,4 +367,34 @@ def read_levels(source: str | Path) -> list[LevelFile]:
     hold rooms)."""
     if str(source) != "-" and Path(source).is_dir():
         return read_pack(source)
-    return [read_level_file(source)]
+    many = None if str(source) == "-" else read_glissade_pack(source)
+    return many if many is not None else [read_level_file(source)]
+
+
+def read_glissade_pack(source: str | Path) -> list[LevelFile] | None:
+    """A glissade ``levels.json`` of several levels as a pack (each named ``NN-name``, its stars
+    the game's thresholds where they fit its par, a ``generator`` record naming the game); None
+    for any other file."""
+    from designer.formats import glissade
+
+    data = read_bytes(source)
+    text = decode_text(data)
+    if not text.lstrip().startswith("["):
+        return None
+    obj = load_json(text)
+    if not glissade.is_glissade(obj) or len(obj) < 2:
+        return None
+    from designer.analysis.solver import solve
+
+    try:
+        levels = glissade.read_levels(obj)
+    except LevelError as exc:
+        raise LevelError(f"{source}: {exc}") from None
+    pack = []
+    for one in levels:
+        found = solve(one.level)
+        stars = one.stars
+        fits = found is not None and len(stars) >= 3 and found.stops < stars[1] <= stars[2]
+        pack.append(LevelFile(glissade.file_name(one.index, one.name)[:-len(".json")], one.level,
+                              glissade.record(one), {"two": stars[1], "one": stars[2]} if fits else None))
+    return pack

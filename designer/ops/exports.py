@@ -16,12 +16,16 @@ PICTURE_SUFFIXES = (".svg", ".png")
 
 def _read(source: str):
     """(the level files of ``source``, the room it holds or None): a pack folder's levels and
-    rooms; or a file's (or standard input's) level, or its room with several doors."""
+    rooms, or a glissade ``levels.json``'s; or a file's (or standard input's) level, or its room
+    with several doors."""
     from designer.core.room import Room
-    from designer.formats.level_files import read_level_file_or_room, read_levels
+    from designer.formats.level_files import read_glissade_pack, read_level_file_or_room, read_levels
 
     if str(source) != "-" and Path(source).is_dir():
         return read_levels(source), None
+    many = None if str(source) == "-" else read_glissade_pack(source)  # a game's file of levels: a pack
+    if many is not None:
+        return many, None
     one = read_level_file_or_room(source)
     return [one], one.level if isinstance(one.level, Room) else None
 

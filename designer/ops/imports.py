@@ -13,7 +13,6 @@ where it came from: the game, the level's name and number, and the game's publis
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -63,17 +62,13 @@ class Imported:
             else "longer than its par"
 
 
-def file_name(index: int, name: str) -> str:
-    """``NN-name.json``: the level's number in the game and its name, in lower-case ASCII."""
-    slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:40] or "level"
-    return f"{index + 1:02d}-{slug}.json"
-
-
 def checked(source, name: str | None = None) -> Imported:
     """A glissade level solved and analysed."""
     from designer.analysis.graph import analyze
 
     report = analyze(source.level)
+    from designer.formats.glissade import file_name
+
     return Imported(name or file_name(source.index, source.name), source, report.solution, report)
 
 
@@ -106,16 +101,14 @@ def write_glissade(found: list[Imported], out: str, *, force: bool = False) -> l
     docstring); the paths written."""
     from contextlib import ExitStack
 
-    from designer.formats import output
+    from designer.formats import glissade, output
     from designer.formats.level_files import dumps
 
     paths = output.check_folder(out, [one.name for one in found], force=force)
     with ExitStack() as stack:
         stack.enter_context(output.folder(out))
         for path, one in zip(paths, found):
-            record = {"method": "import", "game": "glissade", "name": one.source.name,
-                      "number": one.source.index + 1, "par": one.par, "thresholds": list(one.source.stars),
-                      **({"coins": one.source.coins_as} if one.source.coins else {})}
-            output.write(path, dumps(one.source.level, generator=record, report=one.report, stars=_stars(one)),
+            output.write(path, dumps(one.source.level, generator=glissade.record(one.source), report=one.report,
+                                     stars=_stars(one)),
                          force=force)
     return paths

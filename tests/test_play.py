@@ -6,6 +6,7 @@ DESIGNER_SCREENSHOT=FILE.png to keep the screenshot the first test takes (docs/e
 """
 
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -404,15 +405,21 @@ def test_portals_and_wrap_are_played_as_solve_plays_them(browser, tmp_path, caps
     moves = solution_of(level, capsys)
     page = open_page(browser, make_page(tmp_path, level))
     assert page.locator(".cell.portal").count() == 3
+    # every transform the player is given, recorded by the page itself (no sampling to miss one)
+    page.evaluate("""() => { window.shown = [];
+        const player = document.getElementById("player");
+        new MutationObserver((records) => { for (const r of records) window.shown.push(r.oldValue || "");
+                                             window.shown.push(player.getAttribute("style")); })
+            .observe(player, {attributes: true, attributeFilter: ["style"], attributeOldValue: true}); }""")
     page.keyboard.press("ArrowLeft")  # left from S wraps round the top floor into the portal a
     assert page.locator("body").get_attribute("data-portal") == "1,4"
-    shown = []  # the player shown leg by leg: to the left edge, in at the right one, into a, out on b
-    for _ in range(40):
-        shown.append(page.locator("#player").evaluate("e => e.style.transform"))
-        page.wait_for_timeout(15)
     cell = 40  # the page's pixels a cell
-    assert f"translate({0 * cell}px, {1 * cell}px)" in shown  # the left edge, then round to a (1, 4)
-    assert f"translate({4 * cell}px, {1 * cell}px)" in shown and shown[-1] == f"translate({1 * cell}px, {4 * cell}px)"
+    end = f"translate({1 * cell}px, {4 * cell}px)"  # out on b (4, 1), on the floor below
+    page.wait_for_function(f"() => document.getElementById('player').style.transform === '{end}'", timeout=20000)
+    shown = re.findall(r"translate\([^)]*\)", " ".join(page.evaluate("() => window.shown")))
+    # shown leg by leg: to the left edge (1, 0), in at the right one (1, 6), into a (1, 4), out on b
+    legs = [f"translate({c * cell}px, {r * cell}px)" for r, c in ((1, 0), (1, 6), (1, 4), (4, 1))]
+    assert [t for t in dict.fromkeys(shown) if t in legs] == legs
     assert page.locator("#player").evaluate("e => e.classList.contains('vanished')") is False
     page.keyboard.press("u")  # undo
     assert state(page) == ("playing", 0)

@@ -370,3 +370,35 @@ def test_glissades_file_is_read_directly_one_level_or_a_pack(tmp_path, capsys):
     assert main(["render", str(pack), "-o", str(tmp_path / "sheet.svg")]) == 0
     assert main(["export", str(pack), "--out", str(tmp_path / "maps")]) == 0
     assert sorted(p.name for p in (tmp_path / "maps").glob("*.tmj"))[0] == "01-pair.tmj"
+
+
+ROOM = "floor 1F\n#####\n#1.a#\n#####\nfloor B1F\n#####\n#b.2#\n#.3.#\n#####\nportal a b\n"
+
+
+def test_a_room_with_doors_holds_floors_and_portals_too(tmp_path, capsys):
+    """A room's routes read its portals and floors as a level's: every route as the plain reader
+    plays it, and the room the same through its text, JSON and Tiled forms."""
+    import json
+
+    from designer.cli import main
+    from designer.core.room import Room
+    from designer.formats.level_files import parse_level_or_room, read_level_or_room, room_to_json
+
+    room = Room.from_ascii(ROOM)
+    assert [f.name for f in room.floors] == ["1F", "B1F"] and len(room.portals) == 2
+    assert str(room) + "\n" == ROOM and parse_level_or_room(ROOM) == room
+    assert parse_level_or_room(json.dumps(room_to_json(room))) == room
+    for a, b in room.routes():
+        route = room.route(a, b)
+        plain = {"rows": ["".join("#" if t == ROCK else "." for t in row) for row in route.terrain],
+                 "floors": [(f.top, f.height, f.width, f.wrap) for f in route.floors],
+                 "portals": dict(route.portals), "start": route.start, "goal": route.goal, "items": []}
+        assert oracle_portals.classify(plain)[2] == solve(route).stops
+    source = tmp_path / "room.txt"
+    source.write_text(ROOM)
+    assert main(["export", str(source), "-o", str(tmp_path / "room.tmj")]) == 0
+    assert read_level_or_room(tmp_path / "room.tmj") == room
+    assert main(["solve", str(source)]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "route 1:2: rr  stops: 2  distance: 4"
+    assert main(["play", str(source), "-o", str(tmp_path / "room.html")]) == 0
+    assert "lastPassage" in (tmp_path / "room.html").read_text()

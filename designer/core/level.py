@@ -79,6 +79,60 @@ class Grid:
     def shape(self) -> tuple[int, int]:
         return self.height, self.width
 
+    # --- floors and portals (designer.core.floors); a level's and a room's alike --------------
+    portals: tuple = ()
+    floors: tuple = ()
+
+    @property
+    def plain(self) -> bool:
+        """No portals, one grid, no wrap-around: the rules and every table are the classic ones."""
+        return not self.portals and not self.floors
+
+    def floor_list(self) -> tuple[Floor, ...]:
+        """The level's floors; a plain level's one grid is an unnamed floor."""
+        return self.floors or (Floor("", 0, self.height, self.width),)
+
+    def floor_of(self, cell: Cell) -> Floor:
+        """The floor a cell lies on."""
+        for floor in self.floor_list():
+            if floor.holds(cell):
+                return floor
+        raise LevelError(f"cell ({cell[0]}, {cell[1]}) lies on no floor")
+
+    def where(self, cell: Cell) -> str:
+        """A cell as a person reads it: ``(r, c)``, or ``NAME (r, c)`` on a named floor, r counted
+        from that floor's top row."""
+        floor = self.floor_of(cell)
+        r, c = floor.local(cell)
+        return f"{floor.name} ({r}, {c})" if floor.name else f"({r}, {c})"
+
+    def text_lines(self) -> list[str]:
+        """The text form's lines: the rows, and for a level (or room) with floors, wrap-around or
+        portals, the lines that say so (``designer.core.floors``)."""
+        if self.plain:
+            return self.rows()
+        from designer.core.floors import link_lines, mark_cells
+
+        rows, lines = self.rows(), []
+        floors = self.floor_list()
+        for floor in floors:
+            if floor.name:
+                lines.append(f"floor {floor.name}" + (f" wrap {floor.wrap}" if floor.wrap else ""))
+            elif floor.wrap:
+                lines.append(f"wrap {floor.wrap}")
+            lines.extend(row[:floor.width] for row in rows[floor.top:floor.top + floor.height])
+        if self.portals:
+            lines.extend(link_lines(self.portals, mark_cells(self.portals)))
+        return lines
+
+    def _mark_portals(self, chars: np.ndarray) -> None:
+        """Draw each portal and target by its letter into ``chars`` (the canonical characters)."""
+        if self.portals:
+            from designer.core.floors import mark_cells
+
+            for cell, mark in mark_cells(self.portals).items():
+                chars[cell] = mark
+
 
 @dataclass(frozen=True, eq=False)
 class Level(Grid):
@@ -119,29 +173,6 @@ class Level(Grid):
         check_floors(floors, *terrain.shape)
         object.__setattr__(self, "floors", floors)
         object.__setattr__(self, "portals", check_portals(self, terrain, self.portals))
-
-    @property
-    def plain(self) -> bool:
-        """No portals, one grid, no wrap-around: the rules and every table are the classic ones."""
-        return not self.portals and not self.floors
-
-    def floor_list(self) -> tuple[Floor, ...]:
-        """The level's floors; a plain level's one grid is an unnamed floor."""
-        return self.floors or (Floor("", 0, self.height, self.width),)
-
-    def floor_of(self, cell: Cell) -> Floor:
-        """The floor a cell lies on."""
-        for floor in self.floor_list():
-            if floor.holds(cell):
-                return floor
-        raise LevelError(f"cell ({cell[0]}, {cell[1]}) lies on no floor")
-
-    def where(self, cell: Cell) -> str:
-        """A cell as a person reads it: ``(r, c)``, or ``NAME (r, c)`` on a named floor, r counted
-        from that floor's top row."""
-        floor = self.floor_of(cell)
-        r, c = floor.local(cell)
-        return f"{floor.name} ({r}, {c})" if floor.name else f"({r}, {c})"
 
     # --- cells -----------------------------------------------------------------
     def index(self, cell: Cell) -> int:
@@ -210,31 +241,8 @@ class Level(Grid):
         chars[self.goal] = "G"
         for cell in self.items:
             chars[cell] = ITEM_CHAR
-        if self.portals:
-            from designer.core.floors import mark_cells
-
-            for cell, mark in mark_cells(self.portals).items():
-                chars[cell] = mark
+        self._mark_portals(chars)
         return ["".join(row) for row in chars]
-
-    def text_lines(self) -> list[str]:
-        """The text form's lines: the rows, and for a level with floors, wrap-around or portals,
-        the lines that say so (``designer.core.floors``)."""
-        if self.plain:
-            return self.rows()
-        from designer.core.floors import link_lines, mark_cells
-
-        rows, lines = self.rows(), []
-        floors = self.floor_list()
-        for floor in floors:
-            if floor.name:
-                lines.append(f"floor {floor.name}" + (f" wrap {floor.wrap}" if floor.wrap else ""))
-            elif floor.wrap:
-                lines.append(f"wrap {floor.wrap}")
-            lines.extend(row[:floor.width] for row in rows[floor.top:floor.top + floor.height])
-        if self.portals:
-            lines.extend(link_lines(self.portals, mark_cells(self.portals)))
-        return lines
 
     def __str__(self) -> str:
         return "\n".join(self.text_lines())
@@ -414,8 +422,10 @@ def scan_rows(rows: list[str], dialect: Dialect, items: list[Cell] | None = None
     return terrain, starts, goals, doors
 
 
-def _parse_extended(text: str) -> Level:
-    """A level in the extended text form (``designer.core.floors``): floors, wrap and portals."""
+def extended_parts(text: str) -> tuple[list[str], tuple[Floor, ...], tuple]:
+    """The extended text form (``designer.core.floors``) of a level or a room: its sheet's rows in
+    the canonical dialect (each portal and target mark read as ice), its floors and its portals.
+    LevelError (one line) for anything malformed."""
     from designer.core.floors import MARKS, parse_text, resolve_links
 
     sheet, floors, links = parse_text(text)
@@ -431,13 +441,18 @@ def _parse_extended(text: str) -> Level:
                 marks[ch] = (r, c)
                 chars[c] = "."
         plain_rows.append("".join(chars))
-    flat = _parse_rows(plain_rows, CANONICAL)
     for floor in floors:
-        pad = flat.terrain[floor.top:floor.top + floor.height, floor.width:]
-        if pad.size and (pad != ROCK).any():
-            raise LevelError(f"floor {floor.name!r} is {floor.width} wide; nothing lies beyond")
-    return Level(flat.terrain, flat.start, flat.goal, "canonical", flat.items, resolve_links(marks, links),
-                 tuple(floors))
+        for row in plain_rows[floor.top:floor.top + floor.height]:
+            if row[floor.width:].strip("#"):
+                raise LevelError(f"floor {floor.name!r} is {floor.width} wide; nothing lies beyond")
+    return plain_rows, tuple(floors), resolve_links(marks, links)
+
+
+def _parse_extended(text: str) -> Level:
+    """A level in the extended text form (``designer.core.floors``): floors, wrap and portals."""
+    rows, floors, portals = extended_parts(text)
+    flat = _parse_rows(rows, CANONICAL)
+    return Level(flat.terrain, flat.start, flat.goal, "canonical", flat.items, portals, floors)
 
 
 def _parse_rows(rows: list[str], dialect: Dialect) -> Level:

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from designer.core.errors import LevelError
+from designer.core.floors import Floor
 from designer.core.level import (CANONICAL, DIALECTS, DOOR_CHARS, ICE, ITEM_CHAR, Cell, Dialect, Grid, Level,
                                   check_items, is_framed, scan_rows, trim_lines)
 
@@ -51,6 +52,8 @@ class Room(Grid):
     doors: tuple[tuple[int, Cell], ...]
     dialect: str = field(default="canonical", compare=False)
     items: tuple[Cell, ...] = ()
+    portals: tuple[tuple[Cell, Cell], ...] = ()  # (portal cell, its target), sorted: as a level's
+    floors: tuple[Floor, ...] = ()  # none: one grid that does not wrap
 
     def __post_init__(self) -> None:
         terrain = np.array(self.terrain, dtype=np.uint8, copy=True)
@@ -78,8 +81,15 @@ class Room(Grid):
             if (r, c) in seen:
                 raise LevelError(f"doors {seen[(r, c)]} and {number} are the same cell ({r}, {c})")
             seen[(r, c)] = number
-        Level(terrain, doors[0][1], doors[1][1])  # the grid itself (its size and terrain codes)
         object.__setattr__(self, "items", check_items(terrain, self.items, set(seen)))
+        for src, dst in self.portals:
+            for cell in (src, dst):
+                if tuple(cell) in seen:
+                    raise LevelError(f"portal or target ({cell[0]}, {cell[1]}) lies on door {seen[tuple(cell)]}")
+        # the grid itself (its size and terrain codes), its floors and portals, checked as a level's
+        grid = Level(terrain, doors[0][1], doors[1][1], items=self.items, portals=self.portals, floors=self.floors)
+        object.__setattr__(self, "portals", grid.portals)
+        object.__setattr__(self, "floors", grid.floors)
 
     @property
     def framed(self) -> bool:
@@ -110,7 +120,7 @@ class Room(Grid):
 
     def route(self, a: int, b: int) -> Level:
         """The room seen from route a:b: the classic level from door a to door b."""
-        return Level(self.terrain, self.door(a), self.door(b), self.dialect, self.items)
+        return Level(self.terrain, self.door(a), self.door(b), self.dialect, self.items, self.portals, self.floors)
 
     def rows(self) -> list[str]:
         """The canonical ASCII rows, doors as their digits."""
@@ -119,18 +129,22 @@ class Room(Grid):
             chars[cell] = str(number)
         for cell in self.items:
             chars[cell] = ITEM_CHAR
+        self._mark_portals(chars)
         return ["".join(row) for row in chars]
 
     def __str__(self) -> str:
-        return "\n".join(self.rows())
+        return "\n".join(self.text_lines())
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Room):
             return NotImplemented
-        return self.doors == other.doors and np.array_equal(self.terrain, other.terrain) and self.items == other.items
+        return (self.doors == other.doors and np.array_equal(self.terrain, other.terrain) and self.items == other.items
+                and self.portals == other.portals and self.floors == other.floors)
 
     def __hash__(self) -> int:
         key = (self.doors, self.terrain.shape, self.terrain.tobytes())
+        if not self.plain:
+            key += (self.portals, self.floors)
         return hash(key + (self.items,) if self.items else key)
 
     @classmethod
@@ -149,14 +163,28 @@ class Room(Grid):
 
     @classmethod
     def from_ascii(cls, text: str) -> Room:
-        """A room in ASCII: the dialect is the one whose tiles spell every other character."""
+        """A room in ASCII: the dialect is the one whose tiles spell every other character; a room
+        with floors, wrap-around or portals in the extended text form (``designer.core.floors``),
+        which is canonical."""
         lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        from designer.core.floors import is_extended
+
+        if is_extended(lines):
+            from designer.core.level import extended_parts
+
+            rows, floors, portals = extended_parts(text)
+            flat = cls.from_rows(rows)
+            return cls(flat.terrain, flat.doors, "canonical", flat.items, portals, floors)
         return cls.from_rows(*_rows_and_dialect(lines))
 
 
 def is_room_text(text: str) -> bool:
-    """Whether ASCII text marks doors (a digit 1-9) rather than a start and a goal."""
-    return any(ch in text for ch in DOOR_CHARS)
+    """Whether ASCII text marks doors (a digit 1-9) rather than a start and a goal (in the extended
+    text form, in its rows: a floor's name may hold digits)."""
+    from designer.core.floors import KEYWORDS
+
+    lines = [line for line in text.splitlines() if line.strip().split(" ", 1)[0] not in KEYWORDS]
+    return any(ch in line for line in lines for ch in DOOR_CHARS)
 
 
 def _rows_and_dialect(lines: list[str]) -> tuple[list[str], Dialect]:

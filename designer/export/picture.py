@@ -333,6 +333,8 @@ def _room_group(room: Room, cell: float, solved: list) -> draw.Group:
             _tile(group, kind, c * cell, r * cell, cell)
     for r, c in room.items:
         _tile(group, "item", c * cell, r * cell, cell)
+    if not room.plain:
+        _passages(group, room, cell)
     for k, one in enumerate(solved):
         shift = (k - (len(solved) - 1) / 2) * cell * 0.12  # side by side where routes share a way
         points = [v for r, c in one.solution.path for v in ((c + 0.5) * cell + shift, (r + 0.5) * cell + shift)]

@@ -117,7 +117,7 @@ def to_tiled(level: Level, *, cell: int = DEFAULT_CELL, seed: int | None = None,
                 [data, ends], ("terrain", "ends"), markers)
 
 
-def passage_markers(level: Level, cell: int, first: int) -> list[dict]:
+def passage_markers(level: Level | Room, cell: int, first: int) -> list[dict]:
     """The objects of a level's portals and floors, numbered on from ``first``: each portal an
     object named by its letter, type ``portal``, with the property ``to`` (its target's letter);
     each cell a one-way portal leads to, type ``target``; each floor a rectangle over its rows,
@@ -187,6 +187,8 @@ def room_to_tiled(room: Room, *, cell: int = DEFAULT_CELL, image: str | None = N
         a, b = one.route
         properties += [_property(f"min_stops_{a}_{b}", "int", one.solution.stops if one.solution else -1),
                        _property(f"solution_{a}_{b}", "string", one.solution.moves if one.solution else "")]
+    if not room.plain:
+        markers += passage_markers(room, cell, len(markers))
 
     return _map(room.height, room.width, cell, properties, tileset_json(cell, image or default_image, kinds),
                 [data, doors], ("terrain", "doors"), markers)
@@ -205,8 +207,8 @@ def into_map(user, found: Level | Room) -> dict:
     ``min_stops``/``solution`` (a level) or ``min_stops_A_B``/``solution_A_B`` (every route of a
     room) are set. Every other layer, tileset and property stays as it was. ValueError (one
     line) when the sizes differ, ``found`` disagrees with the map, or a kind has no tile in it."""
-    if isinstance(found, Level) and not found.plain:
-        raise ValueError("a level with floors, wrap-around or portals is not written into a user's map: "
+    if not found.plain:
+        raise ValueError("a level or room with floors, wrap-around or portals is not written into a user's map: "
                          "export it as a map of its own (designer export LEVEL -o FILE.tmj)")
     import copy
 

@@ -95,7 +95,7 @@ def _json_size(obj: dict, height: int, width: int) -> None:
             raise LevelError(f'JSON level: "{key}" is {json.dumps(obj[key])} but rows give {value}')
 
 
-def extended_json(level: Level) -> dict:
+def extended_json(level: Level | Room) -> dict:
     """The keys of a level with floors, wrap-around or portals (none for a plain level):
     ``floors`` (each with its name, top row, height, width and wrap) and ``portals`` (each
     ``{"from": [row, col], "to": [row, col]}``), sheet cells as everywhere."""
@@ -107,9 +107,10 @@ def extended_json(level: Level) -> dict:
     return found
 
 
-def _extended_from_json(obj: dict) -> Level:
-    """A JSON level with ``floors`` or ``portals``: the rows mark every portal and target with a
-    letter (``designer.core.floors``), and must agree with ``portals``."""
+def _extended_from_json(obj: dict) -> tuple[list[str], tuple, tuple]:
+    """The parts of a JSON level or room with ``floors`` or ``portals``: its rows with every
+    portal and target mark read as ice (the rows mark each with a letter, ``designer.core.floors``,
+    and must agree with ``portals``), its portals and its floors."""
     from designer.core.floors import MARKS, WRAPS, Floor
 
     rows = obj["rows"]
@@ -137,16 +138,19 @@ def _extended_from_json(obj: dict) -> Level:
     if marked != ends:
         odd = sorted(marked ^ ends)[0]
         raise LevelError(f'JSON level: "portals" and the letters in "rows" disagree at {list(odd)}')
-    flat = Level.from_rows(plain)
-    return Level(flat.terrain, flat.start, flat.goal, "json", flat.items, pairs,
-                 tuple(Floor(f["name"], f["top"], f["height"], f["width"], f.get("wrap", "")) for f in floors))
+    return plain, pairs, tuple(Floor(f["name"], f["top"], f["height"], f["width"], f.get("wrap", "")) for f in floors)
 
 
 def level_from_json(obj: object) -> Level:
     """Read a JSON level object; ``rows`` is the truth and ``start``/``goal`` must agree with it."""
     _json_header(obj)
     extended = "floors" in obj or "portals" in obj
-    level = _extended_from_json(obj) if extended else Level.from_rows(obj["rows"])
+    if extended:
+        plain, portals, floors = _extended_from_json(obj)
+        flat = Level.from_rows(plain)
+        level = Level(flat.terrain, flat.start, flat.goal, "json", flat.items, portals, floors)
+    else:
+        level = Level.from_rows(obj["rows"])
     _json_size(obj, level.height, level.width)
     for key, cell in (("start", level.start), ("goal", level.goal)):
         value = obj.get(key)
@@ -197,7 +201,7 @@ def parse_level_or_room(data: bytes | str, folder: Path | None = None) -> Level 
         return level_from_json(obj)
     from designer.core.floors import is_extended
 
-    if is_extended(text.splitlines()):  # floors, wrap or portals: a level (its floor names may hold digits)
+    if is_extended(text.splitlines()) and not is_room_text(text):  # floors, wrap or portals
         return Level.from_ascii(text)
     return Room.from_ascii(text) if is_room_text(text) else Level.from_ascii(text)
 
@@ -234,10 +238,12 @@ def room_from_json(obj: dict) -> Room:
     for key in ("start", "goal"):
         if obj.get(key) is not None:
             raise LevelError(f'JSON room: "{key}" does not go with doors (1-9) in its rows')
-    for key in ("floors", "portals"):
-        if key in obj:
-            raise LevelError(f'JSON room: "{key}": a room with several doors holds no floors or portals (yet)')
-    room = replace(Room.from_rows(obj["rows"]), dialect="json")
+    if "floors" in obj or "portals" in obj:
+        plain, portals, floors = _extended_from_json(obj)
+        flat = Room.from_rows(plain)
+        room = Room(flat.terrain, flat.doors, "json", flat.items, portals, floors)
+    else:
+        room = replace(Room.from_rows(obj["rows"]), dialect="json")
     _json_size(obj, room.height, room.width)
     items = obj.get("items")
     if items is not None and items != [list(cell) for cell in room.items]:
@@ -260,6 +266,7 @@ def room_to_json(room: Room, *, generator=None, report=None) -> dict:
            "rows": room.rows(), "doors": {str(number): list(cell) for number, cell in room.doors}}
     if room.items:
         obj["items"] = [list(cell) for cell in room.items]
+    obj.update(extended_json(room))
     if report is not None:
         obj["analysis"] = report.to_dict()
     if generator is not None:

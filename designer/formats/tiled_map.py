@@ -124,10 +124,11 @@ def level_from_map(user: UserMap) -> Level | Room:
     if free:
         raise LevelError(f"the map has {free} free cell{'s' if free > 1 else ''} (empty inside the room, or of kind "
                          "free): it is a template; fill it with designer make --template first")
-    if user.is_room:
-        return replace(Room.from_rows(list(user.rows)), dialect="tiled")
-    found = Level.from_rows(list(user.rows))
     portals, floors = passages(user)
+    if user.is_room:
+        found = Room.from_rows(list(user.rows))
+        return Room(found.terrain, found.doors, "tiled", found.items, portals, floors)
+    found = Level.from_rows(list(user.rows))
     return Level(found.terrain, found.start, found.goal, "tiled", found.items, portals, floors)
 
 

@@ -174,14 +174,17 @@ def _passages(group: draw.Group, level: Level, cell: float) -> None:
                                    paint_order="stroke"))
 
 
-def _traced_path(group: draw.Group, level: Level, solution, cell: float) -> None:
+def _traced_path(group: draw.Group, level: Level, solution, cell: float, stroke: str = PATH_STROKE,
+                 shift: float = 0.0, class_: str | None = None) -> None:
     """The solution's path on a level with portals, floors or wrap-around: each slide up to the
     portal it falls into (then a dashed jump to the target), a slide over a wrapping edge dashed
-    from where it starts to where it ends."""
+    from where it starts to where it ends (in ``stroke``, moved by ``shift`` pixels: a room's
+    routes side by side)."""
     from designer.core.rules import DIRECTIONS, trace
 
-    centre = lambda rc: ((rc[1] + 0.5) * cell, (rc[0] + 0.5) * cell)  # noqa: E731
+    centre = lambda rc: ((rc[1] + 0.5) * cell + shift, (rc[0] + 0.5) * cell + shift)  # noqa: E731
     width = max(1.5, cell / 10)
+    extra = {"class_": class_} if class_ else {}
     for k, (before, letter) in enumerate(zip(solution.path, solution.moves)):
         last = k == len(solution.moves) - 1
         slide = trace(level, level.index(before), DIRECTIONS.index(letter),
@@ -191,11 +194,12 @@ def _traced_path(group: draw.Group, level: Level, solution, cell: float) -> None
         on_board = [before] + (cells[:-1] if slide and slide.portal else cells)
         wrapped = any(abs(a[0] - b[0]) + abs(a[1] - b[1]) > 1 for a, b in zip(on_board, on_board[1:]))
         (x1, y1), (x2, y2) = centre(before), centre(end)
-        group.append(draw.Line(x1, y1, x2, y2, stroke=PATH_STROKE, stroke_width=width, stroke_linecap="round",
-                               stroke_opacity=0.85, **({"stroke_dasharray": f"{cell / 5},{cell / 5}"} if wrapped else {})))
+        group.append(draw.Line(x1, y1, x2, y2, stroke=stroke, stroke_width=width, stroke_linecap="round",
+                               stroke_opacity=0.85, **extra,
+                               **({"stroke_dasharray": f"{cell / 5},{cell / 5}"} if wrapped else {})))
         if slide and slide.portal:
             (x3, y3) = centre(solution.path[k + 1])
-            group.append(draw.Line(x2, y2, x3, y3, stroke=PATH_STROKE, stroke_width=width / 2,
+            group.append(draw.Line(x2, y2, x3, y3, stroke=stroke, stroke_width=width / 2,
                                    stroke_dasharray=f"{cell / 8},{cell / 8}", stroke_opacity=0.7, class_="jump"))
 
 
@@ -337,6 +341,10 @@ def _room_group(room: Room, cell: float, solved: list) -> draw.Group:
         _passages(group, room, cell)
     for k, one in enumerate(solved):
         shift = (k - (len(solved) - 1) / 2) * cell * 0.12  # side by side where routes share a way
+        if not room.plain:  # each slide traced: up to a portal, then a jump to its target
+            _traced_path(group, room.route(*one.route), one.solution, cell, ROUTE_COLOURS[k % len(ROUTE_COLOURS)],
+                         shift, f"route route-{one.name.replace(':', '-')}")
+            continue
         points = [v for r, c in one.solution.path for v in ((c + 0.5) * cell + shift, (r + 0.5) * cell + shift)]
         group.append(draw.Lines(*points, close=False, fill="none", stroke=ROUTE_COLOURS[k % len(ROUTE_COLOURS)],
                                 stroke_width=max(1.5, cell / 12), stroke_linejoin="round", stroke_linecap="round",

@@ -40,8 +40,9 @@ def _yes(flag: bool) -> str:
     return "yes" if flag else "no"
 
 
-def _passage_lines(level: Level, a: Analysis) -> list[str]:
-    """The floors, wrap-around and portals of a level, and what ``analyze`` found of them."""
+def _passage_lines(level, a: Analysis) -> list[str]:
+    """The floors, wrap-around and portals of a level (or a room: what its first route found of
+    them), and what ``analyze`` found of them."""
     lines = []
     for floor, found in zip(level.floor_list(), a.floors or [{}] * len(level.floor_list())):
         name = f"floor {floor.name}: rows {floor.top}-{floor.top + floor.height - 1}, " if floor.name else "grid: "
@@ -116,6 +117,8 @@ def room_report(analysed) -> str:
     lines = [f"room: {room.height}x{room.width}, {len(room.doors)} doors: {doors} ({room.dialect})"]
     failing = analysed.failing()
     verdict = "yes" if not failing else "no (" + ", ".join(f"{name} {why}" for name, why in failing) + ")"
+    if not room.plain and analysed.routes:  # the floors and portals, and what the first route finds of them
+        lines.extend(_passage_lines(room, analysed.routes[0].analysis))
     lines.append(f"routes: {len(analysed.routes)}, every one strong and reversible: {verdict}")
     for one in analysed.routes:
         a, (start, goal) = one.analysis, one.route

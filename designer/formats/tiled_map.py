@@ -132,8 +132,7 @@ def level_from_map(user: UserMap) -> Level | Room:
     return Level(found.terrain, found.start, found.goal, "tiled", found.items, portals, floors)
 
 
-#: The object types of a map's portals, the cells one-way portals lead to, and its floors (what
-#: ``designer export`` writes for a level with them: ``designer.export.tiled.passage_markers``).
+#: The object types of portals, one-way targets and floors (``designer.export.tiled.passage_markers``).
 PASSAGE_TYPES = ("portal", "target", "floor")
 
 
@@ -176,8 +175,7 @@ def passages(user: UserMap) -> tuple[tuple, tuple]:
 
 
 def _as_properties(properties) -> list[dict]:
-    """An object's properties as Tiled 1.2+ writes them (a list of {name, type, value}); an older
-    map's object of name: value read the same way."""
+    """An object's properties as a list of {name, value}: Tiled 1.2+'s list, or an older object."""
     if isinstance(properties, dict):
         return [{"name": key, "value": value} for key, value in properties.items()]
     return [p for p in properties or [] if isinstance(p, dict)]

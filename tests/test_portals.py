@@ -104,7 +104,7 @@ def test_two_floors_solve_over_the_hole_and_the_ladder():
 
 @st.composite
 def portal_levels(draw):
-    floors, sheet_rows, top = [], [], 0
+    floors, top = [], 0
     for _ in range(draw(st.integers(1, 2))):
         height, width = draw(st.integers(2, 5)), draw(st.integers(2, 5))
         floors.append((top, height, width, draw(st.sampled_from(["", "x", "y", "xy"]))))

@@ -33,7 +33,7 @@ import base64
 import binascii
 import math
 import zlib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from designer.core.errors import LevelError

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 from designer.analysis import bounds
 from designer.core.budget import Budget
-from designer.core.level import Cell, Level
+from designer.core.level import Cell
 from designer.core.control import Cancelled, end_with_parent, signals_held
 from designer.search.goal import Goal
 

@@ -80,7 +80,11 @@ def read_glissade(path: str, coins: str = "auto") -> list[Imported]:
 
     data = read_bytes(path)
     try:
-        return [checked(one) for one in glissade.read_levels(load_json(decode_text(data)), coins)]
+        text = decode_text(data)
+        if not text.lstrip().startswith(("[", "{")):
+            raise LevelError("not glissade's levels: its levels.json, a JSON list of objects with \"data\" rows, "
+                             "was expected")
+        return [checked(one) for one in glissade.read_levels(load_json(text), coins)]
     except LevelError as exc:
         raise LevelError(f"{path}: {exc}") from None
 

@@ -73,7 +73,7 @@ def trace(level: Level, cell: int, d: int, capture: int = -1, laps: bool = False
     floor = level.floor_of((r, c))
     dr, dc = DELTAS[d]
     top, bottom = floor.top, floor.top + floor.height
-    portals = _portal_index(level) if portals is None else portals  # (flat cell: flat target), given by a caller
+    portals = portal_index(level) if portals is None else portals  # (flat cell: flat target), given by a caller
     path, lengths = [], []
     run = floor.width if dc else floor.height  # more steps than this without a stop: round for ever
     while True:
@@ -108,10 +108,6 @@ def trace(level: Level, cell: int, d: int, capture: int = -1, laps: bool = False
 
 def portal_index(level: Level) -> dict[int, int]:
     """The level's portals as flat cells: {portal: target} (``trace`` takes it, to build it once)."""
-    return _portal_index(level)
-
-
-def _portal_index(level: Level) -> dict[int, int]:
     return {level.index(src): level.index(dst) for src, dst in level.portals}
 
 
@@ -122,7 +118,7 @@ def traced_table(level: Level, capture: int) -> tuple[np.ndarray, np.ndarray]:
     two to the same table, compiled and numpy alike)."""
     floors = [(f.top, f.height, f.width, ("x" in f.wrap) | ("y" in f.wrap) << 1) for f in level.floor_list()]
     portal_of = np.full(level.height * level.width, -1, np.int32)
-    for cell, target in _portal_index(level).items():
+    for cell, target in portal_index(level).items():
         portal_of[cell] = target
     return kernels.passage_table(level.terrain, floors, portal_of, capture)
 

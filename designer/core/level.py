@@ -10,11 +10,14 @@ prints the canonical form, and the two round-trip exactly.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from designer.core.errors import LevelError
-from designer.core.floors import Floor, check_floors
+
+if TYPE_CHECKING:  # loaded only for a level with floors or portals (start-up of the plain commands)
+    from designer.core.floors import Floor
 
 # Terrain codes. Start and goal are positions on ice, not terrain of their own.
 ICE, ROCK, SNOW = 0, 1, 2
@@ -90,6 +93,8 @@ class Grid:
 
     def floor_list(self) -> tuple[Floor, ...]:
         """The level's floors; a plain level's one grid is an unnamed floor."""
+        from designer.core.floors import Floor
+
         return self.floors or (Floor("", 0, self.height, self.width),)
 
     def floor_of(self, cell: Cell) -> Floor:
@@ -170,7 +175,10 @@ class Level(Grid):
         floors = tuple(self.floors)
         if len(floors) == 1 and not floors[0].name and not floors[0].wrap:
             floors = ()  # one unnamed grid that does not wrap: the plain level
-        check_floors(floors, *terrain.shape)
+        if floors:
+            from designer.core.floors import check_floors
+
+            check_floors(floors, *terrain.shape)
         object.__setattr__(self, "floors", floors)
         object.__setattr__(self, "portals", check_portals(self, terrain, self.portals))
 
@@ -298,7 +306,7 @@ def check_portals(level: Level, terrain: np.ndarray, portals) -> tuple[tuple[Cel
         if dst == src:
             raise LevelError(f"portal ({src[0]}, {src[1]}) leads to itself")
     if found:
-        floors = level.floors or (Floor("", 0, h, w),)
+        floors = level.floor_list()
         for cell in {cell for pair in found for cell in pair}:
             if not any(floor.holds(cell) for floor in floors):
                 raise LevelError(f"portal or target ({cell[0]}, {cell[1]}) lies on no floor")

@@ -327,18 +327,22 @@ def passages(level: Level, states: States, graph: nx.DiGraph, components: list[l
     component = {state: k for k, members in enumerate(components) for state in members}
     target = dict(level.portals)
     through: dict[tuple, list[tuple[int, int]]] = {src: [] for src in target}
+    fell_into: dict[tuple[int, int], Cell | None] = {}  # (cell, direction): the portal its slide falls into
+
+    def portal_of(cell: int, d: int) -> Cell | None:
+        if (cell, d) not in fell_into:  # one trace a slide, whatever items are taken
+            slide = trace(level, cell, d, laps=True)
+            fell_into[cell, d] = level.cell(slide.path[-2]) if slide is not None and slide.portal else None
+        return fell_into[cell, d]
+
     for state in graph.nodes:
         if state == states.goal:
             continue
         for d in range(4):
             after = int(states.dest[d, state])
-            if after < 0:
-                continue
-            slide = trace(level, states.cell(state)[0] * level.width + states.cell(state)[1], d, laps=True)
-            if slide is not None and slide.portal:
-                src = level.cell(slide.path[-2])
-                if states.cell(after) == target[src]:  # not caught by the goal on the way
-                    through[src].append((state, after))
+            src = portal_of(level.index(states.cell(state)), d) if after >= 0 else None
+            if src is not None and states.cell(after) == target[src]:  # not caught by the goal on the way
+                through[src].append((state, after))
     portals = []
     for src, dst in level.portals:
         used = through[src]
@@ -348,9 +352,12 @@ def passages(level: Level, states: States, graph: nx.DiGraph, components: list[l
     floors = []
     for floor in level.floors:
         on = {state for state, name in floor_of.items() if name == floor.name}
-        back = set(on)
-        for state in on:
-            back |= nx.ancestors(graph, state)
+        back, todo = set(on), list(on)  # every state from which the player can rest on the floor again
+        while todo:
+            for before in graph.predecessors(todo.pop()):
+                if before not in back:
+                    back.add(before)
+                    todo.append(before)
         leaving = [(a, b) for a in on for b in graph.successors(a) if floor_of[b] != floor.name]
         floors.append({"name": floor.name, "reached": bool(on), "no_return": any(b not in back for _, b in leaving)})
     return portals, floors

@@ -59,6 +59,7 @@ def test_a_plain_level_is_unchanged():
     ("#S.ab#\n##G###\nportal a > b\nportal a b", "given two targets"),
     ("#S.a#G\nportal a > a", "leads to itself"),
     ("floor a\n#S.a.G#\nportal a b c", "expected 'portal a b'"),
+    ("wrap x\nO.s..e", "written in the canonical dialect"),  # the seed dialect's level: its O is no mark
 ])
 def test_bad_extended_text_is_one_line(text, message):
     with pytest.raises(LevelError, match=message):

@@ -437,6 +437,9 @@ def extended_parts(text: str) -> tuple[list[str], tuple[Floor, ...], tuple]:
     from designer.core.floors import MARKS, parse_text, resolve_links
 
     sheet, floors, links = parse_text(text)
+    if not any(CANONICAL.goal in row or ch in row for row in sheet for ch in DOOR_CHARS):
+        raise LevelError("floors, wrap-around and portals are written in the canonical dialect (# rock, . ice, _ snow, "
+                         "S start, G goal, or doors 1-9): no 'G' here")
     marks: dict[str, Cell] = {}
     plain_rows = []
     for r, row in enumerate(sheet):

@@ -38,6 +38,11 @@ def _resting_cells(request: LayoutRequest) -> int:
     return len(set(open_cells) | set(request.start_cells()) | set(request.goal_cells()))
 
 
+def most_stops(request: LayoutRequest) -> int:
+    """The most min stops bound 1 allows a level of ``request``: (cells the player may rest on) - 1."""
+    return _resting_cells(request) - 1
+
+
 def resting_cells(request: LayoutRequest) -> str | None:
     """Bound 1: at most (cells the player may rest on) - 1 moves."""
     cells = _resting_cells(request)

@@ -24,13 +24,14 @@ from designer.cli.shell import OutputClosed, app
 # The command modules register their commands on ``app`` as they are imported: these lines are
 # the order of ``designer --help`` (its panels: design, inspect, export, studies).
 from designer.cli import make  # noqa: E402
+from designer.cli import caves  # noqa: E402  cave
 from designer.cli import studio  # noqa: E402
 from designer.cli import levels  # noqa: E402  solve, analyze
 from designer.cli import exports  # noqa: E402  render, export, play
 from designer.cli import studies  # noqa: E402  compare, pareto, records
 from designer.cli import bench  # noqa: E402
 
-COMMANDS = (make, studio, levels, exports, studies, bench)
+COMMANDS = (make, caves, studio, levels, exports, studies, bench)
 
 #: Exit status after Ctrl-C (128 + SIGINT), as shells report it.
 INTERRUPTED = 128 + signal.SIGINT

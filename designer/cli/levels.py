@@ -27,7 +27,7 @@ def _routes(texts: list[str] | None) -> list | None:
 
 
 @app.command(rich_help_panel=INSPECT, epilog=examples(
-    "designer solve level.json", "designer solve room.txt --route 1:3 --json", "designer solve filled.tmx"))
+    "designer solve level.json", "designer solve room.txt --route 1:3 --json", "designer solve cave.txt"))
 def solve(
     level_file: str = typer.Argument(..., metavar="LEVEL", help=LEVEL_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print the solution as JSON."),
@@ -40,6 +40,8 @@ def solve(
     solved = levels.solve(level_file, by=by.value, routes=_routes(route))
     if isinstance(solved, levels.RoomSolved):
         return _solve_room(solved, as_json)
+    if isinstance(solved, levels.CaveSolved):
+        return _solve_cave(solved, as_json)
     solution = solved.solution
     if as_json:
         payload = {"solvable": True, **solution.to_dict()} if solution else {"solvable": False}
@@ -71,6 +73,19 @@ def _solve_room(solved, as_json: bool) -> None:
                             + (f" (and {len(lost) - 1} more route{'s' if len(lost) > 2 else ''})" if len(lost) > 1 else ""))
 
 
+def _solve_cave(solved, as_json: bool) -> None:
+    """The way through a cave, room by room, and each key's pickup."""
+    from designer.export.report import way_lines
+
+    way = solved.way
+    if as_json:
+        echo(json.dumps({"solvable": True, **way.to_dict()} if way else {"solvable": False}))
+    elif way:
+        echo("\n".join(way_lines(way)))
+    if way is None:
+        raise RequestNotMet("unsolvable: the exit cannot be reached from the entrance")
+
+
 @app.command(rich_help_panel=INSPECT, epilog=examples(
     "designer analyze level.json", "designer analyze level.txt --json", "designer analyze room.json --route 1:2"))
 def analyze(
@@ -85,6 +100,10 @@ def analyze(
     analysed = levels.analyze(level_file, routes=_routes(route))
     if isinstance(analysed, levels.RoomAnalysed):
         echo(json.dumps(analysed.analysis.to_dict()) if as_json else room_report(analysed.analysis))
+    elif isinstance(analysed, levels.CaveAnalysed):
+        from designer.export.report import cave_report
+
+        echo(json.dumps(analysed.analysis.to_dict()) if as_json else cave_report(analysed.analysis))
     elif as_json:
         echo(json.dumps(analysed.analysis.to_dict()))
     else:

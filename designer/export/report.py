@@ -136,3 +136,46 @@ def room_report(analysed) -> str:
     lines.append("")
     lines.extend(room.rows())
     return "\n".join(lines)
+
+
+def way_lines(way) -> list[str]:
+    """A cave's way through, room by room (``designer.caves.graph.Way``)."""
+    lines = [f"{way.moves}", f"stops: {way.stops}  distance: {way.distance}"]
+    for visit in way.visits:
+        keys = f", takes key {', '.join(visit.keys)}" if visit.keys else ""
+        lines.append(f"  {visit.room} (in by door {visit.door}): {visit.moves}, {visit.stops} "
+                     f"stop{'s' if visit.stops != 1 else ''}{keys}")
+    if way.keys:
+        lines.append("keys: " + ", ".join(f"{name} at move {at}" for name, at in way.keys.items()))
+    return lines
+
+
+def cave_report(analysed) -> str:
+    """The human-readable analysis of a cave (``designer.caves.graph.CaveAnalysis``) that
+    ``designer analyze`` prints: the whole graph, then every room's own routes."""
+    cave = analysed.cave
+    floors = sorted({room.floor for room in cave.rooms})
+    lines = [f"cave: {len(cave.rooms)} rooms on {len(floors)} floor{'s' if len(floors) != 1 else ''}, "
+             f"{len(cave.links)} links, {len(cave.keys)} key{'s' if len(cave.keys) != 1 else ''}",
+             f"solvability: {analysed.solvability} ({analysed.traps} trapped states)",
+             f"reversible: {_yes(analysed.reversible)} (from every state reached, the entrance again)",
+             f"min stops: {analysed.min_stops if analysed.way else '-'}",
+             "rooms never reached: " + (", ".join(analysed.unreached) or "none")]
+    one_way = [str(use.link) for use in analysed.links if use.one_way]
+    lines.append("one way in play: " + ("; ".join(one_way) or "none"))
+    unused = [str(use.link) for use in analysed.links if not use.used]
+    if unused:
+        lines.append("links never passed: " + "; ".join(unused))
+    for key in analysed.keys:
+        worth = ("needed: the exit cannot be reached without it" if key.needed else
+                 f"without it {key.without} stops" + ("" if key.matters else ": it does not matter"))
+        taken = f"taken at move {key.taken_at}" if key.taken_at else "not taken on the way"
+        lines.append(f"key {key.name}: {taken}; {worth}")
+    if analysed.way is not None:
+        lines.append("way through:")
+        lines.extend("  " + line for line in way_lines(analysed.way))
+    for room, routes in zip(cave.rooms, analysed.rooms):
+        lines.append("")
+        lines.append(f"room {room.name}:")
+        lines.append(room_report(routes))
+    return "\n".join(lines)

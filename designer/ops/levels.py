@@ -43,14 +43,47 @@ class RoomAnalysed:
     analysis: object
 
 
-def _read(source: str, routes: list | None):
-    from designer.core.errors import DesignerError
-    from designer.core.room import Room
-    from designer.formats.level_files import read_level_or_room
+@dataclass(frozen=True)
+class CaveSolved:
+    """A cave and its fewest-moves way through, room by room (``designer.caves.graph.Way``; None:
+    the exit cannot be reached)."""
 
-    found = read_level_or_room(source)
+    cave: object
+    way: object | None
+
+
+@dataclass(frozen=True)
+class CaveAnalysed:
+    """A cave and its analysis (``designer.caves.graph.CaveAnalysis``)."""
+
+    cave: object
+    analysis: object
+
+
+def _read(source: str, routes: list | None):
+    """The level, room or cave (``designer.caves``) a file holds."""
+    from designer.core.errors import DesignerError, LevelError
+    from designer.core.room import Room
+    from designer.formats.level_files import parse_level_or_room, read_level_or_room
+    from designer.formats.reading import read_bytes
+    from designer.ops.caves import is_cave, parse_cave
+
+    if source == "-":  # read once: a cave, or a level or room
+        data = read_bytes(source)
+        if is_cave(data):
+            found = parse_cave(data)
+        else:
+            found = parse_level_or_room(data, None)
+    elif _cave_file(source):
+        try:
+            found = parse_cave(read_bytes(source, "cave file"))
+        except LevelError as exc:
+            raise LevelError(f"{source}: {exc}") from None
+    else:
+        found = read_level_or_room(source)
     if routes and not isinstance(found, Room):
-        raise DesignerError("--route names a room's doors (1-9): this level has one start (S) and one goal (G)")
+        what = "this level has one start (S) and one goal (G)" if isinstance(found, Level) else "this file holds a cave"
+        raise DesignerError(f"--route names a room's doors (1-9): {what}")
     return found
 
 
@@ -65,6 +98,10 @@ def solve(source: str, *, by: str = "moves", routes: list | None = None) -> Solv
     found = _read(source, routes)
     if isinstance(found, Room):
         return RoomSolved(found, solve_routes(found, routes, by=by))
+    if not isinstance(found, Level):
+        from designer.caves.graph import solve as solve_cave
+
+        return CaveSolved(found, solve_cave(found, by))
     return Solved(found, solve_level(found, by=by))
 
 
@@ -78,7 +115,22 @@ def analyze(source: str, *, routes: list | None = None) -> Analysed | RoomAnalys
     found = _read(source, routes)
     if isinstance(found, Room):
         return RoomAnalysed(found, analyze_routes(found, routes))
+    if not isinstance(found, Level):
+        from designer.caves.graph import analyze as analyze_cave
+
+        return CaveAnalysed(found, analyze_cave(found))
     return Analysed(found, analyze_level(found))
+
+
+def _cave_file(source: str) -> bool:
+    """Whether the file at ``source`` holds a cave (its first bytes say so; unreadable: no)."""
+    from designer.ops.caves import is_cave
+
+    try:
+        with open(source, "rb") as handle:
+            return is_cave(handle.read(4096))
+    except OSError:
+        return False
 
 
 def figures(rows: list[str]) -> dict:

@@ -1,0 +1,253 @@
+"""Designing a cave: plan the bands of the free rooms' passages (``designer.caves.plan``), design
+each free room on its own with its bands (the designer's portfolio, ``designer.search``: one after
+another here, or at once on a dask cluster), then verify the cave whole (``graph.failure``).
+
+A room that cannot meet its bands in its share of the time sends the plan back with those
+passages' most lowered; a cave that falls short of its band raises the floors of the passages on
+its shortest way; a room that makes the cave weak is designed again from another seed. A request
+no plan can meet is proven so before any room is designed (``plan.Infeasible``).
+
+Each room k is designed from seed ``seed + k`` (and ``+ 1000`` a round after a redesign), with
+the same ``workers`` on a cluster as here, so a seed gives the same cave either way whenever the
+rooms are found before their time limits.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field, replace
+
+from designer.caves import graph as cave_graph, plan as planning
+from designer.caves.cave import Cave
+from designer.core.control import CancelToken, OnProgress, Steps, check as check_cancel, no_progress
+from designer.core.errors import DesignerError, RequestNotMet
+from designer.core.request import LayoutRequest, RouteBand
+
+#: Rounds of plan, design and verify before the designer gives up (each round's rooms are cached).
+MAX_ROUNDS = 12
+#: The least seconds a room's design is given.
+ROOM_SECONDS = 2.0
+
+
+@dataclass(frozen=True)
+class CaveRequest:
+    """What a cave is asked for: the ``cave`` (its free rooms to fill), the band of its way
+    through, and bands a user gives per route (``routes``: (room, a, b, floor, ceiling)) or per
+    room (``rooms``: (room, floor, ceiling): every passage of it). ``grammar`` records how a cave
+    asked for from nothing was drawn (``designer.caves.grammar``), for ``--from``."""
+
+    cave: Cave
+    min_stops: int = 30
+    max_stops: int | None = None
+    routes: tuple = ()
+    rooms: tuple = ()
+    grammar: dict | None = None
+
+    def to_json(self) -> dict:
+        found = {"cave": str(self.cave), "min_stops": self.min_stops}
+        if self.max_stops is not None:
+            found["max_stops"] = self.max_stops
+        if self.routes:
+            found["routes"] = [list(route) for route in self.routes]
+        if self.rooms:
+            found["rooms"] = [list(room) for room in self.rooms]
+        if self.grammar:
+            found["grammar"] = self.grammar
+        return found
+
+    @classmethod
+    def from_json(cls, obj: object) -> CaveRequest:
+        if not isinstance(obj, dict) or not isinstance(obj.get("cave"), str) or type(obj.get("min_stops")) is not int:
+            raise DesignerError("the cave's generator record holds no request (cave and min_stops)")
+        try:
+            return cls(Cave.parse(obj["cave"]), obj["min_stops"], obj.get("max_stops"),
+                       tuple(tuple(route) for route in obj.get("routes", ())),
+                       tuple(tuple(room) for room in obj.get("rooms", ())), obj.get("grammar"))
+        except TypeError:
+            raise DesignerError("the cave's generator record's request is not one") from None
+
+
+@dataclass(frozen=True)
+class CaveDesign:
+    """A designed cave, verified, its analysis, and the record that makes it again."""
+
+    cave: Cave
+    analysis: object
+    record: dict = field(default_factory=dict)
+
+
+class CaveFailed(RequestNotMet):
+    """A cave request not met: ``reason`` is "infeasible" (proven) or "time limit"."""
+
+    def __init__(self, reason: str, message: str):
+        super().__init__(message)
+        self.reason = reason
+
+
+def _room_request(cave: Cave, name: str, bands: dict, ceiling: int | None) -> LayoutRequest:
+    """The request of free room ``name``: its template, every pair of doors strong and reversible
+    (floor 1), and each planned route with its band."""
+    room = cave.room(name)
+    asked = {(p.a, p.b): floor for p, floor in bands.items() if p.room == name}
+    numbers = sorted(room.doors)
+    for k, a in enumerate(numbers):
+        for b in numbers[k + 1:]:
+            if (a, b) not in asked and (b, a) not in asked:
+                asked[(a, b)] = 1
+    routes = tuple(RouteBand(a, b, floor, None if floor == 1 or ceiling is None else max(floor, ceiling))
+                   for (a, b), floor in sorted(asked.items()))
+    h, w = room.shape
+    return LayoutRequest(height=h, width=w, frame=False, min_stops=1, template=room.rows, routes=routes)
+
+
+def _capacity(cave: Cave, passage: planning.Passage) -> int:
+    """The most stops the cheap bounds allow the passage's route (``designer.analysis.bounds``)."""
+    from designer.analysis.bounds import most_stops
+
+    request = _room_request(cave, passage.room, {}, None)
+    return max(1, most_stops(request.route_request(RouteBand(passage.a, passage.b, 1))))
+
+
+def _measured(cave: Cave):
+    """A filled room's passage stops: its route's min stops, with the keys it holds or without."""
+    from designer.analysis.classify import min_stops
+    from designer.core.room import Room
+
+    def measure(passage: planning.Passage) -> int | None:
+        room = cave.room(passage.room).room
+        if not passage.takes and room.items:
+            room = Room(room.terrain, room.doors, items=())
+        stops = min_stops(room.route(passage.a, passage.b))
+        return stops if stops > 0 else None
+
+    return measure
+
+
+def check_keys(cave: Cave) -> None:
+    """Refuse a cave whose key cannot matter: the exit must be out of reach without each key's
+    locks (every room taken as open between all its doors). One DesignerError line."""
+    import networkx as nx
+
+    for key in cave.keys:
+        joined = nx.DiGraph()
+        for room in cave.rooms:
+            doors = [(room.name, n) for n in room.doors]
+            joined.add_edges_from((a, b) for a in doors for b in doors if a != b)
+        for link in cave.links:
+            if link.lock != key.name:
+                joined.add_edge(link.a, link.b)
+                if not link.one_way:
+                    joined.add_edge(link.b, link.a)
+        if cave.exit in joined and nx.has_path(joined, cave.entrance, cave.exit):
+            raise DesignerError(f"key {key.name} cannot matter: the exit is reached without passing a link it "
+                                f"opens (lock a link that every way to the exit passes)")
+
+
+def design(request: CaveRequest, *, seed: int = 0, time_limit: float = 60.0, workers: int | None = None,
+           executor=None, on_progress: OnProgress = no_progress, cancel: CancelToken | None = None) -> CaveDesign:
+    """A verified cave meeting ``request`` (see the module docstring), or CaveFailed saying why."""
+    from designer.search import methods
+    from designer.search.packs import PackJob, run_pack_job
+    from designer.search.result import DesignFailed
+
+    t0 = time.perf_counter()
+    cave = request.cave
+    check_keys(cave)
+    free = [room.name for room in cave.rooms if room.free]
+    graph = planning.edges(cave, set(free), _measured(cave))
+    passages = sorted({edge.passage for edge in graph if edge.designed}, key=str)
+    most = {p: _capacity(cave, p) for p in passages}
+    low = {p: 1 for p in passages}
+    for name, floor, _ in request.rooms:
+        cave.room(name)
+        for p in passages:
+            if p.room == name:
+                low[p] = max(low[p], floor)
+    for name, a, b, floor, _ in request.routes:
+        hits = [p for p in passages if (p.room, p.a, p.b) == (name, a, b)]
+        if not hits:
+            raise DesignerError(f"route {name}:{a}:{b} is no passage of a free room (from a door one enters by "
+                                f"to a door one leaves by)")
+        for p in hits:
+            low[p] = max(low[p], floor)
+    for p in passages:
+        if low[p] > most[p]:
+            raise CaveFailed("infeasible", f"proven infeasible: room {p.room}'s route {p.a}:{p.b} holds at most "
+                                           f"{most[p]} stops, below its floor {low[p]}")
+    steps = Steps(on_progress, len(free), "planning the bands")
+    made: dict = {}  # (room, its bands) -> the designed room
+    rounds, redesign = 0, 0
+    while True:
+        check_cancel(cancel)
+        left = time_limit - (time.perf_counter() - t0)
+        if rounds >= MAX_ROUNDS or left <= 0:
+            raise CaveFailed("time limit", f"time limit reached: no cave met min stops {request.min_stops} in "
+                                           f"{time_limit:g} s ({rounds} rounds of plan, rooms and check)")
+        rounds += 1
+        try:
+            bands = planning.solve(cave, graph, low, most, request.min_stops, min(10.0, left), seed)
+        except planning.Infeasible as exc:
+            reason = "infeasible" if rounds == 1 else "time limit"
+            head = "proven infeasible" if rounds == 1 else "time limit reached: the rooms could not hold their bands"
+            raise CaveFailed(reason, f"{head}: {exc}, below {request.min_stops}") from None
+        ceiling = None
+        if request.max_stops is not None:
+            on_way = max(1, len(set(planning.way_rooms(cave, graph, bands))))
+            ceiling = (request.max_stops - request.min_stops) // on_way
+        jobs, order = [], []
+        for k, name in enumerate(free):
+            mine = {p: s for p, s in bands.items() if p.room == name}
+            key = (name, tuple(sorted((str(p), s) for p, s in mine.items())), redesign)
+            if key in made:
+                continue
+            room_request = _room_request(cave, name, mine, None if ceiling is None else
+                                         max(mine.values(), default=1) + ceiling)
+            order.append((name, key, mine))
+            jobs.append(PackJob(room_request, seed + k + 1000 * redesign, 0.0, workers, False, "auto"))
+        share = max(ROOM_SECONDS, (time_limit - (time.perf_counter() - t0)) / max(1, len(jobs)))
+        jobs = [replace(job, time_limit=share) for job in jobs]
+        steps.label(f"round {rounds}: designing {len(jobs)} room{'s' if len(jobs) != 1 else ''}")
+        results = {}
+        if executor is not None and len(jobs) > 1:
+            executor.run(run_pack_job, jobs, lambda job, result: (results.__setitem__(job.seed, result), steps.step()))
+        else:
+            for job in jobs:
+                try:
+                    results[job.seed] = methods.get("auto").run(job.request, seed=job.seed, time_limit=job.time_limit,
+                                                                workers=job.workers, cancel=cancel)
+                except DesignFailed as failed:
+                    check_cancel(cancel)
+                    results[job.seed] = failed
+                steps.step()
+        failed_rooms = []
+        for (name, key, mine), job in zip(order, jobs):
+            result = results[job.seed]
+            if isinstance(result, DesignFailed):
+                failed_rooms.append(name)
+                for p, s in mine.items():  # ask less of it: at most 90% of the floor it missed
+                    if s > low[p]:
+                        most[p] = max(low[p], min(most[p], s - max(1, s // 10)))
+            else:
+                made[key] = result.room
+        if failed_rooms:
+            continue
+        rooms = {}
+        for name in free:
+            mine = {p: s for p, s in bands.items() if p.room == name}
+            rooms[name] = made[(name, tuple(sorted((str(p), s) for p, s in mine.items())), redesign)]
+        filled = cave.filled(rooms)
+        report = cave_graph.analyze(filled)
+        why = cave_graph.failure(filled, request.min_stops, request.max_stops, report)
+        if why is None:
+            record = {"method": "cave", "seed": seed, "time_limit": time_limit, "workers": workers,
+                      "seconds": round(time.perf_counter() - t0, 3), "rounds": rounds,
+                      "bands": {str(p): s for p, s in sorted(bands.items(), key=lambda x: str(x[0]))},
+                      "request": request.to_json()}
+            return CaveDesign(filled, report, record)
+        if report.way is not None and report.strong and report.min_stops < request.min_stops:
+            short = request.min_stops - report.min_stops
+            on_way = [p for p in passages if p.room in {visit.room for visit in report.way.visits}]
+            for p in on_way:
+                low[p] = min(most[p], max(low[p], bands[p] + -(-short // max(1, len(on_way)))))
+        else:
+            redesign += 1  # weak as a whole, or a key idle: the rooms again, from other seeds

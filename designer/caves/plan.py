@@ -1,0 +1,198 @@
+"""The plan of a cave: a band for each passage through each free room, chosen so that every way
+from the entrance to the exit meets the cave's band, posed as a small CP-SAT model; and the proof
+when no plan can.
+
+A **passage** runs through one room from a door the player can enter it by (the entrance, or a
+link's landing door) to a door they can leave it by (the exit, or a link's door), and, in a room
+that holds keys, either takes them (a route of the room with its keys as items: the room is
+designed that way) or passes them by. The player's way through the cave is a chain of passages,
+and a passage's stops are at least its room's route min stops (inside the cave the room's other
+doors lead away instead of holding the player, so it has no more paths than alone).
+
+So the cave's min stops is at least the shortest way over a graph of nodes (door rested on, keys
+held), whose edges are the passages, a locked link's passage only with its key. By LP duality a
+shortest way is at least K exactly when there are **potentials**, one number per node, 0 at the
+entrance and K or more at the exit, that no edge rises by more than its weight. The model holds
+a variable per free room's key-taking passage (its band's floor, between the user's floor and
+what the room can hold by the cheap bounds) and the potentials, and minimizes the largest share
+of its room's capacity any passage is asked for, then their sum. Passages of filled rooms weigh
+their measured stops; passing keys by, or going back out through the door one came in by, weigh
+the least they can (1 and 2).
+
+No plan exists exactly when the shortest way with every passage at its most is below K: that
+way names the rooms that hold the cave back (``Infeasible``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from designer.caves.cave import Cave, Door
+from designer.core.errors import LevelError
+
+EXIT = ("", 0)  # the node the exit's passages end in
+FIXED = 0  # a passage's weight is a number (a filled room, or a least possible)
+
+
+@dataclass(frozen=True)
+class Passage:
+    """Through ``room`` from door ``a`` to door ``b``; ``takes``: it takes the room's keys."""
+
+    room: str
+    a: int
+    b: int
+    takes: bool
+
+    def __str__(self) -> str:
+        return f"{self.room} {self.a}:{self.b}"
+
+
+@dataclass(frozen=True)
+class Edge:
+    """From resting on door ``source`` holding keys ``held`` to ``target`` (a door, or EXIT) holding
+    ``after``, by ``passage``; its weight is the passage's band (``designed``) or ``weight``."""
+
+    source: Door
+    held: int
+    target: Door
+    after: int
+    passage: Passage
+    designed: bool
+    weight: int
+
+
+@dataclass
+class Plan:
+    """The floor of each designed passage (its route's band), and the model's verdict."""
+
+    bands: dict = field(default_factory=dict)  # Passage: floor
+    most: dict = field(default_factory=dict)  # Passage: the most its room can hold (may tighten)
+
+
+class Infeasible(Exception):
+    """No plan meets the band: ``way`` is the shortest way with every passage at its most."""
+
+    def __init__(self, stops: int, way: list):
+        self.stops, self.way = stops, way
+        rooms = list(dict.fromkeys(edge.passage.room for edge in way))
+        parts = ", ".join(f"{edge.passage} at most {edge.weight}" for edge in way)
+        super().__init__(f"the way through rooms {', '.join(rooms)} holds at most {stops} stops ({parts})")
+
+
+def edges(cave: Cave, designed: set[str], measured) -> list[Edge]:
+    """The passage graph of ``cave`` (see the module docstring). ``designed``: the free rooms;
+    ``measured(passage)``: a filled room's passage stops (None: no way through)."""
+    names = [key.name for key in cave.keys]
+    keys_in = {room.name: sum(1 << names.index(k.name) for k in cave.keys if k.room == room.name) for room in cave.rooms}
+    enter: dict[str, set[int]] = {room.name: set() for room in cave.rooms}
+    leave: dict[Door, tuple[Door, str | None]] = {}  # a door one leaves by: where it leads, its lock
+    enter[cave.entrance[0]].add(cave.entrance[1])
+    for link in cave.links:
+        enter[link.b[0]].add(link.b[1])
+        leave[link.a] = (link.b, link.lock)
+        if not link.one_way:
+            enter[link.a[0]].add(link.a[1])
+            leave[link.b] = (link.a, link.lock)
+    leave[cave.exit] = (EXIT, None)
+    found = []
+    for room in cave.rooms:
+        doors_out = [n for n in room.doors if (room.name, n) in leave]
+        for a in sorted(enter[room.name]):
+            for b in doors_out:
+                target, lock = leave[(room.name, b)]
+                for takes in ((True, False) if keys_in[room.name] else (False,)):
+                    passage = Passage(room.name, a, b, takes)
+                    if a == b:
+                        weight, design = 2, False  # out by the door one came in by: at least out and back
+                    elif room.name in designed:
+                        weight, design = (0, True) if takes or not keys_in[room.name] else (1, False)
+                    else:
+                        weight, design = measured(passage), False
+                        if weight is None:
+                            continue
+                    for held in range(1 << len(names)):
+                        after = held | (keys_in[room.name] if takes else 0)
+                        if lock is None or after >> names.index(lock) & 1:
+                            found.append(Edge((room.name, a), held, target, after if target != EXIT else 0,
+                                              passage, design, weight))
+    return found
+
+
+def shortest(cave: Cave, graph: list[Edge], weight) -> tuple[int, list[Edge]] | None:
+    """The shortest way from the entrance to the exit over ``graph``, each edge weighing
+    ``weight(edge)``: (stops, edges), or None when the exit cannot be reached."""
+    import heapq
+
+    start = (cave.entrance, 0)
+    out: dict = {}
+    for edge in graph:
+        out.setdefault((edge.source, edge.held), []).append(edge)
+    best, back, heap = {start: 0}, {}, [(0, 0, start)]
+    count = 0
+    while heap:
+        cost, _, node = heapq.heappop(heap)
+        if cost > best[node]:
+            continue
+        if node[0] == EXIT:
+            way = []
+            while node != start:
+                way.append(back[node])
+                node = (back[node].source, back[node].held)
+            return cost, way[::-1]
+        for edge in out.get(node, ()):
+            nxt = (edge.target, edge.after)
+            if cost + weight(edge) < best.get(nxt, cost + weight(edge) + 1):
+                best[nxt] = cost + weight(edge)
+                back[nxt] = edge
+                count += 1
+                heapq.heappush(heap, (best[nxt], count, nxt))
+    return None
+
+
+def solve(cave: Cave, graph: list[Edge], low: dict, most: dict, min_stops: int, time_limit: float = 10.0,
+          seed: int = 0) -> dict:
+    """The bands: for each designed passage (keys of ``low`` and ``most``) a floor between its
+    ``low`` and ``most``, such that every way through makes at least ``min_stops``; the largest
+    share of ``most`` asked for made as small as it can be, then their sum. Raises ``Infeasible``
+    (naming the way that holds the cave back) when no bands can."""
+    from ortools.sat.python import cp_model
+
+    reached = shortest(cave, graph, lambda e: most[e.passage] if e.designed else e.weight)
+    if reached is None:
+        raise LevelError("the exit cannot be reached from the entrance through the cave's links and locks")
+    if reached[0] < min_stops:
+        raise Infeasible(reached[0], [_at_most(edge, most) for edge in reached[1]])
+    model = cp_model.CpModel()
+    top = sum(most.values()) + sum(e.weight for e in graph) + min_stops
+    band = {p: model.NewIntVar(low[p], most[p], f"s{k}") for k, p in enumerate(sorted(low, key=str))}
+    nodes = {(e.source, e.held) for e in graph} | {(e.target, e.after) for e in graph}
+    pot = {node: model.NewIntVar(0, top, f"p{k}") for k, node in enumerate(sorted(nodes, key=str))}
+    model.Add(pot[(cave.entrance, 0)] == 0)
+    for edge in graph:
+        weight = band[edge.passage] if edge.designed else edge.weight
+        model.Add(pot[(edge.target, edge.after)] <= pot[(edge.source, edge.held)] + weight)
+    model.Add(pot[(EXIT, 0)] >= min_stops)
+    share = model.NewIntVar(0, 1000, "share")  # the largest band, in thousandths of its room's capacity
+    for p, var in band.items():
+        model.Add(var * 1000 <= share * max(1, most[p]))
+    model.Minimize(share * (len(band) * top + 1) + sum(band.values()))
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = max(0.5, time_limit)
+    solver.parameters.num_workers = 1
+    solver.parameters.random_seed = seed
+    status = solver.Solve(model)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):  # pragma: no cover - the shortest way showed one
+        raise LevelError("the cave's plan found no bands in its time")
+    return {p: int(solver.Value(var)) for p, var in band.items()}
+
+
+def _at_most(edge: Edge, most: dict) -> Edge:
+    from dataclasses import replace
+
+    return replace(edge, weight=most[edge.passage]) if edge.designed else edge
+
+
+def way_rooms(cave: Cave, graph: list[Edge], bands: dict) -> list[str]:
+    """The rooms of the plan's shortest way, in order."""
+    reached = shortest(cave, graph, lambda e: bands[e.passage] if e.designed else e.weight)
+    return [] if reached is None else [edge.passage.room for edge in reached[1]]

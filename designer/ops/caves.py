@@ -1,0 +1,198 @@
+"""Caves for every shell: read one (text or JSON), solve it, analyse it, and design one from a
+template or from nothing (``designer.caves``), written where the user says.
+
+>>> made = design(CaveOptions(rooms=3, keys=1, size=(7, 7), min_stops=12, seed=2, time_limit=60))
+>>> made.design.analysis.min_stops >= 12, made.design.analysis.keys[0].needed
+(True, True)
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from designer.core.control import CancelToken, OnProgress, no_progress
+from designer.core.errors import DesignerError, LevelError
+
+
+def is_cave(data: bytes | str) -> bool:
+    """Whether a file's text is a cave: its first word is ``room``, or it is JSON of format ice-cave."""
+    text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+    head = text.lstrip("\ufeff \t\r\n")
+    if head.startswith("{"):
+        return '"ice-cave"' in head[:4096]
+    return head.startswith("room ") or head.startswith("room\t")
+
+
+def parse_cave(data: bytes | str):
+    """A cave from its text or JSON form (LevelError, one line)."""
+    from designer.caves.cave import Cave
+    from designer.formats.reading import decode_text, load_json
+
+    text = decode_text(data)
+    if text.lstrip().startswith("{"):
+        return Cave.from_json(load_json(text))
+    return Cave.parse(text)
+
+
+def read_cave(source: str):
+    """The cave in a file (a path, or - for standard input)."""
+    from designer.formats.reading import read_bytes
+
+    data = read_bytes(source, "cave file")
+    try:
+        return parse_cave(data)
+    except LevelError as exc:
+        raise LevelError(exc if source == "-" else f"{source}: {exc}") from None
+
+
+def solve(source: str, by: str = "moves"):
+    """The cave in ``source`` and its fewest-moves way through (None: the exit cannot be reached)."""
+    from designer.caves.graph import solve as solve_cave
+
+    cave = read_cave(source)
+    return cave, solve_cave(cave, by)
+
+
+def analyze(source: str):
+    """The analysis of the cave in ``source`` (``designer.caves.graph.CaveAnalysis``)."""
+    from designer.caves.graph import analyze as analyze_cave
+
+    return analyze_cave(read_cave(source))
+
+
+@dataclass(frozen=True)
+class CaveOptions:
+    """What a user asks ``designer cave`` for (None: not given)."""
+
+    template: str | None = None  # a cave file with free rooms (?)
+    rooms: int | None = None  # from nothing: this many rooms,
+    keys: int = 0  # this many keys,
+    size: tuple[int, int] | None = None  # and rooms of this size (default 12x12)
+    min_stops: int | None = None
+    max_stops: int | None = None
+    routes: tuple[str, ...] = ()  # "ROOM:A:B=K[..M]"
+    room_bands: tuple[str, ...] = ()  # "ROOM=K[..M]"
+    seed: int = 0
+    time_limit: float | None = None  # seconds (default 60; --from: the record's)
+    workers: int | None = None
+    source: str | None = None  # --from: a designed cave's JSON, made again
+
+
+@dataclass(frozen=True)
+class CaveMade:
+    design: object  # designer.caves.design.CaveDesign
+    text: str | None  # the file's text when it went to standard output
+
+
+def _band(text: str, what: str) -> tuple[int, int | None]:
+    low, dots, high = text.partition("..")
+    if not (low.isascii() and low.isdigit() and len(low) <= 6) or (dots and not (high.isascii() and high.isdigit()
+                                                                                  and len(high) <= 6)):
+        raise DesignerError(f"{what} takes K or K..M (whole numbers) after '=', not {text!r}")
+    return int(low), int(high) if dots else None
+
+
+def request_for(options: CaveOptions):
+    """The cave request the options ask for (checked: DesignerError, one line)."""
+    from designer.caves import grammar
+    from designer.caves.design import CaveRequest
+
+    if options.source is not None:
+        return _request_from(options.source)
+    if (options.template is None) == (options.rooms is None):
+        raise DesignerError("give a cave to fill (CAVE) or --rooms N for a cave from nothing, one of the two")
+    if options.template is not None:
+        if options.keys or options.size:
+            raise DesignerError("--keys and --size draw a cave from nothing (with --rooms), not a given cave")
+        cave, drawn = read_cave(options.template), None
+        if not cave.free:
+            raise DesignerError(f"{options.template}: every room is filled: nothing to design (mark free cells ?)")
+    else:
+        size = options.size or (12, 12)
+        drawn = {"rooms": options.rooms, "keys": options.keys, "size": list(size), "seed": options.seed}
+        cave = grammar.draw(options.rooms, options.keys, size, options.seed)
+    routes = []
+    for text in options.routes:
+        name, a, b, band = _route(text)
+        routes.append((name, a, b, *_band(band, "--route")))
+    rooms = []
+    for text in options.room_bands:
+        name, sep, band = text.partition("=")
+        if not sep:
+            raise DesignerError(f"--room takes ROOM=K or ROOM=K..M, not {text!r}")
+        cave.room(name)
+        rooms.append((name, *_band(band, "--room")))
+    min_stops = options.min_stops if options.min_stops is not None else 30
+    if options.max_stops is not None and options.max_stops < min_stops:
+        raise DesignerError(f"--max-stops {options.max_stops} is below --min-stops {min_stops}")
+    return CaveRequest(cave, min_stops, options.max_stops, tuple(routes), tuple(rooms), drawn)
+
+
+def _route(text: str) -> tuple[str, int, int, str]:
+    route, sep, band = text.partition("=")
+    parts = route.split(":")
+    if not sep or len(parts) != 3 or not all(p in "123456789" and len(p) == 1 for p in parts[1:]):
+        raise DesignerError(f"--route takes ROOM:A:B=K or ROOM:A:B=K..M (doors 1-9), not {text!r}")
+    return parts[0], int(parts[1]), int(parts[2]), band
+
+
+def _request_from(source: str):
+    from designer.caves.design import CaveRequest
+    from designer.formats.reading import decode_text, load_json, read_bytes
+
+    obj = load_json(decode_text(read_bytes(source, "cave file")))
+    record = obj.get("generator") if isinstance(obj, dict) else None
+    if not isinstance(record, dict) or record.get("method") != "cave":
+        raise DesignerError(f"{source}: no cave generator record (a cave designed by designer cave, as JSON)")
+    return CaveRequest.from_json(record.get("request")), record
+
+
+def design(options: CaveOptions, *, output: str | None = None, fmt: str = "text", force: bool = False,
+           dask: str | None = None, on_progress: OnProgress = no_progress,
+           cancel: CancelToken | None = None) -> CaveMade:
+    """Design the cave ``options`` ask for, verified whole, and write it to ``output`` (a path,
+    or None/- for the text in hand); CaveFailed when it cannot be met."""
+    from designer.caves.design import design as design_cave
+    from designer.formats import output as files
+    from designer.search.executor import open_executor
+
+    request = request_for(options)
+    seed, time_limit, workers = options.seed, options.time_limit or 60.0, options.workers
+    if isinstance(request, tuple):  # --from: the record's seed, time and workers unless given
+        request, record = request
+        seed = int(record.get("seed", 0))
+        time_limit = options.time_limit if options.time_limit is not None else float(record.get("time_limit", 60))
+        workers = options.workers if options.workers is not None else record.get("workers")
+    if output not in (None, "-"):
+        files.check_file(output, force=force)
+    executor = open_executor(dask, workers, cancel) if dask is not None else None
+    try:
+        made = design_cave(request, seed=seed, time_limit=time_limit, workers=workers, executor=executor,
+                           on_progress=on_progress, cancel=cancel)
+    finally:
+        if executor is not None:
+            executor.close()
+    text = cave_text(made, fmt)
+    if output not in (None, "-"):
+        files.write(output, text, force=force)
+        return CaveMade(made, None)
+    return CaveMade(made, text)
+
+
+def cave_text(made, fmt: str) -> str:
+    """A designed cave as its file holds it: the text form, or JSON with its analysis and record."""
+    if fmt != "json":
+        return str(made.cave) + "\n"
+    found = made.cave.to_json()
+    found["analysis"] = made.analysis.to_dict()
+    found["generator"] = made.record
+    return json.dumps(found, indent=1) + "\n"
+
+
+def suffix_format(path: str | None, fmt: str | None) -> str:
+    """The format a cave is written in: as asked, else by the file's suffix (.json: JSON)."""
+    if fmt is not None:
+        return fmt
+    return "json" if path is not None and Path(path).suffix.lower() == ".json" else "text"

@@ -1,0 +1,144 @@
+"""Caves: the value type and its forms, and the whole state graph held to an independent reader."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+import oracle_caves as oracle
+from designer.caves import graph
+from designer.caves.cave import Cave, CaveRoom, Key, Link
+from designer.core.errors import LevelError
+
+TWO = "room a\n#1#\n#.2\n###\nroom b\n#1#\n2.#\n###\ndoor a:2 b:2\nentrance a:1\nexit b:1"
+
+
+def random_cave(seed: int) -> Cave:
+    """A small random cave: framed rooms with doors in their frames, snow now and then, links
+    (doorways, ladders, holes) between rooms, up to two keys and the locks they open."""
+    rng = random.Random(seed)
+    count = rng.randint(2, 4)
+    rooms, free_doors = [], []
+    for k in range(count):
+        h, w = rng.randint(4, 6), rng.randint(4, 6)
+        grid = [["#"] * w for _ in range(h)]
+        for r in range(1, h - 1):
+            for c in range(1, w - 1):
+                grid[r][c] = rng.choice("....#_") if rng.random() < 0.9 else "."
+        sides = [(0, c) for c in range(1, w - 1)] + [(h - 1, c) for c in range(1, w - 1)] + \
+                [(r, 0) for r in range(1, h - 1)] + [(r, w - 1) for r in range(1, h - 1)]
+        cells = rng.sample(sides, rng.randint(2, 3))
+        for number, (r, c) in enumerate(cells, 1):
+            grid[r][c] = str(number)
+            free_doors.append((f"r{k}", number))
+        rooms.append((f"r{k}", grid))
+    rng.shuffle(free_doors)
+    entrance, exit_ = free_doors.pop(), free_doors.pop()
+    links = []
+    while len(free_doors) >= 2:
+        a, b = free_doors.pop(), free_doors.pop()
+        if a[0] == b[0]:
+            # two doors of one room: the second goes back for another pairing, or turns to rock
+            name, grid = next(x for x in rooms if x[0] == b[0])
+            r, c = next((r, c) for r, row in enumerate(grid) for c, ch in enumerate(row) if ch == str(b[1]))
+            grid[r][c] = "#"
+            free_doors.append(a)
+            continue
+        links.append([rng.choice(("door", "ladder", "hole")), a, b, None])
+    for door in free_doors:  # a door left over: rock
+        name, grid = next(x for x in rooms if x[0] == door[0])
+        r, c = next((r, c) for r, row in enumerate(grid) for c, ch in enumerate(row) if ch == str(door[1]))
+        grid[r][c] = "#"
+    keys = []
+    for k in range(rng.randint(0, 2)):
+        name, grid = rng.choice(rooms)
+        ice = [(r, c) for r in range(1, len(grid) - 1) for c in range(1, len(grid[0]) - 1) if grid[r][c] == "."]
+        if ice:
+            cell = rng.choice(ice)
+            grid[cell[0]][cell[1]] = "*"
+            keys.append(Key(f"k{k}", name, cell))
+            if links:
+                rng.choice(links)[3] = f"k{k}"
+    made = []
+    for name, grid in rooms:  # a room left with fewer than two doors gets renumbered doors back
+        made.append(CaveRoom(name, tuple("".join(row) for row in grid)))
+    try:
+        return Cave(tuple(made), tuple(Link(*link) for link in links), entrance, exit_, tuple(keys))
+    except LevelError:
+        return Cave.parse(TWO)  # a draw whose rooms lost a door: the smallest cave instead
+
+
+def test_the_text_and_json_forms_read_back_exactly():
+    cave = Cave.parse(TWO)
+    assert str(cave) == TWO
+    assert Cave.from_json(json.loads(json.dumps(cave.to_json()))) == cave
+    for seed in range(40):
+        cave = random_cave(seed)
+        assert Cave.parse(str(cave)) == cave
+        assert Cave.from_json(cave.to_json()) == cave
+
+
+@pytest.mark.parametrize("text, why", [
+    (TWO.replace("exit b:1", ""), "no exit"),
+    (TWO.replace("door a:2 b:2", "door a:2 a:1"), "used twice"),
+    (TWO.replace("door a:2 b:2", "door a:2 b:2 lock red"), "no key is named 'red'"),
+    (TWO.replace("door a:2 b:2", ""), "door a:2 leads nowhere"),
+    (TWO.replace("#.2", "#*2"), "is no key"),
+    (TWO.replace("door a:2", "tunnel a:2"), "not a line of a cave"),
+    (TWO.replace("room b", "room a"), "two rooms named 'a'"),
+    (TWO + "\nkey k a 9,9", r"has no \* at row 9"),
+])
+def test_a_bad_cave_is_refused_in_one_line(text, why):
+    with pytest.raises(LevelError, match=why) as error:
+        Cave.parse(text)
+    assert "\n" not in str(error.value)
+
+
+def _agree(cave: Cave) -> None:
+    report = graph.analyze(cave, rooms=False)
+    stops = oracle.min_stops(cave)
+    assert (report.min_stops if report.way else -1) == stops
+    if report.way:
+        assert report.strong == oracle.strong(cave)
+    assert report.reversible == oracle.reversible(cave)
+    reached = oracle.rooms_reached(cave)
+    assert set(report.unreached) == {room.name for room in cave.rooms} - reached
+    for k, worth in enumerate(report.keys):
+        without = oracle.min_stops(cave, without=k)
+        assert (worth.without if worth.without is not None else -1) == without
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10**6))
+def test_the_state_graph_agrees_with_an_independent_reader(seed):
+    _agree(random_cave(seed))
+
+
+def test_the_way_is_told_room_by_room_and_replays():
+    cave = Cave.parse(TWO)
+    way = graph.solve(cave)
+    assert way.moves == "drru" and [(v.room, v.door, v.stops) for v in way.visits] == [("a", 1, 2), ("b", 2, 2)]
+    solvable = [cave for cave in map(random_cave, range(300)) if graph.solve(cave) is not None]
+    assert len(solvable) >= 20
+    for cave in solvable[:20]:
+        way = graph.solve(cave)
+        assert sum(visit.stops for visit in way.visits) == way.stops == oracle.min_stops(cave)
+        state = oracle.start(cave)
+        for letter in way.moves:  # the moves, replayed by the plain reader, end at the exit
+            state = oracle.moves(cave, state)["udlr".index(letter)]
+            assert state is not None
+        assert state == oracle.EXIT
+
+
+def test_a_key_taken_mid_slide_opens_its_lock_in_the_same_slide():
+    text = ("room a\n#1#####\n#..*..2\n#######\nroom b\n#1#\n#.#\n#2#\n"
+            "door a:2 b:1 lock k\nkey k a 1,3\nentrance a:1\nexit b:2")
+    cave = Cave.parse(text)
+    way = graph.solve(cave)
+    assert way.moves == "drd" and way.keys == {"k": 2}
+    assert oracle.min_stops(cave) == 3
+    report = graph.analyze(cave)
+    assert report.keys[0].needed and report.keys[0].matters

@@ -7,9 +7,10 @@ passages' most lowered; a cave that falls short of its band raises the floors of
 its shortest way; a room that makes the cave weak is designed again from another seed. A request
 no plan can meet is proven so before any room is designed (``plan.Infeasible``).
 
-Each room k is designed from seed ``seed + k`` (and ``+ 1000`` a round after a redesign), with
-the same ``workers`` on a cluster as here, so a seed gives the same cave either way whenever the
-rooms are found before their time limits.
+Each room k is designed from seed ``seed + k`` (and ``+ 1000`` a round after a redesign) on one
+worker (``workers`` 1, the default: a dask worker is a daemon process, which may not start the
+processes a room with keys designs its chains in), so a seed gives the same cave either way
+whenever the rooms are found before their time limits.
 """
 
 from __future__ import annotations
@@ -151,6 +152,9 @@ def design(request: CaveRequest, *, seed: int = 0, time_limit: float = 60.0, wor
     from designer.search.result import DesignFailed
 
     t0 = time.perf_counter()
+    workers = workers or 1
+    if executor is not None and workers != 1:
+        raise DesignerError("on dask each room is designed by one worker process: leave --workers out")
     cave = request.cave
     check_keys(cave)
     free = [room.name for room in cave.rooms if room.free]

@@ -181,6 +181,7 @@ class Way:
     distance: int
     visits: tuple[Visit, ...]
     keys: dict  # key name: the move that takes it (1 for the first)
+    path: tuple = ()  # the resting places, (room, (row, col)), from the entrance to the exit
 
     @property
     def stops(self) -> int:
@@ -212,7 +213,8 @@ def solve(cave: Cave, by: str = "moves", table: States | None = None, laid: Shee
         if there != room or step == len(found.moves):
             visits.append(Visit(room, door, "".join(moves), tuple(taken)))
             room, door, moves, taken = there, laid.doors.get(after, (there, 0))[1], [], []
-    return Way(found.moves, found.distance, tuple(visits), keys)
+    rests = tuple((laid.room_of(flat), laid.local(flat)) for flat in path)
+    return Way(found.moves, found.distance, tuple(visits), keys, rests)
 
 
 # --- the analysis ---------------------------------------------------------------------------

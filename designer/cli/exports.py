@@ -60,6 +60,12 @@ def export(
     from designer.ops import exports
 
     written = exports.export_tiled(source, output_file=output_file, out=out, cell=cell, force=force, into=into)
+    if exports._is_cave(source):
+        maps = [path for path in written.paths if str(path).endswith((".tmj", ".tmx", ".json"))]
+        copied = f" (copies of {into}'s maps)" if into else ""
+        note(f"wrote {len(maps)} room maps and the world {next(p for p in written.paths if str(p).endswith('.world'))}"
+             f"{copied} to {out}")
+        return
     if into is not None:
         note(f"wrote {output_file} (the {'room' if written.rooms else 'level'} in a copy of {into})")
         return

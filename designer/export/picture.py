@@ -324,11 +324,11 @@ def draw_room(room: Room, *, cell: int = DEFAULT_CELL, solution: bool = False, r
             picture.append(draw.Text(one.name, 13, 6 + k * 40, room.height * cell + 15, font_weight="bold",
                                      fill=ROUTE_COLOURS[k % len(ROUTE_COLOURS)],
                                      font_family="DejaVu Sans, Verdana, sans-serif"))
-    picture.append(_room_group(room, cell, solved))
+    picture.append(room_group(room, cell, solved))
     return picture
 
 
-def _room_group(room: Room, cell: float, solved: list) -> draw.Group:
+def room_group(room: Room, cell: float, solved: list) -> draw.Group:
     """A room's tiles, the path of each route ``solved`` (``RouteSolution``s, each in its colour)
     and its numbered doors."""
     group = draw.Group()
@@ -378,7 +378,7 @@ def contact_sheet(levels: list[tuple[str, Level]], *, cell: int = 16, columns: i
             from designer.analysis.routes import solve_routes
 
             solved = solve_routes(level)
-            sheet.append(draw.Use(_room_group(level, cell, solved if solution else []), x, y))
+            sheet.append(draw.Use(room_group(level, cell, solved if solution else []), x, y))
             stops = sorted(one.solution.stops for one in solved if one.solution)
             caption = (f"{name}: {len(level.doors)} doors, {stops[0]}-{stops[-1]} stops" if len(stops) == len(solved)
                        else f"{name}: a route unsolvable")

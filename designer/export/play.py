@@ -117,8 +117,14 @@ def page(levels: list[LevelFile | tuple[str, Level | Room]], *, title: str = "ic
     if not levels:
         raise ValueError("no levels to play")
     files = [item if isinstance(item, LevelFile) else LevelFile(item[0], item[1], {}) for item in levels]
-    entries = [one for item in files for one in
-               (route_entries(item.name, item.level) if isinstance(item.level, Room) else [level_entry(item)])]
+    return entries_page([one for item in files for one in
+                         (route_entries(item.name, item.level) if isinstance(item.level, Room) else [level_entry(item)])],
+                        title=title, cell=cell)
+
+
+def entries_page(entries: list[dict], *, title: str, cell: int = PAGE_CELL, extra: tuple[str, str] = ("", "")) -> str:
+    """The page of ``entries`` (``level_entry``'s, or a cave's: ``designer.caves.play``); ``extra``
+    is (script, the code ``load`` runs after the doors are marked) for a page that needs more."""
     # "<" never reaches the page raw: no "</script>" or "<!--" can end or bend the script element
     data = json.dumps(entries).replace("<", "\\u003c").replace(">", "\\u003e")
     items = any("items" in one for one in entries)
@@ -131,8 +137,8 @@ def page(levels: list[LevelFile | tuple[str, Level | Room]], *, title: str = "ic
     passages = any("portals" in one for one in entries)
     parts.update({name: value if passages else plain for name, (value, plain) in _PASSAGE_PARTS.items()})
     if passages:
-        parts["RULES"] = RULES_JS + PASSAGES_JS
-        parts["DOORS"] = _PASSAGE_MARKS + parts["DOORS"]
+        parts["RULES"] = RULES_JS + PASSAGES_JS + extra[0]
+        parts["DOORS"] = _PASSAGE_MARKS + parts["DOORS"] + extra[1]
     # One pass over the template: a part is never searched again, so no title, level name or level
     # data can bring in another part, whatever placeholders it spells.
     return _PLACEHOLDER.sub(lambda found: parts[found.group(1)], _TEMPLATE)
@@ -341,7 +347,8 @@ function show() {
   const items = level.items || [], left = items.filter((item, k) => !(taken >> k & 1)).length;
   document.body.dataset.items = String(left);
   $("items").hidden = !items.length;
-  $("items").textContent = left ? `Items left: ${left} (the exit opens when none is left)` : "Items: all taken, the exit is open";
+  $("items").textContent = level.cave ? `Keys: ${items.length - left} of ${items.length}` :
+    left ? `Items left: ${left} (the exit opens when none is left)` : "Items: all taken, the exit is open";
   document.querySelectorAll(".cell.item").forEach((cell) => { cell.hidden = taken >> Number(cell.dataset.item) & 1; });
   $("par").textContent = level.par < 0 ? "Par: none (the goal cannot be reached)" : `Par: ${level.par}`;
   if (solved) {
@@ -365,7 +372,7 @@ function move(dir) {
   history.push([pos, taken]);__ON_MOVE__
   pos = to;
   taken = now;
-  if (same(pos, level.goal) && taken === allTaken()) {
+  if (same(pos, level.goal) && goalOpen(taken)) {
     solved = true;
     if (!assisted) {
       const moves = history.length, stars = starsFor(moves);

@@ -37,8 +37,13 @@ def parse_cave(data: bytes | str):
 
 
 def read_cave(source: str):
-    """The cave in a file (a path, or - for standard input)."""
+    """The cave in a file (a path, or - for standard input), or in a Tiled world of room maps
+    (``designer.caves.world``)."""
+    from designer.caves.world import is_world_path, read_world
     from designer.formats.reading import read_bytes
+
+    if is_world_path(source):
+        return read_world(source)
 
     data = read_bytes(source, "cave file")
     try:
@@ -196,3 +201,52 @@ def suffix_format(path: str | None, fmt: str | None) -> str:
     if fmt is not None:
         return fmt
     return "json" if path is not None and Path(path).suffix.lower() == ".json" else "text"
+
+
+def render_plan(source: str, *, cell: int = 16, way: bool = False, png: bool = False) -> bytes | str:
+    """The floor plan of the cave in ``source`` (``designer.caves.picture``), SVG text or PNG bytes;
+    RequestNotMet when ``way`` is asked of a cave whose exit cannot be reached."""
+    from designer.caves.picture import draw_plan
+    from designer.core.errors import RequestNotMet
+    from designer.export.picture import png_bytes, svg_text
+
+    try:
+        drawing = draw_plan(read_cave(source), cell=cell, way=way)
+    except ValueError as exc:
+        raise RequestNotMet(f"unsolvable: {exc}") from None
+    return png_bytes(drawing) if png else svg_text(drawing)
+
+
+def export_world(source: str, out: str, *, cell: int = 32, into: str | None = None, force: bool = False) -> list:
+    """The cave in ``source`` as Tiled maps in the folder ``out``: a map per room, the tileset
+    images and ``cave.world`` (``designer.caves.world``); with ``into`` (a user's world, the cave's
+    template), copies of that world's maps with the rooms written in, and the world. The paths."""
+    from designer.caves import world
+    from designer.export import picture, tiled
+    from designer.formats import output
+
+    cave = read_cave(source)
+    if cave.free:
+        raise DesignerError(f"{source}: the cave has free cells (?): fill it first (designer cave)")
+    if into is not None:
+        if not world.is_world_path(into):
+            raise DesignerError(f"--into {into}: a cave goes into a Tiled world (.world) of room maps")
+        files, images = world.into_world(into, cave), []
+    else:
+        files = world.world_files(cave, cell)
+        needed = {tiled.tileset_for(room.room) for room in cave.rooms}
+        images = [(name, kinds) for name, kinds in tiled.TILESETS if (name, kinds) in needed]
+    paths = output.check_folder(out, list(files) + [name for name, _ in images], force=force)
+    with output.folder(out):
+        for path, (name, text) in zip(paths, files.items()):
+            output.write(path, text, force=force)
+        for path, (_, kinds) in zip(paths[len(files):], images):
+            output.write(path, picture.png_bytes(picture.tileset(cell, kinds)), force=force)
+    return paths
+
+
+def play_page(source: str, title: str) -> str:
+    """The play page of the whole cave in ``source`` (``designer.export.play``)."""
+    from designer.caves.play import cave_page
+
+    return cave_page(read_cave(source), title)

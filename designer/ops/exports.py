@@ -30,6 +30,13 @@ def _read(source: str):
     return [one], one.level if isinstance(one.level, Room) else None
 
 
+def _is_cave(source: str) -> bool:
+    """Whether ``source`` is a cave's file (or a Tiled world of room maps): a path, not a folder."""
+    from designer.ops.levels import _cave_file
+
+    return str(source) != "-" and not Path(source).is_dir() and _cave_file(source)
+
+
 def _unsolvable(entry) -> str | None:
     """Why a level file's level (or a room's route) has no solution to draw, or None."""
     from designer.analysis.graph import is_solvable
@@ -77,6 +84,15 @@ def render(source: str, output_file: str, *, solution: bool = False, moves_left:
         raise DesignerError(f"-o {output_file}: unknown picture format {suffix or '(no suffix)'!r}; "
                             "use .svg or .png")
     output.check_file(output_file, force=force)
+    if _is_cave(source):
+        from designer.ops.caves import render_plan
+
+        if moves_left or graph:
+            raise DesignerError("--moves-left and --graph draw a level; a cave is drawn as its floor plan (--solution: "
+                                "the way through)")
+        data = render_plan(source, cell=cell or 16, way=solution, png=suffix == ".png")
+        output.write(output_file, data, force=force)
+        return Written([output_file], 1)
     levels, room = _read(source)
     if room is not None:  # each door numbered, each route's path in a colour of its own
         if moves_left or graph:
@@ -118,6 +134,12 @@ def export_tiled(source: str, *, output_file: str | None = None, out: str | None
 
     if (output_file is None) == (out is None):
         raise DesignerError("give either -o FILE.tmj (one level) or --out DIR")
+    if _is_cave(source):
+        from designer.ops.caves import export_world
+
+        if out is None:
+            raise DesignerError("a cave is a map per room and a .world file: use --out DIR, not -o")
+        return Written(export_world(source, out, cell=cell, into=into, force=force), 1)
     if into is not None:
         return _export_into(source, into, output_file, out, force)
     levels, _ = _read(source)
@@ -184,7 +206,12 @@ def write_play_page(source: str, output_file: str, *, force: bool = False) -> Wr
     if Path(output_file).suffix.lower() not in (".html", ".htm"):
         raise DesignerError(f"-o {output_file}: the page is written as FILE.html")
     output.check_file(output_file, force=force)
-    levels, _ = _read(source)
     title = f"ice-designer: {Path(source).name if source != '-' else 'level'}"
+    if _is_cave(source):
+        from designer.ops.caves import play_page
+
+        output.write(output_file, play_page(source, title), force=force)
+        return Written([output_file], 1)
+    levels, _ = _read(source)
     output.write(output_file, page(levels, title=title), force=force)
     return Written.of([output_file], levels)

@@ -62,7 +62,7 @@ class CaveAnalysed:
 
 def _read(source: str, routes: list | None):
     """The level, room or cave (``designer.caves``) a file holds."""
-    from designer.core.errors import DesignerError, LevelError
+    from designer.core.errors import DesignerError
     from designer.core.room import Room
     from designer.formats.level_files import parse_level_or_room, read_level_or_room
     from designer.formats.reading import read_bytes
@@ -75,10 +75,9 @@ def _read(source: str, routes: list | None):
         else:
             found = parse_level_or_room(data, None)
     elif _cave_file(source):
-        try:
-            found = parse_cave(read_bytes(source, "cave file"))
-        except LevelError as exc:
-            raise LevelError(f"{source}: {exc}") from None
+        from designer.ops.caves import read_cave
+
+        found = read_cave(source)
     else:
         found = read_level_or_room(source)
     if routes and not isinstance(found, Room):
@@ -123,9 +122,13 @@ def analyze(source: str, *, routes: list | None = None) -> Analysed | RoomAnalys
 
 
 def _cave_file(source: str) -> bool:
-    """Whether the file at ``source`` holds a cave (its first bytes say so; unreadable: no)."""
+    """Whether the file at ``source`` holds a cave (its first bytes say so, or it is a Tiled world
+    of room maps; unreadable: no)."""
+    from designer.caves.world import is_world_path
     from designer.ops.caves import is_cave
 
+    if is_world_path(source):
+        return True
     try:
         with open(source, "rb") as handle:
             return is_cave(handle.read(4096))

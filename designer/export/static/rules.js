@@ -10,15 +10,17 @@ function open(r, c) {
 }
 /* The bitmask of every item of the level (0: none). */
 function allTaken() { return (1 << (level.items || []).length) - 1; }
+/* Whether the goal captures a player holding the items `t` (a cave's exit: whatever keys are held). */
+function goalOpen(t) { return t === allTaken(); }
 /* Where a slide from `from` in direction `dir` ends, the cells it covers (0: no move) and the items
    taken after it (an item is taken by sliding over it or stopping on it). */
 function slide(from, dir, taken = 0) {
   let [r, c] = from, cells = 0;
-  const [dr, dc] = STEP[dir], items = level.items || [], all = allTaken();
+  const [dr, dc] = STEP[dir], items = level.items || [];
   while (open(r + dr, c + dc)) {
     r += dr; c += dc; cells += 1;
     items.forEach((item, k) => { if (same(item, [r, c])) taken |= 1 << k; });
-    if (tileAt(r, c) === "_" || (same([r, c], level.goal) && taken === all)) break;
+    if (tileAt(r, c) === "_" || (same([r, c], level.goal) && goalOpen(taken))) break;
   }
   return {to: [r, c], cells, taken};
 }
@@ -26,8 +28,8 @@ function slide(from, dir, taken = 0) {
    (breadth-first over the resting cells and the items taken), with the moves that way takes; null
    when the goal cannot be reached from there. */
 function nextMove(from, taken = 0) {
-  const all = allTaken(), key = (cell, t) => `${cell.join(",")},${t}`;
-  if (same(from, level.goal) && taken === all) return null;
+  const key = (cell, t) => `${cell.join(",")},${t}`;
+  if (same(from, level.goal) && goalOpen(taken)) return null;
   const seen = new Map([[key(from, taken), null]]);
   let layer = [[from, taken, null]], moves = 0;
   while (layer.length) {
@@ -38,7 +40,7 @@ function nextMove(from, taken = 0) {
         const {to, cells, taken: now} = slide(cell, dir, got);
         if (cells === 0 || seen.has(key(to, now))) continue;
         const way = first || dir;
-        if (same(to, level.goal) && now === all) return {dir: way, moves};
+        if (same(to, level.goal) && goalOpen(now)) return {dir: way, moves};
         seen.set(key(to, now), way);
         next.push([to, now, way]);
       }

@@ -97,9 +97,19 @@ class CaveRoom:
         as items."""
         return Room.from_rows([row.replace(FREE, ".") for row in self.rows])
 
+    @cached_property
+    def plain(self) -> Room:
+        """The room as its routes are read in a cave: its keys are ice (a key opens locks, and
+        never closes the room's doors as an item does)."""
+        room = self.room
+        return Room(room.terrain, room.doors) if room.items else room
+
     def filled(self, room: Room) -> CaveRoom:
         """This room with its cells as ``room`` has them (a designed room)."""
-        return CaveRoom(self.name, tuple(room.rows()), self.at, self.floor)
+        rows = [list(row) for row in room.rows()]
+        for r, c in self.stars:  # the keys where the cave has them
+            rows[r][c] = ITEM_CHAR
+        return CaveRoom(self.name, tuple("".join(row) for row in rows), self.at, self.floor)
 
     def head(self) -> str:
         at = f" at {self.at[0]},{self.at[1]}" if self.at is not None else ""

@@ -28,6 +28,10 @@ from designer.core.request import LayoutRequest, RouteBand
 MAX_ROUNDS = 12
 #: The least seconds a room's design is given.
 ROOM_SECONDS = 2.0
+#: What a passage likely holds, as a share of the cells the player may rest on in its room: the
+#: longest levels known hold about half their inside (7x7: 13 of 25; 8x8: 21 of 36). The plan
+#: spreads its bands over this headroom; the cheap bounds alone cap it.
+LIKELY_SHARE = 0.45
 
 
 @dataclass(frozen=True)
@@ -86,8 +90,9 @@ class CaveFailed(RequestNotMet):
 
 
 def _room_request(cave: Cave, name: str, bands: dict, ceiling: int | None) -> LayoutRequest:
-    """The request of free room ``name``: its template, every pair of doors strong and reversible
-    (floor 1), and each planned route with its band."""
+    """The request of free room ``name``: its template (a key is ice to the room: it opens locks,
+    never the room's doors), every pair of doors strong and reversible (floor 1), and each planned
+    route with its band."""
     room = cave.room(name)
     asked = {(p.a, p.b): floor for p, floor in bands.items() if p.room == name}
     numbers = sorted(room.doors)
@@ -98,7 +103,8 @@ def _room_request(cave: Cave, name: str, bands: dict, ceiling: int | None) -> La
     routes = tuple(RouteBand(a, b, floor, None if floor == 1 or ceiling is None else max(floor, ceiling))
                    for (a, b), floor in sorted(asked.items()))
     h, w = room.shape
-    return LayoutRequest(height=h, width=w, frame=False, min_stops=1, template=room.rows, routes=routes)
+    template = tuple(row.replace("*", ".") for row in room.rows)
+    return LayoutRequest(height=h, width=w, frame=False, min_stops=1, template=template, routes=routes)
 
 
 def _capacity(cave: Cave, passage: planning.Passage) -> int:
@@ -109,16 +115,22 @@ def _capacity(cave: Cave, passage: planning.Passage) -> int:
     return max(1, most_stops(request.route_request(RouteBand(passage.a, passage.b, 1))))
 
 
+def _reached(failed, passage: planning.Passage) -> int | None:
+    """The stops the best layout a failed room design found gives the passage's route, if any."""
+    best = getattr(failed, "best", None)
+    routes = getattr(best, "routes", None)
+    for one in getattr(routes, "routes", ()):
+        if one.route == (passage.a, passage.b) and one.analysis.min_stops:
+            return one.analysis.min_stops
+    return None
+
+
 def _measured(cave: Cave):
-    """A filled room's passage stops: its route's min stops, with the keys it holds or without."""
+    """A filled room's passage stops: its route's min stops (its keys as ice)."""
     from designer.analysis.classify import min_stops
-    from designer.core.room import Room
 
     def measure(passage: planning.Passage) -> int | None:
-        room = cave.room(passage.room).room
-        if not passage.takes and room.items:
-            room = Room(room.terrain, room.doors, items=())
-        stops = min_stops(room.route(passage.a, passage.b))
+        stops = min_stops(cave.room(passage.room).plain.route(passage.a, passage.b))
         return stops if stops > 0 else None
 
     return measure
@@ -161,6 +173,7 @@ def design(request: CaveRequest, *, seed: int = 0, time_limit: float = 60.0, wor
     graph = planning.edges(cave, set(free), _measured(cave))
     passages = sorted({edge.passage for edge in graph if edge.designed}, key=str)
     most = {p: _capacity(cave, p) for p in passages}
+    likely = {p: max(1, round(LIKELY_SHARE * (most[p] + 1))) for p in passages}
     low = {p: 1 for p in passages}
     for name, floor, _ in request.rooms:
         cave.room(name)
@@ -189,7 +202,7 @@ def design(request: CaveRequest, *, seed: int = 0, time_limit: float = 60.0, wor
                                            f"{time_limit:g} s ({rounds} rounds of plan, rooms and check)")
         rounds += 1
         try:
-            bands = planning.solve(cave, graph, low, most, request.min_stops, min(10.0, left), seed)
+            bands = planning.solve(cave, graph, low, most, request.min_stops, min(10.0, left), seed, likely)
         except planning.Infeasible as exc:
             reason = "infeasible" if rounds == 1 else "time limit"
             head = "proven infeasible" if rounds == 1 else "time limit reached: the rooms could not hold their bands"
@@ -227,10 +240,15 @@ def design(request: CaveRequest, *, seed: int = 0, time_limit: float = 60.0, wor
         for (name, key, mine), job in zip(order, jobs):
             result = results[job.seed]
             if isinstance(result, DesignFailed):
+                if result.reason == "infeasible" and all(s <= low[p] for p, s in mine.items()):
+                    raise CaveFailed("infeasible", f"proven infeasible: room {name} cannot hold its floors ({result})")
                 failed_rooms.append(name)
-                for p, s in mine.items():  # ask less of it: at most 90% of the floor it missed
+                for p, s in mine.items():  # ask less of it: proven, below the floor; else what was found
                     if s > low[p]:
-                        most[p] = max(low[p], min(most[p], s - max(1, s // 10)))
+                        found = _reached(result, p)
+                        cut = s - 1 if result.reason == "infeasible" else s - max(1, s // 10)
+                        most[p] = max(low[p], min(most[p], cut, found if found is not None and found < s else cut))
+                        likely[p] = min(likely[p], most[p])
             else:
                 made[key] = result.room
         if failed_rooms:

@@ -9,7 +9,7 @@ than the doorway it locks, and every lock is on the main way, so every key is ne
 it the exit cannot be reached. Every choice (the rooms keys hang from, the locked doorways, the
 rows and columns of the doors, the keys' cells) flows from ``seed``.
 
->>> cave = draw(rooms=4, keys=1, size=(6, 6), seed=1)
+>>> cave = draw(rooms=4, keys=1, size=(7, 7), seed=1)
 >>> [room.name for room in cave.rooms], [link.lock for link in cave.links]
 (['m1', 'm2', 'm3', 's1'], [None, None, None, 'k1'])
 """
@@ -21,8 +21,9 @@ import random
 from designer.caves.cave import MAX_KEYS, MAX_ROOMS, Cave, CaveRoom, Key, Link
 from designer.core.errors import DesignerError
 
-#: The smallest room a cave is drawn with: a frame around 3 x 4 free cells, room for two doors on a wall.
-MIN_SIDE = 5
+#: The smallest room a cave is drawn with: a main room may have four doors, and a 6x6 room with
+#: four doors is often proven unable to hold every route strong and reversible.
+MIN_SIDE = 7
 MAX_SIDE = 40
 
 
@@ -67,7 +68,8 @@ def draw(rooms: int, keys: int, size: tuple[int, int], seed: int = 0) -> Cave:
     found_keys = []
     for j, at in enumerate(hangs):
         side = f"s{j + 1}"
-        for c in sorted(rng.sample(range(1, w - 1), 2)):
+        left = rng.randint(1, w - 4)  # two doorways at least two cells apart
+        for c in (left, rng.randint(left + 2, w - 2)):
             links.append(Link("door", door(f"m{at + 1}", (h - 1, c)), door(side, (0, c))))
         cell = (rng.randint(1, h - 2), rng.randint(1, w - 2))
         grids[side][cell[0]][cell[1]] = "*"

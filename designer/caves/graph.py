@@ -291,7 +291,7 @@ class CaveAnalysis:
     unreached: tuple[str, ...]  # rooms the player can never enter
     keys: tuple[KeyWorth, ...]
     links: tuple[LinkUse, ...]
-    rooms: tuple  # each room's own routes (designer.analysis.routes.RoomAnalysis)
+    rooms: tuple  # each room's own routes (designer.analysis.routes.RoomAnalysis), its keys as ice
 
     @property
     def min_stops(self) -> int | None:
@@ -353,7 +353,7 @@ def analyze(cave: Cave, rooms: bool = True) -> CaveAnalysis:
                               way.stops if way else None))
     return CaveAnalysis(cave, way, bool(finish.all()), int((~finish).sum()), bool(back.all()),
                         tuple(room.name for room in cave.rooms if room.name not in reached), tuple(worth),
-                        tuple(uses), tuple(analyze_routes(room.room) for room in cave.rooms) if rooms else ())
+                        tuple(uses), tuple(analyze_routes(room.plain) for room in cave.rooms) if rooms else ())
 
 
 def _through(laid: Sheet, cell: int, d: int, portal: int) -> bool:
@@ -376,7 +376,7 @@ def failure(cave: Cave, min_stops: int = 1, max_stops: int | None = None, report
     """Why a filled cave is not one the designer hands back, in a few words; None when it is:
     solvable within the band, strong on the whole graph, every key mattering, and every room
     strong and reversible on each of its routes (each route analysed as the classic level it is,
-    ``designer.analysis.routes``; a key lying in a room is an item its routes take)."""
+    ``designer.analysis.routes``; a key is ice to its room's routes)."""
     report = report or analyze(cave)
     if report.way is None:
         return "the exit cannot be reached from the entrance"

@@ -3,21 +3,20 @@ from the entrance to the exit meets the cave's band, posed as a small CP-SAT mod
 when no plan can.
 
 A **passage** runs through one room from a door the player can enter it by (the entrance, or a
-link's landing door) to a door they can leave it by (the exit, or a link's door), and, in a room
-that holds keys, either takes them (a route of the room with its keys as items: the room is
-designed that way) or passes them by. The player's way through the cave is a chain of passages,
-and a passage's stops are at least its room's route min stops (inside the cave the room's other
-doors lead away instead of holding the player, so it has no more paths than alone).
+link's landing door) to a door they can leave it by (the exit, or a link's door); in a room that
+holds keys it may take them or pass them by. The player's way through the cave is a chain of
+passages, and a passage's stops are at least its room's route min stops, keys or no keys (inside
+the cave the room's other doors lead away instead of holding the player, and a key is ice to the
+room, so it has no more paths than alone).
 
 So the cave's min stops is at least the shortest way over a graph of nodes (door rested on, keys
 held), whose edges are the passages, a locked link's passage only with its key. By LP duality a
 shortest way is at least K exactly when there are **potentials**, one number per node, 0 at the
 entrance and K or more at the exit, that no edge rises by more than its weight. The model holds
-a variable per free room's key-taking passage (its band's floor, between the user's floor and
-what the room can hold by the cheap bounds) and the potentials, and minimizes the largest share
-of its room's capacity any passage is asked for, then their sum. Passages of filled rooms weigh
-their measured stops; passing keys by, or going back out through the door one came in by, weigh
-the least they can (1 and 2).
+a variable per free room's passage (its band's floor, between the user's floor and what the room
+can hold by the cheap bounds) and the potentials, and minimizes the largest share of its room's
+capacity any passage is asked for, then their sum. Passages of filled rooms weigh their measured
+stops; going back out through the door one came in by weighs the least it can (2).
 
 No plan exists exactly when the shortest way with every passage at its most is below K: that
 way names the rooms that hold the cave back (``Infeasible``).
@@ -36,12 +35,11 @@ FIXED = 0  # a passage's weight is a number (a filled room, or a least possible)
 
 @dataclass(frozen=True)
 class Passage:
-    """Through ``room`` from door ``a`` to door ``b``; ``takes``: it takes the room's keys."""
+    """Through ``room`` from door ``a`` to door ``b``."""
 
     room: str
     a: int
     b: int
-    takes: bool
 
     def __str__(self) -> str:
         return f"{self.room} {self.a}:{self.b}"
@@ -100,16 +98,16 @@ def edges(cave: Cave, designed: set[str], measured) -> list[Edge]:
         for a in sorted(enter[room.name]):
             for b in doors_out:
                 target, lock = leave[(room.name, b)]
+                passage = Passage(room.name, a, b)
+                if a == b:
+                    weight, design = 2, False  # out by the door one came in by: at least out and back
+                elif room.name in designed:
+                    weight, design = 0, True
+                else:
+                    weight, design = measured(passage), False
+                    if weight is None:
+                        continue
                 for takes in ((True, False) if keys_in[room.name] else (False,)):
-                    passage = Passage(room.name, a, b, takes)
-                    if a == b:
-                        weight, design = 2, False  # out by the door one came in by: at least out and back
-                    elif room.name in designed:
-                        weight, design = (0, True) if takes or not keys_in[room.name] else (1, False)
-                    else:
-                        weight, design = measured(passage), False
-                        if weight is None:
-                            continue
                     for held in range(1 << len(names)):
                         after = held | (keys_in[room.name] if takes else 0)
                         if lock is None or after >> names.index(lock) & 1:
@@ -150,11 +148,12 @@ def shortest(cave: Cave, graph: list[Edge], weight) -> tuple[int, list[Edge]] | 
 
 
 def solve(cave: Cave, graph: list[Edge], low: dict, most: dict, min_stops: int, time_limit: float = 10.0,
-          seed: int = 0) -> dict:
+          seed: int = 0, likely: dict | None = None) -> dict:
     """The bands: for each designed passage (keys of ``low`` and ``most``) a floor between its
     ``low`` and ``most``, such that every way through makes at least ``min_stops``; the largest
-    share of ``most`` asked for made as small as it can be, then their sum. Raises ``Infeasible``
-    (naming the way that holds the cave back) when no bands can."""
+    share of its headroom (from ``low`` up to ``likely``, what such a room likely holds; ``most``
+    when not given) any passage is asked for made as small as it can be, then their sum. Raises
+    ``Infeasible`` (naming the way that holds the cave back) when no bands can."""
     from ortools.sat.python import cp_model
 
     reached = shortest(cave, graph, lambda e: most[e.passage] if e.designed else e.weight)
@@ -172,9 +171,10 @@ def solve(cave: Cave, graph: list[Edge], low: dict, most: dict, min_stops: int, 
         weight = band[edge.passage] if edge.designed else edge.weight
         model.Add(pot[(edge.target, edge.after)] <= pot[(edge.source, edge.held)] + weight)
     model.Add(pot[(EXIT, 0)] >= min_stops)
-    share = model.NewIntVar(0, 1000, "share")  # the largest band, in thousandths of its room's capacity
+    likely = likely or most
+    share = model.NewIntVar(0, 10**6, "share")  # the largest rise over a floor, in thousandths of its headroom
     for p, var in band.items():
-        model.Add(var * 1000 <= share * max(1, most[p]))
+        model.Add((var - low[p]) * 1000 <= share * max(1, min(most[p], likely[p]) - low[p]))
     model.Minimize(share * (len(band) * top + 1) + sum(band.values()))
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = max(0.5, time_limit)

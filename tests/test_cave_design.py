@@ -1,0 +1,110 @@
+"""Designing caves (designer cave): the figures of the issue that are not speed, each cave checked
+by the independent reader of tests/oracle_caves.py; the command line; --from and dask."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import oracle_caves as oracle
+from designer.caves import graph, grammar
+from designer.caves.cave import Cave
+from designer.caves.design import CaveFailed, CaveRequest, design
+from designer.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+CAVES = ROOT / "examples" / "caves"
+
+
+def _holds(cave: Cave, min_stops: int) -> None:
+    """What every designed cave promises, read by the plain reader where it can."""
+    assert graph.failure(cave, min_stops) is None
+    assert oracle.min_stops(cave) >= min_stops
+    assert oracle.strong(cave)
+    for k, _ in enumerate(cave.keys):
+        assert oracle.min_stops(cave, without=k) == -1  # every key needed: no way out without it
+    for room in cave.rooms:
+        assert not room.free
+
+
+def test_four_rooms_on_one_floor_meet_the_band_of_the_whole_way():
+    template = Cave.parse((CAVES / "four-rooms.txt").read_text())
+    made = design(CaveRequest(template, 60), seed=1, time_limit=60)
+    _holds(made.cave, 60)
+    assert all(routes.holds for routes in made.analysis.rooms)  # every room strong and reversible, every route
+    assert made.analysis.min_stops == oracle.min_stops(made.cave)
+
+
+def test_an_ice_path_of_three_floors_needs_its_key():
+    template = Cave.parse((CAVES / "ice-path.txt").read_text())
+    made = design(CaveRequest(template, 80), seed=1, time_limit=120)
+    _holds(made.cave, 80)
+    assert made.analysis.keys[0].needed and made.analysis.way.keys["gold"] > 0
+    assert {room.floor for room in made.cave.rooms} == {1, 2, 3}
+
+
+def test_a_cave_from_nothing_needs_both_its_keys():
+    template = grammar.draw(6, 2, (12, 12), seed=3)
+    made = design(CaveRequest(template, 70), seed=3, time_limit=60)
+    _holds(made.cave, 70)
+    assert [key.needed for key in made.analysis.keys] == [True, True]
+
+
+def test_a_band_no_plan_can_meet_is_proven_and_names_the_rooms(capsys):
+    template = Cave.parse((CAVES / "four-rooms.txt").read_text())
+    with pytest.raises(CaveFailed, match="proven infeasible: the way through rooms one, t(wo|hree), four holds") as e:
+        design(CaveRequest(template, 400), seed=1, time_limit=60)
+    assert e.value.reason == "infeasible"
+    assert main(["cave", str(CAVES / "four-rooms.txt"), "--min-stops", "400"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "proven infeasible" in err
+
+
+def test_the_command_writes_json_and_from_makes_the_same_cave_again(tmp_path, capsys):
+    first, again = tmp_path / "cave.json", tmp_path / "again.json"
+    assert main(["cave", "--rooms", "4", "--keys", "1", "--size", "7x7", "--min-stops", "20", "--seed", "5",
+                 "-o", str(first)]) == 0
+    assert "designed: a cave of 4 rooms" in capsys.readouterr().err
+    assert main(["cave", "--from", str(first), "-o", str(again)]) == 0
+    one, two = json.loads(first.read_text()), json.loads(again.read_text())
+    assert one["rooms"] == two["rooms"] and one["analysis"]["min_stops"] >= 20
+    assert main(["cave", "--from", str(first), "--seed", "2"]) == 2  # the record gives the request
+    assert main(["cave", "--from", str(first), "-o", str(first)]) == 2  # never over a user's file unasked
+    capsys.readouterr()
+    assert main(["solve", str(first)]) == 0
+    out = capsys.readouterr().out
+    assert f"stops: {one['analysis']['min_stops']}" in out and "takes key k1" in out
+    assert main(["analyze", str(first), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["keys"][0]["needed"] is True
+
+
+@pytest.mark.parametrize("args, why", [
+    (["--rooms", "3", "--keys", "2"], "need at least 5 rooms"),
+    (["--rooms", "4", "--size", "5x5"], "7x7 to 40x40"),
+    ([], "give a cave to fill"),
+    (["--rooms", "4", "--route", "m1:1=5"], "--route takes ROOM:A:B=K"),
+    (["--rooms", "4", "--room", "nowhere=5"], "no room 'nowhere'"),
+])
+def test_bad_requests_are_one_line_and_status_two(args, why, capsys):
+    assert main(["cave", *args]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and why in err
+
+
+def test_a_key_that_cannot_matter_is_refused_before_any_work(tmp_path, capsys):
+    text = (CAVES / "ice-path.txt").read_text().replace("door c1:3 c2:1 lock gold", "door c1:3 c2:1").replace(
+        "ladder b1:4 c1:2", "ladder b1:4 c1:2 lock gold")
+    cave = tmp_path / "cave.txt"
+    cave.write_text(text)
+    assert main(["cave", str(cave), "--min-stops", "20"]) == 2
+    assert "key gold cannot matter" in capsys.readouterr().err
+
+
+def test_rooms_on_dask_make_the_same_cave_as_in_process(tmp_path):
+    here, there = tmp_path / "here.txt", tmp_path / "there.txt"
+    args = ["cave", "--rooms", "5", "--keys", "1", "--size", "7x7", "--min-stops", "25", "--seed", "4"]
+    assert main([*args, "-o", str(here)]) == 0
+    assert main([*args, "--dask", "local", "-o", str(there)]) == 0
+    assert here.read_text() == there.read_text()

@@ -1,0 +1,163 @@
+"""A cave out and in: Tiled worlds (a map per room) written and read back, a user's world filled
+and written back with its own layers kept, the floor plan, and the play page in Chromium."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from designer.caves import graph
+from designer.caves.cave import Cave
+from designer.caves.design import CaveRequest, design
+from designer.caves.world import read_world
+from designer.cli import main
+from test_caves import random_cave
+from test_play import CHROMIUM, FLAGS, KEYS, open_page, state, sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+CAVES = ROOT / "examples" / "caves"
+
+
+@pytest.fixture(scope="module")
+def ice_path(tmp_path_factory) -> Path:
+    """The Ice Path example designed (3 floors, holes, ladders, a key), as a cave file."""
+    made = design(CaveRequest(Cave.parse((CAVES / "ice-path.txt").read_text()), 40), seed=2, time_limit=60)
+    path = tmp_path_factory.mktemp("cave") / "ice-path.txt"
+    path.write_text(str(made.cave) + "\n")
+    return path
+
+
+def test_a_cave_goes_out_as_a_world_of_maps_and_reads_back_the_same(ice_path, tmp_path, capsys):
+    out = tmp_path / "world"
+    assert main(["export", str(ice_path), "--to", "tiled", "--out", str(out)]) == 0
+    assert "wrote 7 room maps and the world" in capsys.readouterr().err
+    world = json.loads((out / "cave.world").read_text())
+    assert world["type"] == "world" and len(world["maps"]) == 7
+    cave = Cave.parse(ice_path.read_text())
+    again = read_world(out / "cave.world")
+    assert sorted(map(str, again.links)) == sorted(map(str, cave.links))  # room by room, not in the text's order
+    assert again.but(links=cave.links) == cave
+    assert main(["solve", str(out / "cave.world")]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == graph.solve(cave).moves
+
+
+def test_a_users_world_is_filled_and_written_back_with_its_other_layers_kept(tmp_path, capsys):
+    user = CAVES / "world" / "cave.world"
+    filled, out = tmp_path / "cave.json", tmp_path / "filled"
+    assert main(["cave", str(user), "--min-stops", "60", "--seed", "1", "-o", str(filled)]) == 0
+    assert main(["export", str(filled), "--to", "tiled", "--into", str(user), "--out", str(out)]) == 0
+    for name in ("one", "two", "three", "four"):
+        mine = json.loads((user.parent / f"{name}.tmj").read_text())
+        copy = json.loads((out / f"{name}.tmj").read_text())
+        kept = {layer["name"]: layer for layer in mine["layers"] if layer["name"] != "terrain"}
+        assert kept == {layer["name"]: layer for layer in copy["layers"] if layer["name"] != "terrain"}
+        assert mine["tilesets"] == copy["tilesets"]
+    assert (out / "cave.world").read_text() == user.read_text()
+    capsys.readouterr()
+    assert main(["analyze", str(out / "cave.world"), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["solvability"] == "strong" and report["min_stops"] >= 60
+
+
+def test_the_floor_plan_marks_the_way_room_by_room(ice_path, tmp_path):
+    svg, png = tmp_path / "plan.svg", tmp_path / "plan.png"
+    assert main(["render", str(ice_path), "-o", str(svg), "--solution"]) == 0
+    text = svg.read_text()
+    way = graph.solve(Cave.parse(ice_path.read_text()))
+    assert text.count('class="way"') == len(way.visits)
+    assert text.count("floor ") >= 3 and "ladder to" in text and "hole to" in text and "lock gold" in text
+    assert main(["render", str(ice_path), "-o", str(png)]) == 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+needs_browser = pytest.mark.skipif(sync_playwright is None or CHROMIUM is None,
+                                   reason="no Playwright or no Chromium on this machine (.ci/run installs them)")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        yield chromium
+        chromium.close()
+
+
+@needs_browser
+def test_the_whole_cave_is_played_through_its_doors_with_its_key(browser, ice_path, tmp_path, capsys):
+    page_file = tmp_path / "cave.html"
+    assert main(["play", str(ice_path), "-o", str(page_file)]) == 0
+    capsys.readouterr()
+    assert main(["solve", str(ice_path)]) == 0
+    moves = capsys.readouterr().out.splitlines()[0]
+    page = open_page(browser, page_file)
+    assert page.locator(".cell.lock").count() == 2 and page.locator("#items").text_content() == "Keys: 0 of 1"
+    for letter in moves:
+        page.keyboard.press(KEYS[letter])
+    assert state(page) == ("solved", len(moves))
+    assert page.locator("#items").text_content() == "Keys: 1 of 1"
+    assert page.fetched == []
+    page.close()
+
+
+@needs_browser
+def test_the_pages_slide_agrees_with_the_state_graph_on_every_cell_and_set_of_keys(browser, ice_path, tmp_path):
+    from designer.caves.play import cave_entry
+
+    page_file = tmp_path / "cave.html"
+    assert main(["play", str(ice_path), "-o", str(page_file)]) == 0
+    page = open_page(browser, page_file)
+    caves = [cave for cave in map(random_cave, range(400)) if any(link.lock for link in cave.links)][:10]
+    assert len(caves) == 10
+    for cave in caves:
+        laid = graph.sheet(cave)
+        table = graph.states(laid)
+        entry = cave_entry(cave)
+        found = page.evaluate("""(entry) => {
+            level = entry;
+            const out = [];
+            for (let taken = 0; taken < (1 << (entry.items || []).length); taken++)
+              for (let r = 0; r < entry.rows.length; r++)
+                for (let c = 0; c < entry.rows[0].length; c++)
+                  for (const dir of "udlr") {
+                    if (!open(r, c)) { out.push(null); continue; }
+                    const {to, cells, taken: now} = slide([r, c], dir, taken);
+                    out.push(cells ? [to[0], to[1], now] : null);
+                  }
+            return out;
+        }""", entry)
+        k = 0
+        for held in range(1 << len(cave.keys)):
+            for cell in range(table.cells):
+                for d in range(4):
+                    want = int(table.dest[d, held * table.cells + cell])
+                    got = found[k]
+                    k += 1
+                    if laid.level.terrain.reshape(-1)[cell] == 1 or cell in shut(cave, laid, held):
+                        continue  # rock, or a locked door: no player rests there
+                    if want < 0:
+                        assert got is None
+                    elif want == table.goal:
+                        assert got is not None and (got[0], got[1]) == laid.level.goal
+                    else:
+                        assert got == [*table.cell(want), table.taken(want)]
+    page.close()
+
+
+def shut(cave, laid, held: int) -> set[int]:
+    """The flat cells of the doors locked to a player holding the keys ``held``."""
+    names = [key.name for key in cave.keys]
+    return {laid.door(door) for link in cave.links if link.lock and not held >> names.index(link.lock) & 1
+            for door in (link.a, link.b)[:1 if link.one_way else 2]}
+
+
+def test_copying_the_example_world_elsewhere_keeps_it_readable(tmp_path):
+    copy = tmp_path / "world"
+    shutil.copytree(CAVES / "world", copy)
+    cave = read_world(copy / "cave.world")
+    assert cave.free and [room.name for room in cave.rooms] == ["one", "two", "three", "four"]
+    bad = tmp_path / "bad.world"
+    bad.write_text(json.dumps({"maps": [{"fileName": "../one.tmj"}], "type": "world"}))
+    assert main(["analyze", str(bad)]) == 2

@@ -12,7 +12,7 @@ SCRIPTS = sorted((ROOT / "examples").glob("*.py"))
 
 
 def test_every_example_is_covered():
-    assert {p.name for p in SCRIPTS} == {"a_second_shell.py", "choices.py", "design_a_room.py", "design_levels.py",
+    assert {p.name for p in SCRIPTS} == {"a_second_shell.py", "caves.py", "choices.py", "design_a_room.py", "design_levels.py",
                                          "items.py", "pictures.py", "portals.py", "records.py", "solve_and_analyze.py"}
 
 
@@ -31,6 +31,10 @@ def test_every_example_is_covered():
     ("portals.py", ["fewest moves: ruruldrdrdrdrdluuldlururlrdruru (31 stops)", "'B1F (6, 3)'",
                     "one way, one-way in play: False", "floors left for good: []", "(stage portals ",
                     "strong and reversible on the whole graph: True", "glissade 'Holes': min stops 2, par 3"]),
+    ("caves.py", ["fewest moves: drulrd (6 stops), key brass at move 4", "  vault: d (1 stop)",
+                  "strong: True, reversible: True, key needed: True", "key gold needed: True",
+                  "keys needed: [True, True]", "infeasible - proven infeasible: the way through rooms a1",
+                  "read back from the Tiled world, the same rooms: True", "wrote 10 files to caves"]),
     ("records.py", ["| 3 | 11 | yes |", "proven optimal: True", "read back from the checkpoint: True",
                     "levels of 12 stops or more with 3 rocks: none; complete: True"]),
     pytest.param("choices.py", ["plain:    25 stops", "choices:  25 stops", "guaranteed: 21 stops",

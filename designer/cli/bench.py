@@ -14,6 +14,24 @@ from designer.core.limits import MAX_RUNS, MAX_SAMPLES, MAX_SEED
 BENCH_MAKE_SETS = ("-o", "--output", "--out", "--format", "--seed", "--count", "--from")
 
 
+@bench_app.command("caves", epilog=examples("designer bench caves", "designer bench caves --seeds 1,2,3 --no-dask"))
+def bench_caves_cmd(
+    seeds: str = typer.Option("1,2,3", "--seeds", metavar="S,S,...", help="A run per seed (the median is reported)."),
+    dask: bool = typer.Option(True, "--dask/--no-dask", help="Also design 16 rooms on a LocalCluster and in process, "
+                                                            "and compare the caves."),
+) -> None:
+    """Whole-process times of 'designer cave' on the figures of caves, each cave verified again."""
+    from designer.studies.bench import bench_caves
+
+    try:
+        chosen = [int(seed) for seed in seeds.split(",")]
+    except ValueError:
+        raise DesignerError(f"--seeds takes whole numbers, such as 1,2,3, not {seeds!r}") from None
+    if not chosen or len(chosen) > MAX_RUNS or not all(0 <= seed <= MAX_SEED for seed in chosen):
+        raise DesignerError(f"--seeds takes 1 to {MAX_RUNS} seeds from 0 to {MAX_SEED}")
+    echo(json.dumps(bench_caves(chosen, dask), indent=2))
+
+
 @bench_app.command("classify")
 def bench_classify_cmd(
     count: int = typer.Option(10_000, metavar="N", min=1, callback=bounded("--count", 1, MAX_SAMPLES), help="How many random levels."),

@@ -195,3 +195,58 @@ def bench_studio(requests: int = 200, clients: int = 20, height: int = 20, width
         "ms_p95": round(1000 * times[min(len(times) - 1, int(0.95 * len(times)))], 1),
         "ms_max": round(1000 * times[-1], 1),
     }
+
+
+#: The figures of caves (issue 42): what each asks ``designer cave``, and the seconds it may take.
+CAVE_FIGURES = (
+    ("2x2 rooms of 12x12, doorways on the shared walls", ["{caves}/four-rooms.txt", "--min-stops", "60"], 30),
+    ("an Ice Path: 3 floors, 7 rooms, 2 holes, 2 ladders, a key", ["{caves}/ice-path.txt", "--min-stops", "80"], 120),
+    ("from nothing: 6 rooms, 2 keys", ["--rooms", "6", "--keys", "2", "--min-stops", "70"], 60),
+    ("a band no plan can meet", ["{caves}/four-rooms.txt", "--min-stops", "400"], 5),
+)
+
+
+def bench_caves(seeds: list[int], dask: bool = True) -> dict:
+    """Whole-process times of ``designer cave`` on the figures of caves (``CAVE_FIGURES``), a run
+    per seed, each designed cave checked again here by the cave's verifier; and, with ``dask``,
+    16 rooms designed on ``--dask local`` against in process, compared file for file."""
+    from designer.caves.graph import failure
+    from designer.ops.caves import read_cave
+
+    caves = Path(__file__).resolve().parents[2] / "examples" / "caves"
+    if not caves.is_dir():
+        raise DesignerError(f"the cave figures read the project's examples/caves/, not found at {caves}")
+    found = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for what, args, target in CAVE_FIGURES:
+            runs = []
+            for seed in seeds:
+                path = Path(tmp) / f"cave-{seed}.json"
+                command = [sys.executable, "-m", "designer", "cave", *(a.format(caves=caves) for a in args),
+                           "--seed", str(seed), "-o", str(path), "--force"]
+                t0 = time.perf_counter()
+                done = designer_child(command, check=False)
+                run = {"seed": seed, "seconds": round(time.perf_counter() - t0, 2), "status": done.returncode}
+                if done.returncode == 0:
+                    obj = json.loads(path.read_text())
+                    run.update(min_stops=obj["analysis"]["min_stops"],
+                               keys_needed=[key["needed"] for key in obj["analysis"]["keys"]],
+                               verified=failure(read_cave(str(path)), int(args[args.index("--min-stops") + 1])) is None)
+                else:
+                    run["said"] = done.stderr.strip().splitlines()[-1][:200] if done.stderr.strip() else ""
+                runs.append(run)
+            median = statistics.median(run["seconds"] for run in runs)
+            found.append({"cave": what, "command": "designer cave " + " ".join(args).replace("{caves}", "examples/caves"),
+                          "target_seconds": target, "seconds_median": median, "within": median <= target, "runs": runs})
+        if dask:
+            args = ["--rooms", "16", "--keys", "2", "--size", "8x8", "--min-stops", "120", "--seed", str(seeds[0])]
+            files = {}
+            for where, extra in (("in process", []), ("dask local", ["--dask", "local"])):
+                path = Path(tmp) / f"{where.replace(' ', '-')}.txt"
+                t0 = time.perf_counter()
+                designer_child([sys.executable, "-m", "designer", "cave", *args, *extra, "-o", str(path), "--force"])
+                files[where] = (path.read_text(), round(time.perf_counter() - t0, 2))
+            found.append({"cave": "16 rooms, --dask local against in process", "command": "designer cave " + " ".join(args),
+                          "seconds": {where: seconds for where, (_, seconds) in files.items()},
+                          "same_cave": files["in process"][0] == files["dask local"][0]})
+    return {"figures": found}

@@ -22,6 +22,8 @@ from test_play import CHROMIUM, FLAGS, sync_playwright  # noqa: E402  the same b
 
 from designer.cli import main  # noqa: E402
 
+ROOT = Path(__file__).resolve().parent.parent
+
 
 class Studio:
     def __init__(self, proc, url):
@@ -544,5 +546,57 @@ def test_items_painted_played_in_place_and_placed_by_a_fill(studio, tmp_path, ca
         assert level is not None, page.inner_text("#progress")
         assert len(level["items"]) == 1 and level["analysis"]["min_stops"] >= 10
         assert page.locator('.cell[data-tile="*"]').count() == 1
+        assert errors == []
+        browser.close()
+
+
+def test_a_caves_plan_and_fill_over_the_api_each_bad_request_refused_in_one_message(studio):
+    from designer.caves.cave import Cave
+
+    cave = Cave.parse((ROOT / "examples" / "caves" / "four-rooms.txt").read_text()).to_json()
+    status, found = studio.post("/api/cave/plan", {"cave": cave})
+    assert status == 200 and found["free"] and found["figures"].startswith("4 rooms, 4 links, 0 keys")
+    status, found = studio.post("/api/cave/plan", {"cave": {**cave, "exit": "nowhere:9"}})
+    assert status == 400 and "no room 'nowhere'" in found["error"]
+    status, found = studio.post("/api/fill", {"page": "p", "cave": cave, "request": {"min_stops": 400}})
+    assert status == 200  # the plan's proof comes as the fill's failure, as designer cave says it
+    events = studio.events(found["fill"])
+    assert events[-1]["kind"] == "failed" and "proven infeasible" in events[-1]["message"]
+    status, found = studio.post("/api/fill", {"page": "p", "cave": cave, "request": {"rooms": 3}})
+    assert status == 400 and "unknown option 'rooms'" in found["error"]
+
+
+@needs_browser
+def test_a_cave_opened_a_room_edited_on_the_board_and_the_whole_cave_filled(studio, tmp_path, capsys):
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        page = browser.new_page(viewport={"width": 1280, "height": 800}, accept_downloads=True)
+        errors = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(studio.url)
+        page.set_input_files("#open", str(ROOT / "examples" / "caves" / "four-rooms.txt"))
+        page.locator('#cave-rooms [data-room="four"]').wait_for()
+        assert page.locator("#cave-rooms button").count() == 4
+        assert "free cells left" in page.inner_text("#cave-figures")
+        page.click('#cave-rooms [data-room="two"]')
+        page.locator('[data-cell="5,0"][data-tile="1"]').wait_for()  # room two's door 1, on the board
+        page.click('[data-tool="rock"]')
+        page.click('[data-cell="3,3"]')  # painted, so locked: the fill keeps it
+        page.fill('[name="min-stops"]', "50")
+        page.fill('[name="time-limit"]', "60")
+        page.click("#fill-cave")
+        page.locator('body[data-cave="filled"]').wait_for(timeout=90_000)
+        assert "cave filled: min stops" in page.inner_text("#progress")
+        assert "strong, min stops" in page.inner_text("#cave-figures")
+        assert page.locator('[data-cell="3,3"]').get_attribute("data-tile") == "#"
+        with page.expect_download() as saving:
+            page.click("#save-cave")
+        saved = tmp_path / "cave.json"
+        saved.write_text(Path(saving.value.path()).read_text())
+        assert json.loads(saved.read_text())["rooms"][1]["rows"][3][3] == "#"
+        capsys.readouterr()
+        assert main(["analyze", str(saved), "--json"]) == 0
+        report = json.loads(capsys.readouterr().out)
+        assert report["solvability"] == "strong" and report["min_stops"] >= 50
         assert errors == []
         browser.close()

@@ -74,11 +74,11 @@ def draw_plan(cave: Cave, *, cell: int = 16, way: bool = False):
             far = cave.room(other[0]).floor != cave.room(door[0]).floor or link.kind != "door"
             label = (f"{link.kind} to {door_text(other)}" if far else "") + (f" lock {link.lock}" if link.lock else "")
             if label:
-                x, y = _centre(cave, origin, door, cell)
-                picture.append(_label(label.strip(), x, y + cell * 0.8, cell, LOCK_FILL if link.lock else LABEL_FILL))
+                x, y = _inward(cave, origin, door, cell)
+                picture.append(_label(label.strip(), x, y, cell, LOCK_FILL if link.lock else LABEL_FILL))
     for name, door in (("entrance", cave.entrance), ("exit", cave.exit)):
-        x, y = _centre(cave, origin, door, cell)
-        picture.append(_label(name, x, y - cell * 0.8, cell, LABEL_FILL))
+        x, y = _inward(cave, origin, door, cell)
+        picture.append(_label(name, x, y, cell, LABEL_FILL))
     if found is not None:
         _way(picture, cave, found, origin, cell)
     return picture
@@ -90,9 +90,27 @@ def _centre(cave: Cave, origin: dict, door, cell: int) -> tuple[float, float]:
     return x0 + (c + 0.5) * cell, y0 + (r + 0.5) * cell
 
 
+def _inward(cave: Cave, origin: dict, door, cell: int) -> tuple[float, float]:
+    """Where a door's label goes: a cell and a half into its room from the door (a door in the
+    left or right wall: its label toward the room's middle, level with it)."""
+    x, y = _centre(cave, origin, door, cell)
+    r, c = cave.door_cell(door)
+    h, w = cave.room(door[0]).shape
+    if r in (0, h - 1):
+        return x, y + (1.5 if r == 0 else -1.5) * cell
+    return x + (2.5 if c == 0 else -2.5) * cell, y + 0.9 * cell
+
+
 def _label(text: str, x: float, y: float, cell: int, fill: str):
-    return draw.Text(text, max(8, cell * 0.5), x, y, fill=fill, text_anchor="middle", dominant_baseline="central",
-                     font_family="DejaVu Sans, Verdana, sans-serif", font_weight="bold", class_="link")
+    """A label on a pale box, readable over the tiles."""
+    size = max(8, cell * 0.5)
+    width = len(text) * size * 0.62 + size * 0.5
+    group = draw.Group(class_="link")
+    group.append(draw.Rectangle(x - width / 2, y - size * 0.7, width, size * 1.4, rx=size * 0.3, fill="#ffffff",
+                                fill_opacity=0.85))
+    group.append(draw.Text(text, size, x, y, fill=fill, text_anchor="middle", dominant_baseline="central",
+                           font_family="DejaVu Sans, Verdana, sans-serif", font_weight="bold"))
+    return group
 
 
 def _way(picture, cave: Cave, way, origin: dict, cell: int) -> None:

@@ -72,6 +72,7 @@ class CaveOptions:
     """What a user asks ``designer cave`` for (None: not given)."""
 
     template: str | None = None  # a cave file with free rooms (?)
+    text: str | None = None  # or the cave itself, as text or JSON (the studio's)
     rooms: int | None = None  # from nothing: this many rooms,
     keys: int = 0  # this many keys,
     size: tuple[int, int] | None = None  # and rooms of this size (default 12x12)
@@ -106,14 +107,15 @@ def request_for(options: CaveOptions):
 
     if options.source is not None:
         return _request_from(options.source)
-    if (options.template is None) == (options.rooms is None):
+    given = options.template if options.template is not None else None if options.text is None else "the cave"
+    if (given is None) == (options.rooms is None):
         raise DesignerError("give a cave to fill (CAVE) or --rooms N for a cave from nothing, one of the two")
-    if options.template is not None:
+    if given is not None:
         if options.keys or options.size:
             raise DesignerError("--keys and --size draw a cave from nothing (with --rooms), not a given cave")
-        cave, drawn = read_cave(options.template), None
+        cave, drawn = (read_cave(given) if options.text is None else parse_cave(options.text)), None
         if not cave.free:
-            raise DesignerError(f"{options.template}: every room is filled: nothing to design (mark free cells ?)")
+            raise DesignerError(f"{given}: every room is filled: nothing to design (mark free cells ?)")
     else:
         size = options.size or (12, 12)
         drawn = {"rooms": options.rooms, "keys": options.keys, "size": list(size), "seed": options.seed}
@@ -250,3 +252,28 @@ def play_page(source: str, title: str) -> str:
     from designer.caves.play import cave_page
 
     return cave_page(read_cave(source), title)
+
+
+def plan_view(text: str) -> dict:
+    """What the studio shows of a cave (its text or JSON): its JSON form, the floor plan as SVG
+    (with the way through when the cave is filled and solvable), and its figures in a line."""
+    import base64
+
+    from designer.caves.graph import analyze as analyze_cave
+    from designer.caves.picture import svg_plan
+
+    cave = parse_cave(text)
+    found = {"cave": cave.to_json(), "free": cave.free}
+    line = f"{len(cave.rooms)} rooms, {len(cave.links)} links, {len(cave.keys)} keys"
+    way = False
+    if not cave.free:
+        report = analyze_cave(cave, rooms=False)
+        way = report.way is not None
+        keys = "".join(f", key {k.name} {'needed' if k.needed else 'not needed'}" for k in report.keys)
+        line += (f": {report.solvability}, min stops {report.min_stops if way else '-'}, reversible: "
+                 f"{'yes' if report.reversible else 'no'}{keys}")
+    else:
+        line += ": free cells left (fill the cave)"
+    found["figures"] = line
+    found["plan"] = base64.b64encode(svg_plan(cave, cell=12, way=way).encode()).decode("ascii")
+    return found

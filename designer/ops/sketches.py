@@ -21,12 +21,17 @@ from designer.formats.tiled_map import MAP_SUFFIXES, map_from_document, map_from
 
 
 def open_sketch(name: str, text: str) -> dict:
-    """A file's text as a sketch: {"kind": "map" | "template" | "level" | "room", "rows"}; a Tiled
+    """A file's text as a sketch: {"kind": "map" | "template" | "level" | "room", "rows"} (a cave:
+    {"kind": "cave"} and ``designer.ops.caves.plan_view``'s keys); a Tiled
     map (by its name's suffix: JSON with layers, or Tiled's XML) is read as ``make --template``
     reads it (its tilesets embedded), a text with ``?`` as a template, anything else as a level or
     a room. One LevelError line naming the file for anything else."""
+    from designer.ops.caves import is_cave, plan_view
+
     try:
         stripped = text.lstrip()
+        if is_cave(text):  # a cave of rooms: the studio shows its plan, and edits a room at a time
+            return {"kind": "cave", **plan_view(text)}
         if name.lower().endswith(MAP_SUFFIXES) and stripped.startswith("<"):
             return {"kind": "map", "rows": list(map_from_text(text, None).rows)}
         if name.lower().endswith(MAP_SUFFIXES) and stripped.startswith("{"):

@@ -210,8 +210,8 @@ def bench_caves(seeds: list[int], dask: bool = True) -> dict:
     """Whole-process times of ``designer cave`` on the figures of caves (``CAVE_FIGURES``), a run
     per seed, each designed cave checked again here by the cave's verifier; and, with ``dask``,
     16 rooms designed on ``--dask local`` against in process, compared file for file."""
+    from designer.caves.cave import Cave
     from designer.caves.graph import failure
-    from designer.ops.caves import read_cave
 
     caves = Path(__file__).resolve().parents[2] / "examples" / "caves"
     if not caves.is_dir():
@@ -231,7 +231,7 @@ def bench_caves(seeds: list[int], dask: bool = True) -> dict:
                     obj = json.loads(path.read_text())
                     run.update(min_stops=obj["analysis"]["min_stops"],
                                keys_needed=[key["needed"] for key in obj["analysis"]["keys"]],
-                               verified=failure(read_cave(str(path)), int(args[args.index("--min-stops") + 1])) is None)
+                               verified=failure(Cave.from_json(obj), int(args[args.index("--min-stops") + 1])) is None)
                 else:
                     run["said"] = done.stderr.strip().splitlines()[-1][:200] if done.stderr.strip() else ""
                 runs.append(run)

@@ -34,6 +34,13 @@ def _child(options: dict, conn, parent: int) -> None:
             conn.send(("progress", update.label))
 
     try:
+        if "cave" in options:  # a cave's free rooms (designer.ops.caves), as designer cave fills them
+            from designer.ops import caves
+
+            fields = {key: value for key, value in options.items() if key != "cave"}
+            made = caves.design(caves.CaveOptions(text=options["cave"], **fields), fmt="json", on_progress=progress)
+            conn.send(("done", made.text))
+            return
         made = ops.make(ops.plan(ops.MakeOptions(**options)), ops.LevelOutput(fmt="json"), on_progress=progress)
         conn.send(("done", made.text))
     except RequestNotMet as exc:
@@ -56,7 +63,8 @@ class Fill:
 
     @classmethod
     def start(cls, options: dict) -> Fill:
-        """Start designing ``options`` (``MakeOptions`` fields as JSON values) in a new process."""
+        """Start designing ``options`` (``MakeOptions`` fields as JSON values; with ``cave``, a
+    cave's text and ``CaveOptions`` fields) in a new process."""
         context = multiprocessing.get_context("spawn")  # no fork of a server that runs threads
         parent, child = context.Pipe(duplex=False)
         # not a daemon: a fill may fork its own searches (the chains of items, the open grid's), which

@@ -58,6 +58,7 @@ SECURITY_HEADERS = {"Content-Security-Policy": CSP, "X-Frame-Options": "DENY", "
                     "Referrer-Policy": "no-referrer", "Cache-Control": "no-store"}
 STATIC = {"/studio.js": ("designer.studio", "studio.js", "text/javascript; charset=utf-8"),
           "/studio.css": ("designer.studio", "studio.css", "text/css; charset=utf-8"),
+          "/caves.js": ("designer.studio", "caves.js", "text/javascript; charset=utf-8"),
           # the play page's sliding rules, one copy of them (designer/export/static/rules.js)
           "/rules.js": ("designer.export", "rules.js", "text/javascript; charset=utf-8")}
 #: The fill request's fields (the ``make`` options the page sets), as ``MakeOptions`` takes them, and
@@ -72,6 +73,9 @@ FILL_FIELDS = {
     "routes": ("a list of routes such as \"1:3=15\"",
                lambda v: isinstance(v, list) and all(isinstance(r, str) for r in v)),
 }
+
+#: The options of a cave's fill (``designer.ops.caves.CaveOptions`` fields), each checked as above.
+CAVE_FIELDS = ("min_stops", "max_stops", "seed", "time_limit")
 
 
 class Refused(Exception):
@@ -284,13 +288,47 @@ def create_app(studio: Studio) -> Starlette:
         text = await asyncio.to_thread(play_page, [(one["name"][:80], one["rows"]) for one in levels])
         return JSONResponse({"text": text}, headers=SECURITY_HEADERS)
 
+    def cave_of(obj: dict) -> str:
+        cave = obj.get("cave")
+        if not isinstance(cave, dict):
+            raise Refused(400, "cave: the cave (its JSON form) is needed")
+        return json.dumps(cave)
+
+    async def cave_plan(request: Request) -> Response:
+        """A cave's floor plan and figures (``designer.ops.caves.plan_view``)."""
+        from designer.ops.caves import plan_view
+
+        return JSONResponse(await asyncio.to_thread(plan_view, cave_of(await body(request))), headers=SECURITY_HEADERS)
+
+    def cave_options(obj: dict) -> dict:
+        """A cave fill: the cave's text and ``designer cave``'s options, checked before any process."""
+        from designer.ops.caves import CaveOptions, request_for
+
+        options = {"cave": cave_of(obj)}
+        fields = obj.get("request") or {}
+        if not isinstance(fields, dict):
+            raise Refused(400, "request: an object of the fill's options is needed")
+        for name, value in fields.items():
+            if name not in CAVE_FIELDS:
+                raise Refused(400, f"request: unknown option {str(name)[:40]!r}")
+            if value is not None:
+                what, fits = FILL_FIELDS[name]
+                if not fits(value):
+                    raise Refused(400, f"--{name.replace('_', '-')} must be {what}, not {json.dumps(value)[:40]}")
+                options[name] = value
+        request_for(CaveOptions(text=options["cave"], **{k: v for k, v in options.items() if k != "cave"}))
+        return options
+
     async def fill(request: Request) -> Response:
         obj = await body(request)
         page = obj.get("page")
         if not isinstance(page, str) or not 0 < len(page) <= 64:
             raise Refused(400, "page: the page's id is needed")
-        options = options_of(obj)
-        plan_of(options)  # bad options: refused here, in one line, before any process starts
+        if "cave" in obj:
+            options = await asyncio.to_thread(cave_options, obj)
+        else:
+            options = options_of(obj)
+            plan_of(options)  # bad options: refused here, in one line, before any process starts
         started = Fill.start(options)
         fill_id = secrets.token_urlsafe(12)
         with studio.lock:
@@ -350,6 +388,7 @@ def create_app(studio: Studio) -> Starlette:
               Route("/api/pack", guarded(pack), methods=["POST"]),
               Route("/api/tiled", guarded(tiled), methods=["POST"]),
               Route("/api/fill", guarded(fill), methods=["POST"]),
+              Route("/api/cave/plan", guarded(cave_plan), methods=["POST"]),
               Route("/api/fill/{fill}/events", guarded(events)),
               Route("/api/fill/{fill}/cancel", guarded(cancel), methods=["POST"])]
 

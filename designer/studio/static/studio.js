@@ -112,6 +112,7 @@ window.STEP = { u: [-1, 0], d: [1, 0], l: [0, -1], r: [0, 1] };
     const text = await file.text();
     try {
       const found = await post("/api/open", { name: file.name, text });
+      if (found.kind === "cave") { window.studio.openCave(found, file.name); return; }  // caves.js
       remember();
       tiles = found.rows.map(r => Array.from(r));
       locked = tiles.map(r => r.map(ch => ch !== "?"));  // what the file draws is locked; ? is the solver's
@@ -312,6 +313,7 @@ window.STEP = { u: [-1, 0], d: [1, 0], l: [0, -1], r: [0, 1] };
   }
 
   function refresh() {  // the live figures, after every edit (the previous question is dropped)
+    if (window.studio.onEdit) window.studio.onEdit();
     if (pending) pending.abort();
     pending = new AbortController();
     post("/api/figures", { rows: rows() }, pending.signal).then(show).catch(err => {
@@ -455,5 +457,20 @@ window.STEP = { u: [-1, 0], d: [1, 0], l: [0, -1], r: [0, 1] };
     if (e.key === "z") { e.preventDefault(); undo(); }
     if (e.key === "y") { e.preventDefault(); redo(); }
   });
+  // what caves.js (a cave's rooms, edited one at a time) drives: the board and the server
+  window.studio = {
+    page, post, onEdit: null, openCave: null,
+    template: () => template(),
+    status: text => { statusBox.textContent = text; },
+    progress: text => { progressBox.textContent = text; },
+    load(newRows) {  // a room onto the board: what it draws is locked, ? is the solver's
+      remember();
+      tiles = newRows.map(r => Array.from(r));
+      locked = tiles.map(r => r.map(ch => ch !== "?"));
+      height = tiles.length; width = tiles[0].length;
+      form.elements["size"].value = `${height}x${width}`;
+      build(); refresh();
+    },
+  };
   newRoom(12, 12);
 })();

@@ -15,7 +15,7 @@ from designer.caves.design import CaveRequest, design
 from designer.caves.world import read_world
 from designer.cli import main
 from test_caves import random_cave
-from test_play import CHROMIUM, FLAGS, KEYS, open_page, state, sync_playwright
+from test_play import CHROMIUM, KEYS, browser, open_page, state, sync_playwright  # noqa: F401  browser: a fixture
 
 ROOT = Path(__file__).resolve().parent.parent
 CAVES = ROOT / "examples" / "caves"
@@ -75,14 +75,6 @@ def test_the_floor_plan_marks_the_way_room_by_room(ice_path, tmp_path):
 
 needs_browser = pytest.mark.skipif(sync_playwright is None or CHROMIUM is None,
                                    reason="no Playwright or no Chromium on this machine (.ci/run installs them)")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
-        yield chromium
-        chromium.close()
 
 
 @needs_browser

@@ -22,13 +22,8 @@ from pathlib import Path, PurePosixPath
 from designer.caves.cave import KINDS, Cave, CaveRoom, Key, Link, door_text, parse_cell, parse_door
 from designer.core.errors import LevelError
 
-SUFFIX = ".world"
 #: Rows left empty between two floors in the world.
 FLOOR_GAP = 2
-
-
-def is_world_path(source) -> bool:
-    return str(source) != "-" and Path(str(source)).suffix.lower() == SUFFIX
 
 
 def _prop(name: str, kind: str, value) -> dict:

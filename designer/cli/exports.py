@@ -60,7 +60,7 @@ def export(
     from designer.ops import exports
 
     written = exports.export_tiled(source, output_file=output_file, out=out, cell=cell, force=force, into=into)
-    if exports._is_cave(source):
+    if exports.is_cave_source(source):
         maps = [path for path in written.paths if str(path).endswith((".tmj", ".tmx", ".json"))]
         copied = f" (copies of {into}'s maps)" if into else ""
         note(f"wrote {len(maps)} room maps and the world {next(p for p in written.paths if str(p).endswith('.world'))}"

@@ -16,15 +16,6 @@ from designer.core.control import CancelToken, OnProgress, no_progress
 from designer.core.errors import DesignerError, LevelError
 
 
-def is_cave(data: bytes | str) -> bool:
-    """Whether a file's text is a cave: its first word is ``room``, or it is JSON of format ice-cave."""
-    text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
-    head = text.lstrip("\ufeff \t\r\n")
-    if head.startswith("{"):
-        return '"ice-cave"' in head[:4096]
-    return head.startswith("room ") or head.startswith("room\t")
-
-
 def parse_cave(data: bytes | str):
     """A cave from its text or JSON form (LevelError, one line)."""
     from designer.caves.cave import Cave
@@ -39,7 +30,8 @@ def parse_cave(data: bytes | str):
 def read_cave(source: str):
     """The cave in a file (a path, or - for standard input), or in a Tiled world of room maps
     (``designer.caves.world``)."""
-    from designer.caves.world import is_world_path, read_world
+    from designer.caves import is_world_path
+    from designer.caves.world import read_world
     from designer.formats.reading import read_bytes
 
     if is_world_path(source):
@@ -223,7 +215,7 @@ def export_world(source: str, out: str, *, cell: int = 32, into: str | None = No
     """The cave in ``source`` as Tiled maps in the folder ``out``: a map per room, the tileset
     images and ``cave.world`` (``designer.caves.world``); with ``into`` (a user's world, the cave's
     template), copies of that world's maps with the rooms written in, and the world. The paths."""
-    from designer.caves import world
+    from designer.caves import is_world_path, world
     from designer.export import picture, tiled
     from designer.formats import output
 
@@ -231,7 +223,7 @@ def export_world(source: str, out: str, *, cell: int = 32, into: str | None = No
     if cave.free:
         raise DesignerError(f"{source}: the cave has free cells (?): fill it first (designer cave)")
     if into is not None:
-        if not world.is_world_path(into):
+        if not is_world_path(into):
             raise DesignerError(f"--into {into}: a cave goes into a Tiled world (.world) of room maps")
         files, images = world.into_world(into, cave), []
     else:

@@ -30,11 +30,11 @@ def _read(source: str):
     return [one], one.level if isinstance(one.level, Room) else None
 
 
-def _is_cave(source: str) -> bool:
+def is_cave_source(source: str) -> bool:
     """Whether ``source`` is a cave's file (or a Tiled world of room maps): a path, not a folder."""
-    from designer.ops.levels import _cave_file
+    from designer.ops.levels import cave_file
 
-    return str(source) != "-" and not Path(source).is_dir() and _cave_file(source)
+    return str(source) != "-" and cave_file(source)
 
 
 def _unsolvable(entry) -> str | None:
@@ -84,7 +84,7 @@ def render(source: str, output_file: str, *, solution: bool = False, moves_left:
         raise DesignerError(f"-o {output_file}: unknown picture format {suffix or '(no suffix)'!r}; "
                             "use .svg or .png")
     output.check_file(output_file, force=force)
-    if _is_cave(source):
+    if is_cave_source(source):
         from designer.ops.caves import render_plan
 
         if moves_left or graph:
@@ -134,7 +134,7 @@ def export_tiled(source: str, *, output_file: str | None = None, out: str | None
 
     if (output_file is None) == (out is None):
         raise DesignerError("give either -o FILE.tmj (one level) or --out DIR")
-    if _is_cave(source):
+    if is_cave_source(source):
         from designer.ops.caves import export_world
 
         if out is None:
@@ -207,7 +207,7 @@ def write_play_page(source: str, output_file: str, *, force: bool = False) -> Wr
         raise DesignerError(f"-o {output_file}: the page is written as FILE.html")
     output.check_file(output_file, force=force)
     title = f"ice-designer: {Path(source).name if source != '-' else 'level'}"
-    if _is_cave(source):
+    if is_cave_source(source):
         from designer.ops.caves import play_page
 
         output.write(output_file, play_page(source, title), force=force)

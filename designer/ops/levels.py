@@ -62,24 +62,25 @@ class CaveAnalysed:
 
 def _read(source: str, routes: list | None):
     """The level, room or cave (``designer.caves``) a file holds."""
-    from designer.core.errors import DesignerError
-    from designer.core.room import Room
-    from designer.formats.level_files import parse_level_or_room, read_level_or_room
-    from designer.formats.reading import read_bytes
-    from designer.ops.caves import is_cave, parse_cave
+    from pathlib import Path
 
-    if source == "-":  # read once: a cave, or a level or room
-        data = read_bytes(source)
-        if is_cave(data):
-            found = parse_cave(data)
-        else:
-            found = parse_level_or_room(data, None)
-    elif _cave_file(source):
+    from designer.core.errors import DesignerError, LevelError
+    from designer.core.room import Room
+    from designer.formats.level_files import parse_level_or_room
+    from designer.formats.reading import read_bytes
+    from designer.caves import is_cave, is_world_path
+
+    if is_world_path(source):  # a Tiled world of room maps
         from designer.ops.caves import read_cave
 
         found = read_cave(source)
-    else:
-        found = read_level_or_room(source)
+    else:  # the bytes read once (standard input, a FIFO): a cave, or a level or room
+        data = read_bytes(source)
+        try:
+            found = _parse_cave(data) if is_cave(data) else parse_level_or_room(
+                data, None if source == "-" else Path(source).parent)
+        except LevelError as exc:
+            raise LevelError(exc if source == "-" else f"{source}: {exc}") from None
     if routes and not isinstance(found, Room):
         what = "this level has one start (S) and one goal (G)" if isinstance(found, Level) else "this file holds a cave"
         raise DesignerError(f"--route names a room's doors (1-9): {what}")
@@ -121,18 +122,28 @@ def analyze(source: str, *, routes: list | None = None) -> Analysed | RoomAnalys
     return Analysed(found, analyze_level(found))
 
 
-def _cave_file(source: str) -> bool:
-    """Whether the file at ``source`` holds a cave (its first bytes say so, or it is a Tiled world
-    of room maps; unreadable: no)."""
-    from designer.caves.world import is_world_path
-    from designer.ops.caves import is_cave
+def _parse_cave(data: bytes):
+    from designer.ops.caves import parse_cave
+
+    return parse_cave(data)
+
+
+def cave_file(source: str) -> bool:
+    """Whether ``source`` names a cave's file: a Tiled world of room maps, or a regular file whose
+    first bytes say so (a stream, a FIFO or a device is read once, by whoever reads it: no)."""
+    import os
+    import stat
+
+    from designer.caves import is_cave, is_world_path
 
     if is_world_path(source):
         return True
     try:
+        if "\0" in source or not stat.S_ISREG(os.stat(source).st_mode):
+            return False
         with open(source, "rb") as handle:
             return is_cave(handle.read(4096))
-    except OSError:
+    except (OSError, ValueError):
         return False
 
 

@@ -26,7 +26,8 @@ def open_sketch(name: str, text: str) -> dict:
     map (by its name's suffix: JSON with layers, or Tiled's XML) is read as ``make --template``
     reads it (its tilesets embedded), a text with ``?`` as a template, anything else as a level or
     a room. One LevelError line naming the file for anything else."""
-    from designer.ops.caves import is_cave, plan_view
+    from designer.caves import is_cave
+    from designer.ops.caves import plan_view
 
     try:
         stripped = text.lstrip()

@@ -202,22 +202,27 @@ def create_app(studio: Studio) -> Starlette:
         found = await asyncio.to_thread(live_figures, rows)
         return JSONResponse(found, headers=SECURITY_HEADERS)
 
-    def options_of(obj: dict) -> dict:
-        """The fill request as ``MakeOptions`` fields (JSON values), each checked by the plan."""
-        options = {"template": rows_of(obj)}
+    def fields_of(obj: dict, allowed) -> dict:
+        """The fill request's options (``request``: JSON values), each one ``allowed`` and of its
+        kind (``FILL_FIELDS``); those given as null left out."""
         fields = obj.get("request") or {}
         if not isinstance(fields, dict):
             raise Refused(400, "request: an object of the fill's options is needed")
+        found = {}
         for name, value in fields.items():
-            if name not in FILL_FIELDS:
+            if name not in allowed:
                 raise Refused(400, f"request: unknown option {str(name)[:40]!r}")
             if value is None:
                 continue
             what, fits = FILL_FIELDS[name]
             if not fits(value):
                 raise Refused(400, f"--{name.replace('_', '-')} must be {what}, not {json.dumps(value)[:40]}")
-            options[name] = tuple(value) if name == "routes" else value
-        return options
+            found[name] = tuple(value) if name == "routes" else value
+        return found
+
+    def options_of(obj: dict) -> dict:
+        """The fill request as ``MakeOptions`` fields (JSON values), each checked by the plan."""
+        return {"template": rows_of(obj), **fields_of(obj, FILL_FIELDS)}
 
     def plan_of(options: dict):
         from designer.ops import design as ops
@@ -304,20 +309,9 @@ def create_app(studio: Studio) -> Starlette:
         """A cave fill: the cave's text and ``designer cave``'s options, checked before any process."""
         from designer.ops.caves import CaveOptions, request_for
 
-        options = {"cave": cave_of(obj)}
-        fields = obj.get("request") or {}
-        if not isinstance(fields, dict):
-            raise Refused(400, "request: an object of the fill's options is needed")
-        for name, value in fields.items():
-            if name not in CAVE_FIELDS:
-                raise Refused(400, f"request: unknown option {str(name)[:40]!r}")
-            if value is not None:
-                what, fits = FILL_FIELDS[name]
-                if not fits(value):
-                    raise Refused(400, f"--{name.replace('_', '-')} must be {what}, not {json.dumps(value)[:40]}")
-                options[name] = value
-        request_for(CaveOptions(text=options["cave"], **{k: v for k, v in options.items() if k != "cave"}))
-        return options
+        text, fields = cave_of(obj), fields_of(obj, CAVE_FIELDS)
+        request_for(CaveOptions(text=text, **fields))
+        return {"cave": text, **fields}
 
     async def fill(request: Request) -> Response:
         obj = await body(request)

@@ -142,3 +142,11 @@ def test_a_key_taken_mid_slide_opens_its_lock_in_the_same_slide():
     assert oracle.min_stops(cave) == 3
     report = graph.analyze(cave)
     assert report.keys[0].needed and report.keys[0].matters
+
+
+def test_a_hole_with_no_way_back_is_one_way_in_play_and_a_doorway_is_not():
+    hole = graph.analyze(Cave.parse(TWO.replace("door a:2 b:2", "hole a:2 b:2")))
+    door = graph.analyze(Cave.parse(TWO))
+    assert [(use.used, use.one_way) for use in hole.links] == [(True, True)] and not hole.reversible
+    assert [(use.used, use.one_way) for use in door.links] == [(True, False)] and door.reversible
+    assert hole.reversible == oracle.reversible(hole.cave) and door.reversible == oracle.reversible(door.cave)

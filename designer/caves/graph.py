@@ -333,18 +333,24 @@ def analyze(cave: Cave, rooms: bool = True) -> CaveAnalysis:
         moving = table.dest[d, order] >= 0
         graph.add_edges_from(zip(order[moving].tolist(), table.dest[d, order][moving].tolist()))
     component = {state: k for k, part in enumerate(nx.strongly_connected_components(graph)) for state in part}
-    uses = []
-    for link in cave.links:
-        ends = [(laid.door(link.a), laid.door(link.b))] + ([] if link.one_way else [(laid.door(link.b), laid.door(link.a))])
-        used = one_way = False
-        for src, dst in ends:
-            for state in order.tolist():  # a move through the link: into src, landing on dst
-                for d in range(4):
-                    to = int(table.dest[d, state])
-                    if to >= 0 and to % table.cells == dst and _through(laid, state % table.cells, d, src):
-                        used = True
-                        one_way = one_way or component[state] != component[to]
-        uses.append(LinkUse(link, used, one_way))
+    # a move through a link is one that ends in another room: on the door at the link's far end
+    room_of = np.repeat(np.arange(len(cave.rooms)), [room.shape[0] for room in cave.rooms])[
+        np.arange(table.cells) // table.width]
+    lands = {}
+    for k, link in enumerate(cave.links):
+        lands[laid.door(link.b)] = k
+        if not link.one_way:
+            lands[laid.door(link.a)] = k
+    used, one_way = [False] * len(cave.links), [False] * len(cave.links)
+    for d in range(4):
+        to = table.dest[d, order]
+        src, dst = order[to >= 0], to[to >= 0].astype(np.int64)
+        jump = room_of[src % table.cells] != room_of[dst % table.cells]
+        for state, after in zip(src[jump].tolist(), dst[jump].tolist()):
+            k = lands[after % table.cells]
+            used[k] = True
+            one_way[k] = one_way[k] or component[state] != component[after]
+    uses = [LinkUse(link, used[k], one_way[k]) for k, link in enumerate(cave.links)]
     worth = []
     for k, key in enumerate(cave.keys):
         stops = kernels.reach(*(lambda t: (t.dest, t.start, t.goal))(states(laid, without=k)))[0]
@@ -354,21 +360,6 @@ def analyze(cave: Cave, rooms: bool = True) -> CaveAnalysis:
     return CaveAnalysis(cave, way, bool(finish.all()), int((~finish).sum()), bool(back.all()),
                         tuple(room.name for room in cave.rooms if room.name not in reached), tuple(worth),
                         tuple(uses), tuple(analyze_routes(room.plain) for room in cave.rooms) if rooms else ())
-
-
-def _through(laid: Sheet, cell: int, d: int, portal: int) -> bool:
-    """Whether the straight slide from flat ``cell`` in direction ``d`` reaches ``portal``
-    (a door cell on the same line of the same room, nothing but ice and keys between)."""
-    width = laid.level.width
-    (r, c), (pr, pc) = divmod(cell, width), divmod(portal, width)
-    dr, dc = DELTAS[d]
-    if laid.room_of(cell) != laid.room_of(portal):
-        return False
-    steps = (pr - r) * dr if dc == 0 and c == pc else (pc - c) * dc if dr == 0 and r == pr else 0
-    if steps < 1:
-        return False
-    terrain = laid.level.terrain
-    return all(terrain[r + k * dr, c + k * dc] != ROCK for k in range(1, steps + 1))
 
 
 def failure(cave: Cave, min_stops: int = 1, max_stops: int | None = None, report: CaveAnalysis | None = None

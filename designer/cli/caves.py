@@ -31,8 +31,9 @@ def cave(
                                               help="A cave to fill: rooms with free cells (?), their links, keys, "
                                                    "entrance and exit (text or JSON; docs/spec.md, Caves)."),
     rooms: Optional[int] = typer.Option(None, "--rooms", metavar="N", help="Draw a cave of N rooms from nothing."),
-    keys: int = typer.Option(0, "--keys", min=0, metavar="N", help="With --rooms: N keys, each in a side room, "
-                                                                   "each needed for a locked doorway."),
+    keys: Optional[int] = typer.Option(None, "--keys", min=0, metavar="N",
+                                       help="With --rooms: N keys (default 0), each in a side room, each needed "
+                                            "for a locked doorway."),
     size: Optional[str] = typer.Option(None, "--size", metavar="HxW", help="With --rooms: each room's size, "
                                                                            "frame included (default 12x12)."),
     min_stops: Optional[int] = typer.Option(None, "--min-stops", metavar="K", min=1,
@@ -62,18 +63,17 @@ def cave(
                                               help="Write the cave to FILE instead of standard output."),
     force: bool = typer.Option(False, "--force", help="Overwrite an existing output file."),
 ) -> None:
-    """Design a cave: every free room filled so that the whole way through meets the band, every
-    room strong and reversible on each route, the cave strong, and every key needed."""
+    """Design a cave of rooms whose whole way through has at least K min stops, every key needed."""
     from designer.ops import caves as ops
 
     if from_file is not None:
-        given = {"CAVE": cave_file, "--rooms": rooms, "--keys": keys or None, "--size": size,
+        given = {"CAVE": cave_file, "--rooms": rooms, "--keys": keys, "--size": size,
                  "--min-stops": min_stops, "--max-stops": max_stops, "--route": route or None,
                  "--room": room or None, "--seed": seed}
         clash = next((name for name, value in given.items() if value is not None), None)
         if clash:
             raise DesignerError(f"{clash} does not go with --from: the cave's generator record gives the request")
-    options = ops.CaveOptions(template=cave_file, rooms=rooms, keys=keys,
+    options = ops.CaveOptions(template=cave_file, rooms=rooms, keys=keys or 0,
                               size=None if size is None else parse_size(size), min_stops=min_stops,
                               max_stops=max_stops, routes=tuple(route or ()), room_bands=tuple(room or ()),
                               seed=seed or 0, time_limit=time_limit, workers=workers, source=from_file)

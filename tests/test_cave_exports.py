@@ -44,6 +44,26 @@ def test_a_cave_goes_out_as_a_world_of_maps_and_reads_back_the_same(ice_path, tm
     assert capsys.readouterr().out.splitlines()[0] == graph.solve(cave).moves
 
 
+def test_an_independent_tiled_reader_reads_the_world_its_maps_and_their_links(ice_path, tmp_path):
+    pytiled_parser = pytest.importorskip("pytiled_parser")
+    out = tmp_path / "world"
+    assert main(["export", str(ice_path), "--to", "tiled", "--out", str(out)]) == 0
+    world = pytiled_parser.parse_world(out / "cave.world")
+    cave = Cave.parse(ice_path.read_text())
+    assert sorted(one.map_file.name for one in world.maps) == sorted(f"{room.name}.tmj" for room in cave.rooms)
+    links = set()
+    for one in world.maps:
+        found = pytiled_parser.parse_map(one.map_file)
+        room = found.properties["room"]
+        assert one.size.width == cave.room(room).shape[1] * 32
+        for layer in found.layers:
+            if layer.name == "links":
+                links |= {(room, obj.name, obj.properties["to"], obj.properties.get("lock")) for obj in layer.tiled_objects}
+    want = {(link.a[0], link.kind, f"{link.b[0]}:{link.b[1]}", link.lock) for link in cave.links}
+    want |= {(link.b[0], link.kind, f"{link.a[0]}:{link.a[1]}", link.lock) for link in cave.links if not link.one_way}
+    assert links == want
+
+
 def test_a_users_world_is_filled_and_written_back_with_its_other_layers_kept(tmp_path, capsys):
     user = CAVES / "world" / "cave.world"
     filled, out = tmp_path / "cave.json", tmp_path / "filled"

@@ -74,3 +74,13 @@ def test_old_module_paths_are_gone():
     for old in ("designer.level", "designer.design", "designer.records"):
         with pytest.raises(ModuleNotFoundError):
             importlib.import_module(old)
+
+
+def test_every_package_is_installed():
+    """Each folder of designer/ with an ``__init__.py`` is listed in pyproject.toml's packages: a
+    bare ``pip install .`` (no editable install) installs only those (.ci/core runs one)."""
+    import tomllib
+
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {".".join(path.parent.relative_to(ROOT).parts) for path in (ROOT / "designer").rglob("__init__.py")}
+    assert found <= listed, f"not installed by pip install .: {sorted(found - listed)}"

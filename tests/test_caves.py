@@ -150,3 +150,17 @@ def test_a_hole_with_no_way_back_is_one_way_in_play_and_a_doorway_is_not():
     assert [(use.used, use.one_way) for use in hole.links] == [(True, True)] and not hole.reversible
     assert [(use.used, use.one_way) for use in door.links] == [(True, False)] and door.reversible
     assert hole.reversible == oracle.reversible(hole.cave) and door.reversible == oracle.reversible(door.cave)
+
+
+@pytest.mark.parametrize("change, why", [
+    ({"rooms": [{"name": "a", "rows": ["#1#", "#.2", "###"], "at": [-1, 2]}]}, "a cell is \\[row, col\\]"),
+    ({"links": "none"}, '"links" must be a list'),
+    ({"version": 2}, "unsupported ice-cave version 2"),
+    ({"rooms": [{"name": "a", "rows": "#1#"}]}, "must be a list of strings"),
+    ({"links": [{"kind": "door", "from": "a:2", "to": "b:2", "lock": [1]}]}, "no key is named"),
+])
+def test_a_bad_json_cave_is_refused_in_one_line_said_once(change, why):
+    obj = {**Cave.parse(TWO).to_json(), **change}
+    with pytest.raises(LevelError, match=why) as error:
+        Cave.from_json(obj)
+    assert "\n" not in str(error.value) and str(error.value).count("JSON cave") <= 1

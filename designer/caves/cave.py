@@ -288,6 +288,8 @@ class Cave:
                     for key in map(_object, keys)]
             return cls(tuple(made), tuple(joined), parse_door(_text(obj, "entrance")), parse_door(_text(obj, "exit")),
                        tuple(held))
+        except LevelError:
+            raise
         except (TypeError, ValueError) as exc:
             raise LevelError(f"JSON cave: {exc}") from None
 

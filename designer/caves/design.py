@@ -1,6 +1,7 @@
 """Designing a cave: plan the bands of the free rooms' passages (``designer.caves.plan``), design
-each free room on its own with its bands (the designer's portfolio, ``designer.search``: one after
-another here, or at once on a dask cluster), then verify the cave whole (``graph.failure``).
+each free room on its own with its bands (the designer's portfolio, ``designer.search``: side by
+side on processes, a lane per core, or at once on a dask cluster), then verify the cave whole
+(``graph.failure``).
 
 A room that cannot meet its bands in its share of the time sends the plan back with those
 passages' most lowered; a cave that falls short of its band raises the floors of the passages on
@@ -9,8 +10,8 @@ no plan can meet is proven so before any room is designed (``plan.Infeasible``).
 
 Each room k is designed from seed ``seed + k`` (and ``+ 1000`` a round after a redesign) on one
 worker (``workers`` 1, the default: a dask worker is a daemon process, which may not start the
-processes a room with keys designs its chains in), so a seed gives the same cave either way
-whenever the rooms are found before their time limits.
+processes a room designs its chains in), so a seed gives the same cave on processes, here or on
+dask whenever the rooms are found before their time limits.
 """
 
 from __future__ import annotations
@@ -158,17 +159,37 @@ def check_keys(cave: Cave) -> None:
 
 def design(request: CaveRequest, *, seed: int = 0, time_limit: float = 60.0, workers: int | None = None,
            executor=None, on_progress: OnProgress = no_progress, cancel: CancelToken | None = None) -> CaveDesign:
-    """A verified cave meeting ``request`` (see the module docstring), or CaveFailed saying why."""
+    """A verified cave meeting ``request`` (see the module docstring), or CaveFailed saying why.
+    ``executor``: where the rooms go (a dask cluster); none: side by side on processes forked from
+    this one (one per core, rooms on one worker each), or one after another here (one room to
+    design, one core, or ``workers`` above 1)."""
+    import os
+
+    from designer.search.executor import Forked
+
+    workers = workers or 1
+    if executor is not None and workers != 1:
+        raise DesignerError("on dask each room is designed by one worker process: leave --workers out")
+    check_keys(request.cave)
+    free = [room.name for room in request.cave.rooms if room.free]
+    lanes = min(os.cpu_count() or 1, len(free))
+    if executor is not None or workers != 1 or lanes < 2:
+        return _design(request, seed, time_limit, workers, executor, on_progress, cancel)
+    forked = Forked(lanes, cancel)  # before this process runs the plan's solver
+    try:
+        return _design(request, seed, time_limit, workers, forked, on_progress, cancel)
+    finally:
+        forked.close()
+
+
+def _design(request: CaveRequest, seed: int, time_limit: float, workers: int, executor, on_progress: OnProgress,
+            cancel: CancelToken | None) -> CaveDesign:
     from designer.search import methods
     from designer.search.packs import PackJob, run_pack_job
     from designer.search.result import DesignFailed
 
     t0 = time.perf_counter()
-    workers = workers or 1
-    if executor is not None and workers != 1:
-        raise DesignerError("on dask each room is designed by one worker process: leave --workers out")
     cave = request.cave
-    check_keys(cave)
     free = [room.name for room in cave.rooms if room.free]
     graph = planning.edges(cave, set(free), _measured(cave))
     passages = sorted({edge.passage for edge in graph if edge.designed}, key=str)

@@ -51,7 +51,8 @@ def cave(
                                                callback=lambda v: finite(v, "--time-limit"),
                                                help="Seconds for the whole cave, more than 0 (default 60)."),
     workers: Optional[int] = typer.Option(None, "--workers", min=1, metavar="N", callback=machine_workers,
-                                          help="Solver threads for each room, designed one after another (default 1; not with --dask)."),
+                                          help="Design the rooms one after another, N solver threads each (default: side by side, a "
+                                               "process per core; not with --dask)."),
     dask: Optional[str] = typer.Option(None, "--dask", metavar="ADDR",
                                        help="Design the rooms at once on dask: 'local' (a LocalCluster) or "
                                             "tcp://HOST:PORT."),

@@ -23,7 +23,6 @@ from __future__ import annotations
 import multiprocessing
 import os
 import sys
-import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
@@ -32,6 +31,7 @@ from designer.analysis import bounds
 from designer.core.budget import Budget
 from designer.core.level import Cell
 from designer.core.control import Cancelled, end_with_parent, signals_held
+from designer.search.executor import end_lanes
 from designer.search.goal import Goal
 
 if TYPE_CHECKING:
@@ -181,26 +181,6 @@ def solve_pairs(search: Search, goal: Goal, budget: Budget) -> tuple[Design | No
             for future in futures:
                 future.cancel()
     return best, complete and (goal.maximizing or best is None), skipped
-
-
-#: Seconds the lanes of a stopped search have to end on their own before they are terminated.
-LANE_GRACE = 1.0
-
-
-def end_lanes(pool: ProcessPoolExecutor) -> None:
-    """End the lanes of a stopped search (a cancel, an error): the pool is told to shut down
-    without waiting (no job not yet started runs), and a lane still alive ``LANE_GRACE`` seconds
-    later is terminated (SIGTERM, which end_with_parent left at its default). Left to the pool
-    alone, a lane that had not received its first job when a signal came waited for one for
-    ever, and so did the designer, at exit."""
-    processes = list((getattr(pool, "_processes", None) or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    deadline = time.monotonic() + LANE_GRACE
-    for process in processes:
-        process.join(max(0.0, deadline - time.monotonic()))
-    for process in processes:
-        if process.is_alive():
-            process.terminate()
 
 
 _lane: dict[str, object] = {}

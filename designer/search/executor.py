@@ -1,6 +1,7 @@
-"""Where independent shards of work run: threads in this process (the default), or the workers of
-a dask.distributed cluster (``--dask local`` starts a LocalCluster on this machine, ``--dask
-tcp://HOST:PORT`` uses a running scheduler).
+"""Where independent shards of work run: threads in this process (the default), processes forked
+from it (``Forked``: work that is Python between compiled calls, such as a cave's rooms), or the
+workers of a dask.distributed cluster (``--dask local`` starts a LocalCluster on this machine,
+``--dask tcp://HOST:PORT`` uses a running scheduler).
 
 A shard is a plain function of one picklable job, so the same shards run either way and give the
 same results. On a cluster, shards go out in batches; a batch whose worker is lost is run again by
@@ -10,12 +11,13 @@ counted twice.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import time
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, ThreadPoolExecutor, as_completed, wait
 from typing import Any, Callable, Iterable
 
-from designer.core.control import Cancelled, CancelToken, signals_held
+from designer.core.control import Cancelled, CancelToken, end_with_parent, signals_held
 from designer.core.errors import DesignerError
 from designer.core.extras import need
 from designer.search.tuning import BATCHES_PER_WORKER
@@ -54,6 +56,71 @@ class InProcess:
 
     def close(self) -> None:
         pass
+
+
+#: Seconds the lanes of a stopped search have to end on their own before they are terminated.
+LANE_GRACE = 1.0
+#: Seconds between two looks at the lanes of a search (its cancel token, a signal held).
+POLL = 0.1
+
+
+def end_lanes(pool: ProcessPoolExecutor) -> None:
+    """End the lanes of a stopped search (a cancel, an error): the pool is told to shut down
+    without waiting (no job not yet started runs), and a lane still alive ``LANE_GRACE`` seconds
+    later is terminated (SIGTERM, which end_with_parent left at its default). Left to the pool
+    alone, a lane that had not received its first job when a signal came waited for one for
+    ever, and so did the designer, at exit."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    deadline = time.monotonic() + LANE_GRACE
+    for process in processes:
+        process.join(max(0.0, deadline - time.monotonic()))
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+
+
+def _ready(_: int) -> int:
+    return os.getpid()
+
+
+class Forked:
+    """Shards on ``workers`` processes forked from this one at once, when it is made, before this
+    process starts any solver's threads (a fork keeps only the thread that forks). Each lane ends
+    with this process however it ends; a cancel (the token ``cancel``, or a signal, held while the
+    lanes run) or an error ends them all (``end_lanes``). Jobs and results cross as pickles."""
+
+    name = "processes"
+
+    def __init__(self, workers: int, cancel: CancelToken | None = None):
+        self.cancel = cancel
+        self.pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
+                                        initializer=end_with_parent, initargs=(os.getpid(),))
+        list(self.pool.map(_ready, range(workers)))  # every lane started now
+
+    def run(self, shard: Callable[[Any], Any], jobs: Iterable[Any], on_result: Callable[[Any, Any], None],
+            on_abort: Callable[[], None] | None = None) -> None:
+        """As ``InProcess.run``, the results taken in as they come."""
+        try:
+            with signals_held() as arrived:
+                futures = {self.pool.submit(shard, job): job for job in jobs}
+                pending = set(futures)
+                while pending and not arrived and not (self.cancel is not None and self.cancel.is_set()):
+                    done, pending = wait(pending, timeout=POLL, return_when=FIRST_COMPLETED)
+                    for future in done:
+                        on_result(futures[future], future.result())
+            if arrived:
+                raise Cancelled(arrived[0])
+            if pending:
+                raise Cancelled()
+        except BaseException:
+            if on_abort is not None:
+                on_abort()
+            end_lanes(self.pool)
+            raise
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=True)
 
 
 class Dask:

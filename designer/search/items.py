@@ -40,7 +40,7 @@ from designer.core.kernels import reach
 from designer.core.level import ICE, ITEM_CHAR, ROCK, SNOW, Cell, Level
 from designer.core.request import LayoutRequest, RouteBand
 from designer.core.rules import DIRECTIONS
-from designer.search.ends import end_lanes
+from designer.search.executor import end_lanes
 from designer.search.goal import Goal
 from designer.search.result import Design, DesignFailed
 from designer.search.rooms import per_stop_milli

@@ -209,7 +209,7 @@ CAVE_FIGURES = (
 def bench_caves(seeds: list[int], dask: bool = True) -> dict:
     """Whole-process times of ``designer cave`` on the figures of caves (``CAVE_FIGURES``), a run
     per seed, each designed cave checked again here by the cave's verifier; and, with ``dask``,
-    16 rooms designed on ``--dask local`` against in process, compared file for file."""
+    16 rooms designed on ``--dask local`` against here (a lane per core), compared file for file."""
     from designer.caves.cave import Cave
     from designer.caves.graph import failure
 

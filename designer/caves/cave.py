@@ -176,14 +176,8 @@ class Cave:
         except KeyError:
             raise LevelError(f"the cave has no room {name!r}") from None
 
-    def key(self, name: str) -> Key:
-        return next(key for key in self.keys if key.name == name)
-
     def door_cell(self, door: Door) -> Cell:
         return self.room(door[0]).doors[door[1]]
-
-    def link_of(self, door: Door) -> Link | None:
-        return next((link for link in self.links if door in (link.a, link.b)), None)
 
     def but(self, **changes) -> Cave:
         values = {"rooms": self.rooms, "links": self.links, "entrance": self.entrance, "exit": self.exit,

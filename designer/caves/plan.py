@@ -30,7 +30,6 @@ from designer.caves.cave import Cave, Door
 from designer.core.errors import LevelError
 
 EXIT = ("", 0)  # the node the exit's passages end in
-FIXED = 0  # a passage's weight is a number (a filled room, or a least possible)
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from designer.core.request import LayoutRequest
 from designer.export import picture, play, tiled
 from designer.formats import output
 from designer.search.design import design
-from designer.search.opengrid import compress
+from designer.search.engines.opengrid import compress
 
 args = [a for a in sys.argv[1:] if a != "--force"]
 force = "--force" in sys.argv[1:]
@@ -34,7 +34,7 @@ def save(name: str, data) -> None:
 
 
 # Two levels to draw: a 10x10 with a frame, and a sparse open grid (the annealing on compressed
-# grids of designer.search.opengrid finds it; compress shows the small form it searched).
+# grids of designer.search.engines.opengrid finds it; compress shows the small form it searched).
 framed = design(LayoutRequest(10, 10, min_stops=15), seed=1, time_limit=20)
 sparse = design(LayoutRequest(12, 16, frame=False, min_stops=8, max_rocks=2), seed=1, time_limit=20)
 print(f"framed: {framed.min_stops} stops; sparse: {sparse.min_stops} stops with 2 rocks "

@@ -8,7 +8,7 @@ import tempfile
 from pathlib import Path
 
 from designer.core.budget import Budget
-from designer.search import exhaustive
+from designer.search.engines import exhaustive
 from designer.search.executor import InProcess
 from designer.studies.records import markdown_table, record_request, records
 

@@ -1,10 +1,10 @@
-"""The annealing stage (designer.search.anneal) and its compiled chain (kernels.anneal_layout)."""
+"""The annealing stage (designer.search.engines.anneal) and its compiled chain (kernels.anneal_layout)."""
 
 import numpy as np
 import pytest
 from conftest import needs_compiled
 
-from designer.search import anneal
+from designer.search.engines import anneal
 from designer.core import kernels
 from designer.analysis.graph import analyze
 from designer.core.budget import Budget

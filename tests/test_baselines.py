@@ -4,7 +4,7 @@ import pytest
 from conftest import one_error_line
 
 from designer.analysis.graph import analyze
-from designer.search.baselines import generate
+from designer.search.engines.baselines import generate
 from designer.cli import main
 from designer.studies.compare import compare
 from designer.search.result import DesignFailed

@@ -281,7 +281,7 @@ def test_make_refusals(capsys, args, status, words):
 
 
 def test_sampler_respects_requests():
-    from designer.search.sampling import sample_for_request
+    from designer.search.engines.sampling import sample_for_request
 
     request = LayoutRequest(height=6, width=7, frame=False, start=(2, 2))
     terrains, starts, goals = sample_for_request(np.random.default_rng(0), request, 200, 0.3)

@@ -6,7 +6,7 @@ import pytest
 from designer.search.result import DesignFailed
 from designer.search.design import design
 from designer.core.budget import Budget
-from designer.search.exhaustive import applies, base_terrain, search, symmetries
+from designer.search.engines.exhaustive import applies, base_terrain, search, symmetries
 from designer.analysis.classify import STRONG, classify_batch
 from designer.core.request import LayoutRequest
 

@@ -82,7 +82,7 @@ def no_design(monkeypatch):
         raise AssertionError("a design was started before the output path was checked")
 
     monkeypatch.setattr("designer.search.design.design", refuse)
-    monkeypatch.setattr("designer.search.baselines.generate", refuse)
+    monkeypatch.setattr("designer.search.engines.baselines.generate", refuse)
 
 
 @pytest.mark.parametrize("args, words", [
@@ -281,7 +281,7 @@ def test_ctrl_c_ends_a_running_exhaustive_search():
     script = """
 import os, signal, threading, time
 from designer.core.budget import Budget
-from designer.search import exhaustive
+from designer.search.engines import exhaustive
 from designer.core.request import LayoutRequest
 request = LayoutRequest(height=6, width=7, frame=False, max_rocks=8, min_stops=21)
 threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT)).start()

@@ -1,4 +1,4 @@
-"""Open grids (designer.search.opengrid): compressing and expanding keep the puzzle; the designer's
+"""Open grids (designer.search.engines.opengrid): compressing and expanding keep the puzzle; the designer's
 open-grid stage."""
 
 
@@ -8,7 +8,7 @@ from conftest import IMPLS, needs_compiled
 
 from designer.core import kernels
 from designer.core.budget import Budget
-from designer.search import opengrid
+from designer.search.engines import opengrid
 from designer.search.design import design
 from designer.analysis.classify import classify
 from designer.core.level import ICE, ROCK, Level

@@ -9,7 +9,7 @@ import pytest
 from conftest import needs_compiled
 
 from designer.core.budget import Budget
-from designer.search import exhaustive
+from designer.search.engines import exhaustive
 from designer.studies import records as rec
 from designer.analysis.graph import analyze
 from designer.cli import main

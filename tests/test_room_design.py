@@ -235,7 +235,7 @@ def brute_force_best(base_rows: list[str], routes, max_rocks: int) -> int:
 def test_the_exhaustive_search_proves_a_tiny_rooms_best_in_both_kernels(impl):
     from designer.core import kernels
     from designer.core.budget import Budget
-    from designer.search import exhaustive
+    from designer.search.engines import exhaustive
 
     request = LayoutRequest(height=5, width=6, min_stops=1, max_rocks=3,
                             doors=((1, (4, 1)), (2, (2, 5)), (3, (0, 3))))
@@ -266,7 +266,7 @@ def test_make_proves_a_small_rooms_best_by_the_exhaustive_search():
 
 def test_the_annealing_chains_score_a_room_over_its_routes():
     from designer.core.budget import Budget
-    from designer.search import anneal
+    from designer.search.engines import anneal
 
     request = LayoutRequest(height=12, width=12, doors=((1, (11, 5)), (2, (6, 0)), (3, (0, 6))),
                             routes=(RouteBand(1, 3, 20), RouteBand(1, 2, 12), RouteBand(2, 3, 12)))

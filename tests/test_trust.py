@@ -11,7 +11,7 @@ import pytest
 
 from designer.cli import main
 from designer.formats import signed
-from designer.search import exhaustive
+from designer.search.engines import exhaustive
 from designer.studies.records import record_request
 
 UNTRUSTED = "the checkpoint is not signed by this user's designer"

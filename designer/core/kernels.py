@@ -315,7 +315,7 @@ def _schedule(stop, heat_hi: float, heat_lo: float, steps: int) -> np.ndarray:
 
 #: What an annealing chain's score counts: min stops, or the options along the printed solution.
 OBJECTIVES = ("stops", "options")
-#: How a room's routes make one score (``designer.search.rooms``): the sum over routes of
+#: How a room's routes make one score (``designer.search.engines.rooms``): the sum over routes of
 #: min(stops, floor), the shortest route, or (every floor met) the fewest options along any
 #: route, or a stop in thousandths.
 ROOM_SCORES = ("sum", "min", "options", "per_stop")
@@ -424,7 +424,7 @@ def choice_figures(terrain, start: int, goal: int) -> tuple[int, int, int]:
 def anneal_open(terrain: np.ndarray, dims: np.ndarray, height: int, width: int, goal: np.ndarray, score: np.ndarray,
                 rng_state: np.ndarray, heat_hi: float, heat_lo: float, steps: int, target: int | None,
                 stop: np.ndarray | None, best_terrain: np.ndarray, best: np.ndarray) -> int:
-    """Run ``steps`` steps of one open-grid annealing chain (``designer.search.opengrid``; compiled only,
+    """Run ``steps`` steps of one open-grid annealing chain (``designer.search.engines.opengrid``; compiled only,
     see ``can_anneal``), updating its state in place: ``terrain`` (uint8, ``height * width``
     long, holding a ``dims[0]`` x ``dims[1]`` compressed terrain row by row), ``dims`` (int32
     [h, w]), ``goal`` (int32 [row, column], -1 -1 for none), ``score`` (int32 [stops]) and

@@ -113,7 +113,7 @@ class LayoutRequest:
     @property
     def extras(self) -> bool:
         """Whether a level of this request holds items, portals or floors: designed by the chains
-        over its states (``designer.search.items``)."""
+        over its states (``designer.search.engines.items``)."""
         return bool(self.item_count or self.teleports or self.floors or self.portals)
 
     @property

@@ -7,14 +7,14 @@ A design runs as a portfolio, every random choice drawn from the seed:
    every start and goal tried in one compiled pass, which is exact.
 1. **sampling**: seeded random layouts, classified in compiled batches. For small targets
    (K up to about 20 on 12x12) the fastest way to a level; otherwise it seeds the climb.
-2. **climb**: neighbourhood search from the best samples (``designer.search.climb``): every one-cell
+2. **climb**: neighbourhood search from the best samples (``designer.search.engines.climb``): every one-cell
    change classified in one batch, the best taken. It meets most targets within a second and
    gives CP-SAT a strong hint. In tiny layout spaces it goes on with exact neighbourhoods: a
    few rocks released and placed again in every possible way (``exhaustive.search_around``).
-2b. **open grid** (a rock budget on a large grid with no frame: ``designer.search.opengrid``): in place
+2b. **open grid** (a rock budget on a large grid with no frame: ``designer.search.engines.opengrid``): in place
    of sampling and the climb, simulated annealing on compressed grids, where only the order of the rocks'
    rows and columns and the gaps between them count; the best is expanded back to the full grid.
-2c. **anneal** (``designer.search.anneal``, compiled kernels, no snow to place): where no proof is in
+2c. **anneal** (``designer.search.engines.anneal``, compiled kernels, no snow to place): where no proof is in
    reach, simulated annealing from the climb's best layout, one random change at a time, one
    chain per worker. Maximizing, it gets most of the time after one short climb (in place of
    climbs from fresh samples); meeting a target the climb missed, half the time left.
@@ -35,7 +35,7 @@ first verified level wins; maximizing, what they verify raises the model's bar a
 ends both, and the model gets every worker when the others give up.
 
 A room with several doors (``LayoutRequest.is_room``) runs the same portfolio, every stage scoring
-a layout over all its routes at once (``designer.search.rooms``); its choices go to
+a layout over all its routes at once (``designer.search.engines.rooms``); its choices go to
 ``room_choices``.
 
 Every candidate is re-checked by ``designer.analysis`` (networkx: strong, reversible, min stops
@@ -58,8 +58,8 @@ from designer.core.control import CancelToken
 from designer.core.errors import DesignerError
 from designer.core.level import Level
 from designer.core.request import LayoutRequest
-from designer.search import anneal, exhaustive, opengrid
-from designer.search.items import design_with_items
+from designer.search.engines import anneal, exhaustive, opengrid
+from designer.search.engines.items import design_with_items
 from designer.search.goal import Goal
 from designer.search.result import Design, DesignFailed, infeasible_message
 from designer.search.stages import (anneal_stage, band_stage, choices_stage, climb_stage,
@@ -111,7 +111,7 @@ def design(
         raise DesignerError("--maximize and --maximize-choices are two objectives: choose one, or see both at "
                             "once with designer pareto")
     if request.extras and not (method != "auto" and request.model_poses):
-        # the plain level by this portfolio, then the items and portals (designer.search.items); the
+        # the plain level by this portfolio, then the items and portals (designer.search.engines.items); the
         # model alone poses a template's pinned portals on one grid
         return design_with_items(request, plain_design=design, seed=seed, time_limit=time_limit, workers=workers,
                                  maximize=maximize, maximize_choices=maximize_choices, exclude=exclude,
@@ -184,7 +184,7 @@ def choices_with_stages(search: Search) -> Design:
 def room_choices(search: Search) -> Design:
     """``auto`` for the choices along a room's routes: sampling and the climb to a layout that
     meets every route's floor, then the annealing chains that count the fewest options along any
-    route (``choices_stage``; ``designer.search.rooms`` says how), every layout they keep meeting
+    route (``choices_stage``; ``designer.search.engines.rooms`` says how), every layout they keep meeting
     every band. Without the chains (snow to place, or no compiled kernels), the climb that counts
     them (``room_choices_stage``), again from fresh samples each time it stalls, the best kept."""
     request, goal, budget = search.request, search.goal, search.budget

@@ -72,7 +72,7 @@ class Method:
             raise DesignerError(f"--teleports needs --method auto, not {self.name}")
         if request.template is not None:  # as published, they lay rocks on an open frame, not in a drawing
             raise DesignerError(f"--template needs --method {designer_names()}, not {self.name}")
-        from designer.search import baselines
+        from designer.search.engines import baselines
 
         return baselines.generate(self.name, request, seed=seed, time_limit=time_limit, exclude=exclude,
                                   cancel=cancel)

@@ -116,8 +116,8 @@ class Design:
     @property
     def per_stop_milli(self) -> int:
         """Options a stop along the solution, in thousandths (a room: the fewest along any route;
-        ``designer.search.rooms``)."""
-        from designer.search.rooms import per_stop_milli
+        ``designer.search.engines.rooms``)."""
+        from designer.search.engines.rooms import per_stop_milli
 
         if self.routes is None:
             return per_stop_milli(self.analysis.options, self.analysis.min_stops)

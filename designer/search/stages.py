@@ -8,17 +8,17 @@ the policy takes a result in with ``Search.absorb``, in plain sight.
 
 - ``endpoints_stage``: the only layout a request allows, every start and goal tried (exact);
 - ``sample_stage``: seeded random layouts in compiled batches;
-- ``climb_stage``: neighbourhood search from the pool (``designer.search.climb``), then exact
+- ``climb_stage``: neighbourhood search from the pool (``designer.search.engines.climb``), then exact
   neighbourhoods in tiny spaces;
-- ``anneal_stage``: simulated annealing from the best layout (``designer.search.anneal``);
-- ``open_grid_stage``: annealing on compressed open grids (``designer.search.opengrid``);
-- ``exhaustive_stage``: every layout up to symmetry (``designer.search.exhaustive``), a proof
+- ``anneal_stage``: simulated annealing from the best layout (``designer.search.engines.anneal``);
+- ``open_grid_stage``: annealing on compressed open grids (``designer.search.engines.opengrid``);
+- ``exhaustive_stage``: every layout up to symmetry (``designer.search.engines.exhaustive``), a proof
   when it completes;
 - ``band_stage`` and ``choices_stage``: for the choices along the solution, the climb to a
   layout in the stops band, then annealing chains that count choices from it;
 - ``model_stage``: the CP-SAT model (``designer.models``), a proof when it completes;
 - ``ends_model_stage``: the same model posed once per start and goal pair
-  (``designer.search.ends``), a proof when every pair completes.
+  (``designer.search.engines.ends``), a proof when every pair completes.
 """
 
 from __future__ import annotations
@@ -33,12 +33,12 @@ from designer.core.budget import Budget
 from designer.core.level import Level
 from designer.core.request import LayoutRequest
 from designer.core.space import LayoutSpace
-from designer.search import anneal, exhaustive, opengrid
-from designer.search.climb import climb, layout_scores
+from designer.search.engines import anneal, exhaustive, opengrid
+from designer.search.engines.climb import climb, layout_scores
 from designer.search.goal import Goal
 from designer.search.result import Design
 from designer.search.state import Search, StageResult, timed
-from designer.search.sampling import batch_level, sample_for_request
+from designer.search.engines.sampling import batch_level, sample_for_request
 from designer.search.tuning import (DENSITIES, EMPTY_ROOM_PAIRS, NEIGHBOURHOOD_RELEASE, NEIGHBOURHOOD_STALL_SHARE,
                                     POOL_SIZE, SAMPLE_BATCH, SAMPLE_BATCHES, STALL_MAX_SECONDS, STALL_MIN_SECONDS,
                                     STALL_SHARE)
@@ -160,7 +160,7 @@ def _refine(search: Search, goal: Goal, level: Level, stops: int, budget: Budget
 
 @timed("open grid")
 def open_grid_stage(search: Search, goal: Goal, budget: Budget) -> StageResult:
-    """A few rocks on a large open grid (``designer.search.opengrid``): annealing on compressed
+    """A few rocks on a large open grid (``designer.search.engines.opengrid``): annealing on compressed
     grids, one chain per worker; the best level, verified."""
     search.progress.update(phase="open-grid annealing")
     level, stops = opengrid.search(search.request, search.rng, budget, search.workers, target=goal.target,
@@ -172,7 +172,7 @@ def open_grid_stage(search: Search, goal: Goal, budget: Budget) -> StageResult:
 
 @timed("anneal")
 def anneal_stage(search: Search, goal: Goal, budget: Budget, *, chains: int | None = None) -> StageResult:
-    """Simulated annealing from the best layout so far (``designer.search.anneal``), one chain per
+    """Simulated annealing from the best layout so far (``designer.search.engines.anneal``), one chain per
     worker (``chains``: fewer, when the model runs beside them). The best level, verified; meeting
     K and short of it, a better layout goes to the head of the pool (the model's hint)."""
     start = search.starting_layout()
@@ -214,7 +214,7 @@ def exhaustive_stage(search: Search, goal: Goal, budget: Budget) -> StageResult:
 
 @timed("band")
 def band_stage(search: Search, goal: Goal, budget: Budget) -> StageResult:
-    """The climb (``designer.search.climb``) from the pool to a layout of at least ``goal``'s K
+    """The climb (``designer.search.engines.climb``) from the pool to a layout of at least ``goal``'s K
     stops within the request's band and budgets, not verified: the start of chains that count
     choices, which the request's choice conditions are left to. It goes to the head of the pool."""
     if not search.pool:
@@ -230,7 +230,7 @@ def band_stage(search: Search, goal: Goal, budget: Budget) -> StageResult:
 
 @timed("choices")
 def choices_stage(search: Search, goal: Goal, budget: Budget, *, from_pool: bool = False) -> StageResult:
-    """Annealing chains (``designer.search.anneal``) that keep only layouts meeting the request's
+    """Annealing chains (``designer.search.engines.anneal``) that keep only layouts meeting the request's
     band and choice conditions (``--min-choices``, ``--unique``) and score ``goal``'s objective
     (options along the printed solution, or stops), from the best layout so far or the head of
     the pool (``from_pool``: the pool's, a fresh start). The best level they find, verified;
@@ -253,7 +253,7 @@ def choices_stage(search: Search, goal: Goal, budget: Budget, *, from_pool: bool
 @timed("climb for choices")
 def room_choices_stage(search: Search, goal: Goal, budget: Budget, *, stall: float | None = None,
                        from_pool: bool = False) -> StageResult:
-    """A room's climb that counts the options along every route (``designer.search.rooms``), from
+    """A room's climb that counts the options along every route (``designer.search.engines.rooms``), from
     the best layout so far or the head of the pool (``from_pool``: the pool's, a fresh start),
     every layout it keeps meeting each route's band: the chains that count choices score one
     start and goal. Meeting a target, the first verified level that reaches it; maximizing, the
@@ -339,9 +339,9 @@ def model_stage(search: Search, goal: Goal, budget: Budget, *,
 @timed("cp-sat by ends")
 def ends_model_stage(search: Search, goal: Goal, budget: Budget) -> StageResult:
     """The CP-SAT model posed once per start and goal pair, the pairs side by side
-    (``designer.search.ends``). Meeting K, the first verified level; maximizing, the best.
+    (``designer.search.engines.ends``). Meeting K, the first verified level; maximizing, the best.
     Complete: every pair proved that nothing (better) exists."""
-    from designer.search.ends import solve_pairs
+    from designer.search.engines.ends import solve_pairs
 
     best, complete, skipped = solve_pairs(search, goal, budget)
     return StageResult(best, complete, skipped=skipped)

@@ -110,7 +110,7 @@ class Search:
 
     def score(self, design: Design) -> int:
         """What the goal counts of a design: its min stops, or the options along its solution (a
-        room's: along each route, or a stop, as ``designer.search.rooms`` scores them)."""
+        room's: along each route, or a stop, as ``designer.search.engines.rooms`` scores them)."""
         if self.goal.objective == "per_stop":
             return design.per_stop_milli
         return design.options if self.goal.objective == "options" else design.min_stops

@@ -63,7 +63,7 @@ ROOM_CHOICES_STALL_SHARE = 0.25
 ROOM_CHOICES_ROUND_SHARE = 0.5
 NEIGHBOURHOOD_RELEASE = (3, 4)
 
-# --- the annealing chains (designer.search.anneal) -----------------------------------------------
+# --- the annealing chains (designer.search.engines.anneal) -----------------------------------------------
 #: Heat (in stops) at the start and the end of an epoch, and the first heat of later epochs.
 HOT, COLD, REHEAT = 2.0, 0.2, 0.5
 #: An epoch's length: a chain cools over this many seconds (or the time left), then reheats from
@@ -72,7 +72,7 @@ EPOCH_SECONDS = 20.0
 #: Steps per compiled call: the schedule, the stop flag and the clock are looked at in between.
 SLICE_STEPS = 4096
 
-# --- open grids (designer.search.opengrid) --------------------------------------------------------
+# --- open grids (designer.search.engines.opengrid) --------------------------------------------------------
 #: Heat at the start and the end of an epoch; later epochs start at half of ``OPEN_HOT``.
 OPEN_HOT, OPEN_COLD = 3.0, 0.1
 OPEN_EPOCH_SECONDS = 15.0
@@ -86,7 +86,7 @@ START_MARGIN = (4, 5)
 #: Steps per compiled call of the open-grid chain.
 OPEN_SLICE_STEPS = 256
 
-# --- the exhaustive search (designer.search.exhaustive) -------------------------------------------
+# --- the exhaustive search (designer.search.engines.exhaustive) -------------------------------------------
 #: Measured rate of the compiled search on a 6x7 grid, per core (layouts per second), with the bar
 #: near the optimum as in a proof (240k-340k for 6 and 7 rocks on 6x7; 7x7 scaled by cells
 #: squared: 220k): what its time forecast, and so the policies' choice of a proof, rests on.

@@ -18,7 +18,7 @@ from designer.core.control import die_with_parent
 from designer.core.errors import DesignerError
 from designer.analysis.classify import CLASS_NAMES, classify, classify_batch
 from designer.core.level import SNOW
-from designer.search.sampling import batch_level, random_frame_batch
+from designer.search.engines.sampling import batch_level, random_frame_batch
 
 
 def bench_classify(count: int = 10_000, height: int = 12, width: int = 12, density: float = 0.2,

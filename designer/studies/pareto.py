@@ -33,7 +33,7 @@ from designer.core.budget import Budget
 from designer.core.control import CancelToken, check
 from designer.core.level import Level
 from designer.core.request import LayoutRequest
-from designer.search import anneal
+from designer.search.engines import anneal
 from designer.search.design import design
 from designer.search.validation import validate
 from designer.search.executor import InProcess
@@ -197,7 +197,7 @@ def clouds(request: LayoutRequest, time_limit: float, *, seed: int = 0) -> dict[
     strong, reversible levels as points, for the plot."""
     from designer.analysis.classify import STRONG, classify_batch
     from designer.search import methods
-    from designer.search.sampling import batch_level, sample_for_request
+    from designer.search.engines.sampling import batch_level, sample_for_request
 
     budget = Budget(time_limit)
     rng = np.random.default_rng(seed)

@@ -44,7 +44,7 @@ from designer.formats.level_files import level_from_json, level_to_json
 from designer.formats.reading import decode_text, load_json, read_bytes
 from designer.formats.signed import sign, vouched
 from designer.formats.output import write
-from designer.search import exhaustive
+from designer.search.engines import exhaustive
 from designer.search.result import DesignFailed
 from designer.search.design import design, lower_bound
 from designer.search.tuning import BOUND_SHARE, MIN_BOUND_SECONDS, SAVE_EVERY

@@ -20,7 +20,7 @@ from designer.core.budget import Budget
 from designer.core.level import ICE, ROCK, SNOW, Level
 from designer.core.request import LayoutRequest
 from designer.core.space import LayoutSpace
-from designer.search.rooms import room_scores
+from designer.search.engines.rooms import room_scores
 from designer.search.tuning import KICK_TOGGLES, PLATEAU_STEPS
 
 
@@ -72,7 +72,7 @@ def _neighbours(space: LayoutSpace, terrain: np.ndarray, start: int, goal: int):
 def layout_scores(space: LayoutSpace, terrains, starts, goals, maximizing: bool = False,
                   objective: str = "stops") -> np.ndarray:
     """Min stops of admissible layouts (strong, reversible, within the request's budgets); -1
-    otherwise. A room's layouts: their score over every route (``designer.search.rooms``), of
+    otherwise. A room's layouts: their score over every route (``designer.search.engines.rooms``), of
     stops or, with ``objective="options"``, of the options along them."""
     if space.request.is_room:
         return room_scores(space, terrains, maximizing, objective)

@@ -38,7 +38,7 @@ from designer.core import kernels
 from designer.core.budget import Budget
 from designer.core.level import ICE, ROCK, Level
 from designer.core.request import LayoutRequest
-from designer.search.anneal import cooling
+from designer.search.engines.anneal import cooling
 from designer.core.control import end_with_parent
 from designer.search.tuning import (ALONG_LINE, ANYWHERE, GOAL_SAMPLES, OPEN_COLD as COLD,
                                     OPEN_EPOCH_SECONDS as EPOCH_SECONDS, OPEN_HOT as HOT,

@@ -35,10 +35,10 @@ from designer.core.level import ICE, ROCK, SNOW, Level
 from designer.core.request import LayoutRequest
 from designer.core.rules import terrain_slide_table
 from designer.core.space import LayoutSpace
-from designer.search.climb import rock_moves
+from designer.search.engines.climb import rock_moves
 from designer.search.validation import validate
 from designer.search.result import Design, DesignFailed, GeneratorRecord, choice_figures
-from designer.search.sampling import batch_level, sample_for_request
+from designer.search.engines.sampling import batch_level, sample_for_request
 
 RANDOM_P = 0.2  # Odland: "around 20% often results in maps that are strongly solvable and reversible"
 RANDOM_BATCH = 1024

@@ -24,7 +24,7 @@ from designer.core.budget import Budget
 from designer.core.level import ICE, ROCK, Level
 from designer.core.request import LayoutRequest
 from designer.core.space import LayoutSpace
-from designer.search.rooms import kernel_score, route_table
+from designer.search.engines.rooms import kernel_score, route_table
 from designer.search.tuning import ENDPOINT_BATCH, RATE_42_CELLS
 
 MAX_FREE_CELLS = kernels.MAX_FREE_CELLS
@@ -135,7 +135,7 @@ def run_shard(job: ShardJob, stop: np.ndarray | None = None) -> tuple:
 
 
 def room_routes(request: LayoutRequest) -> list | None:
-    """A room's routes for the kernels (``designer.search.rooms.route_table``); None for a level."""
+    """A room's routes for the kernels (``designer.search.engines.rooms.route_table``); None for a level."""
     return route_table(LayoutSpace.of(request)) if request.is_room else None
 
 
@@ -153,7 +153,7 @@ def shard_jobs(request: LayoutRequest, threshold: int, budget: Budget, fewest_ro
                maximizing: bool = False) -> list[ShardJob]:
     """Every shard of the space (its rock sets of at least ``fewest_rocks`` rocks), biggest
     first, each with the ``budget``'s deadline in wall-clock time. A room's ``threshold`` is its
-    score's (``designer.search.rooms``: the sum over routes when meeting, the shortest route when
+    score's (``designer.search.engines.rooms``: the sum over routes when meeting, the shortest route when
     ``maximizing``)."""
     space = LayoutSpace.of(request)
     base = space.base_terrain()

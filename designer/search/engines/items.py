@@ -43,7 +43,7 @@ from designer.core.rules import DIRECTIONS
 from designer.search.executor import end_lanes
 from designer.search.goal import Goal
 from designer.search.result import Design, DesignFailed
-from designer.search.rooms import per_stop_milli
+from designer.search.engines.rooms import per_stop_milli
 from designer.search.state import Progress, Search, StageResult
 from designer.search.tuning import ITEMS_PLAIN_SHARE, ITEMS_PLAIN_STOPS
 

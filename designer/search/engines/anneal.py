@@ -1,6 +1,6 @@
 """Simulated annealing over whole layouts: the ``anneal`` design stage.
 
-The climb (``designer.search.climb``) takes the best one-cell change until none helps, then restarts:
+The climb (``designer.search.engines.climb``) takes the best one-cell change until none helps, then restarts:
 on a framed 12x12 it stalls in the high 40s. A chain here takes one random change at a time
 (a free cell toggled, a rock moved, the start or the goal moved along its edge), scored in
 compiled code (``kernels.anneal_layout``, about 170,000 steps a second on a framed 12x12), and
@@ -32,7 +32,7 @@ from designer.core.budget import Budget
 from designer.core.level import ICE, Level
 from designer.core.request import LayoutRequest
 from designer.core.space import LayoutSpace
-from designer.search.rooms import kernel_score, route_table
+from designer.search.engines.rooms import kernel_score, route_table
 from designer.search.tuning import COLD, EPOCH_SECONDS, HOT, REHEAT, SLICE_STEPS
 
 
@@ -132,7 +132,7 @@ def choice_conditions(request: LayoutRequest, objective: str, maximizing: bool =
     constrains them: the request's K as a floor, ``unique``, and ``min_choices`` as a floor when
     the score counts stops (counting options, it is the target to climb to, not a wall). None for
     a plain min-stops chain. A room: its routes and how they make one score (``room_score``,
-    ``designer.search.rooms``), every route's band in them."""
+    ``designer.search.engines.rooms``), every route's band in them."""
     if request.is_room:
         return {"routes": route_table(LayoutSpace.of(request)), "room_score": kernel_score(maximizing, objective)}
     if objective == "stops" and not request.asks_for_choices:

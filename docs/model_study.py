@@ -15,7 +15,7 @@ variant's verdicts and seconds (building included). The variants:
   closed under moves, the goal not within K - 1) in place of exact integer distances.
 - ``sat``: the whole pair as clauses (the layers above; strong solvability and reversibility as
   "the goal, or the start in the swapped level, within j moves"), solved by CaDiCaL 1.9.5 from
-  python-sat (``pip install python-sat``): the anchor from another engine.
+  python-sat (a core dependency, the proof engine's solver): the anchor from another engine.
 
 Run: python docs/model_study.py --size 7x7 --min-stops 15
      python docs/model_study.py --size 8x8 --min-stops 21 --pairs 1 --variants model,sat --time-limit 900
@@ -180,9 +180,8 @@ def sat_clauses(req, stops: int) -> list[list[int]]:
 def pose(variant: str, req, stops: int, seconds: float) -> str:
     """One variant on one pair: "infeasible", "feasible" or "unknown" (time limit)."""
     if variant == "sat":
-        from designer.core.extras import need
+        from pysat.solvers import Solver
 
-        Solver = need("pysat.solvers", "study").Solver
         with Solver(name="cadical195", bootstrap_with=sat_clauses(req, stops)) as solver:
             return "feasible" if solver.solve() else "infeasible"  # no time limit: the caller's
     from designer.models.cpsat import build_model

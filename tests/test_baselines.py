@@ -36,7 +36,7 @@ def test_a_baseline_that_finds_nothing_says_so(method):
 
 def test_comparison_numbers_agree_with_reverifying_its_levels():
     result = compare(LayoutRequest(height=9, width=9), [6, 60], [1], budget=0.5, keep_levels=True)
-    assert set(result["methods"]) == {"auto", "cpsat", "cpsat-ends", "random", "repair", "greedy"}
+    assert set(result["methods"]) == {"auto", "cpsat", "cpsat-ends", "sat", "random", "repair", "greedy"}
     for run in result["runs"]:
         if not run["success"]:
             continue
@@ -69,7 +69,7 @@ def test_compare_command_json_and_plot(capsys, tmp_path):
 @pytest.mark.parametrize("args, words", [
     (["compare", "--methods", "cpsat,magic"], "unknown method magic"),
     (["compare", "--min-stops", "ten"], "not a number"),
-    (["make", "--method", "random", "--maximize"], "--maximize needs --method auto, cpsat or cpsat-ends"),
+    (["make", "--method", "random", "--maximize"], "--maximize needs --method auto, cpsat, cpsat-ends or sat"),
 ])
 def test_compare_and_method_refusals(capsys, args, words):
     status = main(args)

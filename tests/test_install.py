@@ -76,7 +76,7 @@ def test_need_returns_the_module_or_names_the_extra():
         need("no_such_module_here", "plot")
     with pytest.raises(ValueError):
         need("json", "no such extra")
-    assert set(EXTRAS) == {"pictures", "plot", "dask", "studio", "study"}
+    assert set(EXTRAS) == {"pictures", "plot", "dask", "studio"}
 
 
 def test_pyproject_lists_the_same_extras():

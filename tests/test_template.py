@@ -108,7 +108,7 @@ def test_bad_templates_are_one_line_status_2(capsys, tmp_path, text, words):
 @pytest.mark.parametrize("extra, words", [
     (["--size", "12x12"], "--size does not go with --template"),
     (["--no-frame"], "--no-frame does not go with --template"),
-    (["--method", "repair"], "--template needs --method auto, cpsat or cpsat-ends"),
+    (["--method", "repair"], "--template needs --method auto, cpsat, cpsat-ends or sat"),
     (["--start", "12,3"], "both pin the same end"),
     (["--goal", "0,0"], "both pin the same end"),
     (["--snow", "0", "--template", "SNOWY"], "draws 1 snow tiles, more than --snow 0"),

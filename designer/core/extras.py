@@ -21,7 +21,6 @@ EXTRAS: dict[str, str] = {
     "plot": "the --plot of compare and pareto",  # matplotlib
     "dask": "--dask, shards on a dask.distributed cluster",  # dask.distributed
     "studio": "designer studio, the local web app",  # starlette, uvicorn
-    "study": "the SAT anchor of docs/model_study.py",  # python-sat (CaDiCaL)
 }
 
 

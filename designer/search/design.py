@@ -64,11 +64,13 @@ from designer.search.goal import Goal
 from designer.search.result import Design, DesignFailed, infeasible_message
 from designer.search.stages import (anneal_stage, band_stage, choices_stage, climb_stage,
                                     endpoints_stage, ends_model_stage, exhaustive_stage,
-                                    model_stage, open_grid_stage, room_choices_stage, sample_stage)
+                                    model_stage, open_grid_stage, refute_stage, room_choices_stage,
+                                    sample_stage)
 from designer.search.state import Progress, Search, StageResult
 from designer.search.tuning import (ANNEAL_SHARE_BEFORE_MODEL, CHOICES_FLOOR_SHARE, CLIMB_SHARE,
                                     CLIMB_SHARE_BEFORE_ANNEAL, CLIMB_SHARE_BEFORE_PROOF, EXHAUSTIVE_REACH,
                                     MAXIMIZE_BESIDE_MODEL_CELLS, MODEL_HEAD_START, MODEL_HEAD_START_CELLS,
+                                    REFUTE_CELLS,
                                     ROOM_CHOICES_ROUND_SHARE, ROOM_CHOICES_STALL_SHARE, SEARCH_SHARE_WITHOUT_PROOF,
                                     STALL_MIN_SECONDS)
 from designer.search.validation import validate
@@ -119,7 +121,7 @@ def design(
     if method == "cpsat-ends" and request.is_room:
         raise DesignerError("a room's doors are fixed, so there is one pair of ends to pose: use --method cpsat")
     if method != "auto" and (request.asks_for_choices or maximize_choices):
-        raise DesignerError("the CP-SAT model does not count choices: --min-choices, --unique and "
+        raise DesignerError(f"--method {method} does not count choices: --min-choices, --unique and "
                             "--maximize-choices need --method auto")
     reason = None if request.portals else bounds.infeasible(request)  # the bounds reason on plain slides
     if reason:
@@ -221,6 +223,8 @@ def meet_with_stages(search: Search) -> Design:
         found = search.absorb(open_grid_stage(search, goal, budget.share(SEARCH_SHARE_WITHOUT_PROOF)))
     else:
         found = search.absorb(sample_stage(search, goal))
+    if found is None and refutes(search):
+        return by_refutation(search)
     if found is None and beside_model(search):
         return meet_beside_model(search)
     if found is None:
@@ -362,6 +366,8 @@ def maximize_with_stages(search: Search) -> Design:
         search.absorb(open_grid_stage(search, goal, budget.share(SEARCH_SHARE_WITHOUT_PROOF)))
         return maximize_with_model(search)
     search.absorb(sample_stage(search, goal))
+    if refutes(search):
+        return by_refutation(search)
     if beside_model(search) and request.height * request.width <= MAXIMIZE_BESIDE_MODEL_CELLS:
         return maximize_beside_model(search)
     if search.pool and proof_within_reach(search):
@@ -401,6 +407,38 @@ def model_by_ends(search: Search) -> Design:
     return model_only(search, ends_model_stage, detail)
 
 
+def sat_only(search: Search) -> Design:
+    """``sat``: the counterexample loop alone (``refute_stage``), once per start and goal pair."""
+    from designer.search.engines.refute import declines, proof_detail
+
+    reason = declines(search, search.goal)
+    if reason is not None:
+        raise DesignerError(f"--method sat cannot serve this request: {reason} (--method auto can)")
+    return model_only(search, refute_stage, proof_detail(search.request))
+
+
+def refutes(search: Search) -> bool:
+    """Whether ``auto`` poses its proof to the counterexample loop in place of the CP-SAT model:
+    the loop serves the request, the grid is small enough for it to win (``REFUTE_CELLS``) and
+    walled (a frame or a template: on open grids its explanations run long) and no exhaustive
+    search is in reach."""
+    from designer.search.engines.refute import declines
+
+    request = search.request
+    return (request.height * request.width <= REFUTE_CELLS and (request.frame or request.template is not None)
+            and not exhaustive_fits(search) and declines(search, search.goal) is None)
+
+
+def by_refutation(search: Search) -> Design:
+    """``auto`` on a small grid, after sampling: the counterexample loop with the rest of the time.
+    Meeting K, it finds a level or proves there is none; maximizing, it raises its floor above
+    the best pair by pair until it proves nothing better is left. A climb first only delayed it
+    (docs/model.md, "Proofs by refutation")."""
+    from designer.search.engines.refute import proof_detail
+
+    return model_only(search, refute_stage, proof_detail(search.request))
+
+
 def maximize_with_model(search: Search, stage=model_stage) -> Design:
     """The rest of the time to the model: a better level than the best so far, or the proof
     that there is none."""
@@ -423,7 +461,7 @@ def one_layout(search: Search) -> Design:
 
 
 #: The policies, by method name (``designer.search.methods`` lists them with the generators).
-POLICIES = {"auto": auto, "cpsat": model_only, "cpsat-ends": model_by_ends}
+POLICIES = {"auto": auto, "cpsat": model_only, "cpsat-ends": model_by_ends, "sat": sat_only}
 
 ONE_LAYOUT = " (every start and goal tried on the only layout the request allows)"
 

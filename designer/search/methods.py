@@ -4,7 +4,7 @@ the library all choose from. The modules that implement them (``design.POLICIES`
 command line does, at start-up) costs nothing; a test holds their tables to this one.
 
 >>> names()
-('auto', 'cpsat', 'cpsat-ends', 'random', 'repair', 'greedy')
+('auto', 'cpsat', 'cpsat-ends', 'sat', 'random', 'repair', 'greedy')
 >>> METHODS["cpsat"].can_maximize, METHODS["random"].can_maximize
 (True, False)
 """
@@ -82,6 +82,8 @@ METHODS: dict[str, Method] = {method.name: method for method in (
     Method("auto", "the designer's portfolio", True),
     Method("cpsat", "the CP-SAT model alone", True),
     Method("cpsat-ends", "the CP-SAT model alone, posed once per start and goal pair (proofs in small rooms)", True),
+    Method("sat", "the counterexample loop alone: an incremental SAT solver learning why layouts fail, once per "
+                  "start and goal pair (proofs in small rooms)", True),
     Method("random", "independent random rocks, drawn until a level passes (the classic rejection sampler)", False),
     Method("repair", "random rocks, snow and cleanup scans, restarted when short (a classic repair generator)", False),
     Method("greedy", "one rock moved at a time, longest solution first (the classic hill-climbing maximiser)", False),
@@ -96,7 +98,7 @@ def designer_names() -> str:
     """The designer's policies, in words, for messages.
 
     >>> designer_names()
-    'auto, cpsat or cpsat-ends'
+    'auto, cpsat, cpsat-ends or sat'
     """
     policies = [m.name for m in METHODS.values() if m.designer]
     return ", ".join(policies[:-1]) + " or " + policies[-1] if len(policies) > 1 else policies[0]

@@ -18,7 +18,9 @@ the policy takes a result in with ``Search.absorb``, in plain sight.
   layout in the stops band, then annealing chains that count choices from it;
 - ``model_stage``: the CP-SAT model (``designer.models``), a proof when it completes;
 - ``ends_model_stage``: the same model posed once per start and goal pair
-  (``designer.search.engines.ends``), a proof when every pair completes.
+  (``designer.search.engines.ends``), a proof when every pair completes;
+- ``refute_stage``: the counterexample loop on an incremental SAT solver, once per pair
+  (``designer.search.engines.refute``), a proof when every pair completes.
 """
 
 from __future__ import annotations
@@ -344,4 +346,16 @@ def ends_model_stage(search: Search, goal: Goal, budget: Budget) -> StageResult:
     from designer.search.engines.ends import solve_pairs
 
     best, complete, skipped = solve_pairs(search, goal, budget)
+    return StageResult(best, complete, skipped=skipped)
+
+
+@timed("sat loop")
+def refute_stage(search: Search, goal: Goal, budget: Budget) -> StageResult:
+    """The counterexample loop on an incremental SAT solver (``designer.search.engines.refute``),
+    once per start and goal pair, the pairs side by side. Meeting K, the first verified level;
+    maximizing, the best. Complete: every pair proved that nothing (better) exists. Skipped, and
+    said so, for a request it does not serve."""
+    from designer.search.engines.refute import solve
+
+    best, complete, skipped = solve(search, goal, budget)
     return StageResult(best, complete, skipped=skipped)

@@ -36,6 +36,12 @@ EXHAUSTIVE_REACH = 10
 #: with 0.3 s (0.50 s before the portfolio), 0.57 s with 0.1 s.
 MODEL_HEAD_START = 0.3
 MODEL_HEAD_START_CELLS = 144
+
+#: ``auto`` poses its proofs to the counterexample loop (``designer.search.engines.refute``) in
+#: place of the CP-SAT model on grids of up to this many cells (docs/model.md, "Proofs by
+#: refutation").
+REFUTE_CELLS = 64
+
 #: Maximizing, the model runs beside the other stages only on grids of at most this many cells,
 #: where its proofs come within minutes (7x7: 13 stops proven optimal in 12 s, where the stages
 #: one after another proved nothing in 60 s). On larger grids it would cost the annealing a chain

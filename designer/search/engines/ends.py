@@ -86,10 +86,14 @@ def pose_pair(search: Search, goal: Goal, budget: Budget, pair: tuple[Cell, Cell
     return PairResult(outcome.found, outcome.complete, rejected=search.rejected - rejected)
 
 
-def solve_pairs(search: Search, goal: Goal, budget: Budget) -> tuple[Design | None, bool, str | None]:
+def solve_pairs(search: Search, goal: Goal, budget: Budget, pose=None,
+                name: str = "cp-sat") -> tuple[Design | None, bool, str | None]:
     """Every pair of the request, side by side on ``search.workers`` cores (see the module
     docstring): (the best verified design, whether every pair was proved, why a pair could not
-    run). Meeting K, the first verified level ends the search."""
+    run). Meeting K, the first verified level ends the search. ``pose``: how one pair is posed
+    and solved (``pose_pair``'s arguments and result; by default the CP-SAT model's), ``name``
+    what the progress calls it (``designer.search.engines.refute`` poses the SAT loop)."""
+    pose = pose or pose_pair
     from designer.models.symmetry import end_pairs
 
     pairs = end_pairs(search.request)
@@ -113,9 +117,9 @@ def solve_pairs(search: Search, goal: Goal, budget: Budget) -> tuple[Design | No
 
     if lanes == 1:
         for number, pair in enumerate(pairs, 1):
-            search.progress.update(phase=f"cp-sat, ends {number}/{len(pairs)}")
+            search.progress.update(phase=f"{name}, ends {number}/{len(pairs)}")
             known = best.min_stops if goal.maximizing and best is not None else None
-            result = pose_pair(search, goal, budget, pair, known, search.workers, f"pair {number} of {len(pairs)}")
+            result = pose(search, goal, budget, pair, known, search.workers, f"pair {number} of {len(pairs)}")
             if result.skipped or not take(result):
                 return best, False, result.skipped
         return best, goal.maximizing or best is None, None
@@ -126,11 +130,11 @@ def solve_pairs(search: Search, goal: Goal, budget: Budget) -> tuple[Design | No
     lane_budget = Budget(budget.time_limit, budget.t0, stop)  # one clock: perf_counter is the machine's
     jobs = [(goal, number, pair, len(pairs)) for number, pair in enumerate(pairs, 1)]
     done = 0
-    search.progress.update(phase=f"cp-sat, ends 0/{len(pairs)}, {lanes} at once")
+    search.progress.update(phase=f"{name}, ends 0/{len(pairs)}, {lanes} at once")
     waiting: dict[int, PairResult] = {}  # meeting K: results not taken yet, by pair number
     taken = 0  # meeting K: pairs 1..taken are taken in, in order
     with ProcessPoolExecutor(lanes, mp_context=context, initializer=_start_lane,
-                             initargs=(search, lane_budget, shared_best, os.getpid())) as pool:
+                             initargs=(search, lane_budget, shared_best, os.getpid(), pose)) as pool:
         futures: set = set()
         numbers: dict = {}
         try:
@@ -162,7 +166,7 @@ def solve_pairs(search: Search, goal: Goal, budget: Budget) -> tuple[Design | No
                         going = take(result) and not result.skipped
                         skipped = skipped or result.skipped
                     if finished:
-                        search.progress.update(phase=f"cp-sat, ends {done}/{len(pairs)}, {lanes} at once")
+                        search.progress.update(phase=f"{name}, ends {done}/{len(pairs)}, {lanes} at once")
                     if budget.cancelled() or arrived:
                         going = False
             if arrived:
@@ -186,13 +190,13 @@ def solve_pairs(search: Search, goal: Goal, budget: Budget) -> tuple[Design | No
 _lane: dict[str, object] = {}
 
 
-def _start_lane(search: Search, budget: Budget, shared_best, parent: int) -> None:
+def _start_lane(search: Search, budget: Budget, shared_best, parent: int, pose) -> None:
     """Called first in each forked process: what the pairs share (inherited, not pickled)."""
     from designer.search.state import Progress
 
     end_with_parent(parent)  # Ctrl-C reaches the whole group: the designer ends them through the event
     search.progress = Progress()  # the designer's own progress is shown by the designer alone
-    _lane.update(search=search, budget=budget, best=shared_best)
+    _lane.update(search=search, budget=budget, best=shared_best, pose=pose)
 
 
 def _lane_job(job) -> PairResult:
@@ -201,5 +205,5 @@ def _lane_job(job) -> PairResult:
     if budget.cancelled():
         return PairResult(None, False)
     known = _lane["best"].value if goal.maximizing else -1
-    return pose_pair(_lane["search"], goal, budget, pair, known if known >= 0 else None, 1,
-                     f"pair {number} of {count}")
+    return _lane["pose"](_lane["search"], goal, budget, pair, known if known >= 0 else None, 1,
+                         f"pair {number} of {count}")

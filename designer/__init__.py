@@ -8,7 +8,8 @@ The package is laid out by family (the README's "Layout" says more):
   the one verifier every designed level passes;
 - ``designer.search``: how levels are designed: the goal, the stages, the policies that run them,
   the classic generators, the registry of methods, packs, and where shards run;
-- ``designer.models``: the CP-SAT formulation and its solve loop;
+- ``designer.models``: the CP-SAT formulation and its solve loop, and the proof engine by
+  refutation (an incremental SAT solver that learns why layouts fail);
 - ``designer.formats``: level files, templates, atomic output;
 - ``designer.export``: the text report, pictures, Tiled maps, the play page;
 - ``designer.studies``: records, comparisons and benchmarks;

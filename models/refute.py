@@ -143,8 +143,6 @@ class Refuter:
         self.solver = Solver(name=SOLVER)
         for v in self.units:
             self.solver.add_clause([-v])
-        for clause in self._first_cut():
-            self.solver.add_clause(clause)
         if request.max_rocks is not None and self.free:
             from pysat.card import CardEnc, EncType
 
@@ -153,27 +151,6 @@ class Refuter:
                 cards = CardEnc.atmost(lits, bound=request.max_rocks, top_id=len(self.free), encoding=EncType.seqcounter)
                 for clause in cards.clauses:
                     self.solver.add_clause(clause)
-
-    def _first_cut(self) -> list[list[int]]:
-        """Clauses from the cheap bounds: each route's start can move, and its goal can be
-        entered, so each has a neighbour that is not rock."""
-        h, w = self.base.shape
-        clauses = []
-        for start, goal, _ in self.routes:
-            for end in (int(start), int(goal)):
-                r, c = divmod(end, w)
-                clause, open_ = [], False
-                for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-                    nr, nc = r + dr, c + dc
-                    if not (0 <= nr < h and 0 <= nc < w):
-                        continue
-                    if self.var[nr, nc]:
-                        clause.append(-int(self.var[nr, nc]))
-                    elif self.base[nr, nc] != ROCK:
-                        open_ = True
-                if not open_:
-                    clauses.append(clause)  # empty: the route cannot even start
-        return clauses
 
     def raise_floor(self, floor: int, route: int | None = None) -> None:
         """Ask for at least ``floor`` stops (on ``route``, or every route); every clause learned

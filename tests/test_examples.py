@@ -13,7 +13,8 @@ SCRIPTS = sorted((ROOT / "examples").glob("*.py"))
 
 def test_every_example_is_covered():
     assert {p.name for p in SCRIPTS} == {"a_second_shell.py", "caves.py", "choices.py", "design_a_room.py", "design_levels.py",
-                                         "items.py", "pictures.py", "portals.py", "records.py", "solve_and_analyze.py"}
+                                         "items.py", "pictures.py", "portals.py", "proofs.py", "records.py",
+                                         "solve_and_analyze.py"}
 
 
 @pytest.mark.parametrize("script, expected", [
@@ -35,6 +36,10 @@ def test_every_example_is_covered():
                   "strong: True, reversible: True, key needed: True", "key gold needed: True",
                   "keys needed: [True, True]", "infeasible - proven infeasible: the way through rooms a1",
                   "read back from the Tiled world, the same rooms: True", "wrote 10 files to caves"]),
+    ("proofs.py", ["witness after ", "nothing above 13 stops for this pair: proof",
+                   "infeasible - proven infeasible: no strong reversible 7x7 level with min stops >= 15",
+                   "the SAT loop proved it for each of the 13 start and goal pairs",
+                   "6x6: 9 stops, proven optimal: True (stage sat loop)"]),
     ("records.py", ["| 3 | 11 | yes |", "proven optimal: True", "read back from the checkpoint: True",
                     "levels of 12 stops or more with 3 rocks: none; complete: True"]),
     pytest.param("choices.py", ["plain:    25 stops", "choices:  25 stops", "guaranteed: 21 stops",

@@ -425,7 +425,8 @@ def design_with_items(request: LayoutRequest, *, plain_design: Callable, seed: i
 
 
     if method != "auto":
-        raise DesignerError("the CP-SAT model does not pose items, portals to place, floors or wrap-around "
+        model = "the SAT loop" if method == "sat" else "the CP-SAT model"
+        raise DesignerError(f"{model} does not pose items, portals to place, floors or wrap-around "
                             "(docs/model.md): --items, a template's items, --teleports and a template's floors or "
                             "wrap need --method auto")
     if request.is_room and (request.asks_for_choices or maximize_choices):

@@ -241,3 +241,26 @@ def test_an_address_that_is_no_scheduler_gives_up_in_the_connect_time(capsys, mo
     err = capsys.readouterr().err
     assert status == 2 and err.count("\n") == 1 and f"cannot reach the dask scheduler at tcp://127.0.0.1:{port}" in err
     assert time.monotonic() - started < 30  # refused at once, not at the time limit (loaded machines are slow)
+
+
+def test_framed_records_on_dask_prove_with_the_sat_loops_pairs_on_the_cluster():
+    cluster = Dask("local", workers=2)
+    shards = []
+    run = cluster.run
+
+    def watched(shard, jobs, on_result, on_abort=None):
+        shards.append(shard.__name__)
+        return run(shard, jobs, on_result, on_abort)
+
+    cluster.run = watched
+    try:
+        on_dask = rec.records(6, 6, True, [2, 3], 60, executor=cluster, workers=2)
+    finally:
+        cluster.close()
+    here = rec.records(6, 6, True, [2, 3], 60, workers=2)
+    assert shards == ["pair_shard", "pair_shard"]
+    assert [(r.min_stops, r.proven_optimal) for r in on_dask] == [(r.min_stops, r.proven_optimal) for r in here]
+    assert all(r.proven_optimal for r in here)
+    for one in on_dask:
+        report = analyze(one.level)
+        assert report.solvability == "strong" and report.reversible and report.min_stops == one.min_stops

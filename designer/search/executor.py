@@ -128,6 +128,8 @@ class Dask:
     core (``"local"``, in a process of its own: ``designer.search.cluster``), or an existing
     scheduler's address. ``cancel`` ends the wait for the cluster to start."""
 
+    remote = True  # its workers are other processes, maybe other machines: whole searches may go there
+
     def __init__(self, address: str, workers: int | None = None, cancel: CancelToken | None = None):
         address = scheduler_address(address)
         distributed = need("distributed", "dask")

@@ -1,5 +1,5 @@
-"""Records: for each rock budget, the longest strong, reversible level, proven optimal where the
-exhaustive search completes (``designer records``).
+"""Records: for each rock budget, the longest strong, reversible level, proven optimal where a
+proof completes (``designer records``).
 
 For one rock count R (``record``), in two stages under one time limit:
 
@@ -7,7 +7,9 @@ For one rock count R (``record``), in two stages under one time limit:
    tenth (``BOUND_SHARE``) of the time the proof is forecast to take, at least
    ``MIN_BOUND_SECONDS`` and at most a tenth of the time limit; its best level b, or the record
    for R - 1 rocks when that has more stops (it is within the budget too), is the record so far. Where no proof
-   is in reach, the designer's own ``--maximize`` gets the whole time instead.
+   is in reach, the designer's own ``--maximize`` gets the whole time instead; on a cluster, where
+   ``auto`` would hand its proof to the SAT loop (small walled grids), a short lower bound here
+   and then every start and goal pair's loop as a shard on the cluster (``on_cluster``).
 2. **proof** (spaces the exhaustive search applies to: no frame or pinned ends, at most 64 free
    cells): every layout of at most R rocks up to symmetry, looking for b + 1 stops or more, in
    shards on the executor (``designer.search.executor``: threads here, or a dask cluster). When it
@@ -286,6 +288,8 @@ def record(height: int, width: int, frame: bool, rocks: int, time_limit: float, 
 
     if rocks not in checkpoint.partial:
         phase("lower bound")
+        if not exhaustive.applies(request) and on_cluster(request, executor):
+            return finish(*_refuted_on_cluster(request, executor, run, known, seed, workers, cancel, phase))
         if not exhaustive.applies(request):  # no proof in reach: the designer's own maximize
             try:
                 found = design(request, seed=seed, time_limit=time_limit, workers=workers, maximize=True,
@@ -328,6 +332,40 @@ def record(height: int, width: int, frame: bool, rocks: int, time_limit: float, 
     if result.best >= 0 and best is bound:
         raise DesignerError(f"the exhaustive search's level for {rocks} rocks failed verification")
     return finish(best, result.complete)
+
+
+def on_cluster(request: LayoutRequest, executor) -> bool:
+    """Whether a record with no exhaustive proof goes to the SAT loop's pairs on a cluster
+    (``executor`` is one): where ``auto`` itself would hand the proof to the loop."""
+    from designer.models.refute import declines
+    from designer.search.tuning import REFUTE_CELLS
+
+    return (getattr(executor, "remote", False) and request.height * request.width <= REFUTE_CELLS
+            and (request.frame or request.template is not None) and declines(request) is None)
+
+
+def _refuted_on_cluster(request: LayoutRequest, executor, run: Budget, known: list, seed: int, workers, cancel,
+                        phase) -> tuple[Level | None, bool]:
+    """A short lower bound here (sampling and the climb), then every start and goal pair's SAT
+    loop as a shard on the cluster, above the best known (``designer.search.engines.refute``):
+    the record, and whether it is proven optimal."""
+    from designer.search.engines.refute import best_on
+
+    found = lower_bound(request, seed=seed, time_limit=min(run.left() * BOUND_SHARE, MIN_BOUND_SECONDS),
+                        workers=workers, cancel=cancel)
+    check(cancel)
+    bound, stops = (found.level, found.min_stops) if found is not None else (None, 0)
+    for other in known:  # the record for one rock fewer, or this count's unproven one
+        if other["min_stops"] > stops:
+            bound, stops = level_from_json(other["level"]), other["min_stops"]
+    phase("proof")
+    level, proven = best_on(executor, request, stops + 1, run)
+    check(cancel)
+    if level is None:
+        return bound, proven
+    if not meets(request, level):
+        raise DesignerError(f"the SAT loop's level for {request.max_rocks} rocks failed verification")
+    return level, proven
 
 
 def records(height: int, width: int, frame: bool, counts: list[int], time_limit: float, *, seed: int = 0,

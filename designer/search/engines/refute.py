@@ -12,6 +12,7 @@ each level it verifies, until it proves nothing better is left in the pair.
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -22,6 +23,8 @@ from designer.search.engines.ends import PairResult, solve_pairs
 from designer.search.goal import Goal
 
 if TYPE_CHECKING:
+    from designer.core.level import Level
+    from designer.core.request import LayoutRequest
     from designer.search.result import Design
     from designer.search.state import Search
 
@@ -108,3 +111,47 @@ def refute(search: Search, goal: Goal, budget: Budget, routes: list[tuple[Cell, 
                 best = design
                 search.seen(design.min_stops)
             refuter.raise_floor(lift(design.min_stops + 1))
+
+
+# --- the pairs as shards of an executor (a dask cluster: designer.studies.records) ----------
+
+def pair_shard(job: tuple) -> tuple:
+    """One start and goal pair of a request, as a shard (a plain function of a picklable job:
+    request, pair, floor, deadline in wall-clock time): the loop above ``floor``, its floor raised
+    above each level it finds on the same solver. Returns (the best as (terrain, start, goal,
+    stops), or None) and whether the pair is proven to hold nothing better."""
+    from designer.analysis.classify import classify
+    from designer.models.refute import Refuter
+
+    request, (start, end), floor, deadline = job
+    sub = replace(request, start=start, goal=end)
+    budget = Budget(max(0.0, deadline - time.time()))
+    best = None
+    with Refuter(request, [(start, end, bounds.least_possible(sub, floor))]) as refuter:
+        while True:
+            outcome = refuter.run(budget)
+            if outcome.verdict != "witness":
+                return best, outcome.verdict == "proof"
+            stops = classify(outcome.level).min_stops
+            best = (outcome.level.terrain, start, end, stops)
+            refuter.raise_floor(bounds.least_possible(sub, stops + 1))
+
+
+def best_on(executor, request: LayoutRequest, floor: int, budget: Budget) -> tuple[Level | None, bool]:
+    """Every start and goal pair of ``request`` as a shard on ``executor``: the most stops of at
+    least ``floor`` found (a level for the caller to verify, or None), and whether every pair was
+    proven to hold nothing better."""
+    from designer.models.symmetry import end_pairs
+
+    deadline = budget.wall_deadline()
+    best, proven = None, True
+
+    def take(job, result) -> None:
+        nonlocal best, proven
+        found, complete = result
+        proven = proven and complete
+        if found is not None and (best is None or found[3] > best[3]):
+            best = found
+
+    executor.run(pair_shard, [(request, pair, floor, deadline) for pair in end_pairs(request)], take)
+    return (None if best is None else request.level(best[0], best[1], best[2])), proven

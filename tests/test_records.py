@@ -243,6 +243,7 @@ def test_an_address_that_is_no_scheduler_gives_up_in_the_connect_time(capsys, mo
     assert time.monotonic() - started < 30  # refused at once, not at the time limit (loaded machines are slow)
 
 
+@needs_compiled  # the loop goes to the cluster with compiled kernels only
 def test_framed_records_on_dask_prove_with_the_sat_loops_pairs_on_the_cluster():
     cluster = Dask("local", workers=2)
     shards = []

@@ -16,6 +16,7 @@ from designer.core.request import LayoutRequest
 from designer.models.refute import KINDS, Refuter, declines
 from designer.search.design import design
 from designer.search.result import DesignFailed
+from conftest import needs_compiled
 from oracle import naive_class, walk
 
 CHARS = {0: ".", 1: "#", 2: "_"}
@@ -224,3 +225,15 @@ def test_meeting_k_the_loop_gives_the_same_level_run_after_run():
     request = LayoutRequest(7, 7, min_stops=13)
     levels = {str(design(request, method="sat", time_limit=60, workers=2).level) for _ in range(3)}
     assert len(levels) == 1
+
+
+@needs_compiled
+def test_auto_proves_small_walled_grids_with_the_loop_and_keeps_the_model_elsewhere():
+    small = design(LayoutRequest(6, 6, min_stops=1), maximize=True, time_limit=60, workers=2)
+    assert "sat loop" in small.generator.stage_seconds and small.generator.proven_optimal
+    with kernels.use("python"):  # on the twin the loop is slow: the CP-SAT model proves it
+        twin = design(LayoutRequest(6, 6, min_stops=1), maximize=True, time_limit=60, workers=2)
+    assert "sat loop" not in twin.generator.stage_seconds and twin.generator.proven_optimal
+    assert twin.min_stops == small.min_stops == 9
+    open_grid = design(LayoutRequest(5, 6, frame=False, min_stops=1), maximize=True, time_limit=5, workers=2)
+    assert "sat loop" not in open_grid.generator.stage_seconds

@@ -420,13 +420,15 @@ def sat_only(search: Search) -> Design:
 def refutes(search: Search) -> bool:
     """Whether ``auto`` poses its proof to the counterexample loop in place of the CP-SAT model:
     the loop serves the request, the grid is small enough for it to win (``REFUTE_CELLS``) and
-    walled (a frame or a template: on open grids its explanations run long) and no exhaustive
-    search is in reach."""
+    walled (a frame or a template: on open grids its explanations run long), the kernels are
+    compiled (on their Python twin 7x7 K=15 took 59 s) and no exhaustive search is in reach."""
+    from designer.core import kernels
     from designer.search.engines.refute import declines
 
     request = search.request
     return (request.height * request.width <= REFUTE_CELLS and (request.frame or request.template is not None)
-            and not exhaustive_fits(search) and declines(search, search.goal) is None)
+            and kernels.implementation() == "compiled" and not exhaustive_fits(search)
+            and declines(search, search.goal) is None)
 
 
 def by_refutation(search: Search) -> Design:

@@ -337,11 +337,13 @@ def record(height: int, width: int, frame: bool, rocks: int, time_limit: float, 
 def on_cluster(request: LayoutRequest, executor) -> bool:
     """Whether a record with no exhaustive proof goes to the SAT loop's pairs on a cluster
     (``executor`` is one): where ``auto`` itself would hand the proof to the loop."""
+    from designer.core import kernels
     from designer.models.refute import declines
     from designer.search.tuning import REFUTE_CELLS
 
     return (getattr(executor, "remote", False) and request.height * request.width <= REFUTE_CELLS
-            and (request.frame or request.template is not None) and declines(request) is None)
+            and (request.frame or request.template is not None) and kernels.implementation() == "compiled"
+            and declines(request) is None)
 
 
 def _refuted_on_cluster(request: LayoutRequest, executor, run: Budget, known: list, seed: int, workers, cancel,

@@ -52,7 +52,9 @@ def proof_detail(request) -> str:
     if request.is_room:
         return " (the SAT loop proved it for the room's routes on one set of rocks)"
     pairs = len(end_pairs(request))
-    return f" (the SAT loop proved it for each of the {pairs} start and goal pair{'s' if pairs != 1 else ''})"
+    if pairs == 1:
+        return " (the SAT loop proved it for the one start and goal pair)"
+    return f" (the SAT loop proved it for each of the {pairs} start and goal pairs)"
 
 
 def solve(search: Search, goal: Goal, budget: Budget) -> tuple[Design | None, bool, str | None]:

@@ -600,3 +600,10 @@ def test_a_cave_opened_a_room_edited_on_the_board_and_the_whole_cave_filled(stud
         assert report["solvability"] == "strong" and report["min_stops"] >= 50
         assert errors == []
         browser.close()
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "::", "[::]", "", " "])
+def test_a_host_no_page_could_be_served_under_is_refused_in_one_line(host, capsys):
+    assert main(["studio", "--host", host, "--no-browser"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("designer: --host")

@@ -8,6 +8,7 @@ from designer.core.errors import DesignerError
 from designer.cli.shell import DESIGN, app, echo, examples, note
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+WILDCARDS = ("0.0.0.0", "::", "0")  # every interface: no one name a page would be served under
 
 
 @app.command(rich_help_panel=DESIGN, epilog=examples("designer studio", "designer studio --port 8765 --no-browser"))
@@ -24,6 +25,12 @@ def studio(
 
     from designer.core.extras import need
 
+    if not host.strip():
+        raise DesignerError("--host needs an address: this machine's (127.0.0.1, the default) or the one other "
+                            "machines reach it by")
+    if host.strip("[]") in WILDCARDS:
+        raise DesignerError(f"--host {host} listens on every interface, but the studio answers only the address it "
+                            "is served under: give the one other machines reach this one by (say --host 192.168.1.5)")
     need("starlette", "studio")
     uvicorn = need("uvicorn", "studio")
     from designer.studio.server import Studio, create_app

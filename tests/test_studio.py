@@ -165,6 +165,9 @@ def test_a_fill_keeps_the_locked_cells_and_streams_its_progress(studio):
     template[3] = "#??#??????##"[:11] + "#"
     request = {"min_stops": 12, "seed": 2, "time_limit": 30}
     assert studio.post("/api/check", {"rows": template, "request": {"min_stops": 150}})[1]["ok"] is False
+    for path in ("/api/check", "/api/fill"):  # an unknown method is refused before any fill starts
+        status, answer = studio.post(path, {"page": "p1", "rows": template, "request": {**request, "method": "nope"}})
+        assert status == 400 and answer["error"].startswith("unknown method 'nope'"), answer
     status, started = studio.post("/api/fill", {"page": "p1", "rows": template, "request": request})
     assert status == 200
     events = studio.events(started["fill"])

@@ -186,8 +186,9 @@ def _checked(made: Plan, request: LayoutRequest) -> Plan:
     if made.seed + made.count - 1 > MAX_SEED:
         raise DesignerError(f"--seed {made.seed} with --count {made.count}: the last level's seed would pass {MAX_SEED}")
     seconds(made.time_limit, "--time-limit")
+    method = get(made.method)  # a name from a page or a record is input like any other: one line if unknown
     for asked, name in ((made.maximize, "--maximize"), (made.maximize_choices, "--maximize-choices")):
-        if asked and not get(made.method).can_maximize:
+        if asked and not method.can_maximize:
             raise DesignerError(f"{name} needs --method {designer_names()} (the {made.method} generator has no "
                                 "proof of a best)")
     return made

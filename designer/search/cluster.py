@@ -24,7 +24,7 @@ import sys
 import tempfile
 import time
 
-from designer.core.control import CancelToken, check, die_with_parent
+from designer.core.control import Cancelled, CancelToken, check, die_with_parent, signals_held
 from designer.core.errors import DesignerError
 
 #: Seconds a cluster may take to start before the designer gives up on it.
@@ -39,12 +39,18 @@ class LocalHost:
 
     def __init__(self, workers: int, cancel: CancelToken | None = None):
         self._log = tempfile.TemporaryFile()
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "designer.search.cluster", str(workers)], stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE, stderr=self._log, start_new_session=True,
-            preexec_fn=die_with_parent(signal.SIGKILL),
-            # the cluster imports what this process imports (a script's own shard functions too)
-            env={**os.environ, "PYTHONPATH": os.pathsep.join(path for path in sys.path if path)})
+        # Held while the host is forked: a signal raised in the fork's own handlers (logging's
+        # lock, released after the fork) was printed as "Exception ignored", a traceback.
+        with signals_held() as arrived:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "designer.search.cluster", str(workers)], stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE, stderr=self._log, start_new_session=True,
+                preexec_fn=die_with_parent(signal.SIGKILL),
+                # the cluster imports what this process imports (a script's own shard functions too)
+                env={**os.environ, "PYTHONPATH": os.pathsep.join(path for path in sys.path if path)})
+        if arrived:
+            self.close()
+            raise Cancelled(arrived[0])
         try:
             line = self._first_line(cancel)
             state = json.loads(line)

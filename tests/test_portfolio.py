@@ -19,7 +19,9 @@ REQUEST = LayoutRequest(height=6, width=6, min_stops=11)  # infeasible: the mode
 def beside_the_model(monkeypatch):
     """These small framed grids go to the SAT loop after sampling (``design.refutes``); here they
     take the portfolio that larger grids take, whose workings these tests are about."""
-    monkeypatch.setattr(policy, "REFUTE_CELLS", 0)
+    from designer.search import tuning
+
+    monkeypatch.setattr(tuning, "REFUTE_CELLS", 0)
 
 
 def test_a_proof_from_the_model_ends_the_climb_at_once(monkeypatch):

@@ -70,7 +70,6 @@ from designer.search.state import Progress, Search, StageResult
 from designer.search.tuning import (ANNEAL_SHARE_BEFORE_MODEL, CHOICES_FLOOR_SHARE, CLIMB_SHARE,
                                     CLIMB_SHARE_BEFORE_ANNEAL, CLIMB_SHARE_BEFORE_PROOF, EXHAUSTIVE_REACH,
                                     MAXIMIZE_BESIDE_MODEL_CELLS, MODEL_HEAD_START, MODEL_HEAD_START_CELLS,
-                                    REFUTE_CELLS,
                                     ROOM_CHOICES_ROUND_SHARE, ROOM_CHOICES_STALL_SHARE, SEARCH_SHARE_WITHOUT_PROOF,
                                     STALL_MIN_SECONDS)
 from designer.search.validation import validate
@@ -419,15 +418,11 @@ def sat_only(search: Search) -> Design:
 
 def refutes(search: Search) -> bool:
     """Whether ``auto`` poses its proof to the counterexample loop in place of the CP-SAT model:
-    the loop serves the request, the grid is small enough for it to win (``REFUTE_CELLS``) and
-    walled (a frame or a template: on open grids its explanations run long), the kernels are
-    compiled (on their Python twin 7x7 K=15 took 59 s) and no exhaustive search is in reach."""
-    from designer.core import kernels
-    from designer.search.engines.refute import declines
+    where the loop wins (``refute.wins_proofs``: small walled grids, compiled kernels), it serves
+    the goal, and no exhaustive search is in reach."""
+    from designer.search.engines.refute import declines, wins_proofs
 
-    request = search.request
-    return (request.height * request.width <= REFUTE_CELLS and (request.frame or request.template is not None)
-            and kernels.implementation() == "compiled" and not exhaustive_fits(search)
+    return (wins_proofs(search.request) and not exhaustive_fits(search)
             and declines(search, search.goal) is None)
 
 

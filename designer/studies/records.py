@@ -337,13 +337,9 @@ def record(height: int, width: int, frame: bool, rocks: int, time_limit: float, 
 def on_cluster(request: LayoutRequest, executor) -> bool:
     """Whether a record with no exhaustive proof goes to the SAT loop's pairs on a cluster
     (``executor`` is one): where ``auto`` itself would hand the proof to the loop."""
-    from designer.core import kernels
-    from designer.models.refute import declines
-    from designer.search.tuning import REFUTE_CELLS
+    from designer.search.engines.refute import wins_proofs
 
-    return (getattr(executor, "remote", False) and request.height * request.width <= REFUTE_CELLS
-            and (request.frame or request.template is not None) and kernels.implementation() == "compiled"
-            and declines(request) is None)
+    return getattr(executor, "remote", False) and wins_proofs(request)
 
 
 def _refuted_on_cluster(request: LayoutRequest, executor, run: Budget, known: list, seed: int, workers, cancel,

@@ -45,6 +45,19 @@ def declines(search: Search, goal: Goal) -> str | None:
     return reason
 
 
+def wins_proofs(request: LayoutRequest) -> bool:
+    """Whether the loop is where a proof of ``request`` should come from (``auto``'s, and a
+    record's on a cluster): it serves the request, on a walled grid (a frame or a template: on
+    open grids its clauses run long) of at most ``REFUTE_CELLS`` cells, with compiled kernels (on
+    their Python twin 7x7 K=15 took 59 s)."""
+    from designer.core import kernels
+    from designer.models.refute import declines as model_declines
+    from designer.search.tuning import REFUTE_CELLS
+
+    return (request.height * request.width <= REFUTE_CELLS and (request.frame or request.template is not None)
+            and kernels.implementation() == "compiled" and model_declines(request) is None)
+
+
 def proof_detail(request) -> str:
     """What a proof of the loop covered, for the message that says the request is infeasible."""
     from designer.models.symmetry import end_pairs

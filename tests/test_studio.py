@@ -505,6 +505,36 @@ def test_cancelling_a_long_fill_in_the_page_leaves_it_responsive_and_no_process(
         browser.close()
 
 
+def test_cancel_while_the_fill_is_still_starting_wins_over_its_answer(studio):
+    """Cancel between the click on Fill and the server's answer (a busy machine makes that gap
+    long): the page is back to editing at once, and the fill whose id arrives after is ended."""
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(studio.url)
+        page.locator('[data-cell="0,0"]').wait_for()
+        held = []
+        page.route("**/api/fill", lambda route: held.append(route))  # its answer waits for us
+        page.check('[name="maximize"]')
+        page.fill('[name="time-limit"]', "300")
+        page.click("#fill")
+        deadline = time.monotonic() + 30
+        while not held and time.monotonic() < deadline:
+            page.wait_for_timeout(50)
+        assert held and page.locator("body").get_attribute("data-state") == "filling"
+        page.click("#cancel")
+        assert page.locator("body").get_attribute("data-state") == "editing"
+        with page.expect_request("**/api/fill/*/cancel", timeout=30_000):
+            held[0].continue_()  # the fill starts, then the page cancels it
+        deadline = time.monotonic() + 30
+        while children(studio.proc.pid) and time.monotonic() < deadline:
+            page.wait_for_timeout(100)
+        assert children(studio.proc.pid) == []
+        assert page.locator("body").get_attribute("data-state") == "editing"
+        assert page.locator("#progress").inner_text() == "cancelled"
+        browser.close()
+
+
 @needs_browser
 def test_items_painted_played_in_place_and_placed_by_a_fill(studio, tmp_path, capsys):
     path = Path(__file__).resolve().parents[1] / "examples" / "levels" / "two-items.txt"

@@ -6,7 +6,7 @@
   const studio = window.studio;
   const panel = document.getElementById("cave");
   const form = document.getElementById("request");
-  let cave = null, current = null, name = "cave", source = null, fill = null;
+  let cave = null, current = null, name = "cave", source = null, fill = null, run = 0, filling = false;
 
   function room(roomName) { return cave.rooms.find(one => one.name === roomName); }
   function show(found) {  // the plan, its figures, and a button per room
@@ -55,18 +55,22 @@
 
   function number(field) { const v = form.elements[field].value.trim(); return v === "" ? null : Number(v); }
   function busy(yes) {
+    filling = yes;
     document.getElementById("fill-cave").disabled = yes;
     document.getElementById("cancel-cave").disabled = !yes;
   }
   async function fillCave() {
-    if (!cave || fill) return;
+    if (!cave || filling) return;
     busy(true);
+    const mine = ++run;
     studio.progress("planning the cave");
     const request = { min_stops: number("min-stops"), max_stops: number("max-stops"),
                       time_limit: number("time-limit"), seed: number("seed") || 0 };
     try {
-      fill = (await studio.post("/api/fill", { page: studio.page, cave, request })).fill;
-    } catch (err) { studio.progress(err.message); busy(false); return; }
+      const id = (await studio.post("/api/fill", { page: studio.page, cave, request })).fill;
+      if (mine !== run) { studio.post(`/api/fill/${id}/cancel`, {}).catch(() => {}); return; }
+      fill = id;
+    } catch (err) { if (mine === run) { studio.progress(err.message); busy(false); } return; }
     source = new EventSource(`/api/fill/${fill}/events`);
     source.onmessage = async e => {
       const event = JSON.parse(e.data);
@@ -84,12 +88,13 @@
     source.onerror = () => { if (source && source.readyState === EventSource.CLOSED) done(); };
   }
   function done() { if (source) source.close(); source = null; fill = null; busy(false); }
-  async function cancelCave() {
-    if (!fill) return;
+  async function cancelCave() {  // at once, even while the fill is still starting
+    if (!filling) return;
+    run++;
     const id = fill;
     done();
     studio.progress("cancelled");
-    try { await studio.post(`/api/fill/${id}/cancel`, {}); } catch (err) { /* it ended already */ }
+    if (id) try { await studio.post(`/api/fill/${id}/cancel`, {}); } catch (err) { /* it ended already */ }
   }
   function saveCave() {
     const link = document.createElement("a");

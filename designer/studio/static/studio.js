@@ -16,6 +16,7 @@ window.STEP = { u: [-1, 0], d: [1, 0], l: [0, -1], r: [0, 1] };
   const MAX_SIDE = 40;
   let height = 0, width = 0, tiles = [], locked = [], tool = "rock";
   let history = [], future = [], pending = null, fill = null, source = null, lastSeed = null;
+  let run = 0;  // counts fills started and cancelled: a cancel while a fill starts wins over its answer
 
   function snapshot() { return { tiles: tiles.map(r => r.slice()), locked: locked.map(r => r.slice()) }; }
   function restore(s) {
@@ -372,11 +373,15 @@ window.STEP = { u: [-1, 0], d: [1, 0], l: [0, -1], r: [0, 1] };
     setState("filling");
     progressBox.textContent = "starting";
     lastSeed = seed;
+    const mine = ++run;
     try {
       const found = await post("/api/check", { rows: template(), request: request(seed) });
+      if (mine !== run) return;
       if (!found.ok) { progressBox.textContent = "proven infeasible: " + found.infeasible; setState("editing"); return; }
-      fill = (await post("/api/fill", { page, rows: template(), request: request(seed) })).fill;
-    } catch (err) { progressBox.textContent = err.message; setState("editing"); return; }
+      const id = (await post("/api/fill", { page, rows: template(), request: request(seed) })).fill;
+      if (mine !== run) { post(`/api/fill/${id}/cancel`, {}).catch(() => {}); return; }
+      fill = id;
+    } catch (err) { if (mine === run) { progressBox.textContent = err.message; setState("editing"); } return; }
     source = new EventSource(`/api/fill/${fill}/events`);
     source.onmessage = e => {
       const event = JSON.parse(e.data);
@@ -400,12 +405,13 @@ window.STEP = { u: [-1, 0], d: [1, 0], l: [0, -1], r: [0, 1] };
     keep(level);
     refresh();
   }
-  async function cancel() {
-    if (!fill) return;
+  async function cancel() {  // at once, even while the fill is still starting
+    if (document.body.dataset.state !== "filling") return;
+    run++;
     const id = fill;
     finish();
     progressBox.textContent = "cancelled";
-    try { await post(`/api/fill/${id}/cancel`, {}); } catch (err) { /* it ended already */ }
+    if (id) try { await post(`/api/fill/${id}/cancel`, {}); } catch (err) { /* it ended already */ }
   }
 
   for (const button of document.querySelectorAll("[data-tool]")) {

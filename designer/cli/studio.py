@@ -32,8 +32,8 @@ def studio(
         raise DesignerError(f"--host {host} listens on every interface, but the studio answers only the address it "
                             "is served under: give the one other machines reach this one by (say --host 192.168.1.5)")
     need("starlette", "studio")
-    uvicorn = need("uvicorn", "studio")
-    from designer.studio.server import Studio, create_app
+    need("uvicorn", "studio")
+    from designer.studio.server import Studio, serve
 
     try:
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -51,6 +51,4 @@ def studio(
     echo("Ctrl-C stops it (and every fill it started).")
     if not no_browser and not webbrowser.open(studio_.url()):
         note("designer: note: no browser found here to open: open the address above in one")
-    server = uvicorn.Server(uvicorn.Config(create_app(studio_), log_level="warning", access_log=False,
-                                           lifespan="on"))
-    server.run(sockets=[sock])
+    serve(studio_, sock)

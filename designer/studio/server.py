@@ -74,6 +74,9 @@ FILL_FIELDS = {
                lambda v: isinstance(v, list) and all(isinstance(r, str) for r in v)),
 }
 
+#: The last event of a fill the server's stop ended.
+STOPPED = "the studio stopped: start it again with designer studio"
+
 #: The options of a cave's fill (``designer.ops.caves.CaveOptions`` fields), each checked as above.
 CAVE_FIELDS = ("min_stops", "max_stops", "seed", "time_limit")
 
@@ -112,12 +115,25 @@ class Studio:
     def url(self) -> str:
         return f"{self.origin}/?token={self.token}"
 
+    stopping: threading.Event = field(default_factory=threading.Event)
+
     def stop_fills(self) -> None:
+        """End every fill at once: all are sent SIGTERM together, then each is killed after its
+        grace, so the whole takes one grace however many run."""
         with self.lock:
             running = [fill for _, fill in self.fills.values()]
             self.fills.clear()
-        for fill in running:  # each ended: SIGTERM, then SIGKILL after its grace
-            fill.cancel()
+        ending = [threading.Thread(target=fill.cancel, name="fill cancel") for fill in running]
+        for thread in ending:
+            thread.start()
+        for thread in ending:
+            thread.join()
+
+    def stop(self) -> None:
+        """The server begins to stop: every fill ends, and with it every event stream (its last
+        event says the studio stopped), so no open stream holds the shutdown."""
+        self.stopping.set()
+        self.stop_fills()
 
 
 def _static(name: str, package: str = "designer.studio") -> bytes:
@@ -357,6 +373,8 @@ def create_app(studio: Studio) -> Starlette:
                     event = await queue.get()
                     if event is None:
                         break
+                    if event["kind"] == "cancelled" and studio.stopping.is_set():
+                        event = {"kind": "failed", "status": 1, "message": STOPPED}
                     yield f"data: {json.dumps(event)}\n\n"
             finally:  # the page went away (or the fill ended): nothing is left running
                 # (no await here: a closed stream's scope is cancelled, and an await would not run)
@@ -394,6 +412,24 @@ def create_app(studio: Studio) -> Starlette:
     @asynccontextmanager
     async def lifespan(app):
         yield
-        await asyncio.to_thread(studio.stop_fills)  # the server stops: every fill it started ends
+        await asyncio.to_thread(studio.stop)  # the server stops: every fill it started ends
 
     return Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found}, lifespan=lifespan)
+
+
+def serve(studio: Studio, sock) -> None:
+    """Serve ``studio`` on the listening socket ``sock`` until Ctrl-C or SIGTERM (uvicorn's
+    signal handling; the signal is raised again once it has stopped, for the caller's status).
+
+    uvicorn's graceful shutdown waits for open answers before the app's lifespan ends, and an
+    event stream stays open as long as its fill runs: so the fills are ended first, as the
+    shutdown begins (``Studio.stop``), which ends their streams."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets=None) -> None:
+            await asyncio.to_thread(studio.stop)
+            await super().shutdown(sockets)
+
+    Server(uvicorn.Config(create_app(studio), log_level="warning", access_log=False, lifespan="on")).run(
+        sockets=[sock])

@@ -55,6 +55,12 @@ class Studio:
         status, headers, data = self.request("POST", path, json.dumps(obj).encode(), **kwargs)
         return status, json.loads(data)
 
+    def page(self) -> str:
+        """A new page id, as the page asks for one when it loads."""
+        status, found = self.post("/api/page", {})
+        assert status == 200
+        return found["page"]
+
     def events(self, fill):
         """The fill's server-sent events until its last."""
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
@@ -102,28 +108,25 @@ def studio(tmp_path_factory):
     assert "Traceback" not in err, err
 
 
-def test_the_page_and_every_call_need_the_token_and_this_servers_host_and_origin(studio):
+def test_every_call_needs_the_token_and_this_servers_host_and_origin_and_no_cookie_is_set(studio):
+    """The page and its scripts are public code: this server's Host alone serves them. Every call
+    needs the token, in its header: no cookie is set or read (a browser would send it to every
+    port of the host, to any other local server it visits)."""
     status, headers, data = studio.request("GET", "/", token=False, origin=False)
-    assert status == 403
-    status, headers, data = studio.request("GET", f"/?token={studio.token}", token=False, origin=False)
-    assert status == 200 and b'data-tool="rock"' in data
+    assert status == 200 and b'data-tool="rock"' in data and "set-cookie" not in {k.lower() for k in headers}
     assert "frame-ancestors 'none'" in headers["content-security-policy"] and headers["x-frame-options"] == "DENY"
-    cookie = headers["set-cookie"]
-    assert studio.token in cookie and "HttpOnly" in cookie and "SameSite=strict" in cookie
-    assert studio.request("GET", "/?token=wrong", token=False, origin=False)[0] == 403
-    stale = {"Cookie": "designer_studio_token=an-earlier-start"}  # a cookie an earlier start left
-    assert studio.request("GET", f"/?token={studio.token}", headers=stale, token=False, origin=False)[0] == 200
-    assert studio.request("GET", "/", headers=stale, token=False, origin=False)[0] == 403
+    assert studio.request("GET", "/studio.js", token=False, origin=False)[0] == 200
     assert studio.request("GET", f"/?token={studio.token}", token=False, origin=False, host="evil.example:80")[0] == 403
+    assert studio.request("GET", "/studio.js", token=False, origin=False, host="evil.example:80")[0] == 403
     rows = {"rows": ["#G#", "#?#", "#S#"]}
     assert studio.post("/api/figures", rows)[0] == 200
     assert studio.post("/api/figures", rows, token=False)[0] == 403
     assert studio.post("/api/figures", rows, host=f"rebound.example:{studio.port}")[0] == 403
     assert studio.post("/api/figures", rows, origin="http://evil.example")[0] == 403
     assert studio.post("/api/figures", rows, origin=False)[0] == 403
-    status, found = studio.post("/api/figures", rows, headers={"Cookie": f"designer_studio_token={studio.token}"},
-                                token=False)
-    assert status == 200 and found["routes"][0]["min_stops"] == 1
+    for cookie in (f"designer_studio_token={studio.token}", f"designer_studio_token_{studio.port}={studio.token}"):
+        assert studio.post("/api/figures", rows, headers={"Cookie": cookie}, token=False)[0] == 403
+    assert studio.post("/api/page", {}, token=False)[0] == 403
 
 
 def test_bodies_are_bounded_and_must_be_json_objects_each_refused_in_one_message(studio):
@@ -166,9 +169,9 @@ def test_a_fill_keeps_the_locked_cells_and_streams_its_progress(studio):
     request = {"min_stops": 12, "seed": 2, "time_limit": 30}
     assert studio.post("/api/check", {"rows": template, "request": {"min_stops": 150}})[1]["ok"] is False
     for path in ("/api/check", "/api/fill"):  # an unknown method is refused before any fill starts
-        status, answer = studio.post(path, {"page": "p1", "rows": template, "request": {**request, "method": "nope"}})
+        status, answer = studio.post(path, {"page": studio.page(), "rows": template, "request": {**request, "method": "nope"}})
         assert status == 400 and answer["error"].startswith("unknown method 'nope'"), answer
-    status, started = studio.post("/api/fill", {"page": "p1", "rows": template, "request": request})
+    status, started = studio.post("/api/fill", {"page": studio.page(), "rows": template, "request": request})
     assert status == 200
     events = studio.events(started["fill"])
     assert events[-1]["kind"] == "done", events
@@ -178,12 +181,12 @@ def test_a_fill_keeps_the_locked_cells_and_streams_its_progress(studio):
         for c, ch in enumerate(row):
             assert ch == "?" or level["rows"][r][c] == ch
     assert level["generator"]["request"]["template"] == template
-    status, refused = studio.post("/api/fill", {"page": "p1", "rows": template, "request": {"min_stops": "x"}})
+    status, refused = studio.post("/api/fill", {"page": studio.page(), "rows": template, "request": {"min_stops": "x"}})
     assert status == 400 and refused["error"] == "--min-stops must be a whole number, not \"x\""
 
 
 def test_cancelling_a_long_fill_ends_its_process_at_once(studio):
-    status, started = studio.post("/api/fill", {"page": "p2", "rows": ["#" * 40] + ["#" + "?" * 38 + "#"] * 38 + ["#" * 40],
+    status, started = studio.post("/api/fill", {"page": studio.page(), "rows": ["#" * 40] + ["#" + "?" * 38 + "#"] * 38 + ["#" * 40],
                                                 "request": {"maximize": True, "time_limit": 120}})
     assert status == 200
     deadline = time.monotonic() + 30
@@ -457,7 +460,7 @@ def test_a_new_tiled_map_and_its_tileset_image_over_the_api(studio):
 
 
 def test_a_closed_page_cancels_its_fill(studio):
-    status, started = studio.post("/api/fill", {"page": "p3", "rows": ["#" * 40] + ["#" + "?" * 38 + "#"] * 38 + ["#" * 40],
+    status, started = studio.post("/api/fill", {"page": studio.page(), "rows": ["#" * 40] + ["#" + "?" * 38 + "#"] * 38 + ["#" * 40],
                                                 "request": {"maximize": True, "time_limit": 120}})
     assert status == 200
     conn = http.client.HTTPConnection("127.0.0.1", studio.port, timeout=30)
@@ -591,11 +594,11 @@ def test_a_caves_plan_and_fill_over_the_api_each_bad_request_refused_in_one_mess
     assert status == 200 and found["free"] and found["figures"].startswith("4 rooms, 4 links, 0 keys")
     status, found = studio.post("/api/cave/plan", {"cave": {**cave, "exit": "nowhere:9"}})
     assert status == 400 and "no room 'nowhere'" in found["error"]
-    status, found = studio.post("/api/fill", {"page": "p", "cave": cave, "request": {"min_stops": 400}})
+    status, found = studio.post("/api/fill", {"page": studio.page(), "cave": cave, "request": {"min_stops": 400}})
     assert status == 200  # the plan's proof comes as the fill's failure, as designer cave says it
     events = studio.events(found["fill"])
     assert events[-1]["kind"] == "failed" and "proven infeasible" in events[-1]["message"]
-    status, found = studio.post("/api/fill", {"page": "p", "cave": cave, "request": {"rooms": 3}})
+    status, found = studio.post("/api/fill", {"page": studio.page(), "cave": cave, "request": {"rooms": 3}})
     assert status == 400 and "unknown option 'rooms'" in found["error"]
 
 

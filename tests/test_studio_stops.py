@@ -42,7 +42,7 @@ def test_a_signal_ends_the_server_and_a_watched_fill_at_once(tmp_path, signum, g
                             env={**os.environ, "PYTHONUNBUFFERED": "1"})
     try:
         studio = Studio(proc, proc.stdout.readline().split(": ", 1)[1].strip())
-        status, started = studio.post("/api/fill", {"page": "p1", "rows": ["#" * 12] + ["#" + "?" * 10 + "#"] * 10
+        status, started = studio.post("/api/fill", {"page": studio.page(), "rows": ["#" * 12] + ["#" + "?" * 10 + "#"] * 10
                                                     + ["#" * 12], "request": {"maximize": True, "time_limit": 60}})
         assert status == 200
         seen = []

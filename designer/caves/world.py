@@ -100,7 +100,8 @@ def read_world(source) -> Cave:
 
 
 def _read(source):
-    from designer.formats.tiled_map import _layers_of, object_cell, read_map
+    from designer.formats.tiled_map import read_map
+    from designer.formats.tiled_objects import layers_of, object_cell
 
     rooms, links, keys, ends, users = [], [], [], {}, {}
     for path, entry in _world(source):
@@ -124,7 +125,7 @@ def _read(source):
             for prop, value in props.items():
                 if isinstance(prop, str) and prop.startswith("key_"):
                     keys.append(Key(prop[4:], name, parse_cell(str(value), f"property {prop}")))
-            for _, layer in _layers_of("objectgroup", user.document["layers"]):
+            for _, layer in layers_of("objectgroup", user.document["layers"]):
                 for obj in layer.get("objects") or []:
                     if not isinstance(obj, dict) or obj.get("type", obj.get("class")) != "link":
                         continue

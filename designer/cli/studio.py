@@ -21,7 +21,9 @@ def studio(
 
     It serves at the address printed (its token changes at every start) until Ctrl-C."""
     import socket
+    import tempfile
     import webbrowser
+    from pathlib import Path
 
     from designer.core.extras import need
 
@@ -49,6 +51,11 @@ def studio(
              "can use the studio")
     echo(f"designer studio: {studio_.url()}")
     echo("Ctrl-C stops it (and every fill it started).")
-    if not no_browser and not webbrowser.open(studio_.url()):
-        note("designer: note: no browser found here to open: open the address above in one")
-    serve(studio_, sock)
+    with tempfile.TemporaryDirectory(prefix="designer-studio-") as private:  # 0700: this user's alone
+        if not no_browser:  # the browser gets a file to open, never the token in its command line
+            redirect = Path(private) / "open.html"
+            redirect.write_text(studio_.redirect_page(), encoding="utf-8")
+            redirect.chmod(0o600)
+            if not webbrowser.open(redirect.as_uri()):
+                note("designer: note: no browser found here to open: open the address above in one")
+        serve(studio_, sock)

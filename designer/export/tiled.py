@@ -41,7 +41,7 @@ from designer.core.level import DOOR_CHARS, Level
 from designer.core.room import Room
 from designer.export.picture import DEFAULT_CELL, ITEM_TILES, ROOM_ITEM_TILES, ROOM_TILES, TILES, tile_kinds
 from designer.formats.level_files import LevelFile
-from designer.formats.tiled_map import DOOR_NAMES, layer_at, object_cell
+from designer.formats.tiled_objects import DOOR_NAMES, layer_at, object_cell
 
 #: The Tiled JSON format version written (Tiled 1.10's).
 FORMAT_VERSION = "1.10"

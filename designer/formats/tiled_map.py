@@ -31,25 +31,24 @@ from __future__ import annotations
 
 import base64
 import binascii
-import math
+import functools
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
 from designer.core.errors import LevelError
-from designer.core.level import DOOR_CHARS, Cell, Level
+from designer.core.level import DOOR_CHARS, Level
 from designer.core.limits import MAX_DESIGN_SIDE
 from designer.core.room import Room
 from designer.formats import tmx
 from designer.formats.reading import decode_text, load_json, read_bytes, read_regular
+from designer.formats.tiled_objects import doors_of, items_of, layer_at, layers_of, passages
 
 #: The kinds of the puzzle's cells, and the template character of each.
 CELL_KINDS = {"rock": "#", "wall": "#", "ice": ".", "snow": "_", "free": "?", "door": ".", "start": ".", "goal": ".",
               "item": "*"}
 #: Kinds that make a tile layer the puzzle's.
 PUZZLE_KINDS = ("rock", "wall", "ice", "snow", "free")
-#: Door object names: a room's digits, or a level's two ends (as template characters).
-DOOR_NAMES = {**{door: door for door in DOOR_CHARS}, "start": "S", "goal": "G"}
 #: The bits of a gid that flip or rotate the tile (Tiled 1.10).
 FLIP_BITS = 0xF0000000
 
@@ -97,6 +96,21 @@ class UserMap:
         return self.document["width"]
 
 
+def _malformed(read):
+    """``read`` with any fault of the document the checks below did not foresee (a value of an
+    unexpected type deep in it) said in one LevelError line, as every other fault of a map is."""
+    @functools.wraps(read)
+    def checked(*args, **kwargs):
+        try:
+            return read(*args, **kwargs)
+        except LevelError:
+            raise
+        except (TypeError, AttributeError, KeyError, IndexError, ValueError, OverflowError, RecursionError) as exc:
+            raise LevelError(f"the map is not laid out as Tiled writes it ({type(exc).__name__}: "
+                             f"{str(exc)[:80]})") from None
+    return checked
+
+
 def read_map(source: str | Path) -> UserMap:
     """Read a Tiled map (JSON or XML) as a template (see the module docstring); one LevelError
     line naming the file for anything it cannot take."""
@@ -107,6 +121,7 @@ def read_map(source: str | Path) -> UserMap:
         raise LevelError(f"{source}: {exc}") from None
 
 
+@_malformed
 def map_from_text(text: str, folder: Path | None) -> UserMap:
     """A Tiled map's text, JSON or XML (TMX), read as ``read_map`` reads a file; external
     tilesets are read from ``folder`` (None: refused in one line)."""
@@ -116,6 +131,7 @@ def map_from_text(text: str, folder: Path | None) -> UserMap:
     return _from_document(load_json(text), folder)
 
 
+@_malformed
 def level_from_map(user: UserMap) -> Level | Room:
     """The level (start and goal objects) or room (doors 1-9) a filled map shows, as ``solve``,
     ``analyze``, ``render``, ``export`` and ``play`` read it (dialect ``"tiled"``); a map with
@@ -132,55 +148,7 @@ def level_from_map(user: UserMap) -> Level | Room:
     return Level(found.terrain, found.start, found.goal, "tiled", found.items, portals, floors)
 
 
-#: The object types of portals, one-way targets and floors (``designer.export.tiled.passage_markers``).
-PASSAGE_TYPES = ("portal", "target", "floor")
-
-
-def passages(user: UserMap) -> tuple[tuple, tuple]:
-    """A map's portals and floors: objects of type ``portal`` (named by a letter, the property
-    ``to`` naming its target's), ``target`` and ``floor`` (a rectangle over its rows, the property
-    ``wrap``), as ``designer export`` writes them; ((), ()) for a map with none. LevelError (one
-    line) for one that does not add up."""
-    from designer.core.floors import Floor, resolve_links
-
-    document = user.document
-    tile_w, tile_h = document["tilewidth"], document["tileheight"]
-    marks, links, floors = {}, [], []
-    for _, layer in _layers_of("objectgroup", document["layers"]):
-        for obj in layer.get("objects") or []:
-            kind = obj.get("type", obj.get("class")) if isinstance(obj, dict) else None
-            if kind not in PASSAGE_TYPES:
-                continue
-            name = obj.get("name")
-            if not isinstance(name, str) or not (name or kind == "floor") or not placed(obj):
-                raise LevelError(f"an object of type {kind!r} needs a name and a position (x and y finite numbers)")
-            props = {p.get("name"): p.get("value") for p in _as_properties(obj.get("properties"))}
-            if kind == "floor":
-                top, rows = round(obj["y"] / tile_h), round((obj.get("height") or 0) / tile_h)
-                wrap = props.get("wrap", "")
-                floors.append(Floor(name, top, rows, round((obj.get("width") or 0) / tile_w),
-                                    wrap if isinstance(wrap, str) else "?"))
-                continue
-            if name in marks:
-                raise LevelError(f"two portal or target objects named {name!r}")
-            marks[name] = object_cell(obj, tile_w, tile_h)
-            if kind == "portal":
-                target = props.get("to")
-                if not isinstance(target, str):
-                    raise LevelError(f"portal {name!r} has no property 'to' naming its target")
-                links.append((name, target, False))
-    portals = resolve_links(marks, links) if marks else ()
-    floors.sort(key=lambda floor: floor.top)
-    return portals, tuple(floors)
-
-
-def _as_properties(properties) -> list[dict]:
-    """An object's properties as a list of {name, value}: Tiled 1.2+'s list, or an older object."""
-    if isinstance(properties, dict):
-        return [{"name": key, "value": value} for key, value in properties.items()]
-    return [p for p in properties or [] if isinstance(p, dict)]
-
-
+@_malformed
 def map_from_document(document: object, folder: Path | None = None) -> UserMap:
     """A Tiled map already read as JSON (the studio's upload): as ``read_map`` reads a file; its
     external tilesets from ``folder`` (None: refused in one line)."""
@@ -229,8 +197,8 @@ def _from_document(document: object, folder: Path | None, xml=None) -> UserMap:
     _fill_inside(grid)
     free = frozenset((r, c) for r in range(height) for c in range(width) if grid[r][c] == "?")
     walls = {(r, c) for r in range(height) for c in range(width) if grid[r][c] == "#"}
-    doors = _doors(document, grid, tile_w, tile_h)
-    item_cells, items_layer = _items(document, grid, tile_w, tile_h)
+    doors = doors_of(document, grid, tile_w, tile_h)
+    item_cells, items_layer = items_of(document, grid, tile_w, tile_h)
     gaps = frozenset(cell for cell in walls if grid[cell[0]][cell[1]] != "#")
     gids: dict[str, int] = {}
     for gid, kind in sorted(kinds.items()):
@@ -242,7 +210,10 @@ def _from_document(document: object, folder: Path | None, xml=None) -> UserMap:
 def _tile_kinds(document: dict, folder: Path | None) -> dict[int, str]:
     """Every gid whose tile has a ``kind`` property, with that kind."""
     kinds: dict[int, str] = {}
-    for tileset in document.get("tilesets") or []:
+    tilesets = document.get("tilesets") or []
+    if not isinstance(tilesets, list):
+        raise LevelError("the map's \"tilesets\" is not a list")
+    for tileset in tilesets:
         if not isinstance(tileset, dict) or type(tileset.get("firstgid")) is not int:
             raise LevelError("a tileset without its firstgid")
         first, source = tileset["firstgid"], tileset.get("source")
@@ -323,30 +294,9 @@ def _external(folder: Path, source: str) -> dict:
     return tileset
 
 
-def _layers_of(kind: str, layers: list, path: tuple[int, ...] = ()):
-    """(path, layer) of every layer of ``kind`` ("tilelayer", "objectgroup"), groups searched in
-    order; a path is the layer's indices through its groups (``layer_at``)."""
-    for k, layer in enumerate(layers):
-        if not isinstance(layer, dict):
-            continue
-        if layer.get("type") == kind:
-            yield (*path, k), layer
-        elif layer.get("type") == "group":
-            yield from _layers_of(kind, layer.get("layers") or [], (*path, k))
-
-
-def layer_at(document: dict, path: tuple[int, ...]) -> dict:
-    """The layer of a map at ``path`` (indices through its groups)."""
-    layers, layer = document["layers"], None
-    for k in path:
-        layer = layers[k]
-        layers = layer.get("layers") or []
-    return layer
-
-
 def _puzzle_layer(document: dict, kinds: dict, height: int, width: int) -> tuple[tuple[int, ...], list[int]]:
     found = []
-    for path, layer in _layers_of("tilelayer", document["layers"]):
+    for path, layer in layers_of("tilelayer", document["layers"]):
         data = _layer_data(layer, height, width)
         if any(kinds.get(gid & ~FLIP_BITS) in PUZZLE_KINDS for gid in data if gid):
             found.append((path, layer, data))
@@ -427,73 +377,3 @@ def _fill_inside(grid: list[list[str]]) -> None:
                 row[c] = "?"
 
 
-def _finite(value) -> bool:
-    return type(value) in (int, float) and math.isfinite(value) and abs(value) < 1e9
-
-
-def placed(obj: dict) -> bool:
-    """Whether an object has a position: finite numbers x and y (width and height, when given,
-    finite too)."""
-    return (_finite(obj.get("x")) and _finite(obj.get("y"))
-            and all(_finite(obj.get(key) or 0) for key in ("width", "height")))
-
-
-def object_cell(obj: dict, tile_w: int, tile_h: int) -> Cell:
-    """The cell under an object (``placed``): a point's, a rectangle's centre, a tile object's centre."""
-    x, y = float(obj["x"]), float(obj["y"])
-    w, h = float(obj.get("width", 0) or 0), float(obj.get("height", 0) or 0)
-    if obj.get("point"):
-        w = h = 0.0
-    elif "gid" in obj:  # a tile object hangs from its bottom-left corner
-        y -= h
-    return int((y + h / 2) // tile_h), int((x + w / 2) // tile_w)
-
-
-def _items(document: dict, grid: list[list[str]], tile_w: int, tile_h: int) -> tuple[frozenset, tuple | None]:
-    """The cells of the objects named ``item`` (each marked ``*`` in ``grid``: an item pinned on
-    ice), and the layer of the first one."""
-    cells, home = set(), None
-    height, width = len(grid), len(grid[0])
-    for path, layer in _layers_of("objectgroup", document["layers"]):
-        for obj in layer.get("objects") or []:
-            if not isinstance(obj, dict) or obj.get("name") != "item":
-                continue
-            if not placed(obj):
-                raise LevelError("an object 'item' has no position (x and y finite numbers)")
-            r, c = object_cell(obj, tile_w, tile_h)
-            if not (0 <= r < height and 0 <= c < width):
-                raise LevelError(f"an object 'item' lies outside the {width}x{height} map")
-            if grid[r][c] not in ".?*":
-                raise LevelError(f"an object 'item' lies on {'snow' if grid[r][c] == '_' else 'a rock, wall or door'} "
-                                 f"(row {r}, col {c}): an item lies on ice")
-            grid[r][c] = "*"
-            cells.add((r, c))
-            home = home or path
-    return frozenset(cells), home
-
-
-def _doors(document: dict, grid: list[list[str]], tile_w: int, tile_h: int) -> dict:
-    """The door objects, by name ((layer path, index) of each), their cells marked in ``grid``."""
-    doors: dict[str, tuple[tuple[int, ...], int]] = {}
-    height, width = len(grid), len(grid[0])
-    for path, layer in _layers_of("objectgroup", document["layers"]):
-        for k, obj in enumerate(layer.get("objects") or []):
-            name = obj.get("name") if isinstance(obj, dict) else None
-            if name not in DOOR_NAMES:
-                continue
-            if name in doors:
-                raise LevelError(f"two objects named {name!r}: a door is one object")
-            if not placed(obj):
-                raise LevelError(f"object {name!r} has no position (x and y finite numbers)")
-            r, c = object_cell(obj, tile_w, tile_h)
-            if not (0 <= r < height and 0 <= c < width):
-                raise LevelError(f"object {name!r} lies outside the {width}x{height} map")
-            if grid[r][c] in DOOR_NAMES.values():
-                raise LevelError(f"objects {grid[r][c]!r} and {name!r} lie on the same cell (row {r}, col {c})")
-            if grid[r][c] == "_":
-                raise LevelError(f"object {name!r} lies on snow (row {r}, col {c}): a door is an ice cell")
-            grid[r][c] = DOOR_NAMES[name]
-            doors[name] = (path, k)
-    if not doors:
-        raise LevelError("no door objects: name a point or rectangle object 1-9 (or start and goal) at each door")
-    return doors

@@ -14,10 +14,27 @@ from __future__ import annotations
 import json
 
 from designer.core.errors import DesignerError, LevelError
+from designer.core.limits import MAX_DESIGN_SIDE
 from designer.core.room import Room
 from designer.formats.level_files import format_json, level_to_json, load_json, parse_level_or_room, room_to_json
 from designer.formats.template import parse_template
 from designer.formats.tiled_map import MAP_SUFFIXES, map_from_document, map_from_text
+
+
+def sized(rows: list[str]) -> list[str]:
+    """``rows``, refused in one line when the grid is over ``MAX_DESIGN_SIDE`` (40) a side: the
+    studio's every grid, in and out, keeps to the designer's largest room.
+
+    >>> sized(["#" * 41])
+    Traceback (most recent call last):
+    ...
+    designer.core.errors.DesignerError: the grid is 1x41 (height x width): the studio takes grids of at most 40x40 (the designer's largest)
+    """
+    height, width = len(rows), max(map(len, rows), default=0)
+    if height > MAX_DESIGN_SIDE or width > MAX_DESIGN_SIDE:
+        raise DesignerError(f"the grid is {height}x{width} (height x width): the studio takes grids of at most "
+                            f"{MAX_DESIGN_SIDE}x{MAX_DESIGN_SIDE} (the designer's largest)")
+    return rows
 
 
 def open_sketch(name: str, text: str) -> dict:
@@ -39,17 +56,19 @@ def open_sketch(name: str, text: str) -> dict:
             document = load_json(text)
             if isinstance(document, dict) and "layers" in document:
                 return {"kind": "map", "rows": list(map_from_document(document).rows)}
+        if not stripped.startswith("{"):  # a grid of text: its size is checked before it is read
+            sized([line.rstrip() for line in text.splitlines() if line.strip()])
         if "?" in text and not stripped.startswith("{"):
-            return {"kind": "template", "rows": list(parse_template(text))}
+            return {"kind": "template", "rows": sized(list(parse_template(text)))}
         found = parse_level_or_room(text)
-        return {"kind": "room" if isinstance(found, Room) else "level", "rows": found.rows()}
-    except LevelError as exc:
+        return {"kind": "room" if isinstance(found, Room) else "level", "rows": sized(found.rows())}
+    except DesignerError as exc:
         raise LevelError(f"{name}: {exc}") from None
 
 
 def _filled(rows: list[str]):
     """The level or room a sketch with no free cell left is."""
-    free = sum(row.count("?") for row in rows)
+    free = sum(row.count("?") for row in sized(rows))
     if free:
         raise DesignerError(f"{free} free cell{'s are' if free > 1 else ' is'} not filled yet: fill them, or paint them")
     return parse_level_or_room("\n".join(rows))

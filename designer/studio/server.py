@@ -1,28 +1,20 @@
-"""The studio's web app: Starlette routes behind one guard, served by uvicorn on 127.0.0.1.
+"""The studio's web app: Starlette routes behind one guard (``designer.studio.guard``: Host,
+token, Origin, bounded bodies, security headers on every answer), served by uvicorn on 127.0.0.1
+with its connections bounded (``designer.studio.connections``).
 
-Loopback is no access control: any page the user visits may send requests to 127.0.0.1. So, as
-Jupyter's server does, every request passes ``Guard`` first:
-
-- **Host**: it must name this server (``127.0.0.1:PORT``, ``localhost:PORT``, or the ``--host``
-  given), or a page behind a rebound DNS name could read the answers (403);
-- **token**: a fresh random token per start, in the URL the command prints and opens. The page
-  comes only with it (``?token=``, which also sets an HttpOnly, SameSite=Strict cookie), and
-  every API call carries it (the cookie, or the ``X-Studio-Token`` header); else 403;
-- **Origin**: a request that changes anything (POST) must come from this server's own origin,
-  so no other site can drive it even with the user's cookie (403);
-- **bodies** are read up to ``MAX_BODY`` bytes (413), parsed as JSON objects (400), and levels
-  kept to the level limits by the operations' own checks (400, one line);
-- every answer carries a Content Security Policy that lets the page load from and send to
-  this server only, and forbids framing it.
-
-API: ``POST /api/figures`` (the live figures of a sketch, ``designer.ops.levels.figures``),
-``POST /api/check`` (the cheap bounds of a fill request), ``POST /api/open`` and ``POST
-/api/save`` (a file's text as a sketch; a sketch as a JSON level or into its Tiled map),
-``POST /api/picture``, ``POST /api/tiled`` and ``POST /api/pack`` (a picture, a new Tiled map
-and its tileset image, a pack's play page; all from
-``designer.ops.sketches``), ``POST /api/fill`` (start a fill; a
-page's second fill cancels its first), ``GET /api/fill/ID/events`` (its progress, as
+API: ``POST /api/page`` (a page's id, made here: a page asks for one as it loads), ``POST
+/api/figures`` (the live figures of a sketch, ``designer.ops.levels.figures``; a newer call of
+the same page cancels the older one's work), ``POST /api/check`` (the cheap bounds of a fill
+request), ``POST /api/open`` and ``POST /api/save`` (a file's text as a sketch; a sketch as a
+JSON level or into its Tiled map), ``POST /api/picture``, ``POST /api/tiled`` and ``POST
+/api/pack`` (a picture, a new Tiled map and its tileset image, a pack's play page; all from
+``designer.ops.sketches``), ``POST /api/fill`` (start a fill; a page's second fill cancels its
+first; at most ``MAX_FILLS`` run at once), ``GET /api/fill/ID/events`` (its progress, as
 server-sent events; a closed stream cancels it), ``POST /api/fill/ID/cancel``.
+
+Every grid in and out keeps to the designer's largest, 40x40 (``designer.ops.sketches.sized``).
+An error is an answer with one line (a bug's too: 500, and one line on standard error), never a
+traceback.
 """
 
 from __future__ import annotations
@@ -30,32 +22,32 @@ from __future__ import annotations
 import asyncio
 import base64
 import hmac
+import html
 import json
 import secrets
+import sys
 import threading
+from collections import OrderedDict
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from importlib import resources
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from designer.core.errors import DesignerError, RequestNotMet
-from designer.core.limits import MAX_DESIGN_SIDE
 from designer.studio.fills import Fill
+from designer.studio.guard import Refused, SecurityHeaders, admit, read_json
 
-#: The largest request body read (a 40x40 sketch is under 2 KB, a fill request with it under 4, and a
-#: Tiled map of a 40x40 room with its tilesets embedded far under this).
-MAX_BODY = 1024 * 1024
-COOKIE = "designer_studio_token"
-HEADER = "x-studio-token"
-#: The Content Security Policy of every answer: this server only, no inline code, no frames.
-CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
-       "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
-SECURITY_HEADERS = {"Content-Security-Policy": CSP, "X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff",
-                    "Referrer-Policy": "no-referrer", "Cache-Control": "no-store"}
+#: The most fills that run at once in one studio (every page of it): each is a process that may
+#: use a core, and a script or many tabs could otherwise start any number.
+MAX_FILLS = 2
+#: The most page ids kept (the oldest without a running fill is forgotten first).
+MAX_PAGES = 64
+
 STATIC = {"/studio.js": ("designer.studio", "studio.js", "text/javascript; charset=utf-8"),
           "/studio.css": ("designer.studio", "studio.css", "text/css; charset=utf-8"),
           "/caves.js": ("designer.studio", "caves.js", "text/javascript; charset=utf-8"),
@@ -81,14 +73,6 @@ STOPPED = "the studio stopped: start it again with designer studio"
 CAVE_FIELDS = ("min_stops", "max_stops", "seed", "time_limit")
 
 
-class Refused(Exception):
-    """A request the guard or a handler refuses: its status and one line."""
-
-    def __init__(self, status: int, message: str):
-        super().__init__(message)
-        self.status = status
-
-
 @dataclass
 class Studio:
     """One start of the studio: where it listens, its token, and the fills it runs (by page)."""
@@ -97,6 +81,7 @@ class Studio:
     port: int
     token: str = field(default_factory=lambda: secrets.token_urlsafe(32))
     fills: dict = field(default_factory=dict)  # page id -> (fill id, Fill)
+    pages: OrderedDict = field(default_factory=OrderedDict)  # the page ids made here, oldest first
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -114,6 +99,32 @@ class Studio:
 
     def url(self) -> str:
         return f"{self.origin}/?token={self.token}"
+
+    def redirect_page(self) -> str:
+        """A local file's HTML that sends the browser on to the studio with its token (the token
+        after ``#``, which the browser never sends), as Jupyter opens its server: the browser's
+        command line names the file, not the token."""
+        url = html.escape(f"{self.origin}/#token={self.token}")
+        return (f'<!doctype html>\n<html><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url={url}">'
+                f'<title>designer studio</title></head>\n<body><p><a href="{url}">Open designer studio</a></p></body></html>\n')
+
+    def new_page(self) -> str:
+        """A new page id (the oldest ones without a running fill forgotten past ``MAX_PAGES``)."""
+        page = secrets.token_urlsafe(12)
+        with self.lock:
+            self.pages[page] = True
+            for old in list(self.pages):
+                if len(self.pages) <= MAX_PAGES:
+                    break
+                if old not in self.fills or not self.fills[old][1].process.is_alive():
+                    del self.pages[old]
+                    self.fills.pop(old, None)
+        return page
+
+    def running(self, but: str | None = None) -> int:
+        """How many fills run now (that of page ``but`` aside)."""
+        with self.lock:
+            return sum(1 for page, (_, one) in self.fills.items() if page != but and one.process.is_alive())
 
     stopping: threading.Event = field(default_factory=threading.Event)
 
@@ -143,72 +154,47 @@ def _static(name: str, package: str = "designer.studio") -> bytes:
 def create_app(studio: Studio) -> Starlette:
     """The app of one studio start (``studio``: its address and token)."""
 
-    def token_ok(request: Request, allow_query: bool = False) -> bool:
-        """The header, the cookie or (the page) the address carries this start's token. Any may:
-        a cookie left by an earlier start on the same port must not lock the new address out."""
-        given = [request.headers.get(HEADER), request.cookies.get(COOKIE)]
-        if allow_query:
-            given.append(request.query_params.get("token"))
-        expected = studio.token.encode()
-        return any(hmac.compare_digest(one.encode(), expected) for one in given if one)
+    def guard(request: Request, *, token: bool = True, query_token: bool = False) -> None:
+        admit(request, studio.hosts(), studio.token if token else None, query_token=query_token)
 
-    def guard(request: Request, *, page: bool = False) -> None:
-        if request.headers.get("host", "") not in studio.hosts():
-            raise Refused(403, "this server answers to its own address only")
-        if not token_ok(request, allow_query=page):
-            raise Refused(403, "no valid token: open the address designer studio printed")
-        if request.method != "GET" and request.headers.get("origin") not in (f"http://{h}" for h in studio.hosts()):
-            raise Refused(403, "a change must come from the studio's own page")
-
-    async def body(request: Request) -> dict:
-        length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-            raise Refused(413, f"the request body is over {MAX_BODY // 1024} KB")
-        data = bytearray()
-        async for chunk in request.stream():
-            data += chunk
-            if len(data) > MAX_BODY:
-                raise Refused(413, f"the request body is over {MAX_BODY // 1024} KB")
-        try:
-            obj = json.loads(data.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
-            raise Refused(400, "the request body is not JSON") from None
-        if not isinstance(obj, dict):
-            raise Refused(400, "the request body must be a JSON object")
-        return obj
+    body = read_json
 
     def rows_of(obj: dict) -> list[str]:
+        from designer.ops.sketches import sized
+
         rows = obj.get("rows")
         if not isinstance(rows, list) or not rows or not all(isinstance(row, str) for row in rows):
             raise Refused(400, "rows: a list of the grid's rows of text is needed")
-        if len(rows) > MAX_DESIGN_SIDE or max(map(len, rows)) > MAX_DESIGN_SIDE:
-            raise Refused(400, f"the studio takes grids of at most {MAX_DESIGN_SIDE}x{MAX_DESIGN_SIDE} "
-                               "(the designer's largest)")
-        return rows
+        return sized(rows)
 
-    def guarded(handler, *, page: bool = False):
+    def guarded(handler, **needs):
         async def run(request: Request) -> Response:
             try:
-                guard(request, page=page)
+                guard(request, **needs)
                 return await handler(request)
             except Refused as exc:
-                return JSONResponse({"error": str(exc)}, status_code=exc.status, headers=SECURITY_HEADERS)
+                return JSONResponse({"error": str(exc)}, status_code=exc.status)
             except DesignerError as exc:  # bad input: its one line
-                return JSONResponse({"error": str(exc)}, status_code=400, headers=SECURITY_HEADERS)
+                return JSONResponse({"error": str(exc)}, status_code=400)
             except RequestNotMet as exc:  # valid, but it cannot be met (an unsolvable level to draw)
-                return JSONResponse({"error": str(exc)}, status_code=422, headers=SECURITY_HEADERS)
+                return JSONResponse({"error": str(exc)}, status_code=422)
+            except Exception as exc:  # noqa: BLE001 - a bug: one line here and on standard error, never a traceback
+                line = f"{type(exc).__name__}: {str(exc)[:200]}".replace("\n", " ")
+                print(f"designer studio: internal error at {request.url.path}: {line}", file=sys.stderr, flush=True)
+                return JSONResponse({"error": f"internal error: {line}"}, status_code=500)
         return run
 
     async def index(request: Request) -> Response:
-        response = Response(_static("index.html"), media_type="text/html; charset=utf-8", headers=SECURITY_HEADERS)
-        response.set_cookie(COOKIE, studio.token, httponly=True, samesite="strict", path="/")
-        return response
+        return Response(_static("index.html"), media_type="text/html; charset=utf-8")
+
+    async def new_page(request: Request) -> Response:
+        return JSONResponse({"page": studio.new_page()})
 
     def static(path: str):
         package, name, media = STATIC[path]
 
         async def serve(request: Request) -> Response:
-            return Response(_static(name, package), media_type=media, headers=SECURITY_HEADERS)
+            return Response(_static(name, package), media_type=media)
         return serve
 
     async def figures(request: Request) -> Response:
@@ -216,7 +202,7 @@ def create_app(studio: Studio) -> Starlette:
 
         rows = rows_of(await body(request))
         found = await asyncio.to_thread(live_figures, rows)
-        return JSONResponse(found, headers=SECURITY_HEADERS)
+        return JSONResponse(found)
 
     def fields_of(obj: dict, allowed) -> dict:
         """The fill request's options (``request``: JSON values), each one ``allowed`` and of its
@@ -252,7 +238,7 @@ def create_app(studio: Studio) -> Starlette:
 
         plan = plan_of(options_of(await body(request)))
         reason = bounds.infeasible(plan.requests[0])
-        return JSONResponse({"ok": reason is None, "infeasible": reason}, headers=SECURITY_HEADERS)
+        return JSONResponse({"ok": reason is None, "infeasible": reason})
 
     async def open_file(request: Request) -> Response:
         """A file the user opened (its name and text) as a sketch (``designer.ops.sketches``)."""
@@ -262,7 +248,7 @@ def create_app(studio: Studio) -> Starlette:
         name, text = obj.get("name"), obj.get("text")
         if not isinstance(name, str) or not isinstance(text, str):
             raise Refused(400, "open: the file's name and text are needed")
-        return JSONResponse(await asyncio.to_thread(open_sketch, name[:200], text), headers=SECURITY_HEADERS)
+        return JSONResponse(await asyncio.to_thread(open_sketch, name[:200], text))
 
     async def save(request: Request) -> Response:
         """The sketch as a JSON level (or room), or written into the Tiled map it came from."""
@@ -276,7 +262,7 @@ def create_app(studio: Studio) -> Starlette:
             text = await asyncio.to_thread(into_map_text, obj.get("map"), rows)
         else:
             raise Refused(400, "save: as \"level\" or \"map\"")
-        return JSONResponse({"text": text}, headers=SECURITY_HEADERS)
+        return JSONResponse({"text": text})
 
     async def picture(request: Request) -> Response:
         """The sketch drawn (``render``'s picture), as base64 of SVG or PNG."""
@@ -287,7 +273,7 @@ def create_app(studio: Studio) -> Starlette:
         data = await asyncio.to_thread(draw, rows, fmt=fmt if isinstance(fmt, str) else "",
                                        solution=obj.get("solution") is True, graph=obj.get("graph") is True)
         return JSONResponse({"mime": "image/png" if fmt == "png" else "image/svg+xml",
-                             "base64": base64.b64encode(data).decode("ascii")}, headers=SECURITY_HEADERS)
+                             "base64": base64.b64encode(data).decode("ascii")})
 
     async def tiled(request: Request) -> Response:
         """The sketch as a new Tiled map and its tileset image (``export --to tiled``'s two files)."""
@@ -295,7 +281,7 @@ def create_app(studio: Studio) -> Starlette:
 
         found = await asyncio.to_thread(tiled_files, rows_of(await body(request)))
         return JSONResponse({"map": found["map"], "image_name": found["image_name"],
-                             "image": base64.b64encode(found["image"]).decode("ascii")}, headers=SECURITY_HEADERS)
+                             "image": base64.b64encode(found["image"]).decode("ascii")})
 
     async def pack(request: Request) -> Response:
         """The play page of a pack of sketches (``designer play``'s page)."""
@@ -307,7 +293,7 @@ def create_app(studio: Studio) -> Starlette:
                 and all(isinstance(row, str) for row in one["rows"]) for one in levels):
             raise Refused(400, "pack: a list of up to 100 levels, each {name, rows}, is needed")
         text = await asyncio.to_thread(play_page, [(one["name"][:80], one["rows"]) for one in levels])
-        return JSONResponse({"text": text}, headers=SECURITY_HEADERS)
+        return JSONResponse({"text": text})
 
     def cave_of(obj: dict) -> str:
         cave = obj.get("cave")
@@ -319,7 +305,7 @@ def create_app(studio: Studio) -> Starlette:
         """A cave's floor plan and figures (``designer.ops.caves.plan_view``)."""
         from designer.ops.caves import plan_view
 
-        return JSONResponse(await asyncio.to_thread(plan_view, cave_of(await body(request))), headers=SECURITY_HEADERS)
+        return JSONResponse(await asyncio.to_thread(plan_view, cave_of(await body(request))))
 
     def cave_options(obj: dict) -> dict:
         """A cave fill: the cave's text and ``designer cave``'s options, checked before any process."""
@@ -332,21 +318,29 @@ def create_app(studio: Studio) -> Starlette:
     async def fill(request: Request) -> Response:
         obj = await body(request)
         page = obj.get("page")
-        if not isinstance(page, str) or not 0 < len(page) <= 64:
-            raise Refused(400, "page: the page's id is needed")
+        if not isinstance(page, str) or page not in studio.pages:
+            raise Refused(400, "page: not a page of this studio (reload the page)")
         if "cave" in obj:
             options = await asyncio.to_thread(cave_options, obj)
         else:
             options = options_of(obj)
             plan_of(options)  # bad options: refused here, in one line, before any process starts
-        started = Fill.start(options)
+        busy = f"{MAX_FILLS} fills run already in other pages of this studio: cancel one, or wait for it to end"
+        if studio.running(but=page) >= MAX_FILLS:
+            raise Refused(429, busy)
+        started = await asyncio.to_thread(Fill.start, options)
         fill_id = secrets.token_urlsafe(12)
         with studio.lock:
-            previous = studio.fills.get(page)
-            studio.fills[page] = (fill_id, started)
+            over = sum(1 for other, (_, one) in studio.fills.items() if other != page and one.process.is_alive())
+            previous = None if over >= MAX_FILLS else studio.fills.get(page)
+            if over < MAX_FILLS:
+                studio.fills[page] = (fill_id, started)
+        if over >= MAX_FILLS:  # another page started one meanwhile
+            await asyncio.to_thread(started.cancel)
+            raise Refused(429, busy)
         if previous is not None:  # one fill at a time per page
             await asyncio.to_thread(previous[1].cancel)
-        return JSONResponse({"fill": fill_id}, headers=SECURITY_HEADERS)
+        return JSONResponse({"fill": fill_id})
 
     def find(fill_id: str) -> tuple[str, Fill]:
         with studio.lock:
@@ -356,7 +350,7 @@ def create_app(studio: Studio) -> Starlette:
         raise Refused(404, "no such fill")
 
     async def events(request: Request) -> Response:
-        page, found = find(request.path_params["fill"])
+        _, found = find(request.path_params["fill"])
 
         async def stream():
             queue: asyncio.Queue = asyncio.Queue()
@@ -377,21 +371,20 @@ def create_app(studio: Studio) -> Starlette:
                         event = {"kind": "failed", "status": 1, "message": STOPPED}
                     yield f"data: {json.dumps(event)}\n\n"
             finally:  # the page went away (or the fill ended): nothing is left running
-                # (no await here: a closed stream's scope is cancelled, and an await would not run)
+                # (no await here: a closed stream's scope is cancelled, and an await would not run);
+                # the fill stays known (a cancel that follows is answered), until its page's next
                 threading.Thread(target=found.cancel, name="fill cancel", daemon=True).start()
-                with studio.lock:
-                    if studio.fills.get(page, (None, None))[1] is found:
-                        del studio.fills[page]
 
-        return StreamingResponse(stream(), media_type="text/event-stream", headers=SECURITY_HEADERS)
+        return StreamingResponse(stream(), media_type="text/event-stream")
 
     async def cancel(request: Request) -> Response:
         _, found = find(request.path_params["fill"])
         await asyncio.to_thread(found.cancel)
-        return JSONResponse({"cancelled": True}, headers=SECURITY_HEADERS)
+        return JSONResponse({"cancelled": True})
 
-    routes = [Route("/", guarded(index, page=True)),
-              *(Route(path, guarded(static(path))) for path in STATIC),
+    routes = [Route("/", guarded(index, token=False)),  # the page and its scripts: public code, no secret
+              *(Route(path, guarded(static(path), token=False)) for path in STATIC),
+              Route("/api/page", guarded(new_page), methods=["POST"]),
               Route("/api/figures", guarded(figures), methods=["POST"]),
               Route("/api/check", guarded(check), methods=["POST"]),
               Route("/api/open", guarded(open_file), methods=["POST"]),
@@ -401,20 +394,20 @@ def create_app(studio: Studio) -> Starlette:
               Route("/api/tiled", guarded(tiled), methods=["POST"]),
               Route("/api/fill", guarded(fill), methods=["POST"]),
               Route("/api/cave/plan", guarded(cave_plan), methods=["POST"]),
-              Route("/api/fill/{fill}/events", guarded(events)),
+              Route("/api/fill/{fill}/events", guarded(events, query_token=True)),  # EventSource sends no headers
               Route("/api/fill/{fill}/cancel", guarded(cancel), methods=["POST"])]
 
     async def not_found(request: Request, exc) -> Response:
         status = getattr(exc, "status_code", 404)
-        return JSONResponse({"error": "no such page" if status == 404 else "not allowed"}, status_code=status,
-                            headers=SECURITY_HEADERS)
+        return JSONResponse({"error": "no such page" if status == 404 else "not allowed"}, status_code=status)
 
     @asynccontextmanager
     async def lifespan(app):
         yield
         await asyncio.to_thread(studio.stop)  # the server stops: every fill it started ends
 
-    return Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found}, lifespan=lifespan)
+    return Starlette(routes=routes, middleware=[Middleware(SecurityHeaders)],
+                     exception_handlers={404: not_found, 405: not_found}, lifespan=lifespan)
 
 
 def serve(studio: Studio, sock) -> None:
@@ -426,10 +419,15 @@ def serve(studio: Studio, sock) -> None:
     shutdown begins (``Studio.stop``), which ends their streams."""
     import uvicorn
 
+    from designer.studio.connections import ACCEPT_BATCH, bounded, connection_cap
+
     class Server(uvicorn.Server):
         async def shutdown(self, sockets=None) -> None:
             await asyncio.to_thread(studio.stop)
             await super().shutdown(sockets)
 
-    Server(uvicorn.Config(create_app(studio), log_level="warning", access_log=False, lifespan="on")).run(
-        sockets=[sock])
+    # log_level error: a malformed request is answered 400 by uvicorn, not written to the log
+    # backlog: the most connections taken in one turn of the loop, before the cap can close any
+    cap = connection_cap()
+    Server(uvicorn.Config(create_app(studio), http=bounded(cap), backlog=ACCEPT_BATCH, log_level="error",
+                          access_log=False, lifespan="on")).run(sockets=[sock])

@@ -67,11 +67,11 @@
     const request = { min_stops: number("min-stops"), max_stops: number("max-stops"),
                       time_limit: number("time-limit"), seed: number("seed") || 0 };
     try {
-      const id = (await studio.post("/api/fill", { page: studio.page, cave, request })).fill;
+      const id = (await studio.post("/api/fill", { page: await studio.pageId(), cave, request })).fill;
       if (mine !== run) { studio.post(`/api/fill/${id}/cancel`, {}).catch(() => {}); return; }
       fill = id;
     } catch (err) { if (mine === run) { studio.progress(err.message); busy(false); } return; }
-    source = new EventSource(`/api/fill/${fill}/events`);
+    source = studio.events(fill);
     source.onmessage = async e => {
       const event = JSON.parse(e.data);
       if (event.kind === "progress") { studio.progress(event.label); return; }

@@ -11,7 +11,18 @@ window.STEP = { u: [-1, 0], d: [1, 0], l: [0, -1], r: [0, 1] };
   const figuresBox = document.getElementById("figures");
   const progressBox = document.getElementById("progress");
   const statusBox = document.getElementById("status");
-  const page = (crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2)).slice(0, 64);
+  // The token: from the address designer studio printed (or its redirect file) into this tab's
+  // session storage, which belongs to this server's origin alone (no cookie: a browser sends a
+  // cookie to every port of the host); then out of the address bar and the history.
+  const TOKEN = (() => {
+    const given = new URLSearchParams(location.search).get("token") || new URLSearchParams(location.hash.slice(1)).get("token");
+    if (given) {
+      sessionStorage.setItem("designer-studio-token", given);
+      window.history.replaceState(null, "", location.pathname);
+    }
+    return sessionStorage.getItem("designer-studio-token") || "";
+  })();
+  let page = null;  // this page's id, made by the server (pageId)
   const TOOLS = { ice: ".", rock: "#", snow: "_", free: "?", start: "S", goal: "G", item: "*" };
   const MAX_SIDE = 40;
   let height = 0, width = 0, tiles = [], locked = [], tool = "rock";
@@ -221,13 +232,22 @@ window.STEP = { u: [-1, 0], d: [1, 0], l: [0, -1], r: [0, 1] };
   function rows() { return tiles.map(r => r.join("")); }
   function template() { return tiles.map((r, i) => r.map((ch, j) => locked[i][j] ? ch : "?").join("")); }
 
-  async function post(path, body, signal) {
-    const response = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" },
-                                         body: JSON.stringify(body), signal });
-    const data = await response.json();
-    if (!response.ok) throw new Error(data.error || response.statusText);
+  async function post(path, body, signal) {  // every error as one plain sentence
+    let response;
+    try {
+      response = await fetch(path, { method: "POST", body: JSON.stringify(body), signal,
+                                     headers: { "Content-Type": "application/json", "X-Studio-Token": TOKEN } });
+    } catch (err) {
+      if (err.name === "AbortError") throw err;
+      throw new Error("the studio does not answer: is designer studio still running?");
+    }
+    let data = null;
+    try { data = await response.json(); } catch (err) { /* not JSON: said below */ }
+    if (!response.ok || data === null) throw new Error((data && data.error) || `the studio answered ${response.status}`);
     return data;
   }
+  async function pageId() { if (!page) page = (await post("/api/page", {})).page; return page; }
+  function events(fillId) { return new EventSource(`/api/fill/${fillId}/events?token=${encodeURIComponent(TOKEN)}`); }
 
   // --- play in place: the play page's rules (rules.js: slide, nextMove) on this grid -------------
   let play = null, lastFigures = null;
@@ -378,11 +398,11 @@ window.STEP = { u: [-1, 0], d: [1, 0], l: [0, -1], r: [0, 1] };
       const found = await post("/api/check", { rows: template(), request: request(seed) });
       if (mine !== run) return;
       if (!found.ok) { progressBox.textContent = "proven infeasible: " + found.infeasible; setState("editing"); return; }
-      const id = (await post("/api/fill", { page, rows: template(), request: request(seed) })).fill;
+      const id = (await post("/api/fill", { page: await pageId(), rows: template(), request: request(seed) })).fill;
       if (mine !== run) { post(`/api/fill/${id}/cancel`, {}).catch(() => {}); return; }
       fill = id;
     } catch (err) { if (mine === run) { progressBox.textContent = err.message; setState("editing"); } return; }
-    source = new EventSource(`/api/fill/${fill}/events`);
+    source = events(fill);
     source.onmessage = e => {
       const event = JSON.parse(e.data);
       if (event.kind === "progress") { progressBox.textContent = event.label; return; }
@@ -465,7 +485,7 @@ window.STEP = { u: [-1, 0], d: [1, 0], l: [0, -1], r: [0, 1] };
   });
   // what caves.js (a cave's rooms, edited one at a time) drives: the board and the server
   window.studio = {
-    page, post, onEdit: null, openCave: null,
+    pageId, post, events, onEdit: null, openCave: null,
     template: () => template(),
     status: text => { statusBox.textContent = text; },
     progress: text => { progressBox.textContent = text; },

@@ -78,7 +78,8 @@ class Studio:
 
 
 def children(pid: int) -> list[str]:
-    """The command lines of ``pid``'s live child processes (multiprocessing's resource tracker aside)."""
+    """The command lines of ``pid``'s live child processes (multiprocessing's resource tracker and the
+    live figures' processes aside: ``designer.studio.analysts``)."""
     found = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -88,8 +89,8 @@ def children(pid: int) -> list[str]:
             cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
         except OSError:
             continue
-        fields = stat.rsplit(")", 1)[1].split()
-        if int(fields[1]) == pid and fields[0] != "Z" and "resource_tracker" not in cmdline:
+        name, fields = stat.split("(", 1)[1].rsplit(")", 1)[0], stat.rsplit(")", 1)[1].split()
+        if int(fields[1]) == pid and fields[0] != "Z" and "resource_tracker" not in cmdline and name != "studio-figures":
             found.append(cmdline)
     return found
 

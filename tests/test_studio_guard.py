@@ -8,7 +8,6 @@ import http.client
 import http.server
 import json
 import os
-import re
 import resource
 import signal
 import socket

@@ -81,6 +81,24 @@ def bench_studio_cmd(
     echo(json.dumps(bench_studio(requests, clients, h, w, density, seed), indent=2))
 
 
+@bench_app.command("studio-page")
+def bench_studio_page_cmd(
+    size: str = typer.Option("20x20", metavar="HxW", help="Level size HxW."),
+    items: int = typer.Option(0, "--items", min=0, max=9, help="Items on the level."),
+    edits: int = typer.Option(30, "--edits", min=1, max=1000, help="How many single edits."),
+    seed: int = typer.Option(0, metavar="N", min=0, callback=bounded("--seed", 0, MAX_SEED), help="Seed of the random level."),
+    chromium: str = typer.Option(None, "--chromium", metavar="PATH", help="Chromium's executable (default: chromium on PATH)."),
+) -> None:
+    """The studio's live figures where the user sits: click to figures on the page, in headless
+    Chromium (median and slowest of single edits, and of a click after a drag over 10 cells)."""
+    from designer.core.extras import need
+    from designer.studies.bench_page import bench_studio_page
+
+    need("starlette", "studio")
+    h, w = framed_size(size)
+    echo(json.dumps(bench_studio_page(h, w, items, edits, 0.2, seed, chromium), indent=2))
+
+
 @bench_app.command("make", context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
                    epilog=examples("designer bench make --seeds 5 -- --min-stops 25",
                                    "designer bench make --seeds 3 -- --method cpsat-ends --size 6x6 --min-stops 9"))

@@ -224,6 +224,13 @@ def die_with_parent(signum: int = signal.SIGKILL) -> Callable[[], None]:
     return arrange
 
 
+def name_process(name: bytes) -> None:
+    """Name this process as ``ps`` and ``/proc/PID/comm`` show it (Linux; at most 15 bytes kept)."""
+    prctl = _prctl()
+    if prctl is not None:
+        prctl(PR_SET_NAME, ctypes.c_char_p(name[:15]), 0, 0, 0)
+
+
 def _prctl():
     """libc's ``prctl`` (Linux), or None."""
     if not sys.platform.startswith("linux"):
@@ -243,3 +250,4 @@ def _signal_at_parent_death(prctl, signum: int, parent: int) -> None:
 
 #: prctl's option that has the kernel signal a process when its parent dies (linux/prctl.h).
 PR_SET_PDEATHSIG = 1
+PR_SET_NAME = 15

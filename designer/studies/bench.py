@@ -10,6 +10,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -145,6 +146,28 @@ def bench_make(args: list[str], seeds: list[int]) -> dict:
     }
 
 
+@contextmanager
+def studio_server():
+    """``designer studio --no-browser`` started as a user starts it, for as long as the block runs:
+    its (port, token); stopped with Ctrl-C after."""
+    import re
+
+    server = subprocess.Popen([sys.executable, "-m", "designer", "studio", "--no-browser"], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, preexec_fn=die_with_parent(signal.SIGTERM))
+    try:
+        line = server.stdout.readline()
+        found = re.search(r"http://127\.0\.0\.1:(\d+)/\?token=(\S+)", line)
+        if found is None:
+            raise DesignerError(f"designer studio did not start: {(line + server.stderr.read()).strip()[:200]}")
+        yield int(found[1]), found[2]
+    finally:
+        server.send_signal(signal.SIGINT)
+        try:
+            server.wait(10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
 def bench_studio(requests: int = 200, clients: int = 20, height: int = 20, width: int = 20, density: float = 0.2,
                  seed: int = 0) -> dict:
     """Live analysis under load: ``designer studio`` started as a user starts it, and ``requests``
@@ -153,19 +176,11 @@ def bench_studio(requests: int = 200, clients: int = 20, height: int = 20, width
     answer read; the median, the 95th percentile and the slowest, and how many were not answered
     with 200."""
     import http.client
-    import re
     from concurrent.futures import ThreadPoolExecutor
 
     level = solvable_random_level(height, width, density, seed)
     body = json.dumps({"rows": level.rows()}).encode()
-    server = subprocess.Popen([sys.executable, "-m", "designer", "studio", "--no-browser"], stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True, preexec_fn=die_with_parent(signal.SIGTERM))
-    try:
-        line = server.stdout.readline()
-        found = re.search(r"http://127\.0\.0\.1:(\d+)/\?token=(\S+)", line)
-        if found is None:
-            raise DesignerError(f"designer studio did not start: {(line + server.stderr.read()).strip()[:200]}")
-        port, token = int(found[1]), found[2]
+    with studio_server() as (port, token):
         headers = {"Host": f"127.0.0.1:{port}", "Origin": f"http://127.0.0.1:{port}", "X-Studio-Token": token,
                    "Content-Type": "application/json"}
 
@@ -181,12 +196,6 @@ def bench_studio(requests: int = 200, clients: int = 20, height: int = 20, width
         call(0)  # warm: the first call loads the analysis
         with ThreadPoolExecutor(clients) as pool:
             results = list(pool.map(call, range(requests)))
-    finally:
-        server.send_signal(signal.SIGINT)
-        try:
-            server.wait(10)
-        except subprocess.TimeoutExpired:
-            server.kill()
     times = sorted(seconds for seconds, _ in results)
     return {
         "size": f"{height}x{width}", "rock_density": density, "requests": requests, "clients": clients,

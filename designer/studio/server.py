@@ -39,6 +39,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from designer.core.errors import DesignerError, RequestNotMet
+from designer.studio.analysts import Analysts, Superseded
 from designer.studio.fills import Fill
 from designer.studio.guard import Refused, SecurityHeaders, admit, read_json
 
@@ -51,6 +52,7 @@ MAX_PAGES = 64
 STATIC = {"/studio.js": ("designer.studio", "studio.js", "text/javascript; charset=utf-8"),
           "/studio.css": ("designer.studio", "studio.css", "text/css; charset=utf-8"),
           "/caves.js": ("designer.studio", "caves.js", "text/javascript; charset=utf-8"),
+          "/marks.js": ("designer.studio", "marks.js", "text/javascript; charset=utf-8"),
           # the play page's sliding rules, one copy of them (designer/export/static/rules.js)
           "/rules.js": ("designer.export", "rules.js", "text/javascript; charset=utf-8")}
 #: The fill request's fields (the ``make`` options the page sets), as ``MakeOptions`` takes them, and
@@ -127,6 +129,7 @@ class Studio:
             return sum(1 for page, (_, one) in self.fills.items() if page != but and one.process.is_alive())
 
     stopping: threading.Event = field(default_factory=threading.Event)
+    analysts: Analysts = field(default_factory=Analysts)
 
     def stop_fills(self) -> None:
         """End every fill at once: all are sent SIGTERM together, then each is killed after its
@@ -144,6 +147,7 @@ class Studio:
         """The server begins to stop: every fill ends, and with it every event stream (its last
         event says the studio stopped), so no open stream holds the shutdown."""
         self.stopping.set()
+        self.analysts.stop()
         self.stop_fills()
 
 
@@ -198,10 +202,16 @@ def create_app(studio: Studio) -> Starlette:
         return serve
 
     async def figures(request: Request) -> Response:
-        from designer.ops.levels import figures as live_figures
-
-        rows = rows_of(await body(request))
-        found = await asyncio.to_thread(live_figures, rows)
+        """The live figures (``designer.studio.analysts``): a page's newer call supersedes this one
+        (409), its work ended."""
+        obj = await body(request)
+        page, edit = obj.get("page"), obj.get("edit")
+        if edit is not None and type(edit) is not int:
+            raise Refused(400, "edit: the page's edit number, a whole number")
+        try:
+            found = await studio.analysts.figures(rows_of(obj), page if isinstance(page, str) else None, edit)
+        except Superseded:
+            raise Refused(409, "superseded by a newer edit") from None
         return JSONResponse(found)
 
     def fields_of(obj: dict, allowed) -> dict:
@@ -328,7 +338,7 @@ def create_app(studio: Studio) -> Starlette:
         busy = f"{MAX_FILLS} fills run already in other pages of this studio: cancel one, or wait for it to end"
         if studio.running(but=page) >= MAX_FILLS:
             raise Refused(429, busy)
-        started = await asyncio.to_thread(Fill.start, options)
+        started = Fill.start(options)  # on the loop's thread: a child ends with the thread that started it
         fill_id = secrets.token_urlsafe(12)
         with studio.lock:
             over = sum(1 for other, (_, one) in studio.fills.items() if other != page and one.process.is_alive())

@@ -6,6 +6,7 @@
 window.level = null;
 window.STEP = { u: [-1, 0], d: [1, 0], l: [0, -1], r: [0, 1] };
 (function () {
+  const Marks = window.StudioMarks;  // marks.js: the route over the board, the figures in words
   const board = document.getElementById("board");
   const form = document.getElementById("request");
   const figuresBox = document.getElementById("figures");
@@ -27,6 +28,7 @@ window.STEP = { u: [-1, 0], d: [1, 0], l: [0, -1], r: [0, 1] };
   const MAX_SIDE = 40;
   let height = 0, width = 0, tiles = [], locked = [], tool = "rock";
   let history = [], future = [], pending = null, fill = null, source = null, lastSeed = null;
+  let edits = 0;  // numbers the live figures' calls
   let run = 0;  // counts fills started and cancelled: a cancel while a fill starts wins over its answer
 
   function snapshot() { return { tiles: tiles.map(r => r.slice()), locked: locked.map(r => r.slice()) }; }
@@ -59,11 +61,18 @@ window.STEP = { u: [-1, 0], d: [1, 0], l: [0, -1], r: [0, 1] };
     el.textContent = "SG".includes(ch) || /[1-9]/.test(ch) ? ch : "";
     el.classList.toggle("door", /[1-9]/.test(ch));
   }
+  function fit() {  // the board fits the window: beside the tools and the panel on a wide screen, alone on a phone
+    const narrow = window.innerWidth <= 600;
+    const across = narrow ? window.innerWidth - 20 : window.innerWidth - 420;
+    const down = narrow ? Infinity : window.innerHeight - 90;
+    const cell = Math.max(8, Math.min(30, Math.floor(Math.min(across / width, down / height)) - 1));
+    document.documentElement.style.setProperty("--cell", cell + "px");
+  }
+  window.addEventListener("resize", () => { if (width) fit(); });
   function drawAll() { for (let r = 0; r < height; r++) for (let c = 0; c < width; c++) draw(r, c); }
   function build() {
     board.textContent = "";
-    const cell = Math.max(12, Math.min(30, Math.floor((Math.min(window.innerWidth, 900) - 48) / width)));
-    document.documentElement.style.setProperty("--cell", cell + "px");
+    fit();
     board.style.gridTemplateColumns = `repeat(${width}, var(--cell))`;
     for (let r = 0; r < height; r++) for (let c = 0; c < width; c++) {
       const el = document.createElement("div");
@@ -100,10 +109,11 @@ window.STEP = { u: [-1, 0], d: [1, 0], l: [0, -1], r: [0, 1] };
     if (changed) refresh();
     e.preventDefault();
   });
-  board.addEventListener("pointerover", e => {
+  board.addEventListener("pointermove", e => {  // a touch's pointer stays with the cell it began on: ask the point
     if (!painting) return;
-    const el = e.target.closest(".cell");
-    if (!el) return;
+    const at = document.elementFromPoint(e.clientX, e.clientY);
+    const el = at && at.closest(".cell");
+    if (!el || !board.contains(el)) return;
     const [r, c] = el.dataset.cell.split(",").map(Number);
     if (paint(r, c)) { changed = true; refresh(); }
   });
@@ -285,6 +295,7 @@ window.STEP = { u: [-1, 0], d: [1, 0], l: [0, -1], r: [0, 1] };
     play = { route: one.route, pos: one.start, start: one.start, taken: 0, history: [], solved: false, assisted: false,
              par: one.min_stops, stars: one.stars };
     setState("playing");
+    Marks.clear(board);
     document.body.dataset.hint = "";
     showPlayer();
   }
@@ -294,6 +305,7 @@ window.STEP = { u: [-1, 0], d: [1, 0], l: [0, -1], r: [0, 1] };
     for (const key of ["moves", "stars", "hint", "items"]) delete document.body.dataset[key];
     playStatus("");
     setState("editing");
+    drawMarks();
   }
   function step(dir) {
     if (!play || play.solved) return;
@@ -315,6 +327,24 @@ window.STEP = { u: [-1, 0], d: [1, 0], l: [0, -1], r: [0, 1] };
     play.assisted = true;
     for (let next = nextMove(play.pos, play.taken); next && !play.solved; next = nextMove(play.pos, play.taken)) step(next.dir);
   }
+  let swipe = null;  // a touch's start while playing: a swipe of 24 px or more is a move
+  board.addEventListener("touchstart", e => { if (play) swipe = [e.touches[0].clientX, e.touches[0].clientY]; },
+                         { passive: true });
+  board.addEventListener("touchend", e => {
+    if (!play || !swipe) return;
+    const dx = e.changedTouches[0].clientX - swipe[0], dy = e.changedTouches[0].clientY - swipe[1];
+    swipe = null;
+    if (Math.max(Math.abs(dx), Math.abs(dy)) < 24) return;
+    step(Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? "r" : "l") : (dy > 0 ? "d" : "u"));
+  });
+  function lockAll(lock) {  // lock every painted cell, or unlock every cell inside the frame but the ends, doors, items
+    remember();
+    for (let r = 0; r < height; r++) for (let c = 0; c < width; c++) {
+      const keep = border(r, c) || /[SG1-9*]/.test(tiles[r][c]);
+      locked[r][c] = tiles[r][c] !== "?" && (lock || keep);
+    }
+    drawAll(); refresh();
+  }
   function onPlayKey(e) {
     const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
     if (STEP_KEYS[key]) step(STEP_KEYS[key]);
@@ -333,42 +363,66 @@ window.STEP = { u: [-1, 0], d: [1, 0], l: [0, -1], r: [0, 1] };
     if (kept && Number(kept) < routes.length) select.value = kept;
   }
 
-  function refresh() {  // the live figures, after every edit (the previous question is dropped)
+  function refresh() {  // the live figures, after every edit: the newer call supersedes the older, in the server too
     if (window.studio.onEdit) window.studio.onEdit();
+    statusBox.textContent = "";  // an edit makes the last action's line stale
     if (pending) pending.abort();
-    pending = new AbortController();
-    post("/api/figures", { rows: rows() }, pending.signal).then(show).catch(err => {
-      if (err.name !== "AbortError") figuresBox.textContent = err.message;
-    });
+    const mine = pending = new AbortController();
+    document.body.dataset.figures = "working";
+    const slow = setTimeout(() => { if (pending === mine) figuresBox.classList.add("working"); }, 150);
+    const edit = ++edits, grid = rows();  // numbered: calls may reach the server out of order
+    pageId().then(id => post("/api/figures", { page: id, edit, rows: grid }, mine.signal)).then(found => {
+      if (pending !== mine) return;
+      show(found);
+      document.body.dataset.figures = "ready";
+    }).catch(err => {
+      if (err.name === "AbortError" || pending !== mine) return;
+      figuresBox.textContent = err.message;
+      document.body.dataset.figures = "failed";
+    }).finally(() => { clearTimeout(slow); if (pending === mine) figuresBox.classList.remove("working"); });
   }
   function show(found) {
     lastFigures = found;
     fillRoutes(found.routes);
-    for (const el of board.querySelectorAll(".path, .trap")) el.classList.remove("path", "trap");
     const body = document.body.dataset, routes = found.routes;
+    const explainBox = document.getElementById("explain");
+    figuresBox.textContent = "";
+    explainBox.textContent = Marks.explain(routes);
     if (!routes.length) {
       Object.assign(body, { minStops: "none", class: "unsolvable", reversible: "false" });
       figuresBox.textContent = found.note || "";
+      Marks.clear(board);
       return;
     }
-    const rank = { unsolvable: 0, weak: 1, strong: 2 };
-    const worst = routes.reduce((a, b) => rank[b.class] < rank[a.class] ? b : a);
-    const stops = routes.every(one => one.solvable) ? Math.min(...routes.map(one => one.min_stops)) : "none";
-    Object.assign(body, { minStops: String(stops), class: worst.class,
-                          reversible: String(routes.every(one => one.reversible)) });
-    figuresBox.textContent = "";
-    for (const one of routes) {
-      const line = document.createElement("div");
-      line.className = "route" + (one.class === "strong" && one.reversible ? "" : " bad");
-      line.textContent = one.solvable
-        ? `${one.route}: ${one.class}, ${one.reversible ? "reversible" : "not reversible"}, ${one.min_stops} stops, ` +
-          `${one.options} options, ${one.rail_stops} rail stops`
-        : `${one.route}: unsolvable`;
-      figuresBox.appendChild(line);
+    const judged = routes.filter(one => !one.fill);
+    if (!judged.length) Object.assign(body, { minStops: "none", class: "unfilled", reversible: "false" });
+    else {
+      const rank = { unsolvable: 0, weak: 1, strong: 2 };
+      const worst = judged.reduce((a, b) => rank[b.class] < rank[a.class] ? b : a);
+      const stops = judged.every(one => one.solvable) ? Math.min(...judged.map(one => one.min_stops)) : "none";
+      Object.assign(body, { minStops: String(stops), class: worst.class,
+                            reversible: String(judged.every(one => one.reversible)) });
     }
-    for (const [r, c] of routes[0].path) cellOf(r, c).classList.add("path");
-    for (const one of routes) if (one.solvable) for (const [r, c] of one.traps) cellOf(r, c).classList.add("trap");
+    routes.forEach((one, k) => {
+      const line = Marks.describe(one, Marks.COLOURS[k % Marks.COLOURS.length]);
+      line.addEventListener("click", () => { document.getElementById("play-route").value = String(k); drawMarks(); });
+      figuresBox.appendChild(line);
+    });
+    drawMarks();
     showGraph();
+  }
+  function drawMarks() {  // the route chosen (beside play), over the board; the others' traps too
+    Marks.clear(board);
+    const routes = lastFigures ? lastFigures.routes : [];
+    const k = Number(document.getElementById("play-route").value) || 0;
+    if (!routes[k] || play) return;
+    for (const line of figuresBox.querySelectorAll(".route")) line.classList.toggle("chosen", line.dataset.route === routes[k].route);
+    Marks.draw(board, cellOf, routes[k], Marks.COLOURS[k % Marks.COLOURS.length], document.getElementById("moves-left").checked);
+    routes.forEach((one, other) => {
+      if (other !== k && one.solvable && !one.fill) for (const [r, c] of one.traps) {
+        cellOf(r, c).classList.add("trap"); cellOf(r, c).dataset.trap = "";
+      }
+    });
   }
 
   function number(name) { const v = form.elements[name].value.trim(); return v === "" ? null : Number(v); }
@@ -381,7 +435,21 @@ window.STEP = { u: [-1, 0], d: [1, 0], l: [0, -1], r: [0, 1] };
              tidy: form.elements["tidy"].checked, maximize: form.elements["maximize"].checked,
              maximize_choices: form.elements["maximize-choices"].checked, unique: form.elements["unique"].checked };
   }
+  // the fill's progress in plain words: the time spent and left, and what the search has now
+  const clock = {
+    timer: null, began: 0, limit: null, label: "",
+    start(limit) { this.began = performance.now(); this.limit = limit; this.label = ""; this.show();
+                   clearInterval(this.timer); this.timer = setInterval(() => this.show(), 1000); },
+    say(label) { this.label = label.replace(/^level \d+: /, ""); this.show(); },
+    stop() { clearInterval(this.timer); this.timer = null; },
+    show() {
+      const spent = Math.round((performance.now() - this.began) / 1000);
+      const left = this.limit ? `, at most ${Math.max(0, Math.round(this.limit - spent))} s left` : "";
+      progressBox.textContent = `Filling: ${spent} s spent${left}` + (this.label ? `. Now: ${this.label}` : ". Starting.");
+    },
+  };
   function setState(state) {
+    if (state !== "filling") clock.stop();
     document.body.dataset.state = state;
     document.getElementById("cancel").disabled = state !== "filling";
     document.getElementById("fill").disabled = document.getElementById("again").disabled = state !== "editing";
@@ -391,7 +459,7 @@ window.STEP = { u: [-1, 0], d: [1, 0], l: [0, -1], r: [0, 1] };
   async function startFill(seed) {
     if (document.body.dataset.state === "filling") return;
     setState("filling");
-    progressBox.textContent = "starting";
+    clock.start(number("time-limit"));
     lastSeed = seed;
     const mine = ++run;
     try {
@@ -405,7 +473,7 @@ window.STEP = { u: [-1, 0], d: [1, 0], l: [0, -1], r: [0, 1] };
     source = events(fill);
     source.onmessage = e => {
       const event = JSON.parse(e.data);
-      if (event.kind === "progress") { progressBox.textContent = event.label; return; }
+      if (event.kind === "progress") { clock.say(event.label); return; }
       finish();
       if (event.kind === "done") apply(JSON.parse(event.level));
       else if (event.kind === "failed") progressBox.textContent = event.message;
@@ -413,13 +481,13 @@ window.STEP = { u: [-1, 0], d: [1, 0], l: [0, -1], r: [0, 1] };
     };
     source.onerror = () => { if (source && source.readyState === EventSource.CLOSED) finish(); };
   }
-  function finish() { if (source) source.close(); source = null; fill = null; setState("editing"); }
+  function finish() { if (source) source.close(); source = null; fill = null; clock.stop(); setState("editing"); }
   function apply(level) {  // the solver's cells replace the free ones; the locked stay
     remember();
     for (let r = 0; r < height; r++) for (let c = 0; c < width; c++)
       if (!locked[r][c]) { tiles[r][c] = level.rows[r][c]; draw(r, c); }
     const g = level.generator || {};
-    progressBox.textContent = `filled: ${g.method}: ${g.stage}, seed ${g.seed}, ${g.seconds} s`;
+    progressBox.textContent = `filled in ${g.seconds} s: ${g.stage} (${g.method}, seed ${g.seed})`;
     statusBox.textContent = "";
     window.lastLevel = level;  // the level with its record (make --from reproduces it)
     keep(level);
@@ -448,6 +516,10 @@ window.STEP = { u: [-1, 0], d: [1, 0], l: [0, -1], r: [0, 1] };
     startFill(seed);
   });
   document.getElementById("cancel").addEventListener("click", cancel);
+  document.getElementById("play-route").addEventListener("change", drawMarks);
+  document.getElementById("moves-left").addEventListener("change", drawMarks);
+  document.getElementById("lock-all").addEventListener("click", () => lockAll(true));
+  document.getElementById("unlock-all").addEventListener("click", () => lockAll(false));
   document.getElementById("undo").addEventListener("click", undo);
   document.getElementById("redo").addEventListener("click", redo);
   form.elements["size"].addEventListener("keydown", e => {

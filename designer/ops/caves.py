@@ -254,8 +254,15 @@ def plan_view(text: str) -> dict:
     from designer.caves.graph import analyze as analyze_cave
     from designer.caves.picture import svg_plan
 
+    from designer.ops.sketches import sized
+
     cave = parse_cave(text)
     found = {"cave": cave.to_json(), "free": cave.free}
+    for room in found["cave"]["rooms"]:  # each room goes on the studio's board: at most 40x40
+        try:
+            sized(room["rows"])
+        except DesignerError as exc:
+            raise DesignerError(f"room {room['name']}: {exc}") from None
     line = f"{len(cave.rooms)} rooms, {len(cave.links)} links, {len(cave.keys)} keys"
     way = False
     if not cave.free:

@@ -306,9 +306,15 @@ def create_app(studio: Studio) -> Starlette:
         return JSONResponse({"text": text})
 
     def cave_of(obj: dict) -> str:
+        from designer.ops.sketches import sized
+
         cave = obj.get("cave")
         if not isinstance(cave, dict):
             raise Refused(400, "cave: the cave (its JSON form) is needed")
+        for room in cave.get("rooms") if isinstance(cave.get("rooms"), list) else ():
+            rows = room.get("rows") if isinstance(room, dict) else None
+            if isinstance(rows, list) and all(isinstance(row, str) for row in rows):
+                sized(rows)  # every room goes on the board: at most 40x40 (the cave's reader checks the rest)
         return json.dumps(cave)
 
     async def cave_plan(request: Request) -> Response:

@@ -56,3 +56,19 @@ def seconds(value: float, option: str, low: float = 0.0) -> float:
 def fits_seconds(value) -> bool:
     """Whether a value read from a file is a number of seconds within the bound."""
     return type(value) in (int, float) and math.isfinite(value) and 0 <= value <= MAX_SECONDS
+
+
+def sized(rows: list[str]) -> list[str]:
+    """``rows``, refused in one line when the grid is over ``MAX_DESIGN_SIDE`` (40) a side: the
+    studio's every grid, in and out, keeps to the designer's largest room (``designer.ops.sketches``).
+
+    >>> sized(["#" * 41])
+    Traceback (most recent call last):
+    ...
+    designer.core.errors.DesignerError: the grid is 1x41 (height x width): the studio takes grids of at most 40x40 (the designer's largest)
+    """
+    height, width = len(rows), max(map(len, rows), default=0)
+    if height > MAX_DESIGN_SIDE or width > MAX_DESIGN_SIDE:
+        raise DesignerError(f"the grid is {height}x{width} (height x width): the studio takes grids of at most "
+                            f"{MAX_DESIGN_SIDE}x{MAX_DESIGN_SIDE} (the designer's largest)")
+    return rows

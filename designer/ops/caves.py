@@ -254,7 +254,7 @@ def plan_view(text: str) -> dict:
     from designer.caves.graph import analyze as analyze_cave
     from designer.caves.picture import svg_plan
 
-    from designer.ops.sketches import sized
+    from designer.core.limits import sized
 
     cave = parse_cave(text)
     found = {"cave": cave.to_json(), "free": cave.free}

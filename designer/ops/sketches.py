@@ -14,27 +14,11 @@ from __future__ import annotations
 import json
 
 from designer.core.errors import DesignerError, LevelError
-from designer.core.limits import MAX_DESIGN_SIDE
+from designer.core.limits import sized
 from designer.core.room import Room
 from designer.formats.level_files import format_json, level_to_json, load_json, parse_level_or_room, room_to_json
 from designer.formats.template import parse_template
 from designer.formats.tiled_map import MAP_SUFFIXES, map_from_document, map_from_text
-
-
-def sized(rows: list[str]) -> list[str]:
-    """``rows``, refused in one line when the grid is over ``MAX_DESIGN_SIDE`` (40) a side: the
-    studio's every grid, in and out, keeps to the designer's largest room.
-
-    >>> sized(["#" * 41])
-    Traceback (most recent call last):
-    ...
-    designer.core.errors.DesignerError: the grid is 1x41 (height x width): the studio takes grids of at most 40x40 (the designer's largest)
-    """
-    height, width = len(rows), max(map(len, rows), default=0)
-    if height > MAX_DESIGN_SIDE or width > MAX_DESIGN_SIDE:
-        raise DesignerError(f"the grid is {height}x{width} (height x width): the studio takes grids of at most "
-                            f"{MAX_DESIGN_SIDE}x{MAX_DESIGN_SIDE} (the designer's largest)")
-    return rows
 
 
 def open_sketch(name: str, text: str) -> dict:

@@ -12,7 +12,7 @@ JSON level or into its Tiled map), ``POST /api/picture``, ``POST /api/tiled`` an
 first; at most ``MAX_FILLS`` run at once), ``GET /api/fill/ID/events`` (its progress, as
 server-sent events; a closed stream cancels it), ``POST /api/fill/ID/cancel``.
 
-Every grid in and out keeps to the designer's largest, 40x40 (``designer.ops.sketches.sized``).
+Every grid in and out keeps to the designer's largest, 40x40 (``designer.core.limits.sized``).
 An error is an answer with one line (a bug's too: 500, and one line on standard error), never a
 traceback.
 """
@@ -39,6 +39,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from designer.core.errors import DesignerError, RequestNotMet
+from designer.core.limits import sized
 from designer.studio.analysts import Analysts, Superseded
 from designer.studio.fills import Fill
 from designer.studio.guard import Refused, SecurityHeaders, admit, read_json
@@ -164,8 +165,6 @@ def create_app(studio: Studio) -> Starlette:
     body = read_json
 
     def rows_of(obj: dict) -> list[str]:
-        from designer.ops.sketches import sized
-
         rows = obj.get("rows")
         if not isinstance(rows, list) or not rows or not all(isinstance(row, str) for row in rows):
             raise Refused(400, "rows: a list of the grid's rows of text is needed")
@@ -306,8 +305,6 @@ def create_app(studio: Studio) -> Starlette:
         return JSONResponse({"text": text})
 
     def cave_of(obj: dict) -> str:
-        from designer.ops.sketches import sized
-
         cave = obj.get("cave")
         if not isinstance(cave, dict):
             raise Refused(400, "cave: the cave (its JSON form) is needed")

@@ -85,6 +85,8 @@ class Studio:
     token: str = field(default_factory=lambda: secrets.token_urlsafe(32))
     fills: dict = field(default_factory=dict)  # page id -> (fill id, Fill)
     pages: OrderedDict = field(default_factory=OrderedDict)  # the page ids made here, oldest first
+    stopping: threading.Event = field(default_factory=threading.Event)
+    analysts: Analysts = field(default_factory=Analysts)  # the live figures' processes
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -127,10 +129,20 @@ class Studio:
     def running(self, but: str | None = None) -> int:
         """How many fills run now (that of page ``but`` aside)."""
         with self.lock:
-            return sum(1 for page, (_, one) in self.fills.items() if page != but and one.process.is_alive())
+            return self._running(but)
 
-    stopping: threading.Event = field(default_factory=threading.Event)
-    analysts: Analysts = field(default_factory=Analysts)
+    def _running(self, but: str | None) -> int:
+        return sum(1 for page, (_, one) in self.fills.items() if page != but and one.process.is_alive())
+
+    def claim(self, page: str, fill_id: str, fill: Fill) -> tuple[bool, Fill | None]:
+        """Record ``fill`` as ``page``'s, unless ``MAX_FILLS`` run already in other pages: (whether
+        it was recorded, the page's fill before it, which the caller ends)."""
+        with self.lock:
+            if self._running(page) >= MAX_FILLS:
+                return False, None
+            previous = self.fills.get(page)
+            self.fills[page] = (fill_id, fill)
+        return True, None if previous is None else previous[1]
 
     def stop_fills(self) -> None:
         """End every fill at once: all are sent SIGTERM together, then each is killed after its
@@ -343,16 +355,12 @@ def create_app(studio: Studio) -> Starlette:
             raise Refused(429, busy)
         started = Fill.start(options)  # on the loop's thread: a child ends with the thread that started it
         fill_id = secrets.token_urlsafe(12)
-        with studio.lock:
-            over = sum(1 for other, (_, one) in studio.fills.items() if other != page and one.process.is_alive())
-            previous = None if over >= MAX_FILLS else studio.fills.get(page)
-            if over < MAX_FILLS:
-                studio.fills[page] = (fill_id, started)
-        if over >= MAX_FILLS:  # another page started one meanwhile
+        taken, previous = studio.claim(page, fill_id, started)
+        if not taken:  # another page started one meanwhile
             await asyncio.to_thread(started.cancel)
             raise Refused(429, busy)
         if previous is not None:  # one fill at a time per page
-            await asyncio.to_thread(previous[1].cancel)
+            await asyncio.to_thread(previous.cancel)
         return JSONResponse({"fill": fill_id})
 
     def find(fill_id: str) -> tuple[str, Fill]:

@@ -14,7 +14,7 @@ SCRIPTS = sorted((ROOT / "examples").glob("*.py"))
 def test_every_example_is_covered():
     assert {p.name for p in SCRIPTS} == {"a_second_shell.py", "caves.py", "choices.py", "design_a_room.py", "design_levels.py",
                                          "items.py", "pictures.py", "portals.py", "proofs.py", "records.py",
-                                         "solve_and_analyze.py"}
+                                         "sketch.py", "solve_and_analyze.py"}
 
 
 @pytest.mark.parametrize("script, expected", [
@@ -45,6 +45,9 @@ def test_every_example_is_covered():
                     "levels of 12 stops or more with 3 rocks: none; complete: True"]),
     pytest.param("choices.py", ["plain:    25 stops", "choices:  25 stops", "guaranteed: 21 stops",
                                 "1 fewest-moves solution", "front: [("], marks=needs_compiled),
+    ("sketch.py", ["route 1:2: a fill can reach at most 92 stops, even counts only",
+                   "route 1:3: a fill can reach at most 92 stops, odd counts only",
+                   "S:G: 5 stops, strong, not reversible", "####0###", "moves left from the start: 5"]),
     ("pictures.py", ["framed: ", "(open grid), searched as a ",
                      "'graph.svg', 'level.png', 'level.svg', 'sheet.svg'", "'solution': '",
                      "['terrain', 'ends', 'markers']", "self-contained: True", "wrote 7 files to pictures"]),

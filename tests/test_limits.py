@@ -55,6 +55,7 @@ def test_a_pack_whose_last_seed_passes_the_bound_is_refused(tmp_path, capsys):
     (["bench", "classify", "--count", "99999999999999999999"], "--count must be a whole number from 1 to"),
     (["bench", "classify", "--seed", "10000000000000"], "--seed must be a whole number"),
     (["bench", "make", "--seeds", "99999999999999999999"], "--seeds must be a whole number from 1 to 1000000"),
+    (["bench", "studio-page", "--size", "50x50"], "--size 50x50: the studio takes grids of at most 40x40"),
     (["compare", "--seeds", "10000000000"], "--seeds must be a whole number from 1 to 1000000"),
     (["records", "--seed", "10000000000000"], "--seed must be a whole number"),
     (["pareto", "--time-limit", "1e12"], "--time-limit must be from"),

@@ -14,7 +14,8 @@ import random
 import shutil
 import statistics
 
-from designer.core.errors import DesignerError
+from designer.core.errors import DesignerError, RequestNotMet
+from designer.core.limits import MAX_DESIGN_SIDE
 from designer.studies.bench import solvable_random_level, studio_server
 
 #: Chromium's flags for a headless run as root in a sandboxed machine with a closed network.
@@ -56,10 +57,21 @@ def bench_studio_page(height: int = 20, width: int = 20, items: int = 0, edits: 
     ``edits`` single edits, then 5 drags over 10 cells each followed by one click (milliseconds:
     the median and the slowest of each)."""
     try:
-        from playwright.sync_api import sync_playwright
+        from playwright.sync_api import Error, sync_playwright
     except ImportError:
         raise DesignerError("bench studio-page drives Chromium through Playwright: pip install "
                             "'ice-designer[test]'") from None
+    if height > MAX_DESIGN_SIDE or width > MAX_DESIGN_SIDE:
+        raise DesignerError(f"--size {height}x{width}: the studio takes grids of at most "
+                            f"{MAX_DESIGN_SIDE}x{MAX_DESIGN_SIDE}")
+    try:
+        return _measure(height, width, items, edits, density, seed, chromium, sync_playwright)
+    except Error as exc:  # the browser or the page failed: said in one line
+        raise RequestNotMet(f"bench studio-page: Chromium: {str(exc).splitlines()[0][:200]}") from None
+
+
+def _measure(height: int, width: int, items: int, edits: int, density: float, seed: int, chromium: str | None,
+             sync_playwright) -> dict:
     rng = random.Random(seed)
     rows = with_items(solvable_random_level(height, width, density, seed).rows(), items, rng)
     ice = [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "." and 0 < r < height - 1]

@@ -56,14 +56,14 @@ def bench_studio_page(height: int = 20, width: int = 20, items: int = 0, edits: 
     """Click-to-figures latency in Chromium on a random solvable HxW level with ``items`` items:
     ``edits`` single edits, then 5 drags over 10 cells each followed by one click (milliseconds:
     the median and the slowest of each)."""
+    if height > MAX_DESIGN_SIDE or width > MAX_DESIGN_SIDE:
+        raise DesignerError(f"--size {height}x{width}: the studio takes grids of at most "
+                            f"{MAX_DESIGN_SIDE}x{MAX_DESIGN_SIDE}")
     try:
         from playwright.sync_api import Error, sync_playwright
     except ImportError:
         raise DesignerError("bench studio-page drives Chromium through Playwright: pip install "
                             "'ice-designer[test]'") from None
-    if height > MAX_DESIGN_SIDE or width > MAX_DESIGN_SIDE:
-        raise DesignerError(f"--size {height}x{width}: the studio takes grids of at most "
-                            f"{MAX_DESIGN_SIDE}x{MAX_DESIGN_SIDE}")
     try:
         return _measure(height, width, items, edits, density, seed, chromium, sync_playwright)
     except Error as exc:  # the browser or the page failed: said in one line

@@ -23,7 +23,7 @@ window.STEP = { u: [-1, 0], d: [1, 0], l: [0, -1], r: [0, 1] };
     }
     return sessionStorage.getItem("designer-studio-token") || "";
   })();
-  let page = null;  // this page's id, made by the server (pageId)
+  let page = null;  // the promise of this page's id, made by the server (pageId)
   const TOOLS = { ice: ".", rock: "#", snow: "_", free: "?", start: "S", goal: "G", item: "*" };
   const MAX_SIDE = 40;
   let height = 0, width = 0, tiles = [], locked = [], tool = "rock";
@@ -256,7 +256,10 @@ window.STEP = { u: [-1, 0], d: [1, 0], l: [0, -1], r: [0, 1] };
     if (!response.ok || data === null) throw new Error((data && data.error) || `the studio answered ${response.status}`);
     return data;
   }
-  async function pageId() { if (!page) page = (await post("/api/page", {})).page; return page; }
+  function pageId() {  // asked once, however many calls wait for it
+    if (!page) page = post("/api/page", {}).then(found => found.page).catch(err => { page = null; throw err; });
+    return page;
+  }
   function events(fillId) { return new EventSource(`/api/fill/${fillId}/events?token=${encodeURIComponent(TOKEN)}`); }
 
   // --- play in place: the play page's rules (rules.js: slide, nextMove) on this grid -------------

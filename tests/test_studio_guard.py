@@ -86,6 +86,8 @@ def test_every_malformed_map_and_odd_body_is_one_line_with_the_security_headers(
         "a lone surrogate in a name": ("/api/open", b'{"name": "a\\ud800.txt", "text": "#G#\\n#.#\\n#S#\\n"}'),
         "a lone surrogate in a page id": ("/api/fill", b'{"page": "\\ud800", "rows": ["#G#", "#?#", "#S#"]}'),
         "an unknown page id": ("/api/fill", b'{"page": "made-up", "rows": ["#G#", "#?#", "#S#"]}'),
+        "figures of an unknown page id": ("/api/figures", b'{"page": "made-up", "rows": ["#G#", "#.#", "#S#"]}'),
+        "figures of a page id not text": ("/api/figures", b'{"page": ["x"], "rows": ["#G#", "#.#", "#S#"]}'),
         "open: a cave with a 150x150 room": ("/api/open", json.dumps({"name": "cave.txt", "text": "room one at 0,0\n" + "\n".join(
             ["#" * 150, "1" + "." * 148 + "#", *["#" + "." * 148 + "#"] * 146, "#" + "." * 148 + "2", "#" * 150])
             + "\nentrance one:1\nexit one:2\n"}).encode()),

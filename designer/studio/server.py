@@ -219,8 +219,11 @@ def create_app(studio: Studio) -> Starlette:
         page, edit = obj.get("page"), obj.get("edit")
         if edit is not None and type(edit) is not int:
             raise Refused(400, "edit: the page's edit number, a whole number")
+        # the server's page ids only, so that what it keeps per page stays bounded
+        if page is not None and (not isinstance(page, str) or page not in studio.pages):
+            raise Refused(400, "page: not a page of this studio (reload the page)")
         try:
-            found = await studio.analysts.figures(rows_of(obj), page if isinstance(page, str) else None, edit)
+            found = await studio.analysts.figures(rows_of(obj), page, edit)
         except Superseded:
             raise Refused(409, "superseded by a newer edit") from None
         return JSONResponse(found)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from designer.models.loader import cp_model
 
-from designer.core.level import Cell
+from designer.core.level import Cell, Level
 from designer.core.request import LayoutRequest
 
 
@@ -43,6 +43,33 @@ def end_pairs(req: LayoutRequest) -> list[tuple[Cell, Cell]]:
             if start != goal and all((start, goal) <= (image(start, *m), image(goal, *m)) for m in images):
                 pairs.append((start, goal))
     return pairs
+
+
+def images(req: LayoutRequest, level: Level) -> list[Level]:
+    """The mirror images of a plain ``level`` under the request's symmetries (``mirrors``), each
+    other than the level itself, in the order of ``mirrors``: the levels the model never poses,
+    since it keeps one of each set of images. The SAT loop's and the model's proofs cover the
+    kept images only; a level excluded from a search (a pack's earlier level) leaves its images
+    unposed, so a search that excludes levels looks at these before it calls a request infeasible.
+
+    >>> level = Level.from_rows(["#G###", "#..##", "##..#", "#...#", "#S###"])
+    >>> [str(image) for image in images(LayoutRequest(5, 5, min_stops=7), level)]
+    ['###G#\\n##..#\\n#..##\\n#...#\\n###S#']
+    """
+    if not level.plain or level.items:
+        return []
+    h, w = level.terrain.shape
+    found: list[Level] = []
+    for rows, cols in mirrors(req):
+        terrain = level.terrain[::-1 if rows else 1, ::-1 if cols else 1].copy()
+
+        def image(cell: Cell) -> Cell:
+            return (h - 1 - cell[0] if rows else cell[0], w - 1 - cell[1] if cols else cell[1])
+
+        mirrored = level.replace(terrain=terrain, start=image(level.start), goal=image(level.goal))
+        if mirrored != level and mirrored not in found:
+            found.append(mirrored)
+    return found
 
 
 def break_mirror_symmetry(model: cp_model.CpModel, req: LayoutRequest, is_start: dict[Cell, object]) -> None:

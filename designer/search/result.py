@@ -148,11 +148,26 @@ class DesignFailed(RequestNotMet):
         return DesignFailed, (self.reason, str(self), self.best)
 
 
-def infeasible_message(request: LayoutRequest) -> str:
-    """"proven infeasible: ..." for a request, its band included (a room: every route's)."""
+def infeasible_message(request: LayoutRequest, made: int = 0) -> str:
+    """"proven infeasible: ..." for a request, its band included (a room: every route's); ``made``
+    levels excluded from the search (a pack's earlier ones) are named as the exception they are.
+
+    >>> infeasible_message(LayoutRequest(5, 5, min_stops=7), made=2)
+    'proven infeasible: no strong reversible 5x5 level with min stops >= 7 exists under these constraints other than the 2 made before and their mirror images'
+    """
+    other = ""
+    if made:
+        other = (f" other than the {made} made before" if request.is_room or request.pinned
+                 or request.template is not None else f" other than the {made} made before and their mirror images")
+        other = other.replace("the 1 made", "the one made")
     if request.is_room:
         return (f"proven infeasible: no {request.height}x{request.width} room whose routes "
-                f"({request.routes_text()}) are all strong and reversible exists under these constraints")
+                f"({request.routes_text()}) are all strong and reversible exists under these constraints{other}")
+    band = f"min stops >= {request.min_stops}"
+    if request.max_stops is not None:
+        band = f"min stops in {request.min_stops}..{request.max_stops}"
+    return (f"proven infeasible: no strong reversible {request.height}x{request.width} level "
+            f"with {band} exists under these constraints{other}")
     band = f"min stops >= {request.min_stops}"
     if request.max_stops is not None:
         band = f"min stops in {request.min_stops}..{request.max_stops}"

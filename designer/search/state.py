@@ -67,6 +67,7 @@ class Search:
         self.request, self.goal, self.seed, self.budget, self.workers = request, goal, seed, budget, workers
         self.executor = executor  # where the exhaustive search's shards run (None: threads here)
         self.method, self.excluded, self.progress = method, excluded, progress
+        self.made = len(excluded)  # levels excluded from the start (a pack's earlier ones), for proofs' words
         self.rng = np.random.default_rng(seed)
         self.pool: list[tuple[int, Level]] = []
         self.best: Design | None = None
@@ -211,7 +212,7 @@ class Search:
                                           f"reversible{choices} found in {self.budget.time_limit:g} s{seen}{skipped}")
 
     def infeasible(self, detail: str = "") -> DesignFailed:
-        return DesignFailed("infeasible", infeasible_message(self.request) + detail)
+        return DesignFailed("infeasible", infeasible_message(self.request, made=self.made) + detail)
 
     def finish_maximize(self, *, proven: bool, searched: int | None = None) -> Design:
         """The best design, its record saying how the whole run ended."""

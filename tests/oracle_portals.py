@@ -43,6 +43,7 @@ def slide(level, cell, letter, taken):
     everything = (1 << len(items)) - 1
     seen = set()
     moved = 0
+    before = (cell, taken)
     while True:
         if (cell, taken) in seen:
             return None  # round and round: here before, with the same items taken
@@ -61,7 +62,27 @@ def slide(level, cell, letter, taken):
             break
         if rows[cell[0]][cell[1]] == "_" or (cell == goal and taken == everything):
             break
-    return (cell, taken, moved) if moved else None
+    # a direction that leaves the player where they were (nothing taken) is no move
+    return (cell, taken, moved) if moved and (cell, taken) != before else None
+
+
+def figures(level):
+    """(moves out of the reachable states, distinct fewest-moves move strings): each direction
+    that moves the player is a move of its own, even where two end in one state."""
+    stops, edges = search(level, level["start"], level["goal"])
+    everything = (1 << len(level["items"])) - 1
+    end = (level["goal"], everything)
+    moves = sum(len(outs) for outs in edges.values())
+    if stops is None:
+        return moves, 0
+    ways, frontier = {(level["start"], 0): 1}, {(level["start"], 0)}
+    for _ in range(stops):
+        nxt_ways = {}
+        for state in frontier:
+            for nxt in edges.get(state, ()):
+                nxt_ways[nxt] = nxt_ways.get(nxt, 0) + ways[state]
+        ways, frontier = nxt_ways, set(nxt_ways)
+    return moves, ways.get(end, 0)
 
 
 def search(level, start, goal):

@@ -165,7 +165,24 @@ def test_analyze_agrees_with_the_plain_reader(case):
     report = analyze(level)
     assert (report.solvability, report.reversible) == (klass, reversible)
     assert (report.solution.stops if report.solution else None) == stops
+    assert (report.moves, report.solutions) == oracle_portals.figures(_plain(level, floors))
     assert Level.from_ascii(str(level)) == level
+
+
+@pytest.mark.parametrize("text, moves, solutions, options", [
+    # resting on a, 'u' falls into b and puts the player back on a: no move, no edge, no option
+    ("######\n#S..b#\n####a#\n#G...#\n######\nportal a b\n", 5, 1, [0, 0, 1]),
+    # two one-way portals into one target: 'ld' and 'rd' are two fewest-moves strings
+    ("#######\n#a.S.b#\n#######\n###c###\n###.###\n###G###\n#######\nportal a > c\nportal b > c\n", 3, 2, [1, 0]),
+    # round the wrapping edge or not, 'l' and 'r' from S both stop on the snow
+    ("wrap x\n#######\n.S._...\n###.###\n###G###\n#######\n", 3, 2, [1, 0]),
+])
+def test_moves_that_stay_put_are_none_and_moves_to_one_state_are_each_counted(text, moves, solutions, options):
+    """docs/spec.md: a direction that leaves the player where they are is no move; solutions count
+    the distinct fewest-moves move strings (the audit of issue 49)."""
+    report = analyze(Level.from_ascii(text))
+    assert report.moves == moves and report.solutions == solutions
+    assert [stop.options for stop in report.branching] == options
 
 
 # --- files: JSON, glissade, import, pictures, maps ------------------------------------------------

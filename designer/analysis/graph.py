@@ -31,10 +31,11 @@ from designer.analysis.solver import Solution, costs_to_goal, moves_out, solve, 
 def move_graph(level: Level) -> nx.DiGraph:
     """The move graph: nodes are (row, col) resting cells reachable from the start ((row, col,
     taken) states with items); each edge carries ``direction`` (u/d/l/r) and ``length`` (cells
-    slid). No edge leaves the goal."""
+    slid). No edge leaves the goal. With portals or wrap-around, two directions can end on one
+    cell: the graph is then a MultiDiGraph, an edge a move."""
     states, order = _table(level)
     label = states.label
-    graph = nx.DiGraph()
+    graph = nx.DiGraph() if level.plain else nx.MultiDiGraph()
     graph.add_node(label(states.start))
     for letter, starts, ends, lengths in _moves(states, order):
         graph.add_edges_from((label(u), label(v), {"direction": letter, "length": n})
@@ -56,11 +57,12 @@ def _moves(states: States, order):
         yield DIRECTIONS[d], starts, ends, lengths
 
 
-def _flat_graph(states: States, order) -> nx.DiGraph:
+def _flat_graph(states: States, order, plain: bool = True) -> nx.DiGraph:
     """The move graph on state numbers (flat cell indices when there are no items), unlabelled:
     what ``analyze`` walks (a third of the memory and time of the labelled graph on a 1000x1000
-    level). The number sorts as its label does."""
-    graph = nx.DiGraph()
+    level). The number sorts as its label does. Not ``plain`` (portals, wrap-around), it is a
+    MultiDiGraph: two directions may end on one state, and each is a move."""
+    graph = nx.DiGraph() if plain else nx.MultiDiGraph()
     graph.add_node(states.start)
     for _, starts, ends, _ in _moves(states, order):
         graph.add_edges_from(zip(starts.tolist(), ends.tolist()))
@@ -255,7 +257,7 @@ def analyze(level: Level) -> Analysis:
     distance_solution = walk(states, costs_to_goal(states, "distance", order))
     remaining = by_moves.primary if solution else {}  # moves left to the goal, by state
     del by_moves
-    graph = _flat_graph(states, order)  # state numbers inside; cells (or labelled states) in what is returned
+    graph = _flat_graph(states, order, level.plain)  # state numbers inside; cells (or labelled states) in what is returned
     cells = states.label
     solvable = goal in graph
     can_reach_goal = (nx.ancestors(graph, goal) | {goal}) if solvable else set()
@@ -366,11 +368,14 @@ def passages(level: Level, states: States, graph: nx.DiGraph, components: list[l
 def count_fewest_solutions(graph: nx.DiGraph, start: Cell, goal: Cell, remaining: dict[Cell, int]) -> int:
     """The number of distinct fewest-moves solutions from ``start``: paths of the move graph on
     which every move brings the goal one move closer (``remaining``: moves left to the goal from
-    each cell that can reach it). Two moves from one cell never end on the same cell (they slide
-    in different directions), so paths and move strings are the same thing.
+    each cell that can reach it). An edge is a move: on plain slides two moves from one cell never
+    end on the same cell; through portals or round a wrapping edge they can, and the graph is a
+    MultiDiGraph whose parallel edges are distinct move strings.
 
     >>> g = nx.DiGraph([("s", "a"), ("s", "b"), ("a", "g"), ("b", "g"), ("s", "c"), ("c", "a")])
     >>> count_fewest_solutions(g, "s", "g", {"g": 0, "a": 1, "b": 1, "c": 2, "s": 2})
+    2
+    >>> count_fewest_solutions(nx.MultiDiGraph([("s", "a"), ("s", "a"), ("a", "g")]), "s", "g", {"g": 0, "a": 1, "s": 2})
     2
     """
     if start not in remaining:
@@ -378,7 +383,7 @@ def count_fewest_solutions(graph: nx.DiGraph, start: Cell, goal: Cell, remaining
     ways = {goal: 1}
     for cell in sorted((c for c in remaining if remaining[c] <= remaining[start]), key=remaining.get):
         if cell != goal:
-            ways[cell] = sum(ways.get(nxt, 0) for nxt in graph.successors(cell)
+            ways[cell] = sum(ways.get(nxt, 0) for _, nxt in graph.edges(cell)
                              if remaining.get(nxt) == remaining[cell] - 1)
     return ways[start]
 
@@ -396,8 +401,10 @@ def _branching(states: States, graph: nx.DiGraph, solution: Solution, remaining:
     for here, nxt, letter in zip(path, path[1:], solution.moves):
         left = remaining[here]
         alternatives = setbacks = traps = 0
-        for other in graph.successors(here):
-            if other == nxt:
+        taken = False  # the solution's own move; another direction to the same state is an option
+        for _, other in graph.edges(here):
+            if other == nxt and not taken:
+                taken = True
                 continue
             if other not in remaining:
                 traps += 1

@@ -158,6 +158,7 @@ def _traced_states(level: Level) -> States:
                     ends[caught], lengths[caught] = goal, step
                     open_ |= caught
             moving = open_ if slide.loops else np.ones(full + 1, bool)  # round for ever unless caught
+            moving &= now * cells + ends != taken * cells + cell  # where it began, nothing taken: no move
             dest[d, taken * cells + cell] = np.where(moving, now * cells + ends, NO_MOVE).astype(np.int32)
             length[d, taken * cells + cell] = np.where(moving, lengths, 0).astype(np.int32)
     return States(dest, length, level.index(level.start), goal + full * cells, cells, width, level.items)

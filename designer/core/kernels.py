@@ -141,6 +141,10 @@ def passage_table(terrain, floors, portal_of, capture: int) -> tuple[np.ndarray,
     dest = np.empty((4, n), np.int32)
     length = np.empty((4, n), np.int32)
     _impl().passage_table(grid, h, w, table, len(table), targets, capture, dest, length)
+    # a slide that ends where it began (a portal back onto its own target, a round of a wrapping
+    # line back to the snow it left) leaves the player where they are: no move (docs/spec.md)
+    still = dest == np.arange(n, dtype=np.int32)
+    dest[still], length[still] = -1, 0
     return dest, length
 
 

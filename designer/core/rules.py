@@ -54,7 +54,7 @@ def trace(level: Level, cell: int, d: int, capture: int = -1, laps: bool = False
           portals: dict[int, int] | None = None) -> Slide | None:
     """The slide from flat cell ``cell`` in direction ``d`` of a level with portals, floors or
     wrap-around, or None when it is not a move (blocked at once, or it would run round a
-    wrapping row or column for ever). ``capture`` (a flat cell, or -1) ends the slide on it.
+    wrapping row or column for ever, or it ends where it began). ``capture`` (a flat cell, or -1) ends the slide on it.
 
     The rule (docs/spec.md, "Portals and wrap-around"): the player slides while the next cell is
     on their floor (or, past a wrapping edge, at the opposite edge of it) and not rock; entering
@@ -95,7 +95,8 @@ def trace(level: Level, cell: int, d: int, capture: int = -1, laps: bool = False
         if nxt in portals:
             path.append(portals[nxt])
             lengths.append(len(lengths))
-            return Slide(tuple(path), tuple(lengths), True)
+            # back on the cell it left: no move (with ``laps``, items taken along count: the caller's)
+            return Slide(tuple(path), tuple(lengths), True) if laps or path[-1] != cell else None
         if terrain[nxt] == 2 or nxt == capture:  # SNOW
             break
         if len(path) > run:
@@ -103,7 +104,8 @@ def trace(level: Level, cell: int, d: int, capture: int = -1, laps: bool = False
                 return None
             if len(path) > 2 * run:
                 return Slide(tuple(path), tuple(lengths), False, True)
-    return Slide(tuple(path), tuple(lengths), False) if path else None
+    return Slide(tuple(path), tuple(lengths), False) if path and (laps or path[-1] != cell) else None
+
 
 
 def portal_index(level: Level) -> dict[int, int]:

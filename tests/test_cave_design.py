@@ -80,7 +80,24 @@ def test_the_command_writes_json_and_from_makes_the_same_cave_again(tmp_path, ca
     assert json.loads(capsys.readouterr().out)["keys"][0]["needed"] is True
 
 
+@pytest.mark.parametrize("band", [("--room", "two=9..10"), ("--route", "two:1:2=9..10")])
+def test_a_rooms_ceiling_is_kept(band, tmp_path, capsys):
+    """--room ROOM=K..M and --route ROOM:A:B=K..M: the ceiling holds too (it was dropped: room
+    two's route came back with 16 stops, called verified; the audit of issue 49)."""
+    out = tmp_path / "cave.json"
+    assert main(["cave", str(CAVES / "four-rooms.txt"), "--min-stops", "30", *band, "--seed", "0",
+                 "--time-limit", "60", "--format", "json", "-o", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["analyze", str(out), "--json"]) == 0
+    routes = json.loads(capsys.readouterr().out)["rooms"]["two"]["routes"]
+    assert [(r["route"], 9 <= r["min_stops"] <= 10) for r in routes] == [("1:2", True)]
+    from designer.ops.caves import read_cave
+
+    _holds(read_cave(str(out)), 30)
+
+
 @pytest.mark.parametrize("args, why", [
+    (["--rooms", "4", "--room", "m1=9..5"], "the band's ceiling is below its floor"),
     (["--rooms", "3", "--keys", "2"], "need at least 5 rooms"),
     (["--rooms", "4", "--size", "5x5"], "7x7 to 40x40"),
     ([], "give a cave to fill"),

@@ -90,19 +90,27 @@ class CaveFailed(RequestNotMet):
         self.reason = reason
 
 
-def _room_request(cave: Cave, name: str, bands: dict, ceiling: int | None) -> LayoutRequest:
+def _room_request(cave: Cave, name: str, bands: dict, ceiling: int | None, caps: dict | None = None) -> LayoutRequest:
     """The request of free room ``name``: its template (a key is ice to the room: it opens locks,
     never the room's doors), every pair of doors strong and reversible (floor 1), and each planned
-    route with its band."""
+    route with its band: its floor, and at most ``ceiling`` (from the cave's --max-stops) or its
+    passage's ceiling in ``caps`` (a user's --room or --route K..M), the lower of the two."""
     room = cave.room(name)
     asked = {(p.a, p.b): floor for p, floor in bands.items() if p.room == name}
+    capped = {(p.a, p.b): top for p, top in (caps or {}).items() if p.room == name}
     numbers = sorted(room.doors)
     for k, a in enumerate(numbers):
         for b in numbers[k + 1:]:
             if (a, b) not in asked and (b, a) not in asked:
                 asked[(a, b)] = 1
-    routes = tuple(RouteBand(a, b, floor, None if floor == 1 or ceiling is None else max(floor, ceiling))
-                   for (a, b), floor in sorted(asked.items()))
+
+    def top(route: tuple[int, int], floor: int) -> int | None:
+        tops = [] if floor == 1 or ceiling is None else [max(floor, ceiling)]
+        if route in capped:
+            tops.append(max(floor, capped[route]))
+        return min(tops, default=None)
+
+    routes = tuple(RouteBand(a, b, floor, top((a, b), floor)) for (a, b), floor in sorted(asked.items()))
     h, w = room.shape
     template = tuple(row.replace("*", ".") for row in room.rows)
     return LayoutRequest(height=h, width=w, frame=False, min_stops=1, template=template, routes=routes)
@@ -135,6 +143,17 @@ def _measured(cave: Cave):
         return stops if stops > 0 else None
 
     return measure
+
+
+def _outside(cave: Cave, low: dict, caps: dict) -> str | None:
+    """Why a filled cave's passages break a user's bands (--room, --route), or None. The rooms
+    are designed to them; this checks the whole cave as it is handed back."""
+    measure = _measured(cave)
+    for p, top in sorted(caps.items(), key=lambda item: str(item[0])):
+        stops = measure(p)
+        if stops is None or not low[p] <= stops <= top:
+            return f"room {p.room}'s route {p.a}:{p.b} has {stops or 'no'} min stops, outside {low[p]}..{top}"
+    return None
 
 
 def check_keys(cave: Cave) -> None:
@@ -196,18 +215,29 @@ def _design(request: CaveRequest, seed: int, time_limit: float, workers: int, ex
     most = {p: _capacity(cave, p) for p in passages}
     likely = {p: max(1, round(LIKELY_SHARE * (most[p] + 1))) for p in passages}
     low = {p: 1 for p in passages}
-    for name, floor, _ in request.rooms:
+    caps: dict = {}  # a user's ceilings: --room ROOM=K..M and --route ROOM:A:B=K..M
+    for name, floor, ceiling in request.rooms:
         cave.room(name)
         for p in passages:
             if p.room == name:
                 low[p] = max(low[p], floor)
-    for name, a, b, floor, _ in request.routes:
+                if ceiling is not None:
+                    caps[p] = min(caps.get(p, ceiling), ceiling)
+    for name, a, b, floor, ceiling in request.routes:
         hits = [p for p in passages if (p.room, p.a, p.b) == (name, a, b)]
         if not hits:
             raise DesignerError(f"route {name}:{a}:{b} is no passage of a free room (from a door one enters by "
                                 f"to a door one leaves by)")
         for p in hits:
             low[p] = max(low[p], floor)
+            if ceiling is not None:
+                caps[p] = min(caps.get(p, ceiling), ceiling)
+    for p, top in caps.items():
+        if top < low[p]:
+            raise DesignerError(f"room {p.room}'s route {p.a}:{p.b} is asked for at least {low[p]} and at most "
+                                f"{top} stops (--room and --route bands that do not meet)")
+        most[p] = min(most[p], top)
+        likely[p] = min(likely[p], most[p])
     for p in passages:
         if low[p] > most[p]:
             raise CaveFailed("infeasible", f"proven infeasible: room {p.room}'s route {p.a}:{p.b} holds at most "
@@ -239,7 +269,7 @@ def _design(request: CaveRequest, seed: int, time_limit: float, workers: int, ex
             if key in made:
                 continue
             room_request = _room_request(cave, name, mine, None if ceiling is None else
-                                         max(mine.values(), default=1) + ceiling)
+                                         max(mine.values(), default=1) + ceiling, caps)
             order.append((name, key, mine))
             jobs.append(PackJob(room_request, seed + k + 1000 * redesign, 0.0, workers, False, "auto"))
         share = max(ROOM_SECONDS, (time_limit - (time.perf_counter() - t0)) / max(1, len(jobs)))
@@ -280,7 +310,7 @@ def _design(request: CaveRequest, seed: int, time_limit: float, workers: int, ex
             rooms[name] = made[(name, tuple(sorted((str(p), s) for p, s in mine.items())), redesign)]
         filled = cave.filled(rooms)
         report = cave_graph.analyze(filled)
-        why = cave_graph.failure(filled, request.min_stops, request.max_stops, report)
+        why = cave_graph.failure(filled, request.min_stops, request.max_stops, report) or _outside(filled, low, caps)
         if why is None:
             record = {"method": "cave", "seed": seed, "time_limit": time_limit, "workers": workers,
                       "seconds": round(time.perf_counter() - t0, 3), "rounds": rounds,

@@ -89,6 +89,8 @@ def _band(text: str, what: str) -> tuple[int, int | None]:
     if not (low.isascii() and low.isdigit() and len(low) <= 6) or (dots and not (high.isascii() and high.isdigit()
                                                                                   and len(high) <= 6)):
         raise DesignerError(f"{what} takes K or K..M (whole numbers) after '=', not {text!r}")
+    if dots and int(high) < int(low):
+        raise DesignerError(f"{what} {text!r}: the band's ceiling is below its floor")
     return int(low), int(high) if dots else None
 
 

@@ -15,6 +15,7 @@ import multiprocessing
 import os
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, ThreadPoolExecutor, as_completed, wait
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Iterable
 
 from designer.core.control import Cancelled, CancelToken, end_with_parent, signals_held
@@ -80,6 +81,27 @@ def end_lanes(pool: ProcessPoolExecutor) -> None:
             process.terminate()
 
 
+#: Seconds a broken pool of lanes waits for the signal that may have broken it to reach this process.
+SIGNAL_WAIT = 0.5
+
+
+def lane_result(future, arrived: list[int]):
+    """``future.result()`` of a lane's job, held signals in ``arrived``. A SIGTERM or SIGHUP sent
+    to the whole process group (a terminal's hangup, ``kill -- -PGID``) ends the lanes at once,
+    and the pool then says it is broken: that is the signal's doing, so it is raised as the
+    signal's ``Cancelled`` (one line and 143 or 129), not as the pool's traceback. The designer's
+    own handler may run a moment after the pool sees its lanes gone: it is waited for briefly."""
+    try:
+        return future.result()
+    except BrokenProcessPool:
+        deadline = time.monotonic() + SIGNAL_WAIT
+        while not arrived and time.monotonic() < deadline:
+            time.sleep(0.01)
+        if arrived:
+            raise Cancelled(arrived[0]) from None
+        raise
+
+
 def _ready(_: int) -> int:
     return os.getpid()
 
@@ -108,7 +130,7 @@ class Forked:
                 while pending and not arrived and not (self.cancel is not None and self.cancel.is_set()):
                     done, pending = wait(pending, timeout=POLL, return_when=FIRST_COMPLETED)
                     for future in done:
-                        on_result(futures[future], future.result())
+                        on_result(futures[future], lane_result(future, arrived))
             if arrived:
                 raise Cancelled(arrived[0])
             if pending:

@@ -31,7 +31,7 @@ from designer.analysis import bounds
 from designer.core.budget import Budget
 from designer.core.level import Cell
 from designer.core.control import Cancelled, end_with_parent, signals_held
-from designer.search.executor import end_lanes
+from designer.search.executor import end_lanes, lane_result
 from designer.search.goal import Goal
 
 if TYPE_CHECKING:
@@ -150,7 +150,7 @@ def solve_pairs(search: Search, goal: Goal, budget: Budget, pose=None,
                 while futures and going:
                     finished, futures = wait(futures, timeout=POLL, return_when=FIRST_COMPLETED)
                     for future in finished:
-                        result = future.result()
+                        result = lane_result(future, arrived)
                         done += 1
                         if not goal.maximizing:
                             waiting[numbers[future]] = result

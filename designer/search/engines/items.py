@@ -40,7 +40,7 @@ from designer.core.kernels import reach
 from designer.core.level import ICE, ITEM_CHAR, ROCK, SNOW, Cell, Level
 from designer.core.request import LayoutRequest, RouteBand
 from designer.core.rules import DIRECTIONS
-from designer.search.executor import end_lanes
+from designer.search.executor import end_lanes, lane_result
 from designer.search.goal import Goal
 from designer.search.result import Design, DesignFailed
 from designer.search.engines.rooms import per_stop_milli
@@ -362,13 +362,13 @@ def chains(request: LayoutRequest, plain: Level, budget: Budget, rng: np.random.
                 pending = set(futures)
                 while pending and not arrived and not budget.cancelled():
                     _, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
-            if arrived:
-                raise Cancelled(arrived[0])
-            if pending:  # cancelled
-                stop.set()
-                end_lanes(pool)
-                return []
-            results = [future.result() for future in futures]
+                if arrived:
+                    raise Cancelled(arrived[0])
+                if pending:  # cancelled
+                    stop.set()
+                    end_lanes(pool)
+                    return []
+                results = [lane_result(future, arrived) for future in futures]
         except BaseException:
             stop.set()
             end_lanes(pool)

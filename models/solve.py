@@ -15,8 +15,9 @@ from designer.models.loader import cp_model
 
 from designer.core.budget import Budget
 
-def new_solver(seed: int, seconds: float, workers: int) -> cp_model.CpSolver:
-    """A solver with every parameter the designer sets."""
+def new_solver(seed: int, seconds: float, workers: int, light_presolve: bool = True) -> cp_model.CpSolver:
+    """A solver with every parameter the designer sets (``light_presolve=False``: CP-SAT's own
+    presolve, for small models that are not the level's, such as a cave's plan)."""
     solver = cp_model.CpSolver()
     params = solver.parameters
     # Never CP-SAT's own Ctrl-C handler: it logs from inside the signal handler, which deadlocks
@@ -27,8 +28,9 @@ def new_solver(seed: int, seconds: float, workers: int) -> cp_model.CpSolver:
     params.max_time_in_seconds = seconds
     params.num_workers = workers
     # Presolve costs seconds on these models and buys little: keep it light.
-    params.max_presolve_iterations = 1
-    params.cp_model_probing_level = 0
+    if light_presolve:
+        params.max_presolve_iterations = 1
+        params.cp_model_probing_level = 0
     return solver
 
 

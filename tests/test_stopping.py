@@ -39,6 +39,9 @@ WORK = {
                         4, 2.0),
     "pareto on dask": (["pareto", "--size", "9x9", "--dask", "local", "--workers", "2", "--time-limit", "100"],
                        4, 3.0),
+    # the plan's CP-SAT solver once left SIGINT at the default: Ctrl-C then killed the designer outright
+    "cave on dask": (["cave", "--rooms", "6", "--keys", "1", "--size", "14x14", "--min-stops", "500", "--dask", "local",
+                      "--time-limit", "120"], 2, 4.0),
     "cave": (["cave", "--rooms", "8", "--keys", "2", "--size", "16x16", "--min-stops", "600", "--time-limit", "120"],
              2, 2.0),
 }

@@ -82,6 +82,66 @@ def test_a_users_world_is_filled_and_written_back_with_its_other_layers_kept(tmp
     assert report["solvability"] == "strong" and report["min_stops"] >= 60
 
 
+def _world_in_folders(folder: Path, where: dict[str, str]) -> Path:
+    """The example world with each room's map at ``where[room]`` (a path inside ``folder``)."""
+    world = json.loads((CAVES / "world" / "cave.world").read_text())
+    for entry in world["maps"]:
+        name = entry["fileName"][:-len(".tmj")]
+        target = folder / where[name]
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(CAVES / "world" / f"{name}.tmj", target)
+        shutil.copy(CAVES / "world" / "tiles.png", target.parent / "tiles.png")
+        entry["fileName"] = where[name]
+    (folder / "cave.world").write_text(json.dumps(world, indent=1) + "\n")
+    return folder / "cave.world"
+
+
+@pytest.mark.parametrize("where", [
+    {name: f"maps/{name}.tmj" for name in ("one", "two", "three", "four")},  # the maps in a subfolder
+    {"one": "a/room.tmj", "two": "b/room.tmj", "three": "three.tmj", "four": "c/d/four.tmj"},  # two of one name
+])
+def test_a_world_with_maps_in_folders_is_written_back_where_it_names_them(tmp_path, capsys, where):
+    """The audit of issue 49: the copies were written flat (maps/one.tmj as one.tmj), so the world
+    written beside them did not read back, or read stale maps; two maps of one name collided."""
+    user = _world_in_folders(tmp_path / "w", where)
+    filled, out = tmp_path / "cave.json", tmp_path / "out"
+    assert main(["cave", str(user), "--min-stops", "20", "--seed", "1", "--time-limit", "60", "-o", str(filled)]) == 0
+    assert main(["export", str(filled), "--to", "tiled", "--into", str(user), "--out", str(out)]) == 0
+    assert "wrote 4 room maps" in capsys.readouterr().err
+    assert sorted(str(p.relative_to(out)) for p in out.rglob("*.tmj")) == sorted(where.values())
+    for path in where.values():  # beside its tileset image, as in the user's world
+        shutil.copy(CAVES / "world" / "tiles.png", (out / path).parent / "tiles.png")
+    capsys.readouterr()
+    figures = []
+    for cave in (out / "cave.world", filled):  # the written world reads back as the designed cave
+        assert main(["analyze", str(cave), "--json"]) == 0
+        report = json.loads(capsys.readouterr().out)
+        figures.append((report["min_stops"], report["solvability"], report["rooms"]))
+    assert figures[0] == figures[1] and figures[0][0] >= 20
+
+
+def test_a_world_whose_map_is_a_fifo_is_refused_at_once(ice_path, tmp_path, capsys):
+    import os
+    import time
+
+    user = _world_in_folders(tmp_path / "w", {name: f"{name}.tmj" for name in ("one", "two", "three", "four")})
+    (tmp_path / "w" / "one.tmj").unlink()
+    os.mkfifo(tmp_path / "w" / "one.tmj")  # no writer: opened for reading, it blocks for ever
+    for args in (["solve", str(user)], ["analyze", str(user)], ["cave", str(user), "--min-stops", "10"],
+                 ["export", str(ice_path), "--to", "tiled", "--into", str(user), "--out",
+                  str(tmp_path / "out")]):
+        began = time.monotonic()
+        assert main(args) == 2, args
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "not a regular file" in err and time.monotonic() - began < 30
+
+
+def test_exporting_a_missing_file_into_a_world_says_no_such_file(tmp_path, capsys):
+    assert main(["export", str(tmp_path / "nosuch.json"), "--to", "tiled", "--into",
+                 str(CAVES / "world" / "cave.world"), "--out", str(tmp_path / "out")]) == 2
+    assert capsys.readouterr().err == f"designer: {tmp_path / 'nosuch.json'}: no such file\n"
+
+
 def test_the_floor_plan_marks_the_way_room_by_room(ice_path, tmp_path):
     svg, png = tmp_path / "plan.svg", tmp_path / "plan.png"
     assert main(["render", str(ice_path), "-o", str(svg), "--solution"]) == 0

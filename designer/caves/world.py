@@ -89,7 +89,10 @@ def _world(source) -> list[tuple[Path, dict]]:
         name = entry.get("fileName") if isinstance(entry, dict) else None
         if not isinstance(name, str) or not name or PurePosixPath(name).is_absolute() or ".." in PurePosixPath(name).parts:
             raise LevelError(f"{source}: each map is a fileName inside the world's folder, not {name!r}")
-        found.append((folder / name, entry))
+        path = folder / PurePosixPath(name)
+        if any(path == other for other, _ in found):
+            raise LevelError(f"{source}: the map {name} is named twice")
+        found.append((path, entry))
     return found
 
 
@@ -105,7 +108,7 @@ def _read(source):
 
     rooms, links, keys, ends, users = [], [], [], {}, {}
     for path, entry in _world(source):
-        user = read_map(path)
+        user = read_map(path, named=True)
         try:
             props = {p.get("name"): p.get("value") for p in _properties(user.document)}
             name = props.get("room") if isinstance(props.get("room"), str) else path.stem
@@ -156,15 +159,19 @@ def _read(source):
 
 def into_world(source, cave: Cave) -> dict[str, str]:
     """Copies of the maps of the world ``source`` with ``cave``'s designed rooms written in, and
-    the world file itself, texts by file name (the world's own names)."""
+    the world file itself, texts by file name: each map's as the world names it (``maps/one.tmj``),
+    relative to the world's folder."""
     from designer.export.tiled import into_map_text
 
     template, users = _read(source)
     files = {}
+    folder = Path(source).parent
     for room in template.rooms:
         path, user = users[room.name]
         try:
-            files[path.name] = into_map_text(user, cave.room(room.name).room, path.parent)
+            # by its name in the world (maps/one.tmj): the world written beside the copies names them
+            # as it did, and two maps of one name in two folders stay two
+            files[path.relative_to(folder).as_posix()] = into_map_text(user, cave.room(room.name).room, path.parent)
         except ValueError as exc:
             raise LevelError(f"{path}: {exc}") from None
     files[Path(source).name] = Path(source).read_text(encoding="utf-8")

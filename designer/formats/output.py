@@ -236,7 +236,9 @@ def _create_new(temp: str, real: Path, payload: bytes) -> None:
 
 
 def check_folder(path: str | Path, names: list[str], *, force: bool = False) -> list[Path]:
-    """Check a pack folder before any work: the files ``names`` inside it, as ``check_file`` would."""
+    """Check a pack folder before any work: the files ``names`` inside it, as ``check_file`` would.
+    A name may lie in a subfolder (``maps/one.tmj``, as a Tiled world names its maps): ``folder``
+    makes what is missing of it."""
     text = str(path)
     if not text:
         raise DesignerError("--out: the folder name is empty")
@@ -252,27 +254,57 @@ def check_folder(path: str | Path, names: list[str], *, force: bool = False) -> 
         return [folder / name for name in names]
     if not stat.S_ISDIR(info.st_mode):
         raise DesignerError(f"{folder} exists and is not a directory")
-    return [check_file(folder / name, force=force, option="--out") for name in names]
+    found = []
+    for name in names:
+        target, below = folder / name, folder
+        for part in Path(name).parent.parts:  # the subfolders that exist: folders, not files
+            below = below / part
+            sub = _stat(below)
+            if sub is None:
+                break
+            if not stat.S_ISDIR(sub.st_mode):
+                raise DesignerError(f"{below} exists and is not a directory")
+        else:
+            found.append(check_file(target, force=force, option="--out"))
+            continue
+        found.append(target)  # its subfolder is made by ``folder``
+    return found
 
 
 @contextmanager
-def folder(path: str | Path):
-    """Create ``path`` if it is missing; if this made it and it is still empty when the block
-    fails (an error, a failed design, Ctrl-C), remove it again, so nothing is left behind."""
+def folder(path: str | Path, files: tuple[Path, ...] | list[Path] = ()):
+    """Create ``path`` if it is missing, and the subfolders inside it that ``files`` lie in; if
+    this made them and they are still empty when the block fails (an error, a failed design,
+    Ctrl-C), remove them again, so nothing is left behind."""
     target = Path(path)
-    made = False
-    if not target.is_dir():
+    made: list[Path] = []
+
+    def make(where: Path) -> None:
+        if where.is_dir():
+            return
+        if where != target:
+            make(where.parent)
         try:
-            target.mkdir(parents=False)
+            where.mkdir(parents=False)
         except OSError as exc:
-            raise DesignerError(f"{target}: cannot create the folder ({_reason(exc)})") from None
-        made = True
+            _remove_empty(made)
+            raise DesignerError(f"{where}: cannot create the folder ({_reason(exc)})") from None
+        made.append(where)
+
+    make(target)
+    for file in files:
+        if target in file.parents:
+            make(file.parent)
     try:
         yield target
     except BaseException:
-        if made:
-            try:
-                target.rmdir()  # only succeeds when empty
-            except OSError:
-                pass
+        _remove_empty(made)
         raise
+
+
+def _remove_empty(made: list[Path]) -> None:
+    for one in reversed(made):  # the deepest first
+        try:
+            one.rmdir()  # only succeeds when empty
+        except OSError:
+            pass

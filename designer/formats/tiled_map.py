@@ -111,10 +111,13 @@ def _malformed(read):
     return checked
 
 
-def read_map(source: str | Path) -> UserMap:
+def read_map(source: str | Path, named: bool = False) -> UserMap:
     """Read a Tiled map (JSON or XML) as a template (see the module docstring); one LevelError
-    line naming the file for anything it cannot take."""
-    data = read_bytes(source, "Tiled map")  # its errors name the file already
+    line naming the file for anything it cannot take. ``named``: the map is one that another file
+    names (a world's), so it must be a regular file, as a tileset must: a FIFO, a device or a
+    folder is refused at once, never opened for reading."""
+    # its errors name the file already
+    data = read_regular(source, str(source)) if named else read_bytes(source, "Tiled map")
     try:
         return map_from_text(decode_text(data), Path(source).parent)
     except LevelError as exc:

@@ -233,7 +233,7 @@ def export_world(source: str, out: str, *, cell: int = 32, into: str | None = No
         needed = {tiled.tileset_for(room.room) for room in cave.rooms}
         images = [(name, kinds) for name, kinds in tiled.TILESETS if (name, kinds) in needed]
     paths = output.check_folder(out, list(files) + [name for name, _ in images], force=force)
-    with output.folder(out):
+    with output.folder(out, paths):
         for path, (name, text) in zip(paths, files.items()):
             output.write(path, text, force=force)
         for path, (_, kinds) in zip(paths[len(files):], images):

@@ -134,6 +134,8 @@ def export_tiled(source: str, *, output_file: str | None = None, out: str | None
 
     if (output_file is None) == (out is None):
         raise DesignerError("give either -o FILE.tmj (one level) or --out DIR")
+    if str(source) != "-" and not Path(source).exists():  # before the options are read against what it holds
+        raise DesignerError(f"{source}: no such file")
     if is_cave_source(source):
         from designer.ops.caves import export_world
 

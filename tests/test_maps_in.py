@@ -241,6 +241,10 @@ def test_a_map_that_declares_xml_entities_is_refused(tmp_path, capsys):
      "more than 100,000 XML elements"),
     ('<layer name="t" width="8" height="8"><data encoding="csv">' + "0," * 2_000_000 + "0</data></layer>",
      "layer 't' does not hold 8x8 tiles"),
+    # one element of 700,000 attributes: 10-40 s and 0.5 GB before (the audit of issue 49)
+    ('<properties ' + " ".join(f'a{i}=""' for i in range(700_000)) + '/>', "more than 200,000 XML attributes"),
+    # 1,000 elements nested: read, but written back by recursion, a RecursionError traceback
+    ("<properties>" + "<x>" * 1000 + "</x>" * 1000 + "</properties>", "nests XML elements more than 64 deep"),
 ])
 def test_an_xml_map_too_large_for_a_room_costs_neither_time_nor_memory(tmp_path, capsys, body, words):
     flood = write(tmp_path / "flood.tmx", '<?xml version="1.0"?><map orientation="orthogonal" width="8" height="8" '
@@ -248,6 +252,17 @@ def test_an_xml_map_too_large_for_a_room_costs_neither_time_nor_memory(tmp_path,
     status, err, peak = run_traced(capsys, "make", "--template", flood, "--time-limit", "5")
     assert status == 2 and one_line(err) and words in err, err
     assert peak < 40 * 1024 * 1024  # the text itself is 4 MB; no tree of a million elements, no list of them
+
+
+def test_export_into_a_map_nested_too_deep_is_one_line(tmp_path, capsys):
+    good = write(tmp_path / "good.tmj", small_map())
+    assert main(["make", "--template", str(good), "--min-stops", "5", "-o", str(tmp_path / "level.txt")]) == 0
+    capsys.readouterr()
+    deep = write(tmp_path / "deep.tmx", '<?xml version="1.0"?><map orientation="orthogonal" width="8" height="8" '
+                                        'tilewidth="16" tileheight="16"><properties>' + "<x>" * 1000 + "</x>" * 1000 +
+                                        "</properties></map>")
+    status, err = run(capsys, "export", tmp_path / "level.txt", "--into", deep, "-o", tmp_path / "out.tmx")
+    assert status == 2 and one_line(err) and "nests XML elements more than 64 deep" in err, err
 
 
 @pytest.mark.parametrize("where, words", [("item", "the item at 0,0 is walled in"),

@@ -178,6 +178,18 @@ def test_the_browser_opens_a_private_file_and_never_sees_the_token_on_its_comman
     assert not os.path.exists(opened), "the file goes when the studio stops"
 
 
+def test_with_no_browser_to_open_the_studio_says_so_in_a_sentence(tmp_path):
+    proc = subprocess.Popen([sys.executable, "-m", "designer", "studio"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, cwd=tmp_path,
+                            env={**os.environ, "BROWSER": str(tmp_path / "no-such-browser"), "PYTHONUNBUFFERED": "1"})
+    try:
+        assert proc.stdout.readline().startswith("designer studio: http://127.0.0.1:")
+        assert proc.stderr.readline() == "designer: note: no browser was found: open the address above in a browser\n"
+    finally:
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(30) == 130
+
+
 class Spy(http.server.BaseHTTPRequestHandler):
     """Another local server the browser visits: it keeps every request's headers."""
     heard: list = []

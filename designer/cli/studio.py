@@ -57,5 +57,5 @@ def studio(
             redirect.write_text(studio_.redirect_page(), encoding="utf-8")
             redirect.chmod(0o600)
             if not webbrowser.open(redirect.as_uri()):
-                note("designer: note: no browser found here to open: open the address above in one")
+                note("designer: note: no browser was found: open the address above in a browser")
         serve(studio_, sock)

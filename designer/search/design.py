@@ -50,7 +50,6 @@ from __future__ import annotations
 
 import os
 import threading
-from dataclasses import replace
 
 from designer.analysis import bounds
 from designer.analysis.classify import classify
@@ -62,6 +61,7 @@ from designer.core.request import LayoutRequest
 from designer.search.engines import anneal, exhaustive, opengrid
 from designer.search.engines.items import design_with_items
 from designer.search.goal import Goal
+from designer.search.images import with_images
 from designer.search.result import Design, DesignFailed, infeasible_message
 from designer.search.stages import (anneal_stage, band_stage, choices_stage, climb_stage,
                                     endpoints_stage, ends_model_stage, exhaustive_stage,
@@ -138,42 +138,7 @@ def design(
                     workers=workers or os.cpu_count() or 1, method=method, excluded=set(exclude), progress=progress or Progress(), executor=executor)
     if hint is not None:
         search.absorb(StageResult(pool=((classify(hint).min_stops or 0, hint),)))
-    if not exclude:
-        return POLICIES[method](search)
-    try:
-        found = POLICIES[method](search)
-    except DesignFailed as failed:
-        if failed.reason != "infeasible":
-            raise
-        image = _unmade_image(search, exclude)
-        if image is None:  # the proof's words hold: every level left is excluded, or an image of one
-            raise
-        return image
-    if search.goal.maximizing:
-        image = _unmade_image(search, exclude)
-        if image is not None and search.score(image) > search.score(found):
-            return replace(image, generator=image.generator.but(proven_optimal=found.generator.proven_optimal))
-    return found
-
-
-def _unmade_image(search: Search, exclude: tuple[Level, ...]) -> Design | None:
-    """The best verified mirror image of an excluded level that is itself not excluded, or None.
-
-    The model and the SAT loop pose one of each set of mirror images, so excluding a level (a
-    pack's earlier one) leaves its other images unposed: their proofs say nothing of them. Any
-    level the request allows has its kept image among the posed ones, so once a proof says no
-    posed level is left, these images are every level left."""
-    from designer.models.symmetry import images
-
-    best = None
-    for made in exclude:
-        for image in images(search.request, made):
-            if image in exclude:
-                continue
-            found = search.verify(image, "mirror image of an earlier level")
-            if found is not None and (best is None or search.score(found) > search.score(best)):
-                best = found
-    return best
+    return with_images(POLICIES[method], search, exclude)
 
 
 

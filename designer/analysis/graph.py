@@ -443,7 +443,8 @@ def _traced_stopper(level: Level, before: Cell, letter: str, last: bool):
     snow or goal entered, or (end cell, direction) for the rock or edge beyond the end, which
     names it as well (wrapped or not)."""
     d = DIRECTIONS.index(letter)
-    slide = trace(level, level.index(before), d, level.index(level.goal) if last else -1)
+    # a move of the solution: one back onto its cell moves all the same when it takes an item
+    slide = trace(level, level.index(before), d, level.index(level.goal) if last else -1, laps=True)
     end = level.cell(slide.path[-1])
     if slide.portal:
         return ("portal", level.cell(slide.path[-2]))

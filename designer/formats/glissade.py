@@ -176,8 +176,9 @@ def replay(found: GlissadeLevel, moves: str) -> str | None:
     coins = {level.index(cell) for cell in found.coins}
     goal, cell, got = level.index(level.goal), level.index(level.start), set()
     for k, letter in enumerate(moves):
-        slide = trace(level, cell, DIRECTIONS.index(letter), goal)
-        if slide is None:
+        slide = trace(level, cell, DIRECTIONS.index(letter), goal, laps=True)
+        # no move: blocked, round and round for ever, or back onto its cell with no coin taken
+        if slide is None or slide.loops or (slide.path[-1] == cell and not coins.intersection(slide.path) - got):
             return f"move {k + 1} ({letter}) does not move the player"
         got |= coins.intersection(slide.path)
         cell = slide.path[-1]

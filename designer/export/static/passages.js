@@ -6,7 +6,8 @@
    would run round for ever is not a move. `lastPassage` holds what the last slide went through:
    the portal it fell into (null: none), whether it crossed a wrapping edge, and its `legs` for the
    page to show one after the other ({to, cells}: slide to a cell; {to, jump}: reappear there, past
-   a wrapping edge; {to, vanish}: into the portal, out on its target). */
+   a wrapping edge; {to, vanish}: into the portal, out on its target). A slide that ends where it
+   began with nothing taken is no move either. */
 let lastPassage = {portal: null, wrapped: false, legs: []};
 /* The floor [top, height, width, wrap] a cell lies on (a level without floors: one that does not wrap). */
 function floorOf(r, c) {
@@ -53,6 +54,12 @@ function slide(from, dir, taken = 0) {
     }
     if (tileAt(r, c) === "_" || (same([r, c], level.goal) && goalOpen(taken))) break;
     if (cells > 2 * round) return {to: from, cells: 0, taken: before};  /* round for ever */
+  }
+  /* back where it began with nothing taken (a portal onto its own target, a round of a wrapping
+     line back onto the snow it left): the player is where they were, which is no move */
+  if (same([r, c], from) && taken === before) {
+    lastPassage = {portal: null, wrapped: false, legs: []};
+    return {to: from, cells: 0, taken: before};
   }
   if (!portal) legs.push({to: [r, c], cells: cells - shown});
   lastPassage = {portal, wrapped, legs};

@@ -1,5 +1,12 @@
+import os
 import sys
 from pathlib import Path
+
+# Every search of the suite, here and in the commands it starts, gets a budget of work (the
+# processor time it spends, and CP-SAT's deterministic time), not of seconds that pass: a busy
+# machine makes it slower, never changes its verdict (designer.core.budget, "cpu"). The tests of
+# what a wall-clock limit does (signals, the studio's progress) ask for the wall clock themselves.
+os.environ.setdefault("DESIGNER_CLOCK", "cpu")
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -62,3 +69,10 @@ def examples_dir() -> Path:
 def own_data_folder(tmp_path_factory, monkeypatch):
     """Each test signs with a secret of its own (designer.formats.signed), never the user's."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))
+
+
+@pytest.fixture
+def wall_clock(monkeypatch):
+    """A test of what the wall clock does (a stage's share of the seconds, a sleep standing in for
+    work): its budgets count seconds that pass, as a user's --time-limit does."""
+    monkeypatch.setenv("DESIGNER_CLOCK", "wall")

@@ -119,6 +119,7 @@ def test_a_key_that_cannot_matter_is_refused_before_any_work(tmp_path, capsys):
     assert "key gold cannot matter" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_rooms_on_dask_make_the_same_cave_as_in_process(tmp_path):
     here, there = tmp_path / "here.txt", tmp_path / "there.txt"
     args = ["cave", "--rooms", "5", "--keys", "1", "--size", "7x7", "--min-stops", "25", "--seed", "4"]

@@ -327,7 +327,7 @@ def test_maximize_climbs_again_from_fresh_samples():
     check(LayoutRequest(height=6, width=6, min_stops=found.min_stops, snow=1), found.level)
 
 
-def test_no_fresh_samples_once_the_climbs_time_is_up(monkeypatch):
+def test_no_fresh_samples_once_the_climbs_time_is_up(monkeypatch, wall_clock):
     # A restart draws a batch of samples (2.6 s on the Python kernels): it must not start when the
     # climb's share of the time is spent, or a design overruns its limit by that much.
     import designer.search.stages as d

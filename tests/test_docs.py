@@ -52,6 +52,7 @@ def test_every_python_example_in_the_guides_runs(page, monkeypatch):
         exec(compile(block, f"{page.name} example", "exec"), {})
 
 
+@pytest.mark.slow
 def test_every_quick_start_line_runs_as_written(tmp_path):
     """A newcomer types the README's Quick start in the clone's folder: every line runs (the studio,
     which serves until Ctrl-C, is started by its own tests)."""

@@ -7,6 +7,8 @@ from pathlib import Path
 import pytest
 from conftest import needs_compiled
 
+pytestmark = pytest.mark.slow  # every example script run as a newcomer runs it
+
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPTS = sorted((ROOT / "examples").glob("*.py"))
 

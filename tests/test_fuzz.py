@@ -16,6 +16,7 @@ import tempfile
 from functools import lru_cache
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -225,6 +226,7 @@ def working_in(folder: str):
 
 @FUZZ
 @given(argv=command_lines())
+@pytest.mark.slow
 def test_any_command_line_gives_a_status_and_at_most_one_line(argv):
     with tempfile.TemporaryDirectory() as tmp, working_in(tmp):
         filled = [arg.replace("{tmp}", tmp) for arg in argv]

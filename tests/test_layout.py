@@ -106,6 +106,7 @@ def test_models_is_installed_inside_the_package(tmp_path):
 
 
 @pytest.mark.skipif(os.environ.get("DESIGNER_SKIP_WHEEL") == "1", reason="DESIGNER_SKIP_WHEEL=1")
+@pytest.mark.slow
 def test_the_wheel_holds_designer_models_and_no_top_level_models(tmp_path):
     built = _quiet_run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path / "dist"),
                         str(ROOT)])

@@ -29,6 +29,7 @@ except ImportError:  # pragma: no cover - the test extra installs it
     sync_playwright = None
 
 pytestmark = [
+    pytest.mark.slow,  # Chromium
     pytest.mark.skipif(sync_playwright is None, reason="playwright is not installed (pip install -e '.[test]')"),
     pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (Debian: apt-get install chromium; "
                                                 ".ci/run installs it)"),

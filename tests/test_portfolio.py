@@ -64,7 +64,7 @@ def test_the_climbs_level_ends_the_model_at_once(monkeypatch):
     assert found.level == level and found.generator.stage == "climb" and seen == {"cancelled": True}
 
 
-def test_the_model_gets_every_worker_once_the_other_side_gives_up(monkeypatch):
+def test_the_model_gets_every_worker_once_the_other_side_gives_up(monkeypatch, wall_clock):
     from designer.models import solve as model_solve
 
     counts = []

@@ -134,6 +134,7 @@ def crash_once(item):
 
 
 @needs_compiled
+@pytest.mark.slow
 def test_dask_local_cluster_gives_the_in_process_result_and_survives_a_lost_worker(tmp_path):
     import cloudpickle
 
@@ -184,6 +185,7 @@ def test_records_refusals(capsys, args, words):
 
 
 @needs_compiled
+@pytest.mark.slow
 def test_make_runs_its_exhaustive_search_on_dask(capsys):
     args = ["make", "--size", "5x5", "--no-frame", "--max-rocks", "3", "--maximize", "--time-limit", "30",
             "--format", "json"]
@@ -244,6 +246,7 @@ def test_an_address_that_is_no_scheduler_gives_up_in_the_connect_time(capsys, mo
 
 
 @needs_compiled  # the loop goes to the cluster with compiled kernels only
+@pytest.mark.slow
 def test_framed_records_on_dask_prove_with_the_sat_loops_pairs_on_the_cluster():
     cluster = Dask("local", workers=2)
     shards = []

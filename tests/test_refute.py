@@ -193,6 +193,7 @@ ROOM = ("#####1##",
 
 
 @pytest.mark.parametrize("floor", [9, 14])
+@pytest.mark.slow
 def test_a_room_with_three_doors_gets_the_verdict_cp_sat_gives(floor):
     request = LayoutRequest(8, 8, frame=False, min_stops=floor, template=ROOM)
     verdicts = []

@@ -16,6 +16,8 @@ from designer.cli import main
 from designer.export.play import page
 from designer.formats.level_files import read_levels
 
+pytestmark = pytest.mark.slow  # signals, clusters and checkpoints: processes started and stopped
+
 LEVEL = "#G#\n#.#\n#S#\n"
 
 

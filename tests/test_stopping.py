@@ -18,7 +18,7 @@ import time
 import pytest
 from test_reliability import alive, descendants
 
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+pytestmark = [pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc"), pytest.mark.slow]
 
 DESIGNER = [sys.executable, "-m", "designer"]
 
@@ -50,12 +50,15 @@ ENDINGS = {signal.SIGINT: (130, "designer: interrupted\n"), signal.SIGTERM: (143
            signal.SIGHUP: (129, "designer: terminated\n")}
 
 
-CASES = [(name, ending) for name in WORK for ending in ENDINGS]
+# the cave's lanes are tried with the group's signals (GROUP); on dask, with Ctrl-C, whose handler
+# the plan's CP-SAT solver once left at the default
+CASES = [(name, ending) for name in WORK for ending in ENDINGS
+         if name != "cave" and (name != "cave on dask" or ending == signal.SIGINT)]
 
 
 #: SIGTERM and SIGHUP to the whole group while forked lanes run: the lanes die at once, and the
 #: pool's breaking is the signal's doing (it was a BrokenProcessPool traceback and status 1).
-GROUP = [(name, ending, True) for name in ("make sat", "make items", "cave") for ending in (signal.SIGTERM, signal.SIGHUP)]
+GROUP = [(name, ending, True) for name in ("make sat", "cave") for ending in (signal.SIGTERM, signal.SIGHUP)]
 
 
 @pytest.mark.parametrize("name, ending, group", [(n, e, False) for n, e in CASES] + GROUP,

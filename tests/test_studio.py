@@ -22,6 +22,8 @@ from test_play import CHROMIUM, FLAGS, sync_playwright  # noqa: E402  the same b
 
 from designer.cli import main  # noqa: E402
 
+pytestmark = pytest.mark.slow  # the studio in Chromium and over HTTP
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

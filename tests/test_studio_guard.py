@@ -26,6 +26,8 @@ pytest.importorskip("uvicorn")
 from test_play import CHROMIUM, FLAGS, sync_playwright  # noqa: E402
 from test_studio import Studio, studio  # noqa: E402, F401  the same client, and the module's studio
 
+pytestmark = pytest.mark.slow  # the studio's guards, in Chromium and over HTTP
+
 ROWS = ["#####", "#..G#", "#...#", "#S..#", "#####"]
 
 

@@ -14,6 +14,8 @@ pytest.importorskip("uvicorn")
 
 from test_studio import studio  # noqa: E402, F401  the module's studio, started as users start it
 
+pytestmark = pytest.mark.slow  # the studio's live figures in Chromium
+
 
 def slow_grid() -> list[str]:
     """A 40x40 level with 8 items whose figures take seconds (3.6 s on the 2-core machine)."""

@@ -19,6 +19,8 @@ pytest.importorskip("uvicorn")
 
 from test_studio import Studio  # noqa: E402  the same client
 
+pytestmark = pytest.mark.slow  # the studio stopped by signals
+
 
 def session(sid: int) -> list[str]:
     """The live processes of session ``sid`` (zombies aside), its leader included."""

@@ -45,6 +45,7 @@ def assert_fills(template: tuple[str, ...], level: Level) -> None:
 
 
 @pytest.mark.parametrize("method", ["auto", "cpsat"])
+@pytest.mark.slow
 def test_the_l_room_is_filled_to_the_target(method):
     request = request_for(L_ROOM.read_text(), min_stops=25)
     assert len(request.free_cells()) == 84

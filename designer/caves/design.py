@@ -16,11 +16,11 @@ dask whenever the rooms are found before their time limits.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field, replace
 
 from designer.caves import graph as cave_graph, plan as planning
 from designer.caves.cave import Cave
+from designer.core.budget import Budget
 from designer.core.control import CancelToken, OnProgress, Steps, check as check_cancel, no_progress
 from designer.core.errors import DesignerError, RequestNotMet
 from designer.core.request import LayoutRequest, RouteBand
@@ -207,7 +207,7 @@ def _design(request: CaveRequest, seed: int, time_limit: float, workers: int, ex
     from designer.search.packs import PackJob, run_pack_job
     from designer.search.result import DesignFailed
 
-    t0 = time.perf_counter()
+    clock = Budget(time_limit)  # the cave's: its rounds and the rooms' shares of what is left
     cave = request.cave
     free = [room.name for room in cave.rooms if room.free]
     graph = planning.edges(cave, set(free), _measured(cave))
@@ -247,7 +247,7 @@ def _design(request: CaveRequest, seed: int, time_limit: float, workers: int, ex
     rounds, redesign = 0, 0
     while True:
         check_cancel(cancel)
-        left = time_limit - (time.perf_counter() - t0)
+        left = clock.left()
         if rounds >= MAX_ROUNDS or left <= 0:
             raise CaveFailed("time limit", f"time limit reached: no cave met min stops {request.min_stops} in "
                                            f"{time_limit:g} s ({rounds} rounds of plan, rooms and check)")
@@ -272,7 +272,7 @@ def _design(request: CaveRequest, seed: int, time_limit: float, workers: int, ex
                                          max(mine.values(), default=1) + ceiling, caps)
             order.append((name, key, mine))
             jobs.append(PackJob(room_request, seed + k + 1000 * redesign, 0.0, workers, False, "auto"))
-        share = max(ROOM_SECONDS, (time_limit - (time.perf_counter() - t0)) / max(1, len(jobs)))
+        share = max(ROOM_SECONDS, clock.left() / max(1, len(jobs)))
         jobs = [replace(job, time_limit=share) for job in jobs]
         steps.label(f"round {rounds}: designing {len(jobs)} room{'s' if len(jobs) != 1 else ''}")
         results = {}
@@ -313,7 +313,7 @@ def _design(request: CaveRequest, seed: int, time_limit: float, workers: int, ex
         why = cave_graph.failure(filled, request.min_stops, request.max_stops, report) or _outside(filled, low, caps)
         if why is None:
             record = {"method": "cave", "seed": seed, "time_limit": time_limit, "workers": workers,
-                      "seconds": round(time.perf_counter() - t0, 3), "rounds": rounds,
+                      "seconds": round(clock.seconds(), 3), "rounds": rounds,
                       "bands": {str(p): s for p, s in sorted(bands.items(), key=lambda x: str(x[0]))},
                       "request": request.to_json()}
             return CaveDesign(filled, report, record)

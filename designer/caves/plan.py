@@ -154,6 +154,7 @@ def solve(cave: Cave, graph: list[Edge], low: dict, most: dict, min_stops: int, 
     when not given) any passage is asked for made as small as it can be, then their sum. Raises
     ``Infeasible`` (naming the way that holds the cave back) when no bands can."""
     from designer.models.loader import cp_model
+    from designer.core.budget import default_clock
     from designer.models.solve import new_solver
 
     reached = shortest(cave, graph, lambda e: most[e.passage] if e.designed else e.weight)
@@ -177,7 +178,7 @@ def solve(cave: Cave, graph: list[Edge], low: dict, most: dict, min_stops: int, 
         model.Add((var - low[p]) * 1000 <= share * max(1, min(most[p], likely[p]) - low[p]))
     model.Minimize(share * (len(band) * top + 1) + sum(band.values()))
     # the designer's parameters: never CP-SAT's Ctrl-C handler (it left SIGINT at the default)
-    solver = new_solver(seed, max(0.5, time_limit), 1, light_presolve=False)
+    solver = new_solver(seed, max(0.5, time_limit), 1, light_presolve=False, clock=default_clock())
     status = solver.Solve(model)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):  # pragma: no cover - the shortest way showed one
         raise LevelError("the cave's plan found no bands in its time")

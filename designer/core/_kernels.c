@@ -582,17 +582,28 @@ static double monotonic_seconds(void)
     return (double)now.tv_sec + now.tv_nsec * 1e-9;
 }
 
+/* The processor time of the calling thread: a budget of work (designer.core.budget's "cpu" clock),
+ * the same however busy the machine is. */
+static double thread_seconds(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    return (double)now.tv_sec + now.tv_nsec * 1e-9;
+}
+
 /* All rock sets of exactly `rocks` free cells whose lowest free index is `first` (and, when
  * `second` >= 0, whose next lowest is `second`: a finer shard), one per symmetry class (`syms` maps of free-cell indices; a set is kept when no image is smaller).
- * The search gives up after `budget` seconds of its own, or as soon as another thread sets
- * *stop; either way `complete` is 0. Running out of memory is an error, never a proof. */
+ * The search gives up after `budget` seconds of its own (of the thread's processor time when
+ * `cpu_clock` is set), or as soon as another thread sets *stop; either way `complete` is 0.
+ * Running out of memory is an error, never a proof. */
 static void search_layouts(const uint8_t *base, int h, int w, const int32_t *free_cells, int nfree,
                            const uint8_t *start_ok, const uint8_t *goal_ok, const int32_t *syms, int nsyms,
                            int rocks, int first, int second, int32_t threshold, double budget,
-                           volatile const int32_t *stop, Search *found, const Routes *routes)
+                           volatile const int32_t *stop, Search *found, const Routes *routes, int cpu_clock)
 {
     const int64_t n = (int64_t)h * w;
-    const double deadline = monotonic_seconds() + budget;
+    double (*seconds)(void) = cpu_clock ? thread_seconds : monotonic_seconds;
+    const double deadline = seconds() + budget;
     uint8_t *terrain = (uint8_t *)malloc((size_t)n);
     int32_t *scratch = (int32_t *)malloc(sizeof(int32_t) * (size_t)EXHAUSTIVE_SCRATCH(n));
     int idx[64];
@@ -624,7 +635,7 @@ static void search_layouts(const uint8_t *base, int h, int w, const int32_t *fre
             for (int k = 0; k < rocks; k++) terrain[free_cells[idx[k]]] = ROCK;
             evaluate_layout(terrain, h, w, start_ok, goal_ok, threshold, mask, scratch, found, routes);
             found->layouts++;
-            if (*stop || ((found->layouts & 4095) == 1 && monotonic_seconds() > deadline)) {
+            if (*stop || ((found->layouts & 4095) == 1 && seconds() > deadline)) {
                 found->complete = 0;
                 break;
             }
@@ -1147,15 +1158,15 @@ static PyObject *py_classify_batch(PyObject *self, PyObject *args)
 
 /* exhaustive(base, h, w, free_cells(int32), start_ok(uint8), goal_ok(uint8), syms(int32, nsyms x nfree),
  *            nsyms, rocks, first, second (-1: any), threshold, budget_seconds, stop(int32[1]),
- *            routes(int32[4 x routes]: a room's, empty for a level), room_mode)
+ *            routes(int32[4 x routes]: a room's, empty for a level), room_mode, cpu_clock (optional, 0))
  *   -> (best, ties, mask, start, goal, layouts, complete) */
 static PyObject *py_exhaustive(PyObject *self, PyObject *args)
 {
     PyObject *objs[7];
-    int h, w, nsyms, rocks, first, second, threshold, room_mode;
+    int h, w, nsyms, rocks, first, second, threshold, room_mode, cpu_clock = 0;
     double budget;
-    if (!PyArg_ParseTuple(args, "OiiOOOOiiiiidOOi", &objs[0], &h, &w, &objs[1], &objs[2], &objs[3], &objs[4], &nsyms,
-                          &rocks, &first, &second, &threshold, &budget, &objs[5], &objs[6], &room_mode))
+    if (!PyArg_ParseTuple(args, "OiiOOOOiiiiidOOi|i", &objs[0], &h, &w, &objs[1], &objs[2], &objs[3], &objs[4], &nsyms,
+                          &rocks, &first, &second, &threshold, &budget, &objs[5], &objs[6], &room_mode, &cpu_clock))
         return NULL;
     if (h < 1 || w < 1 || nsyms < 0 || !(budget >= 0))
         return PyErr_Format(PyExc_ValueError, "exhaustive: bad size, symmetry count or budget");
@@ -1195,7 +1206,7 @@ static PyObject *py_exhaustive(PyObject *self, PyObject *args)
     Py_BEGIN_ALLOW_THREADS
     search_layouts((const uint8_t *)v[0].buf, h, w, (const int32_t *)v[1].buf, nfree, (const uint8_t *)v[2].buf,
                    (const uint8_t *)v[3].buf, (const int32_t *)v[4].buf, nsyms, rocks, first, second, threshold, budget,
-                   (volatile const int32_t *)v[5].buf, &found, &routes);
+                   (volatile const int32_t *)v[5].buf, &found, &routes, cpu_clock);
     Py_END_ALLOW_THREADS
     release_buffers(v, 7);
     if (found.out_of_memory) return PyErr_NoMemory();
@@ -1813,7 +1824,7 @@ static PyMethodDef methods[] = {
      "classify_batch(terrains, count, h, w, starts, goals, classes, reversible, min_stops)"},
     {"exhaustive", py_exhaustive, METH_VARARGS,
      "exhaustive(base, h, w, free_cells, start_ok, goal_ok, syms, nsyms, rocks, first, second, threshold, budget, stop, "
-     "routes, room_mode)"},
+     "routes, room_mode[, cpu_clock])"},
     {"best_pair", py_best_pair, METH_VARARGS, "best_pair(terrain, h, w, start_ok, goal_ok, threshold) -> (best, start, goal)"},
     {"anneal_open", py_anneal_open, METH_VARARGS,
      "anneal_open(terrain, dims, H, W, goal, score, rng, heat_hi, heat_lo, steps, target, stop, best_terrain, best) "

@@ -1,16 +1,33 @@
 """``Budget``: the one clock of a piece of work.
 
 Every search takes a ``Budget`` and asks it what is left; none keeps a deadline of its own
-in another clock. The clock is ``time.perf_counter()`` (on Linux the same clock in every process
-of the machine, so forked chains can share a budget). A budget is converted to another form only
-where it leaves Python: seconds for a kernel call (``left()``), wall-clock time for a cluster
-worker (``wall_deadline()``).
+in another clock. A budget is converted to another form only where it leaves Python: seconds for
+a kernel call (``left()``), CP-SAT's deterministic time, wall-clock time for a cluster worker
+(``wall_deadline()``).
+
+A budget counts seconds on one of two clocks (``CLOCKS``):
+
+- ``"wall"``, the default: ``time.perf_counter()``, the seconds that pass (on Linux the same clock
+  in every process of the machine, so forked chains can share a budget). What a user means by
+  ``--time-limit``: the answer comes within it, however busy the machine is.
+- ``"cpu"``: the processor time this process spends (``work_seconds``: all its threads, and its
+  forked lanes once they have ended), each forked lane counting its own: a budget of **work**. A
+  busy machine makes the work take longer, but the same work is done: a search ends with the same
+  verdict, and a search that pins its seed and runs one worker finds the same level, at any load.
+  CP-SAT is stopped when the budget's processor time is spent, and the exhaustive kernel counts
+  its own thread's. Set it for a piece of work with
+  ``Budget(seconds, clock="cpu")`` or ``with use_clock("cpu"):`` (every budget made inside), or for
+  a whole run with ``DESIGNER_CLOCK=cpu`` in the environment (the test suite does). A cluster's
+  workers on other machines still get a wall-clock deadline (``wall_deadline``).
 
 >>> budget = Budget(10.0)
 >>> 9.0 < budget.left() <= 10.0
 True
 >>> 4.0 < budget.share(0.5).left() <= 5.0
 True
+>>> with use_clock("cpu"):
+...     Budget(10.0).clock
+'cpu'
 
 A budget may carry a cancel token (``designer.core.control``): once the token is set, the
 budget and every share and cut of it have nothing left, which is how a user's Ctrl-C or a closed
@@ -32,26 +49,86 @@ True
 
 from __future__ import annotations
 
+import os
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from designer.core.control import CancelToken
 
+def work_seconds() -> float:
+    """The processor time of this process (all its threads) and of its children that have ended
+    (forked lanes, once their pool is shut down): the "cpu" clock."""
+    spent = os.times()
+    return spent.user + spent.system + spent.children_user + spent.children_system
+
+
+#: The clocks a budget counts its seconds on (see the module docstring).
+CLOCKS = {"wall": time.perf_counter, "cpu": work_seconds}
+#: The environment variable that sets the clock of every budget of a run.
+CLOCK_VARIABLE = "DESIGNER_CLOCK"
+
+_chosen: list[str] = []  # ``use_clock`` blocks, innermost last
+
+
+def default_clock() -> str:
+    """The clock a budget made now counts on: the innermost ``use_clock``, else the environment's
+    ``DESIGNER_CLOCK``, else ``"wall"``. An unknown name in the environment is refused in one line."""
+    if _chosen:
+        return _chosen[-1]
+    name = os.environ.get(CLOCK_VARIABLE, "").strip() or "wall"
+    if name not in CLOCKS:
+        from designer.core.errors import DesignerError
+
+        raise DesignerError(f"{CLOCK_VARIABLE}={name!r}: the clock is 'wall' or 'cpu'")
+    return name
+
+
+@contextmanager
+def use_clock(name: str):
+    """Every budget made in the block counts on clock ``name`` ("wall" or "cpu")."""
+    if name not in CLOCKS:
+        raise ValueError(f"the clock is 'wall' or 'cpu', not {name!r}")
+    _chosen.append(name)
+    try:
+        yield name
+    finally:
+        _chosen.pop()
+
 
 @dataclass(frozen=True)
 class Budget:
-    """``time_limit`` seconds from ``t0`` (a ``time.perf_counter()`` value, by default now)."""
+    """``time_limit`` seconds from ``t0`` (a value of the budget's clock, by default now), on the
+    clock ``clock`` ("wall" or "cpu"; by default ``default_clock()``)."""
 
     time_limit: float
-    t0: float = field(default_factory=time.perf_counter)
+    t0: float | None = None
     # set: nothing is left (a CancelToken, or a process-shared event in forked searches)
     ended: CancelToken | None = field(default=None, compare=False, repr=False)
+    clock: str | None = None
+    # when it was made, on the wall clock: what a record says the work took, whatever the clock
+    began: float = field(default_factory=time.perf_counter, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.clock is None:
+            object.__setattr__(self, "clock", default_clock())
+        elif self.clock not in CLOCKS:
+            raise ValueError(f"the clock is 'wall' or 'cpu', not {self.clock!r}")
+        if self.t0 is None:
+            object.__setattr__(self, "t0", self.now())
+
+    def now(self) -> float:
+        """The budget's clock now."""
+        return CLOCKS[self.clock]()
+
+    def _kin(self, time_limit: float, t0: float | None = None, ended=None) -> Budget:
+        return Budget(time_limit, t0, ended, self.clock)
 
     def cancellable(self) -> Budget:
         """This budget (same start and limit), which ``cancel`` can end early with its shares; the
         token it carried still ends it too."""
         parent = self.ended if isinstance(self.ended, CancelToken) else None
-        return Budget(self.time_limit, self.t0, CancelToken(parent))
+        return Budget(self.time_limit, self.t0, CancelToken(parent), self.clock)
 
     def cancel(self) -> None:
         """End this budget, and every share and cut of it, now (it must be ``cancellable``)."""
@@ -61,34 +138,56 @@ class Budget:
         return self.ended is not None and self.ended.is_set()
 
     @classmethod
-    def until(cls, deadline: float) -> Budget:
-        """The budget that ends at ``deadline`` (a ``time.perf_counter()`` value)."""
-        now = time.perf_counter()
-        return cls(max(0.0, deadline - now), now)
+    def until(cls, deadline: float, clock: str | None = None) -> Budget:
+        """The budget that ends at ``deadline`` (a value of the clock ``clock``, by default the
+        default clock)."""
+        now = CLOCKS[clock or default_clock()]()
+        return cls(max(0.0, deadline - now), now, clock=clock)
+
+    def until_on_mine(self, deadline: float) -> Budget:
+        """``until(deadline)`` on this budget's clock, keeping its cancel."""
+        now = self.now()
+        return Budget(max(0.0, deadline - now), now, self.ended, self.clock)
+
+    def forked(self, ended=None) -> Budget:
+        """This budget as the processes forked from this one next read it (only they), ended by
+        ``ended`` (a process-shared event) too: on the wall clock, the same deadline (the clock is
+        the machine's); on the cpu clock, what is left now, on each forked process's own processor
+        time, which starts at 0."""
+        if self.clock == "wall":
+            return Budget(self.time_limit, self.t0, ended, "wall")
+        return Budget(self.left(), 0.0, ended, "cpu")
 
     @property
     def deadline(self) -> float:
-        """When the budget ends, as a ``time.perf_counter()`` value (its start, once cancelled)."""
+        """When the budget ends, as a value of its clock (its start, once cancelled)."""
         return self.t0 if self.cancelled() else self.t0 + self.time_limit
 
     def left(self) -> float:
         """Seconds left (0 once spent or cancelled)."""
-        return max(0.0, self.deadline - time.perf_counter())
+        return max(0.0, self.deadline - self.now())
 
     def elapsed(self) -> float:
-        return time.perf_counter() - self.t0
+        """Seconds spent, on the budget's clock."""
+        return self.now() - self.t0
+
+    def seconds(self) -> float:
+        """Seconds since the budget was made, on the wall clock: what a record or a message says
+        the work took (on the cpu clock too, where ``elapsed`` is the work)."""
+        return time.perf_counter() - self.began
 
     def expired(self) -> bool:
-        return time.perf_counter() >= self.deadline
+        return self.now() >= self.deadline
 
     def share(self, fraction: float) -> Budget:
         """A budget of its own for ``fraction`` of the time left now."""
-        return Budget(fraction * self.left(), ended=self.ended)
+        return self._kin(fraction * self.left(), ended=self.ended)
 
     def within(self, seconds: float) -> Budget:
         """This budget cut to at most ``seconds`` from now."""
-        return Budget(min(seconds, self.left()), ended=self.ended)
+        return self._kin(min(seconds, self.left()), ended=self.ended)
 
     def wall_deadline(self) -> float:
-        """The deadline in wall-clock time (``time.time()``), for another machine's worker."""
+        """The deadline in wall-clock time (``time.time()``), for another machine's worker (a "cpu"
+        budget's seconds left, as wall-clock seconds from now)."""
         return time.time() + self.left()

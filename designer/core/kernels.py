@@ -236,14 +236,15 @@ def best_pair(terrain, start_ok, goal_ok, threshold: int) -> tuple[int, int, int
 
 def exhaustive(base, free_cells, start_ok, goal_ok, syms, rocks: int, first: int, threshold: int,
                budget: float, stop: np.ndarray | None = None, second: int = -1, routes=None,
-               room_score: str = "sum") -> tuple[int, int, int, int, int, int, bool]:
+               room_score: str = "sum", cpu_clock: bool = False) -> tuple[int, int, int, int, int, int, bool]:
     """Search every rock set of exactly ``rocks`` of the ``free_cells`` (flat indices into
     ``base``, at most 64) whose lowest is the ``first``-th (and, unless ``second`` is -1, whose
     next lowest is the ``second``-th: a finer shard), one per class of the symmetries
     ``syms`` (permutations of the free-cell indices), for strong, reversible (start, goal) pairs
     allowed by ``start_ok``/``goal_ok`` with at least ``threshold`` stops.
 
-    ``budget`` is seconds from now; ``stop`` (a one-element int32 array) ends the search early
+    ``budget`` is seconds from now (of this thread's processor time with ``cpu_clock``: a budget
+    of work, ``designer.core.budget``); ``stop`` (a one-element int32 array) ends the search early
     when set to 1 from another thread. Returns (best, ties, mask, start, goal, layouts,
     complete): the best stops found (-1: none), how many triples reach it, an example (a bit mask
     over the free cells, and flat start and goal), the layouts evaluated, and whether the whole
@@ -288,7 +289,7 @@ def exhaustive(base, free_cells, start_ok, goal_ok, syms, rocks: int, first: int
         raise ValueError(f"room_score must be 'sum' or 'min', not {room_score!r}")
     best, ties, mask, start, goal, layouts, complete = _impl().exhaustive(
         grid, h, w, cells, masks[0], masks[1], perms.reshape(-1), len(perms), rocks, first, second, int(threshold),
-        budget, flag, _route_table(routes, n), ROOM_SCORES.index(room_score))
+        budget, flag, _route_table(routes, n), ROOM_SCORES.index(room_score), int(bool(cpu_clock)))
     return int(best), int(ties), int(mask), int(start), int(goal), int(layouts), bool(complete)
 
 

@@ -110,5 +110,5 @@ def design_expert(request: LayoutRequest, run, *, time_limit: float, **kwargs) -
     stage = f"expert: longest {longest.generator.stage}, then choices {best.generator.stage}" if best is not longest \
         else f"expert: longest {longest.generator.stage}"
     return replace(best, generator=best.generator.but(
-        stage=stage, seconds=budget.elapsed(), time_limit=time_limit, request=request, maximize=False,
+        stage=stage, seconds=budget.seconds(), time_limit=time_limit, request=request, maximize=False,
         maximize_choices=False, difficulty=EXPERT, proven_optimal=longest.generator.proven_optimal))

@@ -26,7 +26,6 @@ the policy takes a result in with ``Search.absorb``, in plain sight.
 from __future__ import annotations
 
 import threading
-import time
 
 import numpy as np
 
@@ -80,7 +79,7 @@ def _sample(search: Search, goal: Goal, pool: list) -> tuple[Design | None, list
     request, budget = search.request, search.budget
     space = LayoutSpace.of(request)
     batch = 0
-    while batch < SAMPLE_BATCHES or (not pool and time.perf_counter() < budget.t0 + 0.5 * budget.time_limit):
+    while batch < SAMPLE_BATCHES or (not pool and budget.now() < budget.t0 + 0.5 * budget.time_limit):
         density = DENSITIES[batch % len(DENSITIES)]
         batch += 1
         terrains, starts, goals = sample_for_request(search.rng, request, SAMPLE_BATCH, density)
@@ -143,18 +142,18 @@ def _refine(search: Search, goal: Goal, level: Level, stops: int, budget: Budget
     """Exact neighbourhoods: release a few rocks of the best layout and place them again in every
     possible way, with every start and goal; move on ties, stop after a long stall."""
     search.progress.update(phase="neighbourhood search")
-    last_gain = time.perf_counter()
+    last_gain = budget.now()
     stall = min(2 * STALL_MAX_SECONDS,
                 max(STALL_MIN_SECONDS, NEIGHBOURHOOD_STALL_SHARE * search.budget.time_limit))
-    while time.perf_counter() < min(budget.deadline, last_gain + stall) and not goal.met_by(stops):
+    while budget.now() < min(budget.deadline, last_gain + stall) and not goal.met_by(stops):
         release = int(search.rng.choice(NEIGHBOURHOOD_RELEASE))
-        round_budget = Budget.until(min(budget.deadline, last_gain + stall))
+        round_budget = budget.until_on_mine(min(budget.deadline, last_gain + stall))
         result = exhaustive.search_around(search.request, level, release, stops, round_budget, search.rng,
                                           maximizing=goal.maximizing)
         if result.level is None or result.level in search.excluded:
             continue
         if result.best > stops:
-            last_gain = time.perf_counter()
+            last_gain = budget.now()
             search.seen(result.best)
         level, stops = result.level, result.best
     return level, stops

@@ -118,7 +118,7 @@ class Search:
 
     def record(self, stage: str, **extra) -> GeneratorRecord:
         return GeneratorRecord(
-            method=self.method, stage=stage, seed=self.seed, seconds=round(self.budget.elapsed(), 3),
+            method=self.method, stage=stage, seed=self.seed, seconds=round(self.budget.seconds(), 3),
             time_limit=self.budget.time_limit, request=self.request, workers=self.workers, samples=self.samples,
             rejected=self.rejected, skipped=tuple(self.skipped), stage_seconds=self.stage_seconds(), **extra)
 
@@ -220,7 +220,7 @@ class Search:
         by_stops = self.goal.objective == "stops"
         generator = best.generator.but(proven_optimal=proven, rejected=self.rejected, samples=self.samples,
                                        maximize=by_stops, maximize_choices=not by_stops,
-                                       seconds=round(self.budget.elapsed(), 3), searched=searched,
+                                       seconds=round(self.budget.seconds(), 3), searched=searched,
                                        skipped=tuple(self.skipped), stage_seconds=self.stage_seconds())
         return replace(best, generator=generator)
 

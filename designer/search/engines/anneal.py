@@ -20,7 +20,6 @@ kernels present (on the Python twin the climb runs instead).
 
 from __future__ import annotations
 
-import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Callable, Iterator
@@ -44,9 +43,9 @@ def cooling(budget: Budget, hot: float, cold: float, epoch_seconds: float, stop:
     the epoch's first heat to ``cold``. At the end of an epoch ``reheat()`` restarts the chain
     from its best and returns the next epoch's first heat (None: keep it)."""
     first = hot
-    while (now := time.perf_counter()) < budget.deadline and not stop():
+    while (now := budget.now()) < budget.deadline and not stop():
         epoch_start, epoch = now, max(1e-3, min(epoch_seconds, budget.deadline - now))
-        while (now := time.perf_counter()) < min(budget.deadline, epoch_start + epoch) and not stop():
+        while (now := budget.now()) < min(budget.deadline, epoch_start + epoch) and not stop():
             yield first * (cold / first) ** ((now - epoch_start) / epoch)
         again = reheat()
         if again is not None:

@@ -65,7 +65,7 @@ class _Clock:
         report = analyze(level)
         if meets(request, level, report):
             return Design(level, report, GeneratorRecord(
-                method=self.method, stage=self.method, seed=self.seed, seconds=round(self.budget.elapsed(), 3),
+                method=self.method, stage=self.method, seed=self.seed, seconds=round(self.budget.seconds(), 3),
                 time_limit=self.budget.time_limit, request=self.request, candidates=self.candidates,
                 rejected=self.rejected, **(choice_figures(report) if request.asks_for_choices else {})))
         self.rejected += 1

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -117,6 +117,9 @@ class ShardJob:
     syms: list
     routes: list | None = None  # a room's (see ``room_routes``)
     room_score: str = "sum"
+    # in this process, on the cpu clock: the search's budget of work, which each shard reads as it
+    # starts and spends as its thread's processor time (a cluster's shards keep the wall deadline)
+    budget: Budget | None = None
 
     @property
     def key(self) -> tuple[int, int, int]:
@@ -126,12 +129,12 @@ class ShardJob:
 def run_shard(job: ShardJob, stop: np.ndarray | None = None) -> tuple:
     """Search one shard: (stops, ties, rock mask, start, goal, layouts, complete), as
     ``kernels.exhaustive``. A plain function of its job, so it runs in a thread or on a worker."""
-    seconds = job.deadline - time.time()
+    seconds = job.deadline - time.time() if job.budget is None else job.budget.left()
     if seconds <= 0:
         return -1, 0, 0, 0, 0, 0, False
     return kernels.exhaustive(job.base, job.free_flat, job.start_ok, job.goal_ok, job.syms, job.rocks,
                               job.first, job.bar, seconds, stop, second=job.second, routes=job.routes,
-                              room_score=job.room_score)
+                              room_score=job.room_score, cpu_clock=job.budget is not None)
 
 
 def room_routes(request: LayoutRequest) -> list | None:
@@ -215,7 +218,8 @@ def search(request: LayoutRequest, threshold: int, budget: Budget, workers: int 
 
     executor = executor or InProcess(workers)
     results: dict[tuple[int, int, int], tuple] = dict(done or {})
-    jobs = [job for job in shard_jobs(request, threshold, budget, fewest_rocks, maximizing)
+    mine = budget if budget.clock == "cpu" and isinstance(executor, InProcess) else None
+    jobs = [replace(job, budget=mine) for job in shard_jobs(request, threshold, budget, fewest_rocks, maximizing)
             if job.key not in results]
     stop = np.zeros(1, np.int32)  # set on Ctrl-C, an error, or (first_only) a hit: running kernels end at once
     best = [threshold - 1]
@@ -271,7 +275,7 @@ def search_around(request: LayoutRequest, level: Level, release: int, threshold:
             break
         stops, _, mask, start, goal, count, done = kernels.exhaustive(
             base, cells, start_ok, goal_ok, [], rocks_placed, first, max(threshold, best), budget.left(),
-            routes=routes, room_score=room_score)
+            routes=routes, room_score=room_score, cpu_clock=budget.clock == "cpu")
         layouts += count
         complete &= bool(done)
         if stops > best or (stops >= 0 and hit is None):

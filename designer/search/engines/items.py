@@ -351,7 +351,7 @@ def chains(request: LayoutRequest, plain: Level, budget: Budget, rng: np.random.
     context = multiprocessing.get_context("fork")
     stop = context.Event()
     limit = context.Value("q", NO_LIMIT)  # the fewest steps any chain met the target in
-    shared = Budget(budget.time_limit, budget.t0, stop)  # one clock: perf_counter is the machine's
+    shared = budget.forked(stop)  # what the chains read: the machine's clock, or each its own work
     jobs = [(request, plain, stream, target, objective) for stream in rng.spawn(workers)]
     with ProcessPoolExecutor(workers, mp_context=context, initializer=_start_chain,
                              initargs=(shared, limit, os.getpid())) as pool:

@@ -336,15 +336,17 @@ def search(request: LayoutRequest, rng: np.random.Generator, budget: Budget, wor
     One chain runs here with one worker; with more, one chain per worker, each in a process of
     its own on Linux (a chain is mostly Python between kernel calls, so threads would share one
     core; the processes are forked, so a caller's script is never imported again), in threads
-    elsewhere. They end together when one reaches ``target``. The ``budget``'s clock is
-    ``time.perf_counter()``: on Linux the same clock in every process.
+    elsewhere. They end together when one reaches ``target``. On the wall clock the ``budget`` is
+    the machine's in every process; on the cpu clock each forked chain counts its own work
+    (``Budget.forked``).
     """
     streams = rng.spawn(max(1, workers))
-    jobs = [(request.max_rocks, request.height, request.width, stream, budget, target) for stream in streams]
+    forked = len(streams) > 1 and sys.platform == "linux"
+    lanes = budget.forked(budget.ended) if forked else budget  # each forked chain's own work, on the cpu clock
+    jobs = [(request.max_rocks, request.height, request.width, stream, lanes, target) for stream in streams]
     if len(jobs) == 1:
         results = [anneal(*jobs[0][:5], target=target, on_best=on_best)]
     else:
-        forked = sys.platform == "linux"
         context = multiprocessing.get_context("fork") if forked else None
         reached = context.Event() if forked else threading.Event()
         pool = (ProcessPoolExecutor(len(jobs), mp_context=context, initializer=_start_chain_process,

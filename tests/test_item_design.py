@@ -123,6 +123,7 @@ def test_items_pass_what_no_plain_level_of_the_room_can_reach():
     assert assert_items_matter(found.level) == found.min_stops >= 10
 
 
+@pytest.mark.slow
 def test_snow_and_tidy_with_items():
     request = LayoutRequest(min_stops=15, items=1, snow=3, tidy=True)
     found = design(request, seed=2, time_limit=60, workers=2)

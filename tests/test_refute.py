@@ -197,9 +197,9 @@ ROOM = ("#####1##",
 def test_a_room_with_three_doors_gets_the_verdict_cp_sat_gives(floor):
     request = LayoutRequest(8, 8, frame=False, min_stops=floor, template=ROOM)
     verdicts = []
-    for method in ("sat", "cpsat"):
+    for method, workers in (("sat", 2), ("cpsat", 1)):  # CP-SAT's proof on one worker: as fast, half the work
         try:
-            found = design(request, method=method, time_limit=120, workers=2)
+            found = design(request, method=method, time_limit=120, workers=workers)
             verdicts.append("level")
             assert found.level is not None
         except DesignFailed as failed:

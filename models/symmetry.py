@@ -6,11 +6,15 @@ symmetry: none is then used."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-from designer.models.loader import cp_model
 
 from designer.core.level import Cell, Level
 from designer.core.request import LayoutRequest
+
+if TYPE_CHECKING:  # the model is built elsewhere: reading the symmetries loads no solver
+    from designer.models.loader import cp_model
 
 
 def mirrors(req: LayoutRequest) -> tuple[tuple[bool, bool], ...]:

@@ -33,7 +33,7 @@ def test_the_cpu_clock_counts_work_not_seconds_that_pass():
 def test_shares_and_cuts_keep_the_clock_and_a_record_says_the_seconds_that_passed():
     work = Budget(10.0, clock="cpu")
     assert {work.share(0.5).clock, work.within(1).clock, work.cancellable().clock,
-            work.until_on_mine(work.deadline).clock} == {"cpu"}
+            work.until(work.deadline).clock} == {"cpu"}
     time.sleep(0.2)
     assert work.seconds() >= 0.2 > work.elapsed()
 

@@ -2,8 +2,7 @@
 
 Every search takes a ``Budget`` and asks it what is left; none keeps a deadline of its own
 in another clock. A budget is converted to another form only where it leaves Python: seconds for
-a kernel call (``left()``), CP-SAT's deterministic time, wall-clock time for a cluster worker
-(``wall_deadline()``).
+a kernel call (``left()``), wall-clock time for a cluster worker (``wall_deadline()``).
 
 A budget counts seconds on one of two clocks (``CLOCKS``):
 
@@ -12,8 +11,9 @@ A budget counts seconds on one of two clocks (``CLOCKS``):
   ``--time-limit``: the answer comes within it, however busy the machine is.
 - ``"cpu"``: the processor time this process spends (``work_seconds``: all its threads, and its
   forked lanes once they have ended), each forked lane counting its own: a budget of **work**. A
-  busy machine makes the work take longer, but the same work is done: a search ends with the same
-  verdict, and a search that pins its seed and runs one worker finds the same level, at any load.
+  busy machine makes the work take longer, but about the same work is done: a search with room in
+  its budget ends with the same verdict, and with a pinned seed and one worker the same level, at
+  any load (not step for step: docs/performance.md, "Work budgets").
   CP-SAT is stopped when the budget's processor time is spent, and the exhaustive kernel counts
   its own thread's. Set it for a piece of work with
   ``Budget(seconds, clock="cpu")`` or ``with use_clock("cpu"):`` (every budget made inside), or for
@@ -137,15 +137,8 @@ class Budget:
     def cancelled(self) -> bool:
         return self.ended is not None and self.ended.is_set()
 
-    @classmethod
-    def until(cls, deadline: float, clock: str | None = None) -> Budget:
-        """The budget that ends at ``deadline`` (a value of the clock ``clock``, by default the
-        default clock)."""
-        now = CLOCKS[clock or default_clock()]()
-        return cls(max(0.0, deadline - now), now, clock=clock)
-
-    def until_on_mine(self, deadline: float) -> Budget:
-        """``until(deadline)`` on this budget's clock, keeping its cancel."""
+    def until(self, deadline: float) -> Budget:
+        """A budget that ends at ``deadline`` (a value of this budget's clock), keeping its cancel."""
         now = self.now()
         return Budget(max(0.0, deadline - now), now, self.ended, self.clock)
 

@@ -155,11 +155,11 @@ def infeasible_message(request: LayoutRequest, made: int = 0) -> str:
     >>> infeasible_message(LayoutRequest(5, 5, min_stops=7), made=2)
     'proven infeasible: no strong reversible 5x5 level with min stops >= 7 exists under these constraints other than the 2 made before and their mirror images'
     """
+    from designer.models.symmetry import mirrors
+
     other = ""
-    if made:
-        other = (f" other than the {made} made before" if request.is_room or request.pinned
-                 or request.template is not None else f" other than the {made} made before and their mirror images")
-        other = other.replace("the 1 made", "the one made")
+    if made:  # the proofs pose one of each set of mirror images, where the request has them
+        other = f" other than the {made} made before" + (" and their mirror images" if mirrors(request) else "")
     if request.is_room:
         return (f"proven infeasible: no {request.height}x{request.width} room whose routes "
                 f"({request.routes_text()}) are all strong and reversible exists under these constraints{other}")

@@ -147,7 +147,7 @@ def _refine(search: Search, goal: Goal, level: Level, stops: int, budget: Budget
                 max(STALL_MIN_SECONDS, NEIGHBOURHOOD_STALL_SHARE * search.budget.time_limit))
     while budget.now() < min(budget.deadline, last_gain + stall) and not goal.met_by(stops):
         release = int(search.rng.choice(NEIGHBOURHOOD_RELEASE))
-        round_budget = budget.until_on_mine(min(budget.deadline, last_gain + stall))
+        round_budget = budget.until(min(budget.deadline, last_gain + stall))
         result = exhaustive.search_around(search.request, level, release, stops, round_budget, search.rng,
                                           maximizing=goal.maximizing)
         if result.level is None or result.level in search.excluded:

@@ -63,7 +63,8 @@ REQUESTS = [
 def test_designs_verify(request_, stage):
     found = design(request_, seed=3, time_limit=60)
     check(request_, found.level)
-    assert found.generator.stage == stage
+    # the stage that met the request; then, by default, the chains that raise its decisions
+    assert found.generator.stage in (stage, f"{stage}, then decisions")
 
 
 def test_the_model_alone_is_what_cpsat_runs():
@@ -74,7 +75,7 @@ def test_the_model_alone_is_what_cpsat_runs():
     assert found.generator.method == "cpsat" and found.generator.stage == "cp-sat"
     assert found.generator.samples == 0
     portfolio = design(request, seed=1, time_limit=60)
-    assert portfolio.generator.method == "auto" and portfolio.generator.stage == "sampling"
+    assert portfolio.generator.method == "auto" and portfolio.generator.stage.startswith("sampling")
 
 
 def test_model_building_is_inside_the_time_limit():
@@ -237,7 +238,8 @@ def test_make_json_and_output_file(capsys, tmp_path):
     assert status == 0 and out == ""
     data = json.loads(target.read_text())
     assert data["analysis"]["min_stops"] >= 9 and data["generator"]["seed"] == 0
-    assert data["generator"]["stage"] == "sampling" and data["generator"]["method"] == "auto"
+    assert data["generator"]["stage"].startswith("sampling") and data["generator"]["method"] == "auto"
+    assert data["generator"]["improved"].startswith("decisions for ")
     before = target.read_text()
     status, _, err = run(capsys, "make", "--size", "9x9", "--min-stops", "9", "--seed", "5", "-o", str(target))
     assert status == 2 and "already exists" in err and target.read_text() == before

@@ -72,7 +72,7 @@ def test_into_refuses_a_level_the_map_does_not_show(tmp_path, capsys):
     room = write(tmp_path / "room.tmj", small_map())
     other = tmp_path / "other.json"  # the same size, no frame: another room altogether
     assert main(["make", "--size", "8x8", "--no-frame", "--door", "7,3", "--door", "0,4", "--min-stops", "6",
-                 "--format", "json", "-o", str(other)]) == 0
+                 "--first", "--format", "json", "-o", str(other)]) == 0
     capsys.readouterr()
     status, err = run(capsys, "export", other, "--into", room, "-o", tmp_path / "out.tmj")
     assert status == 2 and one_line(err) and "row 0, col 0: the map has rock or wall there" in err

@@ -119,7 +119,7 @@ def test_applies_only_to_open_grids_with_a_rock_budget():
 def test_design_meets_an_open_grid_request_with_few_rocks():
     request = LayoutRequest(16, 24, frame=False, min_stops=8, max_rocks=2)
     found = design(request, seed=1, time_limit=30, workers=2)
-    assert found.generator.stage == "open grid"
+    assert found.generator.stage in ("open grid", "open grid, then decisions")
     assert found.level.terrain.shape == (16, 24)
     assert found.min_stops >= 8 and int((found.level.terrain == ROCK).sum()) <= 2
     assert found.analysis.solvability == "strong" and found.analysis.reversible

@@ -503,3 +503,43 @@ def test_the_pages_slide_agrees_with_the_library_on_every_cell_of_random_portal_
         assert found == expected, str(level)
         checked += 1
     page.close()
+
+
+def test_a_playtest_is_recorded_saved_and_read_back_by_designer_playtest(browser, tmp_path, capsys):
+    from designer.formats.playtest_log import read
+
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    for name in ("snow-and-hole.txt", "strong-reversible.txt"):  # the page's order: the names'
+        shutil.copy(LEVELS / name, pack / name)
+    first, second = solution_of(pack / "snow-and-hole.txt", capsys), solution_of(pack / "strong-reversible.txt", capsys)
+    page = open_page(browser, make_page(tmp_path, pack))
+    play(page, first[:2])
+    page.keyboard.press("u")  # an undo
+    page.keyboard.press("r")  # a restart
+    play(page, first)
+    assert state(page) == ("solved", len(first))
+    page.keyboard.press("h")  # no hint once solved: nothing recorded
+    page.select_option("#select", "1")  # the next level, left after one move
+    play(page, second[:1])
+    with page.expect_download() as caught:
+        page.click("#save-playtest")
+    saved = tmp_path / "playtest.jsonl"
+    caught.value.save_as(saved)
+    page.close()
+    log = read(str(saved))
+    assert [event.kind for event in log.events] == ["start", "move", "move", "undo", "restart", "start",
+                                                    *["move"] * len(first), "finish", "start", "move"]
+    assert [(e.level, e.attempt) for e in log.events if e.kind == "start"] == [(0, 1), (0, 2), (1, 1)]
+    assert "".join(e.move for e in log.events if e.kind == "move" and e.attempt == 2) == first  # it replays
+    assert [e.moves for e in log.events if e.kind == "finish"] == [len(first)]
+    assert len({event.visit for event in log.events}) == 1 and [name for name, _ in log.levels] == [
+        "snow-and-hole", "strong-reversible"]
+    capsys.readouterr()
+    assert main(["playtest", str(saved), "--pack", str(pack), "-o", str(tmp_path / "report.html")]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("snow-and-hole: 1 player, 100% finished; moves median 17 ") or out[0].startswith(
+        f"snow-and-hole: 1 player, 100% finished; moves median {len(first) + 2} ")
+    assert out[0].endswith("quit at nowhere") and ", undos 1.00, " in out[0] and "restarts 1.00" in out[0]
+    assert out[1].startswith("strong-reversible: 1 player, 0% finished") and "quit at (" in out[1]
+    assert "where players rested" in (tmp_path / "report.html").read_text()

@@ -55,7 +55,7 @@ def test_the_climbs_level_ends_the_model_at_once(monkeypatch):
         seen["cancelled"] = budget.cancelled()
         return StageResult()
 
-    easy = LayoutRequest(height=6, width=6, min_stops=1)
+    easy = LayoutRequest(height=6, width=6, min_stops=1, first=True)
     monkeypatch.setattr(policy, "sample_stage", lambda search, goal: StageResult(pool=((1, level),)))
     monkeypatch.setattr(policy, "climb_stage", climb_finds)
     monkeypatch.setattr(policy, "model_stage", model_until_stopped)

@@ -446,7 +446,8 @@ def test_fills_are_kept_side_by_side_and_the_graph_pictures_and_pack_come_from_t
         with page.expect_download() as saving:
             page.click("#export-pack")
         html = Path(saving.value.path()).read_text()
-        assert html.count('"name": "level-00') == 2 and "<script>" in html
+        # each level named twice: in the page's levels and in the pack its playtests name
+        assert html.count('"name": "level-00') == 4 and "<script>" in html
         assert errors == []
         browser.close()
 

@@ -30,6 +30,7 @@ from designer.cli import levels  # noqa: E402  solve, analyze
 from designer.cli import exports  # noqa: E402  render, export, play
 from designer.cli import studies  # noqa: E402  compare, pareto, records
 from designer.cli import bench  # noqa: E402
+from designer.cli import playtest  # noqa: E402, F401  playtest
 
 COMMANDS = (make, caves, studio, levels, exports, studies, bench)
 

@@ -23,15 +23,20 @@ def render(
     graph: bool = typer.Option(False, "--graph",
                                help="Draw the move graph over the map: moves as arrows, resting cells coloured by "
                                     "strongly connected component, traps crossed out."),
+    heat: bool = typer.Option(False, "--heat", help="Shade each cell by how often the model's player rests there "
+                                                     "(one level)."),
+    player: Optional[str] = typer.Option(None, "--player", metavar="FILE",
+                                         help="The model's player for --heat (a player file; default: the fitted one)."),
     cell: Optional[int] = typer.Option(None, "--cell", metavar="PIXELS", min=4, max=512,
                                        help="Pixels per cell (default 32; 16 on a pack's contact sheet)."),
     force: bool = typer.Option(False, "--force", help="Overwrite an existing picture."),
 ) -> None:
     """Draw a level as SVG or PNG; a pack folder as one contact sheet."""
+    from designer.cli.levels import read_player
     from designer.ops import exports
 
     exports.render(source, output_file, solution=solution, moves_left=moves_left, graph=graph, cell=cell,
-                   force=force)
+                   force=force, heat=heat, player=read_player(player))
     note(f"wrote {output_file}")
 
 

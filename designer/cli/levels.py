@@ -86,25 +86,48 @@ def _solve_cave(solved, as_json: bool) -> None:
         raise RequestNotMet("unsolvable: the exit cannot be reached from the entrance")
 
 
+PLAYER_HELP = ("The model's player: a player file from designer playtest --fit (default: the parameters fitted to "
+               "glissade's levels).")
+
+
 @app.command(rich_help_panel=INSPECT, epilog=examples(
     "designer analyze level.json", "designer analyze level.txt --json", "designer analyze room.json --route 1:2"))
 def analyze(
     level_file: str = typer.Argument(..., metavar="LEVEL", help=LEVEL_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print the level's analysis object as JSON."),
     route: Optional[list[str]] = typer.Option(None, "--route", metavar="A:B", help=ROUTE_HELP),
+    player: Optional[str] = typer.Option(None, "--player", metavar="FILE", help=PLAYER_HELP),
 ) -> None:
-    """Solvability class, reversibility, min stops, SCCs, traps and difficulty figures."""
-    from designer.export.report import report, room_report
+    """Solvability class, reversibility, min stops, SCCs, traps, difficulty figures and what the
+    model's player costs."""
+    from designer.export.report import player_lines, report, room_report
     from designer.ops import levels
 
-    analysed = levels.analyze(level_file, routes=_routes(route))
+    analysed = levels.analyze(level_file, routes=_routes(route), player=read_player(player))
     if isinstance(analysed, levels.RoomAnalysed):
         echo(json.dumps(analysed.analysis.to_dict()) if as_json else room_report(analysed.analysis))
     elif isinstance(analysed, levels.CaveAnalysed):
         from designer.export.report import cave_report
 
-        echo(json.dumps(analysed.analysis.to_dict()) if as_json else cave_report(analysed.analysis))
+        if as_json:
+            echo(json.dumps(analysed.to_dict()))
+        else:
+            extra = player_lines(analysed.player) if analysed.player is not None else []
+            echo("\n".join([cave_report(analysed.analysis), *extra]))
     elif as_json:
-        echo(json.dumps(analysed.analysis.to_dict()))
+        echo(json.dumps(analysed.to_dict()))
     else:
-        echo(report(analysed.level, analysed.analysis))
+        text = report(analysed.level, analysed.analysis)
+        if analysed.player is not None:
+            head, _, rest = text.partition("\n\n")
+            text = "\n".join([head, *player_lines(analysed.player, analysed.shape)]) + "\n\n" + rest
+        echo(text)
+
+
+def read_player(path: str | None):
+    """The player of ``--player FILE``, or None (the default)."""
+    if path is None:
+        return None
+    from designer.analysis.player import Player
+
+    return Player.read(path)

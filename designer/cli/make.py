@@ -67,6 +67,9 @@ def make(
                                           help="Keep every other constraint and spend the time limit raising the "
                                                "options along the solution."),
     unique: bool = typer.Option(False, "--unique", rich_help_panel=ASK, help="Exactly one fewest-moves solution."),
+    first: bool = typer.Option(False, "--first", rich_help_panel=ASK,
+                               help="Return the first level that meets the request (by default the designer then "
+                                    "spends up to a second raising the choices at each stop)."),
     tidy: bool = typer.Option(False, "--tidy", rich_help_panel=ASK,
                               help="Every rock and snow tile the designer places is needed."),
     size: Optional[str] = size_option(),
@@ -127,7 +130,7 @@ def make(
                  "--min-choices": min_choices, "--maximize-choices": maximize_choices or None,
                  "--unique": unique or None, "--method": method, "--count": count if count > 1 else None, "--out": out,
                  "--difficulty": difficulty, "--curve": curve, "--door": door or None, "--route": route or None,
-                 "--items": items, "--teleports": teleports}
+                 "--items": items, "--teleports": teleports, "--first": first or None}
         clash = next((name for name, value in given.items() if value is not None), None)
         if clash:
             raise DesignerError(f"{clash} does not go with --from: the level's generator record gives the request")
@@ -140,7 +143,7 @@ def make(
             difficulty=None if difficulty is None else difficulty.value, curve=curve, workers=workers, count=count,
             method=None if method is None else method.value,
             doors=tuple(parse_cell(text, "--door") for text in door or ()), routes=tuple(route or ()),
-            items=items or 0, teleports=teleports or 0))
+            items=items or 0, teleports=teleports or 0, first=first))
     output = ops.LevelOutput(file=output_file, folder=out, fmt=fmt.value, force=force)
     with progress_bar(progress_shown()) as on_progress:
         made = ops.make(plan, output, dask=dask, on_progress=on_progress, cancel=cancel_token(ctx))

@@ -682,10 +682,26 @@ typedef struct {
     Routes routes;           /* a room's routes (count 0: a level, scored by its start and goal) */
 } Space;
 
-enum { OBJECTIVE_STOPS = 0, OBJECTIVE_OPTIONS = 1 };
+enum { OBJECTIVE_STOPS = 0, OBJECTIVE_OPTIONS = 1, OBJECTIVE_DECISIONS = 2 };
+
+/* The decisions score (OBJECTIVE_DECISIONS, designer.search.decisions): options a stop less the
+ * share of rail stops, in thousandths, never below 0, plus DECISIONS_MET when the layout meets
+ * the floor of min stops. A layout short of the floor is kept by the chain (it may pass through
+ * such layouts on its way to a better one), scored DECISIONS_SHORT_COST less for each stop
+ * short and below DECISIONS_MET, and never recorded as the best. */
+#define DECISIONS_MET 10000
+#define DECISIONS_SHORT_COST 150
+static int32_t decisions_milli(int32_t options, int32_t rails, int32_t stops, int32_t short_by)
+{
+    int64_t value = (1000LL * options - 1000LL * rails) / (stops > 0 ? stops : 1);
+    if (value < 0) value = 0;
+    if (short_by <= 0) return (int32_t)(DECISIONS_MET + value);
+    value += DECISIONS_MET - (int64_t)DECISIONS_SHORT_COST * short_by;
+    return (int32_t)(value < 0 ? 0 : value >= DECISIONS_MET ? DECISIONS_MET - 1 : value);
+}
 
 /* A layout's score: its min stops (or, with OBJECTIVE_OPTIONS, the options along its printed
- * solution) when it is strong and reversible and meets the space's band and floors, else -1.
+ * solution; with OBJECTIVE_DECISIONS, decisions_milli of its figures) when it is strong and reversible and meets the space's band and floors, else -1.
  * The start and goal cells are opened (a frame gap) in `board`, a copy of `terrain`. */
 static int32_t layout_score(const uint8_t *terrain, uint8_t *board, int h, int w, int64_t start, int64_t goal,
                             const Space *space, int32_t *scratch)
@@ -698,13 +714,15 @@ static int32_t layout_score(const uint8_t *terrain, uint8_t *board, int h, int w
     memcpy(board, terrain, (size_t)n);
     board[start] = board[goal] = 0;
     classify_one(board, h, w, start, goal, scratch, &klass, &reversible, &stops);
+    const int32_t short_by = space->min_stops >= 0 ? space->min_stops - stops : 0;
     if (klass != STRONG || !reversible || (space->max_stops >= 0 && stops > space->max_stops) ||
-        (space->min_stops >= 0 && stops < space->min_stops))
+        (short_by > 0 && space->objective != OBJECTIVE_DECISIONS))
         return -1;
     if (!space->unique && space->min_options < 0 && space->objective == OBJECTIVE_STOPS) return stops;
     int32_t options, rails, solutions;
     choice_figures(board, h, w, start, goal, scratch, &options, &rails, &solutions);
     if ((space->unique && solutions != 1) || options < space->min_options) return -1;
+    if (space->objective == OBJECTIVE_DECISIONS) return decisions_milli(options, rails, stops, short_by);
     return space->objective == OBJECTIVE_OPTIONS ? options : stops;
 }
 
@@ -781,7 +799,7 @@ static int64_t anneal_layout(uint8_t *terrain, int h, int w, const Space *space,
         ends[0] = start;
         ends[1] = goal;
         *score = next;
-        if (next > best[0]) {
+        if (next > best[0] && (space->objective != OBJECTIVE_DECISIONS || next >= DECISIONS_MET)) {
             memcpy(best_terrain, terrain, (size_t)n);
             best[0] = next;
             best[1] = start;
@@ -1291,7 +1309,7 @@ static PyObject *py_anneal_layout(PyObject *self, PyObject *args)
         return NULL;
     if (h < 1 || w < 1 || (long long)h * w > INT32_MAX / 32 || !(heat_hi > 0) || !(heat_lo > 0) || steps < 0)
         return PyErr_Format(PyExc_ValueError, "anneal_layout: bad size, heat or steps");
-    if (objective != OBJECTIVE_STOPS && objective != OBJECTIVE_OPTIONS)
+    if (objective < OBJECTIVE_STOPS || objective > OBJECTIVE_DECISIONS)
         return PyErr_Format(PyExc_ValueError, "anneal_layout: unknown objective %d", objective);
     if (room_mode < ROOM_SUM || room_mode > ROOM_PER_STOP)
         return PyErr_Format(PyExc_ValueError, "anneal_layout: unknown room score %d", room_mode);

@@ -318,8 +318,12 @@ def _schedule(stop, heat_hi: float, heat_lo: float, steps: int) -> np.ndarray:
     return _NO_STOP if stop is None else stop
 
 
-#: What an annealing chain's score counts: min stops, or the options along the printed solution.
-OBJECTIVES = ("stops", "options")
+#: What an annealing chain's score counts: min stops, the options along the printed solution, or
+#: the decisions along it (options a stop less the share of rail stops, in thousandths).
+OBJECTIVES = ("stops", "options", "decisions")
+#: The decisions score of a layout that meets its floor of min stops is this plus its figure; one
+#: short of the floor scores below it (the chain passes through it, never keeps it as its best).
+DECISIONS_MET = 10000
 #: How a room's routes make one score (``designer.search.engines.rooms``): the sum over routes of
 #: min(stops, floor), the shortest route, or (every floor met) the fewest options along any
 #: route, or a stop in thousandths.
@@ -344,7 +348,10 @@ def anneal_layout(terrain: np.ndarray, free, starts, goals, max_rocks: int | Non
     Returns the steps taken (fewer when ``target`` stops are reached or ``stop[0]`` is set).
 
     Choices: with ``objective="options"`` the score (and ``target``, ``best[0]``) counts the
-    options along the printed solution instead of stops (see ``choice_figures``); ``min_stops``,
+    options along the printed solution instead of stops (see ``choice_figures``); with
+    ``objective="decisions"``, the options a stop less the share of rail stops, in thousandths
+    (``designer.search.decisions``), plus ``DECISIONS_MET`` when the layout has ``min_stops``
+    (one short of them is kept by the chain below ``DECISIONS_MET``, never as its best); ``min_stops``,
     ``min_options`` and ``unique`` (exactly one fewest-moves solution) are further conditions a
     kept layout must meet.
 

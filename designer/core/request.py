@@ -97,6 +97,8 @@ class LayoutRequest:
     teleports: int = 0  # teleport pairs the designer places on free cells (--teleports)
     floors: tuple[tuple[str, int, int, int, str], ...] | None = None  # a template's floors (name, top, height, width, wrap)
     portals: tuple[tuple[Cell, Cell], ...] | None = None  # the portals a template pins: (cell, target)
+    first: bool = False  # the first level that meets the request, no time then spent on its decisions
+    # (designer.search.decisions; --first)
 
     # --- items (designer.core.items) ----------------------------------------------------------
 
@@ -292,9 +294,10 @@ class LayoutRequest:
     def to_json(self) -> dict:
         """Every field, as JSON values (cells as [row, column], the template as a list of rows; a
         room's doors as [number, [row, column]] pairs and its routes in ``--route``'s text form,
-        both left out of a level with one start and one goal; ``items`` and ``teleports`` left out when 0)."""
+        both left out of a level with one start and one goal; ``items``, ``teleports`` and ``first``
+        left out when 0 or false)."""
         out = fields_to_json(self, omit=lambda name, value: (name in ("doors", "routes") and value is None)
-                             or (name in ("items", "teleports") and not value)
+                             or (name in ("items", "teleports", "first") and not value)
                              or (name in ("floors", "portals") and value is None))
         if self.doors is not None:
             out["doors"] = [[number, list(cell)] for number, cell in self.doors]
@@ -383,6 +386,7 @@ _FIELD_KINDS = {
     "height": _INT, "width": _INT, "frame": _BOOL, "min_stops": _INT, "max_stops": _maybe(_INT),
     "start": _maybe(_CELL), "goal": _maybe(_CELL), "max_rocks": _maybe(_INT), "snow": _INT, "tidy": _BOOL,
     "template": _maybe(_ROWS), "min_choices": _maybe(_INT), "unique": _BOOL, "items": _INT, "teleports": _INT,
+    "first": _BOOL,
     "doors": _maybe(_Kind("a list of doors [number, [row, column]]",
                           lambda v: isinstance(v, list) and len(v) <= 9 and all(map(_is_door, v)),
                           lambda v: tuple((n, (cell[0], cell[1])) for n, cell in v))),

@@ -93,6 +93,12 @@ def _shade(left: int, most: int) -> str:
     return f"rgba({r},{g},{b},{alpha:.3f})"
 
 
+def _heat(rests: float, most: float) -> str:
+    """A fill for a cell the model's player rests on ``rests`` times: pale to deep red."""
+    alpha = 0.1 + 0.7 * (rests / most if most else 0)
+    return f"rgba(214,60,40,{alpha:.3f})"
+
+
 def _text(label: str, x: float, y: float, size: float, fill: str) -> draw.Text:
     return draw.Text(label, size, x, y, fill=fill, text_anchor="middle", dominant_baseline="central",
                      font_family="DejaVu Sans, Verdana, sans-serif", font_weight="bold")
@@ -212,11 +218,17 @@ def _cross(group: draw.Group, r: int, c: int, cell: float) -> None:
 
 
 def _level_group(level: Level, cell: float, solution: bool, moves_left: bool,
-                 analysis: Analysis | None, graph: bool = False) -> draw.Group:
+                 analysis: Analysis | None, graph: bool = False, heat: dict | None = None) -> draw.Group:
     group = draw.Group()
     for r, row in enumerate(tile_kinds(level)):
         for c, kind in enumerate(row):
             _tile(group, kind, c * cell, r * cell, cell)
+    if heat:
+        most = max(heat.values())
+        for (r, c), rests in sorted(heat.items()):
+            group.append(draw.Rectangle(c * cell, r * cell, cell, cell, fill=_heat(rests, most), class_="heat"))
+            label = f"{rests:.0f}" if rests >= 9.5 else f"{rests:.1f}"
+            group.append(_text(label, (c + 0.5) * cell, (r + 0.5) * cell, cell * 0.3, "#3d1010"))
     if moves_left and analysis is not None:
         most = max(analysis.remaining.values(), default=0)
         for (r, c, *taken), left in sorted(analysis.remaining.items()):
@@ -279,10 +291,11 @@ def check_size(width: int, height: int, cells: int) -> None:
 
 
 def draw_level(level: Level, *, cell: int = DEFAULT_CELL, solution: bool = False, moves_left: bool = False,
-               graph: bool = False, analysis: Analysis | None = None) -> draw.Drawing:
+               graph: bool = False, analysis: Analysis | None = None, heat: dict | None = None) -> draw.Drawing:
     """The level as a drawing, ``cell`` pixels a cell. ``solution`` draws the fewest-moves path
     (raises ValueError when the level has none); ``moves_left`` shades the resting cells;
-    ``graph`` draws the move graph over the map.
+    ``graph`` draws the move graph over the map; ``heat`` ({cell: rests}, the model's player's
+    ``designer.analysis.player.Figures.rests``) shades each cell by how often the player rests there.
 
     >>> level = Level.from_rows(["#G##", "#..#", "#.S#", "####"])
     >>> svg = svg_text(draw_level(level, graph=True))
@@ -295,7 +308,7 @@ def draw_level(level: Level, *, cell: int = DEFAULT_CELL, solution: bool = False
         if solution and analysis.solution is None:
             raise ValueError("the level is unsolvable: there is no solution to draw")
     picture = draw.Drawing(level.width * cell, level.height * cell)
-    picture.append(_level_group(level, cell, solution, moves_left, analysis, graph))
+    picture.append(_level_group(level, cell, solution, moves_left, analysis, graph, heat))
     return picture
 
 

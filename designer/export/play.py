@@ -17,6 +17,12 @@ move and R restarts the level.
 - **Progress** (solved levels, best counts, stars) is kept in the browser's ``localStorage``
   under a key per pack (made from the levels themselves), so it survives a reload; "Reset
   progress" clears it.
+- **Playtests.** Every attempt on every level is recorded (each move with its time, undos,
+  restarts, hints, the solver's help, finishing, leaving; a random id per visit, nothing
+  personal) and kept in ``localStorage`` under a key per pack; "Save playtest" downloads the
+  record as a JSON Lines file (``designer.formats.playtest_log``), which ``designer playtest``
+  reads. A page that defines ``window.playtestSink`` is handed each line as it happens.
+  ``data-logged`` on ``<body>`` counts the lines.
 
 For automated tests the page keeps its state on ``<body>``: ``data-state`` (``playing`` or
 ``solved``), ``data-moves`` (moves made in the current level), ``data-level`` (its index),
@@ -126,11 +132,17 @@ def entries_page(entries: list[dict], *, title: str, cell: int = PAGE_CELL, extr
     """The page of ``entries`` (``level_entry``'s, or a cave's: ``designer.caves.play``); ``extra``
     is (script, the code ``load`` runs after the doors are marked) for a page that needs more."""
     # "<" never reaches the page raw: no "</script>" or "<!--" can end or bend the script element
+    from designer.formats.playtest_log import level_id, pack_id
+
+    entries = [{**one, "id": level_id(one.get("rows", []))} for one in entries]
+    pack = {"id": pack_id([one["id"] for one in entries]),
+            "levels": [{"name": one["name"], "id": one["id"]} for one in entries]}
     data = json.dumps(entries).replace("<", "\\u003c").replace(">", "\\u003e")
     items = any("items" in one for one in entries)
     parts = {"RULES": RULES_JS, "TITLE": html.escape(title), "TILES": _tile_css(cell, ITEM_TILES if items else TILES),
              "CELL": str(cell), "SLIDE_MS": str(SLIDE_MS),
              "KEY": json.dumps(pack_key(entries)), "LEVELS": data,
+             "PACK": json.dumps(pack).replace("<", "\\u003c").replace(">", "\\u003e"),
              # a page with rooms marks every door with its number; a page of levels stays as it was
              "DOORS": _DOOR_MARKS if any("doors" in one for one in entries) else ""}
     # a page with portals, floors or wrap-around plays them; a page without stays as it was
@@ -239,260 +251,5 @@ PASSAGES_JS = resources.files("designer.export").joinpath("static", "passages.js
 _PLACEHOLDER = re.compile(r"__([A-Z_]+?)__")
 
 
-_TEMPLATE = """<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>__TITLE__</title>
-<style>
-body { margin: 0; padding: 16px; background: #eef5f9; color: #1d2a36;
-       font: 15px/1.4 "DejaVu Sans", Verdana, sans-serif; display: flex; flex-direction: column;
-       align-items: center; }
-#bar { display: flex; flex-wrap: wrap; gap: 10px; align-items: center; margin-bottom: 12px;
-       justify-content: center; }
-#bar button, #bar select { font: inherit; padding: 3px 10px; }
-#board { position: relative; touch-action: none; box-shadow: 0 2px 8px rgba(0,0,0,.2); }
-.cell { position: absolute; width: __CELL__px; height: __CELL__px; background-size: 100% 100%; }
-#player { position: absolute; left: 0; top: 0; width: __CELL__px; height: __CELL__px; }__PORTAL_CSS__
-#player::after { content: ""; position: absolute; inset: 18%; border-radius: 50%;
-                 background: #e9edf0; border: 3px solid #1d2a36; box-sizing: border-box; }
-#arrow { position: absolute; width: __CELL__px; height: __CELL__px; line-height: __CELL__px;
-         text-align: center; font-size: calc(__CELL__px * 0.8); font-weight: bold; color: #d9433b;
-         text-shadow: 0 0 3px #fff; pointer-events: none; }
-#status { min-height: 1.4em; font-weight: bold; }
-body[data-state="solved"] #status { color: #2e7d32; }
-.stars { color: #e0a100; letter-spacing: 2px; }
-.help { color: #55616d; font-size: 13px; text-align: center; }
-__TILES__
-</style>
-</head>
-<body data-state="playing" data-moves="0" data-level="0" data-hint="" data-items="0">
-<div id="bar">
-  <label id="choose">Level <select id="select"></select></label>
-  <span id="moves">Moves: 0</span>
-  <span id="par">Par: 0</span>
-  <span id="items" hidden></span>
-  <button id="hint" type="button">Hint</button>
-  <button id="solve" type="button">Solve</button>
-  <button id="undo" type="button">Undo</button>
-  <button id="restart" type="button">Restart</button>
-  <button id="next" type="button">Next level</button>
-</div>
-<div id="board"><div id="player"></div><div id="arrow" hidden></div></div>
-<p id="status" role="status"></p>
-<p class="help">Arrow keys, WASD or a swipe slide the player. H shows a hint, Enter solves the rest,
-U undoes a move, R restarts. <button id="reset" type="button">Reset progress</button></p>
-<script>
-"use strict";
-const LEVELS = __LEVELS__;
-const KEY = __KEY__;
-const CELL = __CELL__, SLIDE_MS = __SLIDE_MS__;
-const STEP = {u: [-1, 0], d: [1, 0], l: [0, -1], r: [0, 1]};
-const ARROW = {u: "\\u2191", d: "\\u2193", l: "\\u2190", r: "\\u2192"};
-const WORD = {u: "up", d: "down", l: "left", r: "right"};
-const KEYS = {ArrowUp: "u", ArrowDown: "d", ArrowLeft: "l", ArrowRight: "r",
-              w: "u", s: "d", a: "l", d: "r", W: "u", S: "d", A: "l", D: "r"};
-const KINDS = {".": "ice", "#": "rock", "_": "snow", "w": "wall"};
-const $ = (id) => document.getElementById(id);
-let index = 0, level = null, pos = null, taken = 0, history = [], solved = false, solving = false, assisted = false;
-let solveRun = 0;  /* which solver run may move the player */__PORTAL_VARS__
-let progress = loadProgress();
-
-/* Progress: {best: {index: moves}, stars: {index: stars}}, kept per pack in localStorage. */
-function emptyProgress() { return {best: {}, stars: {}}; }
-function loadProgress() {
-  try {
-    const kept = JSON.parse(window.localStorage.getItem(KEY) || "null");
-    if (kept && typeof kept.best === "object" && typeof kept.stars === "object") return kept;
-  } catch (e) { /* no storage here (private mode): progress lasts the visit */ }
-  return emptyProgress();
-}
-function saveProgress() {
-  try { window.localStorage.setItem(KEY, JSON.stringify(progress)); } catch (e) { /* as above */ }
-}
-function resetProgress() {
-  progress = emptyProgress();
-  try { window.localStorage.removeItem(KEY); } catch (e) { /* as above */ }
-  LEVELS.forEach((lv, k) => { $("select").options[k].textContent = label(k); });
-  show();
-}
-
-__RULES__function starsFor(moves) {
-  if (level.par < 0 || !level.stars) return 0;
-  return moves <= level.par ? 3 : moves <= level.stars.two ? 2 : moves <= level.stars.one ? 1 : 0;
-}
-function starText(n) { return "\\u2605".repeat(n) + "\\u2606".repeat(3 - n); }
-function place(animateCells) {
-  const player = $("player");
-  player.style.transition = animateCells ? `transform ${animateCells * SLIDE_MS}ms linear` : "none";
-  player.style.transform = `translate(${pos[1] * CELL}px, ${pos[0] * CELL}px)`;
-}
-function label(k) {
-  const best = progress.best[k];
-  const done = best === undefined ? "" :
-    ` \\u2713 solved in ${best} (par ${LEVELS[k].par}) ${starText(progress.stars[k] || 0)}`;
-  return `${k + 1}. ${LEVELS[k].name}${done}`;
-}
-function clearHint() {
-  document.body.dataset.hint = "";
-  $("arrow").hidden = true;
-}
-function show() {
-  const moves = history.length;
-  document.body.dataset.state = solved ? "solved" : "playing";
-  document.body.dataset.moves = String(moves);
-  document.body.dataset.level = String(index);
-  $("moves").textContent = `Moves: ${moves}`;
-  const items = level.items || [], left = items.filter((item, k) => !(taken >> k & 1)).length;
-  document.body.dataset.items = String(left);
-  $("items").hidden = !items.length;
-  $("items").textContent = level.cave ? `Keys: ${items.length - left} of ${items.length}` :
-    left ? `Items left: ${left} (the exit opens when none is left)` : "Items: all taken, the exit is open";
-  document.querySelectorAll(".cell.item").forEach((cell) => { cell.hidden = taken >> Number(cell.dataset.item) & 1; });
-  $("par").textContent = level.par < 0 ? "Par: none (the goal cannot be reached)" : `Par: ${level.par}`;
-  if (solved) {
-    const stars = assisted ? 0 : starsFor(moves);
-    document.body.dataset.stars = String(stars);
-    $("status").textContent = assisted ? `Solved by the solver in ${moves} (par ${level.par}): solve it yourself for stars`
-                                       : `Solved in ${moves} (par ${level.par}) ${starText(stars)}`;
-  } else {
-    delete document.body.dataset.stars;
-    if (!document.body.dataset.hint) $("status").textContent = "";
-  }
-  $("select").options[index].textContent = label(index);
-  $("select").value = String(index);
-  $("next").disabled = index + 1 >= LEVELS.length;
-}
-function move(dir) {
-  if (solved) return 0;
-  const {to, cells, taken: now} = slide(pos, dir, taken);
-  if (cells === 0) return 0;  /* not a move */
-  clearHint();
-  history.push([pos, taken]);__ON_MOVE__
-  pos = to;
-  taken = now;
-  if (same(pos, level.goal) && goalOpen(taken)) {
-    solved = true;
-    if (!assisted) {
-      const moves = history.length, stars = starsFor(moves);
-      if (progress.best[index] === undefined || moves < progress.best[index]) progress.best[index] = moves;
-      progress.stars[index] = Math.max(progress.stars[index] || 0, stars);
-      saveProgress();
-    }
-  }
-  __PLACE__
-  show();
-  return cells;
-}
-function hint() {
-  if (solved || solving) return;
-  const found = nextMove(pos, taken);
-  const arrow = $("arrow");
-  if (!found) {
-    document.body.dataset.hint = "none";
-    arrow.hidden = true;
-    $("status").textContent = "No way to the goal from here: undo or restart";
-    return;
-  }
-  document.body.dataset.hint = found.dir;
-  arrow.textContent = ARROW[found.dir];
-  arrow.style.left = `${pos[1] * CELL}px`;
-  arrow.style.top = `${pos[0] * CELL}px`;
-  arrow.hidden = false;
-  $("status").textContent = `Hint: slide ${WORD[found.dir]} (${found.moves} move${found.moves > 1 ? "s" : ""} to the goal)`;
-}
-function solveRest() {
-  if (solved || solving) return;
-  if (!nextMove(pos, taken)) { hint(); return; }
-  solving = true;
-  assisted = true;
-  const run = ++solveRun;  /* a timer left from an earlier run (before a restart) does nothing */
-  const step = () => {
-    if (run !== solveRun || !solving) return;
-    const found = nextMove(pos, taken);
-    if (solved || !found) { solving = false; return; }
-    const cells = move(found.dir);
-    if (solved) { solving = false; return; }  /* the last move: keys and buttons work at once */
-    window.setTimeout(step, cells * SLIDE_MS + 120);
-  };
-  step();
-}
-function undo() {
-  if (!history.length || solving) return;__ON_BACK__
-  [pos, taken] = history.pop();
-  solved = false;
-  clearHint();
-  place(0);
-  show();
-}
-function load(k) {__ON_BACK__
-  index = k;
-  level = LEVELS[k];
-  pos = level.start.slice();
-  taken = 0;
-  history = [];
-  solved = solving = assisted = false;
-  clearHint();
-  const board = $("board"), kinds = level.kinds;
-  board.querySelectorAll(".cell").forEach((e) => e.remove());
-  board.style.width = `${kinds[0].length * CELL}px`;
-  board.style.height = `${kinds.length * CELL}px`;
-  kinds.forEach((row, r) => [...row].forEach((ch, c) => {
-    const cell = document.createElement("div");
-    const end = same([r, c], level.start) ? "start" : same([r, c], level.goal) ? "goal" : KINDS[ch];
-    cell.className = `cell ${end}`;
-    cell.style.left = `${c * CELL}px`;
-    cell.style.top = `${r * CELL}px`;
-    board.insertBefore(cell, $("player"));
-  }));
-  (level.items || []).forEach(([r, c], k) => {
-    const item = document.createElement("div");
-    item.className = "cell item";
-    item.dataset.item = String(k);
-    item.style.left = `${c * CELL}px`;
-    item.style.top = `${r * CELL}px`;
-    board.insertBefore(item, $("player"));
-  });__DOORS__
-  place(0);
-  show();
-}
-LEVELS.forEach((lv, k) => {
-  const option = document.createElement("option");
-  option.value = String(k);
-  option.textContent = label(k);
-  $("select").appendChild(option);
-});
-if (LEVELS.length < 2) { $("choose").hidden = true; $("next").hidden = true; }
-$("select").addEventListener("change", (e) => { load(Number(e.target.value)); e.target.blur(); });
-$("hint").addEventListener("click", hint);
-$("solve").addEventListener("click", solveRest);
-$("undo").addEventListener("click", undo);
-$("restart").addEventListener("click", () => load(index));
-$("next").addEventListener("click", () => { if (index + 1 < LEVELS.length) load(index + 1); });
-$("reset").addEventListener("click", resetProgress);
-document.addEventListener("keydown", (e) => {
-  if (e.target && (e.target.tagName === "SELECT" || e.target.tagName === "BUTTON") && e.key === "Enter") return;
-  if (e.target && e.target.tagName === "SELECT") return;
-  if (solving) return;
-  if (KEYS[e.key]) { e.preventDefault(); move(KEYS[e.key]); }
-  else if (e.key === "u" || e.key === "U" || (e.key === "z" && (e.ctrlKey || e.metaKey))) undo();
-  else if (e.key === "r" || e.key === "R") load(index);
-  else if (e.key === "h" || e.key === "H") hint();
-  else if (e.key === "Enter") { e.preventDefault(); solveRest(); }
-});
-let touch = null;
-$("board").addEventListener("touchstart", (e) => { touch = [e.touches[0].clientX, e.touches[0].clientY]; },
-                            {passive: true});
-$("board").addEventListener("touchend", (e) => {
-  if (!touch || solving) return;
-  const dx = e.changedTouches[0].clientX - touch[0], dy = e.changedTouches[0].clientY - touch[1];
-  touch = null;
-  if (Math.max(Math.abs(dx), Math.abs(dy)) < 20) return;
-  move(Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? "r" : "l") : (dy > 0 ? "d" : "u"));
-});
-load(0);
-</script>
-</body>
-</html>
-"""
+#: The page, its parts where ``__NAME__`` stands (``static/play.html``).
+_TEMPLATE = resources.files("designer.export").joinpath("static", "play.html").read_text()

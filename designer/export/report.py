@@ -109,6 +109,24 @@ def report(level: Level, analysis: Analysis) -> str:
     return "\n".join(lines)
 
 
+def player_lines(figures, shape=None) -> list[str]:
+    """The lines of ``analyze`` for the model's player (``designer.analysis.player.Figures``) and
+    the level's structure (``designer.analysis.structure.Structure``)."""
+    parts = figures.parts()
+    within = ", ".join(f"{p:.0%} within {n}" for n, p in figures.within.items())
+    hottest = ", ".join(f"{cell} {rests:.1f}" for cell, rests in figures.hottest())
+    lines = [f"predicted difficulty: {figures.difficulty:.1f} of 10  (expected moves {figures.expected_moves:.1f} = "
+             f"par {parts['par']:.0f} + {parts['wandering']:.1f} wandering + {parts['restarts']:.1f} in attempts "
+             f"restarted; {figures.expected_restarts:.2f} restarts)",
+             f"player: {within}; rests most on {hottest}"]
+    if shape is not None:
+        lines.append(f"structure: {shape.subgoals} subgoal{'s' * (shape.subgoals != 1)} (stops every way passes), "
+                     f"{shape.counter_intuitive} counter-intuitive move{'s' * (shape.counter_intuitive != 1)}, "
+                     f"{shape.reachable} reachable stops, {shape.dead_ends} dead end{'s' * (shape.dead_ends != 1)}, "
+                     f"{shape.traps} trap stop{'s' * (shape.traps != 1)}, {shape.branching:.2f} moves a stop")
+    return lines
+
+
 def room_report(analysed) -> str:
     """The human-readable analysis of a room's routes (``designer.analysis.routes.RoomAnalysis``)
     that ``designer analyze`` prints for a room with several doors."""

@@ -58,6 +58,7 @@ class MakeOptions:
     routes: tuple[str, ...] = ()  # a room's routes, in --route's text form: "1:3", "1:3=15", "1:3=15..20"
     items: int = 0  # items to place (--items), besides those a template draws (*)
     teleports: int = 0  # teleport pairs to place (--teleports)
+    first: bool = False  # the first level that meets the request (--first; designer.search.decisions)
 
 
 @dataclass(frozen=True)
@@ -126,7 +127,8 @@ def request_for(options: MakeOptions) -> LayoutRequest:
                          max_stops=options.max_stops, start=options.start, goal=options.goal,
                          max_rocks=options.max_rocks, snow=snow, tidy=options.tidy, template=rows,
                          min_choices=options.min_choices, unique=options.unique, doors=doors, routes=routes,
-                         items=options.items, teleports=options.teleports, floors=floors, portals=portals)
+                         items=options.items, teleports=options.teleports, floors=floors, portals=portals,
+                         first=options.first)
 
 
 def plan(options: MakeOptions) -> Plan:

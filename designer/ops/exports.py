@@ -72,9 +72,11 @@ class Written:
 
 
 def render(source: str, output_file: str, *, solution: bool = False, moves_left: bool = False,
-           graph: bool = False, cell: int | None = None, force: bool = False) -> Written:
+           graph: bool = False, cell: int | None = None, force: bool = False, heat: bool = False,
+           player=None) -> Written:
     """Draw a level (or a pack folder, as one contact sheet) as SVG or PNG, by ``output_file``'s
-    suffix; with ``solution``, the fewest-moves path (``RequestNotMet`` when a level has none)."""
+    suffix; with ``solution``, the fewest-moves path (``RequestNotMet`` when a level has none);
+    with ``heat``, where the model's ``player`` (``designer.analysis.player``) rests, one level only."""
     from designer.core.room import Room
     from designer.export import picture
     from designer.formats import output
@@ -84,6 +86,8 @@ def render(source: str, output_file: str, *, solution: bool = False, moves_left:
         raise DesignerError(f"-o {output_file}: unknown picture format {suffix or '(no suffix)'!r}; "
                             "use .svg or .png")
     output.check_file(output_file, force=force)
+    if heat and (is_cave_source(source) or Path(source).is_dir()):
+        raise DesignerError("--heat draws one level with one start and one goal, not a cave or a pack")
     if is_cave_source(source):
         from designer.ops.caves import render_plan
 
@@ -95,8 +99,8 @@ def render(source: str, output_file: str, *, solution: bool = False, moves_left:
         return Written([output_file], 1)
     levels, room = _read(source)
     if room is not None:  # each door numbered, each route's path in a colour of its own
-        if moves_left or graph:
-            raise DesignerError("--moves-left and --graph draw a level with one start and one goal, not a room's "
+        if moves_left or graph or heat:
+            raise DesignerError("--moves-left, --graph and --heat draw a level with one start and one goal, not a room's "
                                 f"{len(room.doors)} doors")
         try:
             drawing = picture.draw_room(room, cell=cell or picture.DEFAULT_CELL, solution=solution)
@@ -111,8 +115,17 @@ def render(source: str, output_file: str, *, solution: bool = False, moves_left:
             raise DesignerError(f"--moves-left and --graph draw levels with one start and one goal: {rooms[0]} is "
                                 "a room with several doors")
         if len(levels) == 1 and not Path(source).is_dir():
+            rests = None
+            if heat:
+                from designer.analysis.player import DEFAULT, play
+                from designer.core.errors import LevelError
+
+                try:
+                    rests = play(levels[0].level, player or DEFAULT).rests
+                except LevelError as exc:
+                    raise RequestNotMet(f"unsolvable: {exc}") from None
             drawing = picture.draw_level(levels[0].level, cell=cell or picture.DEFAULT_CELL, solution=solution,
-                                         moves_left=moves_left, graph=graph)
+                                         moves_left=moves_left, graph=graph, heat=rests)
         else:
             drawing = picture.contact_sheet([(entry.name, entry.level) for entry in levels], cell=cell or 16,
                                             solution=solution, moves_left=moves_left, graph=graph)

@@ -20,10 +20,21 @@ class Solved:
 
 @dataclass(frozen=True)
 class Analysed:
-    """A level and its analysis (``designer.analysis.graph.Analysis``)."""
+    """A level and its analysis (``designer.analysis.graph.Analysis``), with what the model's
+    player costs on it (``designer.analysis.player.Figures``; None when it cannot be solved) and
+    its structure (``designer.analysis.structure.Structure``)."""
 
     level: Level
     analysis: object
+    player: object = None
+    shape: object = None
+
+    def to_dict(self) -> dict:
+        """The analysis object of ``analyze --json``: the level's, then ``player`` and ``structure``."""
+        out = self.analysis.to_dict()
+        out["player"] = None if self.player is None else self.player.to_json()
+        out["structure"] = None if self.shape is None else self.shape.to_json()
+        return out
 
 
 @dataclass(frozen=True)
@@ -54,10 +65,17 @@ class CaveSolved:
 
 @dataclass(frozen=True)
 class CaveAnalysed:
-    """A cave and its analysis (``designer.caves.graph.CaveAnalysis``)."""
+    """A cave and its analysis (``designer.caves.graph.CaveAnalysis``), with what the model's
+    player costs on the whole cave (``designer.analysis.player.Figures``; None: no way through)."""
 
     cave: object
     analysis: object
+    player: object = None
+
+    def to_dict(self) -> dict:
+        out = self.analysis.to_dict()
+        out["player"] = None if self.player is None else self.player.to_json()
+        return out
 
 
 def _read(source: str, routes: list | None):
@@ -105,21 +123,29 @@ def solve(source: str, *, by: str = "moves", routes: list | None = None) -> Solv
     return Solved(found, solve_level(found, by=by))
 
 
-def analyze(source: str, *, routes: list | None = None) -> Analysed | RoomAnalysed:
-    """Read a level and analyse it: class, reversibility, min stops, SCCs, traps, figures. A
-    room: each of ``routes`` (every pair of doors i < j when None), and the room as a whole."""
+def analyze(source: str, *, routes: list | None = None, player=None) -> Analysed | RoomAnalysed:
+    """Read a level and analyse it: class, reversibility, min stops, SCCs, traps, figures, and
+    what the model's ``player`` (``designer.analysis.player.Player``; default: the fitted one)
+    costs on it. A room: each of ``routes`` (every pair of doors i < j when None), and the room
+    as a whole."""
+    from designer.analysis import player as model
     from designer.analysis.graph import analyze as analyze_level
     from designer.analysis.routes import analyze_routes
+    from designer.analysis.structure import structure
     from designer.core.room import Room
 
+    who = player or model.DEFAULT
     found = _read(source, routes)
     if isinstance(found, Room):
         return RoomAnalysed(found, analyze_routes(found, routes))
     if not isinstance(found, Level):
         from designer.caves.graph import analyze as analyze_cave
 
-        return CaveAnalysed(found, analyze_cave(found))
-    return Analysed(found, analyze_level(found))
+        report = analyze_cave(found)
+        return CaveAnalysed(found, report, model.play_cave(found, who) if report.way is not None else None)
+    report = analyze_level(found)
+    figures = model.play(found, who) if report.min_stops is not None else None
+    return Analysed(found, report, figures, structure(found))
 
 
 def _parse_cave(data: bytes):

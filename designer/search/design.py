@@ -58,6 +58,7 @@ from designer.core.control import CancelToken
 from designer.core.errors import DesignerError
 from designer.core.level import Level
 from designer.core.request import LayoutRequest
+from designer.search import decisions
 from designer.search.engines import anneal, exhaustive, opengrid
 from designer.search.engines.items import design_with_items
 from designer.search.goal import Goal
@@ -138,8 +139,10 @@ def design(
                     workers=workers or os.cpu_count() or 1, method=method, excluded=set(exclude), progress=progress or Progress(), executor=executor)
     if hint is not None:
         search.absorb(StageResult(pool=((classify(hint).min_stops or 0, hint),)))
-    return with_images(POLICIES[method], search, exclude)
-
+    found = with_images(POLICIES[method], search, exclude)
+    if decisions.wanted(request, method=method, maximizing=goal.maximizing):
+        return decisions.improve(search, found)
+    return found
 
 
 # --- the policies: which stages run, in what order, with what share of the time left ----------

@@ -39,6 +39,8 @@ class GeneratorRecord:
     skipped: tuple[str, ...] = ()  # stages that could not run in the time left, and why
     stage_seconds: dict[str, float] | None = None  # how long each stage ran (at once, in the portfolio)
     difficulty: str | None = None  # a preset with a search of its own ("expert"), run again by make --from
+    improved: str | None = None  # what the search for decisions did after the request was met
+    # (designer.search.decisions), in words
 
     def but(self, **changes) -> GeneratorRecord:
         return replace(self, **changes)
@@ -85,6 +87,7 @@ _RECORD_FIELDS = {
     "rejected": ("a whole number from 0", _count),
     "skipped": ("a list of texts", lambda v: isinstance(v, list) and all(type(x) is str for x in v)),
     "difficulty": ("\"expert\" or null", lambda v: v is None or v == "expert"),
+    "improved": ("text or null", lambda v: v is None or (type(v) is str and len(v) <= 500)),
     "stage_seconds": ("an object of seconds by stage", lambda v: v is None or (
         isinstance(v, dict) and all(fits_seconds(x) for x in v.values()))),
 }

@@ -78,6 +78,16 @@ EPOCH_SECONDS = 20.0
 #: Steps per compiled call: the schedule, the stop flag and the clock are looked at in between.
 SLICE_STEPS = 4096
 
+# --- decisions by default (designer.search.decisions) ------------------------------------------
+#: Once a level meets its request, this many chains that count decisions run this many steps
+#: each (a budget of work: the same seed gives the same level; about a second on a framed 12x12
+#: of 25 stops), within the time left, and each stops at this score: options a stop less the
+#: share of rail stops, in thousandths (1700: say 1.80 options a stop with a tenth of the stops
+#: rails).
+DECISIONS_CHAINS = 2
+DECISIONS_STEPS = 120_000
+DECISIONS_ENOUGH = 1700
+
 # --- open grids (designer.search.engines.opengrid) --------------------------------------------------------
 #: Heat at the start and the end of an epoch; later epochs start at half of ``OPEN_HOT``.
 OPEN_HOT, OPEN_COLD = 3.0, 0.1

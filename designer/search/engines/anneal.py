@@ -100,9 +100,11 @@ def _closed(level: Level, request: LayoutRequest) -> np.ndarray:
 
 
 def run_chain(request: LayoutRequest, chain: Chain, budget: Budget, target: int | None, stop: np.ndarray,
-              on_best: Callable[[int], None] | None = None, conditions: dict | None = None) -> Chain:
+              on_best: Callable[[int], None] | None = None, conditions: dict | None = None,
+              heat: float = 1.0) -> Chain:
     """Anneal ``chain`` until ``budget`` is spent, ``target`` is reached or ``stop[0]`` is set.
-    ``conditions``: the chain's objective and choice conditions (see ``choice_conditions``)."""
+    ``conditions``: the chain's objective and choice conditions (see ``choice_conditions``);
+    ``heat``: the schedule's heats are multiplied by it (a score in finer units than a stop)."""
     space = LayoutSpace.of(request)
     free = (space.fixed < 0).reshape(request.height, request.width)
     starts, goals = space.start_cells.tolist(), space.goal_cells.tolist()
@@ -110,11 +112,11 @@ def run_chain(request: LayoutRequest, chain: Chain, budget: Budget, target: int 
 
     def reheat() -> float:
         chain.restart_from_best()
-        return REHEAT * HOT
+        return REHEAT * HOT * heat
 
-    for heat in cooling(budget, HOT, COLD, EPOCH_SECONDS, lambda: bool(stop[0]), reheat):
+    for now in cooling(budget, HOT * heat, COLD * heat, EPOCH_SECONDS, lambda: bool(stop[0]), reheat):
         kernels.anneal_layout(chain.terrain, free, starts, goals, request.max_rocks, request.max_stops,
-                              chain.ends, chain.score, chain.rng, heat, heat, SLICE_STEPS, target, stop,
+                              chain.ends, chain.score, chain.rng, now, now, SLICE_STEPS, target, stop,
                               chain.best_terrain, chain.best, **(conditions or {}))
         if chain.best[0] > reported:
             reported = int(chain.best[0])
@@ -126,23 +128,49 @@ def run_chain(request: LayoutRequest, chain: Chain, budget: Budget, target: int 
     return chain
 
 
+def run_steps(request: LayoutRequest, chain: Chain, budget: Budget, steps: int, target: int | None,
+              stop: np.ndarray, conditions: dict | None = None, heat: float = 1.0) -> Chain:
+    """Anneal ``chain`` for ``steps`` steps, its heat falling from ``HOT`` to ``COLD`` (times
+    ``heat``) over them, until it reaches ``target`` itself, ``budget`` is spent or ``stop[0]``
+    is set: a budget of work, so that the same seed gives the same chain on any machine that
+    has the time."""
+    space = LayoutSpace.of(request)
+    free = (space.fixed < 0).reshape(request.height, request.width)
+    starts, goals = space.start_cells.tolist(), space.goal_cells.tolist()
+    hot, cold = HOT * heat, COLD * heat
+    done = 0
+    local = np.zeros(1, np.int32)  # this chain's own stop at its target: the others go on
+    while done < steps and not stop[0] and not budget.expired():
+        take = min(SLICE_STEPS, steps - done)
+        first, last = (hot * (cold / hot) ** (k / max(1, steps - 1)) for k in (done, done + take - 1))
+        kernels.anneal_layout(chain.terrain, free, starts, goals, request.max_rocks, request.max_stops,
+                              chain.ends, chain.score, chain.rng, first, last, take, target, local,
+                              chain.best_terrain, chain.best, **(conditions or {}))
+        done += take
+        if target is not None and chain.best[0] >= target:
+            break
+    return chain
+
+
 def choice_conditions(request: LayoutRequest, objective: str, maximizing: bool = False) -> dict | None:
     """The chain's conditions when it counts choices (``objective`` "options") or the request
     constrains them: the request's K as a floor, ``unique``, and ``min_choices`` as a floor when
-    the score counts stops (counting options, it is the target to climb to, not a wall). None for
+    the score counts stops or decisions (counting options, it is the target to climb to, not a
+    wall). None for
     a plain min-stops chain. A room: its routes and how they make one score (``room_score``,
     ``designer.search.engines.rooms``), every route's band in them."""
     if request.is_room:
         return {"routes": route_table(LayoutSpace.of(request)), "room_score": kernel_score(maximizing, objective)}
     if objective == "stops" and not request.asks_for_choices:
         return None
-    return {"min_stops": request.min_stops, "min_options": request.min_choices if objective == "stops" else None,
+    return {"min_stops": request.min_stops, "min_options": request.min_choices if objective != "options" else None,
             "unique": request.unique, "objective": objective}
 
 
 def search(request: LayoutRequest, level: Level, stops: int, rng: np.random.Generator, budget: Budget,
            workers: int = 1, *, target: int | None = None,
-           on_best: Callable[[int], None] | None = None, objective: str = "stops") -> tuple[Level | None, int]:
+           on_best: Callable[[int], None] | None = None, objective: str = "stops",
+           steps: int | None = None) -> tuple[Level | None, int]:
     """The best layout the chains find from ``level`` (strong, reversible, ``stops`` min stops):
     one chain per worker until ``budget`` is spent or until one reaches
     ``target``; returns the best level and its stops (``level`` itself if nothing beat it).
@@ -150,19 +178,39 @@ def search(request: LayoutRequest, level: Level, stops: int, rng: np.random.Gene
     Counting choices (``objective`` "options", or a request with ``min_choices`` or ``unique``:
     see ``choice_conditions``), ``level`` is only where the chains start, it need not meet the
     conditions, and the score is the objective's: the best level that meets them and its score
-    come back, or (None, -1) when no chain found one."""
+    come back, or (None, -1) when no chain found one.
+
+    Counting decisions (``objective`` "decisions": options a stop less the share of rail stops,
+    in thousandths; ``designer.search.decisions``), the chains may pass through layouts short of
+    the request's min stops, never keep one as their best, and run hotter: a stop's worth of
+    options moves the score by 1000 / min stops.
+
+    ``steps``: each chain runs that many steps (``run_steps``) rather than until the time is up,
+    and stops at ``target`` on its own; the best chain wins, the first of equals: the same seed
+    and number of chains give the same level."""
     conditions = choice_conditions(request, objective, maximizing=target is None)
+    heat = 1.0
+    if objective in ("decisions", "per_stop"):  # thousandths of a stop's worth
+        heat = 1000 / max(1, min(band.min_stops for band in request.route_bands) if request.is_room
+                           else request.min_stops)
+    if objective == "decisions":
+        target = None if target is None else target + kernels.DECISIONS_MET
     terrain = _closed(level, request)
     seeds = rng.integers(0, 2**63, max(1, workers))
     first = stops if conditions is None else -1  # -1: the chain scores its start itself
     chains = [Chain.start_from(terrain, level, first, int(seed)) for seed in seeds]
     stop = np.zeros(1, np.int32)
+
+    def run(chain: Chain) -> Chain:
+        if steps is not None:
+            return run_steps(request, chain, budget, steps, target, stop, conditions, heat)
+        return run_chain(request, chain, budget, target, stop, on_best, conditions, heat)
+
     if len(chains) == 1:
-        run_chain(request, chains[0], budget, target, stop, on_best, conditions)
+        run(chains[0])
     else:
         with ThreadPoolExecutor(len(chains)) as pool:
-            futures = [pool.submit(run_chain, request, chain, budget, target, stop, on_best, conditions)
-                       for chain in chains]
+            futures = [pool.submit(run, chain) for chain in chains]
             try:
                 for future in futures:
                     future.result()
@@ -170,6 +218,9 @@ def search(request: LayoutRequest, level: Level, stops: int, rng: np.random.Gene
                 stop[0] = 1
                 raise
     best = max(chains, key=lambda chain: int(chain.best[0]))
+    if objective == "decisions":
+        met = best.best[0] >= kernels.DECISIONS_MET
+        return (best.best_level(), int(best.best[0]) - kernels.DECISIONS_MET) if met else (None, -1)
     if conditions is not None:
         return (best.best_level(), int(best.best[0])) if best.best[0] >= 0 else (None, -1)
     if best.best[0] <= stops:

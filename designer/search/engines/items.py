@@ -442,7 +442,7 @@ def design_with_items(request: LayoutRequest, *, plain_design: Callable, seed: i
         RouteBand(band.a, band.b, None if band.min_stops is None else lowered(band.min_stops)) for band in request.routes)
     plain_rows = None if request.template is None else tuple(row.replace(ITEM_CHAR, ".") for row in request.template)
     plain = replace(request, items=0, teleports=0, floors=None, portals=None, template=plain_rows, min_stops=lowered(request.min_stops), max_stops=None,
-                    tidy=False, min_choices=None, unique=False, routes=routes)
+                    tidy=False, min_choices=None, unique=False, routes=routes, first=True)  # a start: no decisions
     if request.floors:  # the portfolio's stages know one grid: the chains start from the template itself
         start = opened_template(request, np.random.default_rng(seed))
     else:

@@ -1,0 +1,351 @@
+"""A model of a player, solved exactly: what a level costs someone who does not know its solution.
+
+The player (docs/spec.md, "Difficulty") rests on a stop and sees the moves open there. They pick
+one by a softmax over what they can see of each move:
+
+- ``toward``: how much nearer the exit the move ends, in cells (Manhattan distance, over the
+  grid's larger side), as the level is drawn;
+- ``back``: 1 for the move straight back the way they came (the opposite of their last move).
+
+A move's weight is ``exp(skill * (toward - back_aversion * back))``: ``skill`` 0 is a player who
+picks at random, a large one heads straight for the exit; ``back_aversion`` is how much they dislike
+undoing their last slide. A move that ends on the exit is always taken (the player sees it). A
+move into a trap (a stop the exit cannot be reached from) is a restart: the player is back on
+the start, one restart more.
+
+So the player is an absorbing Markov chain over states (stop, last move): stops of the level's
+state graph (``designer.core.items.States``: items taken, portals, floors, a cave's keys and
+rooms), and the exit absorbs. Its figures are solved exactly with sparse linear algebra
+(``scipy.sparse.linalg.spsolve``): no sampling.
+
+- ``expected_moves``: the moves to the exit, restarts included;
+- ``expected_restarts``;
+- ``within``: the chance to finish within N moves (par, twice par, four times par);
+- ``rests``: how often the player rests on each cell, on average (where they spend their time).
+
+``difficulty`` turns the expected moves into a 1-10 scale a designer reads: 1 + 3 log10(moves),
+so 1 move is 1, 10 moves 4, 100 moves 7, 1000 moves 10 (clamped). Its parts, in moves: the par,
+the moves lost wandering, and the moves lost to restarts.
+
+>>> from designer.core.level import Level
+>>> level = Level.from_rows(["#####", "#S.G#", "#####"])
+>>> figures = play(level)
+>>> figures.expected_moves, figures.expected_restarts
+(1.0, 0.0)
+>>> figures.difficulty
+1.0
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from designer.core.errors import DesignerError, LevelError
+from designer.core.items import States, state_table
+from designer.core.level import Cell, Level
+from designer.core.rules import NO_MOVE
+
+#: The opposite of each direction (u, d, l, r): the move back.
+OPPOSITE = np.array([1, 0, 3, 2])
+NO_LAST = 4  # the state of a player who has not moved yet (on the start, or after a restart)
+
+
+@dataclass(frozen=True)
+class Player:
+    """The model's parameters (docs/spec.md "Difficulty"); the defaults are fitted to glissade's
+    26 levels in their designer's order (docs/player.md)."""
+
+    skill: float = 1.0
+    back_aversion: float = 1.0
+
+    def __post_init__(self) -> None:
+        for name in ("skill", "back_aversion"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise DesignerError(f"the player's {name} must be a finite number, not {value!r}")
+            if not -50 <= value <= 50:
+                raise DesignerError(f"the player's {name} must lie in -50..50, not {value!r}")
+
+    def to_json(self) -> dict:
+        return {"format": PLAYER_FORMAT, "skill": self.skill, "back_aversion": self.back_aversion}
+
+    @classmethod
+    def from_json(cls, obj: object) -> Player:
+        """A player read back; DesignerError (one line) for anything else."""
+        if not isinstance(obj, dict) or obj.get("format") != PLAYER_FORMAT:
+            raise DesignerError(f"a player file is a JSON object with \"format\": \"{PLAYER_FORMAT}\"")
+        unknown = sorted(set(obj) - {"format", "skill", "back_aversion", "fit"})
+        if unknown:
+            raise DesignerError(f"the player file has an unknown field {unknown[0]!r}")
+        return cls(**{name: obj[name] for name in ("skill", "back_aversion") if name in obj})
+
+    @classmethod
+    def read(cls, path: str) -> Player:
+        """The player of a file (``--player FILE``); DesignerError (one line) when it is not one."""
+        from designer.formats.reading import decode_text, read_bytes
+
+        text = decode_text(read_bytes(path, "player file"))
+        try:
+            obj = json.loads(text, parse_constant=_no_constant)
+        except ValueError as exc:
+            raise DesignerError(f"{path}: not a player file ({exc})"[:200]) from None
+        try:
+            return cls.from_json(obj)
+        except DesignerError as exc:
+            raise DesignerError(f"{path}: {exc}") from None
+
+
+PLAYER_FORMAT = "ice-designer player 1"
+DEFAULT = Player()
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a number a player file may hold")
+
+
+@dataclass(frozen=True)
+class Figures:
+    """What the model's player costs on one level (see the module docstring)."""
+
+    par: int  # the fewest moves
+    expected_moves: float
+    expected_restarts: float
+    within: dict[int, float]  # moves -> the chance to have finished within them
+    rests: dict[Cell, float] = field(repr=False)  # cell -> expected rests there (the heat map)
+    states: int = 0  # states of the chain
+
+    @property
+    def difficulty(self) -> float:
+        """1 + 3 log10(expected moves), clamped to 1..10, to one decimal."""
+        return scale(self.expected_moves)
+
+    @property
+    def lost_wandering(self) -> float:
+        """Moves lost besides the par and the restarts' moves (see ``parts``)."""
+        return self.parts()["wandering"]
+
+    def parts(self) -> dict[str, float]:
+        """The expected moves in parts: the par, the moves lost wandering, and the moves spent
+        on attempts that ended in a restart (each restart's own moves, estimated as the
+        expected moves divided among the attempts)."""
+        attempts = 1 + self.expected_restarts
+        restarts = self.expected_moves * self.expected_restarts / attempts
+        return {"par": float(self.par), "wandering": max(0.0, self.expected_moves - restarts - self.par),
+                "restarts": restarts}
+
+    def hottest(self, count: int = 3) -> list[tuple[Cell, float]]:
+        """The cells the player rests on most, most first."""
+        return sorted(self.rests.items(), key=lambda item: (-item[1], item[0]))[:count]
+
+    def to_json(self) -> dict:
+        return {"expected_moves": round(self.expected_moves, 3),
+                "expected_restarts": round(self.expected_restarts, 3),
+                "within": {str(n): round(p, 4) for n, p in self.within.items()},
+                "difficulty": self.difficulty,
+                "parts": {name: round(value, 3) for name, value in self.parts().items()},
+                "hottest": [[list(cell), round(value, 3)] for cell, value in self.hottest()]}
+
+
+def scale(expected_moves: float) -> float:
+    """The 1-10 difficulty of an expected number of moves.
+
+    >>> scale(1), scale(10), scale(100), scale(1e6)
+    (1.0, 4.0, 7.0, 10.0)
+    """
+    return round(min(10.0, max(1.0, 1 + 3 * math.log10(max(expected_moves, 1.0)))), 1)
+
+
+@dataclass(frozen=True)
+class Chain:
+    """The player's absorbing chain over (state, last move) (rows: ``keys``): ``Q`` the sparse
+    moves among transient states, ``to_exit`` each row's chance to end on the exit, ``restart``
+    each row's chance to restart, and the row the player starts in."""
+
+    Q: object  # scipy.sparse.csr_matrix
+    to_exit: np.ndarray
+    restart: np.ndarray
+    start_row: int
+    keys: np.ndarray  # (rows, 2): state, last move (NO_LAST: none)
+    states: States
+    choice: np.ndarray = field(repr=False)  # (rows, 4): the chance of each move
+    next_row: np.ndarray = field(repr=False)  # (rows, 4): the row each move leads to; -1 exit, -2 restart
+
+
+def features(table: States, stops: np.ndarray, height: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What the player sees of each move from each of ``stops`` (state numbers): ``toward`` (4, n)
+    how much nearer the exit the move ends, over the grid's larger side; ``valid`` (4, n) whether
+    it is a move; ``ends`` (4, n) the state it ends in (NO_MOVE: none)."""
+    width = table.width
+    rows_of = height or (table.cells // width)
+    gr, gc = divmod(int(table.goal % table.cells), width)
+    r, c = np.divmod(np.arange(table.cells), width)
+    distance = np.abs(r - gr) + np.abs(c - gc)
+    ends = table.dest[:, stops]
+    valid = ends != NO_MOVE
+    safe_ends = np.where(valid, ends, 0)
+    toward = (distance[stops % table.cells][None, :] - distance[safe_ends % table.cells]) / max(rows_of, width)
+    return toward, valid, ends
+
+
+def chain(table: States, player: Player = DEFAULT, *, height: int | None = None) -> Chain:
+    """The player's chain on a table of states (``designer.core.items.state_table``, or a cave's
+    ``designer.caves.graph.states``); LevelError when the exit cannot be reached from the start."""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import breadth_first_order
+
+    dest, count, goal = table.dest, table.count, table.goal
+    moving = dest != NO_MOVE
+    src = np.broadcast_to(np.arange(count), dest.shape)[moving]
+    graph = csr_matrix((np.ones(src.size, np.int8), (src, dest[moving])), shape=(count, count))
+    reach = breadth_first_order(graph, table.start, directed=True, return_predecessors=False)
+    alive = np.zeros(count, bool)
+    alive[breadth_first_order(graph.T.tocsr(), goal, directed=True, return_predecessors=False)] = True
+    if not alive[table.start]:
+        raise LevelError("the exit cannot be reached from the start: the player model needs a solvable level")
+    live = reach[alive[reach] & (reach != goal)]  # the stops a player can rest on and still finish
+    toward, valid, ends = features(table, live, height)
+    safe_ends = np.where(valid, ends, 0)
+    n = live.size
+    row_of = np.full(count, -1, np.int64)
+    row_of[live] = np.arange(n)
+    # utility (last move, move, stop); the move back is the opposite of the last
+    utility = np.repeat((player.skill * toward)[None, :, :], 5, axis=0)
+    for last in range(4):
+        utility[last, OPPOSITE[last]] -= player.skill * player.back_aversion
+    utility = np.where(valid[None, :, :], utility, -np.inf)
+    utility -= utility.max(axis=1, keepdims=True)
+    weight = np.exp(utility)
+    at_exit = valid & (ends == goal)  # a move onto the exit is always taken
+    seen = at_exit.any(axis=0)
+    weight = np.where(seen[None, None, :], at_exit[None, :, :].astype(float), weight)
+    choice = weight / weight.sum(axis=1, keepdims=True)  # (5, 4, n)
+    # where each move leads: the exit, a restart (a trap), or a row (stop, move)
+    trapped = valid & (ends != goal) & ~alive[safe_ends]
+    target_row = np.where(valid & ~trapped & (ends != goal), row_of[safe_ends], -1)  # stop index
+    total = 5 * n
+    key_rows = np.arange(total).reshape(5, n)  # row of (last, stop) = last * n + stop
+    start_row = NO_LAST * n + int(row_of[table.start])
+    next_row = np.full((5, 4, n), -1, np.int64)
+    for d in range(4):
+        next_row[:, d, :] = np.where(target_row[d] >= 0, d * n + target_row[d], np.where(trapped[d], -2, -1))
+    rows = np.broadcast_to(key_rows[:, None, :], (5, 4, n))
+    inner = next_row >= 0
+    Q = csr_matrix((choice[inner], (rows[inner], next_row[inner])), shape=(total, total))
+    to_exit = (choice * (valid & (ends == goal))[None]).sum(axis=1).reshape(-1)
+    restart = (choice * trapped[None]).sum(axis=1).reshape(-1)
+    # a restart is a move onto the trap, then the player is back on the start: fold it into Q
+    Q = Q + csr_matrix((restart, (np.arange(total), np.full(total, start_row))), shape=(total, total))
+    keys = np.stack([np.tile(live, 5), np.repeat(np.arange(5), n)], axis=1)
+    return Chain(Q.tocsr(), to_exit, restart, start_row, keys, table,
+                 choice.transpose(0, 2, 1).reshape(total, 4),
+                 next_row.transpose(0, 2, 1).reshape(total, 4))
+
+
+def solve_chain(model: Chain, par: int, *, within: tuple[int, ...] | None = None) -> Figures:
+    """The chain's figures, solved exactly (see the module docstring)."""
+    from scipy.sparse import identity
+    from scipy.sparse.linalg import spsolve
+
+    total = model.Q.shape[0]
+    system = (identity(total, format="csc") - model.Q.tocsc())
+    moves = spsolve(system, np.column_stack([np.ones(total), model.restart]))
+    expected_moves, expected_restarts = float(moves[model.start_row, 0]), float(moves[model.start_row, 1])
+    unit = np.zeros(total)
+    unit[model.start_row] = 1.0
+    visits = spsolve(system.T.tocsc(), unit)
+    table = model.states
+    rests: dict[Cell, float] = {}
+    per_cell = np.bincount(model.keys[:, 0] % table.cells, weights=visits, minlength=table.cells)
+    for flat in np.flatnonzero(per_cell > 1e-9).tolist():
+        rests[divmod(flat, table.width)] = float(per_cell[flat])
+    marks = within or tuple(sorted({max(1, par), 2 * max(1, par), 4 * max(1, par)}))
+    return Figures(par, expected_moves, expected_restarts, chance_within(model, marks), rests, total)
+
+
+def chance_within(model: Chain, marks: tuple[int, ...]) -> dict[int, float]:
+    """The chance to have reached the exit within each number of moves in ``marks``."""
+    QT = model.Q.T.tocsr()
+    mass = np.zeros(model.Q.shape[0])
+    mass[model.start_row] = 1.0
+    done, out, last = 0.0, {}, max(marks)
+    wanted = set(marks)
+    for step in range(1, last + 1):
+        done += float(mass @ model.to_exit)
+        mass = QT @ mass
+        if step in wanted:
+            out[step] = min(1.0, done)
+    return out
+
+
+def play(level: Level, player: Player = DEFAULT) -> Figures:
+    """The model's figures on ``level`` (items, portals and floors included)."""
+    from designer.analysis.solver import solve
+
+    solution = solve(level)
+    if solution is None:
+        raise LevelError("the level is unsolvable: the player model needs a way to the exit")
+    return solve_chain(chain(state_table(level), player, height=level.height), len(solution.moves))
+
+
+def play_cave(cave, player: Player = DEFAULT) -> Figures:
+    """The model's figures on a whole cave (its sheet of rooms, keys held)."""
+    from designer.caves.graph import sheet, solve, states
+
+    laid = sheet(cave)
+    way = solve(cave, laid=laid)
+    if way is None:
+        raise LevelError("the cave cannot be crossed: the player model needs a way to the exit")
+    return solve_chain(chain(states(laid), player, height=laid.level.height), way.stops)
+
+
+def simulate(model: Chain, runs: int, rng: np.random.Generator, *, cap: int = 1_000_000) -> tuple[np.ndarray, np.ndarray]:
+    """``runs`` playthroughs of the chain's player, all at once: the moves and the restarts of
+    each (a run still going after ``cap`` moves stops there). For checking the exact figures."""
+    row = np.full(runs, model.start_row, np.int64)
+    moves = np.zeros(runs, np.int64)
+    restarts = np.zeros(runs, np.int64)
+    going = np.ones(runs, bool)
+    cumulative = np.cumsum(model.choice, axis=1)
+    cumulative /= np.maximum(cumulative[:, -1:], 1e-300)  # the last column exactly 1: a pick is always a move
+    for _ in range(cap):
+        active = np.flatnonzero(going)
+        if not active.size:
+            break
+        here = row[active]
+        pick = (rng.random(active.size)[:, None] > cumulative[here]).sum(axis=1)
+        pick = np.minimum(pick, 3)
+        nxt = model.next_row[here, pick]
+        moves[active] += 1
+        ended = nxt == -1
+        trapped = nxt == -2
+        restarts[active[trapped]] += 1
+        nxt = np.where(trapped, model.start_row, nxt)
+        row[active] = nxt
+        going[active[ended]] = False
+    return moves, restarts
+
+
+def play_out(model: Chain, rng: np.random.Generator, *, cap: int = 100_000) -> list[tuple[int, int] | None]:
+    """One playthrough of the chain's player: each move as (direction, the state it ends in), and
+    None after a move into a trap (the player restarts from there). Ends on the exit, or after
+    ``cap`` moves."""
+    table = model.states
+    out: list[tuple[int, int] | None] = []
+    row = model.start_row
+    cumulative = np.cumsum(model.choice, axis=1)
+    for u in rng.random(cap):
+        d = min(3, int(np.searchsorted(cumulative[row], u * cumulative[row, 3], side="right")))
+        state = int(model.keys[row, 0])
+        out.append((d, int(table.dest[d, state])))
+        nxt = int(model.next_row[row, d])
+        if nxt == -1:
+            break
+        if nxt == -2:
+            out.append(None)
+            nxt = model.start_row
+        row = nxt
+    return out

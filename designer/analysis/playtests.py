@@ -1,0 +1,306 @@
+"""Playtests read against their pack: each log replayed by the rules, figures per level, and the
+model's player fitted to the moves people made (docs/spec.md "Playtests").
+
+``replay(logs, pack)`` walks every event of every log (``designer.formats.playtest_log``) on the
+pack's levels, checking each move against the rules: a move the rules do not give is refused,
+so a log of another pack (or a damaged one) cannot pass for this one. It returns, per level, the
+players' figures (``LevelStats``), and every choice a player made at a stop (``Choice``), which is
+what ``fit`` reads: each logged move is a choice among the moves its stop offered, so the
+likelihood of the model's player is exact.
+
+>>> from designer.core.level import Level
+>>> from designer.formats.playtest_log import Event, Log, level_id, pack_id
+>>> level = Level.from_rows(["####", "#SG#", "####"])
+>>> ident = level_id(level.rows())
+>>> log = Log(pack_id([ident]), (("one", ident),), (Event("v", 0, 0, 1, "start"),
+...           Event("v", 800, 0, 1, "move", "r", (1, 2)), Event("v", 800, 0, 1, "finish", moves=1)))
+>>> found = replay([("log", log)], [("one", level)])
+>>> stats = found.levels[0]
+>>> stats.players, stats.finished, stats.moves
+(1, 1, [1])
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from designer.analysis import player as model
+from designer.core.errors import DesignerError
+from designer.core.items import States, state_table
+from designer.core.level import Level
+from designer.core.rules import NO_MOVE
+from designer.formats.playtest_log import MOVES, Log, level_id, pack_id
+
+
+@dataclass
+class LevelStats:
+    """What the players did on one level."""
+
+    name: str
+    par: int
+    players: int = 0  # visits that started it
+    finished: int = 0  # of those, the ones that reached the exit without the solver
+    moves: list[int] = field(default_factory=list)  # each finisher's moves, every attempt, to the first finish
+    seconds: list[float] = field(default_factory=list)  # each finisher's time from the first start to the finish
+    over_par: list[int] = field(default_factory=list)  # each finisher's finishing attempt, moves over par
+    restarts: list[int] = field(default_factory=list)  # each player's restarts
+    undos: list[int] = field(default_factory=list)
+    hints: list[int] = field(default_factory=list)
+    solver: int = 0  # players who asked the solver
+    quits: Counter = field(default_factory=Counter)  # cell -> players who left unfinished there
+    rests: Counter = field(default_factory=Counter)  # cell -> stops players made there
+    restarted_at: Counter = field(default_factory=Counter)  # cell -> restarts from there
+
+    @property
+    def share_finished(self) -> float:
+        return self.finished / self.players if self.players else 0.0
+
+    def to_json(self) -> dict:
+        def quartiles(values):
+            return None if not values else [float(np.percentile(values, q)) for q in (25, 50, 75)]
+
+        return {"name": self.name, "par": self.par, "players": self.players, "finished": self.finished,
+                "share_finished": round(self.share_finished, 4), "moves": quartiles(self.moves),
+                "seconds": quartiles(self.seconds), "over_par": quartiles(self.over_par),
+                "restarts": _mean(self.restarts), "undos": _mean(self.undos), "hints": _mean(self.hints),
+                "solver": self.solver, "quit_at": [[list(cell), n] for cell, n in self.quits.most_common(3)]}
+
+
+def _mean(values) -> float | None:
+    return round(float(np.mean(values)), 3) if values else None
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One move a player chose: on level ``level`` (the pack's index), from ``state`` after the
+    move ``last`` (``model.NO_LAST``: none yet), the direction ``move`` (0-3: u, d, l, r)."""
+
+    level: int
+    state: int
+    last: int
+    move: int
+
+
+@dataclass
+class Replayed:
+    levels: list[LevelStats]
+    choices: list[Choice]
+    skipped: Counter  # level name (as the log has it) -> events skipped: the level is not in the pack
+    attempts: int = 0
+
+
+@dataclass
+class _Visit:
+    """One visit's play of one level, as the replay goes."""
+
+    stack: list = field(default_factory=list)  # (state, last move) from the attempt's start
+    assisted: bool = False
+    moves: int = 0
+    undos: int = 0
+    hints: int = 0
+    restarts: int = 0
+    solver: bool = False
+    first: int | None = None
+    done: bool = False
+
+
+def replay(logs: list[tuple[str, Log]], pack: list[tuple[str, Level]]) -> Replayed:
+    """Every log's events replayed on ``pack`` ((name, level) in order); DesignerError (one line)
+    for a log of another pack or a move the rules do not give."""
+    ids = [level_id(level.rows()) for _, level in pack]
+    by_id = {ident: k for k, ident in enumerate(ids)}
+    here = pack_id(ids)
+    tables = [state_table(level) for _, level in pack]
+    stats = [LevelStats(name, _par(level)) for name, level in pack]
+    found = Replayed(stats, [], Counter())
+    for source, log in logs:
+        known = [by_id.get(ident) for _, ident in log.levels]
+        if log.pack != here and not any(k is not None for k in known):
+            raise DesignerError(f"{source}: a log of another pack (none of its {len(log.levels)} levels is in this one)")
+        visits: dict[tuple[str, int], _Visit] = {}
+        for event in log.events:
+            k = known[event.level]
+            if k is None:
+                found.skipped[log.levels[event.level][0]] += 1
+                continue
+            _step(found, visits, (event.visit, k), event, tables[k], pack[k], source)
+        for (visit, k), one in visits.items():
+            _close(stats[k], one, tables[k])
+    return found
+
+
+def _par(level: Level) -> int:
+    from designer.analysis.solver import solve
+
+    solution = solve(level)
+    return solution.stops if solution else -1
+
+
+def _step(found: Replayed, visits: dict, key: tuple[str, int], event, table: States, named, source: str) -> None:
+    stats = found.levels[key[1]]
+    one = visits.get(key)
+    if one is None:
+        one = visits[key] = _Visit()
+        stats.players += 1
+    kind = event.kind
+    if kind == "start" or not one.stack:
+        one.stack = [(table.start, model.NO_LAST)]
+        one.assisted = False
+        if one.first is None:
+            one.first = event.t
+        if kind == "start":
+            found.attempts += 1
+            return
+    state, last = one.stack[-1]
+    if kind == "move":
+        d = MOVES.index(event.move)
+        end = int(table.dest[d, state])
+        cell = None if end == NO_MOVE else table.cell(end)
+        if cell != event.at:
+            raise DesignerError(f"{source}: visit {event.visit}, {named[0]}, attempt {event.attempt}: the move "
+                                f"{event.move} ends on {list(event.at)} in the log, but "
+                                f"{'is no move' if cell is None else f'on {list(cell)}'} by the rules")
+        if event.by == "player" and not one.done:
+            found.choices.append(Choice(key[1], state, last, d))
+            one.moves += 1
+        stats.rests[cell] += 1
+        one.stack.append((end, d))
+    elif kind == "undo":
+        if len(one.stack) > 1:
+            one.stack.pop()
+        one.undos += not one.done
+    elif kind == "restart":
+        one.restarts += not one.done
+        stats.restarted_at[table.cell(state)] += 1
+    elif kind == "hint":
+        one.hints += not one.done
+    elif kind == "solve":
+        one.assisted = one.solver = True
+    elif kind == "finish":
+        if not one.assisted and not one.done:
+            one.done = True
+            stats.finished += 1
+            stats.moves.append(one.moves)
+            stats.seconds.append(max(0, event.t - (one.first or 0)) / 1000)
+            stats.over_par.append(event.moves - stats.par)
+    elif kind == "leave" and not one.done:
+        pass  # the last stop is where the player quit: counted when the visit closes
+
+
+def _close(stats: LevelStats, one: _Visit, table: States) -> None:
+    stats.restarts.append(one.restarts)
+    stats.undos.append(one.undos)
+    stats.hints.append(one.hints)
+    stats.solver += one.solver
+    if not one.done and not one.solver:  # left unfinished (the solver's finish is counted apart)
+        state = one.stack[-1][0] if one.stack else table.start
+        stats.quits[table.cell(state)] += 1
+
+
+def fit(found: Replayed, pack: list[tuple[str, Level]], start: model.Player = model.DEFAULT) -> tuple[model.Player, dict]:
+    """The player whose choices are likeliest to give the logged ones (maximum likelihood), and
+    what the fit saw: choices used, choices where the exit was in sight (the model takes it: they
+    carry no information, and one that did not take it is counted as against the model), and the
+    log-likelihood per choice."""
+    from scipy.optimize import minimize
+    from scipy.special import logsumexp
+
+    rows = {k: [] for k in range(len(pack))}
+    for choice in found.choices:
+        rows[choice.level].append(choice)
+    toward, valid, back, chosen = [], [], [], []
+    in_sight = against = 0
+    for k, choices in rows.items():
+        if not choices:
+            continue
+        table = state_table(pack[k][1])
+        states = np.array([c.state for c in choices])
+        t, v, ends = model.features(table, states, pack[k][1].height)
+        exit_seen = (v & (ends == table.goal)).any(axis=0)
+        for j, c in enumerate(choices):
+            if exit_seen[j]:
+                in_sight += 1
+                against += int(ends[c.move, j] != table.goal)
+                continue
+            toward.append(t[:, j])
+            valid.append(v[:, j])
+            back.append(np.arange(4) == (model.OPPOSITE[c.last] if c.last < 4 else -1))
+            chosen.append(c.move)
+    if not chosen:
+        raise DesignerError("the logs hold no move a player chose away from the exit's sight: nothing to fit")
+    T, V, B, C = np.array(toward), np.array(valid), np.array(back, float), np.array(chosen)
+    pick = np.arange(len(C))
+
+    def loss(params: np.ndarray) -> float:
+        skill, aversion = params
+        u = np.where(V, skill * (T - aversion * B), -np.inf)
+        return float(-(u[pick, C] - logsumexp(u, axis=1)).sum())
+
+    result = minimize(loss, np.array([start.skill, start.back_aversion]), method="L-BFGS-B",
+                      bounds=[(-50, 50), (-50, 50)])
+    skill, aversion = (float(round(x, 4)) for x in result.x)
+    return model.Player(skill, aversion), {"choices": int(len(C)), "exit_in_sight": in_sight,
+                                           "against_the_model": against,
+                                           "log_likelihood_per_choice": round(-float(result.fun) / len(C), 4),
+                                           "random_log_likelihood_per_choice": round(
+                                               float(-np.log(V.sum(axis=1)).mean()), 4)}
+
+
+def predicted_beside_observed(found: Replayed, pack: list[tuple[str, Level]], player: model.Player) -> list[dict]:
+    """Per level: the model's expected moves and difficulty beside the players' mean moves to the
+    finish (finishers) and the difficulty those moves give on the same scale."""
+    out = []
+    for (name, level), stats in zip(pack, found.levels):
+        try:
+            figures = model.play(level, player)
+        except Exception:  # an unsolvable level: nothing to predict
+            figures = None
+        observed = float(np.mean(stats.moves)) if stats.moves else None
+        out.append({"name": name, "predicted_moves": None if figures is None else round(figures.expected_moves, 2),
+                    "predicted_difficulty": None if figures is None else figures.difficulty,
+                    "observed_moves": None if observed is None else round(observed, 2),
+                    "observed_difficulty": None if observed is None else model.scale(observed),
+                    "ratio": None if figures is None or not observed else round(observed / figures.expected_moves, 3)})
+    return out
+
+
+def spearman(a: list[float], b: list[float]) -> float:
+    """Spearman's rank correlation (ties share their mean rank); nan for fewer than 2 pairs."""
+    if len(a) < 2:
+        return math.nan
+    from scipy.stats import spearmanr
+
+    return float(spearmanr(a, b)[0])
+
+
+def simulated_log(pack: list[tuple[str, Level]], player: model.Player, attempts: int, seed: int = 0) -> Log:
+    """A playtest log of ``attempts`` visits by the model's ``player``, spread over the pack's
+    levels in turn (one visit, one level, played to the exit; a trap is a restart): what a fit of
+    that player must recover. A second a move."""
+    from designer.formats.playtest_log import Event
+
+    rng = np.random.default_rng(seed)
+    ids = [level_id(level.rows()) for _, level in pack]
+    chains = [model.chain(state_table(level), player, height=level.height) for _, level in pack]
+    events: list[Event] = []
+    for n in range(attempts):
+        k = n % len(pack)
+        visit, t, attempt, made = f"sim{n}", 0, 1, 0
+        events.append(Event(visit, t, k, attempt, "start"))
+        table = chains[k].states
+        for step in model.play_out(chains[k], rng):
+            t += 1000
+            if step is None:
+                events.append(Event(visit, t, k, attempt, "restart"))
+                attempt, made = attempt + 1, 0
+                events.append(Event(visit, t, k, attempt, "start"))
+                continue
+            d, end = step
+            made += 1
+            events.append(Event(visit, t, k, attempt, "move", MOVES[d], table.cell(end)))
+        events.append(Event(visit, t, k, attempt, "finish", moves=made))
+    return Log(pack_id(ids), tuple((name, ident) for (name, _), ident in zip(pack, ids)), tuple(events))

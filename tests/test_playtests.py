@@ -1,0 +1,142 @@
+"""designer playtest: logs replayed against their pack, the figures per level, the fit of the model's
+player, and the refusals (one line, status 2, nothing written). The page's own recording is
+tested in a browser (tests/test_play.py)."""
+
+import json
+from dataclasses import replace
+
+import pytest
+
+from conftest import one_error_line
+from designer.analysis import player as model
+from designer.analysis import playtests
+from designer.cli import main
+from designer.core.level import Level
+from designer.core.request import LayoutRequest
+from designer.formats.playtest_log import Event, Log, parse, write
+from designer.ops.playtests import pack_levels
+from designer.search.design import design
+
+
+@pytest.fixture(scope="module")
+def pack(tmp_path_factory):
+    """Twelve small levels of 4 to 9 stops, as a pack folder."""
+    folder = tmp_path_factory.mktemp("pack")
+    for k in range(12):
+        found = design(LayoutRequest(height=9, width=9, min_stops=4 + k // 2, first=True), seed=k)
+        (folder / f"level-{k + 1:03d}.txt").write_text("\n".join(found.level.rows()) + "\n")
+    return folder
+
+
+def test_a_fit_recovers_the_player_that_made_the_logs(pack):
+    levels = pack_levels(str(pack))
+    true = model.Player(2.0, 1.5)
+    log = playtests.simulated_log(levels, true, 2000, seed=1)
+    found = playtests.replay([("sim", parse(write(log), "sim"))], levels)
+    assert found.attempts == 2000 and sum(stats.players for stats in found.levels) == 2000
+    fitted, info = playtests.fit(found, levels)
+    assert fitted.skill == pytest.approx(true.skill, rel=0.1)
+    assert fitted.back_aversion == pytest.approx(true.back_aversion, rel=0.1)
+    assert info["log_likelihood_per_choice"] > info["random_log_likelihood_per_choice"]
+
+
+def test_playtest_prints_each_level_writes_a_report_and_a_player(pack, tmp_path, capsys):
+    levels = pack_levels(str(pack))
+    log = tmp_path / "sim.jsonl"
+    log.write_text(write(playtests.simulated_log(levels[:3], model.Player(1.0, 1.0), 60, seed=2)))
+    report, fitted = tmp_path / "report.html", tmp_path / "player.json"
+    # a log of the first three levels of a pack of 12: another pack's id, but levels this pack holds
+    assert main(["playtest", str(log), "--pack", str(pack), "-o", str(report), "--fit", str(fitted)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("level-001: 20 players, 100% finished; moves median ")
+    assert out[3] == "level-004: no players" and out[-1].startswith("fit: skill ")
+    assert "where they restarted" in report.read_text() and 'class="curve"' in report.read_text()
+    player = model.Player.read(str(fitted))
+    assert main(["analyze", str(pack / "level-001.txt"), "--player", str(fitted)]) == 0
+    assert json.loads(fitted.read_text())["fit"]["levels"][0]["name"] == "level-001"
+    assert player.skill != model.DEFAULT.skill
+    # written files are never overwritten without --force
+    assert main(["playtest", str(log), "--pack", str(pack), "-o", str(report)]) == 2
+
+
+def bad_input(tmp_path, pack_folder, text: str | None = None, size: int | None = None) -> tuple[int, str]:
+    log = tmp_path / "bad.jsonl"
+    if size is not None:
+        with open(log, "wb") as handle:
+            handle.truncate(size)  # a sparse file: its size, without the gigabyte
+    else:
+        log.write_text(text)
+    report = tmp_path / "report.html"
+    return main(["playtest", str(log), "--pack", str(pack_folder), "-o", str(report)]), report
+
+
+def test_bad_logs_are_refused_in_one_line(pack, tmp_path, capsys):
+    levels = pack_levels(str(pack))
+    good = write(playtests.simulated_log(levels[:2], model.Player(), 4, seed=3))
+    lines = good.splitlines(keepends=True)
+    moved = json.loads(lines[2])
+    moved["at"] = [0, 0]  # a stop the rules do not give
+    other = Level.from_rows(["#####", "#S.G#", "#####"])
+    foreign = write(playtests.simulated_log([("x", other)], model.Player(), 2, seed=0))
+    cases = {
+        "not the format": '{"format": "something else"}\n',
+        "a later version": good.replace('"version": 1', '"version": 2', 1),
+        "a truncated line": good[:-5],
+        "a damaged line": lines[0] + '{"visit": "v", "t": 1,\n',
+        "an unknown event": lines[0] + '{"visit": "v", "t": 1, "level": 0, "attempt": 1, "event": "fly"}\n',
+        "a move the rules do not give": "".join([*lines[:2], json.dumps(moved) + "\n"]),
+        "another pack": foreign,
+        "an empty file": "",
+    }
+    for why, text in cases.items():
+        status, report = bad_input(tmp_path, pack, text)
+        err = capsys.readouterr().err
+        assert status == 2 and one_error_line(err), (why, err)
+        assert not report.exists(), why
+    status, report = bad_input(tmp_path, pack, size=1 << 30)
+    err = capsys.readouterr().err
+    assert status == 2 and "too large" in err and one_error_line(err) and not report.exists()
+
+
+def test_a_log_naming_levels_not_in_the_pack_is_read_and_says_what_was_skipped(pack, tmp_path, capsys):
+    levels = pack_levels(str(pack))
+    log = playtests.simulated_log(levels[:2], model.Player(), 4, seed=4)
+    renamed = replace(log, levels=(log.levels[0], ("gone", "f" * 16)))
+    path = tmp_path / "mixed.jsonl"
+    path.write_text(write(renamed))
+    assert main(["playtest", str(path), "--pack", str(pack)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("level-001: 2 players") and out[-1].startswith("skipped ")
+    assert out[-1].endswith("of 1 level not in the pack: gone")
+
+
+def test_a_player_file_with_nan_is_refused(pack, tmp_path, capsys):
+    log = tmp_path / "sim.jsonl"
+    log.write_text(write(playtests.simulated_log(pack_levels(str(pack))[:1], model.Player(), 2, seed=5)))
+    bad = tmp_path / "player.json"
+    bad.write_text('{"format": "ice-designer player 1", "skill": NaN, "back_aversion": 1}')
+    assert main(["playtest", str(log), "--pack", str(pack), "--player", str(bad)]) == 2
+    assert one_error_line(capsys.readouterr().err)
+
+
+def test_undo_restart_hint_and_the_solver_count_as_the_page_records_them():
+    level = Level.from_rows(["######", "#...G#", "#.##.#", "#S...#", "######"])
+    from designer.formats.playtest_log import level_id, pack_id
+
+    ident = level_id(level.rows())
+    v = "visit"
+    events = [Event(v, 0, 0, 1, "start"), Event(v, 1, 0, 1, "move", "u", (1, 1)), Event(v, 2, 0, 1, "undo"),
+              Event(v, 3, 0, 1, "hint", "r"), Event(v, 4, 0, 1, "restart"), Event(v, 5, 0, 2, "start"),
+              Event(v, 6, 0, 2, "move", "r", (3, 4)), Event(v, 7, 0, 2, "move", "u", (1, 4)),
+              Event(v, 8, 0, 2, "finish", moves=2),
+              Event("other", 0, 0, 1, "start"), Event("other", 1, 0, 1, "solve"),
+              Event("other", 2, 0, 1, "move", "r", (3, 4), "solver"), Event("other", 3, 0, 1, "move", "u", (1, 4), "solver"),
+              Event("other", 4, 0, 1, "finish", moves=2),
+              Event("third", 0, 0, 1, "start"), Event("third", 1, 0, 1, "move", "u", (1, 1)),
+              Event("third", 2, 0, 1, "leave")]
+    found = playtests.replay([("log", Log(pack_id([ident]), (("one", ident),), tuple(events)))], [("one", level)])
+    stats = found.levels[0]
+    assert (stats.players, stats.finished, stats.moves, stats.over_par) == (3, 1, [3], [2 - stats.par])
+    assert sorted(stats.restarts) == [0, 0, 1] and sorted(stats.undos) == [0, 0, 1] and sorted(stats.hints) == [0, 0, 1]
+    assert stats.solver == 1 and stats.quits == {(1, 1): 1}  # the solver's finish is no quit
+    assert len(found.choices) == 4  # the player's own moves only

@@ -23,9 +23,10 @@ rooms), and the exit absorbs. Its figures are solved exactly with sparse linear 
 - ``within``: the chance to finish within N moves (par, twice par, four times par);
 - ``rests``: how often the player rests on each cell, on average (where they spend their time).
 
-``difficulty`` turns the expected moves into a 1-10 scale a designer reads: 1 + 3 log10(moves),
-so 1 move is 1, 10 moves 4, 100 moves 7, 1000 moves 10 (clamped). Its parts, in moves: the par,
-the moves lost wandering, and the moves lost to restarts.
+``difficulty`` turns the expected moves into a 1-10 scale a designer reads: 1 + 2.25 log10(moves),
+so 1 move is 1, 10 moves 3.25, 100 moves 5.5, 1,000 moves 7.75 and 10,000 moves 10 (clamped):
+each tenfold in expected moves is 2.25 points. Its parts, in moves: the par, the moves lost
+wandering, and the moves lost to restarts.
 
 >>> from designer.core.level import Level
 >>> level = Level.from_rows(["#####", "#S.G#", "#####"])
@@ -56,11 +57,11 @@ NO_LAST = 4  # the state of a player who has not moved yet (on the start, or aft
 
 @dataclass(frozen=True)
 class Player:
-    """The model's parameters (docs/spec.md "Difficulty"); the defaults are fitted to glissade's
-    26 levels in their designer's order (docs/player.md)."""
+    """The model's parameters (docs/spec.md "Difficulty"); the defaults are the pair that ranks
+    glissade's 26 levels closest to their designer's order (docs/player.md says how weakly)."""
 
-    skill: float = 1.0
-    back_aversion: float = 1.0
+    skill: float = 2.0
+    back_aversion: float = 0.5
 
     def __post_init__(self) -> None:
         for name in ("skill", "back_aversion"):
@@ -120,7 +121,7 @@ class Figures:
 
     @property
     def difficulty(self) -> float:
-        """1 + 3 log10(expected moves), clamped to 1..10, to one decimal."""
+        """1 + 2.25 log10(expected moves), clamped to 1..10, to one decimal."""
         return scale(self.expected_moves)
 
     @property
@@ -153,10 +154,19 @@ class Figures:
 def scale(expected_moves: float) -> float:
     """The 1-10 difficulty of an expected number of moves.
 
-    >>> scale(1), scale(10), scale(100), scale(1e6)
-    (1.0, 4.0, 7.0, 10.0)
+    >>> scale(1), scale(10), scale(100), scale(1e4)
+    (1.0, 3.2, 5.5, 10.0)
     """
-    return round(min(10.0, max(1.0, 1 + 3 * math.log10(max(expected_moves, 1.0)))), 1)
+    return round(raw_scale(expected_moves), 1)
+
+
+def raw_scale(expected_moves: float) -> float:
+    """``scale`` unrounded: 1 + 2.25 log10(expected moves), clamped to 1..10."""
+    return min(10.0, max(1.0, 1 + DIFFICULTY_POINTS * math.log10(max(expected_moves, 1.0))))
+
+
+#: Points of difficulty for each tenfold in expected moves (10,000 expected moves is 10).
+DIFFICULTY_POINTS = 2.25
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,11 @@ Difficulty = Enum("Difficulty", {name: name for name in _difficulty_presets()}, 
 DIFFICULTY_HELP = "A preset: " + "; ".join(f"{p.name}, {p.summary}" for p in _difficulty_presets().values()) + "."
 
 
+class CurveBy(str, Enum):
+    stops = "stops"
+    difficulty = "difficulty"
+
+
 def _method_help() -> str:
     """--method's help, from the registry (``designer.search.methods``): every method, once."""
     from designer.search.methods import METHODS
@@ -67,6 +72,12 @@ def make(
                                           help="Keep every other constraint and spend the time limit raising the "
                                                "options along the solution."),
     unique: bool = typer.Option(False, "--unique", rich_help_panel=ASK, help="Exactly one fewest-moves solution."),
+    curve_by: CurveBy = typer.Option(CurveBy.stops, "--curve-by", case_sensitive=False, rich_help_panel=PACKS,
+                                     help="What --curve A..B and --difficulty ask: min stops, or the model's predicted "
+                                          "difficulty (1-10, each level within 15%; --min-stops a floor, default 1)."),
+    player: Optional[str] = typer.Option(None, "--player", metavar="FILE", rich_help_panel=ASK,
+                                         help="The model's player for predicted difficulty (a player file from "
+                                              "designer playtest --fit)."),
     first: bool = typer.Option(False, "--first", rich_help_panel=ASK,
                                help="Return the first level that meets the request (by default the designer then "
                                     "spends up to a second raising the choices at each stop)."),
@@ -130,7 +141,8 @@ def make(
                  "--min-choices": min_choices, "--maximize-choices": maximize_choices or None,
                  "--unique": unique or None, "--method": method, "--count": count if count > 1 else None, "--out": out,
                  "--difficulty": difficulty, "--curve": curve, "--door": door or None, "--route": route or None,
-                 "--items": items, "--teleports": teleports, "--first": first or None}
+                 "--items": items, "--teleports": teleports, "--first": first or None,
+                 "--curve-by": None if curve_by == CurveBy.stops else curve_by.value, "--player": player}
         clash = next((name for name, value in given.items() if value is not None), None)
         if clash:
             raise DesignerError(f"{clash} does not go with --from: the level's generator record gives the request")
@@ -143,7 +155,8 @@ def make(
             difficulty=None if difficulty is None else difficulty.value, curve=curve, workers=workers, count=count,
             method=None if method is None else method.value,
             doors=tuple(parse_cell(text, "--door") for text in door or ()), routes=tuple(route or ()),
-            items=items or 0, teleports=teleports or 0, first=first))
+            items=items or 0, teleports=teleports or 0, first=first, curve_by=curve_by.value,
+            player=_player(player)))
     output = ops.LevelOutput(file=output_file, folder=out, fmt=fmt.value, force=force)
     with progress_bar(progress_shown()) as on_progress:
         made = ops.make(plan, output, dask=dask, on_progress=on_progress, cancel=cancel_token(ctx))
@@ -153,6 +166,15 @@ def make(
         note(summary(found, plan))
     if out is not None:
         note(f"wrote {plan.count} level{'s' if plan.count > 1 else ''} to {out}")
+
+
+def _player(path: str | None) -> tuple[float, float] | None:
+    if path is None:
+        return None
+    from designer.cli.levels import read_player
+
+    who = read_player(path)
+    return (who.skill, who.back_aversion)
 
 
 def request_options(size, template, start, goal, no_frame, max_rocks, snow):
@@ -173,6 +195,9 @@ def summary(found, plan) -> str:
     elif plan.difficulty:
         proof = ", the longest there is (proven)" if g.proven_optimal else ", the longest found (not proven)"
     skipped = "".join(f"; {why}" for why in g.skipped)
+    if g.difficulty_felt is not None:
+        asked = g.request.difficulty if g.request is not None else None
+        proof += f", predicted difficulty {g.difficulty_felt:g}" + (f" (asked {asked:g})" if asked is not None else "")
     choices = ""
     if g.options is not None:
         a = found.analysis

@@ -99,6 +99,8 @@ class LayoutRequest:
     portals: tuple[tuple[Cell, Cell], ...] | None = None  # the portals a template pins: (cell, target)
     first: bool = False  # the first level that meets the request, no time then spent on its decisions
     # (designer.search.decisions; --first)
+    difficulty: float | None = None  # a predicted difficulty (1-10) to meet within 15% (designer.search.felt)
+    player: tuple[float, float] | None = None  # the model's player (skill, back aversion); None: the default
 
     # --- items (designer.core.items) ----------------------------------------------------------
 
@@ -295,9 +297,10 @@ class LayoutRequest:
         """Every field, as JSON values (cells as [row, column], the template as a list of rows; a
         room's doors as [number, [row, column]] pairs and its routes in ``--route``'s text form,
         both left out of a level with one start and one goal; ``items``, ``teleports`` and ``first``
-        left out when 0 or false)."""
+        left out when 0 or false, ``difficulty`` and ``player`` when not given)."""
         out = fields_to_json(self, omit=lambda name, value: (name in ("doors", "routes") and value is None)
                              or (name in ("items", "teleports", "first") and not value)
+                             or (name in ("difficulty", "player") and value is None)
                              or (name in ("floors", "portals") and value is None))
         if self.doors is not None:
             out["doors"] = [[number, list(cell)] for number, cell in self.doors]
@@ -387,6 +390,12 @@ _FIELD_KINDS = {
     "start": _maybe(_CELL), "goal": _maybe(_CELL), "max_rocks": _maybe(_INT), "snow": _INT, "tidy": _BOOL,
     "template": _maybe(_ROWS), "min_choices": _maybe(_INT), "unique": _BOOL, "items": _INT, "teleports": _INT,
     "first": _BOOL,
+    "difficulty": _maybe(_Kind("a number from 1 to 10", lambda v: type(v) in (int, float) and 1 <= v <= 10,
+                               float)),
+    "player": _maybe(_Kind("a pair [skill, back aversion] of numbers from -50 to 50",
+                           lambda v: isinstance(v, list) and len(v) == 2 and all(
+                               type(x) in (int, float) and -50 <= x <= 50 for x in v),
+                           lambda v: (float(v[0]), float(v[1])))),
     "doors": _maybe(_Kind("a list of doors [number, [row, column]]",
                           lambda v: isinstance(v, list) and len(v) <= 9 and all(map(_is_door, v)),
                           lambda v: tuple((n, (cell[0], cell[1])) for n, cell in v))),

@@ -18,7 +18,7 @@ Three calls, in the order a shell makes them:
 from __future__ import annotations
 
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from designer.core.limits import MAX_LEVELS, MAX_SEED, seconds, whole
@@ -59,6 +59,8 @@ class MakeOptions:
     items: int = 0  # items to place (--items), besides those a template draws (*)
     teleports: int = 0  # teleport pairs to place (--teleports)
     first: bool = False  # the first level that meets the request (--first; designer.search.decisions)
+    curve_by: str = "stops"  # what --curve and --difficulty ask: "stops", or "difficulty" (designer.search.felt)
+    player: tuple[float, float] | None = None  # the model's player (--player FILE): skill, back aversion
 
 
 @dataclass(frozen=True)
@@ -117,7 +119,9 @@ def request_for(options: MakeOptions) -> LayoutRequest:
             if pin is not None and any(char in row for row in rows):
                 raise DesignerError(f"{name} and the template's {char!r} both pin the same end: keep one")
     h, w = (len(rows), len(rows[0])) if rows else (options.size or (12, 12))
-    min_stops = options.min_stops if options.min_stops is not None else (1 if options.maximize else 15)
+    by_difficulty = options.curve_by == "difficulty"
+    min_stops = options.min_stops if options.min_stops is not None else (
+        1 if options.maximize or by_difficulty else 15)
     snow = options.snow if options.snow is not None else sum(row.count("_") for row in rows or ())
     from designer.core.request import RouteBand
 
@@ -128,7 +132,7 @@ def request_for(options: MakeOptions) -> LayoutRequest:
                          max_rocks=options.max_rocks, snow=snow, tidy=options.tidy, template=rows,
                          min_choices=options.min_choices, unique=options.unique, doors=doors, routes=routes,
                          items=options.items, teleports=options.teleports, floors=floors, portals=portals,
-                         first=options.first)
+                         first=options.first, player=options.player)
 
 
 def plan(options: MakeOptions) -> Plan:
@@ -139,6 +143,12 @@ def plan(options: MakeOptions) -> Plan:
     whole(options.count, "--count", 1, MAX_LEVELS)
     request = request_for(options)
     requests, expert = [request] * options.count, None
+    if options.curve_by not in ("stops", "difficulty"):
+        raise DesignerError(f"--curve-by is stops or difficulty, not {options.curve_by!r}")
+    if options.curve_by == "difficulty":
+        requests = _felt_requests(options, request)
+        return _checked(Plan(tuple(requests), options.method or "auto", options.seed or 0,
+                             60.0 if options.time_limit is None else options.time_limit, options.workers), requests[-1])
     if options.difficulty is not None or options.curve is not None:
         if options.difficulty is not None and options.curve is not None:
             raise DesignerError("--difficulty and --curve both set the min stops: choose one")
@@ -159,6 +169,29 @@ def plan(options: MakeOptions) -> Plan:
                 60.0 if options.time_limit is None else options.time_limit, options.workers, options.maximize,
                 options.maximize_choices, expert)
     return _checked(made, request)
+
+
+def _felt_requests(options: MakeOptions, request: LayoutRequest) -> list[LayoutRequest]:
+    """The requests of ``--curve-by difficulty``: each level's predicted difficulty, from the curve
+    or the preset; min stops (``--min-stops``, default 1) a floor under each."""
+    from designer.search import difficulty as presets, felt
+
+    for flag, value in (("--maximize", options.maximize), ("--maximize-choices", options.maximize_choices)):
+        if value:
+            raise DesignerError(f"{flag} does not go with --curve-by difficulty, which sets its own target")
+    if (options.difficulty is None) == (options.curve is None):
+        raise DesignerError("--curve-by difficulty asks --curve A..B or --difficulty NAME in predicted difficulty: "
+                            "give one")
+    if options.curve is not None:
+        low, high = felt.parse_curve(options.curve)
+        targets = felt.curve_targets(low, high, options.count)
+    else:
+        target = presets.preset(options.difficulty).felt
+        if target is None:
+            raise DesignerError(f"--difficulty {options.difficulty} is a search of its own, not a predicted difficulty: "
+                                "use easy, medium or hard with --curve-by difficulty")
+        targets = [target] * options.count
+    return [replace(request, difficulty=target) for target in targets]
 
 
 def plan_from(source: str, *, time_limit: float | None = None, workers: int | None = None) -> Plan:
@@ -257,21 +290,48 @@ def make(made: Plan, output: LevelOutput = LevelOutput(), *, dask: str | None = 
                            method=made.method, executor=executor, progress_for=_level_progress(steps),
                            on_cluster_level=steps.step, maximize_choices=made.maximize_choices,
                            difficulty=made.difficulty, cancel=cancel)
+        ordered = by_difficulty(made)
         try:
             for k, found in enumerate(pack):
                 designs.append(found)
-                if output.folder is not None:
+                if output.folder is not None and not ordered:
                     files.write(targets[k], level_text(found, output.fmt), force=output.force)
                 if level_by_level:
                     steps.step()
         except DesignFailed:
             check_cancel(cancel)  # a search the cancel ended is no failure of the request
             raise
+        if ordered:
+            designs = ordered_by_difficulty(designs, made.requests[0].player)
+            for k, found in enumerate(designs):
+                if output.folder is not None:
+                    files.write(targets[k], level_text(found, output.fmt), force=output.force)
     check_cancel(cancel)
     if output.folder is None and file is not None:
         files.write(file, level_text(designs[0], output.fmt), force=output.force)
     text = level_text(designs[0], output.fmt) if output.folder is None and file is None else None
     return Made(designs, text)
+
+
+def by_difficulty(made: Plan) -> bool:
+    """Whether a pack is ordered by predicted difficulty: a pack of one request for every level (a
+    curve, of stops or of difficulty, keeps the order it asked for), levels with one start and one
+    goal."""
+    request = made.requests[0]
+    return made.count > 1 and len(set(made.requests)) == 1 and not request.is_room
+
+
+def ordered_by_difficulty(designs: list, player=None) -> list:
+    """The designs sorted by the model's predicted difficulty (``designer.analysis.player``), the
+    easiest first (ties: the order they were made in), each record keeping its difficulty."""
+    from dataclasses import replace as copy
+
+    from designer.analysis.player import DEFAULT, Player, play
+
+    who = Player(*player) if player is not None else DEFAULT
+    felt = [play(found.level, who).difficulty for found in designs]
+    ranked = sorted(range(len(designs)), key=lambda k: (felt[k], k))
+    return [copy(designs[k], generator=designs[k].generator.but(difficulty_felt=felt[k])) for k in ranked]
 
 
 def _level_progress(steps: Steps):

@@ -58,7 +58,7 @@ from designer.core.control import CancelToken
 from designer.core.errors import DesignerError
 from designer.core.level import Level
 from designer.core.request import LayoutRequest
-from designer.search import decisions
+from designer.search import decisions, felt
 from designer.search.engines import anneal, exhaustive, opengrid
 from designer.search.engines.items import design_with_items
 from designer.search.goal import Goal
@@ -94,20 +94,20 @@ def design(
     hint: Level | None = None,
     cancel: CancelToken | None = None,
 ) -> Design:
-    """A verified strong, reversible level meeting ``request``, or DesignFailed saying why.
-
-    ``method`` is a policy: ``auto`` (the portfolio), ``cpsat`` (the CP-SAT model alone) or
-    ``cpsat-ends`` (the model alone, posed once per start and goal pair).
-    ``exclude`` lists levels that must not be returned again (for packs of distinct levels).
-    With ``maximize``, the level with the most min stops found within the time limit, and in its
-    generator record whether that is proven optimal; with ``maximize_choices``, the one with the
-    most options along its solution, every constraint of the request kept. ``executor`` runs the
-    exhaustive search's shards (``designer.search.executor``; threads in this process by default).
-    ``hint``: a layout of the request's space to start from (the head of the pool; it is verified
-    like any other level before it can come back). ``cancel``: a token that ends the work when set
-    (``designer.core.control``; the search then ends as if its time were up).
-    """
+    """A verified strong, reversible level meeting ``request``, or DesignFailed saying why; met with
+    ``auto``, then raised in decisions (``designer.search.decisions``); asked in predicted difficulty,
+    by ``designer.search.felt``. ``method``: ``auto`` (the portfolio), ``cpsat`` (the CP-SAT model
+    alone) or ``cpsat-ends`` (the model alone, once per start and goal pair). ``exclude``: levels not
+    to return again (packs). ``maximize``: the most min stops found in the time limit, the record
+    saying whether proven optimal; ``maximize_choices``: the most options along the solution, every
+    constraint kept. ``executor`` runs the exhaustive search's shards (``designer.search.executor``).
+    ``hint``: a layout to start from (verified like any other). ``cancel``: a token that ends the
+    work when set (``designer.core.control``), as if the time were up."""
     validate(request)
+    if request.difficulty is not None:  # asked in predicted difficulty (designer.search.felt)
+        return felt.design_felt(request, design, seed=seed, time_limit=time_limit, cancel=cancel, workers=workers,
+                                exclude=exclude, progress=progress, method=method, executor=executor,
+                                maximize=maximize or maximize_choices)
     if method not in POLICIES:
         raise ValueError(f"method must be one of {tuple(POLICIES)}, not {method!r}")
     if maximize and maximize_choices:

@@ -43,12 +43,13 @@ class Preset:
     name: str
     band: tuple[int, int | None] | None  # (min stops, max stops or None); None: expert's own search
     summary: str
+    felt: float | None = None  # the predicted difficulty asked with --curve-by difficulty (designer.search.felt)
 
 
 PRESETS: dict[str, Preset] = {preset.name: preset for preset in (
-    Preset("easy", (3, 5), "3 to 5 stops"),
-    Preset("medium", (6, 9), "6 to 9 stops"),
-    Preset("hard", (10, None), "10 stops or more"),
+    Preset("easy", (3, 5), "3 to 5 stops (by difficulty: 3)", 3.0),
+    Preset("medium", (6, 9), "6 to 9 stops (by difficulty: 5)", 5.0),
+    Preset("hard", (10, None), "10 stops or more (by difficulty: 7)", 7.0),
     Preset("expert", None, "the longest level found, then the most choices at that length"),
 )}
 EXPERT = "expert"

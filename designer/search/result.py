@@ -41,6 +41,7 @@ class GeneratorRecord:
     difficulty: str | None = None  # a preset with a search of its own ("expert"), run again by make --from
     improved: str | None = None  # what the search for decisions did after the request was met
     # (designer.search.decisions), in words
+    difficulty_felt: float | None = None  # asked in predicted difficulty: the level's (designer.search.felt)
 
     def but(self, **changes) -> GeneratorRecord:
         return replace(self, **changes)
@@ -88,6 +89,8 @@ _RECORD_FIELDS = {
     "skipped": ("a list of texts", lambda v: isinstance(v, list) and all(type(x) is str for x in v)),
     "difficulty": ("\"expert\" or null", lambda v: v is None or v == "expert"),
     "improved": ("text or null", lambda v: v is None or (type(v) is str and len(v) <= 500)),
+    "difficulty_felt": ("a number from 1 to 10 or null", lambda v: v is None or (type(v) in (int, float)
+                                                                                 and 1 <= v <= 10)),
     "stage_seconds": ("an object of seconds by stage", lambda v: v is None or (
         isinstance(v, dict) and all(fits_seconds(x) for x in v.values()))),
 }

@@ -1,0 +1,185 @@
+"""Levels asked in predicted difficulty (``LayoutRequest.difficulty``; ``make --curve-by
+difficulty``): a level whose model-predicted difficulty (``designer.analysis.player``) is
+within ``FELT_TOLERANCE`` of the target, its min stops still a guaranteed floor.
+
+The difficulty of a level is no function of its min stops, but it rises with them. So the search
+designs a level of K stops (a band of K and one more), predicts its difficulty, and moves K by
+the gap: on framed 12x12 levels raised in decisions, the default player's difficulty rises about
+4.7 points for each tenfold in K (2.35 at K = 2, 7.5 at K = 25), so K is scaled by
+10^(gap / 4.7) (at least one stop); the first K is that line's for the target. A try that runs
+out of its share of the time (a third of what is left) or proves its K infeasible lowers K. Each try has a seed of
+its own (the request's seed, then seed + 7919, ...). A level within half the tolerance ends the
+search at once. Otherwise the closest is tuned (``tune``: a climb that toggles one free cell at a
+time, keeping the request met, toward the target, for ``FELT_STEPS`` layouts), and taken when
+within the tolerance. None within it: DesignFailed, saying how close it came.
+
+>>> first_stops(2.35), first_stops(7.5)
+(2, 25)
+>>> next_stops(10, 6.0, 5.0, floor=1, ceiling=40)
+16
+>>> next_stops(10, 4.0, 5.0, floor=1, ceiling=40)
+6
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+from designer.core.budget import Budget
+from designer.core.errors import DesignerError
+from designer.core.request import LayoutRequest
+from designer.search.result import Design, DesignFailed
+
+#: How close the predicted difficulty must come to the target (a share of the target).
+FELT_TOLERANCE = 0.15
+#: Levels tried before the closest within the tolerance is taken.
+FELT_TRIES = 12
+#: Layouts the tuning climb tries (a budget of work): one free cell toggled at a time.
+FELT_STEPS = 400
+SEED_STEP = 7919
+
+
+def first_stops(target: float) -> int:
+    """The min stops tried first for ``target``."""
+    return max(1, round(2 * 10 ** ((target - 2.35) / 4.7)))
+
+
+def next_stops(stops: int, target: float, found: float, *, floor: int, ceiling: int) -> int:
+    """The min stops to try after a level of ``stops`` came out at ``found`` for ``target``."""
+    scaled = round(stops * 10 ** ((target - found) / 4.7))
+    if scaled == stops:
+        scaled = stops + (1 if target > found else -1)
+    return min(ceiling, max(floor, scaled))
+
+
+def design_felt(request: LayoutRequest, run, *, seed: int, time_limit: float, cancel=None, **kwargs) -> Design:
+    """A level of ``request`` whose predicted difficulty is within the tolerance of
+    ``request.difficulty``; ``run(request, seed=, time_limit=, cancel=, **kwargs)`` designs a
+    level (``designer.search.design.design``)."""
+    from designer.analysis import bounds
+    from designer.analysis.player import DEFAULT, Player, play
+
+    if kwargs.pop("maximize", False):
+        raise DesignerError("a predicted difficulty is a target of its own: leave out --maximize and --maximize-choices")
+    if request.is_room or request.extras:
+        raise DesignerError("a predicted difficulty is asked of a level with one start and one goal, no items or "
+                            "portals")
+    target = float(request.difficulty)
+    player = Player(*request.player) if request.player is not None else DEFAULT
+    budget = Budget(time_limit, ended=cancel)
+    floor = request.min_stops
+    ceiling = request.max_stops if request.max_stops is not None else max(floor, bounds.most_stops(request))
+    stops = min(ceiling, max(floor, first_stops(target)))
+    best: tuple[float, Design, float] | None = None
+    tried = 0
+    while tried < FELT_TRIES and not budget.expired():
+        one = replace(request, difficulty=None, min_stops=stops, max_stops=min(ceiling, stops + 1))
+        try:
+            found = run(one, seed=seed + SEED_STEP * tried, time_limit=budget.left() / 3, cancel=cancel, **kwargs)
+        except DesignFailed:  # proven infeasible, or out of its share of the time: too long a level here
+            if budget.cancelled():
+                raise
+            ceiling = stops - 1
+            if ceiling < floor:
+                break
+            stops = min(stops - 1, ceiling)
+            tried += 1
+            continue
+        felt = play(found.level, player).difficulty
+        gap = abs(felt - target)
+        if best is None or gap < best[0]:
+            best = (gap, found, felt)
+        tried += 1
+        if gap <= FELT_TOLERANCE * target / 2:
+            break
+        stops = next_stops(stops, target, felt, floor=floor, ceiling=ceiling)
+    if best is not None and best[0] > FELT_TOLERANCE * target / 2 and not budget.expired():
+        best = tune(best, request, target, player, seed, budget)
+    if best is None or best[0] > FELT_TOLERANCE * target:
+        close = "" if best is None else f": the closest found has {best[2]:g} (min stops {best[1].min_stops})"
+        raise DesignFailed("time limit", f"no level within {FELT_TOLERANCE:.0%} of predicted difficulty {target:g} "
+                                         f"in {tried} tr{'y' if tried == 1 else 'ies'}{close}")
+    _, found, felt = best
+    record = found.generator.but(
+        stage=f"{found.generator.stage}, for difficulty {target:g}", request=request, seed=seed,
+        seconds=round(budget.seconds(), 3), time_limit=time_limit, difficulty_felt=felt)
+    return replace(found, generator=record)
+
+
+def curve_targets(low: float, high: float, count: int) -> list[float]:
+    """The predicted difficulty of each level of a pack rising evenly from ``low`` to ``high``.
+
+    >>> curve_targets(2, 8, 4)
+    [2.0, 4.0, 6.0, 8.0]
+    """
+    if count == 1:
+        return [float(low)]
+    return [round(low + k * (high - low) / (count - 1), 2) for k in range(count)]
+
+
+def parse_curve(text: str) -> tuple[float, float]:
+    """'2..8' -> (2.0, 8.0): the first and last level's predicted difficulty (1 to 10, rising or flat)."""
+    try:
+        low, high = (float(part) for part in text.split(".."))
+    except ValueError:
+        raise DesignerError(f"--curve {text!r} is not of the form A..B, e.g. 2..8") from None
+    if not (1 <= low <= high <= 10) or math.isnan(low) or math.isnan(high):
+        raise DesignerError(f"--curve {text!r} by difficulty needs 1 <= A <= B <= 10")
+    return low, high
+
+
+def tune(best: tuple[float, Design, float], request: LayoutRequest, target: float, player, seed: int,
+         budget: Budget) -> tuple[float, Design, float]:
+    """A climb from ``best`` (gap, design, difficulty) toward ``target``: one free cell toggled at a
+    time, kept when the level still meets the request's band (strong, reversible, within its
+    rocks) and its predicted difficulty comes nearer; the level it ends on passes the one
+    verifier."""
+    import numpy as np
+
+    from designer.analysis.classify import classify
+    from designer.analysis.graph import analyze
+    from designer.analysis.player import play, raw_scale
+    from designer.analysis.verify import failure
+    from designer.core.level import ICE, ROCK, Level
+
+    gap, found, felt = best
+    level = found.level
+    free = [cell for cell in request.free_cells() if cell not in (level.start, level.goal)]
+    if not free or level.items or not level.plain:
+        return best
+    band = replace(request, difficulty=None, min_stops=request.min_stops, max_stops=request.max_stops)
+    rng = np.random.default_rng(seed)
+    rocks = sum(level.terrain[cell] == ROCK for cell in free)
+    exact = abs(raw_scale(play(level, player).expected_moves) - target)
+    for _ in range(FELT_STEPS):
+        if exact <= FELT_TOLERANCE * target / 4 or budget.expired():
+            break
+        cell = free[int(rng.integers(len(free)))]
+        terrain = level.terrain.copy()
+        if terrain[cell] == ROCK:
+            terrain[cell] = ICE
+        elif terrain[cell] == ICE and (request.max_rocks is None or rocks < request.max_rocks):
+            terrain[cell] = ROCK
+        else:
+            continue
+        candidate = Level(terrain, level.start, level.goal)
+        shape = classify(candidate)
+        if (shape.solvability != "strong" or not shape.reversible or shape.min_stops < band.min_stops
+                or (band.max_stops is not None and shape.min_stops > band.max_stops)):
+            continue
+        nearer = abs(raw_scale(play(candidate, player).expected_moves) - target)
+        if nearer < exact:
+            level, exact = candidate, nearer
+            rocks = sum(level.terrain[c] == ROCK for c in free)
+    if level == found.level:
+        return best
+    report = analyze(level)
+    if failure(band, level, report) is not None:
+        return best
+    now = play(level, player).difficulty
+    if abs(now - target) >= gap:
+        return best
+    from designer.search.result import Design as Made
+
+    return abs(now - target), Made(level, report, found.generator.but(stage=f"{found.generator.stage}, then tuned")), now

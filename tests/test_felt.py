@@ -1,0 +1,71 @@
+"""Levels asked in predicted difficulty (designer.search.felt; make --curve-by difficulty), and
+packs ordered by it."""
+
+import json
+
+import pytest
+
+from conftest import one_error_line
+from designer.analysis.player import Player, play
+from designer.cli import main
+from designer.core import kernels
+from designer.core.request import LayoutRequest
+from designer.search.design import design
+from designer.search.felt import FELT_TOLERANCE
+
+needs_compiled = pytest.mark.skipif(not kernels.can_anneal(), reason="the chains need the compiled kernels")
+
+
+@needs_compiled
+@pytest.mark.parametrize("target", [2.5, 5.0])
+def test_a_level_asked_in_predicted_difficulty_comes_within_the_tolerance(target):
+    found = design(LayoutRequest(min_stops=1, difficulty=target), seed=2)
+    felt = play(found.level).difficulty
+    assert abs(felt - target) <= FELT_TOLERANCE * target and found.generator.difficulty_felt == felt
+    assert found.generator.request.difficulty == target and found.generator.seed == 2
+    assert found.generator.stage.endswith(f", for difficulty {target:g}")
+
+
+@needs_compiled
+def test_a_pack_by_difficulty_rises_and_make_from_gives_the_level_again(tmp_path, capsys):
+    out = tmp_path / "pack"
+    assert main(["make", "--count", "3", "--curve-by", "difficulty", "--curve", "3..6", "--out", str(out),
+                 "--format", "json"]) == 0
+    records = [json.loads(path.read_text()) for path in sorted(out.iterdir())]
+    felt = [r["generator"]["difficulty_felt"] for r in records]
+    assert felt == sorted(felt) and all(abs(f - t) <= FELT_TOLERANCE * t for f, t in zip(felt, (3, 4.5, 6)))
+    assert "predicted difficulty" in capsys.readouterr().err
+    again = tmp_path / "again.json"
+    assert main(["make", "--from", str(sorted(out.iterdir())[1]), "--format", "json", "-o", str(again)]) == 0
+    assert json.loads(again.read_text())["rows"] == records[1]["rows"]
+
+
+@needs_compiled
+def test_a_plain_pack_is_ordered_by_predicted_difficulty(tmp_path):
+    out = tmp_path / "pack"
+    assert main(["make", "--size", "9x9", "--min-stops", "6", "--count", "4", "--out", str(out), "--format", "json"]) == 0
+    felt = [json.loads(path.read_text())["generator"]["difficulty_felt"] for path in sorted(out.iterdir())]
+    assert felt == sorted(felt) and len(felt) == 4
+
+
+def test_a_player_file_changes_the_difficulty_asked(tmp_path):
+    player = tmp_path / "player.json"
+    player.write_text(json.dumps(Player(4.0, 2.0).to_json()))
+    assert main(["make", "--size", "8x8", "--curve-by", "difficulty", "--difficulty", "easy", "--player", str(player),
+                 "--format", "json", "-o", str(tmp_path / "easy.json")]) == 0
+    record = json.loads((tmp_path / "easy.json").read_text())["generator"]
+    assert record["request"]["player"] == [4.0, 2.0] and abs(record["difficulty_felt"] - 3) <= 0.45
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--curve-by", "difficulty"], "give one"),
+    (["--curve-by", "difficulty", "--difficulty", "expert"], "a search of its own"),
+    (["--curve-by", "difficulty", "--curve", "0..11", "--count", "2", "--out", "p"], "1 <= A <= B <= 10"),
+    (["--curve-by", "difficulty", "--curve", "2..nan", "--count", "2", "--out", "p"], "1 <= A <= B <= 10"),
+    (["--curve-by", "difficulty", "--difficulty", "easy", "--maximize"], "does not go with --curve-by difficulty"),
+])
+def test_bad_requests_by_difficulty_are_refused_in_one_line(args, words, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["make", *args]) == 2
+    err = capsys.readouterr().err
+    assert one_error_line(err) and words in err

@@ -128,7 +128,7 @@ def test_pareto_prints_a_front_none_dominated_and_every_level_verified(tmp_path,
     assert not any(dominates(a, b) for a in points for b in points)
     files = read_levels(out)  # what render and play read
     assert [entry.name for entry in files] == [f"level-{k + 1:03d}" for k in range(len(front))]
-    assert json.loads((out / "front.json").read_text()) == {"front": front}
+    assert json.loads((out / "front.json").read_text()) == {"axis": "options", "front": front}
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 

@@ -15,7 +15,7 @@ SCRIPTS = sorted((ROOT / "examples").glob("*.py"))
 
 def test_every_example_is_covered():
     assert {p.name for p in SCRIPTS} == {"a_second_shell.py", "caves.py", "choices.py", "design_a_room.py", "design_levels.py",
-                                         "items.py", "pictures.py", "portals.py", "proofs.py", "records.py",
+                                         "items.py", "pictures.py", "playtest.py", "portals.py", "proofs.py", "records.py",
                                          "sketch.py", "solve_and_analyze.py"}
 
 
@@ -47,6 +47,9 @@ def test_every_example_is_covered():
                     "levels of 12 stops or more with 3 rocks: none; complete: True"]),
     pytest.param("choices.py", ["plain:    25 stops", "choices:  25 stops", "guaranteed: 21 stops",
                                 "1 fewest-moves solution", "front: [("], marks=needs_compiled),
+    ("playtest.py", ["level-001: par ", "predicted difficulty", "structure of level-001: Structure(",
+                     "level-001: 100 players, 100% finished; moves median ", "fitted: skill ",
+                     "asked difficulty 5 for the fitted player: ", "wrote playtest-pack, playtest.jsonl"]),
     ("sketch.py", ["route 1:2: a fill can reach at most 92 stops, even counts only",
                    "route 1:3: a fill can reach at most 92 stops, odd counts only",
                    "S:G: 5 stops, strong, not reversible", "####0###", "moves left from the start: 5"]),

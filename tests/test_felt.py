@@ -69,3 +69,13 @@ def test_bad_requests_by_difficulty_are_refused_in_one_line(args, words, capsys,
     assert main(["make", *args]) == 2
     err = capsys.readouterr().err
     assert one_error_line(err) and words in err
+
+
+def test_pareto_takes_predicted_difficulty_as_an_axis(capsys):
+    assert main(["pareto", "--size", "6x6", "--time-limit", "4", "--axis", "difficulty", "--json"]) == 0
+    made = json.loads(capsys.readouterr().out)
+    front = made["front"]
+    assert made["axis"] == "difficulty" and front
+    stops, felt = [p["min_stops"] for p in front], [p["difficulty"] for p in front]
+    assert stops == sorted(stops) and all(a > b for a, b in zip(felt, felt[1:]))  # none dominated
+    assert main(["pareto", "--size", "6x6", "--time-limit", "4", "--axis", "fun"]) == 2

@@ -120,7 +120,8 @@ def test_the_board_reads_at_a_glance_numbered_path_traps_moves_left_legend_and_w
         assert left == {f"{r},{c}": n for r, c, n in found["moves_left"]}
         assert page.locator("#legend li").count() >= 10
         words = page.locator("#figures .route").inner_text()
-        assert f"{found['min_stops']} stops" in words and page.locator("#figures .route span[title]").count() == 5
+        assert f"{found['min_stops']} stops" in words and page.locator("#figures .route span[title]").count() == 6
+        assert f"difficulty {found['difficulty']:.1f}" in words  # the model's player, live
         assert page.locator("#explain").inner_text()
         browser.close()
 

@@ -359,3 +359,16 @@ def play_out(model: Chain, rng: np.random.Generator, *, cap: int = 100_000) -> l
             nxt = model.start_row
         row = nxt
     return out
+
+
+def room_difficulty(room, player: Player = DEFAULT) -> float | None:
+    """A room's predicted difficulty: its hardest route's (each pair of doors, each way, played as
+    a level from one door to the other; keys as items); None when no route can be crossed."""
+    felt = []
+    for a, b in room.routes():
+        for route in ((a, b), (b, a)):
+            try:
+                felt.append(play(room.route(*route), player).difficulty)
+            except LevelError:
+                continue
+    return max(felt) if felt else None

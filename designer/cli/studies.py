@@ -112,8 +112,11 @@ def pareto(
     force: bool = typer.Option(False, "--force", help="Overwrite existing files."),
     dask: Optional[str] = typer.Option(None, "--dask", metavar="ADDR",
                                        help="Run the bands on dask: 'local' (a LocalCluster) or tcp://HOST:PORT."),
+    axis: str = typer.Option("options", "--axis", metavar="options|difficulty",
+                             help="The second measure: options along the solution, or the model's predicted "
+                                  "difficulty."),
 ) -> None:
-    """The Pareto front over min stops and options along the solution.
+    """The Pareto front over min stops and options along the solution (or predicted difficulty).
 
     Strong, reversible levels, none beaten by another in both."""
     from designer.ops import design, studies
@@ -121,14 +124,16 @@ def pareto(
     request = design.request_for(request_options(size, template, start, goal, no_frame, max_rocks, snow))
     with progress_bar(progress_shown()) as on_progress:
         made = studies.pareto(request, time_limit, seed=seed, workers=workers, out=out, plot_file=plot_file,
-                              force=force, dask=dask, on_progress=on_progress, cancel=cancel_token(ctx))
+                              force=force, dask=dask, on_progress=on_progress, cancel=cancel_token(ctx), axis=axis)
     if as_json:
         echo(json.dumps(made.as_json))
     else:
-        lines = ["| min stops | options | per stop | rail stops | solutions |", "| --- | --- | --- | --- | --- |"]
+        lines = ["| min stops | options | per stop | rail stops | solutions | predicted difficulty |",
+                 "| --- | --- | --- | --- | --- | --- |"]
         for point in made.front:
             a = point.design.analysis
-            lines.append(f"| {a.min_stops} | {a.options} | {a.per_stop:.2f} | {a.rail_stops} | {a.solutions} |")
+            lines.append(f"| {a.min_stops} | {a.options} | {a.per_stop:.2f} | {a.rail_stops} | {a.solutions} | "
+                         f"{point.difficulty:g} |")
         echo("\n".join(lines))
     count = len(made.front)
     where = f"; wrote {count} levels and front.json to {out}" if out else ""

@@ -21,8 +21,7 @@ move and R restarts the level.
   restarts, hints, the solver's help, finishing, leaving; a random id per visit, nothing
   personal) and kept in ``localStorage`` under a key per pack; "Save playtest" downloads the
   record as a JSON Lines file (``designer.formats.playtest_log``), which ``designer playtest``
-  reads. A page that defines ``window.playtestSink`` is handed each line as it happens.
-  ``data-logged`` on ``<body>`` counts the lines.
+  reads. ``data-logged`` on ``<body>`` counts the lines.
 
 For automated tests the page keeps its state on ``<body>``: ``data-state`` (``playing`` or
 ``solved``), ``data-moves`` (moves made in the current level), ``data-level`` (its index),

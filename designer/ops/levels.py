@@ -179,7 +179,8 @@ def figures(rows: list[str]) -> dict:
     with ``S`` and ``G`` or doors ``1``-``9``, and items ``*``. One entry per route (a level: S to G):
     solvable, min stops, class, reversible, options, rail stops, the solution's path, the trap cells
     (with items: the cells of the trap states), the moves left to the goal from each resting cell
-    ([row, col, moves], before any item is taken), its ends, its items and what each adds, and its
+    ([row, col, moves], before any item is taken), its ends, its items and what each adds, its
+    predicted difficulty (``designer.analysis.player``; null when unsolvable), and its
     star thresholds (``designer.analysis.stars``: what the studio's play mode awards); with free
     cells, ``fill``: what a fill can still make of the route (``fill_bounds``). A grid with no two
     ends yet has no route. LevelError (one line) for rows that are no grid.
@@ -221,7 +222,8 @@ def figures(rows: list[str]) -> dict:
                        "start": list(level.start), "goal": list(level.goal),
                        "items": [{"cell": list(item.cell), "adds": item.adds} for item in analysis.items]
                        if analysis.solution else [{"cell": list(cell), "adds": None} for cell in level.items],
-                       "stars": Stars.default(analysis.min_stops).to_json() if analysis.solution else None})
+                       "stars": Stars.default(analysis.min_stops).to_json() if analysis.solution else None,
+                       "difficulty": _difficulty(level) if analysis.solution else None})
     free = sum(row.count("?") for row in rows)
     if free and routes:  # what a fill can still make of each route, not a judgement of free cells as ice
         reach = fill_bounds(rows)
@@ -231,6 +233,17 @@ def figures(rows: list[str]) -> dict:
     return {"height": height, "width": width, "routes": routes, "ends": ends if found else None,
             "free": free, "doors": sorted(int(d) for d in doors) if doors else [],
             "note": None if found else _why_no_route(starts, goals, doors)}
+
+
+def _difficulty(level: Level) -> float | None:
+    """The model's predicted difficulty of a route (``designer.analysis.player``), for the live figures."""
+    from designer.analysis.player import play
+    from designer.core.errors import LevelError
+
+    try:
+        return play(level).difficulty
+    except LevelError:
+        return None
 
 
 def fill_bounds(rows: list[str]) -> dict:

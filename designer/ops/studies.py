@@ -67,7 +67,7 @@ class FrontMade:
 
 def pareto(request: LayoutRequest, time_limit: float, *, seed: int = 0, workers: int | None = None,
            out: str | None = None, plot_file: str | None = None, force: bool = False, dask: str | None = None,
-           on_progress: OnProgress = no_progress, cancel: CancelToken | None = None) -> FrontMade:
+           on_progress: OnProgress = no_progress, cancel: CancelToken | None = None, axis: str = "options") -> FrontMade:
     """The Pareto front over (min stops, options along the solution) in ``request``'s layout
     space (``designer.studies.pareto``), within ``time_limit`` seconds for the whole (plot
     included): with ``out``, level-NNN.txt and front.json written there; with ``plot_file``,
@@ -79,6 +79,8 @@ def pareto(request: LayoutRequest, time_limit: float, *, seed: int = 0, workers:
     from designer.studies import pareto as front_search
 
     validate(request)
+    if axis not in ("options", "difficulty"):
+        raise DesignerError(f"--axis is options or difficulty, not {axis!r}")
     if request.is_room:  # a front of (min stops, options) is one start and goal's: a room has one per route
         raise DesignerError("pareto draws the front of levels with one start and one goal; a template with doors "
                             "(a room) is designed with make (--maximize-choices counts every route)")
@@ -98,11 +100,11 @@ def pareto(request: LayoutRequest, time_limit: float, *, seed: int = 0, workers:
             stack.callback(executor.close)
         steps = Steps(on_progress, front_search.most_runs(time_limit), "pareto")
         result = front_search.pareto(request, time_limit - cloud_seconds, seed=seed, workers=workers,
-                                     executor=executor, on_run=steps.step, cancel=cancel)
+                                     executor=executor, on_run=steps.step, cancel=cancel, axis=axis)
     front = result.levels
     if not front:
         raise RequestNotMet(f"time limit reached: no strong reversible level found in {time_limit:g} s")
-    as_obj = {"front": [{"min_stops": p.min_stops, "options": p.options,
+    as_obj = {"axis": axis, "front": [{"min_stops": p.min_stops, "options": p.options, "difficulty": p.difficulty,
                          "level": level_to_json(p.design.level, generator=p.design.generator,
                                                 report=p.design.analysis)} for p in front]}
     if out is not None:

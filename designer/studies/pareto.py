@@ -60,6 +60,11 @@ class Point:
     min_stops: int
     options: int
     design: Design | None = None  # the designer's levels; None for a cloud's
+    difficulty: float | None = None  # the model's predicted difficulty (designer.analysis.player)
+
+    def measure(self, axis: str) -> float:
+        """The second measure: ``options``, or ``difficulty``."""
+        return self.options if axis == "options" else self.difficulty
 
 
 def dominates(a: Point, b: Point) -> bool:
@@ -71,15 +76,16 @@ def dominates(a: Point, b: Point) -> bool:
     return a.min_stops >= b.min_stops and a.options >= b.options and (a.min_stops, a.options) != (b.min_stops, b.options)
 
 
-def front_of(points: list[Point]) -> list[Point]:
-    """The points no other dominates (one of each (stops, options) pair), by min stops.
+def front_of(points: list[Point], axis: str = "options") -> list[Point]:
+    """The points no other dominates (one of each (stops, measure) pair), by min stops; the
+    second measure is ``axis``'s (``Point.measure``).
 
     >>> [(p.min_stops, p.options) for p in front_of([Point(5, 9), Point(9, 12), Point(9, 12), Point(7, 20)])]
     [(7, 20), (9, 12)]
     """
     best: list[Point] = []
-    for point in sorted(points, key=lambda p: (-p.min_stops, -p.options)):
-        if not best or point.options > best[-1].options:
+    for point in sorted(points, key=lambda p: (-p.min_stops, -p.measure(axis))):
+        if not best or point.measure(axis) > best[-1].measure(axis):
             best.append(point)
     return best[::-1]
 
@@ -120,11 +126,12 @@ class Front:
 
 def pareto(request: LayoutRequest, time_limit: float, *, seed: int = 0, workers: int | None = None,
            executor=None, on_run: Callable[[str], None] = lambda what: None,
-           cancel: CancelToken | None = None) -> Front:
+           cancel: CancelToken | None = None, axis: str = "options") -> Front:
     """The front for the layout space of ``request`` (its min stops is ignored: every band is
     tried) within ``time_limit`` seconds; ``on_run(what)`` is called as each run ends. With a
     cluster ``executor`` the band runs go out at once, each with its share of the time. ``cancel``
-    ends the work in this process (``Cancelled``)."""
+    ends the work in this process (``Cancelled``). ``axis`` "difficulty": the same runs, the front
+    taken over min stops and the model's predicted difficulty of every level they made."""
     request = replace(request, min_stops=1, max_stops=None, min_choices=None)
     validate(request)
     budget = Budget(time_limit, ended=cancel)
@@ -164,8 +171,11 @@ def pareto(request: LayoutRequest, time_limit: float, *, seed: int = 0, workers:
                 check(cancel)
                 runs += [found] if found is not None else []
                 on_run(f"at least {job.request.min_stops} stops")
-    tried = sorted((Point(run.min_stops, run.analysis.options, run) for run in runs), key=lambda p: p.min_stops)
-    return Front(front_of(tried), tried)
+    from designer.analysis.player import play
+
+    tried = sorted((Point(run.min_stops, run.analysis.options, run, play(run.level).difficulty) for run in runs),
+                   key=lambda p: p.min_stops)
+    return Front(front_of(tried, axis), tried)
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ window.StudioMarks = (function () {
     options: "options: at each stop of the solution, the other moves open there, added up (real decisions)",
     rail: "rail stops: stops of the solution where at most one other move is open (a railroad)",
     fill: "free cells are the fill's: these are the bounds a fill can still reach (designer.analysis.bounds)",
+    difficulty: "predicted difficulty (1-10): what a player who does not know the solution spends, by the model of a player (designer.analysis.player); 1 + 2.25 log10 of the expected moves",
   };
 
   function direction([r1, c1], [r2, c2]) {
@@ -85,6 +86,10 @@ window.StudioMarks = (function () {
     line.append(part(`${one.min_stops} stops`, SAYS.stops), ", ", part(one.class, SAYS[one.class]), ", ",
                 part(one.reversible ? "reversible" : "not reversible", one.reversible ? SAYS.reversible : SAYS.oneway), ", ",
                 part(`${one.options} options`, SAYS.options), ", ", part(`${one.rail_stops} rail stops`, SAYS.rail));
+    if (one.difficulty !== null && one.difficulty !== undefined) {
+      line.append(", ", part(`difficulty ${one.difficulty.toFixed(1)}`, SAYS.difficulty));
+      line.dataset.difficulty = String(one.difficulty);
+    }
     return line;
   }
   // the plain words under the figures: what the weakest figure shown means

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import time
 
 import numpy as np
@@ -103,26 +102,24 @@ def random_levels(count: int, seed: int):
     """Levels of every kind: plain, snow and traps, items, portals and wrap; designed and random."""
     from designer.analysis.graph import analyze
     from designer.core.floors import Floor
-    from designer.core.level import Level
+    from designer.core.level import ICE, ROCK, SNOW, Level
 
     rng = np.random.default_rng(seed)
-    made = []
+    made, drawn = [], 0
     while len(made) < count:
+        drawn += 1
         h, w = int(rng.integers(5, 10)), int(rng.integers(5, 10))
-        grid = np.where(rng.random((h, w)) < 0.25, "#", np.where(rng.random((h, w)) < 0.08, "_", "."))
-        cells = [(r, c) for r in range(h) for c in range(w) if grid[r, c] == "."]
+        terrain = np.where(rng.random((h, w)) < 0.25, ROCK, np.where(rng.random((h, w)) < 0.08, SNOW, ICE)).astype(np.uint8)
+        cells = [(r, c) for r in range(h) for c in range(w) if terrain[r, c] == ICE]
         if len(cells) < 6:
             continue
         picks = [cells[i] for i in rng.choice(len(cells), 6, replace=False)]
-        kind = len(made) % 4
-        rows = ["".join(row) for row in grid]
+        kind = drawn % 4
         try:
-            plain = Level.from_rows(rows[:picks[0][0]] + [rows[picks[0][0]][:picks[0][1]] + "S" + rows[picks[0][0]][picks[0][1] + 1:]]
-                                    + rows[picks[0][0] + 1:])
-            level = Level(plain.terrain, picks[0], picks[1],
+            level = Level(terrain, picks[0], picks[1],
                           items=tuple(sorted(picks[2:4])) if kind == 1 else (),
                           portals=((picks[2], picks[3]), (picks[3], picks[2])) if kind == 2 else (),
-                          floors=(Floor("", 0, h, w, "both"),) if kind == 3 else ())
+                          floors=(Floor("", 0, h, w, "xy"),) if kind == 3 else ())
             if analyze(level).min_stops is None:
                 continue
         except Exception:
@@ -179,7 +176,7 @@ def small_pack(count: int, seed: int = 0):
 
 def fit_part() -> None:
     from designer.analysis import player as model
-    from designer.analysis import playtests
+    from designer.studies import playtests
 
     pack = small_pack(12)
     true = model.Player(2.0, 1.5)
@@ -193,144 +190,22 @@ def fit_part() -> None:
           f"{abs(fitted.back_aversion / true.back_aversion - 1):.1%} off) from {info['choices']:,} choices in {seconds:.1f} s")
 
 
-def planner_moves(level, rng, depth: int = 2, noise: float = 0.3, cap: int = 5000) -> int:
-    """A different player: from each stop it looks ``depth`` moves ahead and takes the move whose
-    best look-ahead ends nearest the exit (Manhattan distance), preferring stops it has not seen;
-    with chance ``noise`` it takes a random move instead. Into a trap, it restarts."""
-    from designer.core.items import state_table
-    from designer.core.rules import NO_MOVE
-
-    table = state_table(level)
-    gr, gc = divmod(int(table.goal % table.cells), table.width)
-
-    def dist(state: int) -> int:
-        r, c = divmod(int(state % table.cells), table.width)
-        return abs(r - gr) + abs(c - gc)
-
-    def look(state: int, left: int) -> int:
-        if state == table.goal:
-            return -1
-        best = dist(state)
-        if left:
-            for d in range(4):
-                end = int(table.dest[d, state])
-                if end != NO_MOVE:
-                    best = min(best, look(end, left - 1))
-        return best
-
-    alive = _alive(table)
-    state, seen, moves = table.start, {table.start}, 0
-    while state != table.goal and moves < cap:
-        options = [(d, int(table.dest[d, state])) for d in range(4) if table.dest[d, state] != NO_MOVE]
-        if rng.random() < noise:
-            d, end = options[int(rng.integers(len(options)))]
-        else:
-            d, end = min(options, key=lambda o: (look(o[1], depth - 1), o[1] in seen, rng.random()))
-        moves += 1
-        state = end
-        seen.add(state)
-        if state != table.goal and not alive[state]:
-            state = table.start
-    return moves
-
-
-def _alive(table):
-    from designer.core.rules import NO_MOVE
-
-    alive = np.zeros(table.count, bool)
-    alive[table.goal] = True
-    grew = True
-    while grew:
-        grew = False
-        for d in range(4):
-            ends = table.dest[d]
-            ok = (ends != NO_MOVE) & ~alive
-            now = ok & alive[np.where(ends == NO_MOVE, 0, ends)]
-            if now.any():
-                alive |= now
-                grew = True
-    return alive
-
-
 def other_part() -> None:
-    from designer.analysis import player as model
-    from designer.analysis import playtests
-    from designer.core.items import state_table
-    from designer.formats.playtest_log import MOVES, Event, Log, level_id, pack_id
+    import sys
+    from pathlib import Path
 
-    pack = small_pack(20, seed=100)
-    rng = np.random.default_rng(3)
-    medians = [float(np.median([planner_moves(level, rng) for _ in range(60)])) for _, level in pack]
-    # the planner's own moves, logged, on the first 10 levels: what the model is fitted to
-    events, visit = [], 0
-    for k, (_, level) in enumerate(pack[:10]):
-        table = state_table(level)
-        for _ in range(60):
-            visit += 1
-            events += _planner_log(level, table, k, f"p{visit}", rng)
-    ids = [level_id(level.rows()) for _, level in pack[:10]]
-    log = Log(pack_id(ids), tuple((name, ident) for (name, _), ident in zip(pack[:10], ids)), tuple(events))
-    found = playtests.replay([("planner", log)], pack[:10])
-    fitted, _ = playtests.fit(found, pack[:10])
-    held = pack[10:]
-    predicted = [model.play(level, fitted).expected_moves for _, level in held]
-    default = [model.play(level).expected_moves for _, level in held]
-    print(f"other: a depth-2 planner with noise 0.3 and a memory, 60 plays a level; fitted on 10 levels {fitted}; "
-          f"the other 10 ranked by its median moves: Spearman {spearman(medians[10:], predicted):+.3f} "
-          f"(the default player {spearman(medians[10:], default):+.3f}; par {spearman(medians[10:], [len(__import__('designer.analysis.solver', fromlist=['solve']).solve(lv).moves) for _, lv in held]):+.3f})")
-    del MOVES, Event
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    from other_player import ranked_by_the_model  # the tests' own player, and the check they make
 
-
-def _planner_log(level, table, k, visit, rng, depth=2, noise=0.3):
-    """One play of the planner, as the page would log it."""
-    from designer.core.rules import NO_MOVE
-    from designer.formats.playtest_log import MOVES, Event
-
-    gr, gc = divmod(int(table.goal % table.cells), table.width)
-    alive = _alive(table)
-
-    def dist(state):
-        r, c = divmod(int(state % table.cells), table.width)
-        return abs(r - gr) + abs(c - gc)
-
-    def look(state, left):
-        if state == table.goal:
-            return -1
-        best = dist(state)
-        if left:
-            for d in range(4):
-                end = int(table.dest[d, state])
-                if end != NO_MOVE:
-                    best = min(best, look(end, left - 1))
-        return best
-
-    out, attempt, t = [Event(visit, 0, k, 1, "start")], 1, 0
-    state, seen, made = table.start, {table.start}, 0
-    while state != table.goal and t < 5000:
-        options = [(d, int(table.dest[d, state])) for d in range(4) if table.dest[d, state] != NO_MOVE]
-        if rng.random() < noise:
-            d, end = options[int(rng.integers(len(options)))]
-        else:
-            d, end = min(options, key=lambda o: (look(o[1], depth - 1), o[1] in seen, rng.random()))
-        t += 1
-        made += 1
-        state = end
-        seen.add(state)
-        out.append(Event(visit, t, k, attempt, "move", MOVES[d], table.cell(end)))
-        if state != table.goal and not alive[state]:
-            out.append(Event(visit, t, k, attempt, "restart"))
-            attempt += 1
-            made = 0
-            out.append(Event(visit, t, k, attempt, "start"))
-            state = table.start
-    out.append(Event(visit, t, k, attempt, "finish", moves=made))
-    return out
+    got = ranked_by_the_model(small_pack(20, seed=100), seed=3)
+    print(f"other: a depth-2 planner with noise 0.3 and a memory, 60 plays a level; the model fitted on 10 levels "
+          f"({got['fitted']}); the other 10 ranked by the planner's median moves: Spearman {got['fitted_rho']:+.3f} "
+          f"(the default player {got['default_rho']:+.3f}; par {got['par_rho']:+.3f})")
 
 
 def speed_part() -> None:
     from designer.analysis import player as model
-    from designer.analysis import playtests
-    from designer.caves.cave import Cave
+    from designer.studies import playtests
     from designer.core.request import LayoutRequest
     from designer.formats.playtest_log import parse, write
     from designer.search.design import design
@@ -348,7 +223,9 @@ def speed_part() -> None:
 
     cave = design_cave(CaveRequest(read_cave("examples/caves/ice-path.txt"), min_stops=80), seed=0).cave
     began = time.perf_counter()
-    figures = model.play_cave(cave)
+    from designer.caves.graph import played
+
+    figures = played(cave)
     print(f"speed: the Ice Path cave ({figures.states:,} states of the chain): {time.perf_counter() - began:.2f} s")
     pack = small_pack(12)
     text = write(playtests.simulated_log(pack, model.Player(2.0, 1.5), 10_000, seed=4))
@@ -359,7 +236,6 @@ def speed_part() -> None:
     playtests.fit(found, pack)
     print(f"speed: playtest of 10,000 attempts ({text.count(chr(10)):,} lines): {read_seconds:.2f} s to read and "
           f"replay; a fit of them: {time.perf_counter() - began:.2f} s")
-    del Cave
 
 
 def main() -> None:

@@ -8,7 +8,7 @@ so the fit has an answer to find. Run: python examples/playtest.py   (from any f
 from pathlib import Path
 
 from designer.analysis import player as model
-from designer.analysis import playtests
+from designer.studies import playtests
 from designer.analysis.structure import structure
 from designer.core.request import LayoutRequest
 from designer.formats import playtest_log

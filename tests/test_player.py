@@ -125,7 +125,9 @@ def test_a_player_file_is_read_and_refused_in_one_line(tmp_path, capsys):
 
     good = tmp_path / "player.json"
     good.write_text(json.dumps(model.Player(2.5, 0.5).to_json()))
-    assert model.Player.read(str(good)) == model.Player(2.5, 0.5)
+    from designer.formats.player_file import read_player
+
+    assert read_player(str(good)) == model.Player(2.5, 0.5)
     level = tmp_path / "level.txt"
     level.write_text("#######\n#..#.G#\n#.....#\n#.#...#\n#...#.#\n#S#####\n")
     assert main(["analyze", str(level), "--player", str(good), "--json"]) == 0
@@ -155,3 +157,16 @@ def test_analyze_and_render_show_the_player(tmp_path, capsys):
     capsys.readouterr()
     assert main(["render", str(tmp_path), "--heat", "-o", str(tmp_path / "sheet.svg")]) == 2
     assert one_error_line(capsys.readouterr().err)
+
+
+@pytest.mark.slow  # twenty levels, 1,200 plays of the planner
+def test_the_model_fitted_on_a_different_player_ranks_its_other_levels():
+    from other_player import ranked_by_the_model
+
+    from designer.core.request import LayoutRequest
+    from designer.search.design import design
+
+    pack = [(f"l{k}", design(LayoutRequest(height=9, width=9, min_stops=4 + k // 2, first=True), seed=100 + k).level)
+            for k in range(20)]
+    got = ranked_by_the_model(pack, seed=3)
+    assert got["fitted_rho"] >= 0.85, got

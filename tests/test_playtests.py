@@ -9,7 +9,7 @@ import pytest
 
 from conftest import one_error_line
 from designer.analysis import player as model
-from designer.analysis import playtests
+from designer.studies import playtests
 from designer.cli import main
 from designer.core.level import Level
 from designer.core.request import LayoutRequest
@@ -51,7 +51,9 @@ def test_playtest_prints_each_level_writes_a_report_and_a_player(pack, tmp_path,
     assert out[0].startswith("level-001: 20 players, 100% finished; moves median ")
     assert out[3] == "level-004: no players" and out[-1].startswith("fit: skill ")
     assert "where they restarted" in report.read_text() and 'class="curve"' in report.read_text()
-    player = model.Player.read(str(fitted))
+    from designer.formats.player_file import read_player
+
+    player = read_player(str(fitted))
     assert main(["analyze", str(pack / "level-001.txt"), "--player", str(fitted)]) == 0
     assert json.loads(fitted.read_text())["fit"]["levels"][0]["name"] == "level-001"
     assert player.skill != model.DEFAULT.skill

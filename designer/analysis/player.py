@@ -14,8 +14,8 @@ move into a trap (a stop the exit cannot be reached from) is a restart: the play
 the start, one restart more.
 
 So the player is an absorbing Markov chain over states (stop, last move): stops of the level's
-state graph (``designer.core.items.States``: items taken, portals, floors, a cave's keys and
-rooms), and the exit absorbs. Its figures are solved exactly with sparse linear algebra
+state graph (``designer.core.items.States``: items taken, portals, floors; a cave's keys and
+rooms through ``designer.caves.graph.played``), and the exit absorbs. Its figures are solved exactly with sparse linear algebra
 (``scipy.sparse.linalg.spsolve``): no sampling.
 
 - ``expected_moves``: the moves to the exit, restarts included;
@@ -39,7 +39,6 @@ wandering, and the moves lost to restarts.
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass, field
 
@@ -84,28 +83,9 @@ class Player:
             raise DesignerError(f"the player file has an unknown field {unknown[0]!r}")
         return cls(**{name: obj[name] for name in ("skill", "back_aversion") if name in obj})
 
-    @classmethod
-    def read(cls, path: str) -> Player:
-        """The player of a file (``--player FILE``); DesignerError (one line) when it is not one."""
-        from designer.formats.reading import decode_text, read_bytes
-
-        text = decode_text(read_bytes(path, "player file"))
-        try:
-            obj = json.loads(text, parse_constant=_no_constant)
-        except ValueError as exc:
-            raise DesignerError(f"{path}: not a player file ({exc})"[:200]) from None
-        try:
-            return cls.from_json(obj)
-        except DesignerError as exc:
-            raise DesignerError(f"{path}: {exc}") from None
-
 
 PLAYER_FORMAT = "ice-designer player 1"
 DEFAULT = Player()
-
-
-def _no_constant(name: str):
-    raise ValueError(f"{name} is not a number a player file may hold")
 
 
 @dataclass(frozen=True)
@@ -299,17 +279,6 @@ def play(level: Level, player: Player = DEFAULT) -> Figures:
     if solution is None:
         raise LevelError("the level is unsolvable: the player model needs a way to the exit")
     return solve_chain(chain(state_table(level), player, height=level.height), len(solution.moves))
-
-
-def play_cave(cave, player: Player = DEFAULT) -> Figures:
-    """The model's figures on a whole cave (its sheet of rooms, keys held)."""
-    from designer.caves.graph import sheet, solve, states
-
-    laid = sheet(cave)
-    way = solve(cave, laid=laid)
-    if way is None:
-        raise LevelError("the cave cannot be crossed: the player model needs a way to the exit")
-    return solve_chain(chain(states(laid), player, height=laid.level.height), way.stops)
 
 
 def simulate(model: Chain, runs: int, rng: np.random.Generator, *, cap: int = 1_000_000) -> tuple[np.ndarray, np.ndarray]:

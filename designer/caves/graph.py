@@ -385,3 +385,15 @@ def failure(cave: Cave, min_stops: int = 1, max_stops: int | None = None, report
         if failing:
             return f"room {room.name}: route {failing[0][0]} is {failing[0][1]}"
     return None
+
+
+def played(cave: Cave, player=None):
+    """What the model's player (``designer.analysis.player``; default: the fitted one) costs on the
+    whole cave: its chain over the cave's states (rooms, keys held), solved exactly."""
+    from designer.analysis.player import DEFAULT, chain, solve_chain
+
+    laid = sheet(cave)
+    way = solve(cave, laid=laid)
+    if way is None:
+        raise LevelError("the cave cannot be crossed: the player model needs a way to the exit")
+    return solve_chain(chain(states(laid), player or DEFAULT, height=laid.level.height), way.stops)

@@ -93,10 +93,11 @@ def summary(found) -> str:
     stops = ", ".join(f"{visit.room} {visit.stops}" for visit in a.way.visits)
     keys = "; " + ", ".join(f"key {k.name} needed" if k.needed else f"key {k.name} saves {k.without - k.stops}"
                             for k in a.keys) if a.keys else ""
-    from designer.analysis.player import play_cave, room_difficulty
+    from designer.analysis.player import room_difficulty
+    from designer.caves.graph import played
 
     rooms = ", ".join(f"{room.name} {room_difficulty(room.room)}" for room in found.cave.rooms)
-    felt = f"; predicted difficulty {play_cave(found.cave).difficulty:g} (rooms, their hardest route: {rooms})"
+    felt = f"; predicted difficulty {played(found.cave).difficulty:g} (rooms, their hardest route: {rooms})"
     return (f"designed: a cave of {len(found.cave.rooms)} rooms, min stops {a.min_stops} ({stops}); strong on the "
             f"whole graph, every room strong and reversible on every route{keys}{felt} (cave: {record['rounds']} "
             f"round{'s' if record['rounds'] != 1 else ''} of plan and rooms, seed {record['seed']}, "

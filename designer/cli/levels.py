@@ -128,6 +128,6 @@ def read_player(path: str | None):
     """The player of ``--player FILE``, or None (the default)."""
     if path is None:
         return None
-    from designer.analysis.player import Player
+    from designer.formats.player_file import read_player as read
 
-    return Player.read(path)
+    return read(path)

@@ -139,10 +139,10 @@ def analyze(source: str, *, routes: list | None = None, player=None) -> Analysed
     if isinstance(found, Room):
         return RoomAnalysed(found, analyze_routes(found, routes))
     if not isinstance(found, Level):
-        from designer.caves.graph import analyze as analyze_cave
+        from designer.caves.graph import analyze as analyze_cave, played
 
         report = analyze_cave(found)
-        return CaveAnalysed(found, report, model.play_cave(found, who) if report.way is not None else None)
+        return CaveAnalysed(found, report, played(found, who) if report.way is not None else None)
     report = analyze_level(found)
     figures = model.play(found, who) if report.min_stops is not None else None
     return Analysed(found, report, figures, structure(found))

@@ -1,5 +1,5 @@
 """``designer playtest``: logs of the play page read against their pack, figures per level, a
-report page, and the model's player fitted to the logs (``designer.analysis.playtests``).
+report page, and the model's player fitted to the logs (``designer.studies.playtests``).
 
 >>> # see examples/playtest.py for a whole run: a pack, a log, the figures, a fit
 """
@@ -50,7 +50,7 @@ def playtest(logs: list[str], pack: str, *, player=None, fit: bool = False) -> P
     """Read every log (``designer.formats.playtest_log``) against the pack and compare the model's
     ``player`` (default: the fitted one) with the players; with ``fit``, fit the player first."""
     from designer.analysis import player as model
-    from designer.analysis import playtests
+    from designer.studies import playtests
     from designer.formats.playtest_log import read
 
     if not logs:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -74,8 +75,7 @@ def _mean(values) -> float | None:
     return round(float(np.mean(values)), 3) if values else None
 
 
-@dataclass(frozen=True)
-class Choice:
+class Choice(NamedTuple):
     """One move a player chose: on level ``level`` (the pack's index), from ``state`` after the
     move ``last`` (``model.NO_LAST``: none yet), the direction ``move`` (0-3: u, d, l, r)."""
 
@@ -91,6 +91,18 @@ class Replayed:
     choices: list[Choice]
     skipped: Counter  # level name (as the log has it) -> events skipped: the level is not in the pack
     attempts: int = 0
+
+
+class _Table:
+    """A level's states for the replay: the move table as Python lists (read once per event)."""
+
+    def __init__(self, states: States) -> None:
+        self.states = states
+        self.dest = states.dest.tolist()
+        self.start, self.goal, self.cells, self.width = states.start, states.goal, states.cells, states.width
+
+    def cell(self, state: int) -> tuple[int, int]:
+        return divmod(state % self.cells, self.width)
 
 
 @dataclass
@@ -114,7 +126,7 @@ def replay(logs: list[tuple[str, Log]], pack: list[tuple[str, Level]]) -> Replay
     ids = [level_id(level.rows()) for _, level in pack]
     by_id = {ident: k for k, ident in enumerate(ids)}
     here = pack_id(ids)
-    tables = [state_table(level) for _, level in pack]
+    tables = [_Table(state_table(level)) for _, level in pack]
     stats = [LevelStats(name, _par(level)) for name, level in pack]
     found = Replayed(stats, [], Counter())
     for source, log in logs:
@@ -140,7 +152,7 @@ def _par(level: Level) -> int:
     return solution.stops if solution else -1
 
 
-def _step(found: Replayed, visits: dict, key: tuple[str, int], event, table: States, named, source: str) -> None:
+def _step(found: Replayed, visits: dict, key: tuple[str, int], event, table: _Table, named, source: str) -> None:
     stats = found.levels[key[1]]
     one = visits.get(key)
     if one is None:
@@ -158,7 +170,7 @@ def _step(found: Replayed, visits: dict, key: tuple[str, int], event, table: Sta
     state, last = one.stack[-1]
     if kind == "move":
         d = MOVES.index(event.move)
-        end = int(table.dest[d, state])
+        end = table.dest[d][state]
         cell = None if end == NO_MOVE else table.cell(end)
         if cell != event.at:
             raise DesignerError(f"{source}: visit {event.visit}, {named[0]}, attempt {event.attempt}: the move "
@@ -191,7 +203,7 @@ def _step(found: Replayed, visits: dict, key: tuple[str, int], event, table: Sta
         pass  # the last stop is where the player quit: counted when the visit closes
 
 
-def _close(stats: LevelStats, one: _Visit, table: States) -> None:
+def _close(stats: LevelStats, one: _Visit, table: _Table) -> None:
     stats.restarts.append(one.restarts)
     stats.undos.append(one.undos)
     stats.hints.append(one.hints)

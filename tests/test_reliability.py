@@ -349,7 +349,7 @@ def test_4_a_path_to_an_open_descriptor_appends_in_place(tmp_path, path, redirec
     log, link = tmp_path / "log", tmp_path / "link.txt"
     log.write_text("earlier line\n")
     link.symlink_to("/dev/stdout")
-    line = f"designer make --size 6x6 --min-stops 3 --seed 1 -o {path} {redirect}".format(log=log, link=link)
+    line = f"designer make --size 6x6 --min-stops 3 --seed 1 --first -o {path} {redirect}".format(log=log, link=link)
     done = shell(line + (" 2>/dev/null" if "2>>" not in redirect else ""))
     assert done.returncode == 0
     text = log.read_text()

@@ -3,8 +3,9 @@ has at each stop.
 
 A level that only meets its min stops is most often a railroad: most of its stops leave one
 other way on, so the player has nothing to decide (source 002's warning). So ``auto``, having
-met a request, gives annealing chains a short budget (``DECISIONS_SECONDS`` of the time left)
-to raise the level's *decisions*: the options a stop along the printed solution less the share
+met a request, gives annealing chains a short budget of work (``DECISIONS_CHAINS`` chains of
+``DECISIONS_STEPS`` steps each, within the time left: the same seed gives the same level) to
+raise the level's *decisions*: the options a stop along the printed solution less the share
 of its rail stops (stops with at most one other move), in thousandths. Every level they keep
 meets the whole request (its min stops stay a floor, its ceiling, choice floors and
 ``--unique`` hold) and passes the one verifier. They stop early at ``DECISIONS_ENOUGH``.
@@ -13,7 +14,8 @@ meets the whole request (its min stops stay a floor, its ceiling, choice floors 
 improved when the request maximizes (``--maximize``, ``--maximize-choices``, expert), names
 another method than ``auto``, holds items, portals or floors, or where the chains do not apply
 (snow to place, or no compiled kernels). A room's chains raise the fewest options a stop along
-any of its routes (``designer.search.engines.rooms``), every route's band kept. The generator record's ``improved`` says what was done, and for how long.
+any of its routes (``designer.search.engines.rooms``), every route's band kept. The generator
+record's ``improved`` says what was done, and for how long.
 
 >>> decisions_milli(46, 3, 25)   # 1.84 options a stop, 3 of 25 stops rails
 1720
@@ -60,8 +62,8 @@ def _figures(design: Design) -> str:
 
 
 def improve(search: Search, found: Design) -> Design:
-    """``found`` (a design meeting the request), or a verified level with more decisions found
-    within ``DECISIONS_SECONDS`` of the time left; either way its record says what was done."""
+    """``found`` (a design meeting the request), or a verified level with more decisions that the
+    chains found; either way its record says what was done."""
     began = search.budget.now()
     result = decisions_stage(search, found)
     seconds = search.budget.now() - began
@@ -80,7 +82,7 @@ def improve(search: Search, found: Design) -> Design:
 
 @timed("decisions")
 def decisions_stage(search: Search, found: Design) -> StageResult:
-    """The chains that count decisions, from ``found``, for at most ``DECISIONS_SECONDS``: a
+    """The chains that count decisions, from ``found``, for their steps (within the time left): a
     verified better level, or nothing."""
     score_before = _score(found)
     if score_before >= DECISIONS_ENOUGH:

@@ -104,11 +104,6 @@ class Figures:
         """1 + 2.25 log10(expected moves), clamped to 1..10, to one decimal."""
         return scale(self.expected_moves)
 
-    @property
-    def lost_wandering(self) -> float:
-        """Moves lost besides the par and the restarts' moves (see ``parts``)."""
-        return self.parts()["wandering"]
-
     def parts(self) -> dict[str, float]:
         """The expected moves in parts: the par, the moves lost wandering, and the moves spent
         on attempts that ended in a restart (each restart's own moves, estimated as the

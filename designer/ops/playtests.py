@@ -1,8 +1,6 @@
 """``designer playtest``: logs of the play page read against their pack, figures per level, a
 report page, and the model's player fitted to the logs (``designer.studies.playtests``).
-
->>> # see examples/playtest.py for a whole run: a pack, a log, the figures, a fit
-"""
+``examples/playtest.py`` runs through it: a pack, a log, the figures, a fit."""
 
 from __future__ import annotations
 

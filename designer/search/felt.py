@@ -180,6 +180,4 @@ def tune(best: tuple[float, Design, float], request: LayoutRequest, target: floa
     now = play(level, player).difficulty
     if abs(now - target) >= gap:
         return best
-    from designer.search.result import Design as Made
-
-    return abs(now - target), Made(level, report, found.generator.but(stage=f"{found.generator.stage}, then tuned")), now
+    return abs(now - target), Design(level, report, found.generator.but(stage=f"{found.generator.stage}, then tuned")), now

@@ -22,7 +22,6 @@ likelihood of the model's player is exact.
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -278,15 +277,6 @@ def predicted_beside_observed(found: Replayed, pack: list[tuple[str, Level]], pl
                     "observed_difficulty": None if observed is None else model.scale(observed),
                     "ratio": None if figures is None or not observed else round(observed / figures.expected_moves, 3)})
     return out
-
-
-def spearman(a: list[float], b: list[float]) -> float:
-    """Spearman's rank correlation (ties share their mean rank); nan for fewer than 2 pairs."""
-    if len(a) < 2:
-        return math.nan
-    from scipy.stats import spearmanr
-
-    return float(spearmanr(a, b)[0])
 
 
 def simulated_log(pack: list[tuple[str, Level]], player: model.Player, attempts: int, seed: int = 0) -> Log:

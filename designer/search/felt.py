@@ -69,6 +69,7 @@ def design_felt(request: LayoutRequest, run, *, seed: int, time_limit: float, ca
     player = Player(*request.player) if request.player is not None else DEFAULT
     budget = Budget(time_limit, ended=cancel)
     floor = request.min_stops
+    # never below the floor: a floor the grid cannot hold is the inner design's to prove, in its words
     ceiling = request.max_stops if request.max_stops is not None else max(floor, bounds.most_stops(request))
     stops = min(ceiling, max(floor, first_stops(target)))
     best: tuple[float, Design, float] | None = None
@@ -78,11 +79,9 @@ def design_felt(request: LayoutRequest, run, *, seed: int, time_limit: float, ca
         try:
             found = run(one, seed=seed + SEED_STEP * tried, time_limit=budget.left() / 3, cancel=cancel, **kwargs)
         except DesignFailed:  # proven infeasible, or out of its share of the time: too long a level here
-            if budget.cancelled():
-                raise
+            if budget.cancelled() or stops <= floor:
+                raise  # nothing shorter is allowed: the floor itself cannot be met, and this says why
             ceiling = stops - 1
-            if ceiling < floor:
-                break
             stops = min(stops - 1, ceiling)
             tried += 1
             continue

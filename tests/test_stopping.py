@@ -50,9 +50,13 @@ ENDINGS = {signal.SIGINT: (130, "designer: interrupted\n"), signal.SIGTERM: (143
            signal.SIGHUP: (129, "designer: terminated\n")}
 
 
-# the cave's lanes are tried with the group's signals (GROUP); on dask, with Ctrl-C, whose handler
-# the plan's CP-SAT solver once left at the default
-CASES = [(name, ending) for name in WORK for ending in ENDINGS
+# Every work with Ctrl-C, and with one of SIGTERM and SIGHUP in turn: the two take one path in
+# the designer (``designer.core.control``) and differ in the status only, so each is tried on
+# half of the works, and both on the lanes of GROUP. The cave's lanes are tried with the group's
+# signals (GROUP); on dask, with Ctrl-C, whose handler the plan's CP-SAT solver once left at the
+# default.
+_OTHER = [signal.SIGTERM, signal.SIGHUP]
+CASES = [(name, ending) for k, name in enumerate(WORK) for ending in (signal.SIGINT, _OTHER[k % 2])
          if name != "cave" and (name != "cave on dask" or ending == signal.SIGINT)]
 
 

@@ -647,3 +647,96 @@ def test_a_host_no_page_could_be_served_under_is_refused_in_one_line(host, capsy
     assert main(["studio", "--host", host, "--no-browser"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("designer: --host")
+
+
+PLAYTEST_LEVELS = [("first", ["#####", "#S.##", "#...#", "##.G#", "#####"]),
+                   ("second", ["######", "#S...#", "#.##.#", "#...G#", "######"])]
+
+
+def test_a_playtest_the_studio_serves_sends_each_line_as_it_is_played(studio, tmp_path):
+    """The pack's page served by the studio (its inline script allowed by its hash, nothing else)
+    sends every line of its log as it is recorded; the studio shows the figures live, and its
+    saved log replays to the same moves and is read by designer playtest."""
+    from designer.analysis.solver import solve
+    from designer.core.level import Level
+    from designer.formats.playtest_log import parse
+    from designer.studies.playtests import replay
+
+    levels = [(name, Level.from_rows(rows)) for name, rows in PLAYTEST_LEVELS]
+    moves = solve(levels[0][1]).moves
+    keys = {"u": "ArrowUp", "d": "ArrowDown", "l": "ArrowLeft", "r": "ArrowRight"}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        context = browser.new_context(viewport={"width": 1280, "height": 800}, accept_downloads=True)
+        page = context.new_page()
+        errors = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(studio.url)
+        for name, rows in PLAYTEST_LEVELS:
+            page.evaluate("rows => window.studio.load(rows)", rows)
+            page.click("#add-to-pack")
+        page.click("#playtest")
+        with context.expect_page() as opening:
+            page.click("#playtest-link")
+        player = opening.value
+        player.on("pageerror", lambda exc: errors.append(str(exc)))
+        player.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+        player.locator('body[data-logged="1"]').wait_for()  # its first start
+        player.keyboard.press(keys[moves[0]])
+        player.keyboard.press("u")
+        player.keyboard.press("r")
+        for move in moves:
+            player.keyboard.press(keys[move])
+        assert player.get_attribute("body", "data-state") == "solved"
+        logged = int(player.get_attribute("body", "data-logged"))  # start, move, undo, restart, start, moves, finish
+        assert logged == 6 + len(moves)
+        player.locator(f'body[data-sent="{logged}"]').wait_for()
+        page.locator(f'#playtest-view[data-lines="{logged}"]').wait_for(timeout=10_000)
+        report = page.inner_text("#playtest-report")
+        assert "level-001: 1 player, 100% finished" in report and "level-002: no players" in report, report
+        with page.expect_download() as saving:
+            page.click("#playtest-log")
+        text = Path(saving.value.path()).read_text()
+        log = parse(text, "playtest.jsonl")
+        assert errors == [], errors
+        browser.close()
+    assert [e.move for e in log.events if e.kind == "move"] == [moves[0], *moves]
+    found = replay([("log", log)], levels)
+    assert found.levels[0].finished == 1 and found.levels[0].moves == [1 + len(moves)] and found.levels[0].restarts == [1]
+    (tmp_path / "pack").mkdir()
+    for name, rows in PLAYTEST_LEVELS:
+        (tmp_path / "pack" / f"{name}.txt").write_text("\n".join(rows) + "\n")
+    (tmp_path / "log.jsonl").write_text(text)
+    assert main(["playtest", str(tmp_path / "log.jsonl"), "--pack", str(tmp_path / "pack")]) == 0
+
+
+def test_a_playtests_lines_are_taken_in_order_and_checked_by_the_rules(studio):
+    status, made = studio.post("/api/playtest", {"levels": [{"name": n, "rows": r} for n, r in PLAYTEST_LEVELS]})
+    assert status == 200 and made["url"] == f"/playtest/{made['playtest']}"
+    status, headers, html = studio.request("GET", made["url"], token=False, origin=False)
+    assert status == 200 and b"/lines" in html
+    assert "'unsafe-inline'" not in headers["content-security-policy"]
+    assert "script-src 'sha256-" in headers["content-security-policy"]
+    sink = made["url"] + "/lines"
+    start = {"visit": "v1", "t": 0, "level": 0, "attempt": 1, "event": "start"}
+    right = {**start, "t": 500, "event": "move", "move": "r", "at": [1, 2], "by": "player"}
+    assert studio.post(sink, {"visit": "v1", "from": 0, "lines": [start]}, token=False) == (200, {"have": 1})
+    # sent again (a lost answer): the studio's count says where to go on from
+    status, found = studio.post(sink, {"visit": "v1", "from": 0, "lines": [start]}, token=False)
+    assert status == 409 and found["have"] == 1
+    # a move the rules do not give: refused in one line, nothing taken
+    status, found = studio.post(sink, {"visit": "v1", "from": 1, "lines": [{**right, "at": [1, 3]}]}, token=False)
+    assert status == 400 and "by the rules" in found["error"]
+    assert studio.post(sink, {"visit": "v1", "from": 1, "lines": [right]}, token=False) == (200, {"have": 2})
+    assert studio.post(sink, {"visit": "v1", "from": 2, "lines": [{"event": "dance"}]}, token=False)[0] == 400
+    # the page's own origin only, and no other playtest's address
+    assert studio.post(sink, {"visit": "v2", "from": 0, "lines": [start]}, token=False, origin="http://evil.example")[0] == 403
+    assert studio.post("/playtest/nosuchplaytest/lines", {"visit": "v2", "from": 0, "lines": [start]}, token=False)[0] == 404
+    # the figures, the log and the report need the studio's token
+    assert studio.post(f"/api/playtest/{made['playtest']}/figures", {}, token=False)[0] == 403
+    status, figures = studio.post(f"/api/playtest/{made['playtest']}/figures", {})
+    assert status == 200 and figures["lines"] == 2 and figures["levels"][0]["players"] == 1
+    status, log = studio.post(f"/api/playtest/{made['playtest']}/log", {})
+    assert status == 200 and log["text"].count("\n") == 3
+    status, report = studio.post(f"/api/playtest/{made['playtest']}/report", {})
+    assert status == 200 and "where players rested" in report["text"]

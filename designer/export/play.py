@@ -116,18 +116,21 @@ def route_entries(name: str, room: Room) -> list[dict]:
 
 
 def page(levels: list[LevelFile | tuple[str, Level | Room]], *, title: str = "ice-designer",
-         cell: int = PAGE_CELL) -> str:
+         cell: int = PAGE_CELL, sink: str | None = None) -> str:
     """The HTML page for ``levels`` (level files as ``read_levels`` gives them, or (name, level)
-    pairs), in that order; a room (``designer.core.room``) gives an entry per route, each way."""
+    pairs), in that order; a room (``designer.core.room``) gives an entry per route, each way.
+    ``sink``: the address (on the page's own server) each line of its playtest log is sent to as
+    it is recorded (the studio's playtest); None for a page that keeps its log to itself."""
     if not levels:
         raise ValueError("no levels to play")
     files = [item if isinstance(item, LevelFile) else LevelFile(item[0], item[1], {}) for item in levels]
     return entries_page([one for item in files for one in
                          (route_entries(item.name, item.level) if isinstance(item.level, Room) else [level_entry(item)])],
-                        title=title, cell=cell)
+                        title=title, cell=cell, sink=sink)
 
 
-def entries_page(entries: list[dict], *, title: str, cell: int = PAGE_CELL, extra: tuple[str, str] = ("", "")) -> str:
+def entries_page(entries: list[dict], *, title: str, cell: int = PAGE_CELL, extra: tuple[str, str] = ("", ""),
+                 sink: str | None = None) -> str:
     """The page of ``entries`` (``level_entry``'s, or a cave's: ``designer.caves.play``); ``extra``
     is (script, the code ``load`` runs after the doors are marked) for a page that needs more."""
     # "<" never reaches the page raw: no "</script>" or "<!--" can end or bend the script element
@@ -142,6 +145,7 @@ def entries_page(entries: list[dict], *, title: str, cell: int = PAGE_CELL, extr
              "CELL": str(cell), "SLIDE_MS": str(SLIDE_MS),
              "KEY": json.dumps(pack_key(entries)), "LEVELS": data,
              "PACK": json.dumps(pack).replace("<", "\\u003c").replace(">", "\\u003e"),
+             "SINK": json.dumps(sink).replace("<", "\\u003c").replace(">", "\\u003e"),
              # a page with rooms marks every door with its number; a page of levels stays as it was
              "DOORS": _DOOR_MARKS if any("doors" in one for one in entries) else ""}
     # a page with portals, floors or wrap-around plays them; a page without stays as it was

@@ -27,20 +27,27 @@ def pack_levels(source: str) -> list:
     glissade ``levels.json``) holds, in its order: a room's routes each way, as the page has them.
     A cave is refused in one line (its page plays its rooms as one sheet of keys and locks, which
     the replay does not read)."""
-    from designer.core.room import Room
     from designer.ops.exports import _read, is_cave_source
 
     if is_cave_source(source):
         raise DesignerError(f"--pack {source}: a cave's playtests are not read (a pack of levels or rooms is)")
     files, _ = _read(source)
+    return page_levels([(item.name, item.level) for item in files])
+
+
+def page_levels(levels: list) -> list:
+    """The (name, level) pairs of a play page of ``levels`` ((name, level or room) pairs), in the
+    page's order: a room's routes each way, named as the page names them."""
+    from designer.core.room import Room
+
     out = []
-    for item in files:
-        if isinstance(item.level, Room):
-            for a, b in item.level.routes():
+    for name, level in levels:
+        if isinstance(level, Room):
+            for a, b in level.routes():
                 for route in ((a, b), (b, a)):
-                    out.append((f"{item.name}: door {route[0]} to door {route[1]}", item.level.route(*route)))
+                    out.append((f"{name}: door {route[0]} to door {route[1]}", level.route(*route)))
         else:
-            out.append((item.name, item.level))
+            out.append((name, level))
     return out
 
 
@@ -143,3 +150,98 @@ def _curve_svg(found: Playtested) -> str:
         out.append(f"<text x=\"{pad + 110 * k}\" y=\"16\" font-size=\"12\" fill=\"{colour}\">{label}</text>")
     out.append("</svg>")
     return "".join(out)
+
+
+#: The most lines a live playtest takes (a day of a class's play is far under it).
+MAX_LIVE_LINES = 200_000
+
+
+class Behind(Exception):
+    """Lines sent from another place than where the studio's count of the visit stands."""
+
+    def __init__(self, have: int):
+        super().__init__(f"the studio has {have} lines of this visit")
+        self.have = have
+
+
+class Live:
+    """A playtest the studio runs: the play page of ``levels`` ((name, level or room) pairs),
+    which sends each line of its log to ``sink`` as it is recorded, and the lines received so
+    far, replayed by the rules as they arrive, as ``playtest`` reads a saved log.
+
+    >>> from designer.core.level import Level
+    >>> live = Live([("one", Level.from_rows(["####", "#SG#", "####"]))], sink="/lines")
+    >>> line = {"visit": "v", "t": 0, "level": 0, "attempt": 1, "event": "start"}
+    >>> live.take("v", 0, [line, {**line, "t": 700, "event": "move", "move": "r", "at": [1, 2], "by": "player"}])
+    2
+    >>> live.figures()["levels"][0]["players"]
+    1
+    """
+
+    def __init__(self, levels: list, *, sink: str, title: str = "ice-designer playtest") -> None:
+        from designer.export.play import page
+        from designer.studies.playtests import Replay
+
+        self.pack = page_levels(levels)
+        self.page = page(levels, title=title, sink=sink)
+        self.replaying = Replay(self.pack)
+        self.header = (self.replaying.pack_id, tuple((name, ident) for (name, _), ident in
+                                                     zip(self.pack, self.replaying.ids)))
+        self.events: list = []
+        self.have: dict[str, int] = {}  # visit -> its lines taken
+        self._figures: tuple[int, dict] | None = None
+
+    def take(self, visit: str, start: int, lines: list) -> int:
+        """Visit ``visit``'s lines from its ``start``-th on, checked as a saved log's lines are and
+        replayed by the rules; how many of the visit's lines the studio now has. ``Behind`` when
+        ``start`` is not that count; DesignerError (one line, nothing taken) for a line that is
+        not the format, not this visit's, or a move the rules do not give."""
+        from designer.formats.playtest_log import Log, event_of
+
+        if not isinstance(visit, str) or not 1 <= len(visit) <= 64:
+            raise DesignerError("visit: the page's visit id, a short text")
+        have = self.have.get(visit, 0)
+        if start != have:
+            raise Behind(have)
+        if len(self.events) + len(lines) > MAX_LIVE_LINES:
+            raise DesignerError(f"the playtest holds its most lines ({MAX_LIVE_LINES:,}): save it and start another")
+        events = [event_of(obj, "the page", have + k + 1, len(self.pack)) for k, obj in enumerate(lines)]
+        if any(event.visit != visit for event in events):
+            raise DesignerError("the page's lines name another visit than their own")
+        try:
+            self.replaying.add("the page", Log(*self.header, tuple(events)))
+        except DesignerError:  # all or nothing: the lines taken before, replayed again without these
+            from designer.studies.playtests import Replay
+
+            self.replaying = Replay(self.pack)
+            self.replaying.add("the page", Log(*self.header, tuple(self.events)))
+            raise
+        self.events += events
+        self.have[visit] = have + len(events)
+        return self.have[visit]
+
+    def found(self, player=None) -> Playtested:
+        """What ``playtest`` finds in the lines so far, beside the model's ``player`` (default: the
+        default player)."""
+        from designer.analysis import player as model
+        from designer.studies import playtests
+
+        chosen = player or model.DEFAULT
+        replayed = self.replaying.result()
+        return Playtested(self.pack, replayed, playtests.predicted_beside_observed(replayed, self.pack, chosen), chosen)
+
+    def figures(self) -> dict:
+        """The studio's live view: lines and visits so far, ``playtest``'s lines, and per level
+        the players' figures beside the model's."""
+        if self._figures is None or self._figures[0] != len(self.events):
+            found = self.found()
+            self._figures = (len(self.events), {
+                "lines": len(self.events), "visits": len(self.have), "report": lines(found),
+                "levels": [{**stats.to_json(), **seen} for stats, seen in zip(found.replayed.levels, found.compared)]})
+        return self._figures[1]
+
+    def log_text(self) -> str:
+        """The lines so far as a saved playtest log (``designer playtest`` reads it)."""
+        from designer.formats.playtest_log import Log, write
+
+        return write(Log(*self.header, tuple(self.events)))

@@ -106,9 +106,14 @@ def play_page(levels: list[tuple[str, list[str]]], title: str = "ice-designer st
     """The play page (``designer play``) of named filled sketches, in their order."""
     from designer.export.play import page
 
+    return page(filled_levels(levels), title=title)
+
+
+def filled_levels(levels: list[tuple[str, list[str]]]) -> list:
+    """Named filled sketches as (name, level or room) pairs, in their order: a pack's levels."""
     if not levels:
         raise DesignerError("no levels in the pack yet")
-    return page([(name, _filled(rows)) for name, rows in levels], title=title)
+    return [(name, _filled(rows)) for name, rows in levels]
 
 
 def tiled_files(rows: list[str], cell: int = 32) -> dict:

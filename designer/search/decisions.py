@@ -8,7 +8,8 @@ met a request, gives annealing chains a short budget of work (``DECISIONS_CHAINS
 raise the level's *decisions*: the options a stop along the printed solution less the share
 of its rail stops (stops with at most one other move), in thousandths. Every level they keep
 meets the whole request (its min stops stay a floor, its ceiling, choice floors and
-``--unique`` hold) and passes the one verifier. They stop early at ``DECISIONS_ENOUGH``.
+``--unique`` hold) and passes the one verifier. A chain stops early at ``DECISIONS_ENOUGH``, or
+when its best has not risen for ``DECISIONS_STALL`` steps.
 
 ``--first`` (``LayoutRequest.first``) returns the first level found, as before. Nothing is
 improved when the request maximizes (``--maximize``, ``--maximize-choices``, expert), names
@@ -31,7 +32,7 @@ from designer.core.request import LayoutRequest
 from designer.search.engines import anneal
 from designer.search.result import Design, choice_figures
 from designer.search.state import Search, StageResult, timed
-from designer.search.tuning import DECISIONS_CHAINS, DECISIONS_ENOUGH, DECISIONS_STEPS
+from designer.search.tuning import DECISIONS_CHAINS, DECISIONS_ENOUGH, DECISIONS_STALL, DECISIONS_STEPS
 
 
 def decisions_milli(options: int, rails: int, stops: int) -> int:
@@ -91,7 +92,7 @@ def decisions_stage(search: Search, found: Design) -> StageResult:
     level, score = anneal.search(search.request, found.level, found.min_stops, search.rng, search.budget,
                                  DECISIONS_CHAINS, target=DECISIONS_ENOUGH,
                                  objective="per_stop" if search.request.is_room else "decisions",
-                                 steps=DECISIONS_STEPS)
+                                 steps=DECISIONS_STEPS, stall=DECISIONS_STALL)
     if level is None or score <= score_before or level == found.level:
         return StageResult()
     return StageResult(search.verify(level, "decisions"))

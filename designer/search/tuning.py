@@ -87,6 +87,9 @@ SLICE_STEPS = 4096
 DECISIONS_CHAINS = 2
 DECISIONS_STEPS = 120_000
 DECISIONS_ENOUGH = 1700
+#: ... or when its best has not risen for this many steps (a level whose decisions the grid
+#: holds at their best already, as small grids most often do, ends early).
+DECISIONS_STALL = 40_000
 
 # --- open grids (designer.search.engines.opengrid) --------------------------------------------------------
 #: Heat at the start and the end of an epoch; later epochs start at half of ``OPEN_HOT``.

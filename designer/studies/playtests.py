@@ -23,7 +23,7 @@ likelihood of the model's player is exact.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 import numpy as np
@@ -33,7 +33,7 @@ from designer.core.errors import DesignerError
 from designer.core.items import States, state_table
 from designer.core.level import Level
 from designer.core.rules import NO_MOVE
-from designer.formats.playtest_log import MOVES, Log, level_id, pack_id
+from designer.formats.playtest_log import MOVES, Log, level_id, many_objects, pack_id
 
 
 @dataclass
@@ -99,9 +99,10 @@ class _Table:
         self.states = states
         self.dest = states.dest.tolist()
         self.start, self.goal, self.cells, self.width = states.start, states.goal, states.cells, states.width
+        self.cell_of = [divmod(state % self.cells, self.width) for state in range(len(self.dest[0]))]
 
     def cell(self, state: int) -> tuple[int, int]:
-        return divmod(state % self.cells, self.width)
+        return self.cell_of[state]
 
 
 @dataclass
@@ -122,26 +123,68 @@ class _Visit:
 def replay(logs: list[tuple[str, Log]], pack: list[tuple[str, Level]]) -> Replayed:
     """Every log's events replayed on ``pack`` ((name, level) in order); DesignerError (one line)
     for a log of another pack or a move the rules do not give."""
-    ids = [level_id(level.rows()) for _, level in pack]
-    by_id = {ident: k for k, ident in enumerate(ids)}
-    here = pack_id(ids)
-    tables = [_Table(state_table(level)) for _, level in pack]
-    stats = [LevelStats(name, _par(level)) for name, level in pack]
-    found = Replayed(stats, [], Counter())
+    replaying = Replay(pack)
     for source, log in logs:
-        known = [by_id.get(ident) for _, ident in log.levels]
-        if log.pack != here and not any(k is not None for k in known):
+        replaying.add(source, log)
+    return replaying.result()
+
+
+class Replay:
+    """Logs replayed on ``pack`` one after another (``add``), their figures read at any time
+    (``result``): what ``replay`` does at once, and the studio's playtest as its lines arrive. A
+    visit is one visit's play of one level in one source (a log file, or the studio's page)."""
+
+    def __init__(self, pack: list[tuple[str, Level]]) -> None:
+        self.pack = pack
+        self.ids = [level_id(level.rows()) for _, level in pack]
+        self.by_id = {ident: k for k, ident in enumerate(self.ids)}
+        self.pack_id = pack_id(self.ids)
+        self.tables = [_Table(state_table(level)) for _, level in pack]
+        self.found = Replayed([LevelStats(name, _par(level)) for name, level in pack], [], Counter())
+        self.visits: dict[tuple[str, str, int], _Visit] = {}  # (source, visit, level) -> its play so far
+
+    def add(self, source: str, log: Log) -> None:
+        """``log``'s events replayed after those added before (DesignerError, one line, for a log
+        of another pack or a move the rules do not give: the events before it stay added)."""
+        known = [self.by_id.get(ident) for _, ident in log.levels]
+        if log.pack != self.pack_id and not any(k is not None for k in known):
             raise DesignerError(f"{source}: a log of another pack (none of its {len(log.levels)} levels is in this one)")
-        visits: dict[tuple[str, int], _Visit] = {}
+        with many_objects():
+            self._add(source, log, known)
+
+    def _add(self, source: str, log: Log, known: list) -> None:
+        found, visits, tables, levels = self.found, self.visits, self.tables, self.found.levels
+        choices, new, direction = found.choices, tuple.__new__, _DIRECTION
         for event in log.events:
             k = known[event.level]
             if k is None:
                 found.skipped[log.levels[event.level][0]] += 1
                 continue
-            _step(found, visits, (event.visit, k), event, tables[k], pack[k], source)
-        for (visit, k), one in visits.items():
-            _close(stats[k], one, tables[k])
-    return found
+            key = (source, event.visit, k)
+            one = visits.get(key)
+            if event.kind == "move" and one is not None and one.stack:  # the common event, replayed here at once
+                table = tables[k]
+                state, last = one.stack[-1]
+                d = direction[event.move]
+                end = table.dest[d][state]
+                if end != NO_MOVE and table.cell_of[end] == event.at:
+                    if event.by == "player" and not one.done:
+                        choices.append(new(Choice, (k, state, last, d)))
+                        one.moves += 1
+                    levels[k].rests[event.at] += 1
+                    one.stack.append((end, d))
+                    continue
+            _step(found, visits, key, event, tables[k], self.pack[k], source)
+
+    def result(self) -> Replayed:
+        """The figures so far: every visit's figures counted as if it ended now (where a player
+        is still playing counts as where they quit, until more of their play arrives)."""
+        levels = [replace(stats, moves=list(stats.moves), seconds=list(stats.seconds), over_par=list(stats.over_par),
+                          restarts=list(stats.restarts), undos=list(stats.undos), hints=list(stats.hints),
+                          quits=Counter(stats.quits)) for stats in self.found.levels]
+        for (_, _, k), one in self.visits.items():
+            _close(levels[k], one, self.tables[k])
+        return replace(self.found, levels=levels, choices=list(self.found.choices), skipped=Counter(self.found.skipped))
 
 
 def _par(level: Level) -> int:
@@ -151,8 +194,11 @@ def _par(level: Level) -> int:
     return solution.stops if solution else -1
 
 
-def _step(found: Replayed, visits: dict, key: tuple[str, int], event, table: _Table, named, source: str) -> None:
-    stats = found.levels[key[1]]
+_DIRECTION = {move: d for d, move in enumerate(MOVES)}
+
+
+def _step(found: Replayed, visits: dict, key: tuple[str, str, int], event, table: _Table, named, source: str) -> None:
+    stats = found.levels[key[2]]
     one = visits.get(key)
     if one is None:
         one = visits[key] = _Visit()
@@ -168,7 +214,7 @@ def _step(found: Replayed, visits: dict, key: tuple[str, int], event, table: _Ta
             return
     state, last = one.stack[-1]
     if kind == "move":
-        d = MOVES.index(event.move)
+        d = _DIRECTION[event.move]
         end = table.dest[d][state]
         cell = None if end == NO_MOVE else table.cell(end)
         if cell != event.at:
@@ -176,7 +222,7 @@ def _step(found: Replayed, visits: dict, key: tuple[str, int], event, table: _Ta
                                 f"{event.move} ends on {list(event.at)} in the log, but "
                                 f"{'is no move' if cell is None else f'on {list(cell)}'} by the rules")
         if event.by == "player" and not one.done:
-            found.choices.append(Choice(key[1], state, last, d))
+            found.choices.append(Choice(key[2], state, last, d))
             one.moves += 1
         stats.rests[cell] += 1
         one.stack.append((end, d))

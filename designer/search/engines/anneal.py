@@ -129,16 +129,18 @@ def run_chain(request: LayoutRequest, chain: Chain, budget: Budget, target: int 
 
 
 def run_steps(request: LayoutRequest, chain: Chain, budget: Budget, steps: int, target: int | None,
-              stop: np.ndarray, conditions: dict | None = None, heat: float = 1.0) -> Chain:
+              stop: np.ndarray, conditions: dict | None = None, heat: float = 1.0,
+              stall: int | None = None) -> Chain:
     """Anneal ``chain`` for ``steps`` steps, its heat falling from ``HOT`` to ``COLD`` (times
-    ``heat``) over them, until it reaches ``target`` itself, ``budget`` is spent or ``stop[0]``
-    is set: a budget of work, so that the same seed gives the same chain on any machine that
-    has the time."""
+    ``heat``) over them, until it reaches ``target`` itself, its best has not risen for ``stall``
+    steps (counted in whole slices), ``budget`` is spent or ``stop[0]`` is set: a budget of
+    work, so that the same seed gives the same chain on any machine that has the time."""
     space = LayoutSpace.of(request)
     free = (space.fixed < 0).reshape(request.height, request.width)
     starts, goals = space.start_cells.tolist(), space.goal_cells.tolist()
     hot, cold = HOT * heat, COLD * heat
-    done = 0
+    done = risen = 0
+    best = int(chain.best[0])
     local = np.zeros(1, np.int32)  # this chain's own stop at its target: the others go on
     while done < steps and not stop[0] and not budget.expired():
         take = min(SLICE_STEPS, steps - done)
@@ -148,6 +150,10 @@ def run_steps(request: LayoutRequest, chain: Chain, budget: Budget, steps: int, 
                               chain.best_terrain, chain.best, **(conditions or {}))
         done += take
         if target is not None and chain.best[0] >= target:
+            break
+        if chain.best[0] > best:
+            best, risen = int(chain.best[0]), done
+        elif stall is not None and done - risen >= stall:
             break
     return chain
 
@@ -170,7 +176,7 @@ def choice_conditions(request: LayoutRequest, objective: str, maximizing: bool =
 def search(request: LayoutRequest, level: Level, stops: int, rng: np.random.Generator, budget: Budget,
            workers: int = 1, *, target: int | None = None,
            on_best: Callable[[int], None] | None = None, objective: str = "stops",
-           steps: int | None = None) -> tuple[Level | None, int]:
+           steps: int | None = None, stall: int | None = None) -> tuple[Level | None, int]:
     """The best layout the chains find from ``level`` (strong, reversible, ``stops`` min stops):
     one chain per worker until ``budget`` is spent or until one reaches
     ``target``; returns the best level and its stops (``level`` itself if nothing beat it).
@@ -186,8 +192,8 @@ def search(request: LayoutRequest, level: Level, stops: int, rng: np.random.Gene
     options moves the score by 1000 / min stops.
 
     ``steps``: each chain runs that many steps (``run_steps``) rather than until the time is up,
-    and stops at ``target`` on its own; the best chain wins, the first of equals: the same seed
-    and number of chains give the same level."""
+    and stops at ``target`` on its own, or when its best has not risen for ``stall`` steps; the
+    best chain wins, the first of equals: the same seed and number of chains give the same level."""
     conditions = choice_conditions(request, objective, maximizing=target is None)
     heat = 1.0
     if objective in ("decisions", "per_stop"):  # thousandths of a stop's worth
@@ -203,7 +209,7 @@ def search(request: LayoutRequest, level: Level, stops: int, rng: np.random.Gene
 
     def run(chain: Chain) -> Chain:
         if steps is not None:
-            return run_steps(request, chain, budget, steps, target, stop, conditions, heat)
+            return run_steps(request, chain, budget, steps, target, stop, conditions, heat, stall)
         return run_chain(request, chain, budget, target, stop, on_best, conditions, heat)
 
     if len(chains) == 1:

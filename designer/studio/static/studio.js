@@ -198,9 +198,49 @@ window.STEP = { u: [-1, 0], d: [1, 0], l: [0, -1], r: [0, 1] };
     pack.push({ name: `level-${String(pack.length + 1).padStart(3, "0")}`, rows: rows() });
     document.getElementById("pack-count").textContent = String(pack.length);
     document.getElementById("export-pack").disabled = false;
+    document.getElementById("playtest").disabled = false;
   }
   async function exportPack() {
     try { download("pack.html", (await post("/api/pack", { levels: pack })).text); }
+    catch (err) { statusBox.textContent = err.message; }
+  }
+
+  // --- a playtest: the pack's page served here, its players' lines arriving as they play ----------
+  let playtest = null, watching = 0;
+  async function startPlaytest() {
+    try {
+      const found = await post("/api/playtest", { levels: pack });
+      playtest = found.playtest;
+      const link = document.getElementById("playtest-link");
+      link.href = found.url;
+      link.textContent = new URL(found.url, window.location.href).href;
+      document.getElementById("playtest-view").hidden = false;
+      document.getElementById("playtest-report").textContent = "";
+      document.getElementById("playtest-count").textContent = "no player yet";
+      window.clearInterval(watching);
+      watching = window.setInterval(watchPlaytest, 1500);
+    } catch (err) { statusBox.textContent = err.message; }
+  }
+  async function watchPlaytest() {
+    if (!playtest) return;
+    try {
+      const found = await post(`/api/playtest/${playtest}/figures`, {});
+      const view = document.getElementById("playtest-view");
+      view.dataset.lines = String(found.lines);
+      document.getElementById("playtest-count").textContent =
+        `${found.visits} visit${found.visits === 1 ? "" : "s"}, ${found.lines} line${found.lines === 1 ? "" : "s"} so far`;
+      const list = document.getElementById("playtest-report");
+      list.textContent = "";
+      for (const line of found.report) {
+        const item = document.createElement("li");
+        item.textContent = line;
+        list.appendChild(item);
+      }
+    } catch (err) { document.getElementById("playtest-count").textContent = err.message; }
+  }
+  async function savePlaytest(what, name) {
+    if (!playtest) return;
+    try { download(name, (await post(`/api/playtest/${playtest}/${what}`, {})).text); }
     catch (err) { statusBox.textContent = err.message; }
   }
 
@@ -552,6 +592,13 @@ window.STEP = { u: [-1, 0], d: [1, 0], l: [0, -1], r: [0, 1] };
   document.getElementById("export-tiled").addEventListener("click", exportTiled);
   document.getElementById("add-to-pack").addEventListener("click", addToPack);
   document.getElementById("export-pack").addEventListener("click", exportPack);
+  document.getElementById("playtest").addEventListener("click", startPlaytest);
+  document.getElementById("playtest-log").addEventListener("click", () => savePlaytest("log", "playtest.jsonl"));
+  document.getElementById("playtest-save-report").addEventListener("click", () => savePlaytest("report", "playtest.html"));
+  document.getElementById("playtest-stop").addEventListener("click", () => {
+    window.clearInterval(watching);
+    document.getElementById("playtest-count").textContent += " (no longer watched)";
+  });
   window.addEventListener("keydown", e => {
     if (play && !(e.ctrlKey || e.metaKey) && e.target.tagName !== "INPUT") { onPlayKey(e); return; }
     if (!(e.ctrlKey || e.metaKey) || e.target.tagName === "INPUT" || play) return;

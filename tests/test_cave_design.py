@@ -119,6 +119,37 @@ def test_a_key_that_cannot_matter_is_refused_before_any_work(tmp_path, capsys):
     assert "key gold cannot matter" in capsys.readouterr().err
 
 
+def _free_room(name: str, where: str, doors: dict, key=None, size: int = 9) -> str:
+    """A free room of ``size`` square, its doors at the given cells, a key's * at ``key``."""
+    rows = [["#"] * size] + [["#"] + ["?"] * (size - 2) + ["#"] for _ in range(size - 2)] + [["#"] * size]
+    for number, (r, c) in doors.items():
+        rows[r][c] = str(number)
+    if key is not None:
+        rows[key[0]][key[1]] = "*"
+    return f"room {name} at {where}\n" + "\n".join("".join(row) for row in rows) + "\n"
+
+
+def test_a_key_behind_another_keys_lock_is_needed_and_the_cave_is_designed(tmp_path, capsys):
+    """Key tin lies behind amber's lock, and tin's locks close every other way to the exit: amber
+    is needed (the check once held every other key, tin too, and said amber could not matter)."""
+    text = (_free_room("hall", "0,0", {1: (0, 4), 2: (4, 8), 3: (8, 6)})
+            + _free_room("gallery", "0,9", {1: (4, 0), 2: (8, 2), 3: (3, 8), 4: (8, 6)})
+            + _free_room("alcove", "9,9", {1: (0, 2), 2: (0, 6)}, key=(4, 5), size=8)
+            + _free_room("cellar", "0,9 floor 2", {1: (3, 8), 2: (5, 0)}, key=(5, 4))
+            + _free_room("well", "0,0 floor 2", {1: (5, 8), 2: (8, 3), 3: (0, 6)})
+            + "door hall:2 gallery:1\ndoor gallery:2 alcove:1\ndoor gallery:4 alcove:2\n"
+              "hole gallery:3 cellar:1 lock amber\ndoor cellar:2 well:1 lock tin\nladder well:3 hall:3 lock tin\n"
+              "key amber alcove 4,5\nkey tin cellar 5,4\nentrance hall:1\nexit well:2\n")
+    cave = tmp_path / "cave.txt"
+    cave.write_text(text)
+    out = tmp_path / "filled.txt"
+    assert main(["cave", str(cave), "--min-stops", "5", "-o", str(out)]) == 0, capsys.readouterr().err
+    assert "key amber needed, key tin needed" in capsys.readouterr().err
+    from designer.ops.caves import read_cave
+
+    _holds(read_cave(str(out)), 5)  # the plain reader: each key needed, strong, the min stops
+
+
 @pytest.mark.slow
 def test_rooms_on_dask_make_the_same_cave_as_in_process(tmp_path):
     here, there = tmp_path / "here.txt", tmp_path / "there.txt"
@@ -126,3 +157,16 @@ def test_rooms_on_dask_make_the_same_cave_as_in_process(tmp_path):
     assert main([*args, "-o", str(here)]) == 0
     assert main([*args, "--dask", "local", "-o", str(there)]) == 0
     assert here.read_text() == there.read_text()
+    # run from a folder with a designer/ of its own (the project's checkout after a plain `pip
+    # install .`, which maps designer.models from models/): the cluster's host and its workers
+    # import the package the command runs, not the folder's (it was an 85-line traceback)
+    import subprocess
+    import sys
+
+    shadow = tmp_path / "checkout"
+    (shadow / "designer").mkdir(parents=True)
+    (shadow / "designer" / "__init__.py").write_text("raise ImportError(\"this folder's designer/\")\n")
+    command = [str(Path(sys.executable).parent / "designer"), *args, "--dask", "local", "-o", "shadowed.txt"]
+    done = subprocess.run(command, cwd=shadow, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and done.stderr.count("\n") <= 1, done.stderr[-2000:]
+    assert (shadow / "shadowed.txt").read_text() == here.read_text()

@@ -113,7 +113,9 @@ def _room_request(cave: Cave, name: str, bands: dict, ceiling: int | None, caps:
     routes = tuple(RouteBand(a, b, floor, top((a, b), floor)) for (a, b), floor in sorted(asked.items()))
     h, w = room.shape
     template = tuple(row.replace("*", ".") for row in room.rows)
-    return LayoutRequest(height=h, width=w, frame=False, min_stops=1, template=template, routes=routes)
+    # the snow a room draws stays where it is drawn, and the designer places none of its own
+    snow = sum(row.count("_") for row in template)
+    return LayoutRequest(height=h, width=w, frame=False, min_stops=1, template=template, routes=routes, snow=snow)
 
 
 def _capacity(cave: Cave, passage: planning.Passage) -> int:
@@ -157,23 +159,38 @@ def _outside(cave: Cave, low: dict, caps: dict) -> str | None:
 
 
 def check_keys(cave: Cave) -> None:
-    """Refuse a cave whose key cannot matter: the exit must be out of reach without each key's
-    locks (every room taken as open between all its doors). One DesignerError line."""
-    import networkx as nx
-
+    """Refuse a cave whose key cannot matter: the exit must be out of reach without each key,
+    every room taken as open between all its doors, and every other key held only once the room
+    it lies in is reached (a key behind another key's lock is not held before that lock opens).
+    One DesignerError line."""
     for key in cave.keys:
-        joined = nx.DiGraph()
-        for room in cave.rooms:
-            doors = [(room.name, n) for n in room.doors]
-            joined.add_edges_from((a, b) for a in doors for b in doors if a != b)
-        for link in cave.links:
-            if link.lock != key.name:
-                joined.add_edge(link.a, link.b)
-                if not link.one_way:
-                    joined.add_edge(link.b, link.a)
-        if cave.exit in joined and nx.has_path(joined, cave.entrance, cave.exit):
+        if cave.exit in _reached_without(cave, key.name):
             raise DesignerError(f"key {key.name} cannot matter: the exit is reached without passing a link it "
                                 f"opens (lock a link that every way to the exit passes)")
+
+
+def _reached_without(cave: Cave, missing: str) -> set:
+    """The doors a player reaches from the entrance who never holds key ``missing``: rooms open
+    between their doors, links passable both ways (a hole one way), a locked one once its key is
+    held, and a key held once its room is reached."""
+    doors = {room.name: [(room.name, n) for n in room.doors] for room in cave.rooms}
+    where = {key.name: key.room for key in cave.keys}
+    reached, rooms, held = {cave.entrance, *doors[cave.entrance[0]]}, {cave.entrance[0]}, set()
+    grown = True
+    while grown:
+        grown = False
+        held |= {name for name, room in where.items() if room in rooms and name != missing}
+        for link in cave.links:
+            if link.lock is not None and link.lock not in held:
+                continue
+            for a, b in ((link.a, link.b),) if link.one_way else ((link.a, link.b), (link.b, link.a)):
+                if (a in reached or a[0] in rooms) and b not in reached:
+                    reached.add(b)
+                    grown = True
+                    if b[0] not in rooms:
+                        rooms.add(b[0])
+                        reached.update(doors[b[0]])
+    return reached
 
 
 def design(request: CaveRequest, *, seed: int = 0, time_limit: float = 60.0, workers: int | None = None,

@@ -33,6 +33,15 @@ START_SECONDS = 60.0
 CLOSE_SECONDS = 1.5
 
 
+#: How the host starts: as ``python -m designer.search.cluster`` would, but without the current
+#: folder first on its import path (``-m`` and ``-c`` put it there; ``-P`` is Python 3.11's), so a
+#: folder that holds a ``designer/`` of its own (the project's checkout, with the package
+#: installed by ``pip install .``) cannot shadow the package this process runs: the host imports
+#: from the path this process has (``PYTHONPATH`` below).
+HOST_CODE = ("import runpy, sys; del sys.path[0]; "
+             "runpy.run_module('designer.search.cluster', run_name='__main__', alter_sys=True)")
+
+
 class LocalHost:
     """A LocalCluster of ``workers`` single-threaded worker processes in a host process the
     designer owns; ``address`` is its scheduler's, ``workers`` how many workers it has."""
@@ -43,7 +52,7 @@ class LocalHost:
         # lock, released after the fork) was printed as "Exception ignored", a traceback.
         with signals_held() as arrived:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "designer.search.cluster", str(workers)], stdin=subprocess.PIPE,
+                [sys.executable, "-c", HOST_CODE, str(workers)], stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE, stderr=self._log, start_new_session=True,
                 preexec_fn=die_with_parent(signal.SIGKILL),
                 # the cluster imports what this process imports (a script's own shard functions too)

@@ -10,12 +10,7 @@ JSON level or into its Tiled map), ``POST /api/picture``, ``POST /api/tiled`` an
 /api/pack`` (a picture, a new Tiled map and its tileset image, a pack's play page; all from
 ``designer.ops.sketches``), ``POST /api/fill`` (start a fill; a page's second fill cancels its
 first; at most ``MAX_FILLS`` run at once), ``GET /api/fill/ID/events`` (its progress, as
-server-sent events; a closed stream cancels it), ``POST /api/fill/ID/cancel``; ``POST /api/playtest`` (a pack's play page served here, its
-playtest sent here as it is played: ``designer.ops.playtests.Live``), ``POST
-/api/playtest/ID/figures``, ``/log`` and ``/report`` (its figures so far, its log, its report).
-The playtest's page itself, ``GET /playtest/ID``, and the lines it sends, ``POST
-/playtest/ID/lines``, need no token (a player gets the page's address, not the studio's token):
-the playtest's id, as random as a token, is what admits them, beside the Host and Origin checks.
+server-sent events; a closed stream cancels it), ``POST /api/fill/ID/cancel``; and a pack's playtest, live (``designer.studio.playtests``).
 
 Every grid in and out keeps to the designer's largest, 40x40 (``designer.core.limits.sized``).
 An error is an answer with one line (a bug's too: 500, and one line on standard error), never a
@@ -47,15 +42,14 @@ from designer.core.errors import DesignerError, RequestNotMet
 from designer.core.limits import sized
 from designer.studio.analysts import Analysts, Superseded
 from designer.studio.fills import Fill
-from designer.studio.guard import Refused, SecurityHeaders, admit, inline_csp, read_json
+from designer.studio.guard import Refused, SecurityHeaders, admit, read_json
+from designer.studio.playtests import levels_of, playtest_routes
 
 #: The most fills that run at once in one studio (every page of it): each is a process that may
 #: use a core, and a script or many tabs could otherwise start any number.
 MAX_FILLS = 2
 #: The most page ids kept (the oldest without a running fill is forgotten first).
 MAX_PAGES = 64
-#: The most playtests kept (the oldest is forgotten first: save its log before).
-MAX_PLAYTESTS = 8
 
 STATIC = {"/studio.js": ("designer.studio", "studio.js", "text/javascript; charset=utf-8"),
           "/studio.css": ("designer.studio", "studio.css", "text/css; charset=utf-8"),
@@ -207,6 +201,9 @@ def create_app(studio: Studio) -> Starlette:
                 return JSONResponse({"error": f"internal error: {line}"}, status_code=500)
         return run
 
+    async def no_icon(request: Request) -> Response:
+        return Response(status_code=204)
+
     async def index(request: Request) -> Response:
         return Response(_static("index.html"), media_type="text/html; charset=utf-8")
 
@@ -315,96 +312,12 @@ def create_app(studio: Studio) -> Starlette:
         return JSONResponse({"map": found["map"], "image_name": found["image_name"],
                              "image": base64.b64encode(found["image"]).decode("ascii")})
 
-    def levels_of(obj: dict) -> list[tuple[str, list[str]]]:
-        levels = obj.get("levels")
-        if not isinstance(levels, list) or len(levels) > 100 or not all(
-                isinstance(one, dict) and isinstance(one.get("name"), str) and isinstance(one.get("rows"), list)
-                and all(isinstance(row, str) for row in one["rows"]) for one in levels):
-            raise Refused(400, "pack: a list of up to 100 levels, each {name, rows}, is needed")
-        return [(one["name"][:80], one["rows"]) for one in levels]
-
     async def pack(request: Request) -> Response:
         """The play page of a pack of sketches (``designer play``'s page)."""
         from designer.ops.sketches import play_page
 
         text = await asyncio.to_thread(play_page, levels_of(await body(request)))
         return JSONResponse({"text": text})
-
-    async def new_playtest(request: Request) -> Response:
-        """A playtest of a pack of sketches: its play page served at the address answered, which
-        sends each line of its log here as it is played (``designer.ops.playtests.Live``)."""
-        from designer.ops.playtests import Live
-        from designer.ops.sketches import filled_levels
-
-        levels = levels_of(await body(request))
-        ident = secrets.token_urlsafe(18)
-        live = await asyncio.to_thread(lambda: Live(filled_levels(levels), sink=f"/playtest/{ident}/lines",
-                                                    title="ice-designer playtest"))
-        with studio.lock:
-            studio.playtests[ident] = (live, threading.Lock())
-            while len(studio.playtests) > MAX_PLAYTESTS:
-                studio.playtests.popitem(last=False)
-        return JSONResponse({"playtest": ident, "url": f"/playtest/{ident}"})
-
-    def playtest_of(request: Request):
-        ident = request.path_params["playtest"]
-        with studio.lock:
-            for known, found in studio.playtests.items():
-                if hmac.compare_digest(known.encode(), ident.encode()):
-                    return found
-        raise Refused(404, "no such playtest (a studio keeps its last ones while it runs)")
-
-    async def playtest_page(request: Request) -> Response:
-        """The playtest's play page, its own inline script and style allowed by their hashes."""
-        live, _ = playtest_of(request)
-        return Response(live.page, media_type="text/html; charset=utf-8",
-                        headers={"Content-Security-Policy": inline_csp(live.page)})
-
-    async def playtest_lines(request: Request) -> Response:
-        """Lines of one visit's log, from the page: {visit, from, lines}; answers {have}, the
-        visit's lines the studio now has (409 with it when ``from`` is not that count)."""
-        from designer.ops.playtests import Behind
-
-        live, lock = playtest_of(request)
-        obj = await body(request)
-        start, lines = obj.get("from"), obj.get("lines")
-        if type(start) is not int or not isinstance(lines, list) or len(lines) > 1000:
-            raise Refused(400, "lines: {visit, from (the visit's lines sent before), lines (up to 1,000)} is needed")
-
-        def take() -> int:
-            with lock:
-                return live.take(obj.get("visit"), start, lines)
-        try:
-            have = await asyncio.to_thread(take)
-        except Behind as exc:
-            return JSONResponse({"have": exc.have, "error": str(exc)}, status_code=409)
-        return JSONResponse({"have": have})
-
-    async def playtest_figures(request: Request) -> Response:
-        """The playtest's figures so far (``Live.figures``)."""
-        live, lock = playtest_of(request)
-
-        def figures() -> dict:
-            with lock:
-                return live.figures()
-        return JSONResponse(await asyncio.to_thread(figures))
-
-    async def playtest_log(request: Request) -> Response:
-        """The playtest's log so far, as ``designer playtest`` reads it."""
-        live, lock = playtest_of(request)
-        with lock:
-            return JSONResponse({"text": live.log_text()})
-
-    async def playtest_report(request: Request) -> Response:
-        """The playtest's report page so far (``playtest -o``'s)."""
-        from designer.ops.playtests import report_page
-
-        live, lock = playtest_of(request)
-
-        def report() -> str:
-            with lock:
-                return report_page(live.found())
-        return JSONResponse({"text": await asyncio.to_thread(report)})
 
     def cave_of(obj: dict) -> str:
         cave = obj.get("cave")
@@ -507,13 +420,8 @@ def create_app(studio: Studio) -> Starlette:
               Route("/api/cave/plan", guarded(cave_plan), methods=["POST"]),
               Route("/api/fill/{fill}/events", guarded(events, query_token=True)),  # EventSource sends no headers
               Route("/api/fill/{fill}/cancel", guarded(cancel), methods=["POST"]),
-              Route("/api/playtest", guarded(new_playtest), methods=["POST"]),
-              Route("/api/playtest/{playtest}/figures", guarded(playtest_figures), methods=["POST"]),
-              Route("/api/playtest/{playtest}/log", guarded(playtest_log), methods=["POST"]),
-              Route("/api/playtest/{playtest}/report", guarded(playtest_report), methods=["POST"]),
-              # a player's page: its random id admits it, not the studio's token (the module's note)
-              Route("/playtest/{playtest}", guarded(playtest_page, token=False)),
-              Route("/playtest/{playtest}/lines", guarded(playtest_lines, token=False), methods=["POST"])]
+              *playtest_routes(studio, guarded),
+              Route("/favicon.ico", guarded(no_icon, token=False))]  # asked by every page it serves
 
     async def not_found(request: Request, exc) -> Response:
         status = getattr(exc, "status_code", 404)

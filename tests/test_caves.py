@@ -164,3 +164,33 @@ def test_a_bad_json_cave_is_refused_in_one_line_said_once(change, why):
     with pytest.raises(LevelError, match=why) as error:
         Cave.from_json(obj)
     assert "\n" not in str(error.value) and str(error.value).count("JSON cave") <= 1
+
+
+def test_no_move_leaves_the_exit_in_the_links_figures():
+    """A link reached only by sliding on past the exit is never passed, and its room never
+    reached, in the same report (it once said "rooms never reached: b" and called the link into
+    b one way in play)."""
+    cave = Cave.parse("room a\n##1###\n##.#.#\n##2#4#\n##.###\n##3###\nroom b\n#1#\n#.#\n#2#\n###\n"
+                      "door a:3 b:1\ndoor a:4 b:2\nentrance a:1\nexit a:2")
+    found = graph.analyze(cave, rooms=False)
+    assert found.unreached == ("b",)
+    assert [(use.used, use.one_way) for use in found.links] == [(False, False), (False, False)]
+
+
+def test_a_hole_whose_only_way_on_is_the_exit_is_one_way_in_play():
+    """After the hole the only move is into the exit: no way back in play (a slide out of the exit
+    once made it look undone)."""
+    cave = Cave.parse("room a\n#1###\n#...#\n3_..2\n#####\nroom b\n#1######\n#.#....#\n#3.._..2\n########\n"
+                      "hole a:2 b:1\ndoor b:2 a:3\nentrance a:1\nexit b:3")
+    found = graph.analyze(cave, rooms=False)
+    hole = next(use for use in found.links if use.link.kind == "hole")
+    assert hole.used and hole.one_way
+
+
+def test_a_room_over_40x40_is_refused_in_one_line():
+    rows = ["#1" + "#" * 39] + ["#" + "." * 39 + "#"] * 39 + ["#" * 39 + "2#"]
+    text = "room a\n" + "\n".join(rows) + "\nroom b\n#1#\n2.#\n###\ndoor a:2 b:2\nentrance a:1\nexit b:1\n"
+    with pytest.raises(LevelError, match="room a: 41x41 is over the largest room, 40x40"):
+        Cave.parse(text)
+    forty = ["#1" + "#" * 38] + ["#" + "." * 38 + "#"] * 38 + ["#" * 38 + "2#"]
+    assert Cave.parse(text.replace("\n".join(rows), "\n".join(forty))).room("a").shape == (40, 40)

@@ -28,6 +28,7 @@ from functools import cached_property
 
 from designer.core.errors import LevelError
 from designer.core.level import DOOR_CHARS, ITEM_CHAR, Cell
+from designer.core.limits import MAX_DESIGN_SIDE
 from designer.core.room import Room
 
 FORMAT = "ice-cave"
@@ -327,6 +328,9 @@ def _check(cave: Cave) -> None:
             raise LevelError(f"room {room.name}: floor must be a number 1 to 99")
         if not room.rows or any(len(row) != len(room.rows[0]) for row in room.rows):
             raise LevelError(f"room {room.name}: its rows must be non-empty and equally long")
+        if len(room.rows) > MAX_DESIGN_SIDE or len(room.rows[0]) > MAX_DESIGN_SIDE:
+            raise LevelError(f"room {room.name}: {len(room.rows)}x{len(room.rows[0])} is over the largest room, "
+                             f"{MAX_DESIGN_SIDE}x{MAX_DESIGN_SIDE}")
         bad = next((ch for row in room.rows for ch in row if ch not in _ROW), None)
         if bad is not None:
             raise LevelError(f"room {room.name}: {bad!r} is not a cave room's character (# . _ 1-9 * ?)")

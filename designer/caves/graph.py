@@ -328,10 +328,13 @@ def analyze(cave: Cave, rooms: bool = True) -> CaveAnalysis:
     entrance = free.start + free.cells * np.arange(1 << len(cave.keys))
     back = _backward(free.dest, wander, entrance)
     reached = {laid.room_of(state % table.cells) for state in order.tolist()}
+    # the exit ends the cave: no move leaves it, in any figure (a slide out of it is no play)
+    playing = order[order != table.goal]
     graph = nx.DiGraph()
+    graph.add_nodes_from(order.tolist())
     for d in range(4):
-        moving = table.dest[d, order] >= 0
-        graph.add_edges_from(zip(order[moving].tolist(), table.dest[d, order][moving].tolist()))
+        moving = table.dest[d, playing] >= 0
+        graph.add_edges_from(zip(playing[moving].tolist(), table.dest[d, playing][moving].tolist()))
     component = {state: k for k, part in enumerate(nx.strongly_connected_components(graph)) for state in part}
     # a move through a link is one that ends in another room: on the door at the link's far end
     room_of = np.repeat(np.arange(len(cave.rooms)), [room.shape[0] for room in cave.rooms])[
@@ -343,13 +346,13 @@ def analyze(cave: Cave, rooms: bool = True) -> CaveAnalysis:
             lands[laid.door(link.a)] = k
     used, one_way = [False] * len(cave.links), [False] * len(cave.links)
     for d in range(4):
-        to = table.dest[d, order]
-        src, dst = order[to >= 0], to[to >= 0].astype(np.int64)
+        to = table.dest[d, playing]
+        src, dst = playing[to >= 0], to[to >= 0].astype(np.int64)
         jump = room_of[src % table.cells] != room_of[dst % table.cells]
         for state, after in zip(src[jump].tolist(), dst[jump].tolist()):
             k = lands[after % table.cells]
-            used[k] = True
-            one_way[k] = one_way[k] or component[state] != component[after]
+            used[k] = True  # a move that ends the cave on the exit is not one way: the cave is over
+            one_way[k] = one_way[k] or (after != table.goal and component[state] != component[after])
     uses = [LinkUse(link, used[k], one_way[k]) for k, link in enumerate(cave.links)]
     worth = []
     for k, key in enumerate(cave.keys):

@@ -175,6 +175,35 @@ def test_the_whole_cave_is_played_through_its_doors_with_its_key(browser, ice_pa
 
 
 @needs_browser
+@pytest.mark.parametrize("viewport", [(1280, 800), (390, 844)])
+def test_the_player_stays_in_view_through_the_whole_cave_and_solved_is_in_view(browser, ice_path, tmp_path, capsys,
+                                                                               viewport):
+    """The Ice Path's sheet is taller than the screen: after every move along the solution the
+    player's cell lies wholly inside the viewport, under the bar, and "Solved" is in view at the end
+    (once it was at y = 2,874, the page never scrolling)."""
+    page_file = tmp_path / "cave.html"
+    assert main(["play", str(ice_path), "-o", str(page_file)]) == 0
+    capsys.readouterr()
+    assert main(["solve", str(ice_path)]) == 0
+    moves = capsys.readouterr().out.splitlines()[0]
+    context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]}, reduced_motion="reduce")
+    page = context.new_page()
+    page.goto(page_file.as_uri())
+    inside = """() => { const r = document.getElementById("player").getBoundingClientRect();
+        const head = document.getElementById("top").getBoundingClientRect().bottom;
+        return r.top >= head - 1 && r.left >= -1 && r.bottom <= window.innerHeight + 1
+            && r.right <= document.documentElement.clientWidth + 1; }"""
+    assert page.evaluate("document.documentElement.scrollHeight") > viewport[1]  # the sheet is taller than the screen
+    for k, letter in enumerate(moves):
+        page.keyboard.press(KEYS[letter])
+        assert page.evaluate(inside), f"move {k + 1} ({letter}): the player is out of view"
+    assert state(page) == ("solved", len(moves))
+    box = page.locator("#status").bounding_box()
+    assert "Solved" in page.inner_text("#status") and 0 <= box["y"] and box["y"] + box["height"] <= viewport[1]
+    context.close()
+
+
+@needs_browser
 def test_the_pages_slide_agrees_with_the_state_graph_on_every_cell_and_set_of_keys(browser, ice_path, tmp_path):
     from designer.caves.play import cave_entry
 

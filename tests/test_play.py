@@ -543,3 +543,37 @@ def test_a_playtest_is_recorded_saved_and_read_back_by_designer_playtest(browser
     assert out[0].endswith("quit at nowhere") and ", undos 1.00, " in out[0] and "restarts 1.00" in out[0]
     assert out[1].startswith("strong-reversible: 1 player, 0% finished") and "quit at (" in out[1]
     assert "where players rested" in (tmp_path / "report.html").read_text()
+
+
+@pytest.mark.parametrize("viewport", [(390, 844), (360, 740), (1280, 800)])
+def test_every_cell_of_the_board_is_in_view_on_a_phone_and_a_laptop(browser, tmp_path, viewport):
+    """A 40x40 level and a 12x12 pack: every cell of the board inside the viewport, no sideways
+    scroll, the player moved in view; a legend names the tiles, and the player is not the exit."""
+    big = ["#" * 40] + ["#S" + "." * 37 + "#"] + ["#" + "." * 38 + "#"] * 36 + ["#" + "." * 37 + "G#"] + ["#" * 40]
+    (tmp_path / "pack").mkdir()
+    (tmp_path / "pack" / "big.txt").write_text("\n".join(big) + "\n")
+    twelve = ["#" * 12, "#S.........#", *["#" + "." * 10 + "#"] * 8, "#.........G#", "#" * 12]
+    (tmp_path / "pack" / "twelve.txt").write_text("\n".join(twelve) + "\n")
+    page_path = make_page(tmp_path, tmp_path / "pack")
+    page = browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})
+    page.goto(page_path.as_uri())
+    for k in range(2):
+        page.select_option("#select", str(k))
+        box = page.evaluate("""() => { const r = document.getElementById("board").getBoundingClientRect();
+            return [r.left, r.top, r.right, r.bottom, document.documentElement.scrollWidth, window.innerWidth,
+                    window.innerHeight]; }""")
+        left, top, right, bottom, scroll_width, width, height = box
+        assert left >= 0 and top >= 0 and right <= width and bottom <= height, (k, box)
+        assert scroll_width <= width, (k, box)
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("ArrowDown")
+        player = page.evaluate("""() => { const r = document.getElementById("player").getBoundingClientRect();
+            return [r.left, r.top, r.right, r.bottom]; }""")
+        page.wait_for_timeout(50)
+        assert player[0] >= -1 and player[2] <= width + 1
+    legend = page.inner_text("#legend")
+    assert all(word in legend for word in ("you", "exit", "start", "ice", "wall")), legend
+    colours = page.evaluate("""() => [getComputedStyle(document.getElementById("player"), "::after").backgroundImage,
+                                      getComputedStyle(document.querySelector(".cell.goal")).backgroundImage]""")
+    assert colours[0] != colours[1] and "217, 67, 59" in colours[0]  # a red figure on a dark-and-gold exit
+    page.close()

@@ -4,6 +4,7 @@ and written back with its own layers kept, the floor plan, and the play page in 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -165,11 +166,20 @@ def test_the_whole_cave_is_played_through_its_doors_with_its_key(browser, ice_pa
     assert main(["solve", str(ice_path)]) == 0
     moves = capsys.readouterr().out.splitlines()[0]
     page = open_page(browser, page_file)
-    assert page.locator(".cell.lock").count() == 2 and page.locator("#items").text_content() == "Keys: 0 of 1"
+    assert page.locator(".cell.lock").count() == 2 and page.locator("#items").text_content() == "Room a1 \u00b7 keys: none of 1"
+    # every room named, every door labelled with what it does and where it leads, the key named
+    cave = Cave.parse(ice_path.read_text())
+    labels = page.locator(".link-label").all_inner_texts()
+    assert len(labels) == sum(len(room.doors) for room in cave.rooms)
+    assert all(re.fullmatch(r"(doorway|ladder|hole)( (up|down))? to [a-c][1-3](, locked: gold)?|hole from [a-c][1-3]"
+                            r"|entrance|exit", text) for text in labels), labels
+    assert "ladder down to b1" in labels and "hole from a2" in labels and "doorway to c2, locked: gold" in labels
+    assert sorted(page.locator(".room-name").all_inner_texts())[:2] == ["a1 \u00b7 floor 1", "a2 \u00b7 floor 1"]
+    assert page.locator(".key-name").all_inner_texts() == ["gold"]
     for letter in moves:
         page.keyboard.press(KEYS[letter])
     assert state(page) == ("solved", len(moves))
-    assert page.locator("#items").text_content() == "Keys: 1 of 1"
+    assert page.locator("#items").text_content() == "Room c2 \u00b7 keys: gold of 1"
     assert page.fetched == []
     page.close()
 

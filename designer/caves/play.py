@@ -22,16 +22,32 @@ from designer.caves.graph import sheet, solve
 #: The cave's rules on the page (``static/cave.js``), after those of portals.
 CAVE_JS = resources.files("designer.export").joinpath("static", "cave.js").read_text().split("*/\n", 1)[1]
 
-#: What ``load`` runs for a cave: each locked door marked, its title naming its key.
+#: Each key's colour on the page, its locks drawn in the same (a cave holds at most 4 keys).
+KEY_COLOURS = ("#d4a017", "#2f80ed", "#27ae60", "#c0392b")
+
+#: What ``load`` runs for a cave: each locked door marked in its key's colour, each key ringed in
+#: it and named, each room named at its corner, and each door labelled with where it leads.
 _LOCK_MARKS = """
   (level.locks || []).forEach(([r, c, k]) => {
     const mark = document.createElement("div");
     mark.className = "cell lock";
+    mark.dataset.key = level.keys[k];
     mark.title = `locked: key ${level.keys[k]}`;
     mark.style.left = `${c * CELL}px`;
     mark.style.top = `${r * CELL}px`;
-    mark.style.boxShadow = "inset 0 0 0 3px #b8860b";
+    mark.style.boxShadow = `inset 0 0 0 4px ${level.colours[k]}`;
     board.insertBefore(mark, $("player"));
+  });
+  (level.items || []).forEach(([r, c], k) => {
+    const cell = board.querySelector(`.cell.item[data-item="${k}"]`);
+    if (cell) { cell.style.boxShadow = `inset 0 0 0 3px ${level.colours[k]}`; cell.title = `key ${level.keys[k]}`; }
+    board.appendChild(caveTag("key-name", r, c, level.keys[k], level.colours[k], "below"));
+  });
+  (level.rooms || []).forEach(([top, name, floor]) => {
+    board.appendChild(caveTag("room-name", top, 0, `${name} \u00b7 floor ${floor}`, "#1d2a36", "corner"));
+  });
+  (level.labels || []).forEach(([r, c, text, side]) => {
+    board.appendChild(caveTag("link-label", r, c, text, "#1d2a36", side));
   });"""
 
 
@@ -57,11 +73,46 @@ def cave_entry(cave: Cave, name: str = "cave") -> dict:
                 locks.append([r, c, names.index(link.lock)])
     stars = Stars.default(way.stops) if way else None
     entry.update(par=way.stops if way else -1, cave=True, keys=names, locks=locks,
+                 colours=list(KEY_COLOURS[:len(names)]),
+                 rooms=sorted([laid.tops[room.name], room.name, room.floor] for room in cave.rooms),
+                 labels=door_labels(cave, laid),
                  stars={"two": stars.two, "one": stars.one} if stars else None)
     if cave.keys:
         entry["items"] = [list(level.cell(flat)) for flat in laid.keys]
     entry.setdefault("portals", [])
     return entry
+
+
+def door_labels(cave: Cave, laid) -> list:
+    """Each door's label on the page, [row, col, text, side]: what the link does and where it
+    leads ("ladder down to c1", "hole from a2", "doorway to b2, locked: gold"), or "entrance" and
+    "exit"; ``side`` is where the label sits off the door (into the room from its wall).
+
+    >>> cave = Cave.parse("room a\\n#1#\\n#.2\\n###\\nroom b floor 2\\n#1#\\n2.#\\n###\\nhole a:2 b:2\\n"
+    ...                   "entrance a:1\\nexit b:1")
+    >>> [label[2] for label in door_labels(cave, sheet(cave))]
+    ['entrance', 'hole down to b', 'exit', 'hole from a']
+    """
+    words = {"door": "doorway", "ladder": "ladder", "hole": "hole"}
+    floor = {room.name: room.floor for room in cave.rooms}
+    said = {cave.entrance: "entrance", cave.exit: "exit"}
+    for link in cave.links:
+        for here, there, arriving in ((link.a, link.b, False), (link.b, link.a, link.one_way)):
+            step = floor[there[0]] - floor[here[0]]
+            way = "down " if step > 0 else "up " if step < 0 else ""
+            text = f"{words[link.kind]} from {there[0]}" if arriving else f"{words[link.kind]} {way}to {there[0]}"
+            if link.lock and not arriving:
+                text += f", locked: {link.lock}"
+            said[here] = text
+    out = []
+    for room in cave.rooms:
+        h, w = room.shape
+        for number in sorted(room.doors):
+            r, c = room.doors[number]
+            side = "below" if r == 0 else "above" if r == h - 1 else "right" if c == 0 else "left"
+            top, col = laid.level.cell(laid.door((room.name, number)))
+            out.append([top, col, said.get((room.name, number), "door"), side])
+    return out
 
 
 def cave_page(cave: Cave, title: str) -> str:

@@ -272,3 +272,38 @@ def test_copying_the_example_world_elsewhere_keeps_it_readable(tmp_path):
     bad = tmp_path / "bad.world"
     bad.write_text(json.dumps({"maps": [{"fileName": "../one.tmj"}], "type": "world"}))
     assert main(["analyze", str(bad)]) == 2
+
+
+def test_the_plans_labels_sit_at_their_doors_and_none_overlaps(ice_path):
+    """The Ice Path's floor plan at its default size: every label's box lies within one cell of a
+    door, and no two labels' boxes overlap (read from the SVG)."""
+    import xml.etree.ElementTree as ET
+
+    from designer.caves.picture import PLAN_CELL, svg_plan
+
+    cell = PLAN_CELL
+    root = ET.fromstring(svg_plan(Cave.parse(ice_path.read_text()), way=True))
+    ns = "{http://www.w3.org/2000/svg}"
+    doors, boxes = [], []
+    for group in root.iter(f"{ns}g"):
+        moved = re.fullmatch(r"translate\(([-\d.]+),([-\d.]+)\)", group.get("transform", ""))
+        if moved:
+            dx, dy = float(moved[1]), float(moved[2])
+            doors += [(dx + float(one.get("cx")), dy + float(one.get("cy"))) for one in group.iter(f"{ns}circle")
+                      if one.get("class") == "door"]
+        if group.get("class") == "link":
+            rect = group.find(f"{ns}rect")
+            boxes.append(tuple(float(rect.get(k)) for k in ("x", "y", "width", "height")))
+    assert len(doors) == sum(len(room.doors) for room in Cave.parse(ice_path.read_text()).rooms) and len(boxes) >= 10
+
+    def gap(box, x, y):  # from the door's cell to the box, in pixels (0: they touch or overlap)
+        dx = max(box[0] - (x + cell / 2), (x - cell / 2) - (box[0] + box[2]), 0)
+        dy = max(box[1] - (y + cell / 2), (y - cell / 2) - (box[1] + box[3]), 0)
+        return max(dx, dy)
+
+    for box in boxes:
+        assert min(gap(box, x, y) for x, y in doors) <= cell, box
+    for k, a in enumerate(boxes):
+        for b in boxes[k + 1:]:
+            assert (min(a[0] + a[2], b[0] + b[2]) <= max(a[0], b[0]) + 0.01
+                    or min(a[1] + a[3], b[1] + b[3]) <= max(a[1], b[1]) + 0.01), (a, b)

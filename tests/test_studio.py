@@ -629,6 +629,10 @@ def test_a_cave_opened_a_room_edited_on_the_board_and_the_whole_cave_filled(stud
         assert "cave filled: min stops" in page.inner_text("#progress")
         assert "strong, min stops" in page.inner_text("#cave-figures")
         assert page.locator('[data-cell="3,3"]').get_attribute("data-tile") == "#"
+        page.click("#cave-plan")  # the plan at the window's full size, on demand
+        assert page.locator("#cave-plan").bounding_box()["width"] > 1000
+        page.keyboard.press("Escape")
+        assert page.locator("#cave-plan").bounding_box()["width"] < 600
         with page.expect_download() as saving:
             page.click("#save-cave")
         saved = tmp_path / "cave.json"

@@ -18,6 +18,9 @@ WAY_COLOUR = ROUTE_COLOURS[0]
 LABEL_FILL = "#1d2a36"
 LOCK_FILL = "#b8860b"
 GAP = 1  # cells between rooms placed side by side
+#: Pixels per cell of a plan by default (``render --cell``): a 12-cell room is 384 px wide, its
+#: labels 14 px high.
+PLAN_CELL = 32
 
 
 def layout(cave: Cave) -> dict[str, tuple[int, int]]:
@@ -36,7 +39,7 @@ def layout(cave: Cave) -> dict[str, tuple[int, int]]:
     return found
 
 
-def draw_plan(cave: Cave, *, cell: int = 16, way: bool = False):
+def draw_plan(cave: Cave, *, cell: int = PLAN_CELL, way: bool = False):
     """The floor plan as a drawing (see the module docstring); ``way`` marks the fewest-moves way
     through (ValueError when the exit cannot be reached)."""
     from designer.caves.graph import solve
@@ -69,16 +72,18 @@ def draw_plan(cave: Cave, *, cell: int = 16, way: bool = False):
                                    font_weight="bold", font_family="DejaVu Sans, Verdana, sans-serif"))
             picture.append(group)
         top += sizes[floor][0] * cell
+    labels = []
     for link in cave.links:
         for door, other in ((link.a, link.b), (link.b, link.a)):
             far = cave.room(other[0]).floor != cave.room(door[0]).floor or link.kind != "door"
-            label = (f"{link.kind} to {door_text(other)}" if far else "") + (f" lock {link.lock}" if link.lock else "")
+            way = "from" if link.one_way and door == link.b else "to"  # a hole's landing: where it comes from
+            label = (f"{link.kind} {way} {door_text(other)}" if far else "") + (f" lock {link.lock}" if link.lock else "")
             if label:
-                x, y = _inward(cave, origin, door, cell)
-                picture.append(_label(label.strip(), x, y, cell, LOCK_FILL if link.lock else LABEL_FILL))
-    for name, door in (("entrance", cave.entrance), ("exit", cave.exit)):
-        x, y = _inward(cave, origin, door, cell)
-        picture.append(_label(name, x, y, cell, LABEL_FILL))
+                labels.append((label.strip(), door, LOCK_FILL if link.lock else LABEL_FILL))
+    labels += [(name, door, LABEL_FILL) for name, door in (("entrance", cave.entrance), ("exit", cave.exit))]
+    placed: list = []
+    for text, door, fill in labels:
+        picture.append(_label(text, _place(cave, origin, door, cell, text, placed, (width, height)), cell, fill))
     if found is not None:
         _way(picture, cave, found, origin, cell)
     return picture
@@ -90,26 +95,61 @@ def _centre(cave: Cave, origin: dict, door, cell: int) -> tuple[float, float]:
     return x0 + (c + 0.5) * cell, y0 + (r + 0.5) * cell
 
 
-def _inward(cave: Cave, origin: dict, door, cell: int) -> tuple[float, float]:
-    """Where a door's label goes: a cell and a half into its room from the door (a door in the
-    left or right wall: its label toward the room's middle, level with it)."""
+def _size(text: str, cell: int) -> tuple[float, float, float]:
+    """A label's font size, and its box's width and height."""
+    size = max(8, cell * 0.45)
+    return size, len(text) * size * 0.62 + size * 0.5, size * 1.4
+
+
+def _place(cave: Cave, origin: dict, door, cell: int, text: str, placed: list, bounds: tuple) -> tuple:
+    """Where a door's label goes: its box's (left, top, width, height), touching the door's cell
+    (into the room first, then beside the door along the wall, then out of the room), the first
+    that overlaps no label placed before and stays in the picture; else the one that overlaps
+    least. Each box placed is added to ``placed``."""
     x, y = _centre(cave, origin, door, cell)
     r, c = cave.door_cell(door)
     h, w = cave.room(door[0]).shape
-    if r in (0, h - 1):
-        return x, y + (1.5 if r == 0 else -1.5) * cell
-    return x + (2.5 if c == 0 else -2.5) * cell, y + 0.9 * cell
+    inward = (0, 1) if r == 0 else (0, -1) if r == h - 1 else (1, 0) if c == 0 else (-1, 0)
+    _, bw, bh = _size(text, cell)
+    half = cell / 2
+
+    def box(dx: float, dy: float) -> tuple:  # the box beside the door's cell on side (dx, dy), centred on it
+        cx = x + dx * (half + bw / 2) if dx else x
+        cy = y + dy * (half + bh / 2) if dy else y
+        return cx - bw / 2, cy - bh / 2, bw, bh
+
+    tangent = (inward[1], inward[0])
+    candidates = [box(*inward), box(*tangent), box(-tangent[0], -tangent[1]), box(-inward[0], -inward[1])]
+    # beside the door on the inward side, shifted along the wall by half a label
+    for shift in (1, -1):
+        left, top, bw_, bh_ = box(*inward)
+        candidates.append((left + tangent[0] * shift * bw / 2, top + tangent[1] * shift * bh, bw_, bh_))
+
+    def overlap(a: tuple, b: tuple) -> float:
+        dx = min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])
+        dy = min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1])
+        return dx * dy if dx > 0 and dy > 0 else 0.0
+
+    def inside(a: tuple) -> bool:
+        return a[0] >= 0 and a[1] >= 0 and a[0] + a[2] <= bounds[0] and a[1] + a[3] <= bounds[1]
+
+    chosen = next((one for one in candidates if inside(one) and not any(overlap(one, other) for other in placed)),
+                  None)
+    if chosen is None:
+        chosen = min(candidates, key=lambda one: (not inside(one), sum(overlap(one, other) for other in placed)))
+    placed.append(chosen)
+    return chosen
 
 
-def _label(text: str, x: float, y: float, cell: int, fill: str):
-    """A label on a pale box, readable over the tiles."""
-    size = max(8, cell * 0.5)
-    width = len(text) * size * 0.62 + size * 0.5
+def _label(text: str, at: tuple, cell: int, fill: str):
+    """A label on a pale box at ``at`` (left, top, width, height), readable over the tiles."""
+    size, _, _ = _size(text, cell)
+    left, top, width, height = at
     group = draw.Group(class_="link")
-    group.append(draw.Rectangle(x - width / 2, y - size * 0.7, width, size * 1.4, rx=size * 0.3, fill="#ffffff",
-                                fill_opacity=0.85))
-    group.append(draw.Text(text, size, x, y, fill=fill, text_anchor="middle", dominant_baseline="central",
-                           font_family="DejaVu Sans, Verdana, sans-serif", font_weight="bold"))
+    group.append(draw.Rectangle(left, top, width, height, rx=size * 0.3, fill="#ffffff", fill_opacity=0.85))
+    group.append(draw.Text(text, size, left + width / 2, top + height / 2, fill=fill, text_anchor="middle",
+                           dominant_baseline="central", font_family="DejaVu Sans, Verdana, sans-serif",
+                           font_weight="bold"))
     return group
 
 
@@ -138,5 +178,5 @@ def _stay(picture, points: list, origin: dict, cell: int) -> None:
                               stroke_linejoin="round", stroke_linecap="round", stroke_opacity=0.85, class_="way"))
 
 
-def svg_plan(cave: Cave, *, cell: int = 16, way: bool = False) -> str:
+def svg_plan(cave: Cave, *, cell: int = PLAN_CELL, way: bool = False) -> str:
     return svg_text(draw_plan(cave, cell=cell, way=way))

@@ -199,7 +199,7 @@ def suffix_format(path: str | None, fmt: str | None) -> str:
     return "json" if path is not None and Path(path).suffix.lower() == ".json" else "text"
 
 
-def render_plan(source: str, *, cell: int = 16, way: bool = False, png: bool = False) -> bytes | str:
+def render_plan(source: str, *, cell: int | None = None, way: bool = False, png: bool = False) -> bytes | str:
     """The floor plan of the cave in ``source`` (``designer.caves.picture``), SVG text or PNG bytes;
     RequestNotMet when ``way`` is asked of a cave whose exit cannot be reached."""
     from designer.caves.picture import draw_plan
@@ -207,7 +207,7 @@ def render_plan(source: str, *, cell: int = 16, way: bool = False, png: bool = F
     from designer.export.picture import png_bytes, svg_text
 
     try:
-        drawing = draw_plan(read_cave(source), cell=cell, way=way)
+        drawing = draw_plan(read_cave(source), way=way, **({} if cell is None else {"cell": cell}))
     except ValueError as exc:
         raise RequestNotMet(f"unsolvable: {exc}") from None
     return png_bytes(drawing) if png else svg_text(drawing)
@@ -276,5 +276,5 @@ def plan_view(text: str) -> dict:
     else:
         line += ": free cells left (fill the cave)"
     found["figures"] = line
-    found["plan"] = base64.b64encode(svg_plan(cave, cell=12, way=way).encode()).decode("ascii")
+    found["plan"] = base64.b64encode(svg_plan(cave, way=way).encode()).decode("ascii")
     return found

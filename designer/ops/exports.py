@@ -94,7 +94,7 @@ def render(source: str, output_file: str, *, solution: bool = False, moves_left:
         if moves_left or graph:
             raise DesignerError("--moves-left and --graph draw a level; a cave is drawn as its floor plan (--solution: "
                                 "the way through)")
-        data = render_plan(source, cell=cell or 16, way=solution, png=suffix == ".png")
+        data = render_plan(source, cell=cell, way=solution, png=suffix == ".png")
         output.write(output_file, data, force=force)
         return Written([output_file], 1)
     levels, room = _read(source)

@@ -9,6 +9,11 @@
   let cave = null, current = null, name = "cave", source = null, fill = null, run = 0, filling = false;
 
   function room(roomName) { return cave.rooms.find(one => one.name === roomName); }
+  // the plan at the window's full size on a click, back on the next click or Escape
+  document.getElementById("cave-plan").addEventListener("click", () => {
+    document.body.dataset.plan = document.body.dataset.plan === "full" ? "" : "full";
+  });
+  window.addEventListener("keydown", e => { if (e.key === "Escape") document.body.dataset.plan = ""; });
   function show(found) {  // the plan, its figures, and a button per room
     cave = found.cave;
     panel.hidden = false;

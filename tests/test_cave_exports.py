@@ -65,6 +65,35 @@ def test_an_independent_tiled_reader_reads_the_world_its_maps_and_their_links(ic
     assert links == want
 
 
+def test_a_worlds_keys_landings_tileset_and_par_are_where_an_engine_finds_them(ice_path, tmp_path):
+    """Each key an object of type key named by its key; each hole's far door a landing object
+    saying where it comes from; one tileset for every map (one image written); the cave's par,
+    solution and stars on every map; read by an independent Tiled reader."""
+    pytiled_parser = pytest.importorskip("pytiled_parser")
+    out = tmp_path / "world"
+    assert main(["export", str(ice_path), "--to", "tiled", "--out", str(out)]) == 0
+    cave = Cave.parse(ice_path.read_text())
+    way = graph.solve(cave)
+    assert sorted(path.name for path in out.glob("*.png")) == ["ice-room-item-tiles.png"]
+    keys, landings, images = [], [], set()
+    for one in pytiled_parser.parse_world(out / "cave.world").maps:
+        found = pytiled_parser.parse_map(one.map_file)
+        assert (found.properties["cave_par"], found.properties["cave_solution"]) == (way.stops, way.moves)
+        assert found.properties["cave_stars_two"] > way.stops
+        images |= {tileset.image.name for tileset in found.tilesets.values()}
+        room = found.properties["room"]
+        for layer in found.layers:
+            for obj in getattr(layer, "tiled_objects", ()):
+                if obj.class_ == "key":
+                    keys.append((obj.name, room))
+                if obj.class_ == "landing":
+                    landings.append((room, obj.name, obj.properties["from"]))
+    assert images == {"ice-room-item-tiles.png"}
+    assert keys == [(key.name, key.room) for key in cave.keys]
+    assert sorted(landings) == sorted((link.b[0], "hole", f"{link.a[0]}:{link.a[1]}") for link in cave.links
+                                      if link.one_way)
+
+
 def test_a_users_world_is_filled_and_written_back_with_its_other_layers_kept(tmp_path, capsys):
     user = CAVES / "world" / "cave.world"
     filled, out = tmp_path / "cave.json", tmp_path / "filled"

@@ -4,10 +4,14 @@ opens maps that join with), out and in.
 Each room's map is the room's own (``designer.export.tiled.room_to_tiled``) with, on a ``links``
 object layer, an object on each door a link leaves by: named by its kind (``door``, ``ladder``,
 ``hole``), of type ``link``, its property ``to`` naming the door it leads to (``ROOM:N``) and
-``lock`` its key, if any. The map's properties say which room it is (``room``), its ``floor``,
-its place on the floor plan (``at``, "R,C"), the ``entrance`` or ``exit`` door it holds, and the
-cell of each key in it (``key_NAME``, "R,C", on an item). The world places each floor's rooms
-where the plan has them, the floors one under the other.
+``lock`` its key, if any; on a ``landings`` layer, an object (type ``landing``, property
+``from``) where each hole lands; and each key an object of type ``key`` named by its key. The
+map's properties say which room it is (``room``), its ``floor``, its place on the floor plan
+(``at``, "R,C"), the ``entrance`` or ``exit`` door it holds, and the whole cave's par, solution
+and stars (``cave_par``, ``cave_solution``, ``cave_stars_two``, ``cave_stars_one``). Every map
+uses one tileset (``world_tileset``). The world places each floor's rooms where the plan has
+them, the floors one under the other. A key is read from its object, or from a map property
+``key_NAME`` ("R,C") as earlier worlds write it.
 
 A user's own world of room maps is read the same way, as a cave (free cells are what the
 designer fills); ``into_world`` writes a designed cave back into copies of those maps, every
@@ -36,21 +40,33 @@ def world_files(cave: Cave, cell: int = 32) -> dict[str, str]:
     from designer.caves.picture import layout
     from designer.export.tiled import room_to_tiled
 
+    from designer.analysis.stars import Stars
+    from designer.caves.graph import solve
+
     places = layout(cave)
+    way = solve(cave)
+    stars = Stars.default(way.stops) if way else None
+    whole = [_prop("cave_par", "int", way.stops if way else -1), _prop("cave_solution", "string", way.moves if way else "")]
+    if stars:
+        whole += [_prop("cave_stars_two", "int", stars.two), _prop("cave_stars_one", "int", stars.one)]
     files, entries, top = {}, [], 0
     for floor in sorted({room.floor for room in cave.rooms}):
         rooms = [room for room in cave.rooms if room.floor == floor]
         for room in rooms:
-            document = room_to_tiled(room.room, cell=cell)
+            document = room_to_tiled(room.room, cell=cell, tileset=world_tileset(cave))
             r0, c0 = places[room.name]
             props = [_prop("room", "string", room.name), _prop("floor", "int", room.floor),
                      _prop("at", "string", f"{r0},{c0}")]
             for what, door in (("entrance", cave.entrance), ("exit", cave.exit)):
                 if door[0] == room.name:
                     props.append(_prop(what, "int", door[1]))
-            props += [_prop(f"key_{key.name}", "string", f"{key.cell[0]},{key.cell[1]}")
-                      for key in cave.keys if key.room == room.name]
-            document["properties"] = props + document["properties"]
+            document["properties"] = props + whole + document["properties"]
+            for layer in document["layers"]:  # each key's object: of type key, named by the key
+                for obj in layer.get("objects", ()):
+                    if obj.get("type") == "item":
+                        r, c = int(obj["y"]) // cell, int(obj["x"]) // cell
+                        key = next(k for k in cave.keys if k.room == room.name and k.cell == (r, c))
+                        obj.update(name=key.name, type="key")
             objects = []
             for link in cave.links:
                 for door, other in ((link.a, link.b), (link.b, link.a))[:1 if link.one_way else 2]:
@@ -62,10 +78,21 @@ def world_files(cave: Cave, cell: int = 32) -> dict[str, str]:
                                     "x": c * cell, "y": r * cell, "width": cell, "height": cell, "rotation": 0,
                                     "visible": True, "properties": [_prop("to", "string", door_text(other)), *extra]})
             document["nextobjectid"] += len(objects)
-            document["layers"].append({"id": document["nextlayerid"], "name": "links", "type": "objectgroup", "x": 0,
-                                       "y": 0, "opacity": 1, "visible": True, "draworder": "topdown",
-                                       "objects": objects})
-            document["nextlayerid"] += 1
+            landings = []  # where each hole lands: an object on its far door, saying where it comes from
+            for link in cave.links:
+                if link.one_way and link.b[0] == room.name:
+                    r, c = cave.door_cell(link.b)
+                    landings.append({"id": document["nextobjectid"] + len(landings), "name": link.kind,
+                                     "type": "landing", "x": c * cell, "y": r * cell, "width": cell, "height": cell,
+                                     "rotation": 0, "visible": True,
+                                     "properties": [_prop("from", "string", door_text(link.a))]})
+            document["nextobjectid"] += len(landings)
+            for name, layer_objects in (("links", objects), ("landings", landings)):
+                if name == "links" or layer_objects:
+                    document["layers"].append({"id": document["nextlayerid"], "name": name, "type": "objectgroup",
+                                               "x": 0, "y": 0, "opacity": 1, "visible": True, "draworder": "topdown",
+                                               "objects": layer_objects})
+                    document["nextlayerid"] += 1
             files[f"{room.name}.tmj"] = json.dumps(document, indent=1) + "\n"
             h, w = room.shape
             entries.append({"fileName": f"{room.name}.tmj", "x": c0 * cell, "y": (top + r0) * cell,
@@ -73,6 +100,14 @@ def world_files(cave: Cave, cell: int = 32) -> dict[str, str]:
         top += max(places[r.name][0] + r.shape[0] for r in rooms) + FLOOR_GAP
     files["cave.world"] = json.dumps({"maps": entries, "onlyShowAdjacentMaps": False, "type": "world"}, indent=1) + "\n"
     return files
+
+
+def world_tileset(cave: Cave) -> tuple[str, tuple[str, ...]]:
+    """The one tileset (image name, tiles) of every map of the cave's world: a room's, with the
+    key's tile when the cave has keys."""
+    from designer.export.tiled import TILESETS
+
+    return TILESETS[3 if cave.keys else 1]
 
 
 def _world(source) -> list[tuple[Path, dict]]:
@@ -119,15 +154,26 @@ def _read(source):
             rows = [list(row) for row in user.rows]
             for r, c in user.item_cells:
                 rows[r][c] = "*"
-            rooms.append(CaveRoom(name, tuple("".join(row) for row in rows), at, floor if type(floor) is int else 0))
             for what in ("entrance", "exit"):
                 if what in props:
                     if what in ends or type(props[what]) is not int:
                         raise LevelError(f"one map holds the {what}, as a whole door number")
                     ends[what] = (name, props[what])
-            for prop, value in props.items():
-                if isinstance(prop, str) and prop.startswith("key_"):
+            named = set()
+            for _, layer in layers_of("objectgroup", user.document["layers"]):  # keys: objects of type key
+                for obj in layer.get("objects") or []:
+                    if isinstance(obj, dict) and obj.get("type", obj.get("class")) == "key":
+                        r, c = object_cell(obj, tw, th)
+                        if not (isinstance(obj.get("name"), str) and 0 <= r < len(rows) and 0 <= c < len(rows[0])
+                                and rows[r][c] in ".*"):
+                            raise LevelError("a key object is named by its key and lies on ice in the map")
+                        rows[r][c] = "*"
+                        keys.append(Key(obj["name"], name, (r, c)))
+                        named.add(obj["name"])
+            for prop, value in props.items():  # and, as earlier worlds have them, properties key_NAME
+                if isinstance(prop, str) and prop.startswith("key_") and prop[4:] not in named:
                     keys.append(Key(prop[4:], name, parse_cell(str(value), f"property {prop}")))
+            rooms.append(CaveRoom(name, tuple("".join(row) for row in rows), at, floor if type(floor) is int else 0))
             for _, layer in layers_of("objectgroup", user.document["layers"]):
                 for obj in layer.get("objects") or []:
                     if not isinstance(obj, dict) or obj.get("type", obj.get("class")) != "link":

@@ -166,14 +166,15 @@ def _map(height: int, width: int, cell: int, properties: list, tileset: dict, la
     }
 
 
-def room_to_tiled(room: Room, *, cell: int = DEFAULT_CELL, image: str | None = None) -> dict:
+def room_to_tiled(room: Room, *, cell: int = DEFAULT_CELL, image: str | None = None,
+                  tileset: tuple[str, tuple[str, ...]] | None = None) -> dict:
     """The Tiled JSON map of a room with several doors: the ``terrain`` layer as a level's, a
     ``doors`` tile layer with the ``door`` tile at each door, and ``markers``, an object per door
     named by its number (type ``door``). For each route A:B (every pair of doors i < j) the map's
     properties ``min_stops_A_B`` (its par, -1 when it has no solution) and ``solution_A_B``."""
     from designer.analysis.routes import solve_routes
 
-    default_image, kinds = tileset_for(room)
+    default_image, kinds = tileset or tileset_for(room)  # ``tileset``: one for every map of a world
     data = [gid(kind, kinds) for row in tile_kinds(room) for kind in row]
     doors = [0] * (room.height * room.width)
     for _, (row, col) in room.doors:

@@ -218,7 +218,7 @@ def export_world(source: str, out: str, *, cell: int = 32, into: str | None = No
     images and ``cave.world`` (``designer.caves.world``); with ``into`` (a user's world, the cave's
     template), copies of that world's maps with the rooms written in, and the world. The paths."""
     from designer.caves import is_world_path, world
-    from designer.export import picture, tiled
+    from designer.export import picture
     from designer.formats import output
 
     cave = read_cave(source)
@@ -230,8 +230,7 @@ def export_world(source: str, out: str, *, cell: int = 32, into: str | None = No
         files, images = world.into_world(into, cave), []
     else:
         files = world.world_files(cave, cell)
-        needed = {tiled.tileset_for(room.room) for room in cave.rooms}
-        images = [(name, kinds) for name, kinds in tiled.TILESETS if (name, kinds) in needed]
+        images = [world.world_tileset(cave)]  # one tileset for every map of the world
     paths = output.check_folder(out, list(files) + [name for name, _ in images], force=force)
     with output.folder(out, paths):
         for path, (name, text) in zip(paths, files.items()):

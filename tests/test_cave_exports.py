@@ -74,21 +74,35 @@ def test_a_worlds_keys_landings_tileset_and_par_are_where_an_engine_finds_them(i
     assert main(["export", str(ice_path), "--to", "tiled", "--out", str(out)]) == 0
     cave = Cave.parse(ice_path.read_text())
     way = graph.solve(cave)
-    assert sorted(path.name for path in out.glob("*.png")) == ["ice-room-item-tiles.png"]
-    keys, landings, images = [], [], set()
+    assert sorted(path.name for path in out.glob("*.png")) == ["ice-cave-tiles.png"]
+    keys, landings, images, drawn = [], [], set(), {}
     for one in pytiled_parser.parse_world(out / "cave.world").maps:
         found = pytiled_parser.parse_map(one.map_file)
         assert (found.properties["cave_par"], found.properties["cave_solution"]) == (way.stops, way.moves)
         assert found.properties["cave_stars_two"] > way.stops
         images |= {tileset.image.name for tileset in found.tilesets.values()}
         room = found.properties["room"]
+        (first, tileset), = found.tilesets.items()
+        kind = {tile.id + first: tile.properties["kind"] for tile in tileset.tiles.values()}
         for layer in found.layers:
+            if layer.name == "doors":
+                for number, (r, c) in cave.room(room).doors.items():
+                    drawn[(room, number)] = kind[layer.data[r][c]]
             for obj in getattr(layer, "tiled_objects", ()):
                 if obj.class_ == "key":
                     keys.append((obj.name, room))
                 if obj.class_ == "landing":
                     landings.append((room, obj.name, obj.properties["from"]))
-    assert images == {"ice-room-item-tiles.png"}
+    assert images == {"ice-cave-tiles.png"}
+    # four kinds of link on four tiles of their own: a doorway, a ladder up and down, a hole
+    floor = {room.name: room.floor for room in cave.rooms}
+    for link in cave.links:
+        if link.kind == "ladder":
+            down = floor[link.b[0]] > floor[link.a[0]]
+            assert (drawn[link.a], drawn[link.b]) == (("ladder_down", "ladder_up") if down else ("ladder_up", "ladder_down"))
+        else:
+            assert drawn[link.a] == {"door": "doorway", "hole": "hole"}[link.kind]
+    assert {drawn[cave.entrance], drawn[cave.exit]} == {"door"}
     assert keys == [(key.name, key.room) for key in cave.keys]
     assert sorted(landings) == sorted((link.b[0], "hole", f"{link.a[0]}:{link.a[1]}") for link in cave.links
                                       if link.one_way)

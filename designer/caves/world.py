@@ -54,6 +54,13 @@ def world_files(cave: Cave, cell: int = 32) -> dict[str, str]:
         rooms = [room for room in cave.rooms if room.floor == floor]
         for room in rooms:
             document = room_to_tiled(room.room, cell=cell, tileset=world_tileset(cave))
+            _, kinds = world_tileset(cave)
+            tiles = door_tiles(cave)
+            for layer in document["layers"]:  # each linked door drawn by the kind of its link
+                if layer.get("name") == "doors":
+                    for number, (r, c) in room.doors.items():
+                        if (room.name, number) in tiles:
+                            layer["data"][r * room.shape[1] + c] = kinds.index(tiles[(room.name, number)]) + 1
             r0, c0 = places[room.name]
             props = [_prop("room", "string", room.name), _prop("floor", "int", room.floor),
                      _prop("at", "string", f"{r0},{c0}")]
@@ -102,12 +109,31 @@ def world_files(cave: Cave, cell: int = 32) -> dict[str, str]:
     return files
 
 
-def world_tileset(cave: Cave) -> tuple[str, tuple[str, ...]]:
-    """The one tileset (image name, tiles) of every map of the cave's world: a room's, with the
-    key's tile when the cave has keys."""
-    from designer.export.tiled import TILESETS
+#: The one tileset of every map of a cave's world: its image's name.
+CAVE_TILESET_IMAGE = "ice-cave-tiles.png"
 
-    return TILESETS[3 if cave.keys else 1]
+
+def world_tileset(cave: Cave) -> tuple[str, tuple[str, ...]]:
+    """The one tileset (image name, tiles) of every map of a cave's world: a room's, the key's
+    tile, and a tile for each kind of link's door (``CAVE_TILES``)."""
+    from designer.export.picture import CAVE_TILES
+
+    return CAVE_TILESET_IMAGE, CAVE_TILES
+
+
+def door_tiles(cave: Cave) -> dict:
+    """The tile of each linked door in the world's maps: ``doorway``, ``ladder_up`` or
+    ``ladder_down`` (to a floor of a smaller or larger number), ``hole`` where a hole leaves; a
+    hole's landing, the entrance and the exit keep the room's ``door`` tile."""
+    floor = {room.name: room.floor for room in cave.rooms}
+    found = {}
+    for link in cave.links:
+        for here, there in ((link.a, link.b),) if link.one_way else ((link.a, link.b), (link.b, link.a)):
+            if link.kind == "ladder":
+                found[here] = "ladder_down" if floor[there[0]] > floor[here[0]] else "ladder_up"
+            else:
+                found[here] = "doorway" if link.kind == "door" else "hole"
+    return found
 
 
 def _world(source) -> list[tuple[Path, dict]]:

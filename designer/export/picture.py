@@ -36,6 +36,9 @@ ROOM_TILES = TILES + ("door",)
 #: a room with items.
 ITEM_TILES = TILES + ("item",)
 ROOM_ITEM_TILES = ROOM_TILES + ("item",)
+#: The one tileset of a cave's Tiled world: a room's with keys, and a tile for each kind of link's
+#: door (a doorway, a ladder up, a ladder down, a hole).
+CAVE_TILES = ROOM_ITEM_TILES + ("doorway", "ladder_up", "ladder_down", "hole")
 TILE_OF_TERRAIN = {ICE: "ice", ROCK: "rock", SNOW: "snow"}
 
 ICE_FILL, ICE_LINE = "#c6e6f5", "#9fcde3"
@@ -52,6 +55,7 @@ ITEM_FILL, ITEM_EDGE = "#f2b705", "#8a5a00"
 PATH_STROKE, NUMBER_FILL = "#d9433b", "#ffffff"
 #: A room's doors, and its routes' paths (a colour each, cycled, in the order of the routes).
 DOOR_FILL, DOOR_RING = "#1d2a36", "#f2b705"
+LINK_FILL = "#6b4a2b"  # a cave's doorways, ladders and holes (their Tiled tiles)
 ROUTE_COLOURS = ("#d9433b", "#1f6fd1", "#2e9d52", "#e07b00", "#8e44ad", "#00897b", "#c2185b", "#6d4c41")
 FAR_SHADE, TRAP_MARK = (38, 84, 124), "#c62828"
 CAPTION_HEIGHT = 22  # pixels under each level of a contact sheet
@@ -84,6 +88,24 @@ def _tile(group: draw.Group, kind: str, x: float, y: float, cell: float) -> None
     elif kind == "door":
         group.append(draw.Circle(x + cell / 2, y + cell / 2, cell * 0.36, fill=DOOR_FILL, stroke=DOOR_RING,
                                  stroke_width=max(1, cell / 14), class_="door"))
+    elif kind == "doorway":  # a cave's doorway: an arch
+        group.append(draw.Path(fill=LINK_FILL, stroke=DOOR_RING, stroke_width=max(1, cell / 14))
+                     .M(x + cell * 0.2, y + cell * 0.9).L(x + cell * 0.2, y + cell * 0.45)
+                     .A(cell * 0.3, cell * 0.3, 0, 0, 1, x + cell * 0.8, y + cell * 0.45).L(x + cell * 0.8, y + cell * 0.9).Z())
+    elif kind in ("ladder_up", "ladder_down"):  # two rails, three rungs, and an arrow the way it goes
+        w = max(1, cell / 14)
+        for rail in (0.3, 0.7):
+            group.append(draw.Line(x + cell * rail, y + cell * 0.1, x + cell * rail, y + cell * 0.9, stroke=LINK_FILL,
+                                   stroke_width=w * 1.5))
+        for rung in (0.25, 0.5, 0.75):
+            group.append(draw.Line(x + cell * 0.3, y + cell * rung, x + cell * 0.7, y + cell * rung, stroke=LINK_FILL,
+                                   stroke_width=w))
+        tip, base = (0.05, 0.3) if kind == "ladder_up" else (0.95, 0.7)
+        group.append(draw.Lines(x + cell * 0.5, y + cell * tip, x + cell * 0.78, y + cell * base, x + cell * 0.22,
+                                y + cell * base, close=True, fill=DOOR_RING))
+    elif kind == "hole":  # a hole in the floor
+        group.append(draw.Ellipse(x + cell / 2, y + cell / 2, cell * 0.4, cell * 0.3, fill="#05080b",
+                                  stroke=LINK_FILL, stroke_width=max(1, cell / 14)))
 
 
 def _shade(left: int, most: int) -> str:

@@ -46,7 +46,7 @@ from designer.formats.tiled_objects import doors_of, items_of, layer_at, layers_
 
 #: The kinds of the puzzle's cells, and the template character of each.
 CELL_KINDS = {"rock": "#", "wall": "#", "ice": ".", "snow": "_", "free": "?", "door": ".", "start": ".", "goal": ".",
-              "item": "*"}
+              "item": "*", "doorway": ".", "ladder_up": ".", "ladder_down": ".", "hole": "."}
 #: Kinds that make a tile layer the puzzle's.
 PUZZLE_KINDS = ("rock", "wall", "ice", "snow", "free")
 #: The bits of a gid that flip or rotate the tile (Tiled 1.10).

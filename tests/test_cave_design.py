@@ -170,3 +170,22 @@ def test_rooms_on_dask_make_the_same_cave_as_in_process(tmp_path):
     done = subprocess.run(command, cwd=shadow, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0 and done.stderr.count("\n") <= 1, done.stderr[-2000:]
     assert (shadow / "shadowed.txt").read_text() == here.read_text()
+
+
+def test_what_a_fill_would_refuse_is_said_with_the_caves_figures_before_any_fill():
+    """The studio's cave panel (``plan_view``): a walled-in door of a free room, and a key that
+    cannot matter, are said at once, not only under a room's fill; counts read as words."""
+    from designer.ops.caves import plan_view
+
+    text = (CAVES / "four-rooms.txt").read_text()
+    lines = text.split("\n")
+    lines[lines.index("#??????????#")] = "#????#?????#"  # the cell inside room one's door 1: rock
+    found = plan_view("\n".join(lines))
+    assert found["refused"] == ["room one: door 1 (0,5) is walled in on every side: nothing can move there or "
+                                "from there"]
+    assert found["figures"].startswith("4 rooms, 4 links, 0 keys: room one: door 1 (0,5) is walled in")
+    assert plan_view(text)["refused"] == []
+    keyed = (CAVES / "ice-path.txt").read_text().replace("door c1:3 c2:1 lock gold", "door c1:3 c2:1").replace(
+        "ladder b1:4 c1:2", "ladder b1:4 c1:2 lock gold")
+    found = plan_view(keyed)
+    assert "1 key:" in found["figures"] and any("key gold cannot matter" in one for one in found["refused"])

@@ -620,6 +620,8 @@ def test_a_cave_opened_a_room_edited_on_the_board_and_the_whole_cave_filled(stud
         assert "free cells left" in page.inner_text("#cave-figures")
         page.click('#cave-rooms [data-room="two"]')
         page.locator('[data-cell="5,0"][data-tile="1"]').wait_for()  # room two's door 1, on the board
+        doors = page.locator("#cave-doors li").all_inner_texts()  # where the room's doors lead
+        assert doors and all(re.fullmatch(r"door \d: (doorway to \w+|entrance|exit)", one) for one in doors), doors
         page.click('[data-tool="rock"]')
         page.click('[data-cell="3,3"]')  # painted, so locked: the fill keeps it
         page.fill('[name="min-stops"]', "50")

@@ -169,6 +169,31 @@ def check_keys(cave: Cave) -> None:
                                 f"opens (lock a link that every way to the exit passes)")
 
 
+def refusals(cave: Cave) -> list[str]:
+    """What ``designer cave`` would refuse of ``cave`` before any search, each in its one line: a
+    key that cannot matter, and each free room's request that makes no sense (a walled-in door,
+    a door on drawn snow, ...). Empty when the plan can start. What the studio shows live.
+
+    >>> refusals(Cave.parse("room a\\n#1#\\n#?2\\n###\\nroom b\\n#1#\\n2.#\\n###\\ndoor a:2 b:2\\n"
+    ...                     "entrance a:1\\nexit b:1"))
+    []
+    """
+    from designer.search.validation import validate
+
+    found = []
+    try:
+        check_keys(cave)
+    except DesignerError as exc:
+        found.append(str(exc))
+    for room in cave.rooms:
+        if room.free:
+            try:
+                validate(_room_request(cave, room.name, {}, None))
+            except DesignerError as exc:
+                found.append(f"room {room.name}: {exc}")
+    return found
+
+
 def _reached_without(cave: Cave, missing: str) -> set:
     """The doors a player reaches from the entrance who never holds key ``missing``: rooms open
     between their doors, links passable both ways (a hole one way), a locked one once its key is

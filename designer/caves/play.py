@@ -83,15 +83,15 @@ def cave_entry(cave: Cave, name: str = "cave") -> dict:
     return entry
 
 
-def door_labels(cave: Cave, laid) -> list:
-    """Each door's label on the page, [row, col, text, side]: what the link does and where it
-    leads ("ladder down to c1", "hole from a2", "doorway to b2, locked: gold"), or "entrance" and
-    "exit"; ``side`` is where the label sits off the door (into the room from its wall).
+def door_words(cave: Cave) -> dict:
+    """What each door does and where it leads, by door ((room, number)): "ladder down to c1",
+    "hole from a2", "doorway to c2, locked: gold", "entrance", "exit" (down: to a floor of a
+    larger number).
 
     >>> cave = Cave.parse("room a\\n#1#\\n#.2\\n###\\nroom b floor 2\\n#1#\\n2.#\\n###\\nhole a:2 b:2\\n"
     ...                   "entrance a:1\\nexit b:1")
-    >>> [label[2] for label in door_labels(cave, sheet(cave))]
-    ['entrance', 'hole down to b', 'exit', 'hole from a']
+    >>> sorted(door_words(cave).values())
+    ['entrance', 'exit', 'hole down to b', 'hole from a']
     """
     words = {"door": "doorway", "ladder": "ladder", "hole": "hole"}
     floor = {room.name: room.floor for room in cave.rooms}
@@ -104,6 +104,13 @@ def door_labels(cave: Cave, laid) -> list:
             if link.lock and not arriving:
                 text += f", locked: {link.lock}"
             said[here] = text
+    return said
+
+
+def door_labels(cave: Cave, laid) -> list:
+    """Each door's label on the page, [row, col, text, side]: its ``door_words``, and ``side``,
+    where the label sits off the door (into the room from its wall)."""
+    said = door_words(cave)
     out = []
     for room in cave.rooms:
         h, w = room.shape

@@ -264,7 +264,10 @@ def plan_view(text: str) -> dict:
             sized(room["rows"])
         except DesignerError as exc:
             raise DesignerError(f"room {room['name']}: {exc}") from None
-    line = f"{len(cave.rooms)} rooms, {len(cave.links)} links, {len(cave.keys)} keys"
+    def count(n: int, what: str) -> str:
+        return f"{n} {what}{'s' * (n != 1)}"
+
+    line = f"{count(len(cave.rooms), 'room')}, {count(len(cave.links), 'link')}, {count(len(cave.keys), 'key')}"
     way = False
     if not cave.free:
         report = analyze_cave(cave, rooms=False)
@@ -273,7 +276,16 @@ def plan_view(text: str) -> dict:
         line += (f": {report.solvability}, min stops {report.min_stops if way else '-'}, reversible: "
                  f"{'yes' if report.reversible else 'no'}{keys}")
     else:
-        line += ": free cells left (fill the cave)"
+        from designer.caves.design import refusals
+
+        refused = refusals(cave)  # what a fill would refuse at once, shown before any fill
+        found["refused"] = refused
+        line += ": " + ("; ".join(refused) if refused else "free cells left (fill the cave)")
     found["figures"] = line
+    from designer.caves.play import door_words
+
+    words = door_words(cave)  # each room's doors, where they lead: shown beside the room on the board
+    found["doors"] = {room.name: [[n, words.get((room.name, n), "leads nowhere yet")] for n in sorted(room.doors)]
+                      for room in cave.rooms}
     found["plan"] = base64.b64encode(svg_plan(cave, way=way).encode()).decode("ascii")
     return found

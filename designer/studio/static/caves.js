@@ -14,8 +14,21 @@
     document.body.dataset.plan = document.body.dataset.plan === "full" ? "" : "full";
   });
   window.addEventListener("keydown", e => { if (e.key === "Escape") document.body.dataset.plan = ""; });
+  let doors = {};
+  function showDoors() {  // the room on the board: where each of its doors leads
+    const box = document.getElementById("cave-doors");
+    box.textContent = "";
+    for (const [number, words] of doors[current] || []) {
+      const item = document.createElement("li");
+      item.dataset.door = String(number);
+      item.textContent = `door ${number}: ${words}`;
+      box.appendChild(item);
+    }
+  }
   function show(found) {  // the plan, its figures, and a button per room
     cave = found.cave;
+    doors = found.doors || {};
+    document.body.dataset.caveRefused = String((found.refused || []).length);
     panel.hidden = false;
     document.body.dataset.cave = found.free ? "free" : "filled";
     document.getElementById("cave-name").textContent = name;
@@ -39,6 +52,7 @@
     current = roomName;
     for (const b of document.querySelectorAll("#cave-rooms button")) b.setAttribute("aria-pressed", String(b.dataset.room === roomName));
     studio.status(`editing room ${roomName} of the cave`);
+    showDoors();
     if (was && was !== roomName) replot();  // the plan with the last room's edits
   }
   studio.onEdit = () => {

@@ -8,14 +8,17 @@ from pathlib import Path
 # what a wall-clock limit does (signals, the studio's progress) ask for the wall clock themselves.
 os.environ.setdefault("DESIGNER_CLOCK", "cpu")
 
-# The tests of Ctrl-C send SIGINT to the commands they start, as a terminal does. A suite run as a
-# shell's background job (`pytest &`) inherits SIGINT ignored, and so would every command it
-# starts (a program started so keeps ignoring it, as it should): Python's own handler here makes
-# each command start with SIGINT at the default, as from a terminal.
 import signal  # noqa: E402
 
-if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+
+def pytest_configure(config):
+    """The tests of Ctrl-C send SIGINT to the commands they start, as a terminal does. A suite
+    run as a shell's background job (`pytest &`) inherits SIGINT ignored, and so would every
+    command it starts (a program started so keeps ignoring it, as it should): Python's own
+    handler in pytest's processes makes each command start with SIGINT at the default, as from a
+    terminal. (A hook, not at import: a dask worker that imports this file by value must not.)"""
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 import pytest
 from hypothesis import HealthCheck, settings

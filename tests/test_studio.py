@@ -697,7 +697,7 @@ def test_a_playtest_the_studio_serves_sends_each_line_as_it_is_played(studio, tm
         logged = int(player.get_attribute("body", "data-logged"))  # start, move, undo, restart, start, moves, finish
         assert logged == 6 + len(moves)
         player.locator(f'body[data-sent="{logged}"]').wait_for()
-        page.locator(f'#playtest-view[data-lines="{logged}"]').wait_for(timeout=10_000)
+        page.locator(f'#playtest-view[data-lines="{logged}"]').wait_for(timeout=30_000)
         report = page.inner_text("#playtest-report")
         assert "level-001: 1 player, 100% finished" in report and "level-002: no players" in report, report
         with page.expect_download() as saving:

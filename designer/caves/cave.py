@@ -49,6 +49,45 @@ def door_text(door: Door) -> str:
     return f"{door[0]}:{door[1]}"
 
 
+def door_roles(cave: "Cave") -> dict:
+    """What each linked door does, by door ((room, number)): (role, the door at the link's other
+    end, its lock). The role is ``doorway``, ``ladder_up`` or ``ladder_down`` (to a floor of a
+    smaller or a larger number), ``hole`` where a hole leaves, or ``landing`` where it lands."""
+    floor = {room.name: room.floor for room in cave.rooms}
+    found = {}
+    for link in cave.links:
+        for here, there in ((link.a, link.b), (link.b, link.a)):
+            if link.kind == "ladder":
+                role = "ladder_down" if floor[there[0]] > floor[here[0]] else "ladder_up"
+            elif link.kind == "hole":
+                role = "hole" if here == link.a else "landing"
+            else:
+                role = "doorway"
+            found[here] = (role, there, link.lock)
+    return found
+
+
+def door_words(cave: "Cave") -> dict:
+    """What each door does and where it leads, by door: "ladder down to c1", "hole from a2",
+    "doorway to c2, locked: gold", "entrance", "exit".
+
+    >>> cave = Cave.parse("room a\\n#1#\\n#.2\\n###\\nroom b floor 2\\n#1#\\n2.#\\n###\\nhole a:2 b:2\\n"
+    ...                   "entrance a:1\\nexit b:1")
+    >>> sorted(door_words(cave).values())
+    ['entrance', 'exit', 'hole down to b', 'hole from a']
+    """
+    floor = {room.name: room.floor for room in cave.rooms}
+    said = {cave.entrance: "entrance", cave.exit: "exit"}
+    for here, (role, there, lock) in door_roles(cave).items():
+        if role == "landing":
+            said[here] = f"hole from {there[0]}"
+            continue
+        step = floor[there[0]] - floor[here[0]]
+        way = "down " if step > 0 else "up " if step < 0 else ""
+        said[here] = f"{role.split('_')[0]} {way}to {there[0]}" + (f", locked: {lock}" if lock else "")
+    return said
+
+
 def parse_door(text: str) -> Door:
     """'ROOM:N' as a door; LevelError (one line) for anything else."""
     name, sep, number = text.rpartition(":")

@@ -113,9 +113,8 @@ def _room_request(cave: Cave, name: str, bands: dict, ceiling: int | None, caps:
     routes = tuple(RouteBand(a, b, floor, top((a, b), floor)) for (a, b), floor in sorted(asked.items()))
     h, w = room.shape
     template = tuple(row.replace("*", ".") for row in room.rows)
-    # the snow a room draws stays where it is drawn, and the designer places none of its own
-    snow = sum(row.count("_") for row in template)
-    return LayoutRequest(height=h, width=w, frame=False, min_stops=1, template=template, routes=routes, snow=snow)
+    request = LayoutRequest(height=h, width=w, frame=False, min_stops=1, template=template, routes=routes)
+    return replace(request, snow=request.fixed_snow())  # the snow a room draws, and none placed
 
 
 def _capacity(cave: Cave, passage: planning.Passage) -> int:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from importlib import resources
 
-from designer.caves.cave import Cave
+from designer.caves.cave import Cave, door_words
 from designer.caves.graph import sheet, solve
 
 #: The cave's rules on the page (``static/cave.js``), after those of portals.
@@ -81,30 +81,6 @@ def cave_entry(cave: Cave, name: str = "cave") -> dict:
         entry["items"] = [list(level.cell(flat)) for flat in laid.keys]
     entry.setdefault("portals", [])
     return entry
-
-
-def door_words(cave: Cave) -> dict:
-    """What each door does and where it leads, by door ((room, number)): "ladder down to c1",
-    "hole from a2", "doorway to c2, locked: gold", "entrance", "exit" (down: to a floor of a
-    larger number).
-
-    >>> cave = Cave.parse("room a\\n#1#\\n#.2\\n###\\nroom b floor 2\\n#1#\\n2.#\\n###\\nhole a:2 b:2\\n"
-    ...                   "entrance a:1\\nexit b:1")
-    >>> sorted(door_words(cave).values())
-    ['entrance', 'exit', 'hole down to b', 'hole from a']
-    """
-    words = {"door": "doorway", "ladder": "ladder", "hole": "hole"}
-    floor = {room.name: room.floor for room in cave.rooms}
-    said = {cave.entrance: "entrance", cave.exit: "exit"}
-    for link in cave.links:
-        for here, there, arriving in ((link.a, link.b, False), (link.b, link.a, link.one_way)):
-            step = floor[there[0]] - floor[here[0]]
-            way = "down " if step > 0 else "up " if step < 0 else ""
-            text = f"{words[link.kind]} from {there[0]}" if arriving else f"{words[link.kind]} {way}to {there[0]}"
-            if link.lock and not arriving:
-                text += f", locked: {link.lock}"
-            said[here] = text
-    return said
 
 
 def door_labels(cave: Cave, laid) -> list:

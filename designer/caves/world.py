@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 from pathlib import Path, PurePosixPath
 
-from designer.caves.cave import KINDS, Cave, CaveRoom, Key, Link, door_text, parse_cell, parse_door
+from designer.caves.cave import KINDS, Cave, CaveRoom, Key, Link, door_roles, door_text, parse_cell, parse_door
 from designer.core.errors import LevelError
 
 #: Rows left empty between two floors in the world.
@@ -49,13 +49,13 @@ def world_files(cave: Cave, cell: int = 32) -> dict[str, str]:
     whole = [_prop("cave_par", "int", way.stops if way else -1), _prop("cave_solution", "string", way.moves if way else "")]
     if stars:
         whole += [_prop("cave_stars_two", "int", stars.two), _prop("cave_stars_one", "int", stars.one)]
+    tileset, tiles = world_tileset(cave), door_tiles(cave)
+    kinds = tileset[1]
     files, entries, top = {}, [], 0
     for floor in sorted({room.floor for room in cave.rooms}):
         rooms = [room for room in cave.rooms if room.floor == floor]
         for room in rooms:
-            document = room_to_tiled(room.room, cell=cell, tileset=world_tileset(cave))
-            _, kinds = world_tileset(cave)
-            tiles = door_tiles(cave)
+            document = room_to_tiled(room.room, cell=cell, tileset=tileset)
             for layer in document["layers"]:  # each linked door drawn by the kind of its link
                 if layer.get("name") == "doors":
                     for number, (r, c) in room.doors.items():
@@ -122,18 +122,10 @@ def world_tileset(cave: Cave) -> tuple[str, tuple[str, ...]]:
 
 
 def door_tiles(cave: Cave) -> dict:
-    """The tile of each linked door in the world's maps: ``doorway``, ``ladder_up`` or
-    ``ladder_down`` (to a floor of a smaller or larger number), ``hole`` where a hole leaves; a
-    hole's landing, the entrance and the exit keep the room's ``door`` tile."""
-    floor = {room.name: room.floor for room in cave.rooms}
-    found = {}
-    for link in cave.links:
-        for here, there in ((link.a, link.b),) if link.one_way else ((link.a, link.b), (link.b, link.a)):
-            if link.kind == "ladder":
-                found[here] = "ladder_down" if floor[there[0]] > floor[here[0]] else "ladder_up"
-            else:
-                found[here] = "doorway" if link.kind == "door" else "hole"
-    return found
+    """The tile of each linked door in the world's maps: its role (``door_roles``: a doorway, a
+    ladder up or down, a hole where it leaves); a hole's landing, the entrance and the exit keep
+    the room's ``door`` tile."""
+    return {door: role for door, (role, _, _) in door_roles(cave).items() if role != "landing"}
 
 
 def _world(source) -> list[tuple[Path, dict]]:

@@ -282,7 +282,7 @@ def plan_view(text: str) -> dict:
         found["refused"] = refused
         line += ": " + ("; ".join(refused) if refused else "free cells left (fill the cave)")
     found["figures"] = line
-    from designer.caves.play import door_words
+    from designer.caves.cave import door_words
 
     words = door_words(cave)  # each room's doors, where they lead: shown beside the room on the board
     found["doors"] = {room.name: [[n, words.get((room.name, n), "leads nowhere yet")] for n in sorted(room.doors)]

@@ -8,7 +8,8 @@ passages' most lowered; a cave that falls short of its band raises the floors of
 its shortest way; a room that makes the cave weak is designed again from another seed. A request
 no plan can meet is proven so before any room is designed (``plan.Infeasible``).
 
-Each room k is designed from seed ``seed + k`` (and ``+ 1000`` a round after a redesign) on one
+Each room k is designed from seed ``seed + k`` (``+ 1000`` a round after a redesign, and
+``+ RETRY_SEED`` each time that room ran out of time) on one
 worker (``workers`` 1, the default: a dask worker is a daemon process, which may not start the
 processes a room designs its chains in), so a seed gives the same cave on processes, here or on
 dask whenever the rooms are found before their time limits.
@@ -27,6 +28,9 @@ from designer.core.request import LayoutRequest, RouteBand
 
 #: Rounds of plan, design and verify before the designer gives up (each round's rooms are cached).
 MAX_ROUNDS = 12
+#: What a room's seed moves by each time its design runs out of time: a search stuck from one seed
+#: is often quick from another.
+RETRY_SEED = 100_000
 #: The least seconds a room's design is given.
 ROOM_SECONDS = 2.0
 #: What a passage likely holds, as a share of the cells the player may rest on in its room: the
@@ -90,11 +94,13 @@ class CaveFailed(RequestNotMet):
         self.reason = reason
 
 
-def _room_request(cave: Cave, name: str, bands: dict, ceiling: int | None, caps: dict | None = None) -> LayoutRequest:
-    """The request of free room ``name``: its template (a key is ice to the room: it opens locks,
-    never the room's doors), every pair of doors strong and reversible (floor 1), and each planned
-    route with its band: its floor, and at most ``ceiling`` (from the cave's --max-stops) or its
-    passage's ceiling in ``caps`` (a user's --room or --route K..M), the lower of the two."""
+def _room_request(cave: Cave, name: str, bands: dict, ceiling: int | None, caps: dict | None = None,
+                  keys: bool = True) -> LayoutRequest:
+    """The request of free room ``name``: its template, every pair of doors strong and reversible
+    (floor 1), and each planned route with its band: its floor, and at most ``ceiling`` (from the
+    cave's --max-stops) or its passage's ceiling in ``caps`` (a user's --room or --route K..M), the
+    lower of the two. Its keys are its items (``keys``; False: ice, as the cave reads its routes):
+    every route takes them, so that a player can, though in the cave a key never shuts a door."""
     room = cave.room(name)
     asked = {(p.a, p.b): floor for p, floor in bands.items() if p.room == name}
     capped = {(p.a, p.b): top for p, top in (caps or {}).items() if p.room == name}
@@ -112,7 +118,7 @@ def _room_request(cave: Cave, name: str, bands: dict, ceiling: int | None, caps:
 
     routes = tuple(RouteBand(a, b, floor, top((a, b), floor)) for (a, b), floor in sorted(asked.items()))
     h, w = room.shape
-    template = tuple(row.replace("*", ".") for row in room.rows)
+    template = room.rows if keys else tuple(row.replace("*", ".") for row in room.rows)
     request = LayoutRequest(height=h, width=w, frame=False, min_stops=1, template=template, routes=routes)
     return replace(request, snow=request.fixed_snow())  # the snow a room draws, and none placed
 
@@ -121,7 +127,7 @@ def _capacity(cave: Cave, passage: planning.Passage) -> int:
     """The most stops the cheap bounds allow the passage's route (``designer.analysis.bounds``)."""
     from designer.analysis.bounds import most_stops
 
-    request = _room_request(cave, passage.room, {}, None)
+    request = _room_request(cave, passage.room, {}, None, keys=False)
     return max(1, most_stops(request.route_request(RouteBand(passage.a, passage.b, 1))))
 
 
@@ -285,6 +291,7 @@ def _design(request: CaveRequest, seed: int, time_limit: float, workers: int, ex
                                            f"{most[p]} stops, below its floor {low[p]}")
     steps = Steps(on_progress, len(free), "planning the bands")
     made: dict = {}  # (room, its bands) -> the designed room
+    tries: dict = {}  # room -> its designs that ran out of time: the next starts from another seed
     rounds, redesign = 0, 0
     while True:
         check_cancel(cancel)
@@ -312,7 +319,8 @@ def _design(request: CaveRequest, seed: int, time_limit: float, workers: int, ex
             room_request = _room_request(cave, name, mine, None if ceiling is None else
                                          max(mine.values(), default=1) + ceiling, caps)
             order.append((name, key, mine))
-            jobs.append(PackJob(room_request, seed + k + 1000 * redesign, 0.0, workers, False, "auto"))
+            jobs.append(PackJob(room_request, seed + k + 1000 * redesign + RETRY_SEED * tries.get(name, 0), 0.0,
+                                workers, False, "auto"))
         share = max(ROOM_SECONDS, clock.left() / max(1, len(jobs)))
         jobs = [replace(job, time_limit=share) for job in jobs]
         steps.label(f"round {rounds}: designing {len(jobs)} room{'s' if len(jobs) != 1 else ''}")
@@ -335,6 +343,8 @@ def _design(request: CaveRequest, seed: int, time_limit: float, workers: int, ex
                 if result.reason == "infeasible" and all(s <= low[p] for p, s in mine.items()):
                     raise CaveFailed("infeasible", f"proven infeasible: room {name} cannot hold its floors ({result})")
                 failed_rooms.append(name)
+                if result.reason != "infeasible":
+                    tries[name] = tries.get(name, 0) + 1
                 for p, s in mine.items():  # ask less of it: proven, below the floor; else what was found
                     if s > low[p]:
                         found = _reached(result, p)

@@ -1,89 +1,277 @@
-"""A cave asked for from nothing: a number of rooms, of keys, and a room size.
+"""A cave asked for from nothing: a number of rooms, of keys and of floors, a room size, and a
+**shape**, one of the patterns a mission grammar builds a dungeon from (docs/designing.md,
+"Caves"). It draws the graph of rooms first, with its lock and key structure, and leaves every
+room's inside free for the designer.
 
-As a mission grammar would, it draws the graph of rooms first, with its lock and key structure,
-and leaves every room's inside free for the designer: a **main way** of rooms side by side from
-the entrance (in the first room's top wall) to the exit (in the last room's right wall), joined by
-doorways in their shared walls; and for each key a **side room** below a main room, joined to it
-by two doorways, the key (a ``*``) inside it. Key j's side room hangs below an earlier main room
-than the doorway it locks, and every lock is on the main way, so every key is needed: without
-it the exit cannot be reached. Every choice (the rooms keys hang from, the locked doorways, the
-rows and columns of the doors, the keys' cells) flows from ``seed``.
+Every shape has a **main way** of rooms from the entrance to the exit. It climbs: the entrance is
+in the first room, on the lowest floor (the largest number), and the exit in the last room's
+right wall, on floor 1. On a floor the main rooms lie side by side, joined by doorways in their
+shared walls; from one floor to the next the way climbs a ladder. Each key lies in a **side
+room** below a main room, joined to it by two doorways. A lock is on a doorway or a ladder of
+the main way (a **gate**), or on a side room's doorways. The shapes:
 
->>> cave = draw(rooms=4, keys=1, size=(7, 7), seed=1)
->>> [room.name for room in cave.rooms], [link.lock for link in cave.links]
-(['m1', 'm2', 'm3', 's1'], [None, None, None, 'k1'])
+- ``gates``: a key before each gate, in a row: past key j's gate lies key j + 1's side room.
+- ``chain``: a key behind a key (2 keys or more). One gate, locked by the last key; the side
+  room of key j + 1 is locked by key j, so the first key opens the way to the second, and so on.
+- ``shortcut``: keys as ``gates`` has them, and a hole from the last room, past every gate, down
+  to the entrance's room: a one-way way back.
+- ``loop``: two main rooms side by side also joined by two rooms below them, a loop the player
+  may go round either way; keys as ``gates`` has them.
+
+On two floors or more, every shape has holes as well as ladders: ``shortcut`` its way back, the
+others a hole from a main room of an upper floor down to one of the floor below, a loop back
+along the way. A hole only ever leads back along the way, so it never passes a gate: every key
+is needed, and the cave can always be climbed again. Every choice (the shape, when not named,
+the floors of the rooms, the gates, the doors' places, the keys' cells) flows from ``seed``.
+
+>>> cave = draw(rooms=4, keys=1, size=(7, 7), seed=1, shape="gates")
+>>> [room.name for room in cave.rooms], [link.lock for link in cave.links if link.lock]
+(['m1', 'm2', 'm3', 's1'], ['k1'])
+>>> cave = draw(rooms=6, keys=2, size=(8, 8), seed=2, floors=2, shape="chain")
+>>> sorted({link.kind for link in cave.links}), [key.room for key in cave.keys]
+(['door', 'hole', 'ladder'], ['s1', 's2'])
 """
 
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass, field
 
 from designer.caves.cave import MAX_KEYS, MAX_ROOMS, Cave, CaveRoom, Key, Link
 from designer.core.errors import DesignerError
 
-#: The smallest room a cave is drawn with: a main room may have four doors, and a 6x6 room with
+#: The smallest room a cave is drawn with: a main room may have six doors, and a 6x6 room with
 #: four doors is often proven unable to hold every route strong and reversible.
 MIN_SIDE = 7
 MAX_SIDE = 40
+#: The most floors a cave is drawn on.
+MAX_FLOORS = 9
+#: The shapes, in the order a seed takes them in (``seed`` modulo the shapes that fit).
+SHAPES = ("gates", "chain", "shortcut", "loop")
 
 
-def check(rooms: int, keys: int, size: tuple[int, int]) -> None:
+def least_rooms(shape: str, keys: int, floors: int) -> int:
+    """The fewest rooms ``shape`` is drawn in. The main way needs a room on every floor (and a
+    floor of two for a loop), and a room for each side room to hang below before the way's last
+    step (a loop's two rooms hold none)."""
+    loop = 2 if shape == "loop" else 0
+    bonus = 1 if loop else 0
+    return max(floors + bonus, keys + 1 + bonus, 2 if loop else 1) + keys + loop
+
+
+def _counted(keys: int, floors: int) -> str:
+    return f"{keys} key{'s' if keys != 1 else ''} on {floors} floor{'s' if floors != 1 else ''}"
+
+
+def why_not(shape: str, rooms: int, keys: int, floors: int) -> str | None:
+    """Why ``shape`` cannot be drawn with these counts (None: it can)."""
+    if shape == "chain" and keys < 2:
+        return f"the chain shape puts a key behind a key: it needs 2 keys or more, not {keys}"
+    least = least_rooms(shape, keys, floors)
+    return f"the {shape} shape of {_counted(keys, floors)} needs at least {least} rooms, not {rooms}" \
+        if rooms < least else None
+
+
+def shapes_for(rooms: int, keys: int, floors: int) -> list[str]:
+    """The shapes these counts can be drawn in, in the order of ``SHAPES``."""
+    return [shape for shape in SHAPES if why_not(shape, rooms, keys, floors) is None]
+
+
+def check(rooms: int, keys: int, size: tuple[int, int], floors: int = 1, shape: str | None = None) -> None:
     """One DesignerError line for a drawing that cannot be made."""
     if not 2 <= rooms <= MAX_ROOMS:
         raise DesignerError(f"--rooms takes 2 to {MAX_ROOMS} rooms, not {rooms}")
     if not 0 <= keys <= MAX_KEYS:
         raise DesignerError(f"--keys takes 0 to {MAX_KEYS} keys, not {keys}")
-    if keys and rooms - keys < keys + 1:
-        raise DesignerError(f"{keys} key{'s' if keys > 1 else ''} need{'s' if keys == 1 else ''} at least "
-                            f"{2 * keys + 1} rooms: a side room each, and a main way one room longer than the keys")
+    if not 1 <= floors <= MAX_FLOORS:
+        raise DesignerError(f"--floors takes 1 to {MAX_FLOORS} floors, not {floors}")
     if not all(MIN_SIDE <= side <= MAX_SIDE for side in size):
         raise DesignerError(f"a cave's rooms are {MIN_SIDE}x{MIN_SIDE} to {MAX_SIDE}x{MAX_SIDE}, not {size[0]}x{size[1]}")
+    if shape is not None:
+        if shape not in SHAPES:
+            raise DesignerError(f"--shape takes one of {', '.join(SHAPES)}, not {shape!r}")
+        reason = why_not(shape, rooms, keys, floors)
+        if reason:
+            raise DesignerError(reason)
+    elif not shapes_for(rooms, keys, floors):
+        least = min(least_rooms(shape, keys, floors) for shape in SHAPES)
+        raise DesignerError(f"{_counted(keys, floors)} need at least {least} rooms, not {rooms}: a side room for "
+                            f"each key, and a main way a room longer than the keys, with a room on every floor")
 
 
-def draw(rooms: int, keys: int, size: tuple[int, int], seed: int = 0) -> Cave:
+@dataclass
+class _Room:
+    name: str
+    floor: int
+    at: tuple[int, int]
+    grid: list[list[str]]
+    walls: dict = field(default_factory=dict)  # wall ("top", ...) -> free positions along it
+    count: int = 0
+
+
+class _Drawing:
+    """The rooms being drawn, their doors, links and keys."""
+
+    def __init__(self, size: tuple[int, int], rng: random.Random):
+        self.h, self.w = size
+        self.rng = rng
+        self.rooms: dict[str, _Room] = {}
+        self.links: list[Link] = []
+        self.keys: list[Key] = []
+
+    def room(self, name: str, floor: int, at: tuple[int, int]) -> None:
+        h, w = self.h, self.w
+        grid = [["#"] * w if r in (0, h - 1) else ["#"] + ["?"] * (w - 2) + ["#"] for r in range(h)]
+        walls = {"top": list(range(1, w - 1)), "bottom": list(range(1, w - 1)),
+                 "left": list(range(1, h - 1)), "right": list(range(1, h - 1))}
+        self.rooms[name] = _Room(name, floor, at, grid, walls)
+
+    def _cell(self, wall: str, k: int) -> tuple[int, int]:
+        return {"top": (0, k), "bottom": (self.h - 1, k), "left": (k, 0), "right": (k, self.w - 1)}[wall]
+
+    def door(self, name: str, wall: str, k: int | None = None) -> tuple[str, int]:
+        """A door of room ``name`` on ``wall``, at position ``k`` along it (None: a free one at
+        random), two cells at least from the wall's other doors."""
+        room = self.rooms[name]
+        free = room.walls[wall]
+        if k is None:
+            k = self.rng.choice(free)
+        free[:] = [j for j in free if abs(j - k) > 1]
+        room.count += 1
+        r, c = self._cell(wall, k)
+        room.grid[r][c] = str(room.count)
+        return name, room.count
+
+    def open_walls(self, name: str, shut: tuple[str, ...] = ()) -> list[str]:
+        return [wall for wall, free in self.rooms[name].walls.items() if free and wall not in shut]
+
+    def any_door(self, name: str, shut: tuple[str, ...] = ()) -> tuple[str, int]:
+        """A door on any wall of the room with room to spare, but those in ``shut`` (the walls
+        that touch a neighbour) while another has room."""
+        walls = self.open_walls(name, shut) or self.open_walls(name)
+        if not walls:
+            raise DesignerError(f"rooms of {self.h}x{self.w} leave no wall for room {name}'s doors: "
+                                f"give larger rooms (--size)")
+        return self.door(name, self.rng.choice(walls))
+
+    def side_by_side(self, left: str, right: str, lock: str | None = None) -> None:
+        """A doorway between two rooms side by side, in their shared wall."""
+        r = self._shared(left, "right", right, "left")
+        self.links.append(Link("door", self.door(left, "right", r), self.door(right, "left", r), lock))
+
+    def one_over_other(self, upper: str, lower: str, count: int, lock: str | None = None) -> None:
+        """``count`` doorways between a room and the room below it, in their shared wall."""
+        for _ in range(count):
+            c = self._shared(upper, "bottom", lower, "top")
+            self.links.append(Link("door", self.door(upper, "bottom", c), self.door(lower, "top", c), lock))
+
+    def _shared(self, one: str, its: str, other: str, theirs: str) -> int:
+        shared = sorted(set(self.rooms[one].walls[its]) & set(self.rooms[other].walls[theirs]))
+        if not shared:
+            raise DesignerError(f"rooms of {self.h}x{self.w} leave no room in the wall between {one} and {other} "
+                                f"for its doorways: give larger rooms (--size)")
+        return self.rng.choice(shared)
+
+    def key(self, name: str, room: str) -> None:
+        """Key ``name`` in ``room``, a cell off its walls (beside a door, taking it may end the
+        way in)."""
+        r, c = self.rng.randint(2, self.h - 3), self.rng.randint(2, self.w - 3)
+        self.rooms[room].grid[r][c] = "*"
+        self.keys.append(Key(name, room, (r, c)))
+
+    def cave(self, entrance: tuple[str, int], exit_: tuple[str, int]) -> Cave:
+        rooms = tuple(CaveRoom(room.name, tuple("".join(row) for row in room.grid), room.at, room.floor)
+                      for room in self.rooms.values())
+        return Cave(rooms, tuple(sorted(self.links, key=lambda link: (link.a, link.b))), entrance, exit_,
+                    tuple(self.keys))
+
+
+def pick_shape(rooms: int, keys: int, floors: int, seed: int) -> str:
+    """The shape a seed gives: ``seed`` modulo the shapes that fit, so that seeds in a row give
+    each shape in turn."""
+    fitting = shapes_for(rooms, keys, floors)
+    return fitting[seed % len(fitting)]
+
+
+def draw(rooms: int, keys: int, size: tuple[int, int], seed: int = 0, floors: int = 1,
+         shape: str | None = None) -> Cave:
     """The cave's graph of rooms, every room free (see the module docstring)."""
-    check(rooms, keys, size)
-    rng = random.Random(seed)
+    check(rooms, keys, size, floors, shape)
+    shape = shape or pick_shape(rooms, keys, floors, seed)
+    rng = random.Random(f"{shape} {seed}")
+    loop = 2 if shape == "loop" else 0
+    main = rooms - keys - loop
     h, w = size
-    main = rooms - keys
-    grids = {f"m{k + 1}": _framed(h, w) for k in range(main)}
-    grids.update({f"s{j + 1}": _framed(h, w) for j in range(keys)})
-    doors: dict[str, int] = {name: 0 for name in grids}
+    drawing = _Drawing(size, rng)
 
-    def door(name: str, cell: tuple[int, int]) -> tuple[str, int]:
-        doors[name] += 1
-        grids[name][cell[0]][cell[1]] = str(doors[name])
-        return name, doors[name]
+    # the main way's rooms on the floors: floor `floors` first, each floor at least one room; a
+    # loop's two rooms on one floor, with rooms enough before the way's last step for the keys
+    def fits(k: int, floor_of: list[int]) -> bool:
+        return floor_of[k] == floor_of[k + 1] and sum(1 for j in range(main - 1) if j not in (k, k + 1)) >= keys
 
-    entrance = door("m1", (0, rng.randint(1, w - 2)))
-    hangs = sorted(rng.sample(range(main - 1), keys))  # the main rooms the side rooms hang below
-    locked = {}
-    for j, at in enumerate(hangs):  # key j's lock: a doorway after its side room, before the next one's
-        end = hangs[j + 1] - 1 if j + 1 < keys else main - 2
-        locked[rng.randint(at, end)] = f"k{j + 1}"
-    links = []
+    for _ in range(100):
+        cuts = sorted(rng.sample(range(1, main), floors - 1))
+        floor_of = [floors - sum(1 for cut in cuts if cut <= k) for k in range(main)]
+        spots = [k for k in range(main - 1) if fits(k, floor_of)]
+        if not loop or spots:
+            break
+    else:  # a room a floor, and the rest on floor 1: the loop at the way's end
+        floor_of = [max(floors - k, 1) for k in range(main)]
+        spots = [main - 2]
+    at_loop = rng.choice(spots) if loop else None  # main rooms at_loop and at_loop + 1
+    names = [f"m{k + 1}" for k in range(main)]
+    column = {}
+    for k in range(main):
+        column[k] = column[k - 1] + 1 if k and floor_of[k] == floor_of[k - 1] else 0
+        drawing.room(names[k], floor_of[k], (0, column[k] * w))
+
+    # the rooms the side rooms hang below (none below the loop's, none after the way's last
+    # step), then the gates (steps k -> k + 1 of the main way, never the loop's)
+    hosts = sorted(rng.sample([k for k in range(main - 1) if at_loop is None or k not in (at_loop, at_loop + 1)],
+                              keys))
+    if shape == "chain":
+        gates = [rng.choice([k for k in range(hosts[-1], main - 1) if k != at_loop])] if keys else []
+    else:
+        ends = hosts[1:] + [main - 1]
+        gates = [rng.choice([k for k in range(host, end) if k != at_loop]) for host, end in zip(hosts, ends)]
+    locks = {gate: f"k{keys if shape == 'chain' else j + 1}" for j, gate in enumerate(gates)}
+
+    # the main way: doorways on a floor, a ladder up from one floor to the next
     for k in range(main - 1):
-        r = rng.randint(1, h - 2)
-        links.append(Link("door", door(f"m{k + 1}", (r, w - 1)), door(f"m{k + 2}", (r, 0)), locked.get(k)))
-    found_keys = []
-    for j, at in enumerate(hangs):
+        if floor_of[k] == floor_of[k + 1]:
+            drawing.side_by_side(names[k], names[k + 1], locks.get(k))
+        else:
+            a = drawing.any_door(names[k], ("left", "right", "bottom"))
+            b = drawing.any_door(names[k + 1], ("left", "right", "bottom"))
+            drawing.links.append(Link("ladder", a, b, locks.get(k)))
+    # side rooms, each with its key
+    for j, host in enumerate(hosts):
         side = f"s{j + 1}"
-        left = rng.randint(1, w - 4)  # two doorways at least two cells apart
-        for c in (left, rng.randint(left + 2, w - 2)):
-            links.append(Link("door", door(f"m{at + 1}", (h - 1, c)), door(side, (0, c))))
-        cell = (rng.randint(1, h - 2), rng.randint(1, w - 2))
-        grids[side][cell[0]][cell[1]] = "*"
-        found_keys.append(Key(f"k{j + 1}", side, cell))
-    exit_ = door(f"m{main}", (rng.randint(1, h - 2), w - 1))
-    placed = [CaveRoom(f"m{k + 1}", _rows(grids[f"m{k + 1}"]), (0, k * w)) for k in range(main)]
-    placed += [CaveRoom(f"s{j + 1}", _rows(grids[f"s{j + 1}"]), (h, at * w)) for j, at in enumerate(hangs)]
-    return Cave(tuple(placed), tuple(sorted(links, key=lambda link: (link.a, link.b))), entrance, exit_,
-                tuple(found_keys))
+        drawing.room(side, floor_of[host], (h, column[host] * w))
+        lock = f"k{j}" if shape == "chain" and j else None
+        drawing.one_over_other(names[host], side, 2, lock)
+        drawing.key(f"k{j + 1}", side)
+    # the loop: two rooms below two main rooms side by side
+    if loop:
+        below = []
+        for k in (at_loop, at_loop + 1):
+            name = f"l{len(below) + 1}"
+            drawing.room(name, floor_of[k], (h, column[k] * w))
+            drawing.one_over_other(names[k], name, 1)
+            below.append(name)
+        drawing.side_by_side(*below)
 
-
-def _framed(h: int, w: int) -> list[list[str]]:
-    return [["#"] * w if r in (0, h - 1) else ["#"] + ["?"] * (w - 2) + ["#"] for r in range(h)]
-
-
-def _rows(grid: list[list[str]]) -> tuple[str, ...]:
-    return tuple("".join(row) for row in grid)
+    # holes: back along the way, never past a gate
+    last = names[-1]
+    exit_ = drawing.door(last, "right")
+    if shape == "shortcut":
+        drawing.links.append(Link("hole", drawing.any_door(last, ("left", "bottom")),
+                                  drawing.any_door(names[0], ("right", "bottom"))))
+    elif floors > 1:
+        upper = rng.randint(1, floors - 1)  # a hole from floor `upper` down to the floor below
+        a = rng.choice([k for k in range(main) if floor_of[k] == upper and k != main - 1] or [main - 1])
+        b = rng.choice([k for k in range(main) if floor_of[k] == upper + 1])
+        drawing.links.append(Link("hole", drawing.any_door(names[a], ("left", "right", "bottom")),
+                                  drawing.any_door(names[b], ("left", "right", "bottom"))))
+    entrance = drawing.any_door(names[0], ("right", "bottom"))
+    return drawing.cave(entrance, exit_)

@@ -23,6 +23,7 @@ class CaveFormat(str, Enum):
 @app.command(rich_help_panel=DESIGN, epilog=examples(
     "designer cave examples/caves/four-rooms.txt --min-stops 60 -o cave.txt",
     "designer cave --rooms 6 --keys 2 --min-stops 70 --seed 3 -o cave.json",
+    "designer cave --rooms 8 --keys 3 --floors 3 --shape chain --min-stops 100 -o cave.txt",
     "designer cave examples/caves/ice-path.txt --min-stops 80 --route b1:1:2=12",
     "designer cave --from cave.json"))
 def cave(
@@ -36,6 +37,11 @@ def cave(
                                             "for a locked doorway."),
     size: Optional[str] = typer.Option(None, "--size", metavar="HxW", help="With --rooms: each room's size, "
                                                                            "frame included (default 12x12)."),
+    floors: Optional[int] = typer.Option(None, "--floors", metavar="N",
+                                         help="With --rooms: on N floors (default 1), ladders and holes between."),
+    shape: Optional[str] = typer.Option(None, "--shape", metavar="NAME",
+                                        help="With --rooms: gates, chain, shortcut or loop (default: the seed "
+                                             "picks one that fits)."),
     min_stops: Optional[int] = typer.Option(None, "--min-stops", metavar="K", min=1,
                                             help="At least K min stops over the whole way through (default 30)."),
     max_stops: Optional[int] = typer.Option(None, "--max-stops", metavar="M", min=1,
@@ -68,14 +74,16 @@ def cave(
     from designer.ops import caves as ops
 
     if from_file is not None:
-        given = {"CAVE": cave_file, "--rooms": rooms, "--keys": keys, "--size": size,
+        given = {"CAVE": cave_file, "--rooms": rooms, "--keys": keys, "--size": size, "--floors": floors,
+                 "--shape": shape,
                  "--min-stops": min_stops, "--max-stops": max_stops, "--route": route or None,
                  "--room": room or None, "--seed": seed}
         clash = next((name for name, value in given.items() if value is not None), None)
         if clash:
             raise DesignerError(f"{clash} does not go with --from: the cave's generator record gives the request")
     options = ops.CaveOptions(template=cave_file, rooms=rooms, keys=keys or 0,
-                              size=None if size is None else parse_size(size), min_stops=min_stops,
+                              size=None if size is None else parse_size(size), floors=floors, shape=shape,
+                              min_stops=min_stops,
                               max_stops=max_stops, routes=tuple(route or ()), room_bands=tuple(room or ()),
                               seed=seed or 0, time_limit=time_limit, workers=workers, source=from_file)
     chosen = ops.suffix_format(output_file, None if fmt is None else fmt.value)

@@ -67,7 +67,9 @@ class CaveOptions:
     text: str | None = None  # or the cave itself, as text or JSON (the studio's)
     rooms: int | None = None  # from nothing: this many rooms,
     keys: int = 0  # this many keys,
-    size: tuple[int, int] | None = None  # and rooms of this size (default 12x12)
+    size: tuple[int, int] | None = None  # and rooms of this size (default 12x12),
+    floors: int | None = None  # on this many floors (default 1),
+    shape: str | None = None  # in this shape (default: the seed's; designer.caves.grammar)
     min_stops: int | None = None
     max_stops: int | None = None
     routes: tuple[str, ...] = ()  # "ROOM:A:B=K[..M]"
@@ -105,15 +107,20 @@ def request_for(options: CaveOptions):
     if (given is None) == (options.rooms is None):
         raise DesignerError("give a cave to fill (CAVE) or --rooms N for a cave from nothing, one of the two")
     if given is not None:
-        if options.keys or options.size:
-            raise DesignerError("--keys and --size draw a cave from nothing (with --rooms), not a given cave")
+        if options.keys or options.size or options.floors is not None or options.shape is not None:
+            raise DesignerError("--keys, --size, --floors and --shape draw a cave from nothing (with --rooms), "
+                                "not a given cave")
         cave, drawn = (read_cave(given) if options.text is None else parse_cave(options.text)), None
         if not cave.free:
             raise DesignerError(f"{given}: every room is filled: nothing to design (mark free cells ?)")
     else:
         size = options.size or (12, 12)
-        drawn = {"rooms": options.rooms, "keys": options.keys, "size": list(size), "seed": options.seed}
-        cave = grammar.draw(options.rooms, options.keys, size, options.seed)
+        floors = options.floors if options.floors is not None else 1
+        grammar.check(options.rooms, options.keys, size, floors, options.shape)
+        shape = options.shape or grammar.pick_shape(options.rooms, options.keys, floors, options.seed)
+        drawn = {"rooms": options.rooms, "keys": options.keys, "size": list(size), "floors": floors, "shape": shape,
+                 "seed": options.seed}
+        cave = grammar.draw(options.rooms, options.keys, size, options.seed, floors, shape)
     routes = []
     for text in options.routes:
         name, a, b, band = _route(text)

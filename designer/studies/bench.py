@@ -211,6 +211,10 @@ CAVE_FIGURES = (
     ("2x2 rooms of 12x12, doorways on the shared walls", ["{caves}/four-rooms.txt", "--min-stops", "60"], 30),
     ("an Ice Path: 3 floors, 7 rooms, 2 holes, 2 ladders, a key", ["{caves}/ice-path.txt", "--min-stops", "80"], 120),
     ("from nothing: 6 rooms, 2 keys", ["--rooms", "6", "--keys", "2", "--min-stops", "70"], 60),
+    ("from nothing: 8 rooms, 3 keys, 3 floors, the seed's shape",
+     ["--rooms", "8", "--keys", "3", "--floors", "3", "--min-stops", "100"], 60),
+    ("a chain of 3 keys, each behind the last one's lock",
+     ["--rooms", "7", "--keys", "3", "--shape", "chain", "--min-stops", "70"], 60),
     ("a band no plan can meet", ["{caves}/four-rooms.txt", "--min-stops", "400"], 5),
 )
 
@@ -241,6 +245,9 @@ def bench_caves(seeds: list[int], dask: bool = True) -> dict:
                     run.update(min_stops=obj["analysis"]["min_stops"],
                                keys_needed=[key["needed"] for key in obj["analysis"]["keys"]],
                                verified=failure(Cave.from_json(obj), int(args[args.index("--min-stops") + 1])) is None)
+                    drawn = obj["generator"]["request"].get("grammar")
+                    if drawn:
+                        run["shape"] = drawn["shape"]
                 else:
                     run["said"] = done.stderr.strip().splitlines()[-1][:200] if done.stderr.strip() else ""
                 runs.append(run)

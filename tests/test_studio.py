@@ -597,7 +597,15 @@ def test_a_caves_plan_and_fill_over_the_api_each_bad_request_refused_in_one_mess
     status, found = studio.post("/api/cave/plan", {"cave": cave})
     assert status == 200 and found["free"] and found["figures"].startswith("4 rooms, 4 links, 0 keys")
     status, found = studio.post("/api/cave/plan", {"cave": {**cave, "exit": "nowhere:9"}})
-    assert status == 400 and "no room 'nowhere'" in found["error"]
+    assert status == 200 and found["draft"] and "not a cave yet" in found["figures"]  # a cave being drawn
+    assert "no room 'nowhere'" in found["refused"][0] and "plan" not in found
+    assert found["doors"]["one"] == [[1, "entrance"], [2, "doorway to two"], [3, "doorway to three"]]
+    status, found = studio.post("/api/cave/save", {"cave": cave, "as": "world"})
+    assert status == 400 and "fill it first" in found["error"]
+    status, found = studio.post("/api/cave/play", {"cave": cave})
+    assert status == 400 and "fill it first" in found["error"]
+    status, found = studio.post("/api/cave/save", {"cave": cave, "as": "text"})
+    assert status == 200 and Cave.parse(found["text"]) == Cave.from_json(cave)
     status, found = studio.post("/api/fill", {"page": studio.page(), "cave": cave, "request": {"min_stops": 400}})
     assert status == 200  # the plan's proof comes as the fill's failure, as designer cave says it
     events = studio.events(found["fill"])
@@ -620,7 +628,7 @@ def test_a_cave_opened_a_room_edited_on_the_board_and_the_whole_cave_filled(stud
         assert "free cells left" in page.inner_text("#cave-figures")
         page.click('#cave-rooms [data-room="two"]')
         page.locator('[data-cell="5,0"][data-tile="1"]').wait_for()  # room two's door 1, on the board
-        doors = page.locator("#cave-doors li").all_inner_texts()  # where the room's doors lead
+        doors = page.locator("#cave-doors li .words").all_inner_texts()  # where the room's doors lead
         assert doors and all(re.fullmatch(r"door \d: (doorway to \w+|entrance|exit)", one) for one in doors), doors
         page.click('[data-tool="rock"]')
         page.click('[data-cell="3,3"]')  # painted, so locked: the fill keeps it
@@ -644,6 +652,115 @@ def test_a_cave_opened_a_room_edited_on_the_board_and_the_whole_cave_filled(stud
         assert main(["analyze", str(saved), "--json"]) == 0
         report = json.loads(capsys.readouterr().out)
         assert report["solvability"] == "strong" and report["min_stops"] >= 50
+        assert errors == []
+        browser.close()
+
+
+def _download(page, button: str) -> bytes:
+    with page.expect_download() as saving:
+        page.click(button)
+    return Path(saving.value.path()).read_bytes()
+
+
+@needs_browser
+def test_the_four_rooms_cave_drawn_from_an_empty_board_filled_played_and_saved(studio, tmp_path, capsys):
+    """The four rooms of examples/caves/four-rooms.txt drawn in the studio from nothing: rooms
+    added, their doors painted and joined by clicks, the entrance and the exit set, a key painted,
+    named, and both doorways into room four locked with it (one lock in a loop of four rooms
+    leaves the other way round: the key could not matter); live figures all along; then filled,
+    played to the exit in its play page, and saved as JSON, text and a Tiled world."""
+    import io
+    import zipfile
+
+    from designer.caves.cave import Cave
+
+    want = Cave.parse((ROOT / "examples" / "caves" / "four-rooms.txt").read_text())
+    locked = {("two", 2), ("three", 2)}  # the doorways into room four
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        page = browser.new_page(viewport={"width": 1280, "height": 800}, accept_downloads=True)
+        errors = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(studio.url)
+        page.click("#new-cave")
+        page.locator('body[data-cave="draft"]').wait_for()
+        assert "not a cave yet: no room yet" in page.inner_text("#cave-figures")
+
+        def edit(name: str) -> None:
+            page.click(f'#cave-rooms [data-room="{name}"]')
+            page.locator(f'#cave-rooms [data-room="{name}"][aria-pressed="true"]').wait_for()
+
+        for room in want.rooms:
+            page.fill('[name="room-name"]', room.name)
+            page.fill('[name="room-size"]', f"{room.shape[0]}x{room.shape[1]}")
+            page.fill('[name="room-at"]', f"{room.at[0]},{room.at[1]}")
+            page.click("#add-room")
+            page.locator(f'#cave-rooms [data-room="{room.name}"][aria-pressed="true"]').wait_for()
+            page.click('[data-tool="door"]')
+            for number, (r, c) in sorted(room.doors.items()):
+                page.select_option("#door-number", str(number))
+                page.click(f'[data-cell="{r},{c}"]')
+            page.locator(f'#cave-doors li[data-door="{max(room.doors)}"]').wait_for()  # its words, live
+        edit("three")
+        page.click('[data-tool="item"]')
+        page.click('[data-cell="5,5"]')
+        page.fill('[name="key-name"]', "gold")
+        page.click("#add-key")
+        page.locator('[name="link-lock"] option[value="gold"]').wait_for(state="attached")
+
+        def door(name: str, number: int, act: str) -> None:
+            edit(name)
+            page.click(f'#cave-doors li[data-door="{number}"] [data-act="{act}"]')
+
+        for link in want.links:
+            page.select_option('[name="link-lock"]', "gold" if link.a in locked else "")
+            door(*link.a, "join")
+            assert "joining" in page.inner_text("#cave-joining")
+            door(*link.b, "join")
+            page.locator(f'#cave-doors li[data-door="{link.b[1]}"] .words:text-matches("doorway to {link.a[0]}")'
+                         ).wait_for()
+        door(*want.entrance, "entrance")
+        door(*want.exit, "exit")
+        page.locator('body[data-cave="free"][data-cave-refused="0"]').wait_for()
+        assert page.inner_text("#cave-figures").startswith("4 rooms, 4 links, 1 key: free cells left")
+        assert page.locator("#cave-plan").is_visible()
+        edit("four")
+        words = page.locator("#cave-doors li .words").all_inner_texts()
+        assert words == ["door 1: doorway to two, locked: gold", "door 2: doorway to three, locked: gold",
+                         "door 3: exit"]
+
+        page.fill('[name="min-stops"]', "40")
+        page.fill('[name="time-limit"]', "60")
+        page.click("#fill-cave")
+        page.locator('body[data-cave="filled"]').wait_for(timeout=90_000)
+        assert "key gold needed" in page.inner_text("#cave-figures")
+
+        saved = tmp_path / "drawn.json"
+        saved.write_bytes(_download(page, "#save-cave"))
+        drawn = Cave.from_json(json.loads(saved.read_text()))
+        assert [(r.name, r.at, r.floor, r.doors) for r in drawn.rooms] == \
+            [(r.name, r.at, r.floor, r.doors) for r in want.rooms]
+        assert {(str(link.kind), link.a, link.b, link.lock) for link in drawn.links} == \
+            {(link.kind, link.a, link.b, "gold" if link.a in locked else None) for link in want.links}
+        assert (drawn.entrance, drawn.exit) == (want.entrance, want.exit)
+        assert [(key.name, key.room, key.cell) for key in drawn.keys] == [("gold", "three", (5, 5))]
+        capsys.readouterr()
+        assert main(["analyze", str(saved), "--json"]) == 0
+        report = json.loads(capsys.readouterr().out)
+        assert report["solvability"] == "strong" and report["min_stops"] >= 40 and report["keys"][0]["needed"]
+        assert Cave.parse(_download(page, "#save-cave-text").decode()) == drawn
+        with zipfile.ZipFile(io.BytesIO(_download(page, "#save-cave-world"))) as world:
+            assert {"cave.world", "one.tmj", "four.tmj"} <= set(world.namelist())
+
+        played = tmp_path / "drawn.html"
+        played.write_bytes(_download(page, "#play-cave"))
+        assert main(["solve", str(saved)]) == 0
+        moves = capsys.readouterr().out.splitlines()[0]
+        game = browser.new_page(viewport={"width": 1280, "height": 800})
+        game.goto(played.as_uri())
+        for letter in moves:
+            game.keyboard.press({"u": "ArrowUp", "d": "ArrowDown", "l": "ArrowLeft", "r": "ArrowRight"}[letter])
+        assert game.get_attribute("body", "data-state") == "solved"
         assert errors == []
         browser.close()
 

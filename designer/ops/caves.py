@@ -247,6 +247,75 @@ def export_world(source: str, out: str, *, cell: int = 32, into: str | None = No
     return paths
 
 
+def draft_view(text: str, reason: str) -> dict:
+    """What the studio shows of a cave being drawn that is not a cave yet (``reason``: the
+    reader's line): the draft as it was sent, that line as its figures and its one refusal, and
+    where each door leads so far. No plan: a plan is drawn of a cave."""
+    import json
+    from types import SimpleNamespace
+
+    from designer.caves.cave import CaveRoom, Link, door_words, parse_door
+
+    obj = json.loads(text) if text.lstrip().startswith("{") else {}
+    rooms, links, ends = [], [], {}
+    for room in obj.get("rooms") or ():
+        try:
+            made = CaveRoom(str(room["name"]), tuple(room["rows"]), None, int(room.get("floor", 1)))
+            made.doors  # noqa: B018 (its rows read here, or the room left out)
+        except (KeyError, TypeError, ValueError, AttributeError):
+            continue
+        rooms.append(made)
+    names = {room.name for room in rooms}
+    for link in obj.get("links") or ():
+        try:
+            made = Link(link["kind"], parse_door(link["from"]), parse_door(link["to"]), link.get("lock"))
+        except (KeyError, TypeError, ValueError, LevelError):
+            continue
+        if made.a[0] in names and made.b[0] in names:
+            links.append(made)
+    for end in ("entrance", "exit"):
+        try:
+            ends[end] = parse_door(obj[end]) if isinstance(obj.get(end), str) else None
+        except LevelError:
+            ends[end] = None
+    if not rooms:
+        reason = "no room yet: add one"
+    elif ends["entrance"] is None or ends["exit"] is None:
+        missing = " or ".join(end for end in ("entrance", "exit") if ends[end] is None)
+        reason = f"no {missing} yet: make a door the {missing.split(' or ')[0]}"
+
+    words = door_words(SimpleNamespace(rooms=rooms, links=links, **ends))  # what door_words reads of a cave
+    return {"cave": obj, "draft": True, "free": True, "refused": [reason], "figures": f"not a cave yet: {reason}",
+            "doors": {room.name: [[n, words.get((room.name, n), "leads nowhere yet")] for n in sorted(room.doors)]
+                      for room in rooms}}
+
+
+def cave_save(text: str, kind: str) -> dict:
+    """The cave the studio holds, saved as ``kind``: its text form (``{"text"}``) or a Tiled world
+    zipped (``{"zip"}``: bytes; its maps, ``cave.world`` and the one tileset image, as ``export
+    --to tiled`` writes them)."""
+    import io
+    import zipfile
+
+    from designer.caves import world
+    from designer.export import picture
+
+    cave = parse_cave(text)
+    if kind == "text":
+        return {"text": str(cave) + "\n"}
+    if kind != "world":
+        raise DesignerError(f"a cave is saved as text or world, not {kind!r}")
+    if cave.free:
+        raise DesignerError("the cave has free cells (?): fill it first, then save its world")
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, body in world.world_files(cave).items():
+            archive.writestr(name, body)
+        name, kinds = world.world_tileset(cave)
+        archive.writestr(name, picture.png_bytes(picture.tileset(32, kinds)))
+    return {"zip": buffer.getvalue()}
+
+
 def play_page(source: str, title: str) -> str:
     """The play page of the whole cave in ``source`` (``designer.export.play``)."""
     from designer.caves.play import cave_page
@@ -254,9 +323,11 @@ def play_page(source: str, title: str) -> str:
     return cave_page(read_cave(source), title)
 
 
-def plan_view(text: str) -> dict:
+def plan_view(text: str, draft: bool = False) -> dict:
     """What the studio shows of a cave (its text or JSON): its JSON form, the floor plan as SVG
-    (with the way through when the cave is filled and solvable), and its figures in a line."""
+    (with the way through when the cave is filled and solvable), and its figures in a line. With
+    ``draft`` (a cave being drawn, as JSON), one the reader refuses is shown as ``draft_view``
+    shows it, not refused."""
     import base64
 
     from designer.caves.graph import analyze as analyze_cave
@@ -264,7 +335,14 @@ def plan_view(text: str) -> dict:
 
     from designer.core.limits import sized
 
-    cave = parse_cave(text)
+    from designer.core.errors import LevelError
+
+    try:
+        cave = parse_cave(text)
+    except LevelError as exc:
+        if not draft:
+            raise
+        return draft_view(text, str(exc))  # a cave still being drawn: what it lacks, said live
     found = {"cave": cave.to_json(), "free": cave.free}
     for room in found["cave"]["rooms"]:  # each room goes on the studio's board: at most 40x40
         try:

@@ -10,7 +10,10 @@ JSON level or into its Tiled map), ``POST /api/picture``, ``POST /api/tiled`` an
 /api/pack`` (a picture, a new Tiled map and its tileset image, a pack's play page; all from
 ``designer.ops.sketches``), ``POST /api/fill`` (start a fill; a page's second fill cancels its
 first; at most ``MAX_FILLS`` run at once), ``GET /api/fill/ID/events`` (its progress, as
-server-sent events; a closed stream cancels it), ``POST /api/fill/ID/cancel``; and a pack's playtest, live (``designer.studio.playtests``).
+server-sent events; a closed stream cancels it), ``POST /api/fill/ID/cancel``; a cave's ``POST
+/api/cave/plan`` (its plan and figures, or what a cave being drawn still lacks), ``POST
+/api/cave/save`` (as text or a zipped Tiled world) and ``POST /api/cave/play`` (its play page);
+and a pack's playtest, live (``designer.studio.playtests``).
 
 Every grid in and out keeps to the designer's largest, 40x40 (``designer.core.limits.sized``).
 An error is an answer with one line (a bug's too: 500, and one line on standard error), never a
@@ -333,7 +336,30 @@ def create_app(studio: Studio) -> Starlette:
         """A cave's floor plan and figures (``designer.ops.caves.plan_view``)."""
         from designer.ops.caves import plan_view
 
-        return JSONResponse(await asyncio.to_thread(plan_view, cave_of(await body(request))))
+        return JSONResponse(await asyncio.to_thread(plan_view, cave_of(await body(request)), True))
+
+    async def cave_save(request: Request) -> Response:
+        """The cave as text, or as a Tiled world zipped (``designer.ops.caves.cave_save``)."""
+        from designer.ops.caves import cave_save as save_cave
+
+        obj = await body(request)
+        found = await asyncio.to_thread(save_cave, cave_of(obj), obj.get("as") if isinstance(obj.get("as"), str) else "")
+        if "zip" in found:
+            return JSONResponse({"base64": base64.b64encode(found["zip"]).decode("ascii")})
+        return JSONResponse(found)
+
+    async def cave_play(request: Request) -> Response:
+        """The play page of the whole cave (``designer play``'s page of a cave)."""
+        from designer.caves.play import cave_page
+        from designer.ops.caves import parse_cave
+
+        def page(text: str) -> str:
+            cave = parse_cave(text)
+            if cave.free:
+                raise DesignerError("the cave has free cells (?): fill it first, then play it")
+            return cave_page(cave, "cave")
+
+        return JSONResponse({"text": await asyncio.to_thread(page, cave_of(await body(request)))})
 
     def cave_options(obj: dict) -> dict:
         """A cave fill: the cave's text and ``designer cave``'s options, checked before any process."""
@@ -418,6 +444,8 @@ def create_app(studio: Studio) -> Starlette:
               Route("/api/tiled", guarded(tiled), methods=["POST"]),
               Route("/api/fill", guarded(fill), methods=["POST"]),
               Route("/api/cave/plan", guarded(cave_plan), methods=["POST"]),
+              Route("/api/cave/save", guarded(cave_save), methods=["POST"]),
+              Route("/api/cave/play", guarded(cave_play), methods=["POST"]),
               Route("/api/fill/{fill}/events", guarded(events, query_token=True)),  # EventSource sends no headers
               Route("/api/fill/{fill}/cancel", guarded(cancel), methods=["POST"]),
               *playtest_routes(studio, guarded),

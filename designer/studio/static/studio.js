@@ -607,7 +607,7 @@ window.STEP = { u: [-1, 0], d: [1, 0], l: [0, -1], r: [0, 1] };
   });
   // what caves.js (a cave's rooms, edited one at a time) drives: the board and the server
   window.studio = {
-    pageId, post, events, onEdit: null, openCave: null,
+    pageId, post, events, download, onEdit: null, openCave: null,
     template: () => template(),
     status: text => { statusBox.textContent = text; },
     progress: text => { progressBox.textContent = text; },

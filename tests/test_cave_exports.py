@@ -229,11 +229,14 @@ def test_the_whole_cave_is_played_through_its_doors_with_its_key(browser, ice_pa
 
 @needs_browser
 @pytest.mark.parametrize("viewport", [(1280, 800), (390, 844)])
+@pytest.mark.parametrize("view", ["room", "whole"])
 def test_the_player_stays_in_view_through_the_whole_cave_and_solved_is_in_view(browser, ice_path, tmp_path, capsys,
-                                                                               viewport):
-    """The Ice Path's sheet is taller than the screen: after every move along the solution the
-    player's cell lies wholly inside the viewport, under the bar, and "Solved" is in view at the end
-    (once it was at y = 2,874, the page never scrolling)."""
+                                                                               viewport, view):
+    """After every move along the solution the player's cell lies wholly inside the viewport,
+    under the bar, and "Solved" is in view at the end (once it was at y = 2,874, the page never
+    scrolling). One room at a time (the default) the room fits the screen, the minimap marks the
+    player's room and the rooms seen; the whole cave (V) is a sheet taller than the screen, the
+    page following the player."""
     page_file = tmp_path / "cave.html"
     assert main(["play", str(ice_path), "-o", str(page_file)]) == 0
     capsys.readouterr()
@@ -246,11 +249,23 @@ def test_the_player_stays_in_view_through_the_whole_cave_and_solved_is_in_view(b
         const head = document.getElementById("top").getBoundingClientRect().bottom;
         return r.top >= head - 1 && r.left >= -1 && r.bottom <= window.innerHeight + 1
             && r.right <= document.documentElement.clientWidth + 1; }"""
-    assert page.evaluate("document.documentElement.scrollHeight") > viewport[1]  # the sheet is taller than the screen
+    assert page.get_attribute("body", "data-view") == "room"
+    if view == "whole":
+        page.keyboard.press("v")
+        assert page.evaluate("document.documentElement.scrollHeight") > viewport[1]  # the sheet is taller
+    else:
+        assert page.evaluate("document.documentElement.scrollHeight") <= viewport[1]  # the room fits the screen
+    assert page.get_attribute("body", "data-view") == view
+    rooms = []
     for k, letter in enumerate(moves):
         page.keyboard.press(KEYS[letter])
         assert page.evaluate(inside), f"move {k + 1} ({letter}): the player is out of view"
+        here = page.get_attribute("body", "data-room")
+        assert page.locator("#minimap [data-here]").get_attribute("data-room") == here
+        rooms.append(here)
     assert state(page) == ("solved", len(moves))
+    assert sorted(page.locator("#minimap [data-seen]").evaluate_all("els => els.map(e => e.dataset.room)")) == \
+        sorted(set(rooms) | {"a1"})
     box = page.locator("#status").bounding_box()
     assert "Solved" in page.inner_text("#status") and 0 <= box["y"] and box["y"] + box["height"] <= viewport[1]
     context.close()

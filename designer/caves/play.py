@@ -43,6 +43,9 @@ _LOCK_MARKS = """
     if (cell) { cell.style.boxShadow = `inset 0 0 0 3px ${level.colours[k]}`; cell.title = `key ${level.keys[k]}`; }
     board.appendChild(caveTag("key-name", r, c, level.keys[k], level.colours[k], "below"));
   });
+  caveViewButton();
+  roomsSeen.clear();
+  fit();
   (level.rooms || []).forEach(([top, name, floor]) => {
     board.appendChild(caveTag("room-name", top, 0, `${name} \u00b7 floor ${floor}`, "#1d2a36", "corner"));
   });
@@ -75,12 +78,21 @@ def cave_entry(cave: Cave, name: str = "cave") -> dict:
     entry.update(par=way.stops if way else -1, cave=True, keys=names, locks=locks,
                  colours=list(KEY_COLOURS[:len(names)]),
                  rooms=sorted([laid.tops[room.name], room.name, room.floor] for room in cave.rooms),
-                 labels=door_labels(cave, laid),
+                 labels=door_labels(cave, laid), plan=_plan(cave),
                  stars={"two": stars.two, "one": stars.one} if stars else None)
     if cave.keys:
         entry["items"] = [list(level.cell(flat)) for flat in laid.keys]
     entry.setdefault("portals", [])
     return entry
+
+
+def _plan(cave: Cave) -> list:
+    """Each room's place on the floor plan, as the plan picture lays it out (``caves.picture``):
+    [name, floor, row, col, rows, cols], for the page's minimap."""
+    from designer.caves.picture import layout
+
+    places = layout(cave)
+    return [[room.name, room.floor, *places[room.name], *room.shape] for room in cave.rooms]
 
 
 def door_labels(cave: Cave, laid) -> list:

@@ -176,7 +176,7 @@ let portalRun = 0;  /* which portal's appearing may still place the player */"""
   const legs = lastPassage.legs, player = $("player"), shown = ++portalRun;  /* what the slide went through */
   document.body.dataset.portal = lastPassage.portal ? lastPassage.portal.join(",") : "";
   player.classList.remove("vanished");
-  if (legs.length > 1) {  /* over a wrapping edge or into a portal: shown leg by leg */
+  if (legs.length > 1 && SLIDE_MS) {  /* over a wrapping edge or into a portal: shown leg by leg (not with reduced motion) */
     const at = (cell, n) => {
       player.style.transition = n ? `transform ${n * SLIDE_MS}ms linear` : "none";
       player.style.transform = `translate(${cell[1] * CELL}px, ${cell[0] * CELL}px)`;
@@ -200,7 +200,7 @@ let portalRun = 0;  /* which portal's appearing may still place the player */"""
     };
     step(0);
   }""", ""),
-    "PLACE": ("""if (legs.length <= 1) place(cells);""", "place(cells);"),
+    "PLACE": ("""if (legs.length <= 1 || !SLIDE_MS) place(cells);""", "place(cells);"),
     "ON_BACK": ("""
   portalRun++;
   $("player").classList.remove("vanished");""", ""),

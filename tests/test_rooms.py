@@ -41,7 +41,7 @@ def test_a_room_in_each_dialect_reads_as_the_same_room():
     (["#S#", "#.#", "#1#", "#2#"], "'S' at row 0, col 1 in a room with doors"),
     (["#G#", "#.#", "#1#", "#2#"], "'G' at row 0, col 1 in a room with doors"),
     (["#1#", "#.#", "#1#"], "2 doors numbered 1"),
-    (["#1#", "#.#", "###"], "a room needs at least two doors"),
+    (["#1#", "#.#", "###"], "a room needs two doors .1-9., or one door and items to take: a vault"),
 ])
 def test_a_room_that_is_not_one_is_one_line(rows, words):
     with pytest.raises(LevelError, match=words):

@@ -140,9 +140,10 @@ class CaveRoom:
     @cached_property
     def plain(self) -> Room:
         """The room as its routes are read in a cave: its keys are ice (a key opens locks, and
-        never closes the room's doors as an item does)."""
+        never closes the room's doors as an item does). A vault's keys stay items: its one route
+        runs from its door to them and back."""
         room = self.room
-        return Room(room.terrain, room.doors) if room.items else room
+        return Room(room.terrain, room.doors) if room.items and not room.vault else room
 
     def filled(self, room: Room) -> CaveRoom:
         """This room with its cells as ``room`` has them (a designed room)."""

@@ -109,6 +109,8 @@ def _room_request(cave: Cave, name: str, bands: dict, ceiling: int | None, caps:
         for b in numbers[k + 1:]:
             if (a, b) not in asked and (b, a) not in asked:
                 asked[(a, b)] = 1
+    if len(numbers) == 1 and keys and room.stars:  # a vault: out to its keys and back
+        asked.setdefault((numbers[0], numbers[0]), 1)
 
     def top(route: tuple[int, int], floor: int) -> int | None:
         tops = [] if floor == 1 or ceiling is None else [max(floor, ceiling)]
@@ -127,7 +129,7 @@ def _capacity(cave: Cave, passage: planning.Passage) -> int:
     """The most stops the cheap bounds allow the passage's route (``designer.analysis.bounds``)."""
     from designer.analysis.bounds import most_stops
 
-    request = _room_request(cave, passage.room, {}, None, keys=False)
+    request = _room_request(cave, passage.room, {}, None, keys=passage.a == passage.b)  # a vault's: its keys
     return max(1, most_stops(request.route_request(RouteBand(passage.a, passage.b, 1))))
 
 

@@ -98,7 +98,7 @@ def edges(cave: Cave, designed: set[str], measured) -> list[Edge]:
             for b in doors_out:
                 target, lock = leave[(room.name, b)]
                 passage = Passage(room.name, a, b)
-                if a == b:
+                if a == b and len(room.doors) > 1:
                     weight, design = 2, False  # out by the door one came in by: at least out and back
                 elif room.name in designed:
                     weight, design = 0, True

@@ -216,7 +216,8 @@ def summary(found, plan) -> str:
         proof = proof.replace(", proven optimal", f", {what} proven optimal") if plan.maximize else proof
         items = (f"; {len(found.room.items)} item{'s' if len(found.room.items) != 1 else ''}, each mattering on every "
                  "route" if found.room.items else "")
-        return (f"designed: a room of {len(found.room.doors)} doors, min stops by route {routes}; "
+        doors = len(found.room.doors)
+        return (f"designed: a room of {doors} door{'s' if doors != 1 else ''}, min stops by route {routes}; "
                 f"every route strong and reversible{items}{proof} ({g.method}: {g.stage}, seed {g.seed}, "
                 f"{g.seconds:.2f} s{skipped})")
     items = found.level.items if found.level is not None else ()

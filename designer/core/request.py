@@ -175,14 +175,15 @@ class LayoutRequest:
         ceiling, if any) where given, else the request's ``min_stops`` and ``max_stops``. With no
         routes asked, every pair of doors i < j."""
         numbers = [n for n, _ in self.room_doors]
-        asked = self.routes or tuple(RouteBand(a, b) for k, a in enumerate(numbers) for b in numbers[k + 1:])
+        pairs = [(a, b) for k, a in enumerate(numbers) for b in numbers[k + 1:]] or [(n, n) for n in numbers]  # a vault
+        asked = self.routes or tuple(RouteBand(a, b) for a, b in pairs)
         return tuple(band if band.min_stops is not None else RouteBand(band.a, band.b, self.min_stops, self.max_stops)
                      for band in asked)
 
     def route_request(self, band: RouteBand) -> LayoutRequest:
         """The room seen from one route: the classic request whose template is this request's
         space (free cells ``?``), door A the start, door B the goal, every other door ice, and
-        the route's band."""
+        the route's band. A vault's route (A = B) pins its goal on the start's door."""
         rows = []
         for r in range(self.height):
             chars = []
@@ -190,7 +191,7 @@ class LayoutRequest:
                 tile = self.fixed_tile((r, c))
                 chars.append(FREE if tile is None else ".#_"[tile])
             rows.append(chars)
-        for char, number in (("S", band.a), ("G", band.b)):
+        for char, number in (("S", band.a), ("G", band.b))[:1 if band.a == band.b else 2]:
             r, c = self.door(number)
             rows[r][c] = char
         for r, c in self.pinned_items:
@@ -198,7 +199,8 @@ class LayoutRequest:
         return LayoutRequest(height=self.height, width=self.width, frame=False, min_stops=band.min_stops,
                              max_stops=band.max_stops, max_rocks=self.max_rocks, snow=self.snow,
                              template=tuple("".join(row) for row in rows), min_choices=self.min_choices,
-                             unique=self.unique, items=self.items)
+                             unique=self.unique, items=self.items,
+                             goal=self.door(band.b) if band.a == band.b else None)
 
     def routes_text(self) -> str:
         """Every route with its band, as messages name them: "1:3 >= 15, 1:2 in 9..12"."""

@@ -67,8 +67,9 @@ class Room(Grid):
         doors = tuple(sorted((int(number), (int(cell[0]), int(cell[1]))) for number, cell in self.doors))
         object.__setattr__(self, "doors", doors)
         numbers = [number for number, _ in doors]
-        if len(doors) < 2:
-            raise LevelError(f"a room needs at least two doors (1-9), not {len(doors)}")
+        if len(doors) < 2 and not (doors and self.items):
+            raise LevelError(f"a room needs two doors (1-9), or one door and items to take: a vault (not "
+                             f"{len(doors)} door{'s' if len(doors) != 1 else ''}{' and no item' if doors else ''})")
         if len(doors) > MAX_DOORS or not all(1 <= n <= MAX_DOORS for n in numbers):
             raise LevelError(f"a room has at most {MAX_DOORS} doors, numbered 1 to {MAX_DOORS}")
         if len(set(numbers)) != len(numbers):
@@ -90,7 +91,8 @@ class Room(Grid):
                 if tuple(cell) in seen:
                     raise LevelError(f"portal or target ({cell[0]}, {cell[1]}) lies on door {seen[tuple(cell)]}")
         # the grid itself (its size and terrain codes), its floors and portals, checked as a level's
-        grid = Level(terrain, doors[0][1], doors[1][1], items=self.items, portals=self.portals, floors=self.floors)
+        ends = [cell for _, cell in doors[:2]]  # a vault's both on its door
+        grid = Level(terrain, ends[0], ends[-1], items=self.items, portals=self.portals, floors=self.floors)
         object.__setattr__(self, "portals", grid.portals)
         object.__setattr__(self, "floors", grid.floors)
 
@@ -110,14 +112,23 @@ class Room(Grid):
         names = [str(n) for n, _ in self.doors]
         return ", ".join(names[:-1]) + " and " + names[-1]
 
+    @property
+    def vault(self) -> bool:
+        """A room of one door, a **vault**: its route runs from the door to every item it holds (it
+        holds one at least) and back to the door (route ``1:1``)."""
+        return len(self.doors) == 1
+
     def routes(self, asked: list[Route] | None = None) -> list[Route]:
-        """The routes ``asked`` (each checked against the doors), or every pair i < j."""
+        """The routes ``asked`` (each checked against the doors), or every pair i < j (a vault's:
+        its door's route to itself, when it holds items)."""
         if not asked:
             numbers = [n for n, _ in self.doors]
+            if self.vault:
+                return [(numbers[0], numbers[0])]
             return [(a, b) for k, a in enumerate(numbers) for b in numbers[k + 1:]]
         for a, b in asked:
-            if a == b:
-                raise LevelError(f"route {a}:{b} runs from a door to itself")
+            if a == b and not self.vault:
+                raise LevelError(f"route {a}:{b} runs from a door to itself (only a vault's, holding items, does)")
             self.door(a), self.door(b)
         return list(dict.fromkeys(asked))
 

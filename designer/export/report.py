@@ -132,7 +132,7 @@ def room_report(analysed) -> str:
     that ``designer analyze`` prints for a room with several doors."""
     room = analysed.room
     doors = ", ".join(f"{number} {cell}" for number, cell in room.doors)
-    lines = [f"room: {room.height}x{room.width}, {len(room.doors)} doors: {doors} ({room.dialect})"]
+    lines = [f"room: {room.height}x{room.width}, {len(room.doors)} door{'s' if len(room.doors) != 1 else ''}: {doors} ({room.dialect})"]
     failing = analysed.failing()
     verdict = "yes" if not failing else "no (" + ", ".join(f"{name} {why}" for name, why in failing) + ")"
     if not room.plain and analysed.routes:  # the floors and portals, and what the first route finds of them

@@ -63,7 +63,8 @@ def validate(request: LayoutRequest) -> None:
                 raise DesignerError(f"--{name} {cell[0]},{cell[1]} is a drawn rock or snow tile of the template")
     if request.start is not None and request.start == request.goal:
         raise DesignerError(f"--start and --goal are the same cell {request.start[0]},{request.start[1]}")
-    if len(set(request.start_cells()) | set(request.goal_cells())) < 2:
+    vault = request.start_cells() == request.goal_cells() and len(request.start_cells()) == 1 and request.pinned_items
+    if len(set(request.start_cells()) | set(request.goal_cells())) < 2 and not vault:
         raise DesignerError("no two cells (free or ice) are left for the start and the goal")
 
 
@@ -129,8 +130,8 @@ def _validate_room(request: LayoutRequest) -> None:
     numbers = [number for number, _ in doors]
     if len(doors) > MAX_DOORS or not all(1 <= n <= MAX_DOORS for n in numbers):
         raise DesignerError(f"a room has at most {MAX_DOORS} doors, numbered 1 to {MAX_DOORS}")
-    if len(doors) < 2:
-        raise DesignerError("a room needs at least two doors (1-9)")
+    if len(doors) < 2 and not (doors and request.pinned_items):
+        raise DesignerError("a room needs two doors (1-9), or one door and the items it holds drawn (*): a vault")
     if len(set(numbers)) != len(numbers):
         raise DesignerError(f"two doors numbered {next(n for n in numbers if numbers.count(n) > 1)}")
     seen: dict = {}
@@ -149,8 +150,8 @@ def _validate_room(request: LayoutRequest) -> None:
         seen[(r, c)] = number
     asked = [(band.a, band.b) for band in request.routes or ()]
     for band in request.routes or ():
-        if band.a == band.b:
-            raise DesignerError(f"route {band.a}:{band.b} runs from a door to itself")
+        if band.a == band.b and len(doors) > 1:
+            raise DesignerError(f"route {band.a}:{band.b} runs from a door to itself (only a vault's does)")
         for number in (band.a, band.b):
             if number not in numbers:
                 raise DesignerError(f"route {band.a}:{band.b} names door {number}, but the room's doors are "

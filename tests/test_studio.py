@@ -748,6 +748,10 @@ def test_the_four_rooms_cave_drawn_from_an_empty_board_filled_played_and_saved(s
         assert main(["analyze", str(saved), "--json"]) == 0
         report = json.loads(capsys.readouterr().out)
         assert report["solvability"] == "strong" and report["min_stops"] >= 40 and report["keys"][0]["needed"]
+        import oracle_caves as oracle  # the plain reader of the rules agrees
+
+        assert oracle.min_stops(drawn) == report["min_stops"] and oracle.strong(drawn)
+        assert oracle.min_stops(drawn, without=0) == -1
         assert Cave.parse(_download(page, "#save-cave-text").decode()) == drawn
         with zipfile.ZipFile(io.BytesIO(_download(page, "#save-cave-world"))) as world:
             assert {"cave.world", "one.tmj", "four.tmj"} <= set(world.namelist())

@@ -166,6 +166,11 @@ class LayoutRequest:
     def is_room(self) -> bool:
         return bool(self.room_doors)
 
+    @property
+    def is_vault(self) -> bool:
+        """A room of one door (``designer.core.room``): its route returns to its door."""
+        return len(self.room_doors) == 1
+
     def door(self, number: int) -> Cell:
         return dict(self.room_doors)[number]
 

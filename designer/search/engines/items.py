@@ -400,12 +400,11 @@ def _chain(job) -> tuple[int | None, list[tuple[int, int, str, Level]]]:
 
 def opened_template(request: LayoutRequest, rng: np.random.Generator) -> Level:
     """The first layout of a template with floors, or of a vault: every free cell ice, the ends on
-    their pins or on random allowed cells (a vault's both on its door, its items drawn), the
-    floors and pinned portals as drawn."""
+    their pins or on random allowed cells (a vault's on its door), floors and portals as drawn."""
     terrain = np.array([[ICE if tile < 0 else tile for tile in row] for row in request.fixed_grid()], np.uint8)
     starts, goals = request.start_cells(), request.goal_cells()
     start = starts[rng.integers(len(starts))]
-    if is_vault(request):
+    if request.is_vault:
         terrain[start] = ICE
         return Level(terrain, start, start, "canonical", tuple(request.pinned_items))
     goals = [cell for cell in goals if cell != start]
@@ -414,12 +413,6 @@ def opened_template(request: LayoutRequest, rng: np.random.Generator) -> Level:
     goal = goals[rng.integers(len(goals))]
     terrain[start] = terrain[goal] = ICE
     return Level(terrain, start, goal, "canonical", (), tuple(request.portals or ()), request.floor_values)
-
-
-def is_vault(request: LayoutRequest) -> bool:
-    """A room of one door and the items it holds drawn: its route runs from the door to them and
-    back, so it has no plain level to start from (``designer.core.room``)."""
-    return request.is_room and len(request.room_doors) == 1
 
 
 def design_with_items(request: LayoutRequest, *, plain_design: Callable, seed: int, time_limit: float,
@@ -453,7 +446,7 @@ def design_with_items(request: LayoutRequest, *, plain_design: Callable, seed: i
     plain_rows = None if request.template is None else tuple(row.replace(ITEM_CHAR, ".") for row in request.template)
     plain = replace(request, items=0, teleports=0, floors=None, portals=None, template=plain_rows, min_stops=lowered(request.min_stops), max_stops=None,
                     tidy=False, min_choices=None, unique=False, routes=routes, first=True)  # a start: no decisions
-    if request.floors or is_vault(request):  # the portfolio's stages know one grid and two ends: the
+    if request.floors or request.is_vault:  # the portfolio's stages know one grid and two ends: the
         start = opened_template(request, np.random.default_rng(seed))  # chains start from the template itself
     else:
         progress.update(phase="items: the plain level first")
@@ -498,8 +491,7 @@ def design_with_items(request: LayoutRequest, *, plain_design: Callable, seed: i
             if not rejected(level, phase):
                 break
         if found:
-            start = found[0][3].replace(items=tuple(request.pinned_items) if is_vault(request) else (), portals=())  # a
-            # next round (only after a rejection) from the best rocks
+            start = found[0][3].replace(items=request.pinned_items if request.is_vault else (), portals=())
     if search.best is None:
         raise search.timed_out()
     return search.finish_maximize(proven=False) if goal.maximizing else search.best

@@ -202,6 +202,12 @@ class Dask:
     def close(self) -> None:
         """Close the client, and the cluster this started, whole: an ending signal that arrives
         meanwhile takes effect once they are closed."""
+        import logging
+
+        # A client closed mid-request (an ending signal) leaves dask's comm futures to time out
+        # unread; asyncio would print each as "Future exception was never retrieved" after the
+        # designer's one line. The work is over: what the client's loop says of it is no news.
+        logging.getLogger("asyncio").setLevel(logging.CRITICAL)
         with signals_held() as arrived:
             if self.client is not None:
                 self.client.close(timeout=CLOSE_SECONDS)

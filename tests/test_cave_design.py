@@ -110,6 +110,21 @@ def test_bad_requests_are_one_line_and_status_two(args, why, capsys):
     assert err.count("\n") == 1 and why in err
 
 
+def test_a_room_drawn_whole_that_fails_its_own_route_is_refused_at_once(tmp_path, capsys):
+    """No fill can change a room without free cells: a cave that needs it strong and reversible
+    is refused before any work (it once ran 60 s of rounds to "time limit reached")."""
+    from designer.caves.design import refusals
+
+    text = ("room a\n##1##\n#...#\n3._.2\n#...#\n#####\nroom b\n#####\n1???#\n#???#\n#???#\n###2#\n"
+            "door a:2 b:1\nentrance a:1\nexit b:2\n").replace("3._.2", "#._.2")
+    cave = tmp_path / "cave.txt"
+    cave.write_text(text)
+    why = "room a is drawn whole and its route 1:2 is weak: no fill can change it (free some of its cells with ?)"
+    assert refusals(Cave.parse(text)) == [why]
+    assert main(["cave", str(cave), "--min-stops", "5"]) == 2
+    assert capsys.readouterr().err == f"designer: {why}\n"
+
+
 def test_a_key_that_cannot_matter_is_refused_before_any_work(tmp_path, capsys):
     text = (CAVES / "ice-path.txt").read_text().replace("door c1:3 c2:1 lock gold", "door c1:3 c2:1").replace(
         "ladder b1:4 c1:2", "ladder b1:4 c1:2 lock gold")

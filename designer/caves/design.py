@@ -176,10 +176,31 @@ def check_keys(cave: Cave) -> None:
                                 f"opens (lock a link that every way to the exit passes)")
 
 
+def drawn_failing(cave: Cave) -> list[str]:
+    """Each room drawn whole (no free cell) whose own route is not strong and reversible, in a
+    line: no design can change it, and a cave handed back needs every room's routes to hold."""
+    from designer.analysis.classify import classify
+
+    found = []
+    for room in cave.rooms:
+        if room.free:
+            continue
+        plain = room.plain
+        for a, b in plain.routes():
+            got = classify(plain.route(a, b))
+            why = got.solvability if got.solvability != "strong" else None if got.reversible else "not reversible"
+            if why:
+                found.append(f"room {room.name} is drawn whole and its route {a}:{b} is {why}: no fill can "
+                             f"change it (free some of its cells with ?)")
+                break
+    return found
+
+
 def refusals(cave: Cave) -> list[str]:
     """What ``designer cave`` would refuse of ``cave`` before any search, each in its one line: a
-    key that cannot matter, and each free room's request that makes no sense (a walled-in door,
-    a door on drawn snow, ...). Empty when the plan can start. What the studio shows live.
+    key that cannot matter, a room drawn whole that fails its own routes, and each free room's
+    request that makes no sense (a walled-in door, a door on drawn snow, ...). Empty when the
+    plan can start. What the studio shows live.
 
     >>> refusals(Cave.parse("room a\\n#1#\\n#?2\\n###\\nroom b\\n#1#\\n2.#\\n###\\ndoor a:2 b:2\\n"
     ...                     "entrance a:1\\nexit b:1"))
@@ -192,6 +213,7 @@ def refusals(cave: Cave) -> list[str]:
         check_keys(cave)
     except DesignerError as exc:
         found.append(str(exc))
+    found += drawn_failing(cave)
     for room in cave.rooms:
         if room.free:
             try:
@@ -239,6 +261,9 @@ def design(request: CaveRequest, *, seed: int = 0, time_limit: float = 60.0, wor
     if executor is not None and workers != 1:
         raise DesignerError("on dask each room is designed by one worker process: leave --workers out")
     check_keys(request.cave)
+    failing = drawn_failing(request.cave)
+    if failing:
+        raise DesignerError(failing[0])
     free = [room.name for room in request.cave.rooms if room.free]
     lanes = min(os.cpu_count() or 1, len(free))
     if executor is not None or workers != 1 or lanes < 2:

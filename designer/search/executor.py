@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, ThreadPoolExecutor, as_completed, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -133,8 +134,8 @@ class Forked:
                         on_result(futures[future], lane_result(future, arrived))
             if arrived:
                 raise Cancelled(arrived[0])
-            if pending:
-                raise Cancelled()
+            if pending:  # the token's own reason: a SIGHUP that set it is no Ctrl-C
+                raise Cancelled((self.cancel.reason() if self.cancel is not None else None) or signal.SIGINT)
         except BaseException:
             if on_abort is not None:
                 on_abort()

@@ -194,3 +194,16 @@ def test_a_room_over_40x40_is_refused_in_one_line():
         Cave.parse(text)
     forty = ["#1" + "#" * 38] + ["#" + "." * 38 + "#"] * 38 + ["#" * 38 + "2#"]
     assert Cave.parse(text.replace("\n".join(rows), "\n".join(forty))).room("a").shape == (40, 40)
+
+
+def test_a_cave_being_drawn_says_what_it_lacks_however_odd_its_json():
+    import json
+
+    from designer.ops.caves import plan_view
+
+    odd = [{"format": "ice-cave", "version": 1, "rooms": "x", "links": 5},
+           {"format": "ice-cave", "version": 1, "rooms": [{"name": "a", "rows": ["#1#", "#.#", "###"]}, {"name": 7}, None],
+            "links": [{"kind": "door", "from": 3}, {"kind": "door", "from": "a:1", "to": ["x"]}], "entrance": 5}]
+    for obj in odd:
+        found = plan_view(json.dumps(obj), True)
+        assert found["draft"] and found["figures"].startswith("not a cave yet: ") and "\n" not in found["figures"]

@@ -55,6 +55,8 @@ def solve(
 
 
 def _solve_room(solved, as_json: bool) -> None:
+    from designer.core.room import lost_words
+
     """Every route's solution: one route as a level's, several one line each."""
     if as_json:
         echo(json.dumps({"routes": [one.to_dict() for one in solved.routes]}))
@@ -69,7 +71,7 @@ def _solve_room(solved, as_json: bool) -> None:
     lost = [one for one in solved.routes if one.solution is None]
     if lost:
         start, goal = lost[0].route
-        raise RequestNotMet(f"unsolvable: route {lost[0].name}: door {goal} cannot be reached from door {start}"
+        raise RequestNotMet(f"unsolvable: route {lost[0].name}: {lost_words(start, goal)}"
                             + (f" (and {len(lost) - 1} more route{'s' if len(lost) > 2 else ''})" if len(lost) > 1 else ""))
 
 

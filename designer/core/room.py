@@ -224,3 +224,14 @@ def parse_route(text: str) -> Route:
     if not sep or len(a) != 1 or len(b) != 1 or a not in DOOR_CHARS or b not in DOOR_CHARS:  # ASCII 1-9 only
         raise LevelError(f"--route takes two doors A:B (1-9), such as 1:3, not {text!r}")
     return int(a), int(b)
+
+
+def lost_words(a: int, b: int) -> str:
+    """Why route a:b has no solution, in words (a vault's route: its items not all brought back).
+
+    >>> lost_words(1, 3), lost_words(1, 1)
+    ('door 3 cannot be reached from door 1', 'its items cannot all be taken and brought back to door 1')
+    """
+    if a == b:
+        return f"its items cannot all be taken and brought back to door {a}"
+    return f"door {b} cannot be reached from door {a}"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from designer.analysis.graph import Analysis
 from designer.core.level import Level
+from designer.core.room import lost_words
 
 DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 TRAP_MARK = "!"
@@ -141,7 +142,7 @@ def room_report(analysed) -> str:
     for one in analysed.routes:
         a, (start, goal) = one.analysis, one.route
         if a.solution is None:
-            lines.append(f"route {one.name}: unsolvable (door {goal} cannot be reached from door {start})")
+            lines.append(f"route {one.name}: unsolvable ({lost_words(start, goal)})")
             continue
         s = a.solution
         lines.append(f"route {one.name}: {a.solvability}, reversible: {_yes(a.reversible)}, min stops {s.stops} "

@@ -257,8 +257,13 @@ def draft_view(text: str, reason: str) -> dict:
     from designer.caves.cave import CaveRoom, Link, door_words, parse_door
 
     obj = json.loads(text) if text.lstrip().startswith("{") else {}
+
+    def listed(key: str) -> list:  # the draft's objects under ``key``; anything else is none yet
+        found = obj.get(key)
+        return [one for one in found if isinstance(one, dict)] if isinstance(found, list) else []
+
     rooms, links, ends = [], [], {}
-    for room in obj.get("rooms") or ():
+    for room in listed("rooms"):
         try:
             made = CaveRoom(str(room["name"]), tuple(room["rows"]), None, int(room.get("floor", 1)))
             made.doors  # noqa: B018 (its rows read here, or the room left out)
@@ -266,10 +271,10 @@ def draft_view(text: str, reason: str) -> dict:
             continue
         rooms.append(made)
     names = {room.name for room in rooms}
-    for link in obj.get("links") or ():
+    for link in listed("links"):
         try:
-            made = Link(link["kind"], parse_door(link["from"]), parse_door(link["to"]), link.get("lock"))
-        except (KeyError, TypeError, ValueError, LevelError):
+            made = Link(link["kind"], parse_door(str(link["from"])), parse_door(str(link["to"])), link.get("lock"))
+        except (KeyError, LevelError):
             continue
         if made.a[0] in names and made.b[0] in names:
             links.append(made)

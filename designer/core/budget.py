@@ -20,7 +20,7 @@ A budget counts seconds on one of two clocks (``CLOCKS``):
   a whole run with ``DESIGNER_CLOCK=cpu`` in the environment (the test suite does). A cluster's
   workers on other machines still get a wall-clock deadline (``wall_deadline``).
 
->>> budget = Budget(10.0)
+>>> budget = Budget(10.0, clock="wall")  # (the process's CPU clock counts every thread of it)
 >>> 0.0 < budget.left() <= 10.0
 True
 >>> budget.share(0.5).left() <= min(5.0, budget.left())

@@ -225,7 +225,6 @@ def export_world(source: str, out: str, *, cell: int = 32, into: str | None = No
     images and ``cave.world`` (``designer.caves.world``); with ``into`` (a user's world, the cave's
     template), copies of that world's maps with the rooms written in, and the world. The paths."""
     from designer.caves import is_world_path, world
-    from designer.export import picture
     from designer.formats import output
 
     cave = read_cave(source)
@@ -234,17 +233,26 @@ def export_world(source: str, out: str, *, cell: int = 32, into: str | None = No
     if into is not None:
         if not is_world_path(into):
             raise DesignerError(f"--into {into}: a cave goes into a Tiled world (.world) of room maps")
-        files, images = world.into_world(into, cave), []
+        files = world.into_world(into, cave)
     else:
-        files = world.world_files(cave, cell)
-        images = [world.world_tileset(cave)]  # one tileset for every map of the world
-    paths = output.check_folder(out, list(files) + [name for name, _ in images], force=force)
+        files = world_contents(cave, cell)
+    paths = output.check_folder(out, list(files), force=force)
     with output.folder(out, paths):
-        for path, (name, text) in zip(paths, files.items()):
-            output.write(path, text, force=force)
-        for path, (_, kinds) in zip(paths[len(files):], images):
-            output.write(path, picture.png_bytes(picture.tileset(cell, kinds)), force=force)
+        for path, body in zip(paths, files.values()):
+            output.write(path, body, force=force)
     return paths
+
+
+def world_contents(cave, cell: int = 32) -> dict:
+    """The files of a filled cave's Tiled world, by name: a map per room, ``cave.world``, and the
+    one tileset image every map names (bytes)."""
+    from designer.caves import world
+    from designer.export import picture
+
+    files: dict = dict(world.world_files(cave, cell))
+    name, kinds = world.world_tileset(cave)
+    files[name] = picture.png_bytes(picture.tileset(cell, kinds))
+    return files
 
 
 def draft_view(text: str, reason: str) -> dict:
@@ -302,9 +310,6 @@ def cave_save(text: str, kind: str) -> dict:
     import io
     import zipfile
 
-    from designer.caves import world
-    from designer.export import picture
-
     cave = parse_cave(text)
     if kind == "text":
         return {"text": str(cave) + "\n"}
@@ -314,10 +319,8 @@ def cave_save(text: str, kind: str) -> dict:
         raise DesignerError("the cave has free cells (?): fill it first, then save its world")
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, body in world.world_files(cave).items():
+        for name, body in world_contents(cave).items():
             archive.writestr(name, body)
-        name, kinds = world.world_tileset(cave)
-        archive.writestr(name, picture.png_bytes(picture.tileset(32, kinds)))
     return {"zip": buffer.getvalue()}
 
 

@@ -3,6 +3,7 @@ real HTTP (its guards: token, Host, Origin, body size, JSON), its fills in proce
 cancel, and the page in headless Chromium: paint, lock, fill, see the figures."""
 
 import http.client
+from contextlib import contextmanager
 import json
 import os
 import re
@@ -412,14 +413,22 @@ def test_a_tiled_map_opened_filled_and_saved_back_keeps_its_other_layers(studio,
         browser.close()
 
 
-@needs_browser
-def test_fills_are_kept_side_by_side_and_the_graph_pictures_and_pack_come_from_the_server(studio, tmp_path):
+@contextmanager
+def studio_page(studio, downloads: bool = True):
+    """Chromium at 1280x800 on the studio's page: (browser, page, the page's errors)."""
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
-        page = browser.new_page(viewport={"width": 1280, "height": 800}, accept_downloads=True)
+        page = browser.new_page(viewport={"width": 1280, "height": 800}, accept_downloads=downloads)
         errors = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.goto(studio.url)
+        yield browser, page, errors
+        browser.close()
+
+
+@needs_browser
+def test_fills_are_kept_side_by_side_and_the_graph_pictures_and_pack_come_from_the_server(studio, tmp_path):
+    with studio_page(studio) as (browser, page, errors):
         page.fill('[name="size"]', "8x8")
         page.press('[name="size"]', "Enter")
         page.fill('[name="min-stops"]', "7")
@@ -449,7 +458,6 @@ def test_fills_are_kept_side_by_side_and_the_graph_pictures_and_pack_come_from_t
         # each level named twice: in the page's levels and in the pack its playtests name
         assert html.count('"name": "level-00') == 4 and "<script>" in html
         assert errors == []
-        browser.close()
 
 
 def test_a_new_tiled_map_and_its_tileset_image_over_the_api(studio):
@@ -679,12 +687,7 @@ def test_the_four_rooms_cave_drawn_from_an_empty_board_filled_played_and_saved(s
 
     want = Cave.parse((ROOT / "examples" / "caves" / "four-rooms.txt").read_text())
     locked = {("two", 2), ("three", 2)}  # the doorways into room four
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
-        page = browser.new_page(viewport={"width": 1280, "height": 800}, accept_downloads=True)
-        errors = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.goto(studio.url)
+    with studio_page(studio) as (browser, page, errors):
         page.click("#new-cave")
         page.locator('body[data-cave="draft"]').wait_for()
         assert "not a cave yet: no room yet" in page.inner_text("#cave-figures")
@@ -769,7 +772,6 @@ def test_the_four_rooms_cave_drawn_from_an_empty_board_filled_played_and_saved(s
             game.keyboard.press({"u": "ArrowUp", "d": "ArrowDown", "l": "ArrowLeft", "r": "ArrowRight"}[letter])
         assert game.get_attribute("body", "data-state") == "solved"
         assert errors == []
-        browser.close()
 
 
 @pytest.mark.parametrize("host", ["0.0.0.0", "::", "[::]", "", " "])

@@ -228,7 +228,8 @@ def test_glissade_levels_are_read_as_the_game_reads_them():
     assert pair.par == 3 and pair.stars == (3, 4, 6)
     assert wrap.level.floors[0].wrap == "x"  # an open left or right edge: that axis wraps
     assert solve(wrap.level).moves == "l" or solve(wrap.level).stops == 1
-    assert coins.level.items == ((1, 3), (2, 1)) and coins.coins_as == "items"
+    assert coins.level.coins == ((1, 3), (2, 1)) and coins.level.items == () and coins.coins_as == "coins"
+    assert glissade.read_level(GLISSADE[2], coins="items").level.items == ((1, 3), (2, 1))
     assert coins.level.terrain[4, 1] == ROCK  # a tree stops a slide as rock does
     assert glissade.read_level(GLISSADE[2], coins="ice").level.items == ()
     assert solve(chain.level).moves  # the holes lead into each other; resting on one triggers nothing
@@ -299,13 +300,17 @@ def test_a_coin_solution_that_runs_over_the_closed_exit_is_no_glissade_solution(
     from designer.formats import glissade
     from designer.ops.imports import checked
 
-    found = glissade.read_level({"data": ["######", "#$ XP#", "######"], "thresholds": [2, 3, 4], "name": "x"})
+    found = glissade.read_level({"data": ["######", "#$ XP#", "######"], "thresholds": [2, 3, 4], "name": "x"},
+                                coins="items")
     imported = checked(found)
     assert imported.solution.moves == "lr"  # over the closed goal to the coin, and back
     assert imported.replayed == "move 1 runs into the exit with 1 coins left"
     assert imported.verdict.startswith("not a glissade solution")
     fine = checked(glissade.read_level({"data": ["######", "#X P$#", "######"], "thresholds": [2, 3, 4]}))
-    assert fine.replayed is None and fine.verdict == "par"
+    assert fine.replayed is None and fine.verdict == "par" and fine.full.proven
+    # read as coins (the default), the exit never waits: no full clear passes it
+    shut = checked(glissade.read_level({"data": ["######", "#$ XP#", "######"], "thresholds": [2, 3, 4]}))
+    assert shut.full.moves is None and shut.verdict == "no full clear"
 
 
 @settings(max_examples=200, deadline=None)

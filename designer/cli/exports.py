@@ -97,7 +97,7 @@ class GameFormat(str, Enum):
 
 
 class Coins(str, Enum):
-    auto = "auto"
+    coins = "coins"
     items = "items"
     ice = "ice"
 
@@ -109,8 +109,9 @@ def import_levels(
     out: str = typer.Option(..., "--out", metavar="DIR", help="The folder to write one JSON level per level into."),
     game: GameFormat = typer.Option(GameFormat.glissade, "--from", case_sensitive=False,
                                     help="The game the file is from: glissade (the default and, today, the only one)."),
-    coins: Coins = typer.Option(Coins.auto, "--coins", case_sensitive=False, metavar="auto|items|ice",
-                                help="glissade's coins as items the exit waits for (auto: when at most 8), or as ice."),
+    coins: Coins = typer.Option(Coins.coins, "--coins", case_sensitive=False, metavar="coins|items|ice",
+                                help="glissade's coins as coins (the default: the exit never waits for them, and the "
+                                     "par is the full clear's), as items the exit waits for (at most 8), or as ice."),
     force: bool = typer.Option(False, "--force", help="Overwrite level files that exist."),
 ) -> None:
     """Read a game's levels, solve each, and write them as the designer's level files."""
@@ -121,7 +122,8 @@ def import_levels(
     imports.write_glissade(found, out, force=force)
     for one in found:
         coins_note = f", {len(one.source.coins)} coins as {one.source.coins_as}" if one.source.coins else ""
-        shorter = f" ({one.solution.moves})" if one.verdict == "shorter than its par" else ""
-        echo(f"{one.name}: min stops {one.stops if one.stops is not None else '-'}, par "
+        shorter = f" ({one.moves})" if one.verdict.startswith("shorter than its par") else ""
+        figure = "full clear" if one.full is not None else "min stops"
+        echo(f"{one.name}: {figure} {one.stops if one.stops is not None else '-'}, par "
              f"{one.par if one.par is not None else '-'}: {one.verdict}{shorter}{coins_note}")
     note(f"wrote {len(found)} levels to {out}")

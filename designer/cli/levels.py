@@ -9,7 +9,7 @@ from typing import Optional
 import typer
 
 from designer.core.errors import RequestNotMet
-from designer.cli.shell import INSPECT, LEVEL_HELP, app, echo, examples
+from designer.cli.shell import INSPECT, LEVEL_HELP, app, echo, examples, finite
 
 
 class By(str, Enum):
@@ -17,6 +17,7 @@ class By(str, Enum):
     distance = "distance"
 
 
+FULL_CLEAR_HELP = "A level with coins: the most seconds its full clear is searched (all coins, then the exit)."
 ROUTE_HELP = "In a room with doors 1-9: the route A:B only (repeatable; default: every pair of doors)."
 
 
@@ -33,23 +34,30 @@ def solve(
     as_json: bool = typer.Option(False, "--json", help="Print the solution as JSON."),
     by: By = typer.Option(By.moves, "--by", case_sensitive=False, metavar="moves|distance", help="Fewest moves (ties: least distance) or least distance."),
     route: Optional[list[str]] = typer.Option(None, "--route", metavar="A:B", help=ROUTE_HELP),
+    time_limit: float = typer.Option(10.0, "--time-limit", min=0.1, metavar="SECONDS", callback=lambda v: finite(v, "--time-limit"),
+                                     help=FULL_CLEAR_HELP),
 ) -> None:
-    """Print the optimal solution of a level (status 1 if it is unsolvable)."""
+    """Print the optimal solution of a level (status 1 if it is unsolvable); with coins, its full clear."""
     from designer.ops import levels
 
-    solved = levels.solve(level_file, by=by.value, routes=_routes(route))
+    solved = levels.solve(level_file, by=by.value, routes=_routes(route), time_limit=time_limit)
     if isinstance(solved, levels.RoomSolved):
         return _solve_room(solved, as_json)
     if isinstance(solved, levels.CaveSolved):
         return _solve_cave(solved, as_json)
     solution = solved.solution
+    full = solved.full
     if as_json:
         payload = {"solvable": True, **solution.to_dict()} if solution else {"solvable": False}
+        if full is not None:
+            payload["full_clear"] = full.to_dict()
         echo(json.dumps(payload))
     elif solution:
         echo(f"{solution.moves}\nstops: {solution.stops}  distance: {solution.distance}")
         if solution.taken:
             echo("items: " + ", ".join(f"{k + 1} at move {solution.taken[k]}" for k in solution.order()))
+    if full is not None and not as_json:
+        echo(f"full clear ({len(solved.level.coins)} coins): {full.words()}" + (f"\n{full.moves}" if full.moves else ""))
     if solution is None:
         raise RequestNotMet("unsolvable: the goal cannot be reached from the start")
 
@@ -99,13 +107,15 @@ def analyze(
     as_json: bool = typer.Option(False, "--json", help="Print the level's analysis object as JSON."),
     route: Optional[list[str]] = typer.Option(None, "--route", metavar="A:B", help=ROUTE_HELP),
     player: Optional[str] = typer.Option(None, "--player", metavar="FILE", help=PLAYER_HELP),
+    time_limit: float = typer.Option(10.0, "--time-limit", min=0.1, metavar="SECONDS", callback=lambda v: finite(v, "--time-limit"),
+                                     help=FULL_CLEAR_HELP),
 ) -> None:
     """Solvability class, reversibility, min stops, SCCs, traps, difficulty figures and what the
-    model's player costs."""
-    from designer.export.report import player_lines, report, room_report
+    model's player costs; with coins, the full clear and each coin's figures."""
+    from designer.export.report import coin_lines, player_lines, report, room_report
     from designer.ops import levels
 
-    analysed = levels.analyze(level_file, routes=_routes(route), player=read_player(player))
+    analysed = levels.analyze(level_file, routes=_routes(route), player=read_player(player), time_limit=time_limit)
     if isinstance(analysed, levels.RoomAnalysed):
         echo(json.dumps(analysed.analysis.to_dict()) if as_json else room_report(analysed.analysis))
     elif isinstance(analysed, levels.CaveAnalysed):
@@ -120,9 +130,12 @@ def analyze(
         echo(json.dumps(analysed.to_dict()))
     else:
         text = report(analysed.level, analysed.analysis)
+        extra = coin_lines(analysed.level, analysed.coins) if analysed.coins is not None else []
         if analysed.player is not None:
+            extra += player_lines(analysed.player, analysed.shape)
+        if extra:
             head, _, rest = text.partition("\n\n")
-            text = "\n".join([head, *player_lines(analysed.player, analysed.shape)]) + "\n\n" + rest
+            text = "\n".join([head, *extra]) + "\n\n" + rest
         echo(text)
 
 

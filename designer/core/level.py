@@ -2,7 +2,8 @@
 
 A level is an H x W grid of terrain (ice, rock, snow) plus a start and a goal cell, and up to
 ``MAX_ITEMS`` items (``*``) on ice cells, to be taken before the goal opens (the rules:
-``designer.core.items``).
+``designer.core.items``), and up to ``MAX_COINS`` coins (``$``): optional, the goal never waits
+for them, and the full clear takes them all (``designer.analysis.tour``).
 ``Level.from_ascii`` reads the canonical form and the two common dialects; ``str(level)``
 prints the canonical form, and the two round-trip exactly.
 """
@@ -29,6 +30,11 @@ CLASS_NAMES = ("unsolvable", "weak", "strong")
 MAX_ITEMS = 8
 #: The character of an item, in every dialect (no dialect spells a tile with it).
 ITEM_CHAR = "*"
+#: The most coins a level holds: a full clear's states are searched as they are reached
+#: (``designer.analysis.tour``), items and coins one bit each of a 64-bit word beside the cell.
+MAX_COINS = 32
+#: The character of a coin, in every dialect.
+COIN_CHAR = "$"
 
 #: Limits on what we accept as a level: anything larger is a mistake, not a puzzle.
 MAX_SIDE = 1000
@@ -142,7 +148,8 @@ class Grid:
 @dataclass(frozen=True, eq=False)
 class Level(Grid):
     """An immutable level: ``terrain`` (H x W uint8 of ICE/ROCK/SNOW), ``start`` and ``goal``, and
-    ``items``: the cells of its items, sorted (none in most levels; see ``designer.core.items``)."""
+    ``items``: the cells of its items, sorted (none in most levels; see ``designer.core.items``);
+    ``coins``: the cells of its coins, sorted (optional to take: ``designer.analysis.tour``)."""
 
     terrain: np.ndarray
     start: Cell
@@ -151,6 +158,7 @@ class Level(Grid):
     items: tuple[Cell, ...] = ()
     portals: tuple[tuple[Cell, Cell], ...] = ()  # (portal cell, its target), sorted
     floors: tuple[Floor, ...] = ()  # none: one grid that does not wrap
+    coins: tuple[Cell, ...] = ()
 
     def __post_init__(self) -> None:
         terrain = np.array(self.terrain, dtype=np.uint8, copy=True)
@@ -172,6 +180,7 @@ class Level(Grid):
         if start == goal and not self.items:  # with items: a vault's route, out to take them all and back
             raise LevelError(f"start and goal are the same cell ({start[0]}, {start[1]})")
         object.__setattr__(self, "items", check_items(terrain, self.items, (start, goal)))
+        object.__setattr__(self, "coins", check_items(terrain, self.coins, (start, goal, *self.items), "coin"))
         floors = tuple(self.floors)
         if len(floors) == 1 and not floors[0].name and not floors[0].wrap:
             floors = ()  # one unnamed grid that does not wrap: the plain level
@@ -203,20 +212,22 @@ class Level(Grid):
             and self.items == other.items
             and self.portals == other.portals
             and self.floors == other.floors
+            and self.coins == other.coins
         )
 
     def __hash__(self) -> int:
         key = (self.start, self.goal, self.terrain.shape, self.terrain.tobytes())
         if not self.plain:
             key += (self.portals, self.floors)
-        return hash(key + (self.items,) if self.items else key)
+        key += (self.items,) if self.items else ()
+        return hash(key + (self.coins,) if self.coins else key)
 
     def swapped(self) -> Level:
         """The same grid with start and goal exchanged (the reverse level), items, portals and all."""
-        return Level(self.terrain, self.goal, self.start, self.dialect, self.items, self.portals, self.floors)
+        return Level(self.terrain, self.goal, self.start, self.dialect, self.items, self.portals, self.floors, self.coins)
 
     def replace(self, *, terrain=None, start: Cell | None = None, goal: Cell | None = None,
-                items: tuple[Cell, ...] | None = None, portals=None) -> Level:
+                items: tuple[Cell, ...] | None = None, portals=None, coins: tuple[Cell, ...] | None = None) -> Level:
         return Level(
             self.terrain if terrain is None else terrain,
             self.start if start is None else start,
@@ -225,6 +236,7 @@ class Level(Grid):
             self.items if items is None else items,
             self.portals if portals is None else portals,
             self.floors,
+            self.coins if coins is None else coins,
         )
 
     @property
@@ -249,6 +261,8 @@ class Level(Grid):
         chars[self.goal] = "G"
         for cell in self.items:
             chars[cell] = ITEM_CHAR
+        for cell in self.coins:
+            chars[cell] = COIN_CHAR
         self._mark_portals(chars)
         return ["".join(row) for row in chars]
 
@@ -293,13 +307,13 @@ def check_portals(level: Level, terrain: np.ndarray, portals) -> tuple[tuple[Cel
                 raise LevelError(f"{name} ({r}, {c}) lies outside the {h}x{w} grid")
         if terrain[src] != ICE:
             raise LevelError(f"portal ({src[0]}, {src[1]}) must be on an ice cell")
-        if src in (level.start, level.goal) or src in level.items:
-            raise LevelError(f"portal ({src[0]}, {src[1]}) lies on the start, the goal or an item")
+        if src in (level.start, level.goal) or src in level.items or src in level.coins:
+            raise LevelError(f"portal ({src[0]}, {src[1]}) lies on the start, the goal, an item or a coin")
         if src in sources:
             raise LevelError(f"portal ({src[0]}, {src[1]}) is given two targets")
         sources.add(src)
-        if dst in (level.start, level.goal) or dst in level.items:
-            raise LevelError(f"portal ({src[0]}, {src[1]}) leads onto the start, the goal or an item "
+        if dst in (level.start, level.goal) or dst in level.items or dst in level.coins:
+            raise LevelError(f"portal ({src[0]}, {src[1]}) leads onto the start, the goal, an item or a coin "
                              f"at ({dst[0]}, {dst[1]})")
         if terrain[dst] != ICE:
             raise LevelError(f"portal ({src[0]}, {src[1]}) leads off the ice, to ({dst[0]}, {dst[1]})")
@@ -313,22 +327,24 @@ def check_portals(level: Level, terrain: np.ndarray, portals) -> tuple[tuple[Cel
     return found
 
 
-def check_items(terrain: np.ndarray, items, ends) -> tuple[Cell, ...]:
-    """The item cells, sorted: each on an ice cell inside the grid, none twice, none on an end (a
-    start or goal, a door), at most MAX_ITEMS; LevelError (one line) otherwise."""
+def check_items(terrain: np.ndarray, items, ends, what: str = "item") -> tuple[Cell, ...]:
+    """The item (or coin) cells, sorted: each on an ice cell inside the grid, none twice, none on
+    an end (a start or goal, a door; for a coin, an item too), at most MAX_ITEMS (MAX_COINS);
+    LevelError (one line) otherwise."""
     cells = tuple(sorted((int(r), int(c)) for r, c in items))
-    if len(cells) > MAX_ITEMS:
-        raise LevelError(f"{len(cells)} items: a level holds at most {MAX_ITEMS}")
+    most = MAX_ITEMS if what == "item" else MAX_COINS
+    if len(cells) > most:
+        raise LevelError(f"{len(cells)} {what}s: a level holds at most {most}")
     h, w = terrain.shape
     for k, (r, c) in enumerate(cells):
         if not (0 <= r < h and 0 <= c < w):
-            raise LevelError(f"item ({r}, {c}) lies outside the {h}x{w} grid")
+            raise LevelError(f"{what} ({r}, {c}) lies outside the {h}x{w} grid")
         if terrain[r, c] != ICE:
-            raise LevelError(f"item ({r}, {c}) must be on an ice cell")
+            raise LevelError(f"{what} ({r}, {c}) must be on an ice cell")
         if (r, c) in ends:
-            raise LevelError(f"item ({r}, {c}) lies on an end of the level")
+            raise LevelError(f"{what} ({r}, {c}) lies on an end of the level" + (" or an item" if what == "coin" else ""))
         if k and cells[k - 1] == (r, c):
-            raise LevelError(f"two items on ({r}, {c})")
+            raise LevelError(f"two {what}s on ({r}, {c})")
     return cells
 
 
@@ -396,11 +412,12 @@ def check_size(height: int, width: int) -> None:
 DOOR_CHARS = "123456789"
 
 
-def scan_rows(rows: list[str], dialect: Dialect, items: list[Cell] | None = None
+def scan_rows(rows: list[str], dialect: Dialect, items: list[Cell] | None = None, coins: list[Cell] | None = None
               ) -> tuple[np.ndarray, list[Cell], list[Cell], dict[int, list[Cell]]]:
     """The terrain of rows in a dialect, with the cells of its start and goal characters and of
     each door digit (doors are ice); LevelError (one line) for anything else. An item (``*``,
-    on ice) is appended to ``items`` when a list is given, and refused otherwise."""
+    on ice) is appended to ``items`` when a list is given, and refused otherwise; a coin
+    (``$``) to ``coins`` likewise."""
     if not rows:
         raise LevelError("empty input: no level found")
     height, width = len(rows), len(rows[0])
@@ -421,6 +438,9 @@ def scan_rows(rows: list[str], dialect: Dialect, items: list[Cell] | None = None
                 if ch == ITEM_CHAR and items is not None:
                     items.append((r, c))
                     continue  # an item lies on ice
+                if ch == COIN_CHAR and coins is not None:
+                    coins.append((r, c))
+                    continue  # so does a coin
                 raise LevelError(f"unknown character {ch!r} at row {r}, col {c} ({dialect.name} level)")
             terrain[r, c] = _TERRAIN_CODE[kind]
             if kind == "start":
@@ -463,12 +483,13 @@ def _parse_extended(text: str) -> Level:
     """A level in the extended text form (``designer.core.floors``): floors, wrap and portals."""
     rows, floors, portals = extended_parts(text)
     flat = _parse_rows(rows, CANONICAL)
-    return Level(flat.terrain, flat.start, flat.goal, "canonical", flat.items, portals, floors)
+    return Level(flat.terrain, flat.start, flat.goal, "canonical", flat.items, portals, floors, flat.coins)
 
 
 def _parse_rows(rows: list[str], dialect: Dialect) -> Level:
     items: list[Cell] = []
-    terrain, starts, goals, doors = scan_rows(rows, dialect, items)
+    coins: list[Cell] = []
+    terrain, starts, goals, doors = scan_rows(rows, dialect, items, coins)
     if doors:
         number, (r, c) = min(doors), doors[min(doors)][0]
         raise LevelError(f"a door ({number!r} at row {r}, col {c}) in a level with one start and one goal: "
@@ -480,4 +501,4 @@ def _parse_rows(rows: list[str], dialect: Dialect) -> Level:
         if len(found) > 1:
             (r0, c0), (r1, c1) = found[0], found[1]
             raise LevelError(f"{len(found)} {name}s: {char!r} at row {r0}, col {c0} and at row {r1}, col {c1}")
-    return Level(terrain, starts[0], goals[0], dialect.name, tuple(items))
+    return Level(terrain, starts[0], goals[0], dialect.name, tuple(items), coins=tuple(coins))

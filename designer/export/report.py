@@ -110,6 +110,24 @@ def report(level: Level, analysis: Analysis) -> str:
     return "\n".join(lines)
 
 
+def coin_lines(level: Level, coins) -> list[str]:
+    """A level's coins in ``designer analyze``: the full clear (``designer.analysis.tour``), then
+    each coin: the moves it adds to the full clear, whether every fewest way to the exit takes it,
+    and its full-clear traps (states from which it can no longer be taken, named as traps are)."""
+    full = coins.full
+    lines = [f"full clear: {full.words()}" + (f"  {full.moves}" if full.moves else ""),
+             f"coins: {len(coins.coins)}    full-clear traps: {coins.traps}"]
+    for k, coin in enumerate(coins.coins, 1):
+        adds = "adds ?" if coin.adds is None else f"adds {coin.adds} move{'s' if coin.adds != 1 else ''}"
+        way = ", on every fewest way" if coin.on_every_way else ""
+        trap = ""
+        if coin.traps:
+            named = ", ".join(_state(t) for t in coin.traps[:6]) + (" ..." if len(coin.traps) > 6 else "")
+            trap = f", lost for good from {len(coin.traps)} state{'s' if len(coin.traps) != 1 else ''} [{named}]"
+        lines.append(f"  coin {k} {_state(coin.cell)}: {adds}{way}{trap}")
+    return lines
+
+
 def player_lines(figures, shape=None) -> list[str]:
     """The lines of ``analyze`` for the model's player (``designer.analysis.player.Figures``) and
     the level's structure (``designer.analysis.structure.Structure``)."""

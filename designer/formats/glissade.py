@@ -13,8 +13,10 @@ Holes: ``connections`` lists each hole's target (``src`` -> ``dst``, ``x`` the c
 the row); a level that lists none and has two holes makes them each other's target. Coins: the
 exit does not wait for them in glissade (a coin is worth points), but the par of a level with
 coins is that of the tour that takes them all. So coins are read as items (docs/spec.md "Items":
-the goal opens once all are taken) when there are at most ``MAX_ITEMS`` of them, and as ice
-otherwise (``coins="ice"`` reads them as ice always).
+coins are read as coins (docs/spec.md "Coins": the exit never waits for them, and the full
+clear takes them all: ``designer.analysis.tour``), as glissade counts them. ``coins="items"``
+reads them as items instead (the goal opens once all are taken, at most ``MAX_ITEMS``), and
+``coins="ice"`` as ice.
 
 >>> level = read_level({"data": ["#####", "#P X#", "#####"], "thresholds": [1, 2, 3], "name": "t"})
 >>> level.level.rows(), level.par, level.stars
@@ -34,7 +36,7 @@ from designer.core.level import ICE, MAX_ITEMS, ROCK, Level
 #: glissade's characters that do not stop a slide (its ``Tile.Ice``, ``Marker`` and coins).
 OPEN = " .$G"
 COINS = "$G"
-COIN_CHOICES = ("auto", "items", "ice")
+COIN_CHOICES = ("coins", "items", "ice")
 
 
 @dataclass(frozen=True)
@@ -48,7 +50,7 @@ class GlissadeLevel:
     par: int | None
     stars: tuple[int, ...]
     coins: tuple[tuple[int, int], ...]
-    coins_as: str  # "items", "ice" or "" (no coins)
+    coins_as: str  # "coins", "items", "ice" or "" (no coins)
 
 
 def file_name(index: int, name: str) -> str:
@@ -77,7 +79,7 @@ def is_glissade(obj: object) -> bool:
     return one(obj) or (isinstance(obj, list) and bool(obj) and all(one(item) for item in obj))
 
 
-def read_levels(obj: object, coins: str = "auto") -> list[GlissadeLevel]:
+def read_levels(obj: object, coins: str = "coins") -> list[GlissadeLevel]:
     """Every level of a glissade ``levels.json`` (a list) or of one level object."""
     if not is_glissade(obj):
         raise LevelError("not glissade's levels: a list of objects with \"data\" rows was expected")
@@ -91,7 +93,7 @@ def read_levels(obj: object, coins: str = "auto") -> list[GlissadeLevel]:
     return found
 
 
-def read_level(obj: dict, coins: str = "auto", index: int = 0) -> GlissadeLevel:
+def read_level(obj: dict, coins: str = "coins", index: int = 0) -> GlissadeLevel:
     """One glissade level object as a Level (see the module docstring)."""
     if coins not in COIN_CHOICES:
         raise LevelError(f"coins must be one of {', '.join(COIN_CHOICES)}, not {coins!r}")
@@ -116,19 +118,19 @@ def read_level(obj: dict, coins: str = "auto", index: int = 0) -> GlissadeLevel:
     holes = found["O"]
     portals = _holes(obj.get("connections"), holes, height, width)
     coin_cells = tuple(sorted(found["$"]))
-    as_items = bool(coin_cells) and (coins == "items" or (coins == "auto" and len(coin_cells) <= MAX_ITEMS))
-    if coins == "items" and len(coin_cells) > MAX_ITEMS:
+    as_items = bool(coin_cells) and coins == "items"
+    if as_items and len(coin_cells) > MAX_ITEMS:
         raise LevelError(f"{len(coin_cells)} coins: at most {MAX_ITEMS} are read as items (coins=ice reads them as ice)")
     wrap = ("x" if (terrain[:, 0] != ROCK).any() or (terrain[:, -1] != ROCK).any() else "") + \
            ("y" if (terrain[0] != ROCK).any() or (terrain[-1] != ROCK).any() else "")
     level = Level(terrain, found["P"][0], found["X"][0], "glissade", coin_cells if as_items else (), portals,
-                  (Floor("", 0, height, width, wrap),))
+                  (Floor("", 0, height, width, wrap),), coin_cells if coins == "coins" else ())
     thresholds = obj.get("thresholds")
     stars = tuple(thresholds) if isinstance(thresholds, list) and all(
         type(t) is int and t > 0 for t in thresholds) and thresholds else ()
     name = obj.get("name") if isinstance(obj.get("name"), str) else ""
     return GlissadeLevel(level, name, index, stars[0] if stars else None, stars, coin_cells,
-                         ("items" if as_items else "ice") if coin_cells else "")
+                         coins if coin_cells else "")
 
 
 def _holes(connections, holes: list[tuple[int, int]], height: int, width: int):

@@ -47,6 +47,7 @@ def level_to_json(level: Level, *, with_analysis: bool = True, generator=None, r
         "start": list(level.start),
         "goal": list(level.goal),
         **({"items": [list(cell) for cell in level.items]} if level.items else {}),
+        **({"coins": [list(cell) for cell in level.coins]} if level.coins else {}),
         **extended_json(level),
         "solution": solution,
         "analysis": analysis,
@@ -148,7 +149,7 @@ def level_from_json(obj: object) -> Level:
     if extended:
         plain, portals, floors = _extended_from_json(obj)
         flat = Level.from_rows(plain)
-        level = Level(flat.terrain, flat.start, flat.goal, "json", flat.items, portals, floors)
+        level = Level(flat.terrain, flat.start, flat.goal, "json", flat.items, portals, floors, flat.coins)
     else:
         level = Level.from_rows(obj["rows"])
     _json_size(obj, level.height, level.width)
@@ -160,13 +161,14 @@ def level_from_json(obj: object) -> Level:
             raise LevelError(f'JSON level: "{key}" must be [row, col], not {json.dumps(value)}')
         if value != list(cell):
             raise LevelError(f'JSON level: "{key}" is {json.dumps(value)} but rows put it at {list(cell)}')
-    items = obj.get("items")
-    if items is not None and items != [list(cell) for cell in level.items]:
-        raise LevelError(f'JSON level: "items" is {json.dumps(items)[:120]} but rows put them at '
-                         f"{json.dumps([list(cell) for cell in level.items])[:120]}")
+    for key, cells in (("items", level.items), ("coins", level.coins)):
+        given = obj.get(key)
+        if given is not None and given != [list(cell) for cell in cells]:
+            raise LevelError(f'JSON level: "{key}" is {json.dumps(given)[:120]} but rows put them at '
+                             f"{json.dumps([list(cell) for cell in cells])[:120]}")
     if extended:
         return level
-    return Level(level.terrain, level.start, level.goal, "json", level.items)
+    return Level(level.terrain, level.start, level.goal, "json", level.items, coins=level.coins)
 
 
 def parse_level(data: bytes | str, folder: Path | None = None) -> Level:

@@ -28,6 +28,17 @@ class Imported:
     source: object  # designer.formats.glissade.GlissadeLevel
     solution: object  # designer.analysis.solver.Solution | None
     report: object  # designer.analysis.graph.Analysis
+    full: object = None  # designer.analysis.tour.FullClear: a level with coins read as coins
+
+    @property
+    def compared(self):
+        """What is held to the game's par: the full clear of a level with coins (glissade's par
+        takes them all), else the solution."""
+        return self.full if self.full is not None else self.solution
+
+    @property
+    def moves(self) -> str | None:
+        return getattr(self.compared, "moves", None)
 
     @property
     def replayed(self) -> str | None:
@@ -35,11 +46,12 @@ class Imported:
         coins left), or None when it is one (``designer.formats.glissade.replay``)."""
         from designer.formats.glissade import replay
 
-        return replay(self.source, self.solution.moves) if self.solution else "no solution"
+        return replay(self.source, self.moves) if self.moves else "no solution"
 
     @property
     def stops(self) -> int | None:
-        return self.solution.stops if self.solution else None
+        """The level's min stops, or with coins its full clear's moves."""
+        return len(self.moves) if self.moves is not None else None
 
     @property
     def par(self) -> int | None:
@@ -49,30 +61,41 @@ class Imported:
     def verdict(self) -> str:
         """``"par"`` (min stops equal to the published par), ``"shorter than its par"``, ``"longer
         than its par"``, ``"unsolvable"``, ``"no par"``, or not compared when the level's coins were
-        read as ice (the par of a level with coins is that of the tour taking them all)."""
+        read as ice (the par of a level with coins is that of the tour taking them all). A full
+        clear found but not proven optimal says so."""
+        if self.full is not None and self.full.moves is None:
+            return "no full clear" if self.full.proven else f"no full clear found ({self.full.how})"
         if self.solution is None:
             return "unsolvable"
         if self.par is None:
             return "no par"
         if self.source.coins_as == "ice":
             return "not compared: its par takes the coins, read as ice here"
-        if self.source.coins_as == "items" and self.replayed is not None:
+        if self.source.coins_as in ("items", "coins") and self.replayed is not None:
             return f"not a glissade solution ({self.replayed})"
-        return "par" if self.stops == self.par else "shorter than its par" if self.stops < self.par \
+        verdict = "par" if self.stops == self.par else "shorter than its par" if self.stops < self.par \
             else "longer than its par"
+        if self.full is not None and not self.full.proven:
+            verdict += f" (not proven optimal: at least {self.full.lower_bound}, {self.full.how})"
+        return verdict
 
 
-def checked(source, name: str | None = None) -> Imported:
-    """A glissade level solved and analysed."""
+def checked(source, name: str | None = None, budget: float = 10.0) -> Imported:
+    """A glissade level solved and analysed; with coins, its full clear searched (``budget``
+    seconds: ``designer.analysis.tour``)."""
     from designer.analysis.graph import analyze
-
-    report = analyze(source.level)
     from designer.formats.glissade import file_name
 
-    return Imported(name or file_name(source.index, source.name), source, report.solution, report)
+    report = analyze(source.level)
+    full = None
+    if source.level.coins:
+        from designer.analysis.tour import full_clear
+
+        full = full_clear(source.level, budget)
+    return Imported(name or file_name(source.index, source.name), source, report.solution, report, full)
 
 
-def read_glissade(path: str, coins: str = "auto") -> list[Imported]:
+def read_glissade(path: str, coins: str = "coins") -> list[Imported]:
     """Every level of a glissade ``levels.json``, read, solved and analysed."""
     from designer.formats import glissade
     from designer.formats.level_files import read_bytes
@@ -95,6 +118,8 @@ def _stars(found: Imported):
     from designer.analysis.stars import Stars
 
     stars = found.source.stars
+    if found.solution is not None and found.full is not None:
+        return None  # a coin level: its stars are the game's, read as they are (its record)
     if found.stops is not None and len(stars) >= 3 and found.stops < stars[1] <= stars[2]:
         return Stars(found.stops, stars[1], stars[2])
     return Stars.default(found.stops) if found.stops is not None else None

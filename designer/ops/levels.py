@@ -16,6 +16,7 @@ class Solved:
 
     level: Level
     solution: object | None
+    full: object = None  # with coins: designer.analysis.tour.FullClear
 
 
 @dataclass(frozen=True)
@@ -28,12 +29,16 @@ class Analysed:
     analysis: object
     player: object = None
     shape: object = None
+    coins: object = None  # with coins: designer.analysis.tour.CoinReport
 
     def to_dict(self) -> dict:
-        """The analysis object of ``analyze --json``: the level's, then ``player`` and ``structure``."""
+        """The analysis object of ``analyze --json``: the level's, then ``player`` and ``structure``
+        (and ``coins``, for a level with coins)."""
         out = self.analysis.to_dict()
         out["player"] = None if self.player is None else self.player.to_json()
         out["structure"] = None if self.shape is None else self.shape.to_json()
+        if self.coins is not None:
+            out["coins"] = self.coins.to_dict()
         return out
 
 
@@ -105,10 +110,12 @@ def _read(source: str, routes: list | None):
     return found
 
 
-def solve(source: str, *, by: str = "moves", routes: list | None = None) -> Solved | RoomSolved:
+def solve(source: str, *, by: str = "moves", routes: list | None = None, time_limit: float = 10.0
+          ) -> Solved | RoomSolved:
     """Read a level (a path, or - for standard input) and solve it: fewest moves (ties: least
-    distance) or least distance (``by="distance"``). A room: each of ``routes`` (pairs of doors;
-    every pair i < j when None)."""
+    distance) or least distance (``by="distance"``); a level with coins, its full clear too
+    (within ``time_limit`` seconds: ``designer.analysis.tour``). A room: each of ``routes``
+    (pairs of doors; every pair i < j when None)."""
     from designer.analysis.routes import solve_routes
     from designer.analysis.solver import solve as solve_level
     from designer.core.room import Room
@@ -120,10 +127,16 @@ def solve(source: str, *, by: str = "moves", routes: list | None = None) -> Solv
         from designer.caves.graph import solve as solve_cave
 
         return CaveSolved(found, solve_cave(found, by))
-    return Solved(found, solve_level(found, by=by))
+    full = None
+    if found.coins:
+        from designer.analysis.tour import full_clear
+
+        full = full_clear(found, time_limit)
+    return Solved(found, solve_level(found, by=by), full)
 
 
-def analyze(source: str, *, routes: list | None = None, player=None) -> Analysed | RoomAnalysed:
+def analyze(source: str, *, routes: list | None = None, player=None, time_limit: float = 10.0
+            ) -> Analysed | RoomAnalysed:
     """Read a level and analyse it: class, reversibility, min stops, SCCs, traps, figures, and
     what the model's ``player`` (``designer.analysis.player.Player``; default: the fitted one)
     costs on it. A room: each of ``routes`` (every pair of doors i < j when None), and the room
@@ -145,7 +158,12 @@ def analyze(source: str, *, routes: list | None = None, player=None) -> Analysed
         return CaveAnalysed(found, report, played(found, who) if report.way is not None else None)
     report = analyze_level(found)
     figures = model.play(found, who) if report.min_stops is not None else None
-    return Analysed(found, report, figures, structure(found))
+    coins = None
+    if found.coins:
+        from designer.analysis.tour import coin_report
+
+        coins = coin_report(found, time_limit)
+    return Analysed(found, report, figures, structure(found), coins)
 
 
 def _parse_cave(data: bytes):

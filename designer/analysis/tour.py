@@ -1,0 +1,479 @@
+"""Coins and the full clear: the fewest moves that take every item and every coin, then exit.
+
+A coin (``$``) is taken as an item is, by resting on it or sliding over it, but **the exit never
+waits for coins**: it captures the player as soon as every *item* is taken, coins left or not.
+So a level has two pars: the exit's (``designer.analysis.solver``, coins read as ice) and the
+**full clear**'s, the fewest moves of a game that takes every coin and every item and then
+enters the exit. A full clear never enters the open exit early: that ends the game.
+
+The full clear is searched over the states the player reaches, (cell, things taken), one bit
+per item and coin, never over the whole product (up to 40 things: ``designer.core.level``):
+
+1. **A lower bound** from the cells alone (``Bounds``). For each thing k, ``take[k][x]`` is the
+   fewest moves from cell x to a move that takes k, and ``after[k]`` the fewest from just after
+   taking k to another thing, ``exit[k]`` to the exit. Every thing left is taken by some move,
+   reached from the cell the player is on or from just after another thing left, so a state's
+   bound is the sum over the things left of the least of those, plus the least way out after
+   the last one. It never overestimates: no search below prunes a shorter full clear.
+2. **A beam**: breadth-first layers that keep the ``width`` most promising states (fewest
+   things left, then the least bound), widened while time is left. It finds a full clear fast,
+   with no promise.
+3. **The proof**: breadth-first layers that keep every state whose moves so far plus its bound
+   could still beat the best found. When the layers run out the best found is optimal (proven);
+   when the state budget or the time runs out first, the answer says the bound it reached.
+
+>>> from designer.core.level import Level
+>>> tour = full_clear(Level.from_ascii("#####\\n#S.$#\\n#.#.#\\n#..G#\\n#####"))
+>>> tour.moves, tour.stops, tour.proven
+('rd', 2, True)
+>>> full_clear(Level.from_ascii("#####\\n#S..#\\n#.#$#\\n#.G.#\\n#####")).moves   # the exit waits for nothing
+'rdl'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from designer.core.budget import Budget
+from designer.core.level import Cell, Level
+from designer.core.rules import DIRECTIONS, portal_index, trace
+
+#: How many states the proof keeps at most (about 40 bytes each, a layer at a time and the
+#: layers' parents): ``--states`` on the command line.
+MAX_STATES = 20_000_000
+#: The beam's widths, tried in turn while time is left (the best tour of all is kept).
+WIDTHS = (1_000, 10_000, 30_000, 100_000)
+#: The states of the first, short proof: a small level's full clear is proven there.
+QUICK = 300_000
+INF = 1 << 30
+
+
+@dataclass(frozen=True)
+class Moves:
+    """Every slide of a level, with what it takes (``things``: the items, then the coins; bit k
+    of a mask is the k-th). Arrays (cells, 4): ``end`` the cell a slide stops on when nothing
+    captures it (-1: no move, or round for ever), ``takes`` the things on it; a slide that passes
+    the goal is captured there at its first pass (``first``) or its second (``second``, a slide
+    round a wrapping line) once every item is taken by then: ``before1``/``before2`` the things
+    it took up to that pass."""
+
+    end: np.ndarray
+    takes: np.ndarray
+    first: np.ndarray
+    before1: np.ndarray
+    second: np.ndarray
+    before2: np.ndarray
+    goal: int
+    start: int
+    items: int  # the mask of every item (the exit opens once these are taken)
+    things: tuple[Cell, ...]
+
+
+def slide_moves(level: Level, things: tuple[Cell, ...] | None = None) -> Moves:
+    """The ``Moves`` of ``level`` for ``things`` (default: its items, then its coins)."""
+    things = (*level.items, *level.coins) if things is None else things
+    cells, goal = level.height * level.width, level.index(level.goal)
+    bit = {level.index(cell): 1 << k for k, cell in enumerate(things)}
+    portals = portal_index(level)
+    end = np.full((cells, 4), -1, np.int64)
+    takes, before1, before2 = (np.zeros((cells, 4), np.int64) for _ in range(3))
+    first, second = np.zeros((cells, 4), bool), np.zeros((cells, 4), bool)
+    for cell in np.flatnonzero(level.terrain.reshape(-1) != 1):
+        for d in range(4):
+            slide = trace(level, int(cell), d, laps=True, portals=portals)
+            if slide is None:
+                continue
+            taken, passes = 0, 0
+            for at in slide.path:
+                taken |= bit.get(at, 0)
+                if at == goal and passes < 2:
+                    if passes == 0:
+                        first[cell, d], before1[cell, d] = True, taken
+                    else:
+                        second[cell, d], before2[cell, d] = True, taken
+                    passes += 1
+            if not slide.loops:
+                end[cell, d], takes[cell, d] = slide.path[-1], taken
+    items = (1 << len(level.items)) - 1
+    return Moves(end, takes, first, before1, second, before2, goal, level.index(level.start), items, tuple(things))
+
+
+def step(moves: Moves, cells: np.ndarray, masks: np.ndarray):
+    """Every move from the states (``cells``, ``masks``): arrays ``source`` (the index of the
+    state moved from), ``d`` (the direction), ``cell``, ``mask`` and ``exited`` (the move ended
+    in the open exit), in order of state then direction."""
+    m = masks[:, None]
+    take1 = m | moves.before1[cells]
+    take2 = m | moves.before2[cells]
+    cap1 = moves.first[cells] & ((take1 & moves.items) == moves.items)
+    cap2 = ~cap1 & moves.second[cells] & ((take2 & moves.items) == moves.items)
+    exited = cap1 | cap2
+    mask = np.where(cap1, take1, np.where(cap2, take2, m | moves.takes[cells]))
+    cell = np.where(exited, moves.goal, moves.end[cells])
+    ok = (cell >= 0) & ~((cell == cells[:, None]) & (mask == m))
+    source, d = np.nonzero(ok)
+    return source, d, cell[ok], mask[ok], exited[ok]
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """The cell-level figures the lower bound is made of (see the module docstring)."""
+
+    take: np.ndarray  # (things, cells)
+    after: np.ndarray  # (things,)
+    exit_after: np.ndarray  # (things,)
+    exit: np.ndarray  # (cells,) fewest moves to the exit, things aside
+
+    def of(self, cells: np.ndarray, masks: np.ndarray, full: int) -> np.ndarray:
+        """The lower bound of each state: moves still needed to take every thing and exit."""
+        count = self.take.shape[0]
+        if not count:
+            return self.exit[cells]
+        left = ((~masks[:, None]) >> np.arange(count)[None, :]) & 1 == 1  # (states, things)
+        reach = np.minimum(self.take[:, cells].T, self.after[None, :])
+        total = np.where(left, reach, 0).sum(axis=1)
+        out = np.where(left, self.exit_after[None, :], INF).min(axis=1)
+        return np.minimum(np.where(left.any(axis=1), total + out, self.exit[cells]), INF)
+
+
+def bounds(moves: Moves) -> Bounds:
+    """The ``Bounds`` of a level's moves: every move of the cells, taking all it passes and
+    ending where it would with or without the exit open (a relaxation of the states' moves)."""
+    cells = moves.end.shape[0]
+    count = len(moves.things)
+    tails, heads, took, into_exit = [], [], [], []
+    for d in range(4):
+        free = moves.end[:, d] >= 0
+        tails.append(np.flatnonzero(free)), heads.append(moves.end[free, d])
+        took.append(moves.takes[free, d]), into_exit.append(np.zeros(int(free.sum()), bool))
+        for flag, before in ((moves.first, moves.before1), (moves.second, moves.before2)):
+            at = flag[:, d]
+            tails.append(np.flatnonzero(at)), heads.append(np.full(int(at.sum()), moves.goal))
+            took.append(before[at, d]), into_exit.append(np.ones(int(at.sum()), bool))
+    tail, head = np.concatenate(tails), np.concatenate(heads)
+    took, into_exit = np.concatenate(took), np.concatenate(into_exit)
+
+    def back(start: np.ndarray) -> np.ndarray:
+        """Fewest moves from each cell to one of the moves marked ``start`` (rows: one per target)."""
+        dist = np.full((start.shape[0], cells), INF, np.int64)
+        for row in range(start.shape[0]):
+            np.minimum.at(dist[row], tail[start[row]], 1)
+        walk = ~into_exit  # a move into the exit ends the game: nothing follows it
+        while True:
+            via = np.full_like(dist, INF)
+            np.minimum.at(via.T, tail[walk], dist[:, head[walk]].T + 1)
+            new = np.minimum(dist, via)
+            if np.array_equal(new, dist):
+                return dist
+            dist = new
+
+    exit_ = back(into_exit[None, :])[0]
+    bits = (took[None, :] >> np.arange(count)[:, None]) & 1 == 1  # (things, moves)
+    take = back(bits) if count else np.zeros((0, cells), np.int64)
+    after_move = np.where(into_exit, 0, exit_[head])  # after each move: the fewest to the exit
+    exit_after = np.array([after_move[bits[k]].min(initial=INF) for k in range(count)], np.int64)
+    after = np.full(count, INF, np.int64)
+    for k in range(count):
+        others = bits & ~np.eye(count, dtype=bool)[:, k:k + 1]  # moves taking some other thing j
+        source = others.any(axis=0)
+        if source.any():
+            value = np.where(bits[k], 0, np.where(into_exit, INF, take[k][head]))
+            after[k] = value[source].min()
+    return Bounds(take, after, exit_after, exit_)
+
+
+@dataclass(frozen=True)
+class FullClear:
+    """A full clear of a level: the moves of the best found (None when none was found), the
+    lower bound proven (no full clear has fewer moves), whether the best is proven optimal, and
+    why the search ended: ``"proven optimal"``, ``"proven: no full clear"`` (a thing cannot be
+    taken, or the exit not reached after all), ``"time limit reached"`` or ``"state limit
+    reached"`` (the proof was cut short; the best found stands, unproven)."""
+
+    moves: str | None
+    lower_bound: int
+    proven: bool
+    how: str
+    states: int  # states the searches kept
+    path: tuple[Cell, ...] = ()
+    taken: tuple[int, ...] = ()  # each thing (items, then coins): the move that takes it
+    things: tuple[Cell, ...] = field(default=(), repr=False)
+
+    @property
+    def stops(self) -> int | None:
+        return None if self.moves is None else len(self.moves)
+
+    def to_dict(self) -> dict:
+        found = {"moves": self.moves, "stops": self.stops, "lower_bound": self.lower_bound,
+                 "proven": self.proven, "how": self.how, "states": self.states}
+        if self.moves is not None:
+            found["taken_at"] = list(self.taken)
+        return found
+
+    def words(self) -> str:
+        """One line: ``103 moves (found; at least 65: time limit reached)`` and the like."""
+        if self.moves is None:
+            return "no full clear (proven)" if self.proven else f"none found ({self.how}; at least {self.lower_bound})"
+        if self.proven:
+            return f"{self.stops} moves (proven optimal)"
+        return f"{self.stops} moves (found, not proven: at least {self.lower_bound}; {self.how})"
+
+
+def full_clear(level: Level, budget: Budget | float | None = None, max_states: int = MAX_STATES,
+               things: tuple[Cell, ...] | None = None) -> FullClear:
+    """The fewest moves that take every item and coin of ``level`` (or ``things``) and then exit,
+    searched as the module docstring says, within ``budget`` (seconds, or a ``Budget``; 10 s by
+    default) and ``max_states`` kept by the proof."""
+    budget = budget if isinstance(budget, Budget) else Budget(10.0 if budget is None else budget)
+    moves = slide_moves(level, things)
+    return _search(level, moves, bounds(moves), budget, max_states)
+
+
+def _search(level: Level, moves: Moves, bound: Bounds, budget: Budget, max_states: int) -> FullClear:
+    """A beam, a short proof (``QUICK`` states: a small level ends here, proven), wider beams while
+    time is left, then the proof with what is left of the time and the states."""
+    full = (1 << len(moves.things)) - 1
+    floor = int(bound.of(np.array([moves.start]), np.zeros(1, np.int64), full)[0])
+    if floor >= INF:
+        return FullClear(None, 0, True, "proven: no full clear", 1, things=moves.things)
+    best, kept, reached = None, 0, floor
+    for phase, width in enumerate((WIDTHS[0], None, *WIDTHS[1:], None)):
+        if budget.expired():
+            break
+        if width is not None:
+            found, states = _layers(moves, bound, full, budget, width=width)
+            kept += states
+            if found and (best is None or len(found[0]) < len(best[0])):
+                best = found
+            continue
+        cap = min(QUICK, max_states) if phase == 1 else max_states
+        limit = len(best[0]) - 1 if best else INF
+        found, states, done, depth = _layers(moves, bound, full, budget, limit=limit, max_states=cap)
+        kept += states
+        reached = max(reached, depth)
+        if found:  # the proof's layers are breadth-first: the first full clear met is a shortest
+            return _answer(level, moves, found, max(floor, len(found[0])), True, "proven optimal", kept)
+        if done:
+            if best is None:
+                return FullClear(None, reached, True, "proven: no full clear", kept, things=moves.things)
+            return _answer(level, moves, best, len(best[0]), True, "proven optimal", kept)
+    why = "time limit reached" if budget.expired() else "state limit reached"
+    if best is None:
+        return FullClear(None, reached, False, why, kept, things=moves.things)
+    return _answer(level, moves, best, min(reached, len(best[0])), False, why, kept)
+
+
+def _answer(level, moves: Moves, found, lower: int, proven: bool, how: str, kept: int) -> FullClear:
+    letters, cells, masks = found
+    taken = [0] * len(moves.things)
+    for move, (before, after) in enumerate(zip(masks, masks[1:]), 1):
+        for k in range(len(taken)):
+            if (after >> k) & 1 and not (before >> k) & 1:
+                taken[k] = move
+    return FullClear(letters, lower, proven, how, kept, tuple(level.cell(c) for c in cells), tuple(taken),
+                     moves.things)
+
+
+def _layers(moves: Moves, bound: Bounds, full: int, budget: Budget, width: int | None = None,
+            limit: int = INF, max_states: int = MAX_STATES):
+    """Breadth-first layers from the start. With ``width``, a beam: each layer keeps its
+    ``width`` most promising states; returns (found, states). Without, the proof: it keeps
+    every state whose moves plus bound are at most ``limit``, and returns (found, states, done,
+    reached): ``done`` when the layers ran out, ``reached`` the moves below which no full clear
+    exists. ``found`` is (letters, cells, masks) of the first full clear met, or None."""
+    if width is not None:  # no shortest full clear is longer: the cells it may rest on, for each thing and the exit
+        limit = min(limit, (len(moves.things) + 1) * (len(np.unique(moves.end[moves.end >= 0])) + 1))
+    cells, masks = np.array([moves.start]), np.zeros(1, np.int64)
+    history = []  # per layer: (source index, direction) of each state
+    shift = np.int64(len(moves.things))
+    seen = Seen(np.array([moves.start << int(shift)], np.int64))
+    kept, depth = 1, 0
+    while len(cells):
+        depth += 1
+        if depth > limit or budget.expired() or (width is None and kept > max_states):
+            break
+        source, d, cell, mask, exited = step(moves, cells, masks)
+        win = np.flatnonzero(exited & (mask == full))
+        if len(win):
+            history.append((source, d))
+            return _unwind(history, cells, masks, source, d, win[0], moves, full, width is None), kept
+        stay = ~exited
+        source, d, cell, mask = source[stay], d[stay], cell[stay], mask[stay]
+        if width is None:  # the proof: only states that could still beat the limit
+            keep = depth + bound.of(cell, mask, full) <= limit
+            source, d, cell, mask = source[keep], d[keep], cell[keep], mask[keep]
+        key = (cell << shift) | mask
+        key, first = np.unique(key, return_index=True)
+        source, d = source[first], d[first]
+        if width is None:
+            fresh = ~seen.holds(key)
+            key, source, d = key[fresh], source[fresh], d[fresh]
+            seen.add(key)
+        elif len(key) > width:
+            c, m = key >> shift, key & np.int64(full)
+            score = (len(moves.things) - _ones(m)) + bound.of(c, m, full)
+            pick = np.sort(np.argpartition(score, width)[:width])
+            key, source, d = key[pick], source[pick], d[pick]
+        history.append((source, d, cells, masks))
+        cells, masks = key >> shift, key & np.int64(full)
+        kept += len(key)
+    if width is not None:
+        return None, kept
+    done = not len(cells) or depth > limit
+    return None, kept, done, (limit + 1 if done and limit < INF else depth)
+
+
+class Seen:
+    """A set of state keys kept as a few sorted runs, merged as they grow (each run at most half
+    the one before it), so that each layer is tested and added in a few vector passes."""
+
+    def __init__(self, first: np.ndarray):
+        self.runs = [np.sort(first)]
+
+    def holds(self, keys: np.ndarray) -> np.ndarray:
+        found = np.zeros(len(keys), bool)
+        for run in self.runs:
+            at = np.minimum(np.searchsorted(run, keys), len(run) - 1)
+            found |= run[at] == keys
+        return found
+
+    def add(self, keys: np.ndarray) -> None:
+        """Add sorted keys none of which it holds."""
+        if not len(keys):
+            return
+        run = keys
+        while self.runs and len(self.runs[-1]) <= 2 * len(run):
+            run = np.sort(np.concatenate([self.runs.pop(), run]), kind="mergesort")
+        self.runs.append(run)
+
+
+def _unwind(history, cells, masks, source, d, win, moves: Moves, full: int, proof: bool):
+    """The letters, cells and masks of the full clear ending with move ``win`` of the last layer."""
+    letters = [DIRECTIONS[int(d[win])]]
+    path_cells, path_masks = [moves.goal], [full]
+    at = int(source[win])
+    for layer in reversed(history[:-1]):
+        src, dirs, before_cells, before_masks = layer
+        path_cells.append(int(cells[at])), path_masks.append(int(masks[at]))
+        letters.append(DIRECTIONS[int(dirs[at])])
+        cells, masks, at = before_cells, before_masks, int(src[at])
+    path_cells.append(int(cells[at])), path_masks.append(int(masks[at]))
+    return "".join(reversed(letters)), path_cells[::-1], path_masks[::-1]
+
+
+def _ones(masks: np.ndarray) -> np.ndarray:
+    count = np.zeros(len(masks), np.int64)
+    for shift in range(0, 64, 16):
+        count += _POP[(masks >> shift) & 0xFFFF]
+    return count
+
+
+_POP = np.array([bin(k).count("1") for k in range(1 << 16)], np.int64)
+
+
+@dataclass(frozen=True)
+class Coin:
+    """One coin's figures (``coin_report``): ``adds``, the moves it adds to the full clear (the
+    full clear less that of the level without it; None when either is unproven); ``on_every_way``,
+    whether every fewest-moves way to the exit takes it (then it costs nothing); ``traps``, the
+    states reached with it untaken from which the exit is still reached but never with it taken:
+    a player who stops there has lost the full clear for good (each [row, col], with the items
+    taken as a third number when the level has items)."""
+
+    cell: Cell
+    adds: int | None
+    on_every_way: bool
+    traps: tuple[tuple[int, ...], ...]
+
+    def to_dict(self) -> dict:
+        return {"cell": list(self.cell), "adds": self.adds, "on_every_way": self.on_every_way,
+                "traps": [list(t) for t in self.traps]}
+
+
+@dataclass(frozen=True)
+class CoinReport:
+    """A level's coins: its full clear and each coin's figures."""
+
+    full: FullClear
+    coins: tuple[Coin, ...]
+
+    @property
+    def traps(self) -> int:
+        """The full-clear traps: states from which some coin can no longer be taken."""
+        return len({t for coin in self.coins for t in coin.traps})
+
+    def to_dict(self) -> dict:
+        return {"count": len(self.coins), "full_clear": self.full.to_dict(), "full_clear_traps": self.traps,
+                "each": [coin.to_dict() for coin in self.coins]}
+
+
+def coin_report(level: Level, budget: Budget | float | None = None, max_states: int = MAX_STATES) -> CoinReport:
+    """The full clear of ``level`` and each coin's figures (``Coin``), within ``budget`` (half of
+    it for the full clear, the rest shared by the full clears without each coin)."""
+    budget = budget if isinstance(budget, Budget) else Budget(10.0 if budget is None else budget)
+    full = full_clear(level, budget.share(0.5), max_states)
+    coins = []
+    for k, cell in enumerate(level.coins):
+        without = level.replace(coins=level.coins[:k] + level.coins[k + 1:])
+        adds = None
+        if full.proven and full.moves is not None:
+            less = full_clear(without, budget.share(1 / (len(level.coins) - k)), max_states)
+            if less.proven and less.moves is not None:
+                adds = full.stops - less.stops
+        every, traps = _one_coin(level, cell)
+        coins.append(Coin(cell, adds, every, traps))
+    return CoinReport(full, tuple(coins))
+
+
+def _one_coin(level: Level, coin: Cell) -> tuple[bool, tuple[tuple[int, ...], ...]]:
+    """Whether every fewest way to the exit takes ``coin``, and its full-clear traps: over the
+    states (cell, items taken, this coin taken), every one the player reaches."""
+    moves = slide_moves(level, (*level.items, coin))
+    bit = 1 << len(level.items)
+    shift = np.int64(len(moves.things))
+    cells, masks = np.array([moves.start]), np.zeros(1, np.int64)
+    seen = {int(moves.start) << int(shift)}
+    edges, exits = [], []  # (from key, to key); (from key, coin taken)
+    depth, fewest, fewest_without = 0, None, None
+    while len(cells):
+        depth += 1
+        source, _, cell, mask, exited = step(moves, cells, masks)
+        keys = (cells[source] << shift) | masks[source]
+        for at in np.flatnonzero(exited):
+            exits.append((int(keys[at]), bool(mask[at] & bit)))
+            fewest = fewest or depth
+            if not mask[at] & bit:
+                fewest_without = fewest_without or depth
+        stay = ~exited
+        to = (cell[stay] << shift) | mask[stay]
+        edges.extend(zip(keys[stay].tolist(), to.tolist()))
+        fresh = [key for key in dict.fromkeys(to.tolist()) if key not in seen]
+        seen.update(fresh)
+        fresh = np.array(fresh, np.int64)
+        cells, masks = fresh >> shift, fresh & np.int64((1 << len(moves.things)) - 1)
+    into: dict[int, list[int]] = {}
+    for a, b in edges:
+        into.setdefault(b, []).append(a)
+
+    def back(starts) -> set[int]:
+        found, todo = set(starts), list(starts)
+        while todo:
+            for a in into.get(todo.pop(), ()):
+                if a not in found:
+                    found.add(a)
+                    todo.append(a)
+        return found
+
+    with_coin = back({key for key, took in exits if took})
+    any_exit = back({key for key, _ in exits})
+    width, items = level.width, len(level.items)
+    traps = []
+    for key in sorted(seen):
+        mask = key & ((1 << len(moves.things)) - 1)
+        if not mask & bit and key in any_exit and key not in with_coin:
+            r, c = divmod(key >> int(shift), width)
+            traps.append((r, c, mask) if items else (r, c))
+    every = fewest is not None and fewest_without != fewest
+    return every, tuple(traps)

@@ -1,0 +1,107 @@
+"""Coins: the tile in every form, the full clear and each coin's figures, held to a plain reader
+(``oracle_coins``), and glissade's coin levels read as the game counts them."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import oracle_coins
+from designer.analysis.tour import coin_report, full_clear
+from designer.core.errors import LevelError
+from designer.core.level import Level
+from designer.formats.level_files import dumps, level_from_json
+from test_portals import _plain, portal_levels
+
+
+@st.composite
+def coin_levels(draw):
+    """A portal level (floors, wrap, snow, items) with 0-6 coins on its free ice."""
+    level, floors = draw(portal_levels())
+    busy = {level.start, level.goal, *level.items, *(cell for pair in level.portals for cell in pair)}
+    free = [(r, c) for r in range(level.height) for c in range(level.width)
+            if level.terrain[r, c] == 0 and (r, c) not in busy and any(f.holds((r, c)) for f in level.floor_list())]
+    coins = draw(st.lists(st.sampled_from(free), max_size=6, unique=True)) if free else []
+    return level.replace(coins=tuple(coins)), floors
+
+
+def _plain_coins(level: Level, floors) -> dict:
+    return {**_plain(level, floors), "coins": list(level.coins)}
+
+
+@settings(max_examples=250, deadline=None)
+@given(coin_levels())
+def test_the_full_clear_is_the_plain_readers(case):
+    level, floors = case
+    plain = _plain_coins(level, floors)
+    expected = oracle_coins.full_clear(plain)
+    found = full_clear(level, 30.0)
+    assert found.proven and found.stops == expected, (str(level), found)
+    if found.moves:  # the moves replayed by the plain reader: every coin taken, then the exit
+        state = (level.start, 0, 0)
+        for k, letter in enumerate(found.moves):
+            cell, items, coins, exited = oracle_coins.slide(plain, *state[:1], letter, *state[1:])
+            assert exited == (k == len(found.moves) - 1)
+            state = (cell, items, coins)
+        assert state[2] == (1 << len(level.coins)) - 1
+
+
+@settings(max_examples=120, deadline=None)
+@given(coin_levels().filter(lambda case: case[0].coins))
+def test_each_coins_figures_are_the_plain_readers(case):
+    level, floors = case
+    plain = _plain_coins(level, floors)
+    report = coin_report(level, 30.0)
+    fewest, every = oracle_coins.exit_ways(plain)
+    lost = oracle_coins.lost_coins(plain)
+    full = oracle_coins.full_clear(plain)
+    for k, coin in enumerate(report.coins):
+        assert coin.on_every_way == bool(fewest is not None and every >> k & 1), (str(level), k)
+        labels = sorted((cell, items) for *cell, items in
+                        ((t[0], t[1], t[2] if level.items else 0) for t in coin.traps))
+        assert [((r, c), items) for (r, c), items in labels] == lost[k], (str(level), k)
+        without = oracle_coins.full_clear({**plain, "coins": plain["coins"][:k] + plain["coins"][k + 1:]})
+        if full is not None and without is not None:
+            assert coin.adds == full - without
+        else:
+            assert coin.adds is None
+
+
+def test_a_coin_is_a_tile_of_its_own_in_text_and_json():
+    level = Level.from_ascii("#G####\n#...$#\n#S.*.#\n######")
+    assert level.coins == ((1, 4),) and level.items == ((2, 3),)
+    assert str(level) == "#G####\n#...$#\n#S.*.#\n######"
+    obj = json.loads(dumps(level))
+    assert obj["coins"] == [[1, 4]] and level_from_json(obj) == level
+    with pytest.raises(LevelError, match='"coins" is'):
+        level_from_json({**obj, "coins": [[1, 3]]})
+    assert hash(level) != hash(level.replace(coins=()))
+    plain = Level.from_ascii("#G###\n#...#\n#S..#\n#####")
+    assert "coins" not in json.loads(dumps(plain))  # a level without coins: as before
+
+
+def test_the_exit_never_waits_for_coins_and_the_full_clear_keeps_out_of_it():
+    level = Level.from_ascii("#####\n#S..#\n#.#$#\n#.G.#\n#####")
+    from designer.analysis.solver import solve
+
+    assert solve(level).moves == "d" or solve(level).stops <= 2  # the exit par: coins aside
+    tour = full_clear(level)
+    assert tour.moves == "rdl" and tour.proven and tour.taken == (2,)
+
+
+def test_a_coin_that_cannot_be_taken_means_no_full_clear_and_a_trap_is_named():
+    shut = Level.from_ascii("######\n#S.G$#\n######")  # the coin lies past the exit
+    assert full_clear(shut).moves is None and full_clear(shut).proven
+    # from (1, 4) the only way on is down into the exit: the coin is lost for good there
+    level = Level.from_ascii("######\n##.#.#\n#....#\n#$.SG#\n######")
+    report = coin_report(level)
+    assert report.full.moves == "lr" and report.full.proven
+    assert report.coins[0].traps == ((1, 4),) and report.traps == 1
+
+
+def test_too_many_coins_are_refused_in_one_line():
+    rows = ["#" * 36, "#S" + "$" * 33 + "#", "#G" + "." * 33 + "#", "#" * 36]
+    with pytest.raises(LevelError, match="33 coins: a level holds at most 32"):
+        Level.from_ascii("\n".join(rows))

@@ -105,3 +105,35 @@ def test_too_many_coins_are_refused_in_one_line():
     rows = ["#" * 36, "#S" + "$" * 33 + "#", "#G" + "." * 33 + "#", "#" * 36]
     with pytest.raises(LevelError, match="33 coins: a level holds at most 32"):
         Level.from_ascii("\n".join(rows))
+
+
+def test_coins_go_through_tiled_maps_pictures_and_the_play_page(tmp_path):
+    from designer.cli import main
+
+    source = tmp_path / "coins.txt"
+    source.write_text("#######\n#S...$#\n#.##.##\n#..G..#\n#######\n")
+    assert main(["export", str(source), "-o", str(tmp_path / "coins.tmj")]) == 0
+    objects = json.loads((tmp_path / "coins.tmj").read_text())["layers"][2]["objects"]
+    assert [(o["name"], o["x"], o["y"]) for o in objects if o["name"] == "coin"] == [("coin", 5 * 32, 1 * 32)] or \
+        [o["name"] for o in objects].count("coin") == 1
+    from designer.formats.level_files import read_level
+
+    assert read_level(str(tmp_path / "coins.tmj")) == Level.from_ascii(source.read_text())
+    assert main(["render", str(source), "-o", str(tmp_path / "coins.svg")]) == 0
+    assert "#ffd84d" in (tmp_path / "coins.svg").read_text()
+
+
+def test_glissades_coins_are_read_as_coins_and_the_full_clear_replays_under_its_rules():
+    """(glissade's own 26 levels: docs/exports.md, measured with designer import.)"""
+    from designer.formats import glissade
+
+    rows = ["#######", "#P $ O#", "#  $  #", "#O   X#", "#######"]
+    found = glissade.read_level({"data": rows, "thresholds": [4, 5, 6], "name": "t"})
+    tour = full_clear(found.level)
+    assert found.level.coins == ((1, 3), (2, 3)) and found.coins_as == "coins" and tour.proven
+    expected = oracle_coins.full_clear({"rows": ["".join("#" if ch == "#" else "." for ch in row) for row in rows],
+                                        "floors": [(0, 5, 7, "")], "portals": dict(found.level.portals),
+                                        "start": (1, 1), "goal": (3, 5), "items": [], "coins": [(1, 3), (2, 3)]})
+    assert tour.stops == expected
+    if tour.moves:
+        assert glissade.replay(found, tour.moves) is None  # every coin taken, then the exit, by glissade's rule

@@ -577,3 +577,32 @@ def test_every_cell_of_the_board_is_in_view_on_a_phone_and_a_laptop(browser, tmp
                                       getComputedStyle(document.querySelector(".cell.goal")).backgroundImage]""")
     assert colours[0] != colours[1] and "217, 67, 59" in colours[0]  # a red figure on a dark-and-gold exit
     page.close()
+
+
+def test_coins_are_counted_and_a_full_clear_earns_its_own_stars_kept_in_progress(browser, tmp_path):
+    """A level with coins played to its full clear (every coin, then the exit): the count, the
+    full-clear star line, the aim at the full clear for Hint, and progress that keeps both bests."""
+    from playwright.sync_api import expect
+
+    source = tmp_path / "coins.txt"
+    source.write_text("#######\n#S...$#\n#.##.##\n#..G..#\n#######\n")  # exit par 2 (dr), full clear 4 (rldr)
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(make_page(tmp_path, source).as_uri())
+    expect(page.locator("#coins")).to_have_text("Coins 0 of 1 (full clear par 4)")
+    assert page.locator(".cell.coin").count() == 1
+    page.select_option("#aim", "full")
+    page.click("#hint")
+    assert page.locator("body").get_attribute("data-hint") == "r"  # toward the coin, not the exit (d)
+    play(page, "rldr")
+    assert state(page) == ("solved", 4)
+    expect(page.locator("#coins")).to_have_text("Coins 1 of 1 (full clear par 4)")
+    assert page.locator("body").get_attribute("data-full-stars") == "3"
+    assert "full clear, every coin (par 4) \u2605\u2605\u2605" in page.locator("#status").inner_text()
+    page.click("#restart")
+    play(page, "dr")  # the exit par: the exit does not wait for the coin
+    assert state(page) == ("solved", 2) and page.locator("body").get_attribute("data-full-stars") is None
+    page.reload()
+    expect(page.locator("#select option").nth(0)).to_contain_text(
+        "solved in 2 (par 2) \u2605\u2605\u2605, full clear in 4 \u2605\u2605\u2605")
+    context.close()

@@ -51,6 +51,7 @@ SNOW_FLECKS = ((0.25, 0.27), (0.62, 0.2), (0.44, 0.5), (0.8, 0.46), (0.2, 0.72),
 SCC_COLOURS = ("#2e9d52", "#1f6fd1", "#e07b00", "#8e44ad", "#c2185b", "#00897b", "#6d4c41", "#5c6bc0")
 MOVE_STROKE = "#1d2a36"
 START_FILL, GOAL_FILL, GOAL_RING = "#2e9d52", "#1d2a36", "#f2b705"
+COIN_FILL, COIN_RIM = "#ffd84d", "#b8860b"
 ITEM_FILL, ITEM_EDGE = "#f2b705", "#8a5a00"
 PATH_STROKE, NUMBER_FILL = "#d9433b", "#ffffff"
 #: A room's doors, and its routes' paths (a colour each, cycled, in the order of the routes).
@@ -260,6 +261,9 @@ def _level_group(level: Level, cell: float, solution: bool, moves_left: bool,
             group.append(_text(str(left), (c + 0.5) * cell, (r + 0.5) * cell, cell * 0.42, "#10283d"))
     for r, c in level.items:
         _tile(group, "item", c * cell, r * cell, cell)
+    for r, c in level.coins:  # a coin: a gold disc, optional to take
+        group.append(draw.Circle((c + 0.5) * cell, (r + 0.5) * cell, cell * 0.26, fill=COIN_FILL, stroke=COIN_RIM,
+                                 stroke_width=max(1.0, cell * 0.05)))
     _tile(group, "start", level.start[1] * cell, level.start[0] * cell, cell)
     _tile(group, "goal", level.goal[1] * cell, level.goal[0] * cell, cell)
     if not level.plain:

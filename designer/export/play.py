@@ -44,6 +44,7 @@ import re
 from importlib import resources
 
 from designer.analysis.solver import solve
+from designer.core.errors import LevelError
 from designer.core.level import Level
 from designer.core.room import Room
 from designer.export.picture import ITEM_TILES, TILES, draw_tile, tile_kinds
@@ -73,7 +74,33 @@ def level_entry(entry: LevelFile) -> dict:
             "par": solution.stops if solution else -1,
             "stars": {"two": stars.two, "one": stars.one} if stars else None,
             **({"items": [list(cell) for cell in level.items]} if level.items else {}),
+            **coin_entry(level),
             **passage_entry(level)}
+
+
+#: The most items and coins a level on the page holds: one bit each of the page's 32-bit masks.
+PAGE_THINGS = 30
+
+
+def coin_entry(level: Level, budget: float = 10.0) -> dict:
+    """A level's coins as the page reads them (none without coins): listed after its items in
+    ``items``, from ``coin_from`` on, with the full clear's par (``full``, -1 when there is none),
+    a full clear to hint from (``full_moves``) and its stars (``full_stars``). The full clear is
+    searched within ``budget`` seconds (``designer.analysis.tour``); one found but not proven
+    optimal is the par the page gives."""
+    if not level.coins:
+        return {}
+    if len(level.items) + len(level.coins) > PAGE_THINGS:
+        raise LevelError(f"{len(level.items)} items and {len(level.coins)} coins: the play page holds at most "
+                         f"{PAGE_THINGS} together")
+    from designer.analysis.stars import Stars
+    from designer.analysis.tour import full_clear
+
+    tour = full_clear(level, budget)
+    stars = Stars.default(tour.stops) if tour.moves else None
+    return {"items": [list(cell) for cell in (*level.items, *level.coins)], "coin_from": len(level.items),
+            "full": tour.stops if tour.moves else -1, "full_moves": tour.moves or "",
+            "full_stars": {"two": stars.two, "one": stars.one} if stars else None}
 
 
 def passage_entry(level: Level | Room) -> dict:

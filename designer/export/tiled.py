@@ -100,7 +100,8 @@ def to_tiled(level: Level, *, cell: int = DEFAULT_CELL, seed: int | None = None,
     placed = [("start", level.start), ("goal", level.goal), *(("item", cell_at) for cell_at in level.items)]
     for kind, (row, col) in placed:
         ends[row * level.width + col] = gid(kind, kinds)
-    markers = [_marker(k, name, name, cell, cell_at) for k, (name, cell_at) in enumerate(placed)]
+    placed_objects = placed + [("coin", cell_at) for cell_at in level.coins]  # a coin: an object, no tile
+    markers = [_marker(k, name, name, cell, cell_at) for k, (name, cell_at) in enumerate(placed_objects)]
     properties = [_property("min_stops", "int", solution.stops if solution else -1),
                   _property("solution", "string", solution.moves if solution else "")]
     if level.items and solution:

@@ -148,7 +148,7 @@ def level_from_map(user: UserMap) -> Level | Room:
         found = Room.from_rows(list(user.rows))
         return Room(found.terrain, found.doors, "tiled", found.items, portals, floors)
     found = Level.from_rows(list(user.rows))
-    return Level(found.terrain, found.start, found.goal, "tiled", found.items, portals, floors)
+    return Level(found.terrain, found.start, found.goal, "tiled", found.items, portals, floors, found.coins)
 
 
 @_malformed
@@ -202,6 +202,7 @@ def _from_document(document: object, folder: Path | None, xml=None) -> UserMap:
     walls = {(r, c) for r in range(height) for c in range(width) if grid[r][c] == "#"}
     doors = doors_of(document, grid, tile_w, tile_h)
     item_cells, items_layer = items_of(document, grid, tile_w, tile_h)
+    items_of(document, grid, tile_w, tile_h, "coin", "$")  # coins: marked in the rows, as the text form has them
     gaps = frozenset(cell for cell in walls if grid[cell[0]][cell[1]] != "#")
     gids: dict[str, int] = {}
     for gid, kind in sorted(kinds.items()):

@@ -118,24 +118,27 @@ def object_cell(obj: dict, tile_w: int, tile_h: int) -> Cell:
     return int((y + h / 2) // tile_h), int((x + w / 2) // tile_w)
 
 
-def items_of(document: dict, grid: list[list[str]], tile_w: int, tile_h: int) -> tuple[frozenset, tuple | None]:
+def items_of(document: dict, grid: list[list[str]], tile_w: int, tile_h: int, name: str = "item",
+             mark: str = "*") -> tuple[frozenset, tuple | None]:
     """The cells of the objects named ``item`` (each marked ``*`` in ``grid``: an item pinned on
-    ice), and the layer of the first one."""
+    ice), and the layer of the first one; with ``name="coin"``, ``mark="$"``: the coins."""
     cells, home = set(), None
     height, width = len(grid), len(grid[0])
     for path, layer in layers_of("objectgroup", document["layers"]):
         for obj in objects_of(layer):
-            if not isinstance(obj, dict) or obj.get("name") != "item":
+            if not isinstance(obj, dict) or obj.get("name") != name:
                 continue
             if not placed(obj):
-                raise LevelError("an object 'item' has no position (x and y finite numbers)")
+                raise LevelError(f"an object {name!r} has no position (x and y finite numbers)")
             r, c = object_cell(obj, tile_w, tile_h)
             if not (0 <= r < height and 0 <= c < width):
-                raise LevelError(f"an object 'item' lies outside the {width}x{height} map")
-            if grid[r][c] not in ".?*":
-                raise LevelError(f"an object 'item' lies on {'snow' if grid[r][c] == '_' else 'a rock, wall or door'} "
-                                 f"(row {r}, col {c}): an item lies on ice")
-            grid[r][c] = "*"
+                raise LevelError(f"an object {name!r} lies outside the {width}x{height} map")
+            if grid[r][c] not in ".?" + mark:
+                what = "snow" if grid[r][c] == "_" else "an item" if grid[r][c] == "*" else "a rock, wall or door"
+                raise LevelError(f"an object {name!r} lies on {what} (row {r}, col {c}): an {name} lies on ice"
+                                 if name == "item" else
+                                 f"an object {name!r} lies on {what} (row {r}, col {c}): a {name} lies on free ice")
+            grid[r][c] = mark
             cells.add((r, c))
             home = home or path
     return frozenset(cells), home

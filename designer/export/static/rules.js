@@ -2,16 +2,21 @@
    first move of a fewest-moves way to the goal. They read the globals `level` ({rows, goal}, and
    `items`, the cells of its items, when it has any) and `STEP` (each direction's [row, column]
    step), which the page that loads them defines. `taken` is the bitmask of the items taken (bit k:
-   level.items[k]); the goal captures only once every item is taken. */
+   level.items[k]); the goal captures only once every item is taken. A level with coins lists them
+   after its items in `level.items`, from `level.coin_from` on: they are taken alike, and the goal
+   never waits for them. */
 function same(a, b) { return a[0] === b[0] && a[1] === b[1]; }
 function tileAt(r, c) { return level.rows[r][c]; }
 function open(r, c) {
   return r >= 0 && c >= 0 && r < level.rows.length && c < level.rows[0].length && tileAt(r, c) !== "#";
 }
-/* The bitmask of every item of the level (0: none). */
-function allTaken() { return (1 << (level.items || []).length) - 1; }
+/* The bitmask of every item of the level (0: none); its coins are the bits above. */
+function allTaken() { return (1 << itemCount()) - 1; }
+function itemCount() { return level.coin_from === undefined ? (level.items || []).length : level.coin_from; }
+/* The bitmask of every item and coin: what a full clear takes. */
+function allThings() { return (1 << (level.items || []).length) - 1; }
 /* Whether the goal captures a player holding the items `t` (a cave's exit: whatever keys are held). */
-function goalOpen(t) { return t === allTaken(); }
+function goalOpen(t) { return (t & allTaken()) === allTaken(); }
 /* Where a slide from `from` in direction `dir` ends, the cells it covers (0: no move) and the items
    taken after it (an item is taken by sliding over it or stopping on it). */
 function slide(from, dir, taken = 0) {
@@ -26,9 +31,12 @@ function slide(from, dir, taken = 0) {
 }
 /* The first move of a fewest-moves way from `from` (with the items `taken`) to the goal
    (breadth-first over the resting cells and the items taken), with the moves that way takes; null
-   when the goal cannot be reached from there. */
-function nextMove(from, taken = 0) {
-  const key = (cell, t) => `${cell.join(",")},${t}`;
+   when the goal cannot be reached from there. With `full`, a way that takes every coin first
+   (a full clear), or null when none is found within `most` states. */
+function nextMove(from, taken = 0, full = false, most = 400000) {
+  const mask = full ? allThings() : allTaken();  /* on the way to the exit, coins make no state */
+  const key = (cell, t) => `${cell.join(",")},${t & mask}`;
+  const done = (t) => !full || (t & allThings()) === allThings();
   if (same(from, level.goal) && goalOpen(taken)) return null;
   const seen = new Map([[key(from, taken), null]]);
   let layer = [[from, taken, null]], moves = 0;
@@ -40,7 +48,11 @@ function nextMove(from, taken = 0) {
         const {to, cells, taken: now} = slide(cell, dir, got);
         if (cells === 0 || seen.has(key(to, now))) continue;
         const way = first || dir;
-        if (same(to, level.goal) && goalOpen(now)) return {dir: way, moves};
+        if (same(to, level.goal) && goalOpen(now)) {
+          if (done(now)) return {dir: way, moves};
+          continue;  /* into the exit with coins left: the game ends there */
+        }
+        if (seen.size > most) return null;
         seen.set(key(to, now), way);
         next.push([to, now, way]);
       }

@@ -137,3 +137,39 @@ def test_glissades_coins_are_read_as_coins_and_the_full_clear_replays_under_its_
     assert tour.stops == expected
     if tour.moves:
         assert glissade.replay(found, tour.moves) is None  # every coin taken, then the exit, by glissade's rule
+
+
+def test_make_places_coins_each_worth_taking_none_to_lose_the_full_clear_in_its_band(tmp_path):
+    from designer.cli import main
+    from designer.formats.level_files import read_level_file
+
+    out = tmp_path / "coins.json"
+    assert main(["make", "--size", "9x9", "--min-stops", "10", "--coins", "2", "--full-clear", "14",
+                 "--seed", "1", "--time-limit", "60", "--format", "json", "-o", str(out)]) == 0
+    found = read_level_file(out)
+    level = found.level
+    assert len(level.coins) == 2
+    report = coin_report(level, 30.0)
+    assert report.full.proven and report.full.stops >= 14 and report.traps == 0
+    assert all(coin.adds >= 1 for coin in report.coins)
+    record = json.loads(out.read_text())["generator"]
+    assert record["request"]["coins"] == 2 and record["request"]["full_clear_min"] == 14
+    assert record["full_clear"] == report.full.stops
+    plain = oracle_coins.full_clear({"rows": [row.replace("$", ".").replace("S", ".").replace("G", ".")
+                                              for row in level.rows()], "floors": [(0, 9, 9, "")], "portals": {},
+                                     "start": level.start, "goal": level.goal, "items": [], "coins": list(level.coins)})
+    assert plain == report.full.stops
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--full-clear", "20"], "it needs --coins"),
+    (["--coins", "2", "--full-clear", "20..10"], "M at least K"),
+    (["--coins", "2", "--full-clear", "ten"], "K or K..M"),
+    (["--coins", "33"], "at most 32"),
+])
+def test_a_coin_request_that_cannot_be_asked_is_one_line(args, words, capsys):
+    from designer.cli import main
+
+    assert main(["make", "--min-stops", "10", *args]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and words in err[0]

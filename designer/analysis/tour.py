@@ -47,6 +47,8 @@ MAX_STATES = 20_000_000
 WIDTHS = (1_000, 10_000, 30_000, 100_000)
 #: The states of the first, short proof: a small level's full clear is proven there.
 QUICK = 300_000
+#: At most this many things, the short proof runs before any beam (it usually ends the search).
+FEW = 8
 INF = 1 << 30
 
 
@@ -76,26 +78,21 @@ def slide_moves(level: Level, things: tuple[Cell, ...] | None = None) -> Moves:
     things = (*level.items, *level.coins) if things is None else things
     cells, goal = level.height * level.width, level.index(level.goal)
     bit = {level.index(cell): 1 << k for k, cell in enumerate(things)}
-    portals = portal_index(level)
     end = np.full((cells, 4), -1, np.int64)
     takes, before1, before2 = (np.zeros((cells, 4), np.int64) for _ in range(3))
     first, second = np.zeros((cells, 4), bool), np.zeros((cells, 4), bool)
-    for cell in np.flatnonzero(level.terrain.reshape(-1) != 1):
-        for d in range(4):
-            slide = trace(level, int(cell), d, laps=True, portals=portals)
-            if slide is None:
-                continue
-            taken, passes = 0, 0
-            for at in slide.path:
-                taken |= bit.get(at, 0)
-                if at == goal and passes < 2:
-                    if passes == 0:
-                        first[cell, d], before1[cell, d] = True, taken
-                    else:
-                        second[cell, d], before2[cell, d] = True, taken
-                    passes += 1
-            if not slide.loops:
-                end[cell, d], takes[cell, d] = slide.path[-1], taken
+    for cell, d, slide in _slides(level):
+        taken, passes = 0, 0
+        for at in slide.path:
+            taken |= bit.get(at, 0)
+            if at == goal and passes < 2:
+                if passes == 0:
+                    first[cell, d], before1[cell, d] = True, taken
+                else:
+                    second[cell, d], before2[cell, d] = True, taken
+                passes += 1
+        if not slide.loops:
+            end[cell, d], takes[cell, d] = slide.path[-1], taken
     items = (1 << len(level.items)) - 1
     return Moves(end, takes, first, before1, second, before2, goal, level.index(level.start), items, tuple(things))
 
@@ -115,6 +112,24 @@ def step(moves: Moves, cells: np.ndarray, masks: np.ndarray):
     ok = (cell >= 0) & ~((cell == cells[:, None]) & (mask == m))
     source, d = np.nonzero(ok)
     return source, d, cell[ok], mask[ok], exited[ok]
+
+
+_SLIDES: dict = {}
+
+
+def _slides(level: Level) -> list:
+    """Every slide of the level (cell, direction, ``trace``'s Slide with laps), nothing capturing:
+    its items and coins aside, kept for the last few grids (placing coins asks again and again)."""
+    key = (level.terrain.tobytes(), level.terrain.shape, level.start, level.goal, level.portals, level.floors)
+    found = _SLIDES.get(key)
+    if found is None:
+        portals = portal_index(level)
+        found = [(int(cell), d, slide) for cell in np.flatnonzero(level.terrain.reshape(-1) != 1) for d in range(4)
+                 if (slide := trace(level, int(cell), d, laps=True, portals=portals)) is not None]
+        if len(_SLIDES) >= 4:
+            _SLIDES.pop(next(iter(_SLIDES)))
+        _SLIDES[key] = found
+    return found
 
 
 @dataclass(frozen=True)
@@ -232,14 +247,16 @@ def full_clear(level: Level, budget: Budget | float | None = None, max_states: i
 
 
 def _search(level: Level, moves: Moves, bound: Bounds, budget: Budget, max_states: int) -> FullClear:
-    """A beam, a short proof (``QUICK`` states: a small level ends here, proven), wider beams while
-    time is left, then the proof with what is left of the time and the states."""
+    """A beam, a short proof (``QUICK`` states: a small level ends here, proven; with at most
+    ``FEW`` things, the short proof first), wider beams while time is left, then the proof with
+    what is left of the time and the states."""
     full = (1 << len(moves.things)) - 1
     floor = int(bound.of(np.array([moves.start]), np.zeros(1, np.int64), full)[0])
     if floor >= INF:
         return FullClear(None, 0, True, "proven: no full clear", 1, things=moves.things)
     best, kept, reached = None, 0, floor
-    for phase, width in enumerate((WIDTHS[0], None, *WIDTHS[1:], None)):
+    phases = (None, *WIDTHS, None) if len(moves.things) <= FEW else (WIDTHS[0], None, *WIDTHS[1:], None)
+    for phase, width in enumerate(phases):
         if budget.expired():
             break
         if width is not None:
@@ -248,7 +265,7 @@ def _search(level: Level, moves: Moves, bound: Bounds, budget: Budget, max_state
             if found and (best is None or len(found[0]) < len(best[0])):
                 best = found
             continue
-        cap = min(QUICK, max_states) if phase == 1 else max_states
+        cap = min(QUICK, max_states) if phase < 2 else max_states
         limit = len(best[0]) - 1 if best else INF
         found, states, done, depth = _layers(moves, bound, full, budget, limit=limit, max_states=cap)
         kept += states
@@ -267,6 +284,7 @@ def _search(level: Level, moves: Moves, bound: Bounds, budget: Budget, max_state
 
 def _answer(level, moves: Moves, found, lower: int, proven: bool, how: str, kept: int) -> FullClear:
     letters, cells, masks = found
+    cells, masks = [*cells, moves.goal], [*masks, (1 << len(moves.things)) - 1]  # the last move: into the exit
     taken = [0] * len(moves.things)
     for move, (before, after) in enumerate(zip(masks, masks[1:]), 1):
         for k in range(len(taken)):
@@ -297,8 +315,8 @@ def _layers(moves: Moves, bound: Bounds, full: int, budget: Budget, width: int |
         source, d, cell, mask, exited = step(moves, cells, masks)
         win = np.flatnonzero(exited & (mask == full))
         if len(win):
-            history.append((source, d))
-            return _unwind(history, cells, masks, source, d, win[0], moves, full, width is None), kept
+            found = _unwind(history, cells, masks, source, d, win[0])
+            return (found, kept) if width is not None else (found, kept, True, depth)
         stay = ~exited
         source, d, cell, mask = source[stay], d[stay], cell[stay], mask[stay]
         if width is None:  # the proof: only states that could still beat the limit
@@ -349,18 +367,20 @@ class Seen:
         self.runs.append(run)
 
 
-def _unwind(history, cells, masks, source, d, win, moves: Moves, full: int, proof: bool):
-    """The letters, cells and masks of the full clear ending with move ``win`` of the last layer."""
+def _unwind(history, cells, masks, source, d, win):
+    """The letters, resting cells and masks of the full clear ending with move ``win`` out of the
+    last layer (``cells``, ``masks``), up to the cell that move starts from."""
     letters = [DIRECTIONS[int(d[win])]]
-    path_cells, path_masks = [moves.goal], [full]
+    path_cells, path_masks = [], []
     at = int(source[win])
-    for layer in reversed(history[:-1]):
+    for layer in reversed(history):
         src, dirs, before_cells, before_masks = layer
         path_cells.append(int(cells[at])), path_masks.append(int(masks[at]))
         letters.append(DIRECTIONS[int(dirs[at])])
         cells, masks, at = before_cells, before_masks, int(src[at])
     path_cells.append(int(cells[at])), path_masks.append(int(masks[at]))
     return "".join(reversed(letters)), path_cells[::-1], path_masks[::-1]
+
 
 
 def _ones(masks: np.ndarray) -> np.ndarray:

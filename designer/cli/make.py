@@ -63,6 +63,12 @@ def make(
                                                     help=DIFFICULTY_HELP),
     items: Optional[int] = typer.Option(None, "--items", min=0, metavar="N", rich_help_panel=ASK,
                                         help="Place N items (*) to take before the goal opens; each one matters."),
+    coins: Optional[int] = typer.Option(None, "--coins", min=0, metavar="N", rich_help_panel=ASK,
+                                        help="Place N coins ($): optional, each worth taking (the full clear is "
+                                             "shorter without it), none to be lost for good."),
+    full_clear: Optional[str] = typer.Option(None, "--full-clear", metavar="K[..M]", rich_help_panel=ASK,
+                                             help="With --coins: the full clear (every coin, then the exit) "
+                                                  "between K and M moves (at least K without ..M)."),
     teleports: Optional[int] = typer.Option(None, "--teleports", min=0, metavar="N", rich_help_panel=ASK,
                                             help="Place N teleport pairs (portals, each the other's target); each "
                                                  "pair matters."),
@@ -141,7 +147,8 @@ def make(
                  "--min-choices": min_choices, "--maximize-choices": maximize_choices or None,
                  "--unique": unique or None, "--method": method, "--count": count if count > 1 else None, "--out": out,
                  "--difficulty": difficulty, "--curve": curve, "--door": door or None, "--route": route or None,
-                 "--items": items, "--teleports": teleports, "--first": first or None,
+                 "--items": items, "--teleports": teleports, "--first": first or None, "--coins": coins,
+                 "--full-clear": full_clear,
                  "--curve-by": None if curve_by == CurveBy.stops else curve_by.value, "--player": player}
         clash = next((name for name, value in given.items() if value is not None), None)
         if clash:
@@ -156,6 +163,7 @@ def make(
             method=None if method is None else method.value,
             doors=tuple(parse_cell(text, "--door") for text in door or ()), routes=tuple(route or ()),
             items=items or 0, teleports=teleports or 0, first=first, curve_by=curve_by.value,
+            coins=coins or 0, full_clear=_band(full_clear),
             player=_player(player)))
     output = ops.LevelOutput(file=output_file, folder=out, fmt=fmt.value, force=force)
     with progress_bar(progress_shown()) as on_progress:
@@ -166,6 +174,20 @@ def make(
         note(summary(found, plan))
     if out is not None:
         note(f"wrote {plan.count} level{'s' if plan.count > 1 else ''} to {out}")
+
+
+def _band(text: str | None) -> tuple[int | None, int | None]:
+    """``--full-clear K`` or ``K..M`` as (K, M); one line on a bad value."""
+    if text is None:
+        return (None, None)
+    low, dots, high = text.partition("..")
+    try:
+        band = (int(low), int(high) if dots else None)
+    except ValueError:
+        raise DesignerError(f"--full-clear {text!r}: K or K..M, whole numbers of moves") from None
+    if band[0] < 1 or (band[1] is not None and band[1] < band[0]):
+        raise DesignerError(f"--full-clear {text!r}: K at least 1, and M at least K")
+    return band
 
 
 def _player(path: str | None) -> tuple[float, float] | None:
@@ -230,6 +252,10 @@ def summary(found, plan) -> str:
     placed = g.request.teleports if g.request is not None else 0
     if placed:
         choices += f", {placed} teleport pair{'s' if placed != 1 else ''} placed, each mattering"
+    coins = level.coins if level is not None else ()
+    if coins:
+        choices += (f", {len(coins)} coin{'s' if len(coins) != 1 else ''}, each worth taking, full clear "
+                    f"{g.full_clear} (proven optimal)")
     if items:  # what each adds, as analyze says it
         choices += (f", {len(items)} item{'s' if len(items) != 1 else ''}, each mattering (adding "
                     + ", ".join(str(item.adds) for item in found.analysis.items)

@@ -95,6 +95,9 @@ class LayoutRequest:
     routes: tuple[RouteBand, ...] | None = None  # a room's routes (--route); None: every pair i < j
     items: int = 0  # items the designer places on free cells (--items), besides those the template pins
     teleports: int = 0  # teleport pairs the designer places on free cells (--teleports)
+    coins: int = 0  # coins placed on the designed level (--coins: designer.search.coins)
+    full_clear_min: int | None = None  # the full clear's band (--full-clear K..M)
+    full_clear_max: int | None = None
     floors: tuple[tuple[str, int, int, int, str], ...] | None = None  # a template's floors (name, top, height, width, wrap)
     portals: tuple[tuple[Cell, Cell], ...] | None = None  # the portals a template pins: (cell, target)
     first: bool = False  # the first level that meets the request, no time then spent on its decisions
@@ -303,10 +306,12 @@ class LayoutRequest:
     def to_json(self) -> dict:
         """Every field, as JSON values (cells as [row, column], the template as a list of rows; a
         room's doors as [number, [row, column]] pairs and its routes in ``--route``'s text form,
-        both left out of a level with one start and one goal; ``items``, ``teleports`` and ``first``
-        left out when 0 or false, ``difficulty`` and ``player`` when not given)."""
+        both left out of a level with one start and one goal; ``items``, ``teleports``, ``coins``
+        and ``first`` left out when 0 or false, ``difficulty``, ``player`` and the full clear's
+        band when not given)."""
         out = fields_to_json(self, omit=lambda name, value: (name in ("doors", "routes") and value is None)
-                             or (name in ("items", "teleports", "first") and not value)
+                             or (name in ("items", "teleports", "first", "coins") and not value)
+                             or (name in ("full_clear_min", "full_clear_max") and value is None)
                              or (name in ("difficulty", "player") and value is None)
                              or (name in ("floors", "portals") and value is None))
         if self.doors is not None:
@@ -396,7 +401,7 @@ _FIELD_KINDS = {
     "height": _INT, "width": _INT, "frame": _BOOL, "min_stops": _INT, "max_stops": _maybe(_INT),
     "start": _maybe(_CELL), "goal": _maybe(_CELL), "max_rocks": _maybe(_INT), "snow": _INT, "tidy": _BOOL,
     "template": _maybe(_ROWS), "min_choices": _maybe(_INT), "unique": _BOOL, "items": _INT, "teleports": _INT,
-    "first": _BOOL,
+    "first": _BOOL, "coins": _INT, "full_clear_min": _maybe(_INT), "full_clear_max": _maybe(_INT),
     "difficulty": _maybe(_Kind("a number from 1 to 10", lambda v: type(v) in (int, float) and 1 <= v <= 10,
                                float)),
     "player": _maybe(_Kind("a pair [skill, back aversion] of numbers from -50 to 50",

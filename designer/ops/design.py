@@ -58,6 +58,8 @@ class MakeOptions:
     routes: tuple[str, ...] = ()  # a room's routes, in --route's text form: "1:3", "1:3=15", "1:3=15..20"
     items: int = 0  # items to place (--items), besides those a template draws (*)
     teleports: int = 0  # teleport pairs to place (--teleports)
+    coins: int = 0  # coins to place (--coins: designer.search.coins)
+    full_clear: tuple[int | None, int | None] = (None, None)  # the full clear's band (--full-clear K..M)
     first: bool = False  # the first level that meets the request (--first; designer.search.decisions)
     curve_by: str = "stops"  # what --curve and --difficulty ask: "stops", or "difficulty" (designer.search.felt)
     player: tuple[float, float] | None = None  # the model's player (--player FILE): skill, back aversion
@@ -132,6 +134,7 @@ def request_for(options: MakeOptions) -> LayoutRequest:
                          max_rocks=options.max_rocks, snow=snow, tidy=options.tidy, template=rows,
                          min_choices=options.min_choices, unique=options.unique, doors=doors, routes=routes,
                          items=options.items, teleports=options.teleports, floors=floors, portals=portals,
+                         coins=options.coins, full_clear_min=options.full_clear[0], full_clear_max=options.full_clear[1],
                          first=options.first, player=options.player)
 
 

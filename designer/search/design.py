@@ -104,6 +104,12 @@ def design(
     ``hint``: a layout to start from (verified like any other). ``cancel``: a token that ends the
     work when set (``designer.core.control``), as if the time were up."""
     validate(request)
+    if request.coins:  # the level with its coins aside, then the coins (designer.search.coins)
+        from designer.search.coins import design_with_coins
+
+        return design_with_coins(request, design, seed=seed, time_limit=time_limit, cancel=cancel, exclude=exclude,
+                                 workers=workers, maximize=maximize, progress=progress, method=method,
+                                 executor=executor, maximize_choices=maximize_choices, hint=hint)
     if request.difficulty is not None:  # asked in predicted difficulty (designer.search.felt)
         return felt.design_felt(request, design, seed=seed, time_limit=time_limit, cancel=cancel, workers=workers,
                                 exclude=exclude, progress=progress, method=method, executor=executor,

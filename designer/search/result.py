@@ -42,6 +42,7 @@ class GeneratorRecord:
     improved: str | None = None  # what the search for decisions did after the request was met
     # (designer.search.decisions), in words
     difficulty_felt: float | None = None  # asked in predicted difficulty: the level's (designer.search.felt)
+    full_clear: int | None = None  # with coins: the full clear's moves, proven optimal (designer.search.coins)
 
     def but(self, **changes) -> GeneratorRecord:
         return replace(self, **changes)
@@ -84,7 +85,8 @@ _RECORD_FIELDS = {
     **{key: ("true or false", lambda v: type(v) is bool) for key in ("maximize", "maximize_choices")},
     "proven_optimal": ("true, false or null", lambda v: v is None or type(v) is bool),
     **{key: ("a whole number from 0 or null", lambda v: v is None or _count(v))
-       for key in ("workers", "samples", "candidates", "tidied", "searched", "options", "rail_stops", "solutions")},
+       for key in ("workers", "samples", "candidates", "tidied", "searched", "options", "rail_stops", "solutions",
+                   "full_clear")},
     "rejected": ("a whole number from 0", _count),
     "skipped": ("a list of texts", lambda v: isinstance(v, list) and all(type(x) is str for x in v)),
     "difficulty": ("\"expert\" or null", lambda v: v is None or v == "expert"),

@@ -68,6 +68,28 @@ def validate(request: LayoutRequest) -> None:
         raise DesignerError("no two cells (free or ice) are left for the start and the goal")
 
 
+def _validate_coins(request: LayoutRequest) -> None:
+    """Refuse coins that cannot be asked: negative, more than a level holds, in a room, or a
+    full-clear band without coins or upside down."""
+    from designer.core.level import MAX_COINS
+
+    low, high = request.full_clear_min, request.full_clear_max
+    if request.coins < 0:
+        raise DesignerError("--coins must not be negative")
+    if request.coins > MAX_COINS:
+        raise DesignerError(f"--coins {request.coins}: a level holds at most {MAX_COINS}")
+    if request.coins and request.is_room:
+        raise DesignerError("--coins: a room with several doors is not designed with coins yet")
+    if (low is not None or high is not None) and not request.coins:
+        raise DesignerError("--full-clear is the band of the full clear, which takes the coins: it needs --coins")
+    if low is not None and high is not None and low > high:
+        raise DesignerError(f"--full-clear {low}..{high}: the band is upside down")
+    if request.coins and request.template and any("$" in row for row in request.template):
+        raise DesignerError("a template's coins ($) are not pinned yet: leave them out and ask --coins")
+    if request.coins and request.coins + request.items + request.placed_snow() + 2 > len(request.free_cells()):
+        raise DesignerError(f"--coins {request.coins} does not fit: {len(request.free_cells())} free cells")
+
+
 def _validate_items(request: LayoutRequest) -> None:
     """Refuse items that cannot be placed: more than a level holds, more than the free cells, or
     in a room with several doors (not designed yet)."""
@@ -77,6 +99,7 @@ def _validate_items(request: LayoutRequest) -> None:
         raise DesignerError("--items must not be negative")
     if request.teleports < 0:
         raise DesignerError("--teleports must not be negative")
+    _validate_coins(request)
     for cell in (request.start, request.goal):
         if cell is not None and cell in request.portal_cells:
             raise DesignerError(f"--start or --goal {cell[0]},{cell[1]} is a portal or target the template draws")

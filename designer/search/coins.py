@@ -1,0 +1,229 @@
+"""Coins placed on a designed level (``make --coins N``, docs/spec.md "Coins").
+
+The level is designed first, coins aside: they never change the exit's par, its class or its
+reversibility, so every guarantee of the request holds with them. Then ``place_coins`` lays the
+coins, all its random choices from the seed:
+
+- **No full-clear trap.** A cell is a candidate only where a coin could not be lost for good
+  (``designer.analysis.tour``: its traps are read coin by coin, so this is a test of the cell
+  alone), on ice some slide of the level passes.
+- **Greedy, then a climb.** The ``TOP`` cells whose coin alone makes the longest full clear are
+  weighed. Coins are added one at a time, each the one of those (all of them, while time allows)
+  that brings the full clear closest to the band (longest without one); then, coin
+  by coin in an order drawn from the seed, each is moved to its best cell while that makes the
+  placement better (fewer coins not worth taking, then closer to the band), until it is met.
+- **Each coin worth taking**: the full clear without it is shorter (it adds at least a move).
+- **The full clear in its band** (``--full-clear K[..M]``), every full clear proven optimal.
+
+>>> from designer.core.budget import Budget
+>>> from designer.core.level import Level
+>>> level = Level.from_ascii("#######\\n#S....#\\n#.#.#.#\\n#.....#\\n#.#.#.#\\n#....G#\\n#######")
+>>> placed = place_coins(level, 2, seed=1, budget=Budget(10))
+>>> len(placed.level.coins), placed.worth, placed.report.traps, placed.report.full.proven
+(2, True, 0, True)
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+import numpy as np
+
+from designer.analysis.tour import CoinReport, _one_coin, coin_report, full_clear
+from designer.core.budget import Budget
+from designer.core.level import Cell, Level
+from designer.core.rules import portal_index, trace
+
+#: How many candidate cells each greedy step weighs at least, however little time is left.
+DRAWS = 10
+#: The climb runs when the greedy placement's full clear is at most this far from its band.
+CLIMB_REACH = 3
+#: The cells weighed for coins: those whose coin alone makes the longest full clear.
+TOP = 16
+#: The states the proof of each full clear may keep while placing (a designed level's are few).
+PLACING_STATES = 2_000_000
+
+
+@dataclass(frozen=True)
+class Placed:
+    """The level with its coins, their report (``designer.analysis.tour.CoinReport``), and whether
+    the placement met the request: every coin worth taking, no full-clear trap, the band."""
+
+    level: Level
+    report: CoinReport
+    worth: bool
+    in_band: bool
+
+    @property
+    def met(self) -> bool:
+        return self.worth and self.in_band and not self.report.traps and self.report.full.proven
+
+
+def candidates(level: Level) -> list[Cell]:
+    """The cells a coin may take: free ice that some slide from a cell the player reaches passes
+    over or stops on, where a coin could not be lost for good (no full-clear trap)."""
+    from designer.analysis.tour import slide_moves, step
+
+    moves = slide_moves(level, ())
+    seen, frontier = {moves.start}, np.array([moves.start])
+    while len(frontier):
+        _, _, cell, _, exited = step(moves, frontier, np.zeros(len(frontier), np.int64))
+        fresh = {int(c) for c in cell[~exited]} - seen
+        seen |= fresh
+        frontier = np.array(sorted(fresh), np.int64)
+    portals = portal_index(level)
+    busy = {level.start, level.goal, *level.items, *(cell for pair in level.portals for cell in pair)}
+    passed = set()
+    for cell in seen:
+        for d in range(4):
+            slide = trace(level, cell, d, laps=True, portals=portals)
+            if slide is not None:
+                passed.update(slide.path)
+    found = []
+    for index in sorted(passed):
+        cell = level.cell(index)
+        if cell in busy or level.terrain[cell] != 0:
+            continue
+        if not _one_coin(level, cell)[1]:
+            found.append(cell)
+    return found
+
+
+def place_coins(level: Level, count: int, band: tuple[int | None, int | None] = (None, None), *, seed: int = 0,
+                budget: Budget) -> Placed:
+    """``count`` coins on ``level`` (see the module docstring): the placement that met the request,
+    or the best one found when the budget ran out first (``Placed.met`` says which)."""
+    rng = random.Random(seed)
+    pool = candidates(level)
+    if len(pool) < count:
+        raise ValueError(f"{count} coins do not fit: {len(pool)} cells can hold a coin that cannot be lost")
+
+    def length(coins) -> int | None:
+        tour = full_clear(level.replace(coins=tuple(coins)), budget.share(0.2), PLACING_STATES)
+        return tour.stops if tour.proven and tour.moves else None
+
+    miss = _band_miss(band)  # how far a full clear is from the band (0: in it), then the longer the better
+
+    coins: list[Cell] = []
+    order = pool[:]
+    rng.shuffle(order)  # the seed breaks ties
+    alone = {cell: length([cell]) for cell in order}  # each cell's full clear as the only coin
+    order = [cell for cell in sorted(order, key=lambda cell: -(alone[cell] or 0)) if alone[cell] is not None]
+    if len(order) < count:
+        raise ValueError(f"{count} coins do not fit: {len(order)} cells can hold a coin worth taking")
+    order = order[:max(TOP, count + 1)]  # the farthest out: the full clear weighs these
+    now = length(coins)
+    for _ in range(count):  # each step: every candidate weighed, while time allows
+        scored = []
+        for k, cell in enumerate(cell for cell in order if cell not in coins):
+            if k >= DRAWS and budget.expired():
+                break
+            stops = length(coins + [cell])
+            if stops is not None and now is not None and stops <= now:
+                continue  # not worth taking, as things stand
+            scored.append((miss(stops), k, cell, stops))
+        if not scored:
+            scored = [(miss(None), 0, next(cell for cell in order if cell not in coins), None)]
+        coins.append(min(scored)[2])
+        now = min(scored)[3]
+    best = _judge(level, coins, band, budget)
+    improved = miss(now)[0] <= CLIMB_REACH  # a climb moves a full clear a few moves; farther: another level
+    while not best.met and improved and not budget.expired():  # sweeps: each coin moved to its best cell
+        improved = False
+        for k in rng.sample(range(len(coins)), len(coins)):
+            others = coins[:k] + coins[k + 1:]
+            scored = [(miss(length(others + [cell])), j, cell)
+                      for j, cell in enumerate(cell for cell in order if cell not in coins)]
+            if not scored or budget.expired():
+                break
+            moved = others[:k] + [min(scored)[2]] + others[k:]
+            judged = _judge(level, moved, band, budget)
+            if _rank(judged, miss) < _rank(best, miss):
+                coins, best, improved = moved, judged, True
+            if best.met:
+                break
+    return best
+
+
+def _judge(level: Level, coins: list[Cell], band, budget: Budget) -> Placed:
+    with_coins = level.replace(coins=tuple(coins))
+    report = coin_report(with_coins, budget.share(0.5), PLACING_STATES)
+    full = report.full.stops if report.full.proven and report.full.moves else None
+    worth = all(coin.adds is not None and coin.adds > 0 for coin in report.coins)
+    low, high = band
+    in_band = full is not None and (low is None or full >= low) and (high is None or full <= high)
+    return Placed(with_coins, report, worth, in_band)
+
+
+def _rank(placed: Placed, miss) -> tuple:
+    """Fewer defects first: coins not worth taking, then how far from the band."""
+    full = placed.report.full.stops if placed.report.full.proven else None
+    return (sum(coin.adds is None or coin.adds <= 0 for coin in placed.report.coins), miss(full))
+
+
+#: Seeds apart of the levels tried in turn when coins cannot meet the request on one.
+RETRY_SEED = 100_000
+#: The most seconds the coins of one level are placed in before another level is tried.
+PLACE_SECONDS = 4.0
+#: The share of the time left that each level's design gets; its coins get most of the rest.
+DESIGN_SHARE = 0.4
+
+
+def design_with_coins(request, plain_design, *, seed: int = 0, time_limit: float = 60.0, cancel=None,
+                      exclude: tuple = (), **options):
+    """A level for a request with coins: the level designed with its coins aside
+    (``plain_design``, the designer's own ``design``, every guarantee of the request kept: coins
+    change no figure of the way to the exit), then its coins placed (``place_coins``). When they
+    cannot meet the request on that level, another is designed (the seed moved by ``RETRY_SEED``)
+    while time is left. DesignFailed ("time limit") says the best placement found."""
+    import time
+    from dataclasses import replace
+
+    from designer.search.result import DesignFailed
+
+    began = time.perf_counter()
+    budget = Budget(time_limit, ended=cancel)
+    bare = replace(request, coins=0, full_clear_min=None, full_clear_max=None)
+    band = (request.full_clear_min, request.full_clear_max)
+    tried, best, attempt = [level.replace(coins=()) for level in exclude], None, 0  # a pack's levels, bare
+    while True:
+        found = plain_design(bare, seed=seed + attempt * RETRY_SEED, time_limit=budget.share(DESIGN_SHARE).left(),
+                             exclude=tuple(tried), cancel=cancel, **options)
+        try:
+            placed = place_coins(found.level, request.coins, band, seed=seed + attempt,
+                                 budget=budget.share(0.6).within(PLACE_SECONDS))
+        except ValueError:  # too few cells for the coins on this level
+            placed = None
+        if placed is not None and placed.met:
+            record = found.generator.but(request=request, seed=seed, seconds=time.perf_counter() - began,
+                                         full_clear=placed.report.full.stops)
+            return replace(found, level=placed.level, generator=record)
+        if placed is not None and (best is None or _rank(placed, _band_miss(band)) < _rank(best, _band_miss(band))):
+            best = placed
+        tried.append(found.level)
+        attempt += 1
+        if budget.left() < 0.5:
+            what = "" if best is None else (
+                f": the best had a full clear of {best.report.full.stops}"
+                + ("" if best.worth else ", some coin not worth taking"))
+            asked = f" with a full clear in {_band_words(band)}" if band != (None, None) else ""
+            raise DesignFailed("time limit", f"time limit reached: no placement of {request.coins} coins{asked}, "
+                                             f"each worth taking and none to be lost, on {attempt} "
+                                             f"level{'s' if attempt != 1 else ''} designed{what}")
+
+
+def _band_miss(band):
+    """How far a full clear is from the band (0: in it), then the longer the better."""
+    low, high = band
+
+    def miss(stops):
+        if stops is None:
+            return (float("inf"), 0)
+        return (max(0, (low or 0) - stops) + max(0, stops - (high if high is not None else stops)), -stops)
+    return miss
+
+
+def _band_words(band) -> str:
+    low, high = band
+    return f"{low}..{high}" if low is not None and high is not None else f">= {low}" if low is not None else f"<= {high}"

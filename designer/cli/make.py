@@ -163,7 +163,7 @@ def make(
             method=None if method is None else method.value,
             doors=tuple(parse_cell(text, "--door") for text in door or ()), routes=tuple(route or ()),
             items=items or 0, teleports=teleports or 0, first=first, curve_by=curve_by.value,
-            coins=coins or 0, full_clear=_band(full_clear),
+            coins=coins or 0, full_clear=ops.full_clear_band(full_clear),
             player=_player(player)))
     output = ops.LevelOutput(file=output_file, folder=out, fmt=fmt.value, force=force)
     with progress_bar(progress_shown()) as on_progress:
@@ -174,20 +174,6 @@ def make(
         note(summary(found, plan))
     if out is not None:
         note(f"wrote {plan.count} level{'s' if plan.count > 1 else ''} to {out}")
-
-
-def _band(text: str | None) -> tuple[int | None, int | None]:
-    """``--full-clear K`` or ``K..M`` as (K, M); one line on a bad value."""
-    if text is None:
-        return (None, None)
-    low, dots, high = text.partition("..")
-    try:
-        band = (int(low), int(high) if dots else None)
-    except ValueError:
-        raise DesignerError(f"--full-clear {text!r}: K or K..M, whole numbers of moves") from None
-    if band[0] < 1 or (band[1] is not None and band[1] < band[0]):
-        raise DesignerError(f"--full-clear {text!r}: K at least 1, and M at least K")
-    return band
 
 
 def _player(path: str | None) -> tuple[float, float] | None:
@@ -252,10 +238,8 @@ def summary(found, plan) -> str:
     placed = g.request.teleports if g.request is not None else 0
     if placed:
         choices += f", {placed} teleport pair{'s' if placed != 1 else ''} placed, each mattering"
-    coins = level.coins if level is not None else ()
-    if coins:
-        choices += (f", {len(coins)} coin{'s' if len(coins) != 1 else ''}, each worth taking, full clear "
-                    f"{g.full_clear} (proven optimal)")
+    if level is not None and level.coins:
+        choices += f", {len(level.coins)} coins, each worth taking, full clear {g.full_clear} (proven optimal)"
     if items:  # what each adds, as analyze says it
         choices += (f", {len(items)} item{'s' if len(items) != 1 else ''}, each mattering (adding "
                     + ", ".join(str(item.adds) for item in found.analysis.items)

@@ -1,9 +1,8 @@
 """The level value type and its canonical ASCII form.
 
-A level is an H x W grid of terrain (ice, rock, snow) plus a start and a goal cell, and up to
-``MAX_ITEMS`` items (``*``) on ice cells, to be taken before the goal opens (the rules:
-``designer.core.items``), and up to ``MAX_COINS`` coins (``$``): optional, the goal never waits
-for them, and the full clear takes them all (``designer.analysis.tour``).
+A level is an H x W grid of terrain (ice, rock, snow) plus a start and a goal cell, up to
+``MAX_ITEMS`` items (``*``) on ice to take before the goal opens (``designer.core.items``), and up
+to ``MAX_COINS`` coins (``$``), which the goal never waits for (``designer.analysis.tour``).
 ``Level.from_ascii`` reads the canonical form and the two common dialects; ``str(level)``
 prints the canonical form, and the two round-trip exactly.
 """
@@ -30,11 +29,9 @@ CLASS_NAMES = ("unsolvable", "weak", "strong")
 MAX_ITEMS = 8
 #: The character of an item, in every dialect (no dialect spells a tile with it).
 ITEM_CHAR = "*"
-#: The most coins a level holds: a full clear's states are searched as they are reached
-#: (``designer.analysis.tour``), items and coins one bit each of a 64-bit word beside the cell.
-MAX_COINS = 32
-#: The character of a coin, in every dialect.
-COIN_CHAR = "$"
+#: The most coins (``$``, in every dialect) a level holds: a full clear's states are searched as
+#: reached (``designer.analysis.tour``), each item and coin a bit of a 64-bit word beside the cell.
+MAX_COINS, COIN_CHAR = 32, "$"
 
 #: Limits on what we accept as a level: anything larger is a mistake, not a puzzle.
 MAX_SIDE = 1000
@@ -148,8 +145,7 @@ class Grid:
 @dataclass(frozen=True, eq=False)
 class Level(Grid):
     """An immutable level: ``terrain`` (H x W uint8 of ICE/ROCK/SNOW), ``start`` and ``goal``, and
-    ``items``: the cells of its items, sorted (none in most levels; see ``designer.core.items``);
-    ``coins``: the cells of its coins, sorted (optional to take: ``designer.analysis.tour``)."""
+    the sorted cells of its ``items`` (``designer.core.items``) and ``coins`` (``designer.analysis.tour``)."""
 
     terrain: np.ndarray
     start: Cell
@@ -439,8 +435,8 @@ def scan_rows(rows: list[str], dialect: Dialect, items: list[Cell] | None = None
                     items.append((r, c))
                     continue  # an item lies on ice
                 if ch == COIN_CHAR and coins is not None:
-                    coins.append((r, c))
-                    continue  # so does a coin
+                    coins.append((r, c))  # so does a coin
+                    continue
                 raise LevelError(f"unknown character {ch!r} at row {r}, col {c} ({dialect.name} level)")
             terrain[r, c] = _TERRAIN_CODE[kind]
             if kind == "start":

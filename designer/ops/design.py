@@ -138,6 +138,24 @@ def request_for(options: MakeOptions) -> LayoutRequest:
                          first=options.first, player=options.player)
 
 
+def full_clear_band(text: str | None) -> tuple[int | None, int | None]:
+    """``--full-clear K`` or ``K..M`` as (K, M); DesignerError (one line) on a bad value.
+
+    >>> full_clear_band("40"), full_clear_band("30..45")
+    ((40, None), (30, 45))
+    """
+    if text is None:
+        return (None, None)
+    low, dots, high = text.partition("..")
+    try:
+        band = (int(low), int(high) if dots else None)
+    except ValueError:
+        raise DesignerError(f"--full-clear {text!r}: K or K..M, whole numbers of moves") from None
+    if band[0] < 1 or (band[1] is not None and band[1] < band[0]):
+        raise DesignerError(f"--full-clear {text!r}: K at least 1, and M at least K")
+    return band
+
+
 def plan(options: MakeOptions) -> Plan:
     """The plan of ``make`` for these options: presets and curves expanded, every request
     validated, the method able to do what is asked (DesignerError, one line, otherwise)."""

@@ -30,13 +30,12 @@ A design runs as a portfolio, every random choice drawn from the seed:
 
 Where no exhaustive search is in reach, with two workers or more, stages 2 and 3 run at once
 (``meet_beside_model``, ``maximize_beside_model``): the model from the first second (after the
-climb's short head start) on one worker, the climb and the annealing beside it; meeting K, the
-first verified level wins; maximizing, what they verify raises the model's bar at once; a proof
-ends both, and the model gets every worker when the others give up.
+climb's head start) on one worker, the climb and the annealing beside it; meeting K, the first
+verified level wins; maximizing, what they verify raises the model's bar at once; a proof ends
+both, and the model gets every worker when the others give up.
 
-A room with several doors (``LayoutRequest.is_room``) runs the same portfolio, every stage scoring
-a layout over all its routes at once (``designer.search.engines.rooms``); its choices go to
-``room_choices``.
+A room (``LayoutRequest.is_room``) runs the same portfolio, each stage scoring all its routes at
+once (``designer.search.engines.rooms``). Coins are placed on the level designed (``coins``).
 
 Every candidate is re-checked by ``designer.analysis`` (networkx: strong, reversible, min stops
 from our own solver). One that fails is excluded from the model by a no-good cut and the search
@@ -58,22 +57,21 @@ from designer.core.control import CancelToken
 from designer.core.errors import DesignerError
 from designer.core.level import Level
 from designer.core.request import LayoutRequest
-from designer.search import decisions, felt
+from designer.search import coins, decisions, felt
 from designer.search.engines import anneal, exhaustive, opengrid
 from designer.search.engines.items import design_with_items
 from designer.search.goal import Goal
 from designer.search.images import with_images
 from designer.search.result import Design, DesignFailed, infeasible_message
-from designer.search.stages import (anneal_stage, band_stage, choices_stage, climb_stage,
-                                    endpoints_stage, ends_model_stage, exhaustive_stage,
-                                    model_stage, open_grid_stage, refute_stage, room_choices_stage,
-                                    sample_stage)
+from designer.search.stages import (anneal_stage, band_stage, choices_stage, climb_stage, endpoints_stage,
+                                    ends_model_stage, exhaustive_stage, model_stage, open_grid_stage,
+                                    refute_stage, room_choices_stage, sample_stage)
 from designer.search.state import Progress, Search, StageResult
 from designer.search.tuning import (ANNEAL_SHARE_BEFORE_MODEL, CHOICES_FLOOR_SHARE, CLIMB_SHARE,
                                     CLIMB_SHARE_BEFORE_ANNEAL, CLIMB_SHARE_BEFORE_PROOF, EXHAUSTIVE_REACH,
                                     MAXIMIZE_BESIDE_MODEL_CELLS, MODEL_HEAD_START, MODEL_HEAD_START_CELLS,
-                                    ROOM_CHOICES_ROUND_SHARE, ROOM_CHOICES_STALL_SHARE, SEARCH_SHARE_WITHOUT_PROOF,
-                                    STALL_MIN_SECONDS)
+                                    ROOM_CHOICES_ROUND_SHARE, ROOM_CHOICES_STALL_SHARE,
+                                    SEARCH_SHARE_WITHOUT_PROOF, STALL_MIN_SECONDS)
 from designer.search.validation import validate
 
 __all__ = ["design", "lower_bound"]
@@ -96,20 +94,18 @@ def design(
 ) -> Design:
     """A verified strong, reversible level meeting ``request``, or DesignFailed saying why; met with
     ``auto``, then raised in decisions (``designer.search.decisions``); asked in predicted difficulty,
-    by ``designer.search.felt``. ``method``: ``auto`` (the portfolio), ``cpsat`` (the CP-SAT model
-    alone) or ``cpsat-ends`` (the model alone, once per start and goal pair). ``exclude``: levels not
-    to return again (packs). ``maximize``: the most min stops found in the time limit, the record
-    saying whether proven optimal; ``maximize_choices``: the most options along the solution, every
-    constraint kept. ``executor`` runs the exhaustive search's shards (``designer.search.executor``).
-    ``hint``: a layout to start from (verified like any other). ``cancel``: a token that ends the
-    work when set (``designer.core.control``), as if the time were up."""
+    by ``designer.search.felt``; with coins, by ``designer.search.coins``. ``method``: ``auto`` (the
+    portfolio), ``cpsat`` (the CP-SAT model alone) or ``cpsat-ends`` (the model alone, once per start
+    and goal pair). ``exclude``: levels not to return again (packs). ``maximize``: the most min stops
+    found in the time limit, the record saying whether proven optimal; ``maximize_choices``: the most
+    options along the solution, every constraint kept. ``executor`` runs the exhaustive search's
+    shards (``designer.search.executor``). ``hint``: a layout to start from (verified like any other).
+    ``cancel``: a token that ends the work when set (``designer.core.control``), as the time's end."""
     validate(request)
-    if request.coins:  # the level with its coins aside, then the coins (designer.search.coins)
-        from designer.search.coins import design_with_coins
-
-        return design_with_coins(request, design, seed=seed, time_limit=time_limit, cancel=cancel, exclude=exclude,
-                                 workers=workers, maximize=maximize, progress=progress, method=method,
-                                 executor=executor, maximize_choices=maximize_choices, hint=hint)
+    if request.coins:
+        return coins.design_with_coins(request, design, seed=seed, time_limit=time_limit, cancel=cancel, exclude=exclude,
+                                       workers=workers, maximize=maximize, progress=progress, method=method,
+                                       executor=executor, maximize_choices=maximize_choices, hint=hint)
     if request.difficulty is not None:  # asked in predicted difficulty (designer.search.felt)
         return felt.design_felt(request, design, seed=seed, time_limit=time_limit, cancel=cancel, workers=workers,
                                 exclude=exclude, progress=progress, method=method, executor=executor,
@@ -120,8 +116,7 @@ def design(
         raise DesignerError("--maximize and --maximize-choices are two objectives: choose one, or see both at "
                             "once with designer pareto")
     if request.extras and not (method != "auto" and request.model_poses):
-        # the plain level by this portfolio, then the items and portals (designer.search.engines.items); the
-        # model alone poses a template's pinned portals on one grid
+        # the plain level, then its items and portals (designer.search.engines.items); cpsat poses pinned portals
         return design_with_items(request, plain_design=design, seed=seed, time_limit=time_limit, workers=workers,
                                  maximize=maximize, maximize_choices=maximize_choices, exclude=exclude,
                                  progress=progress, method=method, cancel=cancel)
@@ -346,9 +341,8 @@ def _beside_model(search: Search, other_stages, *, first_wins: bool) -> tuple[St
     helper.start()
     result = StageResult()
     try:
-        # A head start: what the climb meets at once never waits on loading OR-Tools and building
-        # the model, whose Python holds the interpreter's lock; on small grids, where building is
-        # quick and the model often proves what the climb cannot, a shorter one.
+        # A head start: what the climb meets at once never waits on loading OR-Tools and building the model,
+        # whose Python holds the interpreter's lock; shorter on small grids, where the model often proves more.
         cells = search.request.height * search.request.width
         head_start = Budget(MODEL_HEAD_START * min(1.0, cells / MODEL_HEAD_START_CELLS))
         while not (race.cancelled() or given_up.is_set() or head_start.expired()):

@@ -173,3 +173,18 @@ def test_a_coin_request_that_cannot_be_asked_is_one_line(args, words, capsys):
     assert main(["make", "--min-stops", "10", *args]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and words in err[0]
+
+
+def test_a_templates_coins_stay_where_it_draws_them(tmp_path):
+    from designer.cli import main
+    from designer.formats.level_files import read_level
+
+    template = tmp_path / "t.txt"
+    template.write_text("#########\n" + "#???????#\n" * 2 + "#??$????#\n" + "#???????#\n" * 4 + "#########\n")
+    out = tmp_path / "out.txt"
+    assert main(["make", "--template", str(template), "--min-stops", "10", "--coins", "1", "--seed", "1",
+                 "--time-limit", "60", "-o", str(out)]) == 0
+    level = read_level(str(out))
+    assert (3, 3) in level.coins and len(level.coins) == 2
+    report = coin_report(level, 30.0)
+    assert report.traps == 0 and all(coin.adds >= 1 for coin in report.coins)

@@ -872,3 +872,31 @@ def test_a_playtests_lines_are_taken_in_order_and_checked_by_the_rules(studio):
     assert status == 200 and log["text"].count("\n") == 3
     status, report = studio.post(f"/api/playtest/{made['playtest']}/report", {})
     assert status == 200 and "where players rested" in report["text"]
+
+
+@needs_browser
+def test_a_coin_painted_stays_and_a_fill_places_more_each_worth_taking(studio):
+    """The coin tool paints a `$` the fill keeps where it is (a template's pinned coin); ``coins``
+    asks the fill for more, and every coin of the level it hands back is worth taking."""
+    from designer.analysis.tour import coin_report
+    from designer.formats.level_files import level_from_json
+
+    with studio_page(studio) as (_, page, errors):
+        page.fill('[name="size"]', "9x9")
+        page.press('[name="size"]', "Enter")
+        page.click('[data-tool="coin"]')
+        page.click('[data-cell="3,3"]')
+        assert page.locator('.cell[data-tile="$"]').count() == 1
+        page.fill('[name="min-stops"]', "10")
+        page.fill('[name="coins"]', "1")
+        page.click("#fill")
+        page.locator('body[data-state="filling"]').wait_for()
+        page.locator('body[data-state="editing"]').wait_for(timeout=90_000)
+        found = page.evaluate("window.lastLevel")
+        assert found is not None, page.inner_text("#progress")
+        level = level_from_json(found)
+        assert (3, 3) in level.coins and len(level.coins) == 2
+        assert page.locator('.cell[data-tile="$"]').count() == 2
+        report = coin_report(level, 30.0)
+        assert report.traps == 0 and all(coin.adds >= 1 for coin in report.coins)
+        assert errors == []

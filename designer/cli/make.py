@@ -239,7 +239,7 @@ def summary(found, plan) -> str:
     if placed:
         choices += f", {placed} teleport pair{'s' if placed != 1 else ''} placed, each mattering"
     if level is not None and level.coins:
-        choices += f", {len(level.coins)} coins, each worth taking, full clear {g.full_clear} (proven optimal)"
+        choices += f", {len(level.coins)} coin{'s' * (len(level.coins) > 1)}, each worth taking, full clear {g.full_clear} (proven optimal)"
     if items:  # what each adds, as analyze says it
         choices += (f", {len(items)} item{'s' if len(items) != 1 else ''}, each mattering (adding "
                     + ", ".join(str(item.adds) for item in found.analysis.items)

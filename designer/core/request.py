@@ -13,13 +13,14 @@ from dataclasses import dataclass, fields
 from functools import cached_property
 
 from designer.core.errors import DesignerError, LevelError
-from designer.core.level import DOOR_CHARS, ICE, ITEM_CHAR, ROCK, SNOW, Cell
+from designer.core.level import COIN_CHAR, DOOR_CHARS, ICE, ITEM_CHAR, ROCK, SNOW, Cell
 from designer.core.limits import MAX_COUNT
 from designer.core.room import parse_route
 
 #: Template characters: canonical ASCII plus '?' for a free cell; a door 1-9 is ice, and so is an
 #: item ``*`` (pinned where the template draws it).
-TEMPLATE_TILES = {"#": ROCK, ".": ICE, "_": SNOW, "S": ICE, "G": ICE, ITEM_CHAR: ICE, **{door: ICE for door in DOOR_CHARS}}
+TEMPLATE_TILES = {"#": ROCK, ".": ICE, "_": SNOW, "S": ICE, "G": ICE, ITEM_CHAR: ICE, COIN_CHAR: ICE,
+                  **{door: ICE for door in DOOR_CHARS}}
 FREE = "?"
 
 
@@ -111,6 +112,11 @@ class LayoutRequest:
     def pinned_items(self) -> tuple[Cell, ...]:
         """The items the template draws (``*``), sorted."""
         return tuple((r, c) for r, row in enumerate(self.template or ()) for c, ch in enumerate(row) if ch == ITEM_CHAR)
+
+    @cached_property
+    def pinned_coins(self) -> tuple[Cell, ...]:
+        """The coins the template draws (``$``), sorted (``designer.search.coins``)."""
+        return tuple((r, c) for r, row in enumerate(self.template or ()) for c, ch in enumerate(row) if ch == COIN_CHAR)
 
     @property
     def item_count(self) -> int:

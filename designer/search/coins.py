@@ -91,11 +91,12 @@ def candidates(level: Level) -> list[Cell]:
 
 
 def place_coins(level: Level, count: int, band: tuple[int | None, int | None] = (None, None), *, seed: int = 0,
-                budget: Budget) -> Placed:
-    """``count`` coins on ``level`` (see the module docstring): the placement that met the request,
-    or the best one found when the budget ran out first (``Placed.met`` says which)."""
+                budget: Budget, pinned: tuple[Cell, ...] = ()) -> Placed:
+    """``count`` coins on ``level`` besides the ``pinned`` ones, which stay where they are (see the
+    module docstring): the placement that met the request, or the best one found when the budget
+    ran out first (``Placed.met`` says which)."""
     rng = random.Random(seed)
-    pool = candidates(level)
+    pool = [cell for cell in candidates(level) if cell not in pinned]
     if len(pool) < count:
         raise ValueError(f"{count} coins do not fit: {len(pool)} cells can hold a coin that cannot be lost")
 
@@ -105,7 +106,7 @@ def place_coins(level: Level, count: int, band: tuple[int | None, int | None] = 
 
     miss = _band_miss(band)  # how far a full clear is from the band (0: in it), then the longer the better
 
-    coins: list[Cell] = []
+    coins: list[Cell] = list(pinned)
     order = pool[:]
     rng.shuffle(order)  # the seed breaks ties
     alone = {cell: length([cell]) for cell in order}  # each cell's full clear as the only coin
@@ -131,7 +132,7 @@ def place_coins(level: Level, count: int, band: tuple[int | None, int | None] = 
     improved = miss(now)[0] <= CLIMB_REACH  # a climb moves a full clear a few moves; farther: another level
     while not best.met and improved and not budget.expired():  # sweeps: each coin moved to its best cell
         improved = False
-        for k in rng.sample(range(len(coins)), len(coins)):
+        for k in rng.sample(range(len(pinned), len(coins)), len(coins) - len(pinned)):
             others = coins[:k] + coins[k + 1:]
             scored = [(miss(length(others + [cell])), j, cell)
                       for j, cell in enumerate(cell for cell in order if cell not in coins)]
@@ -184,7 +185,9 @@ def design_with_coins(request, plain_design, *, seed: int = 0, time_limit: float
 
     began = time.perf_counter()
     budget = Budget(time_limit, ended=cancel)
-    bare = replace(request, coins=0, full_clear_min=None, full_clear_max=None)
+    pinned = request.pinned_coins  # a template's coins: fixed ice while the level is designed
+    template = None if request.template is None else tuple(row.replace("$", ".") for row in request.template)
+    bare = replace(request, coins=0, full_clear_min=None, full_clear_max=None, template=template)
     band = (request.full_clear_min, request.full_clear_max)
     tried, best, attempt = [level.replace(coins=()) for level in exclude], None, 0  # a pack's levels, bare
     while True:
@@ -192,7 +195,7 @@ def design_with_coins(request, plain_design, *, seed: int = 0, time_limit: float
                              exclude=tuple(tried), cancel=cancel, **options)
         try:
             placed = place_coins(found.level, request.coins, band, seed=seed + attempt,
-                                 budget=budget.share(0.6).within(PLACE_SECONDS))
+                                 budget=budget.share(0.6).within(PLACE_SECONDS), pinned=pinned)
         except ValueError:  # too few cells for the coins on this level
             placed = None
         if placed is not None and placed.met:

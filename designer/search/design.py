@@ -102,7 +102,7 @@ def design(
     shards (``designer.search.executor``). ``hint``: a layout to start from (verified like any other).
     ``cancel``: a token that ends the work when set (``designer.core.control``), as the time's end."""
     validate(request)
-    if request.coins:
+    if request.coins or request.pinned_coins:
         return coins.design_with_coins(request, design, seed=seed, time_limit=time_limit, cancel=cancel, exclude=exclude,
                                        workers=workers, maximize=maximize, progress=progress, method=method,
                                        executor=executor, maximize_choices=maximize_choices, hint=hint)

@@ -78,14 +78,15 @@ def _validate_coins(request: LayoutRequest) -> None:
         raise DesignerError("--coins must not be negative")
     if request.coins > MAX_COINS:
         raise DesignerError(f"--coins {request.coins}: a level holds at most {MAX_COINS}")
-    if request.coins and request.is_room:
+    if (request.coins or request.pinned_coins) and request.is_room:
         raise DesignerError("--coins: a room with several doors is not designed with coins yet")
-    if (low is not None or high is not None) and not request.coins:
+    if request.coins + len(request.pinned_coins) > MAX_COINS:
+        raise DesignerError(f"{request.coins + len(request.pinned_coins)} coins ({len(request.pinned_coins)} drawn in "
+                            f"the template): a level holds at most {MAX_COINS}")
+    if (low is not None or high is not None) and not (request.coins or request.pinned_coins):
         raise DesignerError("--full-clear is the band of the full clear, which takes the coins: it needs --coins")
     if low is not None and high is not None and low > high:
         raise DesignerError(f"--full-clear {low}..{high}: the band is upside down")
-    if request.coins and request.template and any("$" in row for row in request.template):
-        raise DesignerError("a template's coins ($) are not pinned yet: leave them out and ask --coins")
     if request.coins and request.coins + request.items + request.placed_snow() + 2 > len(request.free_cells()):
         raise DesignerError(f"--coins {request.coins} does not fit: {len(request.free_cells())} free cells")
 

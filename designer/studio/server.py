@@ -65,7 +65,8 @@ STATIC = {"/studio.js": ("designer.studio", "studio.js", "text/javascript; chars
 _WHOLE = ("a whole number", lambda v: type(v) is int)
 _FLAG = ("true or false", lambda v: type(v) is bool)
 FILL_FIELDS = {
-    **{name: _WHOLE for name in ("min_stops", "max_stops", "max_rocks", "snow", "min_choices", "items", "seed")},
+    **{name: _WHOLE for name in ("min_stops", "max_stops", "max_rocks", "snow", "min_choices", "items", "coins",
+                                 "seed")},
     **{name: _FLAG for name in ("tidy", "maximize", "maximize_choices", "unique")},
     "time_limit": ("a number of seconds", lambda v: type(v) in (int, float)),
     "method": ("a method's name", lambda v: isinstance(v, str)),

@@ -24,7 +24,7 @@ window.STEP = { u: [-1, 0], d: [1, 0], l: [0, -1], r: [0, 1] };
     return sessionStorage.getItem("designer-studio-token") || "";
   })();
   let page = null;  // the promise of this page's id, made by the server (pageId)
-  const TOOLS = { ice: ".", rock: "#", snow: "_", free: "?", start: "S", goal: "G", item: "*" };
+  const TOOLS = { ice: ".", rock: "#", snow: "_", free: "?", start: "S", goal: "G", item: "*", coin: "$" };
   const MAX_SIDE = 40;
   let height = 0, width = 0, tiles = [], locked = [], tool = "rock";
   let history = [], future = [], pending = null, fill = null, source = null, lastSeed = null;
@@ -383,7 +383,7 @@ window.STEP = { u: [-1, 0], d: [1, 0], l: [0, -1], r: [0, 1] };
   function lockAll(lock) {  // lock every painted cell, or unlock every cell inside the frame but the ends, doors, items
     remember();
     for (let r = 0; r < height; r++) for (let c = 0; c < width; c++) {
-      const keep = border(r, c) || /[SG1-9*]/.test(tiles[r][c]);
+      const keep = border(r, c) || /[SG1-9*$]/.test(tiles[r][c]);
       locked[r][c] = tiles[r][c] !== "?" && (lock || keep);
     }
     drawAll(); refresh();
@@ -472,7 +472,7 @@ window.STEP = { u: [-1, 0], d: [1, 0], l: [0, -1], r: [0, 1] };
   function request(seed) {
     const routes = form.elements["route"].value.split(",").map(s => s.trim()).filter(Boolean);
     return { min_stops: number("min-stops"), max_stops: number("max-stops"), max_rocks: number("max-rocks"),
-             snow: number("snow"), min_choices: number("min-choices"), items: number("items"),
+             snow: number("snow"), min_choices: number("min-choices"), items: number("items"), coins: number("coins"),
              time_limit: number("time-limit"),
              seed: seed, method: form.elements["method"].value, routes: routes.length ? routes : null,
              tidy: form.elements["tidy"].checked, maximize: form.elements["maximize"].checked,

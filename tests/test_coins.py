@@ -188,3 +188,39 @@ def test_a_templates_coins_stay_where_it_draws_them(tmp_path):
     assert (3, 3) in level.coins and len(level.coins) == 2
     report = coin_report(level, 30.0)
     assert report.traps == 0 and all(coin.adds >= 1 for coin in report.coins)
+
+
+def test_a_full_clear_the_limits_cut_short_is_status_1_with_the_bound_reached(tmp_path, capsys, monkeypatch):
+    from designer.analysis import tour
+    from designer.cli import main
+
+    level = tmp_path / "far.txt"
+    level.write_text("##########\n#S$.$.$..#\n########.#\n#G$.$.$..#\n##########\n")
+    cut = full_clear(Level.from_ascii(level.read_text()), 0.0)  # no time at all: nothing searched
+    assert cut.moves is None and not cut.proven and cut.how == "time limit reached" and cut.lower_bound >= 1
+    searched = tour.full_clear
+    monkeypatch.setattr(tour, "full_clear", lambda found, budget=None, *a: searched(found, 0.0, *a))
+    assert main(["solve", str(level)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"designer: full clear: none found, time limit reached (no full clear has fewer than "
+                   f"{cut.lower_bound} moves)"]
+    monkeypatch.setattr(tour, "full_clear", searched)
+    assert main(["solve", str(level)]) == 0
+    assert "full clear (6 coins): " in capsys.readouterr().out
+
+
+def test_coins_go_into_a_users_map_once(tmp_path):
+    from designer.cli import main
+    from designer.formats.level_files import read_level
+
+    coins = tmp_path / "coins.txt"
+    coins.write_text("#######\n#S...$#\n#.##.##\n#..G..#\n#######\n")
+    plain = tmp_path / "plain.txt"
+    plain.write_text(coins.read_text().replace("$", "."))
+    assert main(["export", str(plain), "-o", str(tmp_path / "map.tmj")]) == 0
+    assert main(["export", str(coins), "--into", str(tmp_path / "map.tmj"), "-o", str(tmp_path / "one.tmj")]) == 0
+    assert main(["export", str(coins), "--into", str(tmp_path / "one.tmj"), "-o", str(tmp_path / "two.tmj")]) == 0
+    document = json.loads((tmp_path / "two.tmj").read_text())
+    assert [o["name"] for layer in document["layers"] if layer.get("type") == "objectgroup"
+            for o in layer["objects"]].count("coin") == 1
+    assert read_level(str(tmp_path / "two.tmj")) == Level.from_ascii(coins.read_text())

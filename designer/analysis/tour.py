@@ -12,9 +12,10 @@ per item and coin, never over the whole product (up to 40 things: ``designer.cor
 1. **A lower bound** from the cells alone (``Bounds``). For each thing k, ``take[k][x]`` is the
    fewest moves from cell x to a move that takes k, and ``after[k]`` the fewest from just after
    taking k to another thing, ``exit[k]`` to the exit. Every thing left is taken by some move,
-   reached from the cell the player is on or from just after another thing left, so a state's
-   bound is the sum over the things left of the least of those, plus the least way out after
-   the last one. It never overestimates: no search below prunes a shorter full clear.
+   reached from the cell the player is on or from just after another thing left, and the first
+   from the cell, so a state's bound is the sum over the things left of the least of those (the
+   first's from the cell), plus the least way out after the last one, and never less than the
+   way to the exit. It never overestimates: no search below prunes a shorter full clear.
 2. **A beam**: breadth-first layers that keep the ``width`` most promising states (fewest
    things left, then the least bound), widened while time is left. It finds a full clear fast,
    with no promise.
@@ -147,10 +148,13 @@ class Bounds:
         if not count:
             return self.exit[cells]
         left = ((~masks[:, None]) >> np.arange(count)[None, :]) & 1 == 1  # (states, things)
-        reach = np.minimum(self.take[:, cells].T, self.after[None, :])
+        take = self.take[:, cells].T
+        reach = np.minimum(take, self.after[None, :])
         total = np.where(left, reach, 0).sum(axis=1)
+        first = np.where(left, take - reach, INF).min(axis=1)  # the first thing taken is reached from here
         out = np.where(left, self.exit_after[None, :], INF).min(axis=1)
-        return np.minimum(np.where(left.any(axis=1), total + out, self.exit[cells]), INF)
+        bound = np.where(left.any(axis=1), total + first + out, 0)
+        return np.minimum(np.maximum(bound, self.exit[cells]), INF)
 
 
 def bounds(moves: Moves) -> Bounds:

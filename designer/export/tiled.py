@@ -242,6 +242,7 @@ def into_map(user, found: Level | Room) -> dict:
     layer["data"] = data
     _place_doors(document, user, doors)
     _place_items(document, user, sorted(items))
+    _place_items(document, user, sorted(getattr(found, "coins", ())), "coin")
     if isinstance(found, Room):
         figures = []
         for one in solve_routes(found):
@@ -305,7 +306,7 @@ def _what(found: Level | Room) -> str:
 
 #: What each template character of a map is, in a refusal.
 _NAMES = {"#": "rock or wall", ".": "ice", "_": "snow", "*": "an item", "?": "a free cell", "S": "the start",
-          "G": "the goal"}
+          "G": "the goal", "$": "a coin"}
 
 
 def _name(ch: str) -> str:
@@ -315,7 +316,7 @@ def _name(ch: str) -> str:
 def disagreement(user, found: Level | Room) -> str | None:
     """Why ``found`` is not the room a user's map shows (None when it is): of another kind (a
     level's start and goal against a room's doors 1-9), or a cell the map fixes (all but its free
-    cells) drawn otherwise. A fixed ice cell may hold an item, or a door the map does not place."""
+    cells) drawn otherwise. A fixed ice cell may hold an item, a coin, or a door the map does not place."""
     if user.is_room != isinstance(found, Room):
         mine = "a room with doors 1-9" if user.is_room else "a level with a start and a goal"
         return f"the map is {mine}, the file {'a room with doors 1-9' if isinstance(found, Room) else 'a level'}"
@@ -325,7 +326,7 @@ def disagreement(user, found: Level | Room) -> str | None:
     for r, row in enumerate(user.rows):
         for c, drawn in enumerate(row):
             mine = rows[r][c]
-            if drawn in ("?", mine) or (drawn == "." and (mine == "*" or mine in unplaced)):
+            if drawn in ("?", mine) or (drawn == "." and (mine in "*$" or mine in unplaced)):
                 continue
             return (f"row {r}, col {c}: the map has {_name(drawn)} there, the {_what(found)} {_name(mine)}: write a "
                     f"{_what(found)} designed from this map (make --template)")
@@ -356,23 +357,23 @@ def _open(user) -> set:
     return {(r, c) for r, row in enumerate(user.rows) for c, ch in enumerate(row) if ch != "#"}
 
 
-def _place_items(document: dict, user, items: list) -> None:
+def _place_items(document: dict, user, items: list, name: str = "item") -> None:
     """An object named ``item`` on each item's cell: those of the map stay (they lie on the items
     the map pins), one is added for each other item, in the layer of the map's first item object,
-    or of its doors."""
+    or of its doors. With ``name="coin"``: the same for coins."""
     if not items:
         return
     tile_w, tile_h = document["tilewidth"], document["tileheight"]
     home = user.items_layer or next(iter(user.doors.values()))[0]
     layer = layer_at(document, home)
     have = {object_cell(obj, tile_w, tile_h) for obj in layer.get("objects") or []
-            if isinstance(obj, dict) and obj.get("name") == "item"}
+            if isinstance(obj, dict) and obj.get("name") == name}
     for r, c in items:
-        if (r, c) in have or (r, c) in user.item_cells:
+        if (r, c) in have or (name == "item" and (r, c) in user.item_cells):
             continue
         number = document.get("nextobjectid", 1)
-        layer["objects"].append({"height": 0, "id": number, "name": "item", "point": True, "rotation": 0,
-                                 "type": "item", "visible": True, "width": 0,
+        layer["objects"].append({"height": 0, "id": number, "name": name, "point": True, "rotation": 0,
+                                 "type": name, "visible": True, "width": 0,
                                  "x": c * tile_w + tile_w / 2, "y": r * tile_h + tile_h / 2})
         document["nextobjectid"] = number + 1
 

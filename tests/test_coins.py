@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import oracle_coins
-from designer.analysis.tour import coin_report, full_clear
+from designer.analysis.coins import coin_report
+from designer.analysis.tour import full_clear
 from designer.core.errors import LevelError
 from designer.core.level import Level
 from designer.formats.level_files import dumps, level_from_json

@@ -413,6 +413,18 @@ def test_a_tiled_map_opened_filled_and_saved_back_keeps_its_other_layers(studio,
         browser.close()
 
 
+def filled(page, fields: dict) -> dict:
+    """The request panel's ``fields`` set, Fill clicked and waited for: the level it hands back."""
+    for name, value in fields.items():
+        page.fill(f'[name="{name}"]', value)
+    page.click("#fill")
+    page.locator('body[data-state="filling"]').wait_for()
+    page.locator('body[data-state="editing"]').wait_for(timeout=90_000)
+    level = page.evaluate("window.lastLevel")
+    assert level is not None, page.inner_text("#progress")
+    return level
+
+
 @contextmanager
 def studio_page(studio, downloads: bool = True):
     """Chromium at 1280x800 on the studio's page: (browser, page, the page's errors)."""
@@ -588,13 +600,7 @@ def test_items_painted_played_in_place_and_placed_by_a_fill(studio, tmp_path, ca
         # a fresh room, all free: the fill places one item
         page.fill('[name="size"]', "9x9")
         page.press('[name="size"]', "Enter")
-        page.fill('[name="min-stops"]', "10")
-        page.fill('[name="items"]', "1")
-        page.click("#fill")
-        page.locator('body[data-state="filling"]').wait_for()
-        page.locator('body[data-state="editing"]').wait_for(timeout=90_000)
-        level = page.evaluate("window.lastLevel")
-        assert level is not None, page.inner_text("#progress")
+        level = filled(page, {"min-stops": "10", "items": "1"})
         assert len(level["items"]) == 1 and level["analysis"]["min_stops"] >= 10
         assert page.locator('.cell[data-tile="*"]').count() == 1
         assert errors == []
@@ -878,7 +884,7 @@ def test_a_playtests_lines_are_taken_in_order_and_checked_by_the_rules(studio):
 def test_a_coin_painted_stays_and_a_fill_places_more_each_worth_taking(studio):
     """The coin tool paints a `$` the fill keeps where it is (a template's pinned coin); ``coins``
     asks the fill for more, and every coin of the level it hands back is worth taking."""
-    from designer.analysis.tour import coin_report
+    from designer.analysis.coins import coin_report
     from designer.formats.level_files import level_from_json
 
     with studio_page(studio) as (_, page, errors):
@@ -887,14 +893,7 @@ def test_a_coin_painted_stays_and_a_fill_places_more_each_worth_taking(studio):
         page.click('[data-tool="coin"]')
         page.click('[data-cell="3,3"]')
         assert page.locator('.cell[data-tile="$"]').count() == 1
-        page.fill('[name="min-stops"]', "10")
-        page.fill('[name="coins"]', "1")
-        page.click("#fill")
-        page.locator('body[data-state="filling"]').wait_for()
-        page.locator('body[data-state="editing"]').wait_for(timeout=90_000)
-        found = page.evaluate("window.lastLevel")
-        assert found is not None, page.inner_text("#progress")
-        level = level_from_json(found)
+        level = level_from_json(filled(page, {"min-stops": "10", "coins": "1"}))
         assert (3, 3) in level.coins and len(level.coins) == 2
         assert page.locator('.cell[data-tile="$"]').count() == 2
         report = coin_report(level, 30.0)

@@ -6,4 +6,6 @@
 - ``bounds``: cheap theorems that prove some requests infeasible;
 - ``tidy``: whether every placed tile is needed, and tidying a level;
 - ``verify``: the one verifier: does a level meet a request?
+- ``tour``: the full clear (every coin and item, then the exit), over the states reached;
+- ``coins``: each coin's figures (what it adds, on every fewest way, full-clear traps).
 """

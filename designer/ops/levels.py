@@ -29,7 +29,7 @@ class Analysed:
     analysis: object
     player: object = None
     shape: object = None
-    coins: object = None  # with coins: designer.analysis.tour.CoinReport
+    coins: object = None  # with coins: designer.analysis.coins.CoinReport
 
     def to_dict(self) -> dict:
         """The analysis object of ``analyze --json``: the level's, then ``player`` and ``structure``
@@ -160,7 +160,7 @@ def analyze(source: str, *, routes: list | None = None, player=None, time_limit:
     figures = model.play(found, who) if report.min_stops is not None else None
     coins = None
     if found.coins:
-        from designer.analysis.tour import coin_report
+        from designer.analysis.coins import coin_report
 
         coins = coin_report(found, time_limit)
     return Analysed(found, report, figures, structure(found), coins)

@@ -5,7 +5,7 @@ reversibility, so every guarantee of the request holds with them. Then ``place_c
 coins, all its random choices from the seed:
 
 - **No full-clear trap.** A cell is a candidate only where a coin could not be lost for good
-  (``designer.analysis.tour``: its traps are read coin by coin, so this is a test of the cell
+  (``designer.analysis.coins``: its traps are read coin by coin, so this is a test of the cell
   alone), on ice some slide of the level passes.
 - **Greedy, then a climb.** The ``TOP`` cells whose coin alone makes the longest full clear are
   weighed. Coins are added one at a time, each the one of those (all of them, while time allows)
@@ -30,7 +30,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from designer.analysis.tour import CoinReport, _one_coin, coin_report, full_clear
+from designer.analysis.coins import CoinReport, coin_report, one_coin
+from designer.analysis.tour import full_clear
 from designer.core.budget import Budget
 from designer.core.level import Cell, Level
 from designer.core.rules import portal_index, trace
@@ -47,7 +48,7 @@ PLACING_STATES = 2_000_000
 
 @dataclass(frozen=True)
 class Placed:
-    """The level with its coins, their report (``designer.analysis.tour.CoinReport``), and whether
+    """The level with its coins, their report (``designer.analysis.coins.CoinReport``), and whether
     the placement met the request: every coin worth taking, no full-clear trap, the band."""
 
     level: Level
@@ -85,7 +86,7 @@ def candidates(level: Level) -> list[Cell]:
         cell = level.cell(index)
         if cell in busy or level.terrain[cell] != 0:
             continue
-        if not _one_coin(level, cell)[1]:
+        if not one_coin(level, cell)[1]:
             found.append(cell)
     return found
 

@@ -1,0 +1,124 @@
+"""Each coin of a level: what it adds to the full clear, whether every fewest way to the exit
+takes it, and its full-clear traps (docs/spec.md "Coins"; the full clear: ``designer.analysis.tour``).
+
+>>> from designer.core.level import Level
+>>> report = coin_report(Level.from_ascii("######\\n##.#.#\\n#....#\\n#$.SG#\\n######"))
+>>> report.full.moves, report.coins[0].adds, report.coins[0].traps   # from (1, 4) only the exit is left
+('lr', 1, ((1, 4),))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from designer.analysis.tour import MAX_STATES, FullClear, full_clear, slide_moves, step
+from designer.core.budget import Budget
+from designer.core.level import Cell, Level
+
+
+@dataclass(frozen=True)
+class Coin:
+    """One coin's figures (``coin_report``): ``adds``, the moves it adds to the full clear (the
+    full clear less that of the level without it; None when either is unproven); ``on_every_way``,
+    whether every fewest-moves way to the exit takes it (then it costs nothing); ``traps``, the
+    states reached with it untaken from which the exit is still reached but never with it taken:
+    a player who stops there has lost the full clear for good (each [row, col], with the items
+    taken as a third number when the level has items)."""
+
+    cell: Cell
+    adds: int | None
+    on_every_way: bool
+    traps: tuple[tuple[int, ...], ...]
+
+    def to_dict(self) -> dict:
+        return {"cell": list(self.cell), "adds": self.adds, "on_every_way": self.on_every_way,
+                "traps": [list(t) for t in self.traps]}
+
+
+@dataclass(frozen=True)
+class CoinReport:
+    """A level's coins: its full clear and each coin's figures."""
+
+    full: FullClear
+    coins: tuple[Coin, ...]
+
+    @property
+    def traps(self) -> int:
+        """The full-clear traps: states from which some coin can no longer be taken."""
+        return len({t for coin in self.coins for t in coin.traps})
+
+    def to_dict(self) -> dict:
+        return {"count": len(self.coins), "full_clear": self.full.to_dict(), "full_clear_traps": self.traps,
+                "each": [coin.to_dict() for coin in self.coins]}
+
+
+def coin_report(level: Level, budget: Budget | float | None = None, max_states: int = MAX_STATES) -> CoinReport:
+    """The full clear of ``level`` and each coin's figures (``Coin``), within ``budget`` (half of
+    it for the full clear, the rest shared by the full clears without each coin)."""
+    budget = budget if isinstance(budget, Budget) else Budget(10.0 if budget is None else budget)
+    full = full_clear(level, budget.share(0.5), max_states)
+    coins = []
+    for k, cell in enumerate(level.coins):
+        without = level.replace(coins=level.coins[:k] + level.coins[k + 1:])
+        adds = None
+        if full.proven and full.moves is not None:
+            less = full_clear(without, budget.share(1 / (len(level.coins) - k)), max_states)
+            if less.proven and less.moves is not None:
+                adds = full.stops - less.stops
+        every, traps = one_coin(level, cell)
+        coins.append(Coin(cell, adds, every, traps))
+    return CoinReport(full, tuple(coins))
+
+
+def one_coin(level: Level, coin: Cell) -> tuple[bool, tuple[tuple[int, ...], ...]]:
+    """Whether every fewest way to the exit takes ``coin``, and its full-clear traps: over the
+    states (cell, items taken, this coin taken), every one the player reaches."""
+    moves = slide_moves(level, (*level.items, coin))
+    bit = 1 << len(level.items)
+    shift = np.int64(len(moves.things))
+    cells, masks = np.array([moves.start]), np.zeros(1, np.int64)
+    seen = {int(moves.start) << int(shift)}
+    edges, exits = [], []  # (from key, to key); (from key, coin taken)
+    depth, fewest, fewest_without = 0, None, None
+    while len(cells):
+        depth += 1
+        source, _, cell, mask, exited = step(moves, cells, masks)
+        keys = (cells[source] << shift) | masks[source]
+        for at in np.flatnonzero(exited):
+            exits.append((int(keys[at]), bool(mask[at] & bit)))
+            fewest = fewest or depth
+            if not mask[at] & bit:
+                fewest_without = fewest_without or depth
+        stay = ~exited
+        to = (cell[stay] << shift) | mask[stay]
+        edges.extend(zip(keys[stay].tolist(), to.tolist()))
+        fresh = [key for key in dict.fromkeys(to.tolist()) if key not in seen]
+        seen.update(fresh)
+        fresh = np.array(fresh, np.int64)
+        cells, masks = fresh >> shift, fresh & np.int64((1 << len(moves.things)) - 1)
+    into: dict[int, list[int]] = {}
+    for a, b in edges:
+        into.setdefault(b, []).append(a)
+
+    def back(starts) -> set[int]:
+        found, todo = set(starts), list(starts)
+        while todo:
+            for a in into.get(todo.pop(), ()):
+                if a not in found:
+                    found.add(a)
+                    todo.append(a)
+        return found
+
+    with_coin = back({key for key, took in exits if took})
+    any_exit = back({key for key, _ in exits})
+    width, items = level.width, len(level.items)
+    traps = []
+    for key in sorted(seen):
+        mask = key & ((1 << len(moves.things)) - 1)
+        if not mask & bit and key in any_exit and key not in with_coin:
+            r, c = divmod(key >> int(shift), width)
+            traps.append((r, c, mask) if items else (r, c))
+    every = fewest is not None and fewest_without != fewest
+    return every, tuple(traps)

@@ -118,8 +118,10 @@ def solve(source: str, *, by: str = "moves", routes: list | None = None, time_li
     (pairs of doors; every pair i < j when None)."""
     from designer.analysis.routes import solve_routes
     from designer.analysis.solver import solve as solve_level
+    from designer.core.budget import Budget
     from designer.core.room import Room
 
+    budget = Budget(time_limit)  # from the start: reading and the exit's solution count too
     found = _read(source, routes)
     if isinstance(found, Room):
         return RoomSolved(found, solve_routes(found, routes, by=by))
@@ -131,7 +133,7 @@ def solve(source: str, *, by: str = "moves", routes: list | None = None, time_li
     if found.coins:
         from designer.analysis.tour import full_clear
 
-        full = full_clear(found, time_limit)
+        full = full_clear(found, budget)
     return Solved(found, solve_level(found, by=by), full)
 
 
@@ -147,6 +149,9 @@ def analyze(source: str, *, routes: list | None = None, player=None, time_limit:
     from designer.analysis.structure import structure
     from designer.core.room import Room
 
+    from designer.core.budget import Budget
+
+    budget = Budget(time_limit)  # from the start: reading and the analysis count too
     who = player or model.DEFAULT
     found = _read(source, routes)
     if isinstance(found, Room):
@@ -162,7 +167,7 @@ def analyze(source: str, *, routes: list | None = None, player=None, time_limit:
     if found.coins:
         from designer.analysis.coins import coin_report
 
-        coins = coin_report(found, time_limit)
+        coins = coin_report(found, budget)
     return Analysed(found, report, figures, structure(found), coins)
 
 

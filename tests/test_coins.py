@@ -225,3 +225,15 @@ def test_coins_go_into_a_users_map_once(tmp_path):
     assert [o["name"] for layer in document["layers"] if layer.get("type") == "objectgroup"
             for o in layer["objects"]].count("coin") == 1
     assert read_level(str(tmp_path / "two.tmj")) == Level.from_ascii(coins.read_text())
+
+
+def test_a_rooms_coin_is_one_line_and_a_sketchs_coins_are_in_the_live_figures():
+    from designer.core.room import Room
+    from designer.ops.levels import figures
+
+    with pytest.raises(LevelError, match=r"a coin \(\$\) at row 1, col 2: a room holds no coins yet"):
+        Room.from_rows(["#####", "#1$2#", "#####"])
+    found = figures(["#######", "#S...$#", "#.##.##", "#..G..#", "#######"])  # the studio's sketch
+    assert found["routes"][0]["min_stops"] == 2
+    with pytest.raises(LevelError, match="a room holds no coins yet"):
+        figures(["#####", "#1$2#", "#####"])

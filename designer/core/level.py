@@ -411,9 +411,9 @@ DOOR_CHARS = "123456789"
 def scan_rows(rows: list[str], dialect: Dialect, items: list[Cell] | None = None, coins: list[Cell] | None = None
               ) -> tuple[np.ndarray, list[Cell], list[Cell], dict[int, list[Cell]]]:
     """The terrain of rows in a dialect, with the cells of its start and goal characters and of
-    each door digit (doors are ice); LevelError (one line) for anything else. An item (``*``,
-    on ice) is appended to ``items`` when a list is given, and refused otherwise; a coin
-    (``$``) to ``coins`` likewise."""
+    each door digit (doors are ice); LevelError (one line) for anything else. An item (``*``)
+    or a coin (``$``), on ice, is appended to ``items`` or ``coins`` when a list is given, and
+    refused otherwise (a room's: it holds no coins yet)."""
     if not rows:
         raise LevelError("empty input: no level found")
     height, width = len(rows), len(rows[0])
@@ -431,11 +431,11 @@ def scan_rows(rows: list[str], dialect: Dialect, items: list[Cell] | None = None
                 if ch in DOOR_CHARS:
                     doors.setdefault(int(ch), []).append((r, c))
                     continue  # a door is ice
-                if ch == ITEM_CHAR and items is not None:
-                    items.append((r, c))
-                    continue  # an item lies on ice
-                if ch == COIN_CHAR and coins is not None:
-                    coins.append((r, c))  # so does a coin
+                if ch == COIN_CHAR and coins is None:
+                    raise LevelError(f"a coin ($) at row {r}, col {c}: a room holds no coins yet")
+                found = items if ch == ITEM_CHAR else coins if ch == COIN_CHAR else None
+                if found is not None:  # an item or a coin lies on ice
+                    found.append((r, c))
                     continue
                 raise LevelError(f"unknown character {ch!r} at row {r}, col {c} ({dialect.name} level)")
             terrain[r, c] = _TERRAIN_CODE[kind]

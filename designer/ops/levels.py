@@ -223,10 +223,14 @@ def figures(rows: list[str]) -> dict:
         raise LevelError("the grid must be a list of rows of text")
     plain = [row.replace("?", ".") for row in rows]
     items: list = []
-    terrain, starts, goals, doors = scan_rows(plain, CANONICAL, items)  # its errors are one line each
+    coins: list = []
+    terrain, starts, goals, doors = scan_rows(plain, CANONICAL, items, coins)  # its errors are one line each
     height, width = terrain.shape
+    if coins and doors:
+        raise LevelError(f"a coin ($) at row {coins[0][0]}, col {coins[0][1]}: a room holds no coins yet")
     if starts and goals and not doors:
-        level = Level(terrain, starts[0], goals[0], items=tuple(items)) if len(starts) == len(goals) == 1 else None
+        level = Level(terrain, starts[0], goals[0], items=tuple(items), coins=tuple(coins)) \
+            if len(starts) == len(goals) == 1 else None
         found = [("S:G", level, analyze_level(level))] if level is not None else []
     elif len(doors) >= 2 and not (starts or goals) and all(len(cells) == 1 for cells in doors.values()):
         room = Room(terrain, tuple((number, cells[0]) for number, cells in doors.items()), items=tuple(items))

@@ -104,10 +104,11 @@ class CancelToken:
         return self._signum is not None or (self.parent is not None and self.parent.is_set())
 
     def reason(self) -> int | None:
-        """The signal that set the token, or its parent (None while it is not set)."""
-        if self._signum is not None:
-            return self._signum
-        return self.parent.reason() if self.parent is not None else None
+        """The signal that set the token, or its parent (None while it is not set). The parent's
+        comes first: a user's signal outranks the cancel a portfolio gave its other side as the
+        same signal arrived (a SIGHUP then ends the run as terminated, not interrupted)."""
+        above = self.parent.reason() if self.parent is not None else None
+        return above if above is not None else self._signum
 
     def wait(self, timeout: float) -> bool:
         """Wait up to ``timeout`` seconds for this token's own cancel; whether it is set now."""

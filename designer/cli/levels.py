@@ -57,7 +57,8 @@ def solve(
         if solution.taken:
             echo("items: " + ", ".join(f"{k + 1} at move {solution.taken[k]}" for k in solution.order()))
     if full is not None and not as_json:
-        echo(f"full clear ({len(solved.level.coins)} coins): {full.words()}" + (f"\n{full.moves}" if full.moves else ""))
+        count = len(solved.level.coins)
+        echo(f"full clear ({count} coin{'s' * (count > 1)}): {full.words()}" + (f"\n{full.moves}" if full.moves else ""))
     if full is not None and full.moves is None and not full.proven:  # the search could not answer in its limits
         raise RequestNotMet(f"full clear: none found, {full.how} (no full clear has fewer than {full.lower_bound} moves)")
     if solution is None:

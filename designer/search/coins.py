@@ -212,7 +212,7 @@ def design_with_coins(request, plain_design, *, seed: int = 0, time_limit: float
                 f": the best had a full clear of {best.report.full.stops}"
                 + ("" if best.worth else ", some coin not worth taking"))
             asked = f" with a full clear in {_band_words(band)}" if band != (None, None) else ""
-            raise DesignFailed("time limit", f"time limit reached: no placement of {request.coins} coins{asked}, "
+            raise DesignFailed("time limit", f"time limit reached: no placement of {request.coins} coin{'s' * (request.coins > 1)}{asked}, "
                                              f"each worth taking and none to be lost, on {attempt} "
                                              f"level{'s' if attempt != 1 else ''} designed{what}")
 

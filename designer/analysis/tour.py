@@ -33,7 +33,7 @@ per item and coin, never over the whole product (up to 40 things: ``designer.cor
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -218,7 +218,6 @@ class FullClear:
     states: int  # states the searches kept
     path: tuple[Cell, ...] = ()
     taken: tuple[int, ...] = ()  # each thing (items, then coins): the move that takes it
-    things: tuple[Cell, ...] = field(default=(), repr=False)
 
     @property
     def stops(self) -> int | None:
@@ -257,7 +256,7 @@ def _search(level: Level, moves: Moves, bound: Bounds, budget: Budget, max_state
     full = (1 << len(moves.things)) - 1
     floor = int(bound.of(np.array([moves.start]), np.zeros(1, np.int64), full)[0])
     if floor >= INF:
-        return FullClear(None, 0, True, "proven: no full clear", 1, things=moves.things)
+        return FullClear(None, 0, True, "proven: no full clear", 1)
     best, kept, reached = None, 0, floor
     phases = (None, *WIDTHS, None) if len(moves.things) <= FEW else (WIDTHS[0], None, *WIDTHS[1:], None)
     for phase, width in enumerate(phases):
@@ -278,11 +277,11 @@ def _search(level: Level, moves: Moves, bound: Bounds, budget: Budget, max_state
             return _answer(level, moves, found, max(floor, len(found[0])), True, "proven optimal", kept)
         if done:
             if best is None:
-                return FullClear(None, reached, True, "proven: no full clear", kept, things=moves.things)
+                return FullClear(None, reached, True, "proven: no full clear", kept)
             return _answer(level, moves, best, len(best[0]), True, "proven optimal", kept)
     why = "time limit reached" if budget.expired() else "state limit reached"
     if best is None:
-        return FullClear(None, reached, False, why, kept, things=moves.things)
+        return FullClear(None, reached, False, why, kept)
     return _answer(level, moves, best, min(reached, len(best[0])), False, why, kept)
 
 
@@ -294,8 +293,7 @@ def _answer(level, moves: Moves, found, lower: int, proven: bool, how: str, kept
         for k in range(len(taken)):
             if (after >> k) & 1 and not (before >> k) & 1:
                 taken[k] = move
-    return FullClear(letters, lower, proven, how, kept, tuple(level.cell(c) for c in cells), tuple(taken),
-                     moves.things)
+    return FullClear(letters, lower, proven, how, kept, tuple(level.cell(c) for c in cells), tuple(taken))
 
 
 def _layers(moves: Moves, bound: Bounds, full: int, budget: Budget, width: int | None = None,

@@ -4,7 +4,8 @@ It shares nothing with ``designer.caves.graph`` but the cave value type: no shee
 no tables. A state is (room, row, col, keys held); a slide walks the room's own rows one cell at
 a time: rock, the room's edge and a shut door stop it before; snow stops it on; a key is taken
 on the way; an open linked door takes the player to the other end of its link; the exit ends
-the cave.
+the cave. With coins, a state also holds the coins taken (a fifth part), and a slide takes each
+coin it passes or stops on.
 """
 
 from __future__ import annotations
@@ -34,17 +35,27 @@ def _door_cell(cave, door):
     return next(cell for n, cell in _numbered(cave.by_name[door[0]].rows) if n == door[1])
 
 
+def coin_bits(cave):
+    """Each coin's bit, by (room, cell): room by room, each room's in row order."""
+    cells = [(room.name, (r, c)) for room in cave.rooms for r, row in enumerate(room.rows)
+             for c, ch in enumerate(row) if ch == "$"]
+    return {cell: 1 << k for k, cell in enumerate(cells)}
+
+
 def moves(cave, state, capture=True, without=None):
-    """The states one move leads to from ``state``, in the order u, d, l, r (None: no move)."""
+    """The states one move leads to from ``state``, in the order u, d, l, r (None: no move).
+    A state of five parts counts coins too: the exit is then (EXIT, coins taken)."""
     at = _doors(cave)
+    coins = coin_bits(cave) if len(state) == 5 else {}
     names = [key.name for key in cave.keys]
     keys = {(key.room, key.cell): k for k, key in enumerate(cave.keys) if k != without}
     exit_cell = (cave.exit[0], _door_cell(cave, cave.exit))
-    room, r, c, held = state
+    room, r, c, held, *rest = state
     rows = cave.by_name[room].rows
     found = []
     for dr, dc in STEPS:
         rr, cc, have, moved, end = r, c, held, False, None
+        got = list(rest)
         while True:
             nr, nc = rr + dr, cc + dc
             if not (0 <= nr < len(rows) and 0 <= nc < len(rows[0])) or rows[nr][nc] == "#":
@@ -56,17 +67,19 @@ def moves(cave, state, capture=True, without=None):
             rr, cc, moved = nr, nc, True
             if (room, (rr, cc)) in keys:
                 have |= 1 << keys[(room, (rr, cc))]
+            if got and (room, (rr, cc)) in coins:
+                got[0] |= coins[(room, (rr, cc))]
             if capture and (room, (rr, cc)) == exit_cell:
-                end = EXIT
+                end = (EXIT, *got) if got else EXIT
                 break
             if link is not None and (link[1] == "a" or not link[0].one_way):
                 other = link[0].b if link[1] == "a" else link[0].a
-                end = (other[0], *_door_cell(cave, other), have)
+                end = (other[0], *_door_cell(cave, other), have, *got)
                 break
             if rows[rr][cc] == "_":
                 break
         if end is None and moved:
-            end = (room, rr, cc, have)
+            end = (room, rr, cc, have, *got)
         found.append(end)
     return found
 
@@ -130,3 +143,22 @@ def reversible(cave):
 
 def rooms_reached(cave):
     return {state[0] for state in explore(cave) if state != EXIT}
+
+
+def full_clear(cave):
+    """The fewest moves that take every coin and then leave by the exit (-1: none)."""
+    every = (1 << len(coin_bits(cave))) - 1
+    first = (*start(cave), 0)
+    seen = {first: 0}
+    queue = deque([first])
+    while queue:
+        state = queue.popleft()
+        if state[0] == EXIT:
+            if state == (EXIT, every):
+                return seen[state]
+            continue
+        for nxt in moves(cave, state):
+            if nxt is not None and nxt not in seen:
+                seen[nxt] = seen[state] + 1
+                queue.append(nxt)
+    return -1

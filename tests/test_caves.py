@@ -11,14 +11,16 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 import oracle_caves as oracle
 from designer.caves import graph
 from designer.caves.cave import Cave, CaveRoom, Key, Link
+from designer.core.budget import Budget
 from designer.core.errors import LevelError
 
 TWO = "room a\n#1#\n#.2\n###\nroom b\n#1#\n2.#\n###\ndoor a:2 b:2\nentrance a:1\nexit b:1"
 
 
-def random_cave(seed: int) -> Cave:
+def random_cave(seed: int, coins: int = 0) -> Cave:
     """A small random cave: framed rooms with doors in their frames, snow now and then, links
-    (doorways, ladders, holes) between rooms, up to two keys and the locks they open."""
+    (doorways, ladders, holes) between rooms, up to two keys and the locks they open, and up to
+    ``coins`` coins on ice anywhere."""
     rng = random.Random(seed)
     count = rng.randint(2, 4)
     rooms, free_doors = [], []
@@ -66,9 +68,26 @@ def random_cave(seed: int) -> Cave:
     for name, grid in rooms:  # a room left with fewer than two doors gets renumbered doors back
         made.append(CaveRoom(name, tuple("".join(row) for row in grid)))
     try:
-        return Cave(tuple(made), tuple(Link(*link) for link in links), entrance, exit_, tuple(keys))
+        cave = Cave(tuple(made), tuple(Link(*link) for link in links), entrance, exit_, tuple(keys))
     except LevelError:
-        return Cave.parse(TWO)  # a draw whose rooms lost a door: the smallest cave instead
+        cave = Cave.parse(TWO)  # a draw whose rooms lost a door: the smallest cave instead
+    return _with_coins(cave, rng, coins) if coins else cave
+
+
+def _with_coins(cave: Cave, rng: random.Random, most: int) -> Cave:
+    """The cave with up to ``most`` coins on ice: mostly on cells the player can rest on (so that
+    many have a full clear), now and then anywhere."""
+    rests = sorted({(s[0], (s[1], s[2])) for s in oracle.explore(cave) if s != oracle.EXIT})
+    ice = [(room.name, (r, c)) for room in cave.rooms for r, row in enumerate(room.rows)
+           for c, ch in enumerate(row) if ch == "."]
+    rows = {room.name: [list(row) for row in room.rows] for room in cave.rooms}
+    for _ in range(rng.randint(0, most)):
+        pool = [cell for cell in rests if cell in ice] if rng.random() < 0.85 else ice
+        if pool:
+            name, (r, c) = rng.choice(pool)
+            rows[name][r][c] = "$"
+    return cave.but(rooms=tuple(CaveRoom(room.name, tuple("".join(row) for row in rows[room.name]), room.at,
+                                         room.floor) for room in cave.rooms))
 
 
 def test_the_text_and_json_forms_read_back_exactly():
@@ -115,6 +134,53 @@ def _agree(cave: Cave) -> None:
 @given(st.integers(0, 10**6))
 def test_the_state_graph_agrees_with_an_independent_reader(seed):
     _agree(random_cave(seed))
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10**6))
+def test_a_caves_full_clear_agrees_with_an_independent_reader_and_replays(seed):
+    from designer.caves.coins import full_clear
+
+    cave = random_cave(seed, coins=6)
+    tour = full_clear(cave, Budget(60.0, clock="cpu"))
+    assert tour.proven  # small caves: always proven within the budget
+    assert (tour.stops if tour.moves else -1) == oracle.full_clear(cave)
+    _agree(cave)  # coins change nothing of the way to the exit
+    if tour.moves:
+        state = (*oracle.start(cave), 0)
+        for letter in tour.moves:
+            state = oracle.moves(cave, state)["udlr".index(letter)]
+        assert state == (oracle.EXIT, (1 << len(oracle.coin_bits(cave))) - 1)
+
+
+def test_a_cave_with_coins_reads_back_designs_around_them_and_reports_its_full_clear(tmp_path):
+    from designer.caves.coins import full_clear
+    from designer.cli import app
+    from typer.testing import CliRunner
+
+    text = ("room a\n#1###\n#...#\n#$..2\n#####\nroom b\n###1#\n2..$#\n#...#\n#####\n"
+            "door a:2 b:2\nentrance a:1\nexit b:1")
+    cave = Cave.parse(text)
+    assert [room.coins for room in cave.rooms] == [((2, 1),), ((1, 3),)]
+    assert str(cave) == text and Cave.from_json(cave.to_json()) == cave
+    tour = full_clear(cave)
+    assert (tour.moves, tour.proven, tour.taken) == ("drru", True, (1, 3))
+    assert tour.path[:2] == (("a", (0, 1)), ("a", (2, 1)))
+    assert graph.solve(cave).stops == 4  # the exit never waits for coins
+    path = tmp_path / "c.txt"
+    path.write_text(text)
+    runner = CliRunner()
+    solved = runner.invoke(app, ["solve", str(path)])
+    assert solved.exit_code == 0 and "full clear (2 coins): 4 moves (proven optimal)\ndrru" in solved.output
+    analysed = runner.invoke(app, ["analyze", str(path), "--json"])
+    assert json.loads(analysed.output)["full_clear"]["taken_at"] == [1, 3]
+    # a room still to fill keeps its coin where the cave draws it
+    free = text.replace("#...#\n#$..2", "#???#\n#$??2")
+    made = runner.invoke(app, ["cave", "-", "--min-stops", "3", "--seed", "2"], input=free)
+    assert made.exit_code == 0, made.output
+    assert "full clear (2 coins)" in made.output
+    filled = Cave.parse(made.stdout.split("designed:")[0])
+    assert [room.coins for room in filled.rooms] == [((2, 1),), ((1, 3),)]
 
 
 def test_the_way_is_told_room_by_room_and_replays():

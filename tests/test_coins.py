@@ -227,13 +227,29 @@ def test_coins_go_into_a_users_map_once(tmp_path):
     assert read_level(str(tmp_path / "two.tmj")) == Level.from_ascii(coins.read_text())
 
 
-def test_a_rooms_coin_is_one_line_and_a_sketchs_coins_are_in_the_live_figures():
+def test_a_rooms_coins_read_back_in_every_form_and_each_route_has_its_full_clear(tmp_path, capsys):
+    from designer.cli import main
     from designer.core.room import Room
+    from designer.formats.level_files import parse_level_or_room, read_level_or_room, room_to_json
     from designer.ops.levels import figures
 
-    with pytest.raises(LevelError, match=r"a coin \(\$\) at row 1, col 2: a room holds no coins yet"):
-        Room.from_rows(["#####", "#1$2#", "#####"])
+    rows = ["###2###", "#.#...#", "#$..#.#", "#..#$.#", "#.#..##", "###1###"]
+    room = Room.from_rows(rows)
+    assert room.coins == ((2, 1), (3, 4)) and room.rows() == rows
+    assert Room.from_rows(rows) == room and Room.from_rows([r.replace("$", ".") for r in rows]) != room
+    assert room.route(1, 2).coins == room.coins  # a route is the level it is, coins and all
+    assert parse_level_or_room(json.dumps(room_to_json(room))) == room
+    path = tmp_path / "room.txt"
+    path.write_text("\n".join(rows))
+    assert main(["export", str(path), "-o", str(tmp_path / "room.tmj")]) == 0
+    assert read_level_or_room(str(tmp_path / "room.tmj")) == room
+    tour = full_clear(room.route(1, 2))
+    assert tour.proven and tour.stops == oracle_coins.full_clear(_plain_coins(room.route(1, 2), [(0, 6, 7, "")]))
+    capsys.readouterr()
+    assert main(["solve", str(path)]) == 0
+    assert capsys.readouterr().out.splitlines() == ["ururulu", "stops: 7  distance: 9",
+                                                    f"full clear (2 coins): {tour.words()}", tour.moves]
+    assert tour.words() == "10 moves (proven optimal)"
     found = figures(["#######", "#S...$#", "#.##.##", "#..G..#", "#######"])  # the studio's sketch
     assert found["routes"][0]["min_stops"] == 2
-    with pytest.raises(LevelError, match="a room holds no coins yet"):
-        figures(["#####", "#1$2#", "#####"])
+    assert figures(rows)["routes"][0]["route"] == "1:2"

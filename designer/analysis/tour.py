@@ -246,13 +246,16 @@ def full_clear(level: Level, budget: Budget | float | None = None, max_states: i
     default) and ``max_states`` kept by the proof."""
     budget = budget if isinstance(budget, Budget) else Budget(10.0 if budget is None else budget)
     moves = slide_moves(level, things)
-    return _search(level, moves, bounds(moves), budget, max_states)
+    return search(moves, bounds(moves), budget, max_states, level.cell)
 
 
-def _search(level: Level, moves: Moves, bound: Bounds, budget: Budget, max_states: int) -> FullClear:
-    """A beam, a short proof (``QUICK`` states: a small level ends here, proven; with at most
-    ``FEW`` things, the short proof first), wider beams while time is left, then the proof with
-    what is left of the time and the states."""
+def search(moves: Moves, bound: Bounds, budget: Budget, max_states: int = MAX_STATES, place=None) -> FullClear:
+    """The full clear of any ``Moves`` (a level's, or a cave's over its states: ``designer.caves.
+    coins``): a beam, a short proof (``QUICK`` states: a small level ends here, proven; with at
+    most ``FEW`` things, the short proof first), wider beams while time is left, then the proof
+    with what is left of the time and the states. ``place`` names the resting place of a state
+    index in the answer's path (default: the index)."""
+    place = place or int
     full = (1 << len(moves.things)) - 1
     floor = int(bound.of(np.array([moves.start]), np.zeros(1, np.int64), full)[0])
     if floor >= INF:
@@ -274,18 +277,18 @@ def _search(level: Level, moves: Moves, bound: Bounds, budget: Budget, max_state
         kept += states
         reached = max(reached, depth)
         if found:  # the proof's layers are breadth-first: the first full clear met is a shortest
-            return _answer(level, moves, found, max(floor, len(found[0])), True, "proven optimal", kept)
+            return _answer(place, moves, found, max(floor, len(found[0])), True, "proven optimal", kept)
         if done:
             if best is None:
                 return FullClear(None, reached, True, "proven: no full clear", kept)
-            return _answer(level, moves, best, len(best[0]), True, "proven optimal", kept)
+            return _answer(place, moves, best, len(best[0]), True, "proven optimal", kept)
     why = "time limit reached" if budget.expired() else "state limit reached"
     if best is None:
         return FullClear(None, reached, False, why, kept)
-    return _answer(level, moves, best, min(reached, len(best[0])), False, why, kept)
+    return _answer(place, moves, best, min(reached, len(best[0])), False, why, kept)
 
 
-def _answer(level, moves: Moves, found, lower: int, proven: bool, how: str, kept: int) -> FullClear:
+def _answer(place, moves: Moves, found, lower: int, proven: bool, how: str, kept: int) -> FullClear:
     letters, cells, masks = found
     cells, masks = [*cells, moves.goal], [*masks, (1 << len(moves.things)) - 1]  # the last move: into the exit
     taken = [0] * len(moves.things)
@@ -293,7 +296,7 @@ def _answer(level, moves: Moves, found, lower: int, proven: bool, how: str, kept
         for k in range(len(taken)):
             if (after >> k) & 1 and not (before >> k) & 1:
                 taken[k] = move
-    return FullClear(letters, lower, proven, how, kept, tuple(level.cell(c) for c in cells), tuple(taken))
+    return FullClear(letters, lower, proven, how, kept, tuple(place(c) for c in cells), tuple(taken))
 
 
 def _layers(moves: Moves, bound: Bounds, full: int, budget: Budget, width: int | None = None,

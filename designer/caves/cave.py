@@ -3,8 +3,8 @@ that open locked links. Its text form and its JSON form (format ``ice-cave``) bo
 the same value, and a cave prints in one canonical text (docs/spec.md, "Caves").
 
 The text form: each room is a line ``room NAME [at R,C] [floor N]`` and its rows (a room's
-canonical ASCII: ``#`` rock, ``.`` ice, ``_`` snow, a digit for each door, ``*`` for a key, and
-``?`` for a cell the designer fills); then one line per link, per key, the entrance and the exit:
+canonical ASCII: ``#`` rock, ``.`` ice, ``_`` snow, a digit for each door, ``*`` for a key, ``$``
+for a coin (``designer.caves.coins``) and ``?`` for a cell the designer fills); then one line per link, per key, the entrance and the exit:
 
 - ``door A:2 B:1`` and ``ladder A:2 B:1`` join room A's door 2 and room B's door 1 both ways;
 - ``hole A:2 B:1`` leads one way, from A's door 2 down to B's door 1;
@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from designer.core.errors import LevelError
-from designer.core.level import DOOR_CHARS, ITEM_CHAR, Cell
+from designer.core.level import COIN_CHAR, DOOR_CHARS, ITEM_CHAR, Cell
 from designer.core.limits import MAX_DESIGN_SIDE
 from designer.core.room import Room
 
@@ -41,7 +41,7 @@ MAX_ROOMS = 64
 KINDS = ("door", "ladder", "hole")
 FREE = "?"
 _NAME = re.compile(r"[A-Za-z0-9_-]{1,32}")
-_ROW = set("#._" + DOOR_CHARS + ITEM_CHAR + FREE)
+_ROW = set("#._" + DOOR_CHARS + ITEM_CHAR + COIN_CHAR + FREE)
 Door = tuple[str, int]  # (room name, door number)
 
 
@@ -132,6 +132,10 @@ class CaveRoom:
         return tuple((r, c) for r, row in enumerate(self.rows) for c, ch in enumerate(row) if ch == ITEM_CHAR)
 
     @cached_property
+    def coins(self) -> tuple[Cell, ...]:
+        return tuple((r, c) for r, row in enumerate(self.rows) for c, ch in enumerate(row) if ch == COIN_CHAR)
+
+    @cached_property
     def room(self) -> Room:
         """The room itself (its free cells read as ice, for a room still to design), its keys
         as items."""
@@ -150,6 +154,8 @@ class CaveRoom:
         rows = [list(row) for row in room.rows()]
         for r, c in self.stars:  # the keys where the cave has them
             rows[r][c] = ITEM_CHAR
+        for r, c in self.coins:  # and its coins
+            rows[r][c] = COIN_CHAR
         return CaveRoom(self.name, tuple("".join(row) for row in rows), self.at, self.floor)
 
     def head(self) -> str:
@@ -373,7 +379,7 @@ def _check(cave: Cave) -> None:
                              f"{MAX_DESIGN_SIDE}x{MAX_DESIGN_SIDE}")
         bad = next((ch for row in room.rows for ch in row if ch not in _ROW), None)
         if bad is not None:
-            raise LevelError(f"room {room.name}: {bad!r} is not a cave room's character (# . _ 1-9 * ?)")
+            raise LevelError(f"room {room.name}: {bad!r} is not a cave room's character (# . _ 1-9 * $ ?)")
         try:
             room.room
         except LevelError as exc:

@@ -120,7 +120,8 @@ def _room_request(cave: Cave, name: str, bands: dict, ceiling: int | None, caps:
 
     routes = tuple(RouteBand(a, b, floor, top((a, b), floor)) for (a, b), floor in sorted(asked.items()))
     h, w = room.shape
-    template = room.rows if keys else tuple(row.replace("*", ".") for row in room.rows)
+    rows = tuple(row.replace("$", ".") for row in room.rows)  # a coin's cell is fixed ice: the coin goes back on it
+    template = rows if keys else tuple(row.replace("*", ".") for row in rows)
     request = LayoutRequest(height=h, width=w, frame=False, min_stops=1, template=template, routes=routes)
     return replace(request, snow=request.fixed_snow())  # the snow a room draws, and none placed
 

@@ -38,7 +38,7 @@ _LOCK_MARKS = """
     mark.style.boxShadow = `inset 0 0 0 4px ${level.colours[k]}`;
     board.insertBefore(mark, $("player"));
   });
-  (level.items || []).forEach(([r, c], k) => {
+  (level.items || []).slice(0, level.keys.length).forEach(([r, c], k) => {
     const cell = board.querySelector(`.cell.item[data-item="${k}"]`);
     if (cell) { cell.style.boxShadow = `inset 0 0 0 3px ${level.colours[k]}`; cell.title = `key ${level.keys[k]}`; }
     board.appendChild(caveTag("key-name", r, c, level.keys[k], level.colours[k], "below"));
@@ -54,12 +54,15 @@ _LOCK_MARKS = """
   });"""
 
 
-def cave_entry(cave: Cave, name: str = "cave") -> dict:
+def cave_entry(cave: Cave, name: str = "cave", budget: float = 10.0) -> dict:
     """The page's entry for a cave: the sheet's tiles and portals, its keys as items, its locks,
-    its par (the fewest moves through; -1 when the exit cannot be reached) and default stars."""
+    its par (the fewest moves through; -1 when the exit cannot be reached) and default stars;
+    its coins after the keys, with the full clear (``designer.caves.coins``, searched within
+    ``budget`` seconds)."""
     from designer.analysis.stars import Stars
     from designer.core.level import Level
-    from designer.export.play import level_entry
+    from designer.caves.coins import coin_cells, full_clear
+    from designer.export.play import coin_fields, level_entry
     from designer.formats.level_files import LevelFile
 
     laid = sheet(cave)
@@ -82,6 +85,10 @@ def cave_entry(cave: Cave, name: str = "cave") -> dict:
                  stars={"two": stars.two, "one": stars.one} if stars else None)
     if cave.keys:
         entry["items"] = [list(level.cell(flat)) for flat in laid.keys]
+    coins = coin_cells(laid)
+    if coins:  # after the keys, as a level's after its items
+        entry.update(coin_fields([level.cell(flat) for flat in laid.keys], [level.cell(flat) for flat in coins],
+                                 lambda: full_clear(cave, budget)))
     entry.setdefault("portals", [])
     return entry
 

@@ -95,6 +95,10 @@ def cave(
     note(summary(made.design))
 
 
+#: The most seconds the summary of a cave with coins spends on its full clear.
+FULL_CLEAR_SECONDS = 2.0
+
+
 def summary(found) -> str:
     """The line ``designer cave`` prints for a designed cave: its way, its rooms, how it was made."""
     a, record = found.analysis, found.record
@@ -106,6 +110,11 @@ def summary(found) -> str:
 
     rooms = ", ".join(f"{room.name} {room_difficulty(room.room)}" for room in found.cave.rooms)
     felt = f"; predicted difficulty {played(found.cave).difficulty:g} (rooms, their hardest route: {rooms})"
+    coins = sum(len(room.coins) for room in found.cave.rooms)
+    if coins:  # the coins a template drew: the full clear, searched for at most FULL_CLEAR_SECONDS
+        from designer.caves.coins import full_clear
+
+        felt += f"; full clear ({coins} coin{'s' * (coins > 1)}) {full_clear(found.cave, FULL_CLEAR_SECONDS).words()}"
     return (f"designed: a cave of {len(found.cave.rooms)} rooms, min stops {a.min_stops} ({stops}); strong on the "
             f"whole graph, every room strong and reversible on every route{keys}{felt} (cave: {record['rounds']} "
             f"round{'s' if record['rounds'] != 1 else ''} of plan and rooms, seed {record['seed']}, "

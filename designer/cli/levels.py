@@ -57,20 +57,40 @@ def solve(
         if solution.taken:
             echo("items: " + ", ".join(f"{k + 1} at move {solution.taken[k]}" for k in solution.order()))
     if full is not None and not as_json:
-        count = len(solved.level.coins)
-        echo(f"full clear ({count} coin{'s' * (count > 1)}): {full.words()}" + (f"\n{full.moves}" if full.moves else ""))
-    if full is not None and full.moves is None and not full.proven:  # the search could not answer in its limits
-        raise RequestNotMet(f"full clear: none found, {full.how} (no full clear has fewer than {full.lower_bound} moves)")
+        echo(_full_words(solved.level, full))
+    _full_answered(full)
     if solution is None:
         raise RequestNotMet("unsolvable: the goal cannot be reached from the start")
+
+
+def _full_words(found, full, route: str = "") -> str:
+    """The full clear's line (``full clear (3 coins): 12 moves (proven optimal)``), its moves below."""
+    from designer.ops.levels import coin_count
+
+    count = coin_count(found)
+    head = f"route {route} full clear" if route else "full clear"
+    return f"{head} ({count} coin{'s' * (count > 1)}): {full.words()}" + (f"\n{full.moves}" if full.moves else "")
+
+
+def _full_answered(*fulls) -> None:
+    """Status 1 when a full clear's search could not answer within its limits."""
+    for full in fulls:
+        if full is not None and full.moves is None and not full.proven:
+            raise RequestNotMet(f"full clear: none found, {full.how} (no full clear has fewer than "
+                                f"{full.lower_bound} moves)")
 
 
 def _solve_room(solved, as_json: bool) -> None:
     from designer.core.room import lost_words
 
-    """Every route's solution: one route as a level's, several one line each."""
+    """Every route's solution: one route as a level's, several one line each; with coins, each
+    route's full clear."""
     if as_json:
-        echo(json.dumps({"routes": [one.to_dict() for one in solved.routes]}))
+        payload = {"routes": [one.to_dict() for one in solved.routes]}
+        if solved.full is not None:
+            for one in payload["routes"]:
+                one["full_clear"] = solved.full[one["route"]].to_dict()
+        echo(json.dumps(payload))
     elif len(solved.routes) == 1 and solved.routes[0].solution:
         s = solved.routes[0].solution
         echo(f"{s.moves}\nstops: {s.stops}  distance: {s.distance}")
@@ -79,6 +99,10 @@ def _solve_room(solved, as_json: bool) -> None:
             s = one.solution
             echo(f"route {one.name}: {s.moves}  stops: {s.stops}  distance: {s.distance}" if s
                  else f"route {one.name}: unsolvable")
+    if solved.full is not None and not as_json:
+        for name, full in solved.full.items():
+            echo(_full_words(solved.room, full, name if len(solved.full) > 1 else ""))
+    _full_answered(*(solved.full or {}).values())
     lost = [one for one in solved.routes if one.solution is None]
     if lost:
         start, goal = lost[0].route
@@ -92,9 +116,15 @@ def _solve_cave(solved, as_json: bool) -> None:
 
     way = solved.way
     if as_json:
-        echo(json.dumps({"solvable": True, **way.to_dict()} if way else {"solvable": False}))
+        payload = {"solvable": True, **way.to_dict()} if way else {"solvable": False}
+        if solved.full is not None:
+            payload["full_clear"] = solved.full.to_dict()
+        echo(json.dumps(payload))
     elif way:
         echo("\n".join(way_lines(way)))
+    if solved.full is not None and not as_json:
+        echo(_full_words(solved.cave, solved.full))
+    _full_answered(solved.full)
     if way is None:
         raise RequestNotMet("unsolvable: the exit cannot be reached from the entrance")
 
@@ -120,7 +150,14 @@ def analyze(
 
     analysed = levels.analyze(level_file, routes=_routes(route), player=read_player(player), time_limit=time_limit)
     if isinstance(analysed, levels.RoomAnalysed):
-        echo(json.dumps(analysed.analysis.to_dict()) if as_json else room_report(analysed.analysis))
+        fulls = analysed.full or {}
+        if as_json:
+            echo(json.dumps(analysed.to_dict()))
+        else:
+            head, _, rows = room_report(analysed.analysis).partition("\n\n")
+            echo("\n".join([head, *(_full_words(analysed.room, full, name) for name, full in fulls.items())])
+                 + "\n\n" + rows)
+        _full_answered(*fulls.values())
     elif isinstance(analysed, levels.CaveAnalysed):
         from designer.export.report import cave_report
 
@@ -128,7 +165,10 @@ def analyze(
             echo(json.dumps(analysed.to_dict()))
         else:
             extra = player_lines(analysed.player) if analysed.player is not None else []
+            if analysed.full is not None:
+                extra.append(_full_words(analysed.cave, analysed.full))
             echo("\n".join([cave_report(analysed.analysis), *extra]))
+        _full_answered(analysed.full)
     elif as_json:
         echo(json.dumps(analysed.to_dict()))
     else:

@@ -413,7 +413,7 @@ def scan_rows(rows: list[str], dialect: Dialect, items: list[Cell] | None = None
     """The terrain of rows in a dialect, with the cells of its start and goal characters and of
     each door digit (doors are ice); LevelError (one line) for anything else. An item (``*``)
     or a coin (``$``), on ice, is appended to ``items`` or ``coins`` when a list is given, and
-    refused otherwise (a room's: it holds no coins yet)."""
+    refused otherwise."""
     if not rows:
         raise LevelError("empty input: no level found")
     height, width = len(rows), len(rows[0])
@@ -431,8 +431,6 @@ def scan_rows(rows: list[str], dialect: Dialect, items: list[Cell] | None = None
                 if ch in DOOR_CHARS:
                     doors.setdefault(int(ch), []).append((r, c))
                     continue  # a door is ice
-                if ch == COIN_CHAR and coins is None:
-                    raise LevelError(f"a coin ($) at row {r}, col {c}: a room holds no coins yet")
                 found = items if ch == ITEM_CHAR else coins if ch == COIN_CHAR else None
                 if found is not None:  # an item or a coin lies on ice
                     found.append((r, c))

@@ -6,7 +6,9 @@ rock); a room has no start and no goal character. A **route** A:B runs from door
 Seen from a route, the room is the classic level with A as the start and B as the goal, every
 other door plain ice: ``room.route(a, b)``. Its class, reversibility, min stops and choices are
 that level's. With no routes named, a room's routes are every pair of doors i < j. Items (``*``,
-``designer.core.items``) belong to the room: every route must take them all.
+``designer.core.items``) belong to the room: every route must take them all. Coins (``$``,
+``designer.analysis.tour``) belong to it too: no route waits for them, and each route's full
+clear takes them all.
 
 A level with one ``S`` and one ``G`` stays a ``Level``: a two-door room whose one route runs from
 S to G, with every rule, output and file as before.
@@ -34,8 +36,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from designer.core.errors import LevelError
-from designer.core.level import (CANONICAL, DIALECTS, DOOR_CHARS, ICE, ITEM_CHAR, Cell, Dialect, Grid, Level,
-                                  check_items, is_framed, scan_rows, trim_lines)
+from designer.core.level import (CANONICAL, COIN_CHAR, DIALECTS, DOOR_CHARS, ICE, ITEM_CHAR, Cell, Dialect, Grid,
+                                  Level, check_items, is_framed, scan_rows, trim_lines)
 
 if TYPE_CHECKING:
     from designer.core.floors import Floor
@@ -57,6 +59,7 @@ class Room(Grid):
     items: tuple[Cell, ...] = ()
     portals: tuple[tuple[Cell, Cell], ...] = ()  # (portal cell, its target), sorted: as a level's
     floors: tuple[Floor, ...] = ()  # none: one grid that does not wrap
+    coins: tuple[Cell, ...] = ()
 
     def __post_init__(self) -> None:
         terrain = np.array(self.terrain, dtype=np.uint8, copy=True)
@@ -86,13 +89,15 @@ class Room(Grid):
                 raise LevelError(f"doors {seen[(r, c)]} and {number} are the same cell ({r}, {c})")
             seen[(r, c)] = number
         object.__setattr__(self, "items", check_items(terrain, self.items, set(seen)))
+        object.__setattr__(self, "coins", check_items(terrain, self.coins, {*seen, *self.items}, "coin"))
         for src, dst in self.portals:
             for cell in (src, dst):
                 if tuple(cell) in seen:
                     raise LevelError(f"portal or target ({cell[0]}, {cell[1]}) lies on door {seen[tuple(cell)]}")
         # the grid itself (its size and terrain codes), its floors and portals, checked as a level's
         ends = [cell for _, cell in doors[:2]]  # a vault's both on its door
-        grid = Level(terrain, ends[0], ends[-1], items=self.items, portals=self.portals, floors=self.floors)
+        grid = Level(terrain, ends[0], ends[-1], items=self.items, portals=self.portals, floors=self.floors,
+                     coins=self.coins)
         object.__setattr__(self, "portals", grid.portals)
         object.__setattr__(self, "floors", grid.floors)
 
@@ -134,7 +139,8 @@ class Room(Grid):
 
     def route(self, a: int, b: int) -> Level:
         """The room seen from route a:b: the classic level from door a to door b."""
-        return Level(self.terrain, self.door(a), self.door(b), self.dialect, self.items, self.portals, self.floors)
+        return Level(self.terrain, self.door(a), self.door(b), self.dialect, self.items, self.portals, self.floors,
+                     self.coins)
 
     def rows(self) -> list[str]:
         """The canonical ASCII rows, doors as their digits."""
@@ -143,6 +149,8 @@ class Room(Grid):
             chars[cell] = str(number)
         for cell in self.items:
             chars[cell] = ITEM_CHAR
+        for cell in self.coins:
+            chars[cell] = COIN_CHAR
         self._mark_portals(chars)
         return ["".join(row) for row in chars]
 
@@ -153,18 +161,20 @@ class Room(Grid):
         if not isinstance(other, Room):
             return NotImplemented
         return (self.doors == other.doors and np.array_equal(self.terrain, other.terrain) and self.items == other.items
-                and self.portals == other.portals and self.floors == other.floors)
+                and self.portals == other.portals and self.floors == other.floors and self.coins == other.coins)
 
     def __hash__(self) -> int:
         key = (self.doors, self.terrain.shape, self.terrain.tobytes())
         if not self.plain:
             key += (self.portals, self.floors)
-        return hash(key + (self.items,) if self.items else key)
+        key = key + (self.items,) if self.items else key
+        return hash(key + (self.coins,) if self.coins else key)
 
     @classmethod
     def from_rows(cls, rows: list[str], dialect: Dialect = CANONICAL) -> Room:
         items: list[Cell] = []
-        terrain, starts, goals, doors = scan_rows(rows, dialect, items)
+        coins: list[Cell] = []
+        terrain, starts, goals, doors = scan_rows(rows, dialect, items, coins)
         if starts or goals:
             (r, c), char = (starts or goals)[0], dialect.start if starts else dialect.goal
             raise LevelError(f"{char!r} at row {r}, col {c} in a room with doors: a level marks its ends with "
@@ -173,7 +183,8 @@ class Room(Grid):
             if len(cells) > 1:
                 (r0, c0), (r1, c1) = cells[0], cells[1]
                 raise LevelError(f"{len(cells)} doors numbered {number}: at row {r0}, col {c0} and at row {r1}, col {c1}")
-        return cls(terrain, tuple((number, cells[0]) for number, cells in doors.items()), dialect.name, tuple(items))
+        return cls(terrain, tuple((number, cells[0]) for number, cells in doors.items()), dialect.name, tuple(items),
+                   coins=tuple(coins))
 
     @classmethod
     def from_ascii(cls, text: str) -> Room:
@@ -188,7 +199,7 @@ class Room(Grid):
 
             rows, floors, portals = extended_parts(text)
             flat = cls.from_rows(rows)
-            return cls(flat.terrain, flat.doors, "canonical", flat.items, portals, floors)
+            return cls(flat.terrain, flat.doors, "canonical", flat.items, portals, floors, flat.coins)
         return cls.from_rows(*_rows_and_dialect(lines))
 
 
@@ -206,7 +217,7 @@ def _rows_and_dialect(lines: list[str]) -> tuple[list[str], Dialect]:
     canonical, seed and kata dialects in which every character but the doors is a tile."""
     for dialect in DIALECTS.values():
         rows = trim_lines(lines, dialect)
-        if rows and all(dialect.tile_of(ch) or ch in DOOR_CHARS or ch == ITEM_CHAR for row in rows for ch in row):
+        if rows and all(dialect.tile_of(ch) or ch in DOOR_CHARS or ch in (ITEM_CHAR, COIN_CHAR) for row in rows for ch in row):
             return rows, dialect
     rows = trim_lines(lines, CANONICAL)
     if not rows:

@@ -261,9 +261,7 @@ def _level_group(level: Level, cell: float, solution: bool, moves_left: bool,
             group.append(_text(str(left), (c + 0.5) * cell, (r + 0.5) * cell, cell * 0.42, "#10283d"))
     for r, c in level.items:
         _tile(group, "item", c * cell, r * cell, cell)
-    for r, c in level.coins:  # a coin: a gold disc, optional to take
-        group.append(draw.Circle((c + 0.5) * cell, (r + 0.5) * cell, cell * 0.26, fill=COIN_FILL, stroke=COIN_RIM,
-                                 stroke_width=max(1.0, cell * 0.05)))
+    _coins(group, level.coins, cell)
     _tile(group, "start", level.start[1] * cell, level.start[0] * cell, cell)
     _tile(group, "goal", level.goal[1] * cell, level.goal[0] * cell, cell)
     if not level.plain:
@@ -367,6 +365,13 @@ def draw_room(room: Room, *, cell: int = DEFAULT_CELL, solution: bool = False, r
     return picture
 
 
+def _coins(group: draw.Group, cells, cell: float) -> None:
+    """Each coin: a gold disc, optional to take."""
+    for r, c in cells:
+        group.append(draw.Circle((c + 0.5) * cell, (r + 0.5) * cell, cell * 0.26, fill=COIN_FILL, stroke=COIN_RIM,
+                                 stroke_width=max(1.0, cell * 0.05)))
+
+
 def room_group(room: Room, cell: float, solved: list) -> draw.Group:
     """A room's tiles, the path of each route ``solved`` (``RouteSolution``s, each in its colour)
     and its numbered doors."""
@@ -376,6 +381,7 @@ def room_group(room: Room, cell: float, solved: list) -> draw.Group:
             _tile(group, kind, c * cell, r * cell, cell)
     for r, c in room.items:
         _tile(group, "item", c * cell, r * cell, cell)
+    _coins(group, room.coins, cell)
     if not room.plain:
         _passages(group, room, cell)
     for k, one in enumerate(solved):

@@ -90,16 +90,24 @@ def coin_entry(level: Level, budget: float = 10.0) -> dict:
     optimal is the par the page gives."""
     if not level.coins:
         return {}
-    if len(level.items) + len(level.coins) > PAGE_THINGS:
-        raise LevelError(f"{len(level.items)} items and {len(level.coins)} coins: the play page holds at most "
-                         f"{PAGE_THINGS} together")
-    from designer.analysis.stars import Stars
     from designer.analysis.tour import full_clear
 
-    tour = full_clear(level, budget)
-    stars = Stars.default(tour.stops) if tour.moves else None
-    return {"items": [list(cell) for cell in (*level.items, *level.coins)], "coin_from": len(level.items),
-            "full": tour.stops if tour.moves else -1, "full_moves": tour.moves or "",
+    return coin_fields(list(level.items), list(level.coins), lambda: full_clear(level, budget))
+
+
+def coin_fields(items: list, coins: list, tour) -> dict:
+    """The page's fields for ``coins`` after ``items`` (a level's items, a cave's keys: sheet
+    cells), with the full clear ``tour()`` finds (``designer.analysis.tour.FullClear``), searched
+    only once the page is known to hold them all."""
+    if len(items) + len(coins) > PAGE_THINGS:
+        raise LevelError(f"{len(items)} items and {len(coins)} coins: the play page holds at most "
+                         f"{PAGE_THINGS} together")
+    from designer.analysis.stars import Stars
+
+    found = tour()
+    stars = Stars.default(found.stops) if found.moves else None
+    return {"items": [list(cell) for cell in (*items, *coins)], "coin_from": len(items),
+            "full": found.stops if found.moves else -1, "full_moves": found.moves or "",
             "full_stars": {"two": stars.two, "one": stars.one} if stars else None}
 
 

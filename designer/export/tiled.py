@@ -183,7 +183,9 @@ def room_to_tiled(room: Room, *, cell: int = DEFAULT_CELL, image: str | None = N
     for row, col in room.items:
         doors[row * room.width + col] = gid("item", kinds)
     markers = [_marker(k, str(number), "door", cell, cell_at) for k, (number, cell_at) in enumerate(room.doors)]
-    markers += [_marker(len(markers) + k, "item", "item", cell, cell_at) for k, cell_at in enumerate(room.items)]
+    markers += [_marker(len(markers) + k, name, name, cell, cell_at)
+                for k, (name, cell_at) in enumerate([*(("item", at) for at in room.items),
+                                                     *(("coin", at) for at in room.coins)])]
     properties = []
     for one in solve_routes(room):
         a, b = one.route
@@ -242,7 +244,7 @@ def into_map(user, found: Level | Room) -> dict:
     layer["data"] = data
     _place_doors(document, user, doors)
     _place_items(document, user, sorted(items))
-    _place_items(document, user, sorted(getattr(found, "coins", ())), "coin")
+    _place_items(document, user, sorted(found.coins), "coin")
     if isinstance(found, Room):
         figures = []
         for one in solve_routes(found):

@@ -243,14 +243,15 @@ def room_from_json(obj: dict) -> Room:
     if "floors" in obj or "portals" in obj:
         plain, portals, floors = _extended_from_json(obj)
         flat = Room.from_rows(plain)
-        room = Room(flat.terrain, flat.doors, "json", flat.items, portals, floors)
+        room = Room(flat.terrain, flat.doors, "json", flat.items, portals, floors, flat.coins)
     else:
         room = replace(Room.from_rows(obj["rows"]), dialect="json")
     _json_size(obj, room.height, room.width)
-    items = obj.get("items")
-    if items is not None and items != [list(cell) for cell in room.items]:
-        raise LevelError(f'JSON room: "items" is {json.dumps(items)[:120]} but rows put them at '
-                         f"{json.dumps([list(cell) for cell in room.items])[:120]}")
+    for key, cells in (("items", room.items), ("coins", room.coins)):
+        given = obj.get(key)
+        if given is not None and given != [list(cell) for cell in cells]:
+            raise LevelError(f'JSON room: "{key}" is {json.dumps(given)[:120]} but rows put them at '
+                             f"{json.dumps([list(cell) for cell in cells])[:120]}")
     doors = obj.get("doors")
     if doors is not None:
         expected = {str(number): list(cell) for number, cell in room.doors}
@@ -268,6 +269,8 @@ def room_to_json(room: Room, *, generator=None, report=None) -> dict:
            "rows": room.rows(), "doors": {str(number): list(cell) for number, cell in room.doors}}
     if room.items:
         obj["items"] = [list(cell) for cell in room.items]
+    if room.coins:
+        obj["coins"] = [list(cell) for cell in room.coins]
     obj.update(extended_json(room))
     if report is not None:
         obj["analysis"] = report.to_dict()

@@ -146,7 +146,7 @@ def level_from_map(user: UserMap) -> Level | Room:
     portals, floors = passages(user)
     if user.is_room:
         found = Room.from_rows(list(user.rows))
-        return Room(found.terrain, found.doors, "tiled", found.items, portals, floors)
+        return Room(found.terrain, found.doors, "tiled", found.items, portals, floors, found.coins)
     found = Level.from_rows(list(user.rows))
     return Level(found.terrain, found.start, found.goal, "tiled", found.items, portals, floors, found.coins)
 

@@ -49,6 +49,7 @@ class RoomSolved:
 
     room: object
     routes: list
+    full: dict | None = None  # with coins: each route's full clear (designer.analysis.tour.FullClear), by name
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,13 @@ class RoomAnalysed:
 
     room: object
     analysis: object
+    full: dict | None = None  # with coins: each route's full clear, by name
+
+    def to_dict(self) -> dict:
+        out = self.analysis.to_dict()
+        if self.full is not None:
+            out["full_clear"] = {name: tour.to_dict() for name, tour in self.full.items()}
+        return out
 
 
 @dataclass(frozen=True)
@@ -66,6 +74,7 @@ class CaveSolved:
 
     cave: object
     way: object | None
+    full: object = None  # with coins: the cave's full clear (designer.caves.coins)
 
 
 @dataclass(frozen=True)
@@ -76,11 +85,40 @@ class CaveAnalysed:
     cave: object
     analysis: object
     player: object = None
+    full: object = None  # with coins: the cave's full clear (designer.caves.coins)
 
     def to_dict(self) -> dict:
         out = self.analysis.to_dict()
         out["player"] = None if self.player is None else self.player.to_json()
+        if self.full is not None:
+            out["full_clear"] = self.full.to_dict()
         return out
+
+
+def coin_count(found) -> int:
+    """The coins of a level, a room or a cave."""
+    rooms = getattr(found, "rooms", None)
+    return sum(len(room.coins) for room in rooms) if rooms is not None else len(found.coins)
+
+
+def full_clears(found, budget, routes: list | None = None):
+    """The full clear of a level or a cave with coins (None without coins), or of each route of a
+    room with coins (a dict by route name), all within ``budget``: each route takes its share of
+    what is left."""
+    from designer.analysis.tour import full_clear
+    from designer.core.room import Room
+
+    if not coin_count(found):
+        return None
+    if isinstance(found, Room):
+        asked = found.routes(routes)
+        return {f"{a}:{b}": full_clear(found.route(a, b), budget.share(1 / (len(asked) - k)))
+                for k, (a, b) in enumerate(asked)}
+    if isinstance(found, Level):
+        return full_clear(found, budget)
+    from designer.caves.coins import full_clear as cave_full_clear
+
+    return cave_full_clear(found, budget)
 
 
 def _read(source: str, routes: list | None):
@@ -124,17 +162,12 @@ def solve(source: str, *, by: str = "moves", routes: list | None = None, time_li
     budget = Budget(time_limit)  # from the start: reading and the exit's solution count too
     found = _read(source, routes)
     if isinstance(found, Room):
-        return RoomSolved(found, solve_routes(found, routes, by=by))
+        return RoomSolved(found, solve_routes(found, routes, by=by), full_clears(found, budget, routes))
     if not isinstance(found, Level):
         from designer.caves.graph import solve as solve_cave
 
-        return CaveSolved(found, solve_cave(found, by))
-    full = None
-    if found.coins:
-        from designer.analysis.tour import full_clear
-
-        full = full_clear(found, budget)
-    return Solved(found, solve_level(found, by=by), full)
+        return CaveSolved(found, solve_cave(found, by), full_clears(found, budget))
+    return Solved(found, solve_level(found, by=by), full_clears(found, budget))
 
 
 def analyze(source: str, *, routes: list | None = None, player=None, time_limit: float = 10.0
@@ -155,12 +188,13 @@ def analyze(source: str, *, routes: list | None = None, player=None, time_limit:
     who = player or model.DEFAULT
     found = _read(source, routes)
     if isinstance(found, Room):
-        return RoomAnalysed(found, analyze_routes(found, routes))
+        return RoomAnalysed(found, analyze_routes(found, routes), full_clears(found, budget, routes))
     if not isinstance(found, Level):
         from designer.caves.graph import analyze as analyze_cave, played
 
         report = analyze_cave(found)
-        return CaveAnalysed(found, report, played(found, who) if report.way is not None else None)
+        return CaveAnalysed(found, report, played(found, who) if report.way is not None else None,
+                            full_clears(found, budget))
     report = analyze_level(found)
     figures = model.play(found, who) if report.min_stops is not None else None
     coins = None
@@ -226,14 +260,13 @@ def figures(rows: list[str]) -> dict:
     coins: list = []
     terrain, starts, goals, doors = scan_rows(plain, CANONICAL, items, coins)  # its errors are one line each
     height, width = terrain.shape
-    if coins and doors:
-        raise LevelError(f"a coin ($) at row {coins[0][0]}, col {coins[0][1]}: a room holds no coins yet")
     if starts and goals and not doors:
         level = Level(terrain, starts[0], goals[0], items=tuple(items), coins=tuple(coins)) \
             if len(starts) == len(goals) == 1 else None
         found = [("S:G", level, analyze_level(level))] if level is not None else []
     elif len(doors) >= 2 and not (starts or goals) and all(len(cells) == 1 for cells in doors.values()):
-        room = Room(terrain, tuple((number, cells[0]) for number, cells in doors.items()), items=tuple(items))
+        room = Room(terrain, tuple((number, cells[0]) for number, cells in doors.items()), items=tuple(items),
+                    coins=tuple(coins))
         found = [(one.name, one.level, one.analysis) for one in analyze_routes(room).routes]
     else:
         found = []

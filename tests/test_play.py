@@ -606,3 +606,28 @@ def test_coins_are_counted_and_a_full_clear_earns_its_own_stars_kept_in_progress
     expect(page.locator("#select option").nth(0)).to_contain_text(
         "solved in 2 (par 2) \u2605\u2605\u2605, full clear in 4 \u2605\u2605\u2605")
     context.close()
+
+
+def test_a_caves_coins_are_counted_after_its_keys_and_its_full_clear_earns_its_stars(browser, tmp_path):
+    """A cave with a key and two coins: the key keeps its ring and name, the coins are counted
+    apart from it, and the cave's full clear (every coin, then the exit) earns its own stars."""
+    from playwright.sync_api import expect
+
+    from designer.caves.cave import Cave
+    from designer.caves.coins import full_clear
+
+    text = ("room a\n#1###\n#..*#\n#$..2\n#####\nroom b\n###1#\n2..$#\n#...#\n#####\n"
+            "door a:2 b:2 lock k\nkey k a 1,3\nentrance a:1\nexit b:1")
+    tour = full_clear(Cave.parse(text))
+    assert tour.proven
+    source = tmp_path / "cave.txt"
+    source.write_text(text)
+    page = browser.new_page(viewport={"width": 900, "height": 700})
+    page.goto(make_page(tmp_path, source).as_uri())
+    expect(page.locator("#coins")).to_have_text(f"Coins 0 of 2 (full clear par {tour.stops})")
+    assert page.locator(".cell.coin").count() == 2 and page.locator(".tag.key-name").count() == 1
+    play(page, tour.moves)
+    assert state(page) == ("solved", tour.stops)
+    expect(page.locator("#coins")).to_have_text(f"Coins 2 of 2 (full clear par {tour.stops})")
+    assert page.locator("body").get_attribute("data-full-stars") == "3"
+    page.close()

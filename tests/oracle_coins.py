@@ -99,12 +99,15 @@ def exit_ways(level):
     return None, 0
 
 
-def lost_coins(level):
-    """For each coin, the cells of the states reached with it untaken from which the exit can
-    still be reached but never with it taken (every state: (cell, items, coins) reached)."""
+def explore(level, most=None):
+    """Every state reached, breadth-first: {state: its fewest moves}, each state's moves
+    {state: [next states]}, and the moves into the exit {state: [coins taken then]}; None when
+    there are more than ``most`` states."""
     begin = (level["start"], 0, 0)
-    edges, exits, queue, seen = {}, {}, deque([begin]), {begin}
+    edges, exits, queue, seen = {}, {}, deque([begin]), {begin: 0}
     while queue:
+        if most is not None and len(seen) > most:
+            return None
         state = queue.popleft()
         edges[state] = []
         for letter in "udlr":
@@ -116,22 +119,61 @@ def lost_coins(level):
                 continue
             edges[state].append(moved[:3])
             if moved[:3] not in seen:
-                seen.add(moved[:3])
+                seen[moved[:3]] = seen[state] + 1
                 queue.append(moved[:3])
+    return seen, edges, exits
+
+
+def full_clears(level, explored=None):
+    """The full clear, and for each coin the full clear of the level without it (None: none), from
+    one search (``explored``: ``explore``'s): a coin never changes a move, so the level without
+    coin k ends as soon as every other coin is taken."""
+    seen, _, exits = explored or explore(level)
+    every = (1 << len(level["coins"])) - 1
+
+    def best(mask):
+        found = [seen[s] + 1 for s, got in exits.items() if any(c | mask == every for c in got)]
+        return min(found) if found else None
+
+    return best(0), [best(1 << k) for k in range(len(level["coins"]))]
+
+
+def lost_coins(level, explored=None):
+    """For each coin, the cells of the states reached with it untaken from which the exit can
+    still be reached but never with it taken (every state: (cell, items, coins) reached)."""
+    seen, edges, exits = explored or explore(level)
+    back = {}
+    for s, nxts in edges.items():
+        for n in nxts:
+            back.setdefault(n, []).append(s)
+
+    def reaching(targets):  # the states from which one of ``targets`` can be reached
+        good, todo = set(targets), deque(targets)
+        while todo:
+            for prev in back.get(todo.popleft(), []):
+                if prev not in good:
+                    good.add(prev)
+                    todo.append(prev)
+        return good
+
+    out = reaching(list(exits))
     found = []
     for k in range(len(level["coins"])):
         bit = 1 << k
-        can = {s for s, got in exits.items() if any(c & bit for c in got)}
-        out = set(exits)
-        changed = True
-        while changed:
-            changed = False
-            for s, nxts in edges.items():
-                if s not in can and any(n in can for n in nxts):
-                    can.add(s)
-                    changed = True
-                if s not in out and any(n in out for n in nxts):
-                    out.add(s)
-                    changed = True
+        can = reaching([s for s, got in exits.items() if any(c & bit for c in got)])
         found.append(sorted({(s[0], s[1]) for s in seen if not s[2] & bit and s in out and s not in can}))
     return found
+
+
+def rests(level):
+    """Every cell the player can rest on (coins aside), by the plain reader's own moves."""
+    begin = (level["start"], 0)
+    seen, queue = {begin}, deque([begin])
+    while queue:
+        cell, items = queue.popleft()
+        for letter in "udlr":
+            moved = slide({**level, "coins": []}, cell, letter, items, 0)
+            if moved is not None and not moved[3] and (moved[0], moved[1]) not in seen:
+                seen.add((moved[0], moved[1]))
+                queue.append((moved[0], moved[1]))
+    return {cell for cell, _ in seen}

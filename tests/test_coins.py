@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import assume, given, settings, strategies as st
 
 import oracle_coins
 from designer.analysis.coins import coin_report
@@ -18,14 +18,23 @@ from test_portals import _plain, portal_levels
 
 
 @st.composite
-def coin_levels(draw):
-    """A portal level (floors, wrap, snow, items) with 0-6 coins on its free ice."""
-    level, floors = draw(portal_levels())
+def coin_levels(draw, side: int = 5, most_items: int = 2, most_coins: int = 6):
+    """A portal level (floors, wrap, snow, items) with coins on its free ice: by default floors
+    of at most 5x5, 0-2 items and 0-6 coins; ``wide_coin_levels`` up to 8x8, 0-4 and 0-12."""
+    level, floors = draw(portal_levels(side, most_items))
     busy = {level.start, level.goal, *level.items, *(cell for pair in level.portals for cell in pair)}
     free = [(r, c) for r in range(level.height) for c in range(level.width)
             if level.terrain[r, c] == 0 and (r, c) not in busy and any(f.holds((r, c)) for f in level.floor_list())]
-    coins = draw(st.lists(st.sampled_from(free), max_size=6, unique=True)) if free else []
+    count = draw(st.sampled_from(range(most_coins + 1)))  # drawn first (evenly), so that many hold many
+    if draw(st.integers(0, 9)) < 7:  # mostly where the player can rest, so that many have a full clear
+        resting = oracle_coins.rests({**_plain(level, floors), "coins": []})
+        free = [cell for cell in free if cell in resting] or free
+    coins = draw(st.permutations(free))[:count] if free else []
     return level.replace(coins=tuple(coins)), floors
+
+
+def wide_coin_levels():
+    return coin_levels(side=8, most_items=4, most_coins=12)
 
 
 def _plain_coins(level: Level, floors) -> dict:
@@ -35,6 +44,16 @@ def _plain_coins(level: Level, floors) -> dict:
 @settings(max_examples=250, deadline=None)
 @given(coin_levels())
 def test_the_full_clear_is_the_plain_readers(case):
+    _full_clear_agrees(case)
+
+
+@settings(max_examples=150, deadline=None)
+@given(wide_coin_levels())
+def test_the_full_clear_is_the_plain_readers_with_up_to_12_coins_and_4_items(case):
+    _full_clear_agrees(case)
+
+
+def _full_clear_agrees(case) -> None:
     level, floors = case
     plain = _plain_coins(level, floors)
     expected = oracle_coins.full_clear(plain)
@@ -52,18 +71,30 @@ def test_the_full_clear_is_the_plain_readers(case):
 @settings(max_examples=120, deadline=None)
 @given(coin_levels().filter(lambda case: case[0].coins))
 def test_each_coins_figures_are_the_plain_readers(case):
+    _coin_figures_agree(case)
+
+
+@settings(max_examples=60, deadline=None)
+@given(wide_coin_levels().filter(lambda case: case[0].coins))
+def test_each_coins_figures_are_the_plain_readers_with_up_to_12_coins_and_4_items(case):
+    _coin_figures_agree(case, most=50_000)
+
+
+def _coin_figures_agree(case, most=None) -> None:
     level, floors = case
     plain = _plain_coins(level, floors)
+    explored = oracle_coins.explore(plain, most)
+    assume(explored is not None)  # the plain reader walks every state, a few seconds per 100,000
     report = coin_report(level, 30.0)
     fewest, every = oracle_coins.exit_ways(plain)
-    lost = oracle_coins.lost_coins(plain)
-    full = oracle_coins.full_clear(plain)
+    lost = oracle_coins.lost_coins(plain, explored)
+    full, withouts = oracle_coins.full_clears(plain, explored)
     for k, coin in enumerate(report.coins):
         assert coin.on_every_way == bool(fewest is not None and every >> k & 1), (str(level), k)
         labels = sorted((cell, items) for *cell, items in
                         ((t[0], t[1], t[2] if level.items else 0) for t in coin.traps))
         assert [((r, c), items) for (r, c), items in labels] == lost[k], (str(level), k)
-        without = oracle_coins.full_clear({**plain, "coins": plain["coins"][:k] + plain["coins"][k + 1:]})
+        without = withouts[k]
         if full is not None and without is not None:
             assert coin.adds == full - without
         else:

@@ -104,10 +104,12 @@ def test_two_floors_solve_over_the_hole_and_the_ladder():
 # --- the library against the plain reader -------------------------------------------------------
 
 @st.composite
-def portal_levels(draw):
+def portal_levels(draw, side: int = 5, most_items: int = 2):
+    """A level of one or two floors (each at most ``side`` x ``side``, wrapping or not) with
+    snow, rock, up to ``most_items`` items and up to 3 portals."""
     floors, top = [], 0
     for _ in range(draw(st.integers(1, 2))):
-        height, width = draw(st.integers(2, 5)), draw(st.integers(2, 5))
+        height, width = draw(st.integers(2, side)), draw(st.integers(2, side))
         floors.append((top, height, width, draw(st.sampled_from(["", "x", "y", "xy"]))))
         top += height
     sheet_width = max(f[2] for f in floors)
@@ -124,7 +126,7 @@ def portal_levels(draw):
     picked = draw(st.permutations(ice))
     start, goal = picked[0], picked[1]
     rest = list(picked[2:])
-    items = tuple(sorted(rest[:draw(st.integers(0, min(2, len(rest))))]))
+    items = tuple(sorted(rest[:draw(st.integers(0, min(most_items, len(rest))))]))
     rest = rest[len(items):]
     sources = rest[:draw(st.integers(0, min(3, len(rest))))]
     open_cells = [tuple(map(int, cell)) for cell in np.argwhere(terrain == ICE)]

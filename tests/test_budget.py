@@ -125,3 +125,19 @@ def test_on_the_cpu_clock_a_busy_machine_changes_neither_the_verdict_nor_the_lev
             for one in spinners:
                 one.kill()
     assert idle == loaded and idle[0] in ("designed", "infeasible"), (idle, loaded, took)
+
+
+def test_a_commands_budget_counts_from_its_process_start_and_keeps_back_time_to_answer():
+    """The console command marks its start: the seconds before any budget was made (here a
+    sleep standing in for a slow start-up) count against --time-limit, and its searches stop a
+    little before the limit. Called from Python, unmarked, a budget counts from now."""
+    code = ("import time; time.sleep(0.6)\n"
+            "from designer.core.budget import command_budget, mark_command_start\n"
+            "before = command_budget(5.0).left()\n"
+            "mark_command_start()\n"
+            "print(before, command_budget(5.0).left())")
+    env = {**os.environ, "DESIGNER_CLOCK": "wall"}
+    before, after = map(float, subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                                              env=env, check=True).stdout.split())
+    assert 4.9 < before <= 5.0
+    assert after <= 5.0 - 0.6 - 0.1  # the sleep, and the share kept back to print the answer

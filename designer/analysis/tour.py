@@ -260,7 +260,7 @@ def search(moves: Moves, bound: Bounds, budget: Budget, max_states: int = MAX_ST
     floor = int(bound.of(np.array([moves.start]), np.zeros(1, np.int64), full)[0])
     if floor >= INF:
         return FullClear(None, 0, True, "proven: no full clear", 1)
-    best, kept, reached = None, 0, floor
+    best, kept, reached, state_cut = None, 0, floor, False
     phases = (None, *WIDTHS, None) if len(moves.things) <= FEW else (WIDTHS[0], None, *WIDTHS[1:], None)
     for phase, width in enumerate(phases):
         if budget.expired():
@@ -275,6 +275,7 @@ def search(moves: Moves, bound: Bounds, budget: Budget, max_states: int = MAX_ST
         limit = len(best[0]) - 1 if best else INF
         found, states, done, depth = _layers(moves, bound, full, budget, limit=limit, max_states=cap)
         kept += states
+        state_cut = cap == max_states and states > max_states  # else the time ended it
         reached = max(reached, depth)
         if found:  # the proof's layers are breadth-first: the first full clear met is a shortest
             return _answer(place, moves, found, max(floor, len(found[0])), True, "proven optimal", kept)
@@ -282,7 +283,7 @@ def search(moves: Moves, bound: Bounds, budget: Budget, max_states: int = MAX_ST
             if best is None:
                 return FullClear(None, reached, True, "proven: no full clear", kept)
             return _answer(place, moves, best, len(best[0]), True, "proven optimal", kept)
-    why = "time limit reached" if budget.expired() else "state limit reached"
+    why = "state limit reached" if state_cut else "time limit reached"
     if best is None:
         return FullClear(None, reached, False, why, kept)
     return _answer(place, moves, best, min(reached, len(best[0])), False, why, kept)
@@ -312,11 +313,13 @@ def _layers(moves: Moves, bound: Bounds, full: int, budget: Budget, width: int |
     history = []  # per layer: (source index, direction) of each state
     shift = np.int64(len(moves.things))
     seen = Seen(np.array([moves.start << int(shift)], np.int64))
-    kept, depth = 1, 0
+    kept, depth, took = 1, 0, 0.0
     while len(cells):
         depth += 1
-        if depth > limit or budget.expired() or (width is None and kept > max_states):
+        # a layer that would not end within the time left is not begun (the last one took ``took``)
+        if depth > limit or budget.left() <= took or (width is None and kept > max_states):
             break
+        began = budget.now()
         source, d, cell, mask, exited = step(moves, cells, masks)
         win = np.flatnonzero(exited & (mask == full))
         if len(win):
@@ -342,6 +345,7 @@ def _layers(moves: Moves, bound: Bounds, full: int, budget: Budget, width: int |
         history.append((source, d, cells, masks))
         cells, masks = key >> shift, key & np.int64(full)
         kept += len(key)
+        took = budget.now() - began
     if width is not None:
         return None, kept
     done = not len(cells) or depth > limit

@@ -142,5 +142,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run() -> None:
-    """Console-script entry point."""
+    """Console-script entry point: this process is one command, and its time limits count from
+    its start (``designer.core.budget.command_budget``)."""
+    from designer.core.budget import mark_command_start
+
+    mark_command_start()
     sys.exit(main())

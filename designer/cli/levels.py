@@ -8,6 +8,7 @@ from typing import Optional
 
 import typer
 
+from designer.core.budget import command_budget
 from designer.core.errors import RequestNotMet
 from designer.cli.shell import INSPECT, LEVEL_HELP, app, echo, examples, finite
 
@@ -40,7 +41,7 @@ def solve(
     """Print the optimal solution of a level (status 1 if it is unsolvable); with coins, its full clear."""
     from designer.ops import levels
 
-    solved = levels.solve(level_file, by=by.value, routes=_routes(route), time_limit=time_limit)
+    solved = levels.solve(level_file, by=by.value, routes=_routes(route), budget=command_budget(time_limit))
     if isinstance(solved, levels.RoomSolved):
         return _solve_room(solved, as_json)
     if isinstance(solved, levels.CaveSolved):
@@ -148,7 +149,8 @@ def analyze(
     from designer.export.report import coin_lines, player_lines, report, room_report
     from designer.ops import levels
 
-    analysed = levels.analyze(level_file, routes=_routes(route), player=read_player(player), time_limit=time_limit)
+    analysed = levels.analyze(level_file, routes=_routes(route), player=read_player(player),
+                              budget=command_budget(time_limit))
     if isinstance(analysed, levels.RoomAnalysed):
         fulls = analysed.full or {}
         if as_json:

@@ -63,6 +63,46 @@ def work_seconds() -> float:
     return spent.user + spent.system + spent.children_user + spent.children_system
 
 
+def process_seconds() -> float:
+    """Wall-clock seconds since this process started (Linux: ``/proc/self/stat``; 0.0 where that
+    cannot be read): the interpreter's start-up and every import before any budget was made."""
+    try:
+        with open("/proc/self/stat", "rb") as stat:
+            fields = stat.read().rsplit(b")", 1)[1].split()
+        started = int(fields[19]) / os.sysconf("SC_CLK_TCK")  # field 22: start time, in ticks since boot
+        return max(0.0, time.clock_gettime(time.CLOCK_BOOTTIME) - started)
+    except (OSError, ValueError, IndexError, AttributeError):
+        return 0.0
+
+
+_command: dict[str, float] = {}  # each clock's value when the command's process started
+#: What a command's budget keeps back from its searches, to print the answer and exit within the
+#: limit: this share of it, at most ``RESERVE_MOST`` seconds.
+RESERVE_SHARE, RESERVE_MOST = 0.02, 0.2
+
+
+def mark_command_start() -> None:
+    """This process is one command (``designer ...``): ``command_budget`` counts from its start,
+    start-up included (the cpu clock, a process's processor time, starts at 0 there)."""
+    _command.update(wall=time.perf_counter() - process_seconds(), cpu=0.0)
+
+
+def command_budget(seconds: float) -> Budget:
+    """A budget of ``seconds`` for a command's whole work: from its process's start when it was
+    marked (``mark_command_start``: the console command), else from now (a call from Python,
+    a server, a test). What a user's ``--time-limit`` means: the answer within it, start-up too,
+    so a marked command's searches stop a little before it (``RESERVE_SHARE``), leaving time to
+    print the answer and exit.
+
+    >>> 0.0 < command_budget(5.0).left() <= 5.0
+    True
+    """
+    clock = default_clock()
+    if clock not in _command:
+        return Budget(seconds, clock=clock)
+    return Budget(seconds - min(RESERVE_MOST, RESERVE_SHARE * seconds), _command[clock], clock=clock)
+
+
 #: The clocks a budget counts its seconds on (see the module docstring).
 CLOCKS = {"wall": time.perf_counter, "cpu": work_seconds}
 #: The environment variable that sets the clock of every budget of a run.

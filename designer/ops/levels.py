@@ -148,18 +148,19 @@ def _read(source: str, routes: list | None):
     return found
 
 
-def solve(source: str, *, by: str = "moves", routes: list | None = None, time_limit: float = 10.0
-          ) -> Solved | RoomSolved:
+def solve(source: str, *, by: str = "moves", routes: list | None = None, time_limit: float = 10.0,
+          budget=None) -> Solved | RoomSolved:
     """Read a level (a path, or - for standard input) and solve it: fewest moves (ties: least
     distance) or least distance (``by="distance"``); a level with coins, its full clear too
-    (within ``time_limit`` seconds: ``designer.analysis.tour``). A room: each of ``routes``
-    (pairs of doors; every pair i < j when None)."""
+    (within ``time_limit`` seconds, or ``budget``, a ``Budget`` the caller started:
+    ``designer.analysis.tour``). A room: each of ``routes`` (pairs of doors; every pair i < j
+    when None)."""
     from designer.analysis.routes import solve_routes
     from designer.analysis.solver import solve as solve_level
     from designer.core.budget import Budget
     from designer.core.room import Room
 
-    budget = Budget(time_limit)  # from the start: reading and the exit's solution count too
+    budget = budget or Budget(time_limit)  # from the start: reading and the exit's solution count too
     found = _read(source, routes)
     if isinstance(found, Room):
         return RoomSolved(found, solve_routes(found, routes, by=by), full_clears(found, budget, routes))
@@ -170,8 +171,8 @@ def solve(source: str, *, by: str = "moves", routes: list | None = None, time_li
     return Solved(found, solve_level(found, by=by), full_clears(found, budget))
 
 
-def analyze(source: str, *, routes: list | None = None, player=None, time_limit: float = 10.0
-            ) -> Analysed | RoomAnalysed:
+def analyze(source: str, *, routes: list | None = None, player=None, time_limit: float = 10.0,
+            budget=None) -> Analysed | RoomAnalysed:
     """Read a level and analyse it: class, reversibility, min stops, SCCs, traps, figures, and
     what the model's ``player`` (``designer.analysis.player.Player``; default: the fitted one)
     costs on it. A room: each of ``routes`` (every pair of doors i < j when None), and the room
@@ -184,7 +185,7 @@ def analyze(source: str, *, routes: list | None = None, player=None, time_limit:
 
     from designer.core.budget import Budget
 
-    budget = Budget(time_limit)  # from the start: reading and the analysis count too
+    budget = budget or Budget(time_limit)  # from the start: reading and the analysis count too
     who = player or model.DEFAULT
     found = _read(source, routes)
     if isinstance(found, Room):

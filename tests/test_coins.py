@@ -284,3 +284,31 @@ def test_a_rooms_coins_read_back_in_every_form_and_each_route_has_its_full_clear
     found = figures(["#######", "#S...$#", "#.##.##", "#..G..#", "#######"])  # the studio's sketch
     assert found["routes"][0]["min_stops"] == 2
     assert figures(rows)["routes"][0]["route"] == "1:2"
+
+def test_the_rock_and_coin_chain_brings_the_full_clear_nearer_and_keeps_every_guarantee():
+    """Rocks and coins moved together on a level whose coins alone fall short of the band: the
+    full clear comes nearer (never farther), and the level still meets its request with nothing
+    of the way to the exit lost; the same seed gives the same level."""
+    from designer.analysis.graph import analyze
+    from designer.analysis.verify import failure
+    from designer.core.budget import Budget
+    from designer.core.request import LayoutRequest
+    from designer.search.coins import place_coins, rock_and_coin_chain
+
+    level = Level.from_ascii("\n".join([
+        "#######G####", "#######....#", "####.....###", "#.#.#......#", "#...#.....##", "##...####..#",
+        "#....##.#..#", "#..#....#..#", "##....#....#", "##..#....#.#", "##.#...#.#.#", "##S#########"]))
+    request = LayoutRequest(height=12, width=12, min_stops=20)
+    before = analyze(level)
+    placed = place_coins(level, 5, (50, None), seed=1, budget=Budget(60, clock="cpu"))
+    assert not placed.met and placed.report.full.stops == 32
+    chained = [rock_and_coin_chain(request, placed, (50, None), seed=1, budget=Budget(120, clock="cpu"))
+               for _ in range(2)]
+    assert chained[0].level == chained[1].level
+    found = chained[0]
+    assert found.report.full.proven and found.report.full.stops > 32 and found.worth and not found.report.traps
+    bare = found.level.replace(coins=())
+    assert bare != level  # rocks moved, not only coins
+    after = analyze(bare)
+    assert failure(request, bare, after) is None
+    assert after.min_stops >= before.min_stops and after.options >= before.options

@@ -15,6 +15,12 @@ coins, all its random choices from the seed:
 - **Each coin worth taking**: the full clear without it is shorter (it adds at least a move).
 - **The full clear in its band** (``--full-clear K[..M]``), every full clear proven optimal.
 
+When the coins alone cannot meet the request on a level, **a chain moves rocks and coins
+together** (``rock_and_coin_chain``) before another level is designed: each step toggles a free
+cell between ice and rock or moves a coin, and is kept when the level still meets the request
+(the one verifier, ``designer.analysis.verify``) losing nothing of the way to the exit (its min
+stops and its options along the solution), and its full clear comes no farther from the band.
+
 >>> from designer.core.budget import Budget
 >>> from designer.core.level import Level
 >>> level = Level.from_ascii("#######\\n#S....#\\n#.#.#.#\\n#.....#\\n#.#.#.#\\n#....G#\\n#######")
@@ -164,6 +170,71 @@ def _rank(placed: Placed, miss) -> tuple:
     return (sum(coin.adds is None or coin.adds <= 0 for coin in placed.report.coins), miss(full))
 
 
+#: The most steps, and the most seconds, of the chain that moves rocks and coins on one level.
+CHAIN_STEPS, CHAIN_SECONDS = 400, 3.0
+
+
+def rock_and_coin_chain(request, placed: Placed, band, *, seed: int, budget: Budget,
+                        pinned: tuple[Cell, ...] = ()) -> Placed:
+    """Rocks and coins moved together on ``placed.level`` (see the module docstring): the first
+    placement that meets the request, else the best found (``Placed.met`` says which).
+    ``request`` is the request without its coins; a step must keep it met. ``pinned`` coins (a
+    template's) never move."""
+    from designer.analysis.graph import analyze
+    from designer.analysis.verify import failure
+    from designer.core.level import ICE, ROCK
+
+    rng = random.Random(seed)
+    miss = _band_miss(band)
+    level = placed.level
+    coins = list(level.coins)
+    pinned = set(pinned)
+    first = analyze(level.replace(coins=()))
+    floor = (first.min_stops, first.options)  # what the way to the exit keeps at every step
+    free = [cell for cell in request.free_cells() if level.terrain[cell] in (ICE, ROCK)]
+    busy = {level.start, level.goal, *level.items, *(cell for pair in level.portals for cell in pair)}
+    free = [cell for cell in free if cell not in busy]
+    best = placed
+
+    def length(grid: Level, cells) -> int | None:
+        tour = full_clear(grid.replace(coins=tuple(cells)), budget.share(0.2), PLACING_STATES)
+        return tour.stops if tour.proven and tour.moves else None
+
+    now = miss(length(level, coins))
+    for _ in range(CHAIN_STEPS):
+        if budget.expired() or best.met:
+            break
+        grid, moved = level, coins
+        if rng.random() < 0.5 and request.difficulty is None:  # a free cell toggled between ice and rock
+            # (no coin on it; a predicted difficulty asked for is the design's own: its rocks stay)
+            cell = rng.choice(free)
+            if cell in coins:
+                continue
+            terrain = level.terrain.copy()
+            terrain[cell] = ROCK if terrain[cell] == ICE else ICE
+            grid = level.replace(terrain=terrain, coins=())
+            report = analyze(grid)
+            if ((report.min_stops or 0) < floor[0] or report.options < floor[1]
+                    or failure(request, grid, report) is not None):
+                continue
+        else:  # a coin moved to another free ice cell
+            movable = [k for k, cell in enumerate(coins) if cell not in pinned]
+            target = rng.choice(free)
+            if not movable or target in coins or level.terrain[target] != ICE:
+                continue
+            k = rng.choice(movable)
+            moved = coins[:k] + [target] + coins[k + 1:]
+        score = miss(length(grid, moved))
+        if score > now:
+            continue
+        level, coins, now = grid.replace(coins=()), moved, score
+        if score[0] == 0 or score < miss(best.report.full.stops if best.report.full.proven else None):
+            judged = _judge(level, coins, band, budget)
+            if judged.met or _rank(judged, miss) < _rank(best, miss):
+                best = judged
+    return best
+
+
 #: Seeds apart of the levels tried in turn when coins cannot meet the request on one.
 RETRY_SEED = 100_000
 #: The most seconds the coins of one level are placed in before another level is tried.
@@ -199,10 +270,13 @@ def design_with_coins(request, plain_design, *, seed: int = 0, time_limit: float
                                  budget=budget.share(0.6).within(PLACE_SECONDS), pinned=pinned)
         except ValueError:  # too few cells for the coins on this level
             placed = None
-        if placed is not None and placed.met:
-            record = found.generator.but(request=request, seed=seed, seconds=time.perf_counter() - began,
-                                         full_clear=placed.report.full.stops)
-            return replace(found, level=placed.level, generator=record)
+        if placed is not None and not placed.met and budget.left() > 1.0:
+            placed = rock_and_coin_chain(bare, placed, band, seed=seed + attempt,
+                                         budget=budget.share(0.6).within(CHAIN_SECONDS), pinned=pinned)
+        made = _made(found, placed, bare, request, seed=seed, seconds=time.perf_counter() - began) \
+            if placed is not None and placed.met else None
+        if made is not None:
+            return made
         if placed is not None and (best is None or _rank(placed, _band_miss(band)) < _rank(best, _band_miss(band))):
             best = placed
         tried.append(found.level)
@@ -215,6 +289,27 @@ def design_with_coins(request, plain_design, *, seed: int = 0, time_limit: float
             raise DesignFailed("time limit", f"time limit reached: no placement of {request.coins} coin{'s' * (request.coins > 1)}{asked}, "
                                              f"each worth taking and none to be lost, on {attempt} "
                                              f"level{'s' if attempt != 1 else ''} designed{what}")
+
+
+def _made(found, placed: Placed, bare, request, *, seed: int, seconds: float):
+    """The design of ``placed.level``: ``found`` with its coins, or, when the chain moved rocks,
+    the new level verified again (the one verifier) with its own analysis and choice figures."""
+    from dataclasses import replace
+
+    from designer.analysis.graph import analyze
+    from designer.analysis.verify import failure
+    from designer.search.result import choice_figures
+
+    record = found.generator.but(request=request, seed=seed, seconds=seconds, full_clear=placed.report.full.stops)
+    level = placed.level
+    if level.replace(coins=()) == found.level:
+        return replace(found, level=level, generator=record)
+    report = analyze(level.replace(coins=()))
+    if failure(bare, level.replace(coins=()), report) is not None:
+        return None  # every step of the chain was verified: never, but never handed back unverified
+    if record.options is not None:
+        record = record.but(**choice_figures(report))
+    return replace(found, level=level, analysis=report, generator=record)
 
 
 def _band_miss(band):

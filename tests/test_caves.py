@@ -174,6 +174,9 @@ def test_a_cave_with_coins_reads_back_designs_around_them_and_reports_its_full_c
     assert solved.exit_code == 0 and "full clear (2 coins): 4 moves (proven optimal)\ndrru" in solved.output
     analysed = runner.invoke(app, ["analyze", str(path), "--json"])
     assert json.loads(analysed.output)["full_clear"]["taken_at"] == [1, 3]
+    from designer.ops.caves import plan_view
+
+    assert plan_view(text)["figures"].endswith("full clear (2 coins) 4 moves (proven optimal)")  # the studio's
     # a room still to fill keeps its coin where the cave draws it
     free = text.replace("#...#\n#$..2", "#???#\n#$??2")
     made = runner.invoke(app, ["cave", "-", "--min-stops", "3", "--seed", "2"], input=free)

@@ -302,7 +302,7 @@ def test_the_rock_and_coin_chain_brings_the_full_clear_nearer_and_keeps_every_gu
     before = analyze(level)
     placed = place_coins(level, 5, (50, None), seed=1, budget=Budget(60, clock="cpu"))
     assert not placed.met and placed.report.full.stops == 32
-    chained = [rock_and_coin_chain(request, placed, (50, None), seed=1, budget=Budget(120, clock="cpu"))
+    chained = [rock_and_coin_chain(request, placed, (50, None), seed=1, budget=Budget(120, clock="cpu"), steps=120)
                for _ in range(2)]
     assert chained[0].level == chained[1].level
     found = chained[0]

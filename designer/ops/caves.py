@@ -331,6 +331,10 @@ def play_page(source: str, title: str) -> str:
     return cave_page(read_cave(source), title)
 
 
+#: The seconds the studio's live figures give a cave's full clear.
+LIVE_FULL_CLEAR = 1.0
+
+
 def plan_view(text: str, draft: bool = False) -> dict:
     """What the studio shows of a cave (its text or JSON): its JSON form, the floor plan as SVG
     (with the way through when the cave is filled and solvable), and its figures in a line. With
@@ -368,6 +372,11 @@ def plan_view(text: str, draft: bool = False) -> dict:
         keys = "".join(f", key {k.name} {'needed' if k.needed else 'not needed'}" for k in report.keys)
         line += (f": {report.solvability}, min stops {report.min_stops if way else '-'}, reversible: "
                  f"{'yes' if report.reversible else 'no'}{keys}")
+        coins = sum(len(room.coins) for room in cave.rooms)
+        if coins:  # live: the full clear within a second (its words say when unproven)
+            from designer.caves.coins import full_clear
+
+            line += f", full clear ({count(coins, 'coin')}) {full_clear(cave, LIVE_FULL_CLEAR).words()}"
     else:
         from designer.caves.design import refusals
 

@@ -175,11 +175,11 @@ CHAIN_STEPS, CHAIN_SECONDS = 400, 3.0
 
 
 def rock_and_coin_chain(request, placed: Placed, band, *, seed: int, budget: Budget,
-                        pinned: tuple[Cell, ...] = ()) -> Placed:
+                        pinned: tuple[Cell, ...] = (), steps: int = CHAIN_STEPS) -> Placed:
     """Rocks and coins moved together on ``placed.level`` (see the module docstring): the first
     placement that meets the request, else the best found (``Placed.met`` says which).
     ``request`` is the request without its coins; a step must keep it met. ``pinned`` coins (a
-    template's) never move."""
+    template's) never move. At most ``steps`` steps."""
     from designer.analysis.graph import analyze
     from designer.analysis.verify import failure
     from designer.core.level import ICE, ROCK
@@ -201,7 +201,7 @@ def rock_and_coin_chain(request, placed: Placed, band, *, seed: int, budget: Bud
         return tour.stops if tour.proven and tour.moves else None
 
     now = miss(length(level, coins))
-    for _ in range(CHAIN_STEPS):
+    for _ in range(steps):
         if budget.expired() or best.met:
             break
         grid, moved = level, coins

@@ -177,6 +177,11 @@ def test_a_cave_with_coins_reads_back_designs_around_them_and_reports_its_full_c
     from designer.ops.caves import plan_view
 
     assert plan_view(text)["figures"].endswith("full clear (2 coins) 4 moves (proven optimal)")  # the studio's
+    from designer.caves.world import read_world
+    from designer.ops.caves import export_world
+
+    export_world(str(path), str(tmp_path / "world"))  # a Tiled world: each room's coins as its map's objects
+    assert [room.rows for room in read_world(str(tmp_path / "world" / "cave.world")).rooms] == [r.rows for r in cave.rooms]
     # a room still to fill keeps its coin where the cave draws it
     free = text.replace("#...#\n#$..2", "#???#\n#$??2")
     made = runner.invoke(app, ["cave", "-", "--min-stops", "3", "--seed", "2"], input=free)

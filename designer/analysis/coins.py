@@ -55,21 +55,27 @@ class CoinReport:
 
 
 def coin_report(level: Level, budget: Budget | float | None = None, max_states: int = MAX_STATES) -> CoinReport:
-    """The full clear of ``level`` and each coin's figures (``Coin``), within ``budget`` (half of
-    it for the full clear, the rest shared by the full clears without each coin)."""
+    """The full clear of ``level`` and each coin's figures (``Coin``), within ``budget``: each
+    coin's way and traps first (they are exact, and quick), then ``FULL_SHARE`` of what is left
+    for the full clear, and the rest shared by the full clears without each coin (only when the
+    full clear is proven: an unproven one has no difference to give)."""
     budget = budget if isinstance(budget, Budget) else Budget(10.0 if budget is None else budget)
-    full = full_clear(level, budget.share(0.5), max_states)
+    ways = [one_coin(level, cell) for cell in level.coins]
+    full = full_clear(level, budget.share(FULL_SHARE), max_states)
     coins = []
-    for k, cell in enumerate(level.coins):
+    for k, (cell, (every, traps)) in enumerate(zip(level.coins, ways)):
         without = level.replace(coins=level.coins[:k] + level.coins[k + 1:])
         adds = None
         if full.proven and full.moves is not None:
             less = full_clear(without, budget.share(1 / (len(level.coins) - k)), max_states)
             if less.proven and less.moves is not None:
                 adds = full.stops - less.stops
-        every, traps = one_coin(level, cell)
         coins.append(Coin(cell, adds, every, traps))
     return CoinReport(full, tuple(coins))
+
+
+#: The share of the time left (after each coin's way and traps) that the full clear is given.
+FULL_SHARE = 0.8
 
 
 def one_coin(level: Level, coin: Cell) -> tuple[bool, tuple[tuple[int, ...], ...]]:

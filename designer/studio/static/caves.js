@@ -26,8 +26,15 @@
   function doorText(roomName, number) { return `${roomName}:${number}`; }
   function showDoors() {  // the room on the board: where each of its doors leads, and what to do with it
     const box = document.getElementById("cave-doors");
+    const listed = doors[current] || [], key = `${current}|${listed.map(([number]) => number).join(",")}`;
+    if (box.dataset.shown === key) {  // the same doors: their words updated in place, so that a
+      // click on a button is never lost to a redraw as a live plan arrives
+      listed.forEach(([number, words], k) => { box.children[k].querySelector(".words").textContent = `door ${number}: ${words}`; });
+      return;
+    }
+    box.dataset.shown = key;
     box.textContent = "";
-    for (const [number, words] of doors[current] || []) {
+    for (const [number, words] of listed) {
       const item = document.createElement("li");
       item.dataset.door = String(number);
       const text = document.createElement("span");
@@ -80,15 +87,20 @@
     plan.hidden = !found.plan;
     if (found.plan) plan.src = `data:image/svg+xml;base64,${found.plan}`;
     const box = document.getElementById("cave-rooms");
-    box.textContent = "";
-    for (const one of cave.rooms) {
-      const button = document.createElement("button");
-      button.type = "button"; button.dataset.room = one.name;
+    const buttons = new Map([...box.children].map(button => [button.dataset.room, button]));
+    cave.rooms.forEach((one, k) => {  // a button per room, kept across redraws (a click in flight lands)
+      let button = buttons.get(one.name);
+      if (!button) {
+        button = document.createElement("button");
+        button.type = "button"; button.dataset.room = one.name;
+        button.addEventListener("click", () => edit(one.name));
+      }
+      buttons.delete(one.name);
       button.textContent = one.name + (one.rows.some(row => row.includes("?")) ? " (free)" : "");
       button.setAttribute("aria-pressed", String(one.name === current));
-      button.addEventListener("click", () => edit(one.name));
-      box.appendChild(button);
-    }
+      if (box.children[k] !== button) box.insertBefore(button, box.children[k] || null);
+    });
+    for (const gone of buttons.values()) gone.remove();
     const lock = draw.elements["link-lock"], chosen = lock.value;
     lock.textContent = "";
     for (const key of [{ name: "" }, ...(cave.keys || [])]) {

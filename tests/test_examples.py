@@ -14,7 +14,8 @@ SCRIPTS = sorted((ROOT / "examples").glob("*.py"))
 
 
 def test_every_example_is_covered():
-    assert {p.name for p in SCRIPTS} == {"a_second_shell.py", "caves.py", "choices.py", "design_a_room.py", "design_levels.py",
+    assert {p.name for p in SCRIPTS} == {"a_second_shell.py", "caves.py", "choices.py", "coins.py", "design_a_room.py",
+                                         "design_levels.py",
                                          "items.py", "pictures.py", "playtest.py", "portals.py", "proofs.py", "records.py",
                                          "sketch.py", "solve_and_analyze.py"}
 
@@ -31,6 +32,10 @@ def test_every_example_is_covered():
                           "  route 1:3: "]),
     ("items.py", ["fewest moves: ", "items taken in the order", "adds", "every item matters: True",
                   "(stage items "]),
+    ("coins.py", ["the exit's par: 11 stops; 2 coins", "full clear: 13 moves (proven optimal)  ulrdlruldruru",
+                  "coin 1 at (1, 1): adds 1, on every fewest way: False, full-clear traps: 0",
+                  "(proven optimal), each coin adds [", "traps 0",
+                  "the cave's full clear: 4 moves (proven optimal)  drru, resting in rooms ['a', 'a', 'b'"]),
     ("portals.py", ["fewest moves: ruruldrdrdrdrdluuldlururlrdruru (31 stops)", "'B1F (6, 3)'",
                     "one way, one-way in play: False", "floors left for good: []", "(stage portals ",
                     "strong and reversible on the whole graph: True", "glissade 'Holes': min stops 2, par 3"]),

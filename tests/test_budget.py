@@ -139,5 +139,5 @@ def test_a_commands_budget_counts_from_its_process_start_and_keeps_back_time_to_
     env = {**os.environ, "DESIGNER_CLOCK": "wall"}
     before, after = map(float, subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                                               env=env, check=True).stdout.split())
-    assert 4.9 < before <= 5.0
+    assert 4.5 < before <= 5.0  # unmarked: from now (room for a busy machine between two lines)
     assert after <= 5.0 - 0.6 - 0.1  # the sleep, and the share kept back to print the answer

@@ -182,6 +182,10 @@ def test_a_cave_with_coins_reads_back_designs_around_them_and_reports_its_full_c
 
     export_world(str(path), str(tmp_path / "world"))  # a Tiled world: each room's coins as its map's objects
     assert [room.rows for room in read_world(str(tmp_path / "world" / "cave.world")).rooms] == [r.rows for r in cave.rooms]
+    many = ("room a\n#1" + "#" * 20 + "\n#" + "$" * 20 + "2\n" + "#" * 22 + "\n"
+            "room b\n#1" + "#" * 15 + "\n2" + "$" * 15 + "#\n" + "#" * 17 + "\n")
+    with pytest.raises(LevelError, match="35 coins: a cave holds at most 32, in all its rooms"):
+        Cave.parse(many + "door a:2 b:2\nentrance a:1\nexit b:1")  # its full clear takes a bit a coin
     # a room still to fill keeps its coin where the cave draws it
     free = text.replace("#...#\n#$..2", "#???#\n#$??2")
     made = runner.invoke(app, ["cave", "-", "--min-stops", "3", "--seed", "2"], input=free)

@@ -391,7 +391,6 @@ def _unwind(history, cells, masks, source, d, win):
     return "".join(reversed(letters)), path_cells[::-1], path_masks[::-1]
 
 
-
 def _ones(masks: np.ndarray) -> np.ndarray:
     count = np.zeros(len(masks), np.int64)
     for shift in range(0, 64, 16):

@@ -4,7 +4,8 @@ the same value, and a cave prints in one canonical text (docs/spec.md, "Caves").
 
 The text form: each room is a line ``room NAME [at R,C] [floor N]`` and its rows (a room's
 canonical ASCII: ``#`` rock, ``.`` ice, ``_`` snow, a digit for each door, ``*`` for a key, ``$``
-for a coin (``designer.caves.coins``) and ``?`` for a cell the designer fills); then one line per link, per key, the entrance and the exit:
+for a coin (``designer.caves.coins``) and ``?`` for a cell the designer fills); then one line per
+link, per key, the entrance and the exit:
 
 - ``door A:2 B:1`` and ``ladder A:2 B:1`` join room A's door 2 and room B's door 1 both ways;
 - ``hole A:2 B:1`` leads one way, from A's door 2 down to B's door 1;
@@ -27,7 +28,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from designer.core.errors import LevelError
-from designer.core.level import COIN_CHAR, DOOR_CHARS, ITEM_CHAR, Cell
+from designer.core.level import COIN_CHAR, DOOR_CHARS, ITEM_CHAR, MAX_COINS, Cell
 from designer.core.limits import MAX_DESIGN_SIDE
 from designer.core.room import Room
 
@@ -213,6 +214,12 @@ class Cave:
         _check(self)
 
     @property
+    def coins(self) -> tuple[tuple[str, Cell], ...]:
+        """Every coin, as (room, cell), room by room (each room's in row order): one bit each in
+        the cave's full clear (``designer.caves.coins``)."""
+        return tuple((room.name, cell) for room in self.rooms for cell in room.coins)
+
+    @property
     def free(self) -> bool:
         """Whether some room still has cells to fill."""
         return any(room.free for room in self.rooms)
@@ -386,6 +393,8 @@ def _check(cave: Cave) -> None:
             raise LevelError(f"room {room.name}: {exc}") from None
     if len(cave.keys) > MAX_KEYS:
         raise LevelError(f"{len(cave.keys)} keys: a cave holds at most {MAX_KEYS}")
+    if len(cave.coins) > MAX_COINS:  # its full clear takes one bit a coin, as a level's
+        raise LevelError(f"{len(cave.coins)} coins: a cave holds at most {MAX_COINS}, in all its rooms")
     names = [key.name for key in cave.keys]
     for key in cave.keys:
         if not _NAME.fullmatch(key.name) or names.count(key.name) > 1:

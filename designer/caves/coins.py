@@ -29,7 +29,7 @@ from designer.core.rules import DELTAS
 
 def coin_cells(laid: Sheet) -> tuple[int, ...]:
     """The flat sheet cells of the cave's coins, room by room (each room's in row order)."""
-    return tuple(laid.cell(room.name, cell) for room in laid.cave.rooms for cell in room.coins)
+    return tuple(laid.cell(name, cell) for name, cell in laid.cave.coins)
 
 
 def cave_moves(laid: Sheet) -> Moves:

@@ -110,7 +110,7 @@ def summary(found) -> str:
 
     rooms = ", ".join(f"{room.name} {room_difficulty(room.room)}" for room in found.cave.rooms)
     felt = f"; predicted difficulty {played(found.cave).difficulty:g} (rooms, their hardest route: {rooms})"
-    coins = sum(len(room.coins) for room in found.cave.rooms)
+    coins = len(found.cave.coins)
     if coins:  # the coins a template drew: the full clear, searched for at most FULL_CLEAR_SECONDS
         from designer.caves.coins import full_clear
 

@@ -65,10 +65,9 @@ def solve(
 
 
 def _full_words(found, full, route: str = "") -> str:
-    """The full clear's line (``full clear (3 coins): 12 moves (proven optimal)``), its moves below."""
-    from designer.ops.levels import coin_count
-
-    count = coin_count(found)
+    """The full clear's line (``full clear (3 coins): 12 moves (proven optimal)``) of a level, a
+    room or a cave, its moves below."""
+    count = len(found.coins)
     head = f"route {route} full clear" if route else "full clear"
     return f"{head} ({count} coin{'s' * (count > 1)}): {full.words()}" + (f"\n{full.moves}" if full.moves else "")
 

@@ -372,11 +372,10 @@ def plan_view(text: str, draft: bool = False) -> dict:
         keys = "".join(f", key {k.name} {'needed' if k.needed else 'not needed'}" for k in report.keys)
         line += (f": {report.solvability}, min stops {report.min_stops if way else '-'}, reversible: "
                  f"{'yes' if report.reversible else 'no'}{keys}")
-        coins = sum(len(room.coins) for room in cave.rooms)
-        if coins:  # live: the full clear within a second (its words say when unproven)
+        if cave.coins:  # live: the full clear within a second (its words say when unproven)
             from designer.caves.coins import full_clear
 
-            line += f", full clear ({count(coins, 'coin')}) {full_clear(cave, LIVE_FULL_CLEAR).words()}"
+            line += f", full clear ({count(len(cave.coins), 'coin')}) {full_clear(cave, LIVE_FULL_CLEAR).words()}"
     else:
         from designer.caves.design import refusals
 

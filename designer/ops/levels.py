@@ -95,12 +95,6 @@ class CaveAnalysed:
         return out
 
 
-def coin_count(found) -> int:
-    """The coins of a level, a room or a cave."""
-    rooms = getattr(found, "rooms", None)
-    return sum(len(room.coins) for room in rooms) if rooms is not None else len(found.coins)
-
-
 def full_clears(found, budget, routes: list | None = None):
     """The full clear of a level or a cave with coins (None without coins), or of each route of a
     room with coins (a dict by route name), all within ``budget``: each route takes its share of
@@ -108,7 +102,7 @@ def full_clears(found, budget, routes: list | None = None):
     from designer.analysis.tour import full_clear
     from designer.core.room import Room
 
-    if not coin_count(found):
+    if not found.coins:  # a level's, a room's or a cave's (all its rooms')
         return None
     if isinstance(found, Room):
         asked = found.routes(routes)

@@ -76,13 +76,12 @@ def _validate_coins(request: LayoutRequest) -> None:
     low, high = request.full_clear_min, request.full_clear_max
     if request.coins < 0:
         raise DesignerError("--coins must not be negative")
-    if request.coins > MAX_COINS:
-        raise DesignerError(f"--coins {request.coins}: a level holds at most {MAX_COINS}")
     if (request.coins or request.pinned_coins) and request.is_room:
         raise DesignerError("--coins: a room with several doors is not designed with coins yet")
-    if request.coins + len(request.pinned_coins) > MAX_COINS:
-        raise DesignerError(f"{request.coins + len(request.pinned_coins)} coins ({len(request.pinned_coins)} drawn in "
-                            f"the template): a level holds at most {MAX_COINS}")
+    drawn = len(request.pinned_coins)
+    if request.coins + drawn > MAX_COINS:
+        raise DesignerError(f"--coins {request.coins}" + (f" and {drawn} drawn in the template" if drawn else "")
+                            + f": a level holds at most {MAX_COINS}")
     if (low is not None or high is not None) and not (request.coins or request.pinned_coins):
         raise DesignerError("--full-clear is the band of the full clear, which takes the coins: it needs --coins")
     if low is not None and high is not None and low > high:

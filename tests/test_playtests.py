@@ -11,6 +11,7 @@ from conftest import one_error_line
 from designer.analysis import player as model
 from designer.studies import playtests
 from designer.cli import main
+from designer.core.errors import DesignerError
 from designer.core.level import Level
 from designer.core.request import LayoutRequest
 from designer.formats.playtest_log import Event, Log, parse, write
@@ -142,3 +143,91 @@ def test_undo_restart_hint_and_the_solver_count_as_the_page_records_them():
     assert sorted(stats.restarts) == [0, 0, 1] and sorted(stats.undos) == [0, 0, 1] and sorted(stats.hints) == [0, 0, 1]
     assert stats.solver == 1 and stats.quits == {(1, 1): 1}  # the solver's finish is no quit
     assert len(found.choices) == 4  # the player's own moves only
+
+
+# --- what an audit found (issue 60): each log read as the page wrote it, and nothing more --------
+
+SNOW = Level.from_rows(["#####", "#S_G#", "#####"])  # r: onto the snow, r again: the exit; l: back
+
+
+def snow_log(events) -> Log:
+    from designer.formats.playtest_log import level_id, pack_id
+
+    ident = level_id(SNOW.rows())
+    return Log(pack_id([ident]), (("snow", ident),), tuple(events))
+
+
+def walk(visit: str, there_and_back: int, t0: int = 0) -> list:
+    """One visit's attempt: ``there_and_back`` times onto the snow and back, then to the exit."""
+    events, t = [Event(visit, t0, 0, 1, "start")], t0
+    for _ in range(there_and_back):
+        events += [Event(visit, t + 1, 0, 1, "move", "r", (1, 2)), Event(visit, t + 2, 0, 1, "move", "l", (1, 1))]
+        t += 2
+    moves = 2 * there_and_back + 2
+    return events + [Event(visit, t + 1, 0, 1, "move", "r", (1, 2)), Event(visit, t + 2, 0, 1, "move", "r", (1, 3)),
+                     Event(visit, t + 3, 0, 1, "finish", moves=moves)]
+
+
+def test_a_visit_two_saves_hold_is_one_player_and_two_plays_under_one_id_are_refused():
+    first = walk("a", 1)[:3]  # the page saved while visit a was under way
+    later = walk("a", 1) + walk("b", 0)  # ... and again once a had finished and b had played
+    found = playtests.replay([("one", snow_log(first)), ("two", snow_log(later)), ("again", snow_log(later))],
+                             [("snow", SNOW)])
+    stats = found.levels[0]
+    assert (stats.players, stats.finished, sorted(stats.moves)) == (2, 2, [2, 4])
+    assert len(found.choices) == 6 and found.attempts == 2
+    other = walk("a", 2)  # another play under visit a's id
+    with pytest.raises(DesignerError, match="visit a: its event 5 differs from the same visit's in an earlier log"):
+        playtests.replay([("one", snow_log(later)), ("two", snow_log(other))], [("snow", SNOW)])
+
+
+def test_a_finish_counts_only_on_the_exit_with_the_moves_the_replay_made():
+    def refused(events, why):
+        with pytest.raises(DesignerError, match=why):
+            playtests.replay([("log", snow_log(events))], [("snow", SNOW)])
+
+    start = Event("v", 0, 0, 1, "start")
+    refused([start, Event("v", 1, 0, 1, "finish", moves=1)], r"a finish, but the rules have the player on \[1, 1\]")
+    done = walk("v", 0)
+    refused([*done[:-1], done[-1]._replace(moves=10**9)], "the finish counts 1000000000 moves, but the attempt made 2")
+    refused([*done, Event("v", 9, 0, 1, "move", "l", (1, 2))], "a move after the finish")
+    # an undo after the finish opens the attempt again, as on the page
+    again = [*done, Event("v", 9, 0, 1, "undo"), Event("v", 10, 0, 1, "move", "l", (1, 1))]
+    stats = playtests.replay([("log", snow_log(again))], [("snow", SNOW)]).levels[0]
+    assert stats.over_par == [0] and stats.finished == 1
+
+
+def test_a_mean_is_rounded_once_as_it_is_printed(tmp_path, capsys):
+    events = []
+    for k in range(21):  # 10 finish in 8 moves, 11 in 10: 198 / 21 = 9.048 (9.05 rounded, then 9.1)
+        events += walk(f"v{k}", 3 if k < 10 else 4, 1000 * k)
+    (tmp_path / "log.jsonl").write_text(write(snow_log(events)))
+    (tmp_path / "snow.txt").write_text("\n".join(SNOW.rows()) + "\n")
+    assert main(["playtest", str(tmp_path / "log.jsonl"), "--pack", str(tmp_path / "snow.txt")]) == 0
+    assert "mean 9.0 (the model's mean" in capsys.readouterr().out
+
+
+def test_names_from_a_log_reach_the_terminal_escaped(tmp_path, capsys):
+    log = snow_log(walk("v", 0))
+    hostile = "<script>alert(1)</script>\u202e\x1b[31mRED\x1b[0m\nline\ud800"
+    log = replace(log, levels=(*log.levels, (hostile, "2" * 16)),
+                  events=(*log.events, Event("w", 0, 1, 1, "start")))
+    (tmp_path / "log.jsonl").write_text(write(log), encoding="utf-8", errors="surrogatepass")
+    (tmp_path / "snow.txt").write_text("\n".join(SNOW.rows()) + "\n")
+    assert main(["playtest", str(tmp_path / "log.jsonl"), "--pack", str(tmp_path / "snow.txt")]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[-1].endswith(r"<script>alert(1)</script>\u202e\x1b[31mRED\x1b[0m\nline\ud800")
+    assert "\x1b" not in out and "\u202e" not in out
+
+
+@pytest.mark.parametrize("damage", ["a cut line joined to the next", "two lines on one", "version true",
+                                    "version 1.0"])
+def test_damaged_lines_and_versions_that_only_equal_1_are_refused(damage):
+    text = write(snow_log(walk("v", 0)))
+    head, start, *rest = text.splitlines(keepends=True)
+    damaged = {"a cut line joined to the next": head + start[:-2] + "\n" + '"x": 1}\n' + "".join(rest),
+               "two lines on one": head + start[:-1] + "," + "".join(rest),
+               "version true": text.replace('"version": 1', '"version": true', 1),
+               "version 1.0": text.replace('"version": 1', '"version": 1.0', 1)}[damage]
+    with pytest.raises(DesignerError):
+        parse(damaged, "log")

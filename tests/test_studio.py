@@ -890,6 +890,32 @@ def test_a_playtests_lines_are_taken_in_order_and_checked_by_the_rules(studio):
     assert status == 200 and "where players rested" in report["text"]
 
 
+def test_a_playtests_routes_hold_against_a_hostile_client(studio):
+    """No token, but the Host and Origin of this server and the playtest's random id: an empty
+    post adds no visit (issue 60: 20,000 of them made 20,001 visits), a foreign Origin, another
+    Host, a guessed id, an oversized body and too many lines are refused, and a visit's lines are
+    its own."""
+    status, made = studio.post("/api/playtest", {"levels": [{"name": n, "rows": r} for n, r in PLAYTEST_LEVELS]})
+    sink, figures = made["url"] + "/lines", f"/api/playtest/{made['playtest']}/figures"
+    start = {"visit": "v1", "t": 0, "level": 0, "attempt": 1, "event": "start"}
+    for k in range(300):
+        assert studio.post(sink, {"visit": f"ghost{k}", "from": 0, "lines": []}, token=False) == (200, {"have": 0})
+    assert studio.post(figures, {})[1]["visits"] == 0
+    assert studio.post(sink, {"visit": "v1", "from": 0, "lines": [start]}, token=False, origin="null")[0] == 403
+    assert studio.post(sink, {"visit": "v1", "from": 0, "lines": [start]}, token=False,
+                       host=f"evil.example:{studio.port}")[0] == 403
+    guessed = made["playtest"][:-1] + ("A" if made["playtest"][-1] != "A" else "B")
+    assert studio.post(f"/playtest/{guessed}/lines", {"visit": "v1", "from": 0, "lines": [start]}, token=False)[0] == 404
+    status, _, _ = studio.request("POST", sink, b"{" + b" " * (2 << 20) + b"}", token=False)
+    assert status == 413
+    status, found = studio.post(sink, {"visit": "v1", "from": 0, "lines": [start] * 1001}, token=False)
+    assert status == 400 and "up to 1,000" in found["error"]
+    status, found = studio.post(sink, {"visit": "v1", "from": 0, "lines": [{**start, "visit": "v2"}]}, token=False)
+    assert status == 400 and "another visit" in found["error"]
+    assert studio.post(sink, {"visit": "v1", "from": 0, "lines": [start]}, token=False) == (200, {"have": 1})
+    assert studio.post(figures, {})[1]["visits"] == 1
+
+
 @needs_browser
 def test_a_coin_painted_stays_and_a_fill_places_more_each_worth_taking(studio):
     """The coin tool paints a `$` the fill keeps where it is (a template's pinned coin); ``coins``

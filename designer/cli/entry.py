@@ -18,7 +18,7 @@ import sys
 import typer
 
 from designer.core.control import CancelToken, Cancelled, cancel_on_signals
-from designer.core.errors import DesignerError, RequestNotMet
+from designer.core.errors import DesignerError, RequestNotMet, shown
 from designer.cli.shell import OutputClosed, app
 
 # The command modules register their commands on ``app`` as they are imported: these lines are
@@ -47,7 +47,7 @@ def command_names() -> list[str]:
 def _one_line(message: str) -> str:
     """An error message as one line: control characters a user's input brought in (a newline in
     a file name or a JSON value) are shown escaped, never obeyed."""
-    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in message)
+    return shown(message)
 
 
 class _ClosedStream(io.TextIOBase):

@@ -87,7 +87,11 @@ class OutputClosed(Exception):
 def echo(text: str, *, nl: bool = True) -> None:
     """Write to standard output and flush, turning a closed pipe or a full disk into our errors."""
     try:
-        sys.stdout.write(text + ("\n" if nl else ""))
+        try:
+            sys.stdout.write(text + ("\n" if nl else ""))
+        except UnicodeEncodeError:  # a character the stream cannot encode (a lone surrogate half): its escape
+            encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+            sys.stdout.write((text + ("\n" if nl else "")).encode(encoding, "backslashreplace").decode(encoding))
         sys.stdout.flush()
     except BrokenPipeError:
         raise OutputClosed() from None

@@ -16,3 +16,14 @@ class LevelError(DesignerError, ValueError):
 class RequestNotMet(Exception):
     """A valid request that cannot be met: an unsolvable level to solve or draw, no design
     (proven infeasible, or the time limit reached), no front in the time."""
+
+
+def shown(text: str) -> str:
+    """``text`` as a terminal may show it: every character that is not printable (a control
+    character, an escape sequence's start, a newline, a bidirectional override, a lone surrogate
+    half) written as its escape, never obeyed. For messages and for names read from a file.
+
+    >>> shown("a\\x1b[31mred\\u202e\\nb")
+    'a\\\\x1b[31mred\\\\u202e\\\\nb'
+    """
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)

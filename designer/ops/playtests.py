@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from designer.core.errors import DesignerError
+from designer.core.errors import DesignerError, shown
 
 
 @dataclass(frozen=True)
@@ -71,7 +71,10 @@ def playtest(logs: list[str], pack: str, *, player=None, fit: bool = False) -> P
 def player_file(found: Playtested) -> str:
     """The player file of a fit (``--player FILE`` of every command that uses the model)."""
     obj = found.player.to_json()
-    obj["fit"] = {**(found.fit or {}), "levels": [one for one in found.compared if one["observed_moves"] is not None]}
+    from designer.studies.playtests import rounded
+
+    obj["fit"] = {**(found.fit or {}), "levels": [rounded(one) for one in found.compared
+                                                  if one["observed_moves"] is not None]}
     return json.dumps(obj, indent=2) + "\n"
 
 
@@ -79,8 +82,9 @@ def lines(found: Playtested) -> list[str]:
     """The per-level figures ``playtest`` prints."""
     out = []
     for stats, seen in zip(found.replayed.levels, found.compared):
+        name = shown(stats.name)  # a file's or a log's name: shown, never obeyed by a terminal
         if not stats.players:
-            out.append(f"{stats.name}: no players")
+            out.append(f"{name}: no players")
             continue
         q = stats.to_json()
         moves = "-" if q["moves"] is None else (f"median {q['moves'][1]:g} [{q['moves'][0]:g}-{q['moves'][2]:g}], "
@@ -89,12 +93,12 @@ def lines(found: Playtested) -> list[str]:
         over = "-" if q["over_par"] is None else f"+{q['over_par'][1]:g}"
         quits = ", ".join(f"{tuple(cell)} x{n}" for cell, n in q["quit_at"]) or "nowhere"
         predicted = "-" if seen["predicted_moves"] is None else f"{seen['predicted_moves']:.1f}"
-        out.append(f"{stats.name}: {stats.players} player{'s' * (stats.players != 1)}, "
+        out.append(f"{name}: {stats.players} player{'s' * (stats.players != 1)}, "
                    f"{stats.share_finished:.0%} finished; moves {moves} (the model's mean {predicted}), time {secs}, "
                    f"over par {over}; restarts {q['restarts']:.2f}, undos {q['undos']:.2f}, hints "
                    f"{q['hints']:.2f} a player, solver {stats.solver}; quit at {quits}")
     if found.replayed.skipped:
-        names = ", ".join(sorted(found.replayed.skipped)[:5])
+        names = ", ".join(shown(name) for name in sorted(found.replayed.skipped)[:5])
         count = sum(found.replayed.skipped.values())
         out.append(f"skipped {count} event{'s' * (count != 1)} of {len(found.replayed.skipped)} level"
                    f"{'s' * (len(found.replayed.skipped) != 1)} not in the pack: {names}")
@@ -203,13 +207,15 @@ class Live:
         have = self.have.get(visit, 0)
         if start != have:
             raise Behind(have)
+        if not lines:  # nothing to take: a visit is known by its lines, never by a request alone
+            return have
         if len(self.events) + len(lines) > MAX_LIVE_LINES:
             raise DesignerError(f"the playtest holds its most lines ({MAX_LIVE_LINES:,}): save it and start another")
         events = [event_of(obj, "the page", have + k + 1, len(self.pack)) for k, obj in enumerate(lines)]
         if any(event.visit != visit for event in events):
             raise DesignerError("the page's lines name another visit than their own")
         try:
-            self.replaying.add("the page", Log(*self.header, tuple(events)))
+            self.replaying.add("the page", Log(*self.header, tuple(events)), continuing=True)
         except DesignerError:  # all or nothing: the lines taken before, replayed again without these
             from designer.studies.playtests import Replay
 
@@ -233,11 +239,14 @@ class Live:
     def figures(self) -> dict:
         """The studio's live view: lines and visits so far, ``playtest``'s lines, and per level
         the players' figures beside the model's."""
+        from designer.studies.playtests import rounded
+
         if self._figures is None or self._figures[0] != len(self.events):
             found = self.found()
             self._figures = (len(self.events), {
                 "lines": len(self.events), "visits": len(self.have), "report": lines(found),
-                "levels": [{**stats.to_json(), **seen} for stats, seen in zip(found.replayed.levels, found.compared)]})
+                "levels": [{**stats.to_json(), **rounded(seen)}
+                           for stats, seen in zip(found.replayed.levels, found.compared)]})
         return self._figures[1]
 
     def log_text(self) -> str:

@@ -131,8 +131,13 @@ def replay(logs: list[tuple[str, Log]], pack: list[tuple[str, Level]]) -> Replay
 
 class Replay:
     """Logs replayed on ``pack`` one after another (``add``), their figures read at any time
-    (``result``): what ``replay`` does at once, and the studio's playtest as its lines arrive. A
-    visit is one visit's play of one level in one source (a log file, or the studio's page)."""
+    (``result``): what ``replay`` does at once, and the studio's playtest as its lines arrive.
+
+    A visit (a page load's random id) is one player, whichever logs hold it: the page saves every
+    visit it keeps each time, so two saves hold the same visit's first events, and a later one
+    more of them. A visit's events are replayed once, in order: an event a log holds at a place
+    of its visit that an earlier log already gave is the same event, and skipped; one that
+    differs there is refused (two plays under one visit id)."""
 
     def __init__(self, pack: list[tuple[str, Level]]) -> None:
         self.pack = pack
@@ -141,33 +146,50 @@ class Replay:
         self.pack_id = pack_id(self.ids)
         self.tables = [_Table(state_table(level)) for _, level in pack]
         self.found = Replayed([LevelStats(name, _par(level)) for name, level in pack], [], Counter())
-        self.visits: dict[tuple[str, str, int], _Visit] = {}  # (source, visit, level) -> its play so far
+        self.visits: dict[tuple[str, int], _Visit] = {}  # (visit, level) -> its play so far
+        self.seen: dict[str, list] = {}  # visit -> its events replayed so far, in order, from every log
 
-    def add(self, source: str, log: Log) -> None:
+    def add(self, source: str, log: Log, *, continuing: bool = False) -> None:
         """``log``'s events replayed after those added before (DesignerError, one line, for a log
-        of another pack or a move the rules do not give: the events before it stay added)."""
+        of another pack, a move or finish the rules do not give, or a visit that differs from
+        the same visit in an earlier log: the events before it stay added). A saved log holds
+        each of its visits from the visit's first event; ``continuing``: from where the visits
+        stand (the studio's lines, sent as they are recorded)."""
         known = [self.by_id.get(ident) for _, ident in log.levels]
         if log.pack != self.pack_id and not any(k is not None for k in known):
             raise DesignerError(f"{source}: a log of another pack (none of its {len(log.levels)} levels is in this one)")
         with many_objects():
-            self._add(source, log, known)
+            self._add(source, log, known, continuing)
 
-    def _add(self, source: str, log: Log, known: list) -> None:
-        found, visits, tables, levels = self.found, self.visits, self.tables, self.found.levels
+    def _add(self, source: str, log: Log, known: list, continuing: bool) -> None:
+        found, visits, tables, levels, seen = self.found, self.visits, self.tables, self.found.levels, self.seen
         choices, new, direction = found.choices, tuple.__new__, _DIRECTION
+        at: dict[str, int] = {}  # visit -> the place in it of this log's next event
         for event in log.events:
+            visit = event.visit
+            before = seen.get(visit)
+            if before is None:
+                before = seen[visit] = []
+            place = at.get(visit, len(before) if continuing else 0)
+            at[visit] = place + 1
+            if place < len(before):  # an earlier log gave this place of the visit
+                if before[place] != event:
+                    raise DesignerError(f"{source}: visit {visit}: its event {place + 1} differs from the same "
+                                        f"visit's in an earlier log (two plays under one visit id)")
+                continue
+            before.append(event)
             k = known[event.level]
             if k is None:
                 found.skipped[log.levels[event.level][0]] += 1
                 continue
-            key = (source, event.visit, k)
+            key = (visit, k)
             one = visits.get(key)
             if event.kind == "move" and one is not None and one.stack:  # the common event, replayed here at once
                 table = tables[k]
                 state, last = one.stack[-1]
                 d = direction[event.move]
                 end = table.dest[d][state]
-                if end != NO_MOVE and table.cell_of[end] == event.at:
+                if end != NO_MOVE and state != table.goal and table.cell_of[end] == event.at:
                     if event.by == "player" and not one.done:
                         choices.append(new(Choice, (k, state, last, d)))
                         one.moves += 1
@@ -182,7 +204,7 @@ class Replay:
         levels = [replace(stats, moves=list(stats.moves), seconds=list(stats.seconds), over_par=list(stats.over_par),
                           restarts=list(stats.restarts), undos=list(stats.undos), hints=list(stats.hints),
                           quits=Counter(stats.quits)) for stats in self.found.levels]
-        for (_, _, k), one in self.visits.items():
+        for (_, k), one in self.visits.items():
             _close(levels[k], one, self.tables[k])
         return replace(self.found, levels=levels, choices=list(self.found.choices), skipped=Counter(self.found.skipped))
 
@@ -197,8 +219,8 @@ def _par(level: Level) -> int:
 _DIRECTION = {move: d for d, move in enumerate(MOVES)}
 
 
-def _step(found: Replayed, visits: dict, key: tuple[str, str, int], event, table: _Table, named, source: str) -> None:
-    stats = found.levels[key[2]]
+def _step(found: Replayed, visits: dict, key: tuple[str, int], event, table: _Table, named, source: str) -> None:
+    stats = found.levels[key[1]]
     one = visits.get(key)
     if one is None:
         one = visits[key] = _Visit()
@@ -213,16 +235,18 @@ def _step(found: Replayed, visits: dict, key: tuple[str, str, int], event, table
             found.attempts += 1
             return
     state, last = one.stack[-1]
+    where = f"{source}: visit {event.visit}, {named[0]}, attempt {event.attempt}"
     if kind == "move":
+        if state == table.goal:
+            raise DesignerError(f"{where}: a move after the finish (the exit ends the attempt; an undo comes first)")
         d = _DIRECTION[event.move]
         end = table.dest[d][state]
         cell = None if end == NO_MOVE else table.cell(end)
         if cell != event.at:
-            raise DesignerError(f"{source}: visit {event.visit}, {named[0]}, attempt {event.attempt}: the move "
-                                f"{event.move} ends on {list(event.at)} in the log, but "
+            raise DesignerError(f"{where}: the move {event.move} ends on {list(event.at)} in the log, but "
                                 f"{'is no move' if cell is None else f'on {list(cell)}'} by the rules")
         if event.by == "player" and not one.done:
-            found.choices.append(Choice(key[2], state, last, d))
+            found.choices.append(Choice(key[1], state, last, d))
             one.moves += 1
         stats.rests[cell] += 1
         one.stack.append((end, d))
@@ -237,13 +261,19 @@ def _step(found: Replayed, visits: dict, key: tuple[str, str, int], event, table
         one.hints += not one.done
     elif kind == "solve":
         one.assisted = one.solver = True
-    elif kind == "finish":
+    elif kind == "finish":  # checked against the replay: on the exit, with the moves the attempt made
+        made = len(one.stack) - 1
+        if state != table.goal:
+            raise DesignerError(f"{where}: a finish, but the rules have the player on {list(table.cell(state))}, "
+                                f"not on the open exit")
+        if event.moves != made:
+            raise DesignerError(f"{where}: the finish counts {event.moves} moves, but the attempt made {made}")
         if not one.assisted and not one.done:
             one.done = True
             stats.finished += 1
             stats.moves.append(one.moves)
             stats.seconds.append(max(0, event.t - (one.first or 0)) / 1000)
-            stats.over_par.append(event.moves - stats.par)
+            stats.over_par.append(made - stats.par)
     elif kind == "leave" and not one.done:
         pass  # the last stop is where the player quit: counted when the visit closes
 
@@ -309,7 +339,8 @@ def fit(found: Replayed, pack: list[tuple[str, Level]], start: model.Player = mo
 
 def predicted_beside_observed(found: Replayed, pack: list[tuple[str, Level]], player: model.Player) -> list[dict]:
     """Per level: the model's expected moves and difficulty beside the players' mean moves to the
-    finish (finishers) and the difficulty those moves give on the same scale."""
+    finish (finishers) and the difficulty those moves give on the same scale, unrounded (a line
+    rounds once, as it prints; ``rounded`` as a file keeps them)."""
     out = []
     for (name, level), stats in zip(pack, found.levels):
         try:
@@ -317,12 +348,20 @@ def predicted_beside_observed(found: Replayed, pack: list[tuple[str, Level]], pl
         except Exception:  # an unsolvable level: nothing to predict
             figures = None
         observed = float(np.mean(stats.moves)) if stats.moves else None
-        out.append({"name": name, "predicted_moves": None if figures is None else round(figures.expected_moves, 2),
+        out.append({"name": name, "predicted_moves": None if figures is None else figures.expected_moves,
                     "predicted_difficulty": None if figures is None else figures.difficulty,
-                    "observed_moves": None if observed is None else round(observed, 2),
+                    "observed_moves": observed,
                     "observed_difficulty": None if observed is None else model.scale(observed),
-                    "ratio": None if figures is None or not observed else round(observed / figures.expected_moves, 3)})
+                    "ratio": None if figures is None or not observed else observed / figures.expected_moves})
     return out
+
+
+def rounded(compared: dict) -> dict:
+    """One level's ``predicted_beside_observed`` as a file keeps it: moves to 2 decimals, the
+    ratio to 3."""
+    places = {"predicted_moves": 2, "observed_moves": 2, "ratio": 3}
+    return {name: value if value is None or name not in places else round(value, places[name])
+            for name, value in compared.items()}
 
 
 def simulated_log(pack: list[tuple[str, Level]], player: model.Player, attempts: int, seed: int = 0) -> Log:

@@ -81,7 +81,9 @@ def planner_log(level, table, k, visit, rng, depth=2, noise=0.3):
             made = 0
             out.append(Event(visit, t, k, attempt, "start"))
             state = table.start
-    out.append(Event(visit, t, k, attempt, "finish", moves=made))
+    # the page logs a finish only on the exit (the replay checks it): a play cut off at 5,000 moves left
+    out.append(Event(visit, t, k, attempt, "finish", moves=made) if state == table.goal else
+               Event(visit, t, k, attempt, "leave"))
     return out
 
 

@@ -170,3 +170,33 @@ def test_the_model_fitted_on_a_different_player_ranks_its_other_levels():
             for k in range(20)]
     got = ranked_by_the_model(pack, seed=3)
     assert got["fitted_rho"] >= 0.85, got
+
+
+def test_every_allowed_player_gives_finite_figures_exact_or_marked_as_lower_bounds(examples_dir, tmp_path, capsys):
+    """Issue 60: 74 of 256 allowed pairs gave NaN, negative or infinite moves (skill 20: -1.8e16,
+    difficulty 1.0; skill 50: NaN, and bare NaN in --json). A chain too close to never finishing is
+    stepped instead: every figure finite, at least par, and said to be a lower bound."""
+    from designer.formats.level_files import read_level
+
+    level = read_level(examples_dir / "strong-reversible.txt")
+    values = [-50, -20, -5, -1, 0, 1, 2, 5, 10, 20, 40, 50]
+    marked = 0
+    for skill in values:
+        for aversion in values:
+            figures = model.play(level, model.Player(skill, aversion))
+            assert math.isfinite(figures.expected_moves) and figures.expected_moves >= figures.par
+            assert math.isfinite(figures.expected_restarts) and figures.expected_restarts >= 0
+            assert all(0 <= p <= 1 for p in figures.within.values()) and 1 <= figures.difficulty <= 10
+            marked += figures.at_least
+            if figures.at_least:
+                assert figures.difficulty == 10.0  # stuck in a loop: far past 10,000 moves
+    assert 0 < marked < len(values) ** 2
+    exact = model.play(level, model.Player(2.0, 0.5))
+    assert not exact.at_least and "at_least" not in exact.to_json()
+    from designer.cli import main
+
+    player = tmp_path / "skill50.json"
+    player.write_text('{"format": "ice-designer player 1", "skill": 50, "back_aversion": 0.5}')
+    assert main(["analyze", str(examples_dir / "strong-reversible.txt"), "--player", str(player), "--json"]) == 0
+    found = json.loads(capsys.readouterr().out, parse_constant=lambda name: pytest.fail(f"bare {name} in JSON"))
+    assert found["player"]["at_least"] is True and found["player"]["difficulty"] == 10.0

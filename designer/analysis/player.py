@@ -40,6 +40,7 @@ wandering, and the moves lost to restarts.
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -98,6 +99,9 @@ class Figures:
     within: dict[int, float]  # moves -> the chance to have finished within them
     rests: dict[Cell, float] = field(repr=False)  # cell -> expected rests there (the heat map)
     states: int = 0  # states of the chain
+    #: The chain is too close to never finishing to solve exactly (``EXACT_MOST``): the figures
+    #: are what ``STEPS_MOST`` moves of it give, each a lower bound (``within`` stays exact).
+    at_least: bool = False
 
     @property
     def difficulty(self) -> float:
@@ -118,12 +122,15 @@ class Figures:
         return sorted(self.rests.items(), key=lambda item: (-item[1], item[0]))[:count]
 
     def to_json(self) -> dict:
-        return {"expected_moves": round(self.expected_moves, 3),
-                "expected_restarts": round(self.expected_restarts, 3),
-                "within": {str(n): round(p, 4) for n, p in self.within.items()},
-                "difficulty": self.difficulty,
-                "parts": {name: round(value, 3) for name, value in self.parts().items()},
-                "hottest": [[list(cell), round(value, 3)] for cell, value in self.hottest()]}
+        found = {"expected_moves": round(self.expected_moves, 3),
+                 "expected_restarts": round(self.expected_restarts, 3),
+                 "within": {str(n): round(p, 4) for n, p in self.within.items()},
+                 "difficulty": self.difficulty,
+                 "parts": {name: round(value, 3) for name, value in self.parts().items()},
+                 "hottest": [[list(cell), round(value, 3)] for cell, value in self.hottest()]}
+        if self.at_least:
+            found["at_least"] = True
+        return found
 
 
 def scale(expected_moves: float) -> float:
@@ -230,25 +237,73 @@ def chain(table: States, player: Player = DEFAULT, *, height: int | None = None)
                  next_row.transpose(0, 2, 1).reshape(total, 4))
 
 
+#: The most expected moves from any state of a chain that the exact solve is trusted with. The
+#: system ``I - Q`` of an absorbing chain has a non-negative inverse whose rows sum to each
+#: state's expected moves, so its condition number is at most twice the largest of them: under
+#: 10^10 the solve keeps about six digits. A chain past it (a player who heads for the exit so
+#: surely, or flees it so surely, that a loop holds them for 10^16 moves) gave NaN, negative or
+#: infinite moves (issue 60); its figures are then lower bounds, from stepping the chain.
+EXACT_MOST = 1e10
+#: The most moves such a chain is stepped (and at most ``STEP_WORK`` entries of Q read in all):
+#: 20,000 moves is already twice what difficulty 10 needs.
+STEPS_MOST, STEP_WORK = 20_000, 200_000_000
+
+
 def solve_chain(model: Chain, par: int, *, within: tuple[int, ...] | None = None) -> Figures:
-    """The chain's figures, solved exactly (see the module docstring)."""
+    """The chain's figures, solved exactly (see the module docstring); for a chain too close to
+    never finishing (``EXACT_MOST``), lower bounds from stepping it (``Figures.at_least``)."""
     from scipy.sparse import identity
     from scipy.sparse.linalg import spsolve
 
     total = model.Q.shape[0]
-    system = (identity(total, format="csc") - model.Q.tocsc())
-    moves = spsolve(system, np.column_stack([np.ones(total), model.restart]))
-    expected_moves, expected_restarts = float(moves[model.start_row, 0]), float(moves[model.start_row, 1])
-    unit = np.zeros(total)
-    unit[model.start_row] = 1.0
-    visits = spsolve(system.T.tocsc(), unit)
-    table = model.states
-    rests: dict[Cell, float] = {}
-    per_cell = np.bincount(model.keys[:, 0] % table.cells, weights=visits, minlength=table.cells)
-    for flat in np.flatnonzero(per_cell > 1e-9).tolist():
-        rests[divmod(flat, table.width)] = float(per_cell[flat])
     marks = within or tuple(sorted({max(1, par), 2 * max(1, par), 4 * max(1, par)}))
-    return Figures(par, expected_moves, expected_restarts, chance_within(model, marks), rests, total)
+    system = (identity(total, format="csc") - model.Q.tocsc())
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # a singular matrix: judged below, never printed
+        moves = spsolve(system, np.column_stack([np.ones(total), model.restart]))
+        unit = np.zeros(total)
+        unit[model.start_row] = 1.0
+        visits = spsolve(system.T.tocsc(), unit)
+    trusted = (np.isfinite(moves).all() and np.isfinite(visits).all() and moves[:, 0].min() >= 1 - 1e-6
+               and moves[:, 0].max() <= EXACT_MOST and moves[:, 1].min() >= -1e-6 and visits.min() >= -1e-6)
+    if not trusted:
+        return _stepped(model, par, marks)
+    expected_moves, expected_restarts = float(moves[model.start_row, 0]), float(moves[model.start_row, 1])
+    return Figures(par, expected_moves, expected_restarts, chance_within(model, marks),
+                   _rests(model, visits), total)
+
+
+def _rests(model: Chain, visits: np.ndarray) -> dict[Cell, float]:
+    """Each cell's expected rests, from each row's expected visits."""
+    table = model.states
+    per_cell = np.bincount(model.keys[:, 0] % table.cells, weights=visits, minlength=table.cells)
+    return {divmod(flat, table.width): float(per_cell[flat]) for flat in np.flatnonzero(per_cell > 1e-9).tolist()}
+
+
+def _stepped(model: Chain, par: int, marks: tuple[int, ...]) -> Figures:
+    """The figures of a chain too close to never finishing to solve: the chain stepped from the
+    start, each figure summed over its first moves (the expected moves are at least the sum of
+    the chances to be still playing after 0, 1, 2, ... moves). Every figure is so a lower bound,
+    exact once the chance left to be playing is nothing; ``within`` is exact."""
+    QT = model.Q.T.tocsr()
+    steps = int(min(STEPS_MOST, max(4 * max(1, par), max(marks), STEP_WORK // max(1, QT.nnz))))
+    mass = np.zeros(model.Q.shape[0])
+    mass[model.start_row] = 1.0
+    visits, moves, restarts, done, out, wanted = np.zeros_like(mass), 0.0, 0.0, 0.0, {}, set(marks)
+    for step in range(1, steps + 1):
+        playing = float(mass.sum())
+        if playing < 1e-15:
+            break
+        moves += playing
+        visits += mass
+        restarts += float(mass @ model.restart)
+        done += float(mass @ model.to_exit)
+        mass = QT @ mass
+        if step in wanted:
+            out[step] = min(1.0, done)
+    for mark in marks:
+        out.setdefault(mark, min(1.0, done))
+    return Figures(par, max(moves, float(par)), restarts, out, _rests(model, visits), model.Q.shape[0], at_least=True)
 
 
 def chance_within(model: Chain, marks: tuple[int, ...]) -> dict[int, float]:

@@ -134,7 +134,10 @@ def player_lines(figures, shape=None) -> list[str]:
     parts = figures.parts()
     within = ", ".join(f"{p:.0%} within {n}" for n, p in figures.within.items())
     hottest = ", ".join(f"{cell} {rests:.1f}" for cell, rests in figures.hottest())
-    lines = [f"predicted difficulty: {figures.difficulty:.1f} of 10  (expected moves {figures.expected_moves:.1f} = "
+    least = "at least " if figures.at_least else ""  # a chain too close to never finishing: stepped, not solved
+    lines = [f"predicted difficulty: {least if figures.difficulty < 10 else ''}{figures.difficulty:.1f} of 10  "
+             f"(expected moves {least}"
+             f"{figures.expected_moves:.1f} = "
              f"par {parts['par']:.0f} + {parts['wandering']:.1f} wandering + {parts['restarts']:.1f} in attempts "
              f"restarted; {figures.expected_restarts:.2f} restarts)",
              f"player: {within}; rests most on {hottest}"]

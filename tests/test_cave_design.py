@@ -204,3 +204,38 @@ def test_what_a_fill_would_refuse_is_said_with_the_caves_figures_before_any_fill
         "ladder b1:4 c1:2", "ladder b1:4 c1:2 lock gold")
     found = plan_view(keyed)
     assert "1 key:" in found["figures"] and any("key gold cannot matter" in one for one in found["refused"])
+
+
+def _plan_inputs(cave: Cave):
+    from designer.caves import design as cave_design, plan
+
+    free = {room.name for room in cave.rooms if room.free}
+    edges = plan.edges(cave, free, cave_design._measured(cave))
+    passages = sorted({edge.passage for edge in edges if edge.designed}, key=str)
+    most = {p: cave_design._capacity(cave, p) for p in passages}
+    likely = {p: max(1, round(cave_design.LIKELY_SHARE * (most[p] + 1))) for p in passages}
+    return edges, {p: 1 for p in passages}, most, likely
+
+
+def test_a_plan_of_48_rooms_and_4_keys_is_settled_by_its_work_and_a_net_too_short_says_time_limit(capsys):
+    """Issue 60: the plan of 48 rooms and 4 keys (3,600 edges) spent its 10 s in CP-SAT's presolve
+    and exited with status 2 (the cave's plan found no bands). Without presolve, and from a plan
+    it is given, it is settled by its budget of work (the same plan at any load); when its seconds
+    end first there is no plan, and the cave says time limit reached (status 1)."""
+    from designer.caves import plan
+    from designer.core.budget import use_clock
+
+    cave = grammar.draw(48, 4, (8, 8), seed=1)
+    edges, low, most, likely = _plan_inputs(cave)
+    assert len(edges) > 3000
+    first = plan.solve(cave, edges, low, most, 10, 60.0, 1, likely)
+    assert first == plan.solve(cave, edges, low, most, 10, 60.0, 1, likely)
+    assert plan.shortest(cave, edges, lambda e: first[e.passage] if e.designed else e.weight)[0] >= 10
+    with use_clock("wall"), pytest.raises(plan.Unsettled, match="was not settled within 0.5 s"):
+        plan.solve(cave, edges, low, most, 10, 0.01, 1, likely)  # a net of 0.5 s: the plan takes over a second
+
+
+def test_a_ceiling_below_the_shortest_way_is_proven_infeasible_at_once(capsys):
+    assert main(["cave", "--rooms", "4", "--min-stops", "1", "--max-stops", "1", "--seed", "1"]) == 1
+    err = capsys.readouterr().err
+    assert "proven infeasible: the shortest way, through rooms m1, m2, m3, m4, makes at least 4 stops" in err

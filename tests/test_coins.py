@@ -236,6 +236,23 @@ def test_a_full_clear_the_limits_cut_short_is_status_1_with_the_bound_reached(tm
     err = capsys.readouterr().err.strip().splitlines()
     assert err == [f"designer: full clear: none found, time limit reached (no full clear has fewer than "
                    f"{cut.lower_bound} moves)"]
+    # analyze reports it among its figures, status 0, for a level, a room and a cave alike (issue 60:
+    # a cave's analyze exited 1 after printing the whole analysis, a level's 0)
+    room = tmp_path / "room.txt"
+    room.write_text("##########\n#1$.$.$..#\n########.#\n#2$.$.$..#\n##########\n")
+    cave = tmp_path / "cave.txt"
+    cave.write_text("room a\n#####\n1.$.2\n#####\nroom b\n#####\n1$..2\n#####\n"
+                    "door a:2 b:1\nentrance a:1\nexit b:2\n")
+    from designer.analysis import coins as level_coins
+    from designer.caves import coins as cave_coins
+
+    for module in (level_coins, cave_coins):  # no time at all for any full clear
+        monkeypatch.setattr(module, "full_clear", lambda found, budget=None, *a, _was=module.full_clear: _was(found, 0.0, *a))
+    for path in (level, room, cave):
+        assert main(["analyze", str(path)]) == 0, path
+        assert "none found" in capsys.readouterr().out
+        assert main(["solve", str(path)]) == 1, path
+        assert capsys.readouterr().err.startswith("designer: full clear: none found, time limit reached")
     monkeypatch.setattr(tour, "full_clear", searched)
     assert main(["solve", str(level)]) == 0
     assert "full clear (6 coins): " in capsys.readouterr().out

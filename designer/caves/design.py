@@ -317,6 +317,13 @@ def _design(request: CaveRequest, seed: int, time_limit: float, workers: int, ex
         if low[p] > most[p]:
             raise CaveFailed("infeasible", f"proven infeasible: room {p.room}'s route {p.a}:{p.b} holds at most "
                                            f"{most[p]} stops, below its floor {low[p]}")
+    if request.max_stops is not None:  # every passage at its floor: no way through is shorter
+        least = planning.shortest(cave, graph, lambda e: low[e.passage] if e.designed else e.weight)
+        if least is not None and least[0] > request.max_stops:
+            rooms = ", ".join(dict.fromkeys(edge.passage.room for edge in least[1]))
+            raise CaveFailed("infeasible", f"proven infeasible: the shortest way, through rooms {rooms}, makes at "
+                                           f"least {least[0]} stops (a move or more a passage), above --max-stops "
+                                           f"{request.max_stops}")
     steps = Steps(on_progress, len(free), "planning the bands")
     made: dict = {}  # (room, its bands) -> the designed room
     tries: dict = {}  # room -> its designs that ran out of time: the next starts from another seed
@@ -330,6 +337,8 @@ def _design(request: CaveRequest, seed: int, time_limit: float, workers: int, ex
         rounds += 1
         try:
             bands = planning.solve(cave, graph, low, most, request.min_stops, min(10.0, left), seed, likely)
+        except planning.Unsettled as exc:
+            raise CaveFailed("time limit", f"time limit reached: {exc}") from None
         except planning.Infeasible as exc:
             reason = "infeasible" if rounds == 1 else "time limit"
             head = "proven infeasible" if rounds == 1 else "time limit reached: the rooms could not hold their bands"

@@ -73,7 +73,9 @@ def _full_words(found, full, route: str = "") -> str:
 
 
 def _full_answered(*fulls) -> None:
-    """Status 1 when a full clear's search could not answer within its limits."""
+    """``solve``'s status 1 when a full clear's search could not answer within its limits (the
+    exit's solution printed first). ``analyze`` reports it among its figures, status 0, as it
+    reports an unsolvable level."""
     for full in fulls:
         if full is not None and full.moves is None and not full.proven:
             raise RequestNotMet(f"full clear: none found, {full.how} (no full clear has fewer than "
@@ -158,7 +160,6 @@ def analyze(
             head, _, rows = room_report(analysed.analysis).partition("\n\n")
             echo("\n".join([head, *(_full_words(analysed.room, full, name) for name, full in fulls.items())])
                  + "\n\n" + rows)
-        _full_answered(*fulls.values())
     elif isinstance(analysed, levels.CaveAnalysed):
         from designer.export.report import cave_report
 
@@ -169,7 +170,6 @@ def analyze(
             if analysed.full is not None:
                 extra.append(_full_words(analysed.cave, analysed.full))
             echo("\n".join([cave_report(analysed.analysis), *extra]))
-        _full_answered(analysed.full)
     elif as_json:
         echo(json.dumps(analysed.to_dict()))
     else:

@@ -21,7 +21,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from designer.core.limits import MAX_LEVELS, MAX_SEED, seconds, whole
+from designer.core.limits import MAX_COUNT, MAX_LEVELS, MAX_SEED, seconds, whole
 from designer.core.control import CancelToken, OnProgress, Steps, check as check_cancel, no_progress
 from designer.core.errors import DesignerError
 from designer.core.request import LayoutRequest
@@ -153,6 +153,9 @@ def full_clear_band(text: str | None) -> tuple[int | None, int | None]:
         raise DesignerError(f"--full-clear {text!r}: K or K..M, whole numbers of moves") from None
     if band[0] < 1 or (band[1] is not None and band[1] < band[0]):
         raise DesignerError(f"--full-clear {text!r}: K at least 1, and M at least K")
+    for value in band:  # no full clear makes more moves than a level has cells: the stops' bound
+        if value is not None:
+            whole(value, "--full-clear", 1, MAX_COUNT)
     return band
 
 

@@ -283,7 +283,8 @@ def design_with_coins(request, plain_design, *, seed: int = 0, time_limit: float
         attempt += 1
         if budget.left() < 0.5:
             what = "" if best is None else (
-                f": the best had a full clear of {best.report.full.stops}"
+                (f": the best had a full clear of {best.report.full.stops}" if best.report.full.stops is not None
+                 else ": the best had no full clear found")
                 + ("" if best.worth else ", some coin not worth taking"))
             asked = f" with a full clear in {_band_words(band)}" if band != (None, None) else ""
             raise DesignFailed("time limit", f"time limit reached: no placement of {request.coins} coin{'s' * (request.coins > 1)}{asked}, "

@@ -47,7 +47,7 @@ def validate(request: LayoutRequest) -> None:
     free = set(request.free_cells())
     ends_on_free = sum(all(cell in free for cell in cells) for cells in (request.start_cells(), request.goal_cells()))
     if request.placed_snow() > 0 and request.placed_snow() > len(free) - ends_on_free:
-        raise DesignerError(f"--snow {request.snow} does not fit: {h}x{w} has {len(free)} free cells, and the "
+        raise DesignerError(f"--snow {request.snow} does not fit: {h}x{w} has {len(free)} free cell{'s' * (len(free) != 1)}, and the "
                             f"start and goal take {ends_on_free} of them")
     for name, cell in (("start", request.start), ("goal", request.goal)):
         if cell is None:
@@ -87,7 +87,8 @@ def _validate_coins(request: LayoutRequest) -> None:
     if low is not None and high is not None and low > high:
         raise DesignerError(f"--full-clear {low}..{high}: the band is upside down")
     if request.coins and request.coins + request.items + request.placed_snow() + 2 > len(request.free_cells()):
-        raise DesignerError(f"--coins {request.coins} does not fit: {len(request.free_cells())} free cells")
+        free = len(request.free_cells())
+        raise DesignerError(f"--coins {request.coins} does not fit: {free} free cell{'s' * (free != 1)}")
 
 
 def _validate_items(request: LayoutRequest) -> None:
@@ -107,7 +108,8 @@ def _validate_items(request: LayoutRequest) -> None:
         raise DesignerError("--teleports: a room with several doors is not designed with portals yet")
     if request.teleports and len(request.free_cells()) < 2 * request.teleports + request.items + \
             request.placed_snow() + 2:
-        raise DesignerError(f"--teleports {request.teleports} does not fit: {len(request.free_cells())} free cells "
+        free = len(request.free_cells())
+        raise DesignerError(f"--teleports {request.teleports} does not fit: {free} free cell{'s' * (free != 1)} "
                             "for the portals, the items, the snow and the ends")
     if request.item_count > MAX_ITEMS:
         pinned = f" ({len(request.pinned_items)} drawn in the template)" if request.pinned_items else ""

@@ -239,3 +239,24 @@ def test_a_ceiling_below_the_shortest_way_is_proven_infeasible_at_once(capsys):
     assert main(["cave", "--rooms", "4", "--min-stops", "1", "--max-stops", "1", "--seed", "1"]) == 1
     err = capsys.readouterr().err
     assert "proven infeasible: the shortest way, through rooms m1, m2, m3, m4, makes at least 4 stops" in err
+
+
+def test_a_cave_drawn_by_hand_with_a_chain_of_three_keys_fills_and_needs_every_key():
+    """Issue 60's cave as a game maker draws it: six rooms on two floors, three keys in a chain, a
+    hole down, a locked ladder up and a hall of four doors. Each key is carried only on the
+    passage its plan takes it on (the crypt's silver was an item of all six of its routes), and
+    the cave is filled, every key needed by the plain reader."""
+    from designer.caves import design as cave_design, plan
+
+    template = Cave.parse((CAVES / "chain-of-three.txt").read_text())
+    edges, low, most, likely = _plan_inputs(template)
+    bands = plan.solve(template, edges, low, most, 30, 60.0, 1, likely)
+    carried = cave_design._carried(template, edges, bands)
+    # the shrine's two doors have one route (or the way leaves by the door it came in by): it carries bronze there
+    assert {"crypt", "vault"} <= set(carried) <= {"shrine", "crypt", "vault"}
+    assert all(len(routes) == 1 for routes in carried.values())
+    crypt = cave_design._room_request(template, "crypt", {}, None, carry=carried["crypt"])
+    assert sum(band.items for band in crypt.route_bands) == 1 and len(crypt.route_bands) == 6
+    made = design(CaveRequest(template, 30), seed=1, time_limit=60)
+    _holds(made.cave, 30)
+    assert [key.needed for key in made.analysis.keys] == [True, True, True]

@@ -329,3 +329,65 @@ def test_the_rock_and_coin_chain_brings_the_full_clear_nearer_and_keeps_every_gu
     after = analyze(bare)
     assert failure(request, bare, after) is None
     assert after.min_stops >= before.min_stops and after.options >= before.options
+
+
+# --- issue 60: the full clear keeps its time limit and a bound on its memory, at any size -------
+
+@settings(max_examples=120, deadline=None)
+@given(coin_levels())
+def test_a_plain_levels_slides_from_the_kernels_are_those_traced_slide_by_slide(case):
+    from designer.analysis import tour
+
+    level, _ = case
+    if not level.plain:
+        level = Level(level.terrain, level.start, level.goal, level.dialect, level.items, coins=level.coins)
+    fast, traced = tour.slide_moves(level), tour._traced_moves(level, (*level.items, *level.coins))
+    for name in ("end", "takes", "first", "before1", "second", "before2"):
+        assert (getattr(fast, name) == getattr(traced, name)).all(), name
+
+
+def _big_level(side: int, coins: int, seed: int = 5) -> Level:
+    """A side x side level of 10% rock and 1% snow, with coins on free ice (as the audit's)."""
+    import random
+
+    rng = random.Random(seed)
+    grid = [["#" if r in (0, side - 1) or c in (0, side - 1) or rng.random() < 0.1 else
+             "_" if rng.random() < 0.01 else "." for c in range(side)] for r in range(side)]
+    free = [(r, c) for r in range(side) for c in range(side) if grid[r][c] == "."]
+    rng.shuffle(free)
+    (grid[free[0][0]][free[0][1]], grid[free[1][0]][free[1][1]]) = ("S", "G")
+    for r, c in free[2:2 + coins]:
+        grid[r][c] = "$"
+    return Level.from_ascii("\n".join("".join(row) for row in grid))
+
+
+def test_a_full_clear_of_a_large_level_keeps_its_budget_of_work():
+    """A 300x300 level with 32 coins: its tables and its search within the budget (the audit saw
+    13 s for a 3 s limit, its tables built with no regard for it), answered either way."""
+    from designer.core.budget import Budget
+
+    level = _big_level(300, 32)
+    for seconds in (0.5, 2.0):
+        budget = Budget(seconds, clock="cpu")
+        found = full_clear(level, budget)
+        assert found.proven or found.how == "time limit reached"
+        assert budget.elapsed() < seconds + 1.5, budget.elapsed()  # a layer is not begun past its time
+
+
+def test_the_proof_keeps_at_most_its_states_however_wide_a_layer():
+    """The state cap is asked chunk by chunk, not between layers (a layer of 40x40 and 32 coins
+    grew to 9 GB before the cap was read): a cut ends the proof with no more kept than the cap."""
+    from designer.analysis import tour
+    from designer.core.budget import Budget
+
+    from designer.core.request import LayoutRequest
+    from designer.search.design import design
+
+    plain = design(LayoutRequest(height=16, width=16, min_stops=15, first=True), seed=1).level  # strong, reversible
+    resting = sorted(cell for cell in oracle_coins.rests({**_plain(plain, [(0, 16, 16, "")]), "coins": []})
+                     if plain.terrain[cell] == 0 and cell not in (plain.start, plain.goal))  # ice, not snow
+    level = plain.replace(coins=tuple(resting[:32]))  # each coin where one rests: every one can be taken
+    moves = tour.slide_moves(level)
+    found, kept, done, reached, cut = tour._layers(moves, tour.bounds(moves), (1 << 32) - 1,
+                                                   Budget(60.0, clock="cpu"), max_states=5_000)
+    assert cut == "states" and kept <= 5_000 and not done and found is None

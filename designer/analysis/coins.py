@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from designer.analysis.tour import MAX_STATES, FullClear, full_clear, slide_moves, step
+from designer.analysis.tour import (INF, MAX_STATES, FullClear, OutOfTime, Seen, _back, _predecessors, full_clear,
+                                    slide_moves, step)
 from designer.core.budget import Budget
 from designer.core.level import Cell, Level
 
@@ -29,12 +30,12 @@ class Coin:
 
     cell: Cell
     adds: int | None
-    on_every_way: bool
-    traps: tuple[tuple[int, ...], ...]
+    on_every_way: bool | None  # None (and ``traps`` None): not searched within the time limit
+    traps: tuple[tuple[int, ...], ...] | None
 
     def to_dict(self) -> dict:
         return {"cell": list(self.cell), "adds": self.adds, "on_every_way": self.on_every_way,
-                "traps": [list(t) for t in self.traps]}
+                "traps": None if self.traps is None else [list(t) for t in self.traps]}
 
 
 @dataclass(frozen=True)
@@ -46,8 +47,14 @@ class CoinReport:
 
     @property
     def traps(self) -> int:
-        """The full-clear traps: states from which some coin can no longer be taken."""
-        return len({t for coin in self.coins for t in coin.traps})
+        """The full-clear traps: states from which some coin can no longer be taken (of the coins
+        whose traps were searched: ``complete``)."""
+        return len({t for coin in self.coins for t in coin.traps or ()})
+
+    @property
+    def complete(self) -> bool:
+        """Every coin's way and traps were searched within the time limit."""
+        return all(coin.traps is not None for coin in self.coins)
 
     def to_dict(self) -> dict:
         return {"count": len(self.coins), "full_clear": self.full.to_dict(), "full_clear_traps": self.traps,
@@ -60,7 +67,13 @@ def coin_report(level: Level, budget: Budget | float | None = None, max_states: 
     for the full clear, and the rest shared by the full clears without each coin (only when the
     full clear is proven: an unproven one has no difference to give)."""
     budget = budget if isinstance(budget, Budget) else Budget(10.0 if budget is None else budget)
-    ways = [one_coin(level, cell) for cell in level.coins]
+    ways: list = []
+    for cell in level.coins:
+        try:
+            ways.append(one_coin(level, cell, budget))
+        except OutOfTime:  # the rest are not searched: said so (None), never guessed
+            ways += [(None, None)] * (len(level.coins) - len(ways))
+            break
     full = full_clear(level, budget.share(FULL_SHARE), max_states)
     coins = []
     for k, (cell, (every, traps)) in enumerate(zip(level.coins, ways)):
@@ -78,53 +91,50 @@ def coin_report(level: Level, budget: Budget | float | None = None, max_states: 
 FULL_SHARE = 0.8
 
 
-def one_coin(level: Level, coin: Cell) -> tuple[bool, tuple[tuple[int, ...], ...]]:
+def one_coin(level: Level, coin: Cell, budget: Budget | None = None) -> tuple[bool, tuple[tuple[int, ...], ...]]:
     """Whether every fewest way to the exit takes ``coin``, and its full-clear traps: over the
-    states (cell, items taken, this coin taken), every one the player reaches."""
-    moves = slide_moves(level, (*level.items, coin))
-    bit = 1 << len(level.items)
-    shift = np.int64(len(moves.things))
-    cells, masks = np.array([moves.start]), np.zeros(1, np.int64)
-    seen = {int(moves.start) << int(shift)}
-    edges, exits = [], []  # (from key, to key); (from key, coin taken)
+    states (cell, items taken, this coin taken), every one the player reaches, walked forward a
+    layer at a time and back over the moves found (vector passes); ``budget`` is asked between
+    layers (``OutOfTime``)."""
+    moves = slide_moves(level, (*level.items, coin), budget)
+    bit = np.int64(1 << len(level.items))
+    shift, full = np.int64(len(moves.things)), np.int64((1 << len(moves.things)) - 1)
+    cells, masks = np.array([moves.start], np.int64), np.zeros(1, np.int64)
+    seen = Seen(np.array([moves.start << int(shift)], np.int64))
+    froms, tos, exits, took = [], [], [], []  # the moves between states; the moves into the exit
     depth, fewest, fewest_without = 0, None, None
     while len(cells):
+        if budget is not None and budget.expired():
+            raise OutOfTime
         depth += 1
         source, _, cell, mask, exited = step(moves, cells, masks)
         keys = (cells[source] << shift) | masks[source]
-        for at in np.flatnonzero(exited):
-            exits.append((int(keys[at]), bool(mask[at] & bit)))
+        if exited.any():
+            exits.append(keys[exited]), took.append(mask[exited] & bit != 0)
             fewest = fewest or depth
-            if not mask[at] & bit:
+            if not took[-1].all():
                 fewest_without = fewest_without or depth
         stay = ~exited
         to = (cell[stay] << shift) | mask[stay]
-        edges.extend(zip(keys[stay].tolist(), to.tolist()))
-        fresh = [key for key in dict.fromkeys(to.tolist()) if key not in seen]
-        seen.update(fresh)
-        fresh = np.array(fresh, np.int64)
-        cells, masks = fresh >> shift, fresh & np.int64((1 << len(moves.things)) - 1)
-    into: dict[int, list[int]] = {}
-    for a, b in edges:
-        into.setdefault(b, []).append(a)
-
-    def back(starts) -> set[int]:
-        found, todo = set(starts), list(starts)
-        while todo:
-            for a in into.get(todo.pop(), ()):
-                if a not in found:
-                    found.add(a)
-                    todo.append(a)
-        return found
-
-    with_coin = back({key for key, took in exits if took})
-    any_exit = back({key for key, _ in exits})
+        froms.append(keys[stay]), tos.append(to)
+        to = np.unique(to)
+        to = to[~seen.holds(to)]
+        seen.add(to)
+        cells, masks = to >> shift, to & full
+    states = np.sort(np.concatenate(seen.runs))
+    index = lambda keys: np.searchsorted(states, keys)  # noqa: E731
+    into = _predecessors(index(np.concatenate(froms)), index(np.concatenate(tos)), len(states)) if froms else \
+        _predecessors(np.zeros(0, np.int64), np.zeros(0, np.int64), len(states))
+    exits = np.concatenate(exits) if exits else np.zeros(0, np.int64)
+    took = np.concatenate(took) if took else np.zeros(0, bool)
+    with_coin = _back(into, index(exits[took]), len(states), budget) < INF
+    any_exit = _back(into, index(exits), len(states), budget) < INF
+    lost = ((states & bit) == 0) & any_exit & ~with_coin
     width, items = level.width, len(level.items)
     traps = []
-    for key in sorted(seen):
-        mask = key & ((1 << len(moves.things)) - 1)
-        if not mask & bit and key in any_exit and key not in with_coin:
-            r, c = divmod(key >> int(shift), width)
-            traps.append((r, c, mask) if items else (r, c))
+    for key in states[lost].tolist():
+        mask = key & int(full)
+        r, c = divmod(key >> int(shift), width)
+        traps.append((r, c, mask) if items else (r, c))
     every = fewest is not None and fewest_without != fewest
     return every, tuple(traps)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from designer.analysis.graph import Analysis, analyze
-from designer.analysis.routes import RoomAnalysis, analyze_routes
+from designer.analysis.routes import RoomAnalysis, RouteAnalysis, analyze_routes
 from designer.analysis.tidy import is_tidy
 from designer.core.errors import LevelError
 from designer.core.level import ROCK, SNOW, Level
@@ -117,9 +117,18 @@ def _items_failure(request: LayoutRequest, level: Level, report: Analysis) -> st
 
 
 def room_analysis(request: LayoutRequest, level: Level) -> RoomAnalysis:
-    """Every route a room request asks for, analysed on ``level``'s terrain with the request's doors."""
+    """Every route a room request asks for, analysed on ``level``'s terrain with the request's doors
+    (and ``level``'s items on the routes that take them: ``RouteBand.items``)."""
     room = Room(level.terrain, request.room_doors, items=level.items)
-    return analyze_routes(room, [band.route for band in request.route_bands])
+    bands = request.route_bands
+    if all(band.items for band in bands):
+        return analyze_routes(room, [band.route for band in bands])
+    routes = []
+    for band in bands:
+        route = room.route(*band.route)
+        route = route if band.items else route.replace(items=())
+        routes.append(RouteAnalysis(band.route, route, analyze(route)))
+    return RoomAnalysis(room, tuple(routes))
 
 
 def room_failure(request: LayoutRequest, level: Level, found: RoomAnalysis | None = None) -> str | None:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from designer.caves import graph as cave_graph, plan as planning
 from designer.caves.cave import Cave
 from designer.core.budget import Budget
-from designer.core.control import CancelToken, OnProgress, Steps, check as check_cancel, no_progress
+from designer.core.control import Cancelled, CancelToken, OnProgress, Steps, check as check_cancel, no_progress
 from designer.core.errors import DesignerError, RequestNotMet
 from designer.core.request import LayoutRequest, RouteBand
 
@@ -95,12 +95,13 @@ class CaveFailed(RequestNotMet):
 
 
 def _room_request(cave: Cave, name: str, bands: dict, ceiling: int | None, caps: dict | None = None,
-                  keys: bool = True) -> LayoutRequest:
+                  keys: bool = True, carry: frozenset | None = None) -> LayoutRequest:
     """The request of free room ``name``: its template, every pair of doors strong and reversible
     (floor 1), and each planned route with its band: its floor, and at most ``ceiling`` (from the
     cave's --max-stops) or its passage's ceiling in ``caps`` (a user's --room or --route K..M), the
-    lower of the two. Its keys are its items (``keys``; False: ice, as the cave reads its routes):
-    every route takes them, so that a player can, though in the cave a key never shuts a door."""
+    lower of the two. Its keys are its items (``keys``; False: ice, as the cave reads its routes)
+    on the routes ``carry`` names (the passages the plan takes them on: ``_carried``; None: every
+    route), so that a player can take them there, though in the cave a key never shuts a door."""
     room = cave.room(name)
     asked = {(p.a, p.b): floor for p, floor in bands.items() if p.room == name}
     capped = {(p.a, p.b): top for p, top in (caps or {}).items() if p.room == name}
@@ -118,7 +119,11 @@ def _room_request(cave: Cave, name: str, bands: dict, ceiling: int | None, caps:
             tops.append(max(floor, capped[route]))
         return min(tops, default=None)
 
-    routes = tuple(RouteBand(a, b, floor, top((a, b), floor)) for (a, b), floor in sorted(asked.items()))
+    def carried(route: tuple[int, int]) -> bool:
+        return carry is None or route in carry or route[::-1] in carry or route[0] == route[1]
+
+    routes = tuple(RouteBand(a, b, floor, top((a, b), floor), carried((a, b)))
+                   for (a, b), floor in sorted(asked.items()))
     h, w = room.shape
     rows = tuple(row.replace("$", ".") for row in room.rows)  # a coin's cell is fixed ice: the coin goes back on it
     template = rows if keys else tuple(row.replace("*", ".") for row in rows)
@@ -132,6 +137,31 @@ def _capacity(cave: Cave, passage: planning.Passage) -> int:
 
     request = _room_request(cave, passage.room, {}, None, keys=passage.a == passage.b)  # a vault's: its keys
     return max(1, most_stops(request.route_request(RouteBand(passage.a, passage.b, 1))))
+
+
+def _carried(cave: Cave, graph: list, bands: dict) -> dict:
+    """Each room whose keys the plan's way takes, and the passages (A, B, A not B) it takes them
+    on: there alone its room carries them (``_room_request``). A room with keys whose keys the
+    way takes on no passage of two doors (out by the door it came in by) carries them on every
+    route, as does a vault on its one."""
+    reached = planning.shortest(cave, graph, lambda e: bands[e.passage] if e.designed else e.weight)
+    found: dict = {}
+    for edge in reached[1] if reached is not None else ():
+        if edge.after & ~edge.held and edge.passage.a != edge.passage.b:
+            found.setdefault(edge.passage.room, set()).add((edge.passage.a, edge.passage.b))
+    return {room: frozenset(routes) for room, routes in found.items()}
+
+
+def design_room(job):
+    """One free room of a cave (a ``designer.search.packs.PackJob``), designed on a budget of
+    work: its seconds are the processor time its lane spends (``designer.core.budget``, "cpu"), so
+    that a busy machine takes longer over it and designs the same room. A shard of its own, for
+    the lanes and a cluster alike."""
+    from designer.core.budget import use_clock
+    from designer.search.packs import run_pack_job
+
+    with use_clock("cpu"):
+        return run_pack_job(job)
 
 
 def _reached(failed, passage: planning.Passage) -> int | None:
@@ -253,9 +283,13 @@ def design(request: CaveRequest, *, seed: int = 0, time_limit: float = 60.0, wor
     """A verified cave meeting ``request`` (see the module docstring), or CaveFailed saying why.
     ``executor``: where the rooms go (a dask cluster); none: side by side on processes forked from
     this one (one per core, rooms on one worker each), or one after another here (one room to
-    design, one core, or ``workers`` above 1)."""
+    design, one core, or ``workers`` above 1). On the wall clock, ``time_limit`` is a net over
+    the whole design: when it ends, the rooms still designing are ended and the cave is "time
+    limit reached" (never another cave: each room's own budget is of work)."""
     import os
+    import threading
 
+    from designer.core.budget import default_clock
     from designer.search.executor import Forked
 
     workers = workers or 1
@@ -265,24 +299,44 @@ def design(request: CaveRequest, *, seed: int = 0, time_limit: float = 60.0, wor
     failing = drawn_failing(request.cave)
     if failing:
         raise DesignerError(failing[0])
+    net = CancelToken(cancel)  # the user's cancel, or the time limit's
+    held: list[str] = []  # what holds the cave back, as the rounds find it (``_design``)
+    timer = None
+    if default_clock() == "wall":
+        timer = threading.Timer(time_limit, net.cancel)
+        timer.daemon = True
+        timer.start()
     free = [room.name for room in request.cave.rooms if room.free]
     lanes = min(os.cpu_count() or 1, len(free))
-    if executor is not None or workers != 1 or lanes < 2:
-        return _design(request, seed, time_limit, workers, executor, on_progress, cancel)
-    forked = Forked(lanes, cancel)  # before this process runs the plan's solver
+    forked = None
     try:
-        return _design(request, seed, time_limit, workers, forked, on_progress, cancel)
+        if executor is None and workers == 1 and lanes >= 2:
+            forked = executor = Forked(lanes, net)  # before this process runs the plan's solver
+        return _design(request, seed, time_limit, workers, executor, on_progress, net, held)
+    except Cancelled:
+        if cancel is not None and cancel.is_set() or not net.is_set():
+            raise
+        raise CaveFailed("time limit", f"time limit reached: no cave met min stops {request.min_stops} in "
+                                       f"{time_limit:g} s" + (f" ({held[-1]})" if held else "")) from None
     finally:
-        forked.close()
+        if timer is not None:
+            timer.cancel()
+        if forked is not None:
+            forked.close()
+
+
+#: The share of the time limit a round's rooms get as their budgets of work, all together (each
+#: at least ``ROOM_SECONDS``): a figure of the request, never of the time left, so that a seed
+#: designs the same rooms at any load.
+ROUND_SHARE = 0.5
 
 
 def _design(request: CaveRequest, seed: int, time_limit: float, workers: int, executor, on_progress: OnProgress,
-            cancel: CancelToken | None) -> CaveDesign:
-    from designer.search import methods
-    from designer.search.packs import PackJob, run_pack_job
+            cancel: CancelToken, held_back: list[str]) -> CaveDesign:
+    from designer.search.packs import PackJob
     from designer.search.result import DesignFailed
 
-    clock = Budget(time_limit)  # the cave's: its rounds and the rooms' shares of what is left
+    clock = Budget(time_limit)  # the cave's: its rounds (each room's budget is of work: ``design_room``)
     cave = request.cave
     free = [room.name for room in cave.rooms if room.free]
     graph = planning.edges(cave, set(free), _measured(cave))
@@ -325,15 +379,22 @@ def _design(request: CaveRequest, seed: int, time_limit: float, workers: int, ex
                                            f"least {least[0]} stops (a move or more a passage), above --max-stops "
                                            f"{request.max_stops}")
     steps = Steps(on_progress, len(free), "planning the bands")
-    made: dict = {}  # (room, its bands) -> the designed room
+    made: dict = {}  # (room, its bands, the routes carrying its keys) -> the designed room
     tries: dict = {}  # room -> its designs that ran out of time: the next starts from another seed
     rounds, redesign = 0, 0
+
+    def held(why: str) -> None:
+        """What holds the cave back now: shown as the round goes, and said if the time ends."""
+        held_back[:] = [why]
+        steps.label(f"round {rounds}: {why}")
+
     while True:
         check_cancel(cancel)
         left = clock.left()
         if rounds >= MAX_ROUNDS or left <= 0:
             raise CaveFailed("time limit", f"time limit reached: no cave met min stops {request.min_stops} in "
-                                           f"{time_limit:g} s ({rounds} rounds of plan, rooms and check)")
+                                           f"{time_limit:g} s ({rounds} rounds of plan, rooms and check"
+                                           f"{''.join('; ' + why for why in held_back)})")
         rounds += 1
         try:
             bands = planning.solve(cave, graph, low, most, request.min_stops, min(10.0, left), seed, likely)
@@ -347,31 +408,29 @@ def _design(request: CaveRequest, seed: int, time_limit: float, workers: int, ex
         if request.max_stops is not None:
             on_way = max(1, len(set(planning.way_rooms(cave, graph, bands))))
             ceiling = (request.max_stops - request.min_stops) // on_way
-        jobs, order = [], []
+        carried = _carried(cave, graph, bands)
+        jobs, order, keys = [], [], {}
         for k, name in enumerate(free):
             mine = {p: s for p, s in bands.items() if p.room == name}
-            key = (name, tuple(sorted((str(p), s) for p, s in mine.items())), redesign)
+            carry = carried.get(name)
+            keys[name] = key = (name, tuple(sorted((str(p), s) for p, s in mine.items())), carry, redesign)
             if key in made:
                 continue
             room_request = _room_request(cave, name, mine, None if ceiling is None else
-                                         max(mine.values(), default=1) + ceiling, caps)
+                                         max(mine.values(), default=1) + ceiling, caps, carry=carry)
             order.append((name, key, mine))
             jobs.append(PackJob(room_request, seed + k + 1000 * redesign + RETRY_SEED * tries.get(name, 0), 0.0,
                                 workers, False, "auto"))
-        share = max(ROOM_SECONDS, clock.left() / max(1, len(jobs)))
+        share = max(ROOM_SECONDS, ROUND_SHARE * time_limit / max(1, len(jobs)))  # of work: the request's figure
         jobs = [replace(job, time_limit=share) for job in jobs]
         steps.label(f"round {rounds}: designing {len(jobs)} room{'s' if len(jobs) != 1 else ''}")
         results = {}
         if executor is not None and len(jobs) > 1:
-            executor.run(run_pack_job, jobs, lambda job, result: (results.__setitem__(job.seed, result), steps.step()))
+            executor.run(design_room, jobs, lambda job, result: (results.__setitem__(job.seed, result), steps.step()))
         else:
             for job in jobs:
-                try:
-                    results[job.seed] = methods.get("auto").run(job.request, seed=job.seed, time_limit=job.time_limit,
-                                                                workers=job.workers, cancel=cancel)
-                except DesignFailed as failed:
-                    check_cancel(cancel)
-                    results[job.seed] = failed
+                results[job.seed] = design_room(replace(job, cancel=cancel))
+                check_cancel(cancel)
                 steps.step()
         failed_rooms = []
         for (name, key, mine), job in zip(order, jobs):
@@ -379,7 +438,7 @@ def _design(request: CaveRequest, seed: int, time_limit: float, workers: int, ex
             if isinstance(result, DesignFailed):
                 if result.reason == "infeasible" and all(s <= low[p] for p, s in mine.items()):
                     raise CaveFailed("infeasible", f"proven infeasible: room {name} cannot hold its floors ({result})")
-                failed_rooms.append(name)
+                failed_rooms.append(f"room {name}: {_short(result)}")
                 if result.reason != "infeasible":
                     tries[name] = tries.get(name, 0) + 1
                 for p, s in mine.items():  # ask less of it: proven, below the floor; else what was found
@@ -391,12 +450,9 @@ def _design(request: CaveRequest, seed: int, time_limit: float, workers: int, ex
             else:
                 made[key] = result.room
         if failed_rooms:
+            held("; ".join(failed_rooms))
             continue
-        rooms = {}
-        for name in free:
-            mine = {p: s for p, s in bands.items() if p.room == name}
-            rooms[name] = made[(name, tuple(sorted((str(p), s) for p, s in mine.items())), redesign)]
-        filled = cave.filled(rooms)
+        filled = cave.filled({name: made[keys[name]] for name in free})
         report = cave_graph.analyze(filled)
         why = cave_graph.failure(filled, request.min_stops, request.max_stops, report) or _outside(filled, low, caps)
         if why is None:
@@ -405,6 +461,7 @@ def _design(request: CaveRequest, seed: int, time_limit: float, workers: int, ex
                       "bands": {str(p): s for p, s in sorted(bands.items(), key=lambda x: str(x[0]))},
                       "request": request.to_json()}
             return CaveDesign(filled, report, record)
+        held(f"the cave filled in round {rounds} failed its check: {why}")
         if report.way is not None and report.strong and report.min_stops < request.min_stops:
             short = request.min_stops - report.min_stops
             on_way = [p for p in passages if p.room in {visit.room for visit in report.way.visits}]
@@ -412,3 +469,12 @@ def _design(request: CaveRequest, seed: int, time_limit: float, workers: int, ex
                 low[p] = min(most[p], max(low[p], bands[p] + -(-short // max(1, len(on_way)))))
         else:
             redesign += 1  # weak as a whole, or a key idle: the rooms again, from other seeds
+
+
+def _short(failed) -> str:
+    """A room's failed design in a few words: its message without the head every one shares."""
+    text = str(failed)
+    for head in ("time limit reached: ", "proven infeasible: "):
+        if text.startswith(head):
+            return ("out of its work: " if head.startswith("time") else "") + text[len(head):]
+    return text

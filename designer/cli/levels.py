@@ -78,8 +78,8 @@ def _full_answered(*fulls) -> None:
     reports an unsolvable level."""
     for full in fulls:
         if full is not None and full.moves is None and not full.proven:
-            raise RequestNotMet(f"full clear: none found, {full.how} (no full clear has fewer than "
-                                f"{full.lower_bound} moves)")
+            least = f" (no full clear has fewer than {full.lower_bound} moves)" if full.lower_bound else ""
+            raise RequestNotMet(f"full clear: none found, {full.how}{least}")
 
 
 def _solve_room(solved, as_json: bool) -> None:

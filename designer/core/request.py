@@ -9,7 +9,7 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from functools import cached_property
 
 from designer.core.errors import DesignerError, LevelError
@@ -37,6 +37,10 @@ class RouteBand:
     b: int
     min_stops: int | None = None
     max_stops: int | None = None
+    #: Whether the route takes the room's items (every route of a room does; a cave's room carries
+    #: a key only on the passages its plan takes the key on: ``designer.caves.design``). Not in
+    #: the text form: a user's room always takes its items on every route.
+    items: bool = True
 
     @classmethod
     def parse(cls, text: str) -> RouteBand:
@@ -191,13 +195,15 @@ class LayoutRequest:
         numbers = [n for n, _ in self.room_doors]
         pairs = [(a, b) for k, a in enumerate(numbers) for b in numbers[k + 1:]] or [(n, n) for n in numbers]  # a vault
         asked = self.routes or tuple(RouteBand(a, b) for a, b in pairs)
-        return tuple(band if band.min_stops is not None else RouteBand(band.a, band.b, self.min_stops, self.max_stops)
+        return tuple(band if band.min_stops is not None else replace(band, min_stops=self.min_stops,
+                                                                       max_stops=self.max_stops)
                      for band in asked)
 
     def route_request(self, band: RouteBand) -> LayoutRequest:
         """The room seen from one route: the classic request whose template is this request's
         space (free cells ``?``), door A the start, door B the goal, every other door ice, and
-        the route's band. A vault's route (A = B) pins its goal on the start's door."""
+        the route's band; the room's items when the route takes them (``RouteBand.items``). A
+        vault's route (A = B) pins its goal on the start's door."""
         rows = []
         for r in range(self.height):
             chars = []
@@ -208,12 +214,12 @@ class LayoutRequest:
         for char, number in (("S", band.a), ("G", band.b))[:1 if band.a == band.b else 2]:
             r, c = self.door(number)
             rows[r][c] = char
-        for r, c in self.pinned_items:
+        for r, c in self.pinned_items if band.items else ():
             rows[r][c] = ITEM_CHAR
         return LayoutRequest(height=self.height, width=self.width, frame=False, min_stops=band.min_stops,
                              max_stops=band.max_stops, max_rocks=self.max_rocks, snow=self.snow,
                              template=tuple("".join(row) for row in rows), min_choices=self.min_choices,
-                             unique=self.unique, items=self.items,
+                             unique=self.unique, items=self.items if band.items else 0,
                              goal=self.door(band.b) if band.a == band.b else None)
 
     def routes_text(self) -> str:

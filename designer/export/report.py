@@ -120,7 +120,7 @@ def coin_lines(level: Level, coins) -> list[str]:
     for k, coin in enumerate(coins.coins, 1):
         adds = "adds ?" if coin.adds is None else f"adds {coin.adds} move{'s' if coin.adds != 1 else ''}"
         way = ", on every fewest way" if coin.on_every_way else ""
-        trap = ""
+        trap = "" if coin.traps is not None else ", its way and traps not searched (time limit reached)"
         if coin.traps:
             named = ", ".join(_state(t) for t in coin.traps[:6]) + (" ..." if len(coin.traps) > 6 else "")
             trap = f", lost for good from {len(coin.traps)} state{'s' if len(coin.traps) != 1 else ''} [{named}]"

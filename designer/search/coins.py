@@ -64,13 +64,15 @@ class Placed:
 
     @property
     def met(self) -> bool:
-        return self.worth and self.in_band and not self.report.traps and self.report.full.proven
+        return (self.worth and self.in_band and self.report.complete and not self.report.traps
+                and self.report.full.proven)
 
 
-def candidates(level: Level) -> list[Cell]:
+def candidates(level: Level, budget: Budget | None = None) -> list[Cell]:
     """The cells a coin may take: free ice that some slide from a cell the player reaches passes
-    over or stops on, where a coin could not be lost for good (no full-clear trap)."""
-    from designer.analysis.tour import slide_moves, step
+    over or stops on, where a coin could not be lost for good (no full-clear trap). Those found
+    before ``budget`` ends (each cell's traps are a search of its own)."""
+    from designer.analysis.tour import OutOfTime, slide_moves, step
 
     moves = slide_moves(level, ())
     seen, frontier = {moves.start}, np.array([moves.start])
@@ -92,8 +94,11 @@ def candidates(level: Level) -> list[Cell]:
         cell = level.cell(index)
         if cell in busy or level.terrain[cell] != 0:
             continue
-        if not one_coin(level, cell)[1]:
-            found.append(cell)
+        try:
+            if not one_coin(level, cell, budget)[1]:
+                found.append(cell)
+        except OutOfTime:
+            break
     return found
 
 
@@ -103,7 +108,7 @@ def place_coins(level: Level, count: int, band: tuple[int | None, int | None] = 
     module docstring): the placement that met the request, or the best one found when the budget
     ran out first (``Placed.met`` says which)."""
     rng = random.Random(seed)
-    pool = [cell for cell in candidates(level) if cell not in pinned]
+    pool = [cell for cell in candidates(level, budget) if cell not in pinned]
     if len(pool) < count:
         raise ValueError(f"{count} coins do not fit: {len(pool)} cells can hold a coin that cannot be lost")
 
@@ -116,7 +121,12 @@ def place_coins(level: Level, count: int, band: tuple[int | None, int | None] = 
     coins: list[Cell] = list(pinned)
     order = pool[:]
     rng.shuffle(order)  # the seed breaks ties
-    alone = {cell: length([cell]) for cell in order}  # each cell's full clear as the only coin
+    alone = {}  # each cell's full clear as the only coin (those weighed before the time ends)
+    for cell in order:
+        if budget.expired():
+            break
+        alone[cell] = length([cell])
+    order = [cell for cell in order if cell in alone]
     order = [cell for cell in sorted(order, key=lambda cell: -(alone[cell] or 0)) if alone[cell] is not None]
     if len(order) < count:
         raise ValueError(f"{count} coins do not fit: {len(order)} cells can hold a coin worth taking")

@@ -29,6 +29,7 @@ class PackJob:
     method: str
     maximize_choices: bool = False
     difficulty: str | None = None
+    cancel: CancelToken | None = None  # ends it (in this process; in another, a token of its own)
 
 
 def run_pack_job(job: PackJob) -> Design | DesignFailed:
@@ -37,7 +38,8 @@ def run_pack_job(job: PackJob) -> Design | DesignFailed:
     try:
         return methods.get(job.method).run(job.request, seed=job.seed, time_limit=job.time_limit,
                                            workers=job.workers, maximize=job.maximize,
-                                           maximize_choices=job.maximize_choices, difficulty=job.difficulty)
+                                           maximize_choices=job.maximize_choices, difficulty=job.difficulty,
+                                           cancel=job.cancel)
     except DesignFailed as failed:
         return failed
 

@@ -86,7 +86,8 @@ def evaluate(level: Level, request: LayoutRequest, choices: bool = False) -> Sco
         return _evaluate(level, request.max_stops, choices, request.unique, tuple(request.portals or ()))
     shortest, floors, sound = None, 0, True
     for band in request.route_bands:
-        route = Level(level.terrain, request.door(band.a), request.door(band.b), level.dialect, level.items)
+        route = Level(level.terrain, request.door(band.a), request.door(band.b), level.dialect,
+                      level.items if band.items else ())
         scored = _evaluate(route, band.max_stops, False, False)
         shortest = scored.stops if shortest is None else min(shortest, scored.stops)
         floors += min(max(scored.stops, 0), band.min_stops)

@@ -260,3 +260,28 @@ def test_a_cave_drawn_by_hand_with_a_chain_of_three_keys_fills_and_needs_every_k
     made = design(CaveRequest(template, 30), seed=1, time_limit=60)
     _holds(made.cave, 30)
     assert [key.needed for key in made.analysis.keys] == [True, True, True]
+
+
+def test_a_room_designed_on_the_work_clock_is_the_same_however_slow_the_machine(monkeypatch):
+    """Issue 60: a cave's seed gave two caves on a busy machine (its rooms were designed on
+    shares of the seconds left). A room is designed on the work clock: whatever the wall and
+    processor clocks say, here running ten times as fast as the work, the same room comes back."""
+    from designer.caves import design as cave_design, plan
+    from designer.core import budget as budgets
+    from designer.search.packs import PackJob
+
+    template = Cave.parse((CAVES / "ice-path.txt").read_text())
+    edges, low, most, likely = _plan_inputs(template)
+    bands = plan.solve(template, edges, low, most, 80, 60.0, 1, likely)
+    mine = {p: s for p, s in bands.items() if p.room == "b2"}
+    job = PackJob(cave_design._room_request(template, "b2", mine, None), 5, 4.0, 1, False, "auto")
+    first = cave_design.design_room(job)
+    for name in ("wall", "cpu"):
+        real, ahead = budgets.CLOCKS[name], [0.0]
+
+        def slow(real=real, ahead=ahead) -> float:
+            ahead[0] += 0.01
+            return real() + ahead[0]
+        monkeypatch.setitem(budgets.CLOCKS, name, slow)
+    again = cave_design.design_room(job)
+    assert str(first.room) == str(again.room) and first.generator.stage == again.generator.stage

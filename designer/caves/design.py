@@ -154,13 +154,13 @@ def _carried(cave: Cave, graph: list, bands: dict) -> dict:
 
 def design_room(job):
     """One free room of a cave (a ``designer.search.packs.PackJob``), designed on a budget of
-    work: its seconds are the processor time its lane spends (``designer.core.budget``, "cpu"), so
-    that a busy machine takes longer over it and designs the same room. A shard of its own, for
-    the lanes and a cluster alike."""
+    work: its seconds are counted on the work clock (``designer.core.budget``, "work": what the
+    kernels and CP-SAT report), so that a busy machine takes longer over it and designs the same
+    room, step for step. A shard of its own, for the lanes and a cluster alike."""
     from designer.core.budget import use_clock
     from designer.search.packs import run_pack_job
 
-    with use_clock("cpu"):
+    with use_clock("work"):
         return run_pack_job(job)
 
 
@@ -301,17 +301,22 @@ def design(request: CaveRequest, *, seed: int = 0, time_limit: float = 60.0, wor
         raise DesignerError(failing[0])
     net = CancelToken(cancel)  # the user's cancel, or the time limit's
     held: list[str] = []  # what holds the cave back, as the rounds find it (``_design``)
-    timer = None
-    if default_clock() == "wall":
-        timer = threading.Timer(time_limit, net.cancel)
-        timer.daemon = True
-        timer.start()
     free = [room.name for room in request.cave.rooms if room.free]
     lanes = min(os.cpu_count() or 1, len(free))
-    forked = None
+    forked = timer = None
+
+    def time_is_up() -> None:
+        if forked is not None:
+            forked.grace = 0.0  # a room's design has nothing to keep: its lane ends at once
+        net.cancel()
+
     try:
         if executor is None and workers == 1 and lanes >= 2:
             forked = executor = Forked(lanes, net)  # before this process runs the plan's solver
+        if default_clock() == "wall":
+            timer = threading.Timer(time_limit, time_is_up)
+            timer.daemon = True
+            timer.start()
         return _design(request, seed, time_limit, workers, executor, on_progress, net, held)
     except Cancelled:
         if cancel is not None and cancel.is_set() or not net.is_set():

@@ -9,6 +9,12 @@ A budget counts seconds on one of two clocks (``CLOCKS``):
 - ``"wall"``, the default: ``time.perf_counter()``, the seconds that pass (on Linux the same clock
   in every process of the machine, so forked chains can share a budget). What a user means by
   ``--time-limit``: the answer comes within it, however busy the machine is.
+- ``"work"``: the work this process has done, as the compiled kernels (layouts classified,
+  annealing steps) and CP-SAT (its deterministic time) report it in nominal seconds
+  (``add_work``; each read of the clock in the main thread adds ``POLL_WORK``, so that a loop
+  that only asks its budget still ends). A count, not a clock: the same search does the same
+  work at any load, step for step, so its verdict and its level never change with the machine's
+  load. A cave designs its rooms on it (``designer.caves.design``), with the wall clock as a net.
 - ``"cpu"``: the processor time this process spends (``work_seconds``: all its threads, and its
   forked lanes once they have ended), each forked lane counting its own: a budget of **work**. A
   busy machine makes the work take longer, but about the same work is done: a search with room in
@@ -50,6 +56,7 @@ True
 from __future__ import annotations
 
 import os
+import threading
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -73,6 +80,24 @@ def process_seconds() -> float:
         return max(0.0, time.clock_gettime(time.CLOCK_BOOTTIME) - started)
     except (OSError, ValueError, IndexError, AttributeError):
         return 0.0
+
+
+#: The work done so far in this process, in nominal seconds (see the module docstring).
+_work = [0.0]
+#: What a read of the work clock in the main thread adds: nothing reads it for ever for free.
+POLL_WORK = 1e-6
+
+
+def add_work(seconds: float) -> None:
+    """Count ``seconds`` of nominal work (the kernels and CP-SAT report theirs as they go)."""
+    _work[0] += seconds
+
+
+def work_done() -> float:
+    """The "work" clock: the nominal seconds of work this process has done (see ``add_work``)."""
+    if threading.current_thread() is threading.main_thread():
+        _work[0] += POLL_WORK
+    return _work[0]
 
 
 _command: dict[str, float] = {}  # each clock's value when the command's process started
@@ -104,7 +129,10 @@ def command_budget(seconds: float) -> Budget:
 
 
 #: The clocks a budget counts its seconds on (see the module docstring).
-CLOCKS = {"wall": time.perf_counter, "cpu": work_seconds}
+CLOCKS = {"wall": time.perf_counter, "cpu": work_seconds, "work": work_done}
+#: The clocks a user may set (``DESIGNER_CLOCK``): the work clock counts only what the designer
+#: reports, which its own cave rooms do (``designer.caves.design``).
+USER_CLOCKS = ("wall", "cpu")
 #: The environment variable that sets the clock of every budget of a run.
 CLOCK_VARIABLE = "DESIGNER_CLOCK"
 
@@ -117,7 +145,7 @@ def default_clock() -> str:
     if _chosen:
         return _chosen[-1]
     name = os.environ.get(CLOCK_VARIABLE, "").strip() or "wall"
-    if name not in CLOCKS:
+    if name not in USER_CLOCKS:
         from designer.core.errors import DesignerError
 
         raise DesignerError(f"{CLOCK_VARIABLE}={name!r}: the clock is 'wall' or 'cpu'")
@@ -128,7 +156,7 @@ def default_clock() -> str:
 def use_clock(name: str):
     """Every budget made in the block counts on clock ``name`` ("wall" or "cpu")."""
     if name not in CLOCKS:
-        raise ValueError(f"the clock is 'wall' or 'cpu', not {name!r}")
+        raise ValueError(f"the clock is 'wall', 'cpu' or 'work', not {name!r}")
     _chosen.append(name)
     try:
         yield name
@@ -153,7 +181,7 @@ class Budget:
         if self.clock is None:
             object.__setattr__(self, "clock", default_clock())
         elif self.clock not in CLOCKS:
-            raise ValueError(f"the clock is 'wall' or 'cpu', not {self.clock!r}")
+            raise ValueError(f"the clock is 'wall', 'cpu' or 'work', not {self.clock!r}")
         if self.t0 is None:
             object.__setattr__(self, "t0", self.now())
 
@@ -187,8 +215,8 @@ class Budget:
         ``ended`` (a process-shared event) too: on the wall clock, the same deadline (the clock is
         the machine's); on the cpu clock, what is left now, on each forked process's own processor
         time, which starts at 0."""
-        if self.clock == "wall":
-            return Budget(self.time_limit, self.t0, ended, "wall")
+        if self.clock in ("wall", "work"):  # the machine's clock; the work counted so far, copied by the fork
+            return Budget(self.time_limit, self.t0, ended, self.clock)
         return Budget(self.left(), 0.0, ended, "cpu")
 
     @property

@@ -18,6 +18,7 @@ from contextlib import contextmanager
 import numpy as np
 
 from designer.core import _pykernels
+from designer.core.budget import add_work
 
 try:
     from designer.core import _kernels as _compiled
@@ -25,6 +26,11 @@ except ImportError:  # built without a compiler, or a checkout that was never bu
     _compiled = None
 
 MAX_FREE_CELLS = 64  # the exhaustive search keeps a rock set in 64 bits
+#: The nominal seconds a layout's cell costs the batch classifier, and an annealing step's cell
+#: (a room's: each route's), as the compiled kernels run them on the project's machine: what
+#: they report to the work clock (``designer.core.budget.add_work``), whichever implementation
+#: runs, so that the same search counts the same work.
+CLASSIFY_CELL_SECONDS, ANNEAL_CELL_SECONDS = 40e-9, 15e-9
 IMPLEMENTATIONS = {"compiled": _compiled, "python": _pykernels}
 
 _active = _pykernels if (_compiled is None or os.environ.get("DESIGNER_KERNELS") == "python") else _compiled
@@ -197,6 +203,7 @@ def classify_batch(terrains, starts, goals) -> tuple[np.ndarray, np.ndarray, np.
     reversible = np.empty(count, np.bool_)
     min_stops = np.empty(count, np.int32)
     _impl().classify_batch(grids, count, h, w, starts, goals, classes, reversible, min_stops)
+    add_work(count * h * w * CLASSIFY_CELL_SECONDS)
     return classes, reversible, min_stops
 
 
@@ -387,10 +394,12 @@ def anneal_layout(terrain: np.ndarray, free, starts, goals, max_rocks: int | Non
     if room_score not in ROOM_SCORES:
         raise ValueError(f"room_score must be one of {ROOM_SCORES}, not {room_score!r}")
     table = _route_table(routes, n)
-    return _compiled.anneal_layout(grid, h, w, free_mask, start_cells, goal_cells, bounds[0], bounds[1], ends, score,
-                                   rng_state, float(heat_hi), float(heat_lo), int(steps), bounds[2], flag,
-                                   best_terrain, best, bounds[3], bounds[4], int(bool(unique)),
-                                   OBJECTIVES.index(objective), table, ROOM_SCORES.index(room_score))
+    taken = _compiled.anneal_layout(grid, h, w, free_mask, start_cells, goal_cells, bounds[0], bounds[1], ends, score,
+                                    rng_state, float(heat_hi), float(heat_lo), int(steps), bounds[2], flag,
+                                    best_terrain, best, bounds[3], bounds[4], int(bool(unique)),
+                                    OBJECTIVES.index(objective), table, ROOM_SCORES.index(room_score))
+    add_work(taken * n * max(1, len(table)) * ANNEAL_CELL_SECONDS)
+    return taken
 
 
 def _route_table(routes, n: int) -> np.ndarray:
@@ -461,8 +470,11 @@ def anneal_open(terrain: np.ndarray, dims: np.ndarray, height: int, width: int, 
     if best[0] >= 0 and not (1 <= best[1] <= height and 1 <= best[2] <= width):
         raise ValueError("the best terrain's size must lie within the grid")
     flag = _schedule(stop, heat_hi, heat_lo, steps)
-    return _compiled.anneal_open(terrain, dims, height, width, goal, score, rng_state, float(heat_hi), float(heat_lo),
-                                 int(steps), -1 if target is None else int(target), flag, best_terrain, best)
+    taken = _compiled.anneal_open(terrain, dims, height, width, goal, score, rng_state, float(heat_hi),
+                                  float(heat_lo), int(steps), -1 if target is None else int(target), flag,
+                                  best_terrain, best)
+    add_work(taken * height * width * ANNEAL_CELL_SECONDS)
+    return taken
 
 
 

@@ -66,15 +66,15 @@ LANE_GRACE = 1.0
 POLL = 0.1
 
 
-def end_lanes(pool: ProcessPoolExecutor) -> None:
+def end_lanes(pool: ProcessPoolExecutor, grace: float = LANE_GRACE) -> None:
     """End the lanes of a stopped search (a cancel, an error): the pool is told to shut down
-    without waiting (no job not yet started runs), and a lane still alive ``LANE_GRACE`` seconds
+    without waiting (no job not yet started runs), and a lane still alive ``grace`` seconds
     later is terminated (SIGTERM, which end_with_parent left at its default). Left to the pool
     alone, a lane that had not received its first job when a signal came waited for one for
     ever, and so did the designer, at exit."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
     pool.shutdown(wait=False, cancel_futures=True)
-    deadline = time.monotonic() + LANE_GRACE
+    deadline = time.monotonic() + grace
     for process in processes:
         process.join(max(0.0, deadline - time.monotonic()))
     for process in processes:
@@ -117,6 +117,7 @@ class Forked:
 
     def __init__(self, workers: int, cancel: CancelToken | None = None):
         self.cancel = cancel
+        self.grace = LANE_GRACE  # what a lane is given to end on its own once stopped (0: a time limit's end)
         self.pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
                                         initializer=end_with_parent, initargs=(os.getpid(),))
         list(self.pool.map(_ready, range(workers)))  # every lane started now
@@ -139,7 +140,7 @@ class Forked:
         except BaseException:
             if on_abort is not None:
                 on_abort()
-            end_lanes(self.pool)
+            end_lanes(self.pool, self.grace)
             raise
 
     def close(self) -> None:

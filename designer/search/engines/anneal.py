@@ -212,8 +212,9 @@ def search(request: LayoutRequest, level: Level, stops: int, rng: np.random.Gene
             return run_steps(request, chain, budget, steps, target, stop, conditions, heat, stall)
         return run_chain(request, chain, budget, target, stop, on_best, conditions, heat)
 
-    if len(chains) == 1:
-        run(chains[0])
+    if len(chains) == 1 or budget.clock == "work":  # on the work clock, one after another: each reads its own work
+        for chain in chains:
+            run(chain)
     else:
         with ThreadPoolExecutor(len(chains)) as pool:
             futures = [pool.submit(run, chain) for chain in chains]

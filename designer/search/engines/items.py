@@ -32,7 +32,7 @@ import numpy as np
 from designer.analysis.classify import all_finish, items_matter_on, min_stops, pairs_matter
 from designer.analysis.solver import costs_to_goal, walk
 from designer.analysis.tidy import spare_tiles, tidy
-from designer.core.budget import Budget
+from designer.core.budget import Budget, add_work
 from designer.core.control import Cancelled, check, end_with_parent, signals_held
 from designer.core.errors import DesignerError
 from designer.core.items import States, state_table
@@ -58,6 +58,9 @@ HOT, COLD, EPOCH_STEPS = 3.0, 0.15, 20000
 CLIMB_STEPS = 1500
 #: No limit on a chain's steps.
 NO_LIMIT = 1 << 62
+#: What one layout's figures cost (``_evaluate``), in nominal seconds, as the project's machine
+#: measures them (150-240 us for levels of 8x8 to 16x16, most of it fixed): the work clock's count.
+EVALUATE_SECONDS, EVALUATE_STATE_SECONDS = 150e-6, 300e-9
 #: Random placements of the items tried on the plain level before the chain starts.
 PLACEMENTS = 200
 #: The best valid layouts a chain in a process of its own hands back, for the verifier.
@@ -99,6 +102,7 @@ def _evaluate(level: Level, max_stops: int | None, choices: bool, unique: bool, 
     """The figures of a level with items: cheapest checks first; the choices (``choices``; the
     solutions with ``unique``) only of a sound layout."""
     states = state_table(level)
+    add_work(EVALUATE_SECONDS + states.count * EVALUATE_STATE_SECONDS)  # the work clock's count of it
     stops, order = reach(states.dest, states.start, states.goal)
     k = int(stops[states.goal])
     if k < 0:

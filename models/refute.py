@@ -2,7 +2,7 @@
 
 The model poses no distances at all. An incremental SAT solver (CaDiCaL, through python-sat, kept
 between calls) holds one boolean per free cell, rock or ice, and the clauses learned so far. Each
-round it proposes a layout; the game is played on it (``designer.core.kernels.refute_explain``,
+round it proposes a layout; the game is played on it (``designer.core.explain.refute_checker``,
 compiled); a layout that fails teaches the solver why, as a clause: the negation of literals of
 the layout that force the failure in every layout that keeps them:
 
@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from designer.core import kernels
+from designer.core import explain
 from designer.core.budget import Budget
 from designer.core.level import ICE, ROCK, Cell, Level
 from designer.core.request import LayoutRequest
@@ -137,7 +137,7 @@ class Refuter:
         self.base = np.where(self.base < 0, ICE, self.base).astype(np.uint8)
         self.routes = np.array([[s[0] * w + s[1], g[0] * w + g[1], k] for s, g, k in routes], np.int32)
         self.out = np.zeros(OUT, np.int32)
-        self.check = kernels.refute_checker(self.base, self.var, self.routes)
+        self.check = explain.refute_checker(self.base, self.var, self.routes)
         self.rounds = 0
         self.learned = {kind: 0 for kind in KINDS}
         self.solver = Solver(name=SOLVER)

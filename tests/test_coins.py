@@ -336,12 +336,12 @@ def test_the_rock_and_coin_chain_brings_the_full_clear_nearer_and_keeps_every_gu
 @settings(max_examples=120, deadline=None)
 @given(coin_levels())
 def test_a_plain_levels_slides_from_the_kernels_are_those_traced_slide_by_slide(case):
-    from designer.analysis import tour
+    from designer.analysis import tour_tables
 
     level, _ = case
     if not level.plain:
         level = Level(level.terrain, level.start, level.goal, level.dialect, level.items, coins=level.coins)
-    fast, traced = tour.slide_moves(level), tour._traced_moves(level, (*level.items, *level.coins))
+    fast, traced = tour_tables.slide_moves(level), tour_tables._traced_moves(level, (*level.items, *level.coins))
     for name in ("end", "takes", "first", "before1", "second", "before2"):
         assert (getattr(fast, name) == getattr(traced, name)).all(), name
 
@@ -377,9 +377,8 @@ def test_a_full_clear_of_a_large_level_keeps_its_budget_of_work():
 def test_the_proof_keeps_at_most_its_states_however_wide_a_layer():
     """The state cap is asked chunk by chunk, not between layers (a layer of 40x40 and 32 coins
     grew to 9 GB before the cap was read): a cut ends the proof with no more kept than the cap."""
-    from designer.analysis import tour
+    from designer.analysis import tour, tour_tables
     from designer.core.budget import Budget
-
     from designer.core.request import LayoutRequest
     from designer.search.design import design
 
@@ -387,7 +386,7 @@ def test_the_proof_keeps_at_most_its_states_however_wide_a_layer():
     resting = sorted(cell for cell in oracle_coins.rests({**_plain(plain, [(0, 16, 16, "")]), "coins": []})
                      if plain.terrain[cell] == 0 and cell not in (plain.start, plain.goal))  # ice, not snow
     level = plain.replace(coins=tuple(resting[:32]))  # each coin where one rests: every one can be taken
-    moves = tour.slide_moves(level)
-    found, kept, done, reached, cut = tour._layers(moves, tour.bounds(moves), (1 << 32) - 1,
+    moves = tour_tables.slide_moves(level)
+    found, kept, done, reached, cut = tour._layers(moves, tour_tables.bounds(moves), (1 << 32) - 1,
                                                    Budget(60.0, clock="cpu"), max_states=5_000)
     assert cut == "states" and kept <= 5_000 and not done and found is None

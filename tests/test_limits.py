@@ -80,3 +80,24 @@ def test_a_level_name_that_spells_a_placeholder_stays_a_name(tmp_path, capsys, n
     assert re.search(r"<title>(.*)</title>", text).group(1) == f"ice-designer: {name}.txt"
     assert text.count("background-image") == re.search(r"<style>.*</style>", text, re.S).group(0).count("background-image")
     assert text.count("const LEVELS = [") == 1 and not re.search(r"__[A-Z_]+?__", text.replace(name, ""))
+
+
+def test_the_specs_table_of_limits_is_the_designers():
+    """docs/spec.md's table of limits is ``designer.core.limits.TABLE``, row for row."""
+    from pathlib import Path
+
+    from designer.core.limits import TABLE
+
+    spec = (Path(__file__).resolve().parents[1] / "docs" / "spec.md").read_text()
+    table = spec.split("| value | bound |\n| --- | --- |\n", 1)[1].split("\n\n", 1)[0]
+    assert [tuple(cell.strip() for cell in row.strip("|").split(" | ")) for row in table.splitlines()] == list(TABLE)
+
+
+def test_a_level_of_31_coins_is_made_solved_and_played(tmp_path, capsys):
+    """Issue 60: a level of 31 coins was made and solved, but ``play`` refused it (at most 30 things
+    together). What the designer makes, the page plays."""
+    level = tmp_path / "coins.txt"
+    level.write_text("#" * 35 + "\n#S" + "$" * 31 + "G#\n" + "#" * 35 + "\n")
+    assert main(["solve", str(level)]) == 0
+    assert main(["play", str(level), "-o", str(tmp_path / "play.html")]) == 0
+    assert '"things": 40' in (tmp_path / "play.html").read_text()

@@ -631,3 +631,21 @@ def test_a_caves_coins_are_counted_after_its_keys_and_its_full_clear_earns_its_s
     expect(page.locator("#coins")).to_have_text(f"Coins 2 of 2 (full clear par {tour.stops})")
     assert page.locator("body").get_attribute("data-full-stars") == "3"
     page.close()
+
+
+def test_a_level_of_8_items_and_32_coins_is_played_whole(browser, tmp_path):
+    """Issue 60: the designer makes levels of 8 items and 32 coins, and the page refused more than
+    30 things (its masks had 32 bits). The page now plays every one a level holds: one slide over
+    8 items and 32 coins opens the exit, counts the 32 coins and earns the full clear."""
+    from playwright.sync_api import expect
+
+    source = tmp_path / "forty.txt"
+    source.write_text("#" * 44 + "\n#S" + "*" * 8 + "$" * 32 + "G#\n" + "#" * 44 + "\n")
+    page = open_page(browser, make_page(tmp_path, source))
+    expect(page.locator("#coins")).to_have_text("Coins 0 of 32 (full clear par 1)")
+    play(page, "r")
+    assert state(page) == ("solved", 1)
+    expect(page.locator("#coins")).to_have_text("Coins 32 of 32 (full clear par 1)")
+    assert page.locator("body").get_attribute("data-full-stars") == "3"
+    assert page.evaluate("[has(2 ** 39, 39), has(2 ** 39, 31), taking(2 ** 39, 39) === 2 ** 39]") == [True, False, True]
+    page.close()

@@ -200,3 +200,27 @@ def test_every_allowed_player_gives_finite_figures_exact_or_marked_as_lower_boun
     assert main(["analyze", str(examples_dir / "strong-reversible.txt"), "--player", str(player), "--json"]) == 0
     found = json.loads(capsys.readouterr().out, parse_constant=lambda name: pytest.fail(f"bare {name} in JSON"))
     assert found["player"]["at_least"] is True and found["player"]["difficulty"] == 10.0
+
+
+def test_a_large_levels_player_and_structure_wait_for_the_time_they_need(tmp_path, capsys):
+    """Issue 60: analyze of a level of a million cells spent 129 s in the model's solve (3.5 GB).
+    The player model and the structure run when their figures fit in the time left, else the
+    analysis says what it left out and why (status 0, the rest of the analysis whole)."""
+    import random
+
+    from designer.cli import main
+
+    rng = random.Random(5)
+    side = 200
+    grid = [["#" if r in (0, side - 1) or c in (0, side - 1) or rng.random() < 0.1 else "." for c in range(side)]
+            for r in range(side)]
+    grid[1][1], grid[side - 2][side - 2] = "S", "G"
+    level = tmp_path / "wide.txt"
+    level.write_text("\n".join("".join(row) for row in grid) + "\n")
+    assert main(["analyze", str(level), "--time-limit", "0.5"]) == 0
+    out = capsys.readouterr().out
+    assert "player: not worked out: its " in out and "more than the time left (--time-limit)" in out
+    assert main(["analyze", str(level), "--time-limit", "0.5", "--json"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert found["player"] is None and "resting states take about" in found["skipped"]["player"]
+    assert found["min_stops"] is not None  # the level's own analysis is whole

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from designer.core import kernels
+from designer.core.explain import refute_checker
 from designer.core.budget import Budget
 from designer.core.errors import DesignerError
 from designer.core.request import LayoutRequest
@@ -54,7 +55,7 @@ def random_problem(rng: random.Random, routes: int = 1):
 
 def explain(base, var, routes, model):
     out = np.zeros(4 + base.size, np.int32)
-    written = kernels.refute_checker(base, var, routes)(model, out)
+    written = refute_checker(base, var, routes)(model, out)
     return None if written < 0 else (KINDS[out[0]], int(out[1]), int(out[2]), out[4:4 + out[3]].tolist())
 
 

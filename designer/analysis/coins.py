@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from designer.analysis.tour import (INF, MAX_STATES, FullClear, OutOfTime, Seen, _back, _predecessors, full_clear,
-                                    slide_moves, step)
+from designer.analysis.tour import MAX_STATES, FullClear, Seen, full_clear
+from designer.analysis.tour_tables import INF, OutOfTime, predecessors, slide_moves, step, walk_back
 from designer.core.budget import Budget
 from designer.core.level import Cell, Level
 
@@ -123,12 +123,12 @@ def one_coin(level: Level, coin: Cell, budget: Budget | None = None) -> tuple[bo
         cells, masks = to >> shift, to & full
     states = np.sort(np.concatenate(seen.runs))
     index = lambda keys: np.searchsorted(states, keys)  # noqa: E731
-    into = _predecessors(index(np.concatenate(froms)), index(np.concatenate(tos)), len(states)) if froms else \
-        _predecessors(np.zeros(0, np.int64), np.zeros(0, np.int64), len(states))
+    into = predecessors(index(np.concatenate(froms)), index(np.concatenate(tos)), len(states)) if froms else \
+        predecessors(np.zeros(0, np.int64), np.zeros(0, np.int64), len(states))
     exits = np.concatenate(exits) if exits else np.zeros(0, np.int64)
     took = np.concatenate(took) if took else np.zeros(0, bool)
-    with_coin = _back(into, index(exits[took]), len(states), budget) < INF
-    any_exit = _back(into, index(exits), len(states), budget) < INF
+    with_coin = walk_back(into, index(exits[took]), len(states), budget) < INF
+    any_exit = walk_back(into, index(exits), len(states), budget) < INF
     lost = ((states & bit) == 0) & any_exit & ~with_coin
     width, items = level.width, len(level.items)
     traps = []

@@ -48,6 +48,7 @@ import numpy as np
 from designer.core.errors import DesignerError, LevelError
 from designer.core.items import States, state_table
 from designer.core.level import Cell, Level
+from designer.core.limits import PLAYER_RANGE
 from designer.core.rules import NO_MOVE
 
 #: The opposite of each direction (u, d, l, r): the move back.
@@ -68,8 +69,8 @@ class Player:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
                 raise DesignerError(f"the player's {name} must be a finite number, not {value!r}")
-            if not -50 <= value <= 50:
-                raise DesignerError(f"the player's {name} must lie in -50..50, not {value!r}")
+            if not -PLAYER_RANGE <= value <= PLAYER_RANGE:
+                raise DesignerError(f"the player's {name} must lie in -{PLAYER_RANGE}..{PLAYER_RANGE}, not {value!r}")
 
     def to_json(self) -> dict:
         return {"format": PLAYER_FORMAT, "skill": self.skill, "back_aversion": self.back_aversion}

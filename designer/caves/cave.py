@@ -28,16 +28,12 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from designer.core.errors import LevelError
-from designer.core.level import COIN_CHAR, DOOR_CHARS, ITEM_CHAR, MAX_COINS, Cell
-from designer.core.limits import MAX_DESIGN_SIDE
+from designer.core.level import COIN_CHAR, DOOR_CHARS, ITEM_CHAR, Cell
+from designer.core.limits import MAX_COINS, MAX_DESIGN_SIDE, MAX_KEYS, MAX_ROOMS
 from designer.core.room import Room
 
 FORMAT = "ice-cave"
 VERSION = 1
-#: The most keys a cave holds: its states are its cells times 2 ** keys.
-MAX_KEYS = 4
-#: The most rooms a cave holds.
-MAX_ROOMS = 64
 #: Link kinds: the two-way ones, then the one-way hole.
 KINDS = ("door", "ladder", "hole")
 FREE = "?"

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from designer.analysis.tour import MAX_STATES, FullClear, Moves, bounds, search
+from designer.analysis.tour import MAX_STATES, FullClear, search
+from designer.analysis.tour_tables import Moves, bounds
 from designer.caves.cave import Cave
 from designer.caves.graph import Sheet, sheet, states
 from designer.core.budget import Budget

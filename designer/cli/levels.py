@@ -19,6 +19,8 @@ class By(str, Enum):
 
 
 FULL_CLEAR_HELP = "A level with coins: the most seconds its full clear is searched (all coins, then the exit)."
+ANALYZE_LIMIT_HELP = ("The most seconds the whole analysis takes: the model's player and the structure when they fit "
+                      "in it, and with coins the full clear.")
 ROUTE_HELP = "In a room with doors 1-9: the route A:B only (repeatable; default: every pair of doors)."
 
 
@@ -143,7 +145,7 @@ def analyze(
     route: Optional[list[str]] = typer.Option(None, "--route", metavar="A:B", help=ROUTE_HELP),
     player: Optional[str] = typer.Option(None, "--player", metavar="FILE", help=PLAYER_HELP),
     time_limit: float = typer.Option(10.0, "--time-limit", min=0.1, metavar="SECONDS", callback=lambda v: finite(v, "--time-limit"),
-                                     help=FULL_CLEAR_HELP),
+                                     help=ANALYZE_LIMIT_HELP),
 ) -> None:
     """Solvability class, reversibility, min stops, SCCs, traps, difficulty figures and what the
     model's player costs; with coins, the full clear and each coin's figures."""
@@ -175,8 +177,9 @@ def analyze(
     else:
         text = report(analysed.level, analysed.analysis)
         extra = coin_lines(analysed.level, analysed.coins) if analysed.coins is not None else []
-        if analysed.player is not None:
+        if analysed.player is not None or analysed.shape is not None:
             extra += player_lines(analysed.player, analysed.shape)
+        extra += [f"{what}: {why}" for what, why in analysed.skipped]
         if extra:
             head, _, rest = text.partition("\n\n")
             text = "\n".join([head, *extra]) + "\n\n" + rest

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from designer.core.errors import LevelError
+from designer.core.limits import MAX_CELLS, MAX_COINS, MAX_ITEMS, MAX_SIDE  # noqa: F401  (their owner)
 
 if TYPE_CHECKING:  # loaded only for a level with floors or portals (start-up of the plain commands)
     from designer.core.floors import Floor
@@ -25,17 +26,9 @@ ICE, ROCK, SNOW = 0, 1, 2
 UNSOLVABLE, WEAK, STRONG = 0, 1, 2
 CLASS_NAMES = ("unsolvable", "weak", "strong")
 
-#: The most items a level holds: its states are its cells times 2 ** items (``designer.core.items``).
-MAX_ITEMS = 8
-#: The character of an item, in every dialect (no dialect spells a tile with it).
-ITEM_CHAR = "*"
-#: The most coins (``$``, in every dialect) a level holds: a full clear's states are searched as
-#: reached (``designer.analysis.tour``), each item and coin a bit of a 64-bit word beside the cell.
-MAX_COINS, COIN_CHAR = 32, "$"
-
-#: Limits on what we accept as a level: anything larger is a mistake, not a puzzle.
-MAX_SIDE = 1000
-MAX_CELLS = 1_000_000
+#: The character of an item, and of a coin, in every dialect (no dialect spells a tile with them).
+#: How many a level holds, and its size, are the table's (``designer.core.limits``).
+ITEM_CHAR, COIN_CHAR = "*", "$"
 
 Cell = tuple[int, int]
 

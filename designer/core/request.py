@@ -14,7 +14,7 @@ from functools import cached_property
 
 from designer.core.errors import DesignerError, LevelError
 from designer.core.level import COIN_CHAR, DOOR_CHARS, ICE, ITEM_CHAR, ROCK, SNOW, Cell
-from designer.core.limits import MAX_COUNT
+from designer.core.limits import MAX_COUNT, PLAYER_RANGE
 from designer.core.room import parse_route
 
 #: Template characters: canonical ASCII plus '?' for a free cell; a door 1-9 is ice, and so is an
@@ -416,9 +416,9 @@ _FIELD_KINDS = {
     "first": _BOOL, "coins": _INT, "full_clear_min": _maybe(_INT), "full_clear_max": _maybe(_INT),
     "difficulty": _maybe(_Kind("a number from 1 to 10", lambda v: type(v) in (int, float) and 1 <= v <= 10,
                                float)),
-    "player": _maybe(_Kind("a pair [skill, back aversion] of numbers from -50 to 50",
+    "player": _maybe(_Kind(f"a pair [skill, back aversion] of numbers from -{PLAYER_RANGE} to {PLAYER_RANGE}",
                            lambda v: isinstance(v, list) and len(v) == 2 and all(
-                               type(x) in (int, float) and -50 <= x <= 50 for x in v),
+                               type(x) in (int, float) and -PLAYER_RANGE <= x <= PLAYER_RANGE for x in v),
                            lambda v: (float(v[0]), float(v[1])))),
     "doors": _maybe(_Kind("a list of doors [number, [row, column]]",
                           lambda v: isinstance(v, list) and len(v) <= 9 and all(map(_is_door, v)),

@@ -20,6 +20,7 @@ from designer.analysis.graph import Analysis, analyze
 from designer.core.errors import DesignerError
 from designer.core.extras import need
 from designer.core.level import ICE, ROCK, SNOW, Level
+from designer.core.limits import MAX_DRAWING_BYTES, MAX_SIDE_PIXELS
 from designer.core.room import Room
 
 draw = need("drawsvg", "pictures")
@@ -297,8 +298,6 @@ def _level_group(level: Level, cell: float, solution: bool, moves_left: bool,
 #: The largest picture drawn: pixels a side (Cairo's own limit is 32,767), and the memory that
 #: drawing it may take, estimated from what it was measured to take (a 200x200 level: about
 #: 3.5 KB a cell for the drawing, and 4 bytes a pixel for a PNG).
-MAX_SIDE_PIXELS = 16_384
-MAX_DRAWING_BYTES = 2 * 1024**3
 BYTES_PER_CELL, BYTES_PER_PIXEL = 3_500, 4
 
 

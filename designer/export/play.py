@@ -46,6 +46,7 @@ from importlib import resources
 from designer.analysis.solver import solve
 from designer.core.errors import LevelError
 from designer.core.level import Level
+from designer.core.limits import PAGE_THINGS, page_limits
 from designer.core.room import Room
 from designer.export.picture import ITEM_TILES, TILES, draw_tile, tile_kinds
 from designer.formats.level_files import LevelFile
@@ -78,10 +79,6 @@ def level_entry(entry: LevelFile) -> dict:
             **passage_entry(level)}
 
 
-#: The most items and coins a level on the page holds: one bit each of the page's 32-bit masks.
-PAGE_THINGS = 30
-
-
 def coin_entry(level: Level, budget: float = 10.0) -> dict:
     """A level's coins as the page reads them (none without coins): listed after its items in
     ``items``, from ``coin_from`` on, with the full clear's par (``full``, -1 when there is none),
@@ -99,7 +96,7 @@ def coin_fields(items: list, coins: list, tour) -> dict:
     """The page's fields for ``coins`` after ``items`` (a level's items, a cave's keys: sheet
     cells), with the full clear ``tour()`` finds (``designer.analysis.tour.FullClear``), searched
     only once the page is known to hold them all."""
-    if len(items) + len(coins) > PAGE_THINGS:
+    if len(items) + len(coins) > PAGE_THINGS:  # more than a level holds: no reader lets it through
         raise LevelError(f"{len(items)} items and {len(coins)} coins: the play page holds at most "
                          f"{PAGE_THINGS} together")
     from designer.analysis.stars import Stars
@@ -177,7 +174,7 @@ def entries_page(entries: list[dict], *, title: str, cell: int = PAGE_CELL, extr
     data = json.dumps(entries).replace("<", "\\u003c").replace(">", "\\u003e")
     items = any("items" in one for one in entries)
     parts = {"RULES": RULES_JS, "TITLE": html.escape(title), "TILES": _tile_css(cell, ITEM_TILES if items else TILES),
-             "CELL": str(cell), "SLIDE_MS": str(SLIDE_MS),
+             "CELL": str(cell), "SLIDE_MS": str(SLIDE_MS), "LIMITS": json.dumps(page_limits()),
              "KEY": json.dumps(pack_key(entries)), "LEVELS": data,
              "PACK": json.dumps(pack).replace("<", "\\u003c").replace(">", "\\u003e"),
              "SINK": json.dumps(sink).replace("<", "\\u003c").replace(">", "\\u003e"),

@@ -129,8 +129,13 @@ def coin_lines(level: Level, coins) -> list[str]:
 
 
 def player_lines(figures, shape=None) -> list[str]:
-    """The lines of ``analyze`` for the model's player (``designer.analysis.player.Figures``) and
-    the level's structure (``designer.analysis.structure.Structure``)."""
+    """The lines of ``analyze`` for the model's player (``designer.analysis.player.Figures``; None:
+    not worked out) and the level's structure (``designer.analysis.structure.Structure``)."""
+    return ((_figures_lines(figures) if figures is not None else [])
+            + (_shape_lines(shape) if shape is not None else []))
+
+
+def _figures_lines(figures) -> list[str]:
     parts = figures.parts()
     within = ", ".join(f"{p:.0%} within {n}" for n, p in figures.within.items())
     hottest = ", ".join(f"{cell} {rests:.1f}" for cell, rests in figures.hottest())
@@ -141,12 +146,14 @@ def player_lines(figures, shape=None) -> list[str]:
              f"par {parts['par']:.0f} + {parts['wandering']:.1f} wandering + {parts['restarts']:.1f} in attempts "
              f"restarted; {figures.expected_restarts:.2f} restarts)",
              f"player: {within}; rests most on {hottest}"]
-    if shape is not None:
-        lines.append(f"structure: {shape.subgoals} subgoal{'s' * (shape.subgoals != 1)} (stops every way passes), "
-                     f"{shape.counter_intuitive} counter-intuitive move{'s' * (shape.counter_intuitive != 1)}, "
-                     f"{shape.reachable} reachable stops, {shape.dead_ends} dead end{'s' * (shape.dead_ends != 1)}, "
-                     f"{shape.traps} trap stop{'s' * (shape.traps != 1)}, {shape.branching:.2f} moves a stop")
     return lines
+
+
+def _shape_lines(shape) -> list[str]:
+    return [f"structure: {shape.subgoals} subgoal{'s' * (shape.subgoals != 1)} (stops every way passes), "
+            f"{shape.counter_intuitive} counter-intuitive move{'s' * (shape.counter_intuitive != 1)}, "
+            f"{shape.reachable} reachable stops, {shape.dead_ends} dead end{'s' * (shape.dead_ends != 1)}, "
+            f"{shape.traps} trap stop{'s' * (shape.traps != 1)}, {shape.branching:.2f} moves a stop"]
 
 
 def room_report(analysed) -> str:

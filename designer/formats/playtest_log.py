@@ -37,11 +37,10 @@ from itertools import repeat
 from typing import NamedTuple
 
 from designer.core.errors import DesignerError
+from designer.core.limits import MAX_LOG_BYTES, MAX_LOG_LEVELS
 
 FORMAT = "ice-designer playtest"
 VERSION = 1
-#: The largest log read: a day of play by a large class is well under it.
-MAX_LOG_BYTES = 64 * 1024 * 1024
 EVENTS = ("start", "move", "undo", "restart", "hint", "solve", "finish", "leave")
 MOVES = "udlr"
 
@@ -147,7 +146,7 @@ def _parse(text: str, name: str) -> Log:
     if type(head.get("version")) is not int or head["version"] != VERSION:  # not true, nor 1.0
         raise DesignerError(f"{name}: playtest log version {head.get('version')!r}: this designer reads version {VERSION}")
     pack, levels = head.get("pack"), head.get("levels")
-    if not _hex(pack) or not isinstance(levels, list) or not levels or len(levels) > 10_000 or not all(
+    if not _hex(pack) or not isinstance(levels, list) or not levels or len(levels) > MAX_LOG_LEVELS or not all(
             isinstance(one, dict) and isinstance(one.get("name"), str) and _hex(one.get("id")) for one in levels):
         raise DesignerError(f"{name}: line 1: the header needs a pack id and its levels (name and id)")
     body = lines[1:]

@@ -11,9 +11,10 @@ import sys
 from pathlib import Path
 
 from designer.core.errors import LevelError
+from designer.core.limits import MAX_FILE_BYTES
 
-#: Files larger than this are refused before parsing (a 1000x1000 level is about 1 MB).
-MAX_BYTES = 8 * 1024 * 1024
+#: Files larger than this are refused before parsing (the table's: ``designer.core.limits``).
+MAX_BYTES = MAX_FILE_BYTES
 
 
 def too_large(size: int | None = None) -> str:

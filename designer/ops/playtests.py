@@ -8,6 +8,7 @@ import json
 from dataclasses import dataclass
 
 from designer.core.errors import DesignerError, shown
+from designer.core.limits import MAX_LIVE_LINES
 
 
 @dataclass(frozen=True)
@@ -156,8 +157,6 @@ def _curve_svg(found: Playtested) -> str:
     return "".join(out)
 
 
-#: The most lines a live playtest takes (a day of a class's play is far under it).
-MAX_LIVE_LINES = 200_000
 
 
 class Behind(Exception):

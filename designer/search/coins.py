@@ -72,7 +72,7 @@ def candidates(level: Level, budget: Budget | None = None) -> list[Cell]:
     """The cells a coin may take: free ice that some slide from a cell the player reaches passes
     over or stops on, where a coin could not be lost for good (no full-clear trap). Those found
     before ``budget`` ends (each cell's traps are a search of its own)."""
-    from designer.analysis.tour import OutOfTime, slide_moves, step
+    from designer.analysis.tour_tables import OutOfTime, slide_moves, step
 
     moves = slide_moves(level, ())
     seen, frontier = {moves.start}, np.array([moves.start])

@@ -141,3 +141,8 @@ ITEMS_PLAIN_SHARE = 0.15
 #: Meeting K with N items, the plain level is asked for K - ITEMS_PLAIN_STOPS * N stops: the items
 #: lengthen it (on 12x12, 3 items took a 21-stop level to 26-27 within a second).
 ITEMS_PLAIN_STOPS = 2
+
+#: What one layout's figures with items cost (``designer.search.engines.items``), in nominal
+#: seconds, as the project's machine measures them (150-240 us for levels of 8x8 to 16x16, most of
+#: it fixed): what they report to the work clock (``designer.core.budget.add_work``).
+EVALUATE_SECONDS, EVALUATE_STATE_SECONDS = 150e-6, 300e-9

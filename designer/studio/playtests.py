@@ -21,10 +21,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from designer.core.limits import MAX_PLAYTESTS
 from designer.studio.guard import Refused, inline_csp, read_json
 
-#: The most playtests kept (the oldest is forgotten first: save its log before).
-MAX_PLAYTESTS = 8
 
 
 def levels_of(obj: dict) -> list[tuple[str, list[str]]]:

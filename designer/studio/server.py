@@ -59,7 +59,9 @@ STATIC = {"/studio.js": ("designer.studio", "studio.js", "text/javascript; chars
           "/caves.js": ("designer.studio", "caves.js", "text/javascript; charset=utf-8"),
           "/marks.js": ("designer.studio", "marks.js", "text/javascript; charset=utf-8"),
           # the play page's sliding rules, one copy of them (designer/export/static/rules.js)
-          "/rules.js": ("designer.export", "rules.js", "text/javascript; charset=utf-8")}
+          "/rules.js": ("designer.export", "rules.js", "text/javascript; charset=utf-8"),
+          # what those rules read of the designer's table of limits (designer.core.limits), made here
+          "/limits.js": (None, None, "text/javascript; charset=utf-8")}
 #: The fill request's fields (the ``make`` options the page sets), as ``MakeOptions`` takes them, and
 #: what each must be in JSON (the plan then checks its value as ``make`` does).
 _WHOLE = ("a whole number", lambda v: type(v) is int)
@@ -218,6 +220,10 @@ def create_app(studio: Studio) -> Starlette:
         package, name, media = STATIC[path]
 
         async def serve(request: Request) -> Response:
+            if package is None:
+                from designer.core.limits import page_limits
+
+                return Response(f"const LIMITS = {json.dumps(page_limits())};\n", media_type=media)
             return Response(_static(name, package), media_type=media)
         return serve
 

@@ -3,7 +3,7 @@
    `level.locks` lists each locked door as [row, col, key]: shut, a wall, until that key is held.
    The exit captures whatever keys are held. */
 function shut(r, c, taken) {
-  return (level.locks || []).some(([lr, lc, k]) => lr === r && lc === c && !(taken >> k & 1));
+  return (level.locks || []).some(([lr, lc, k]) => lr === r && lc === c && !has(taken, k));
 }
 function goalOpen(t) { return true; }
 /* A label on the board at [r, c] (a room's name, a key's, where a door leads), set off the cell
@@ -27,7 +27,7 @@ function caveTag(kind, r, c, text, colour, side) {
 function caveStatus(taken) {
   let room = (level.rooms || [])[0];
   for (const one of level.rooms || []) if (one[0] <= pos[0]) room = one;
-  const held = level.keys.filter((name, k) => taken >> k & 1);
+  const held = level.keys.filter((name, k) => has(taken, k));
   document.body.dataset.room = room ? room[1] : "";
   return `Room ${room ? room[1] : "?"} \u00b7 keys: ${held.length ? held.join(", ") : "none"} of ${level.keys.length}`;
 }

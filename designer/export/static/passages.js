@@ -44,7 +44,7 @@ function slide(from, dir, taken = 0) {
       shown = cells + 1; wrapped = true;
     }
     r = nr; c = nc; cells += 1;
-    items.forEach((item, k) => { if (same(item, [r, c])) taken |= 1 << k; });
+    items.forEach((item, k) => { if (same(item, [r, c])) taken = taking(taken, k); });
     const target = portalAt(r, c);
     if (target) {
       portal = [r, c];

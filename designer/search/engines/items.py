@@ -45,7 +45,7 @@ from designer.search.goal import Goal
 from designer.search.result import Design, DesignFailed
 from designer.search.engines.rooms import per_stop_milli
 from designer.search.state import Progress, Search, StageResult
-from designer.search.tuning import ITEMS_PLAIN_SHARE, ITEMS_PLAIN_STOPS
+from designer.search.tuning import EVALUATE_SECONDS, EVALUATE_STATE_SECONDS, ITEMS_PLAIN_SHARE, ITEMS_PLAIN_STOPS
 
 #: What an invalid layout loses against every valid one (more than any level's min stops).
 INVALID = 100_000
@@ -58,9 +58,6 @@ HOT, COLD, EPOCH_STEPS = 3.0, 0.15, 20000
 CLIMB_STEPS = 1500
 #: No limit on a chain's steps.
 NO_LIMIT = 1 << 62
-#: What one layout's figures cost (``_evaluate``), in nominal seconds, as the project's machine
-#: measures them (150-240 us for levels of 8x8 to 16x16, most of it fixed): the work clock's count.
-EVALUATE_SECONDS, EVALUATE_STATE_SECONDS = 150e-6, 300e-9
 #: Random placements of the items tried on the plain level before the chain starts.
 PLACEMENTS = 200
 #: The best valid layouts a chain in a process of its own hands back, for the verifier.

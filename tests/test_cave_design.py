@@ -285,3 +285,17 @@ def test_a_room_designed_on_the_work_clock_is_the_same_however_slow_the_machine(
         monkeypatch.setitem(budgets.CLOCKS, name, slow)
     again = cave_design.design_room(job)
     assert str(first.room) == str(again.room) and first.generator.stage == again.generator.stage
+
+
+@pytest.mark.slow
+def test_a_fill_that_fails_names_the_rooms_that_held_it_back_as_it_goes_and_at_the_end():
+    """Issue 60: a failed fill said "time limit reached" after its rounds, naming nothing. Each
+    round says what held it back (the studio shows it live), and so does the failure."""
+    template = Cave.parse((CAVES / "chain-of-three.txt").read_text())
+    labels = []
+    with pytest.raises(CaveFailed) as failed:
+        design(CaveRequest(template, 140), seed=1, time_limit=8,
+               on_progress=lambda update: labels.append(update.label or ""))
+    assert failed.value.reason == "time limit" and "room" in str(failed.value)
+    held = [label for label in labels if label.startswith("round ") and ": room " in label]
+    assert held and "out of its work" in held[0] and "route" in held[0], labels

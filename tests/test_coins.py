@@ -390,3 +390,13 @@ def test_the_proof_keeps_at_most_its_states_however_wide_a_layer():
     found, kept, done, reached, cut = tour._layers(moves, tour_tables.bounds(moves), (1 << 32) - 1,
                                                    Budget(60.0, clock="cpu"), max_states=5_000)
     assert cut == "states" and kept <= 5_000 and not done and found is None
+
+
+def test_a_full_clear_band_past_every_full_clear_is_proven_infeasible_at_once(capsys):
+    """Issue 60: --full-clear 999999 on 12x12 searched its whole time limit. A shortest full clear
+    rests on no cell twice between two takes, so (things + 1) x cells bounds it."""
+    from designer.cli import main
+
+    assert main(["make", "--coins", "5", "--full-clear", "999999", "--seed", "1"]) == 1
+    assert capsys.readouterr().err == ("designer: proven infeasible: a full clear of 5 coins on 12x12 makes at most 864 "
+                                       "moves (one cell at most once between two takes), below --full-clear 999,999\n")

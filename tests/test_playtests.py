@@ -221,13 +221,14 @@ def test_names_from_a_log_reach_the_terminal_escaped(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("damage", ["a cut line joined to the next", "two lines on one", "version true",
-                                    "version 1.0"])
+                                    "version 1.0", "a key twice"])
 def test_damaged_lines_and_versions_that_only_equal_1_are_refused(damage):
     text = write(snow_log(walk("v", 0)))
     head, start, *rest = text.splitlines(keepends=True)
     damaged = {"a cut line joined to the next": head + start[:-2] + "\n" + '"x": 1}\n' + "".join(rest),
                "two lines on one": head + start[:-1] + "," + "".join(rest),
                "version true": text.replace('"version": 1', '"version": true', 1),
-               "version 1.0": text.replace('"version": 1', '"version": 1.0', 1)}[damage]
+               "version 1.0": text.replace('"version": 1', '"version": 1.0', 1),
+               "a key twice": head + start.replace('"visit": "v"', '"visit": "v", "visit": "w"') + "".join(rest)}[damage]
     with pytest.raises(DesignerError):
         parse(damaged, "log")

@@ -185,9 +185,18 @@ _MOVE_LINE = re.compile(r'\{"visit": ?"([0-9A-Za-z_-]{1,64})", ?"t": ?(0|[1-9][0
 
 def _line(line: str, name: str, k: int):
     try:
-        return json.loads(line, parse_constant=_refuse)
+        return json.loads(line, parse_constant=_refuse, object_pairs_hook=_once)
     except (ValueError, RecursionError):
         raise DesignerError(f"{name}: line {k} is not a JSON object (a cut or damaged line?)") from None
+
+
+def _once(pairs: list) -> dict:
+    """A JSON object whose every key is given once (``{"visit": "a", "visit": "b"}`` is no line
+    the page writes: which visit would it be?)."""
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        raise ValueError("a key given twice")
+    return found
 
 
 def _refuse(constant: str):

@@ -271,6 +271,14 @@ def design_with_coins(request, plain_design, *, seed: int = 0, time_limit: float
     template = None if request.template is None else tuple(row.replace("$", ".") for row in request.template)
     bare = replace(request, coins=0, full_clear_min=None, full_clear_max=None, template=template)
     band = (request.full_clear_min, request.full_clear_max)
+    things = request.coins + len(pinned) + request.item_count
+    most = (things + 1) * request.height * request.width  # between two takes, a shortest way rests on no cell twice
+    if band[0] is not None and band[0] > most:
+        taken = f"{things} thing{'s' * (things != 1)} (coins and items)" if request.item_count else \
+            f"{things} coin{'s' * (things != 1)}"
+        raise DesignFailed("infeasible", f"proven infeasible: a full clear of {taken} on {request.height}x"
+                                         f"{request.width} makes at most {most:,} moves "
+                                         f"(one cell at most once between two takes), below --full-clear {band[0]:,}")
     tried, best, attempt = [level.replace(coins=()) for level in exclude], None, 0  # a pack's levels, bare
     while True:
         found = plain_design(bare, seed=seed + attempt * RETRY_SEED, time_limit=budget.share(DESIGN_SHARE).left(),

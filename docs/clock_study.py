@@ -34,6 +34,9 @@ CASES = [
     ["make", "--min-stops", "25", "--seed", "3", "--maximize-choices", "--time-limit", "3"],
     ["make", "--size", "8x8", "--min-stops", "7", "--count", "3", "--out", "PACK", "--time-limit", "30"],
     ["cave", "examples/caves/four-rooms.txt", "--min-stops", "30", "--seed", "0", "--time-limit", "60"],
+    # a cave's rooms are designed on the work clock whatever the clock (issue 60)
+    ["cave", "examples/caves/ice-path.txt", "--min-stops", "80", "--seed", "1", "--time-limit", "60"],
+    ["cave", "examples/caves/chain-of-three.txt", "--min-stops", "30", "--seed", "2", "--time-limit", "60"],
 ]
 
 

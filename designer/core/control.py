@@ -161,9 +161,11 @@ def cancel_on_signals(token: CancelToken):
     def bridge() -> None:
         while True:
             data = os.read(read, 64)
-            if not data or 0 in data:  # the block is over (see below)
+            if not data:
                 return
-            for number in data:
+            for number in data:  # in order: a signal that came just before the block ended counts
+                if number == 0:  # the block is over (see below)
+                    return
                 if number in ending:
                     token.cancel(number)
 

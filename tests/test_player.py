@@ -211,7 +211,7 @@ def test_a_large_levels_player_and_structure_wait_for_the_time_they_need(tmp_pat
     from designer.cli import main
 
     rng = random.Random(5)
-    side = 200
+    side = 250
     grid = [["#" if r in (0, side - 1) or c in (0, side - 1) or rng.random() < 0.1 else "." for c in range(side)]
             for r in range(side)]
     grid[1][1], grid[side - 2][side - 2] = "S", "G"
@@ -224,3 +224,7 @@ def test_a_large_levels_player_and_structure_wait_for_the_time_they_need(tmp_pat
     found = json.loads(capsys.readouterr().out)
     assert found["player"] is None and "resting states take about" in found["skipped"]["player"]
     assert found["min_stops"] is not None  # the level's own analysis is whole
+    # a move graph that would not be analysed in the time left: one line, status 1, at once
+    assert main(["analyze", str(level), "--time-limit", "0.1"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("designer: time limit reached: the move graph of ") and err.count("\n") == 1

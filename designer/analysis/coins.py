@@ -70,6 +70,8 @@ def coin_report(level: Level, budget: Budget | float | None = None, max_states: 
     ways: list = []
     for cell in level.coins:
         try:
+            if budget.expired():
+                raise OutOfTime
             ways.append(one_coin(level, cell, budget))
         except OutOfTime:  # the rest are not searched: said so (None), never guessed
             ways += [(None, None)] * (len(level.coins) - len(ways))
@@ -121,6 +123,8 @@ def one_coin(level: Level, coin: Cell, budget: Budget | None = None) -> tuple[bo
         to = to[~seen.holds(to)]
         seen.add(to)
         cells, masks = to >> shift, to & full
+    if budget is not None and budget.expired():
+        raise OutOfTime
     states = np.sort(np.concatenate(seen.runs))
     index = lambda keys: np.searchsorted(states, keys)  # noqa: E731
     into = predecessors(index(np.concatenate(froms)), index(np.concatenate(tos)), len(states)) if froms else \

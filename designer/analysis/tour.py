@@ -41,7 +41,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from designer.analysis.tour_tables import INF, Bounds, Moves, OutOfTime, bounds, slide_moves, step
+from designer.analysis.tour_tables import INF, LARGE_CELLS, Bounds, Moves, OutOfTime, bounds, slide_moves, step
 from designer.core.budget import Budget
 from designer.core.level import Cell, Level
 from designer.core.limits import FULL_CLEAR_STATES
@@ -101,6 +101,8 @@ def full_clear(level: Level, budget: Budget | float | None = None, max_states: i
     default) and ``max_states`` kept by the proof."""
     budget = budget if isinstance(budget, Budget) else Budget(10.0 if budget is None else budget)
     try:
+        if budget.expired() and level.height * level.width > LARGE_CELLS:  # no time: not even the tables
+            raise OutOfTime
         moves = slide_moves(level, things, budget)
         found = bounds(moves, budget)
     except OutOfTime:  # the tables alone outlived the budget: nothing searched, no bound known

@@ -22,6 +22,9 @@ from designer.core.rules import portal_index, trace
 
 #: Out of reach: a bound or a distance no way makes.
 INF = 1 << 30
+#: Cells past which the tables ask their budget at every step: a smaller level's take milliseconds,
+#: and with no time left its tables are still built, for the bound they prove.
+LARGE_CELLS = 10_000
 
 
 @dataclass(frozen=True)
@@ -222,6 +225,8 @@ def bounds(moves: Moves, budget: Budget | None = None) -> Bounds:
     exit_ = walk_back(into, tail[into_exit], cells, budget)
     take = np.empty((count, cells), np.int32)
     for k in range(count):
+        if budget is not None and cells > LARGE_CELLS and budget.expired():  # a small level's tables: milliseconds
+            raise OutOfTime
         take[k] = walk_back(into, tail[(took >> k) & 1 == 1], cells, budget)
     after_move = np.where(into_exit, 0, exit_[head])  # after each move: the fewest to the exit
     exit_after = np.full(count, INF, np.int64)
@@ -253,7 +258,8 @@ def walk_back(into: tuple[np.ndarray, np.ndarray], first: np.ndarray, cells: int
     frontier = np.unique(first)
     dist[frontier] = depth = 1
     while frontier.size:
-        if budget is not None and depth % 8 == 0 and budget.expired():  # a small level's walk ends first
+        # a small level's walk ends before its eighth layer: no time left still gives its bound
+        if budget is not None and (depth % 8 == 0 or cells > LARGE_CELLS) and budget.expired():
             raise OutOfTime
         begin, counts = start[frontier], start[frontier + 1] - start[frontier]
         total = int(counts.sum())

@@ -193,6 +193,8 @@ def analyze(source: str, *, routes: list | None = None, player=None, time_limit:
         report = analyze_cave(found)
         return CaveAnalysed(found, report, played(found, who) if report.way is not None else None,
                             full_clears(found, budget))
+    _analysis_fits(found, budget)
+    budget = budget.within(budget.left() - REPORT_CELL_SECONDS * found.height * found.width)  # the report's
     report = analyze_level(found)
     figures = shape = None
     skipped = []
@@ -213,6 +215,33 @@ def analyze(source: str, *, routes: list | None = None, player=None, time_limit:
 
         coins = coin_report(found, budget)
     return Analysed(found, report, figures, shape, coins, tuple(skipped))
+
+
+def _analysis_fits(level: Level, budget) -> None:
+    """Refuse (``RequestNotMet``, one line: status 1) a level whose move graph would not be
+    analysed within the time left, estimated from its resting states as the kernels count them
+    (a moment, beside the graph's seconds): a million cells of 165,437 resting states took 6.9 s."""
+    if level.height * level.width <= GRAPH_CELLS:
+        return
+    from designer.core.items import state_table
+    from designer.core.kernels import reach
+
+    table = state_table(level)
+    resting = len(reach(table.dest, table.start, table.goal)[1])
+    needs = GRAPH_SECONDS * resting
+    if needs > budget.left():
+        from designer.core.errors import RequestNotMet
+
+        raise RequestNotMet(f"time limit reached: the move graph of {resting:,} resting states takes about "
+                            f"{needs:.0f} s to analyse, more than --time-limit leaves ({budget.left():.1f} s)")
+
+
+#: What printing the analysis of a level costs a cell, kept back from the budget (a million cells:
+#: 0.45 s for the text).
+REPORT_CELL_SECONDS = 5e-7
+#: Levels past these cells have their move graph's cost estimated first (``_analysis_fits``), at
+#: about this much a resting state.
+GRAPH_CELLS, GRAPH_SECONDS = 40_000, 5e-5
 
 
 #: What the player model and the structure cost a resting state of a level, about (a 300x300

@@ -34,7 +34,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from designer.models.loader import cp_model
 
 from designer.core.budget import Budget
 from designer.core.level import Cell
@@ -42,6 +41,7 @@ from designer.core.request import LayoutRequest
 from designer.models.distances import forward_distances
 from designer.models.grid import Grid, stop_literals, tiles
 from designer.models.literals import Literals
+from designer.models.loader import cp_model
 from designer.models.properties import reversible, strongly_solvable
 from designer.models.symmetry import break_mirror_symmetry, kept_mirror
 

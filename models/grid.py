@@ -3,12 +3,11 @@ and the slides through them (``Grid``), and when a slide stops (``stop_literals`
 
 from __future__ import annotations
 
-from designer.models.loader import cp_model
-
 from designer.core.level import ROCK, SNOW, Cell
 from designer.core.request import LayoutRequest
 from designer.core.rules import DELTAS  # u, d, l, r
 from designer.models.literals import Literals
+from designer.models.loader import cp_model
 
 Slide = tuple[Cell, int]  # (cell, direction): the player is on ``cell``, sliding in ``direction``
 OPPOSITE = (1, 0, 3, 2)

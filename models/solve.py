@@ -7,13 +7,12 @@ from __future__ import annotations
 import os
 import signal
 import threading
+from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Callable
-
-from designer.models.loader import cp_model
 
 from designer.core.budget import Budget, add_work
+from designer.models.loader import cp_model
 
 #: On the cpu clock, the wall-clock net of a CP-SAT search, as a multiple of its budget's seconds.
 CPU_NET = 20.0
@@ -202,11 +201,11 @@ def solve_model(built, budget: Budget, *, seed: int, workers: int, min_stops: in
             return maximize and outside_best is not None and outside_best() > (-1 if start is None else start)
         work = budget.clock == "cpu"  # stopped by its processor time, polled as the cancel is
         status = solve(solver, built.model, watcher,
-                       stop=lambda: budget.cancelled() or (work and budget.expired()) or (narrow and narrow_until.is_set())
+                       stop=lambda work=work, narrow=narrow: budget.cancelled() or (work and budget.expired()) or (narrow and narrow_until.is_set())
                        or passed())
 
         def widened() -> bool:  # stopped to go on with every worker, or above a higher bar
-            if budget.left() > 0.05 and (passed() or (narrow and narrow_until.is_set())):
+            if budget.left() > 0.05 and (passed() or (narrow and narrow_until.is_set())):  # noqa: B023 (called in this pass)
                 rehint()
                 return True
             return False

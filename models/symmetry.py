@@ -68,7 +68,7 @@ def images(req: LayoutRequest, level: Level) -> list[Level]:
         terrain = level.terrain[::-1 if rows else 1, ::-1 if cols else 1].copy()
 
         def image(cell: Cell) -> Cell:
-            return (h - 1 - cell[0] if rows else cell[0], w - 1 - cell[1] if cols else cell[1])
+            return (h - 1 - cell[0] if rows else cell[0], w - 1 - cell[1] if cols else cell[1])  # noqa: B023 (used in this pass)
 
         mirrored = level.replace(terrain=terrain, start=image(level.start), goal=image(level.goal))
         if mirrored != level and mirrored not in found:

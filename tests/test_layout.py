@@ -128,10 +128,10 @@ def test_the_wheel_holds_designer_models_and_no_top_level_models(tmp_path):
 
 
 def test_the_registry_and_the_implementations_name_the_same_methods():
-    from designer.search import design, methods
+    from designer.search import methods, policies
     from designer.search.engines import baselines
 
-    assert [m.name for m in methods.METHODS.values() if m.designer] == list(design.POLICIES)
+    assert [m.name for m in methods.METHODS.values() if m.designer] == list(policies.POLICIES)
     assert [m.name for m in methods.METHODS.values() if not m.designer] == list(baselines.GENERATORS)
 
 

@@ -9,6 +9,7 @@ import pytest
 
 from designer.core.request import LayoutRequest
 from designer.search import design as policy
+from designer.search import policies, race
 from designer.search.result import DesignFailed
 from designer.search.state import StageResult
 
@@ -17,7 +18,7 @@ REQUEST = LayoutRequest(height=6, width=6, min_stops=11)  # infeasible: the mode
 
 @pytest.fixture(autouse=True)
 def beside_the_model(monkeypatch):
-    """These small framed grids go to the SAT loop after sampling (``design.refutes``); here they
+    """These small framed grids go to the SAT loop after sampling (``reach.refutes``); here they
     take the portfolio that larger grids take, whose workings these tests are about."""
     from designer.search import tuning
 
@@ -32,8 +33,8 @@ def test_a_proof_from_the_model_ends_the_climb_at_once(monkeypatch):
         seen["cancelled"] = budget.cancelled()
         return StageResult()
 
-    monkeypatch.setattr(policy, "climb_stage", climb_until_stopped)
-    monkeypatch.setattr(policy, "anneal_stage", lambda *a, **k: StageResult())
+    monkeypatch.setattr(race, "climb_stage", climb_until_stopped)
+    monkeypatch.setattr(race, "anneal_stage", lambda *a, **k: StageResult())
     with pytest.raises(DesignFailed) as failed:
         policy.design(REQUEST, time_limit=60, workers=2)
     assert failed.value.reason == "infeasible" and seen == {"cancelled": True}
@@ -56,10 +57,10 @@ def test_the_climbs_level_ends_the_model_at_once(monkeypatch):
         return StageResult()
 
     easy = LayoutRequest(height=6, width=6, min_stops=1, first=True)
-    monkeypatch.setattr(policy, "sample_stage", lambda search, goal: StageResult(pool=((1, level),)))
-    monkeypatch.setattr(policy, "climb_stage", climb_finds)
-    monkeypatch.setattr(policy, "model_stage", model_until_stopped)
-    monkeypatch.setattr(policy, "MODEL_HEAD_START", 0.0)
+    monkeypatch.setattr(policies, "sample_stage", lambda search, goal: StageResult(pool=((1, level),)))
+    monkeypatch.setattr(race, "climb_stage", climb_finds)
+    monkeypatch.setattr(race, "model_stage", model_until_stopped)
+    monkeypatch.setattr(race, "MODEL_HEAD_START", 0.0)
     found = policy.design(easy, time_limit=60, workers=2)
     assert found.level == level and found.generator.stage == "climb" and seen == {"cancelled": True}
 
@@ -82,8 +83,8 @@ def test_the_model_gets_every_worker_once_the_other_side_gives_up(monkeypatch, w
         return StageResult()
 
     monkeypatch.setattr(model_solve, "new_solver", counting)
-    monkeypatch.setattr(policy, "climb_stage", climb_gives_up)
-    monkeypatch.setattr(policy, "anneal_stage", lambda *a, **k: StageResult())
+    monkeypatch.setattr(race, "climb_stage", climb_gives_up)
+    monkeypatch.setattr(race, "anneal_stage", lambda *a, **k: StageResult())
     with pytest.raises(DesignFailed):
         policy.design(LayoutRequest(height=7, width=7, min_stops=15), time_limit=4, workers=2)  # proof: 9 s
     assert gave_up.is_set() and counts[0] == 1 and 2 in counts
@@ -91,7 +92,7 @@ def test_the_model_gets_every_worker_once_the_other_side_gives_up(monkeypatch, w
 
 def test_one_worker_runs_the_stages_one_after_another(monkeypatch):
     started = []
-    monkeypatch.setattr(policy, "meet_beside_model", lambda search: started.append(search) or None)
+    monkeypatch.setattr(policies, "meet_beside_model", lambda search: started.append(search) or None)
     with pytest.raises(DesignFailed):
         policy.design(REQUEST, time_limit=3, workers=1)
     assert started == []
@@ -111,8 +112,8 @@ def test_maximizing_the_models_bar_follows_the_other_side_and_its_proof_ends_bot
         seen["cancelled"] = budget.cancelled()
         return StageResult()
 
-    monkeypatch.setattr(policy, "climb_stage", climb_finds_the_best)
-    monkeypatch.setattr(policy, "anneal_stage", lambda *a, **k: StageResult())
+    monkeypatch.setattr(race, "climb_stage", climb_finds_the_best)
+    monkeypatch.setattr(race, "anneal_stage", lambda *a, **k: StageResult())
     found = policy.design(LayoutRequest(height=6, width=6, min_stops=1), maximize=True, time_limit=60, workers=2)
     assert found.level == level and found.generator.proven_optimal and found.generator.stage == "climb"
     assert seen == {"cancelled": True} and found.generator.stage_seconds["cp-sat"] < 30

@@ -19,13 +19,13 @@ from dataclasses import dataclass, field
 import networkx as nx
 import numpy as np
 
-from designer.core.errors import LevelError
 from designer.analysis.classify import min_stops
+from designer.analysis.solver import Solution, costs_to_goal, moves_out, solve, walk
+from designer.core.errors import LevelError
 from designer.core.items import States, state_table
 from designer.core.kernels import reach
 from designer.core.level import ROCK, SNOW, Cell, Level
 from designer.core.rules import DELTAS, DIRECTIONS, trace
-from designer.analysis.solver import Solution, costs_to_goal, moves_out, solve, walk
 
 
 def move_graph(level: Level) -> nx.DiGraph:

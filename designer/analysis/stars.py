@@ -28,7 +28,7 @@ class Stars:
     one: int  # the most moves that earn 1 star
 
     @classmethod
-    def default(cls, par: int) -> "Stars":
+    def default(cls, par: int) -> Stars:
         """The designer's thresholds: 2 stars within a quarter over par (at least one move over),
         1 star within twice par."""
         two = par + max(1, math.ceil(par / 4))
@@ -42,7 +42,7 @@ class Stars:
         return {"two": self.two, "one": self.one}
 
     @classmethod
-    def from_json(cls, obj: object, par: int) -> "Stars":
+    def from_json(cls, obj: object, par: int) -> Stars:
         """The thresholds of a JSON level's ``"stars"`` object, for a level of ``par`` min stops."""
         if not isinstance(obj, dict) or set(obj) != {"two", "one"} or \
                 not all(type(obj[k]) is int for k in ("two", "one")):

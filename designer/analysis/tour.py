@@ -41,7 +41,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from designer.analysis.tour_tables import INF, LARGE_CELLS, Bounds, Moves, OutOfTime, bounds, slide_moves, step
+from designer.analysis.tour_tables import (
+    INF,
+    LARGE_CELLS,
+    Bounds,
+    Moves,
+    OutOfTime,
+    bounds,
+    slide_moves,
+    step,
+)
 from designer.core.budget import Budget
 from designer.core.level import Cell, Level
 from designer.core.limits import FULL_CLEAR_STATES

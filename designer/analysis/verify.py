@@ -23,8 +23,8 @@ from designer.analysis.routes import RoomAnalysis, RouteAnalysis, analyze_routes
 from designer.analysis.tidy import is_tidy
 from designer.core.errors import LevelError
 from designer.core.level import ROCK, SNOW, Level
-from designer.core.room import Room
 from designer.core.request import LayoutRequest
+from designer.core.room import Room
 
 
 def failure(request: LayoutRequest, level: Level, report: Analysis | None = None,

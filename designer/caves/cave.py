@@ -46,7 +46,7 @@ def door_text(door: Door) -> str:
     return f"{door[0]}:{door[1]}"
 
 
-def door_roles(cave: "Cave") -> dict:
+def door_roles(cave: Cave) -> dict:
     """What each linked door does, by door ((room, number)): (role, the door at the link's other
     end, its lock). The role is ``doorway``, ``ladder_up`` or ``ladder_down`` (to a floor of a
     smaller or a larger number), ``hole`` where a hole leaves, or ``landing`` where it lands."""
@@ -64,7 +64,7 @@ def door_roles(cave: "Cave") -> dict:
     return found
 
 
-def door_words(cave: "Cave") -> dict:
+def door_words(cave: Cave) -> dict:
     """What each door does and where it leads, by door: "ladder down to c1", "hole from a2",
     "doorway to c2, locked: gold", "entrance", "exit".
 
@@ -384,7 +384,7 @@ def _check(cave: Cave) -> None:
         if bad is not None:
             raise LevelError(f"room {room.name}: {bad!r} is not a cave room's character (# . _ 1-9 * $ ?)")
         try:
-            room.room
+            _ = room.room  # reading the room checks it
         except LevelError as exc:
             raise LevelError(f"room {room.name}: {exc}") from None
     if len(cave.keys) > MAX_KEYS:

@@ -19,10 +19,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from designer.caves import graph as cave_graph, plan as planning
+from designer.caves import graph as cave_graph
+from designer.caves import plan as planning
 from designer.caves.cave import Cave
 from designer.core.budget import Budget
-from designer.core.control import Cancelled, CancelToken, OnProgress, Steps, check as check_cancel, no_progress
+from designer.core.control import Cancelled, CancelToken, OnProgress, Steps, no_progress
+from designer.core.control import check as check_cancel
 from designer.core.errors import DesignerError, RequestNotMet
 from designer.core.request import LayoutRequest, RouteBand
 
@@ -431,7 +433,7 @@ def _design(request: CaveRequest, seed: int, time_limit: float, workers: int, ex
         steps.label(f"round {rounds}: designing {len(jobs)} room{'s' if len(jobs) != 1 else ''}")
         results = {}
         if executor is not None and len(jobs) > 1:
-            executor.run(design_room, jobs, lambda job, result: (results.__setitem__(job.seed, result), steps.step()))
+            executor.run(design_room, jobs, lambda job, result: (results.__setitem__(job.seed, result), steps.step()))  # noqa: B023 (run before the loop goes on)
         else:
             for job in jobs:
                 results[job.seed] = design_room(replace(job, cancel=cancel))

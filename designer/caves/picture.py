@@ -12,7 +12,14 @@ the room it leads to, a lock with its key), and the way through marked.
 from __future__ import annotations
 
 from designer.caves.cave import Cave, door_text
-from designer.export.picture import CAPTION_HEIGHT, ROUTE_COLOURS, check_size, draw, room_group, svg_text
+from designer.export.picture import (
+    CAPTION_HEIGHT,
+    ROUTE_COLOURS,
+    check_size,
+    draw,
+    room_group,
+    svg_text,
+)
 
 WAY_COLOUR = ROUTE_COLOURS[0]
 LABEL_FILL = "#1d2a36"
@@ -162,7 +169,7 @@ def _way(picture, cave: Cave, way, origin: dict, cell: int) -> None:
         if not link.one_way:
             leads[link.a] = link.b
     stay: list = []
-    for k, (room, (r, c)) in enumerate(way.path):
+    for room, (r, c) in way.path:
         if stay and stay[-1][0] != room:  # the player came through a door: the stay before ends at its far side
             door = leads[(room, next(n for n, at in cave.room(room).doors.items() if at == (r, c)))]
             _stay(picture, stay + [(door[0], cave.door_cell(door))], origin, cell)

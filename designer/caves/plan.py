@@ -161,8 +161,8 @@ def solve(cave: Cave, graph: list[Edge], low: dict, most: dict, min_stops: int, 
     share of its headroom (from ``low`` up to ``likely``, what such a room likely holds; ``most``
     when not given) any passage is asked for made as small as it can be, then their sum. Raises
     ``Infeasible`` (naming the way that holds the cave back) when no bands can."""
-    from designer.models.loader import cp_model
     from designer.core.budget import default_clock
+    from designer.models.loader import cp_model
     from designer.models.solve import new_solver
 
     reached = shortest(cave, graph, lambda e: most[e.passage] if e.designed else e.weight)

@@ -60,8 +60,8 @@ def cave_entry(cave: Cave, name: str = "cave", budget: float = 10.0) -> dict:
     its coins after the keys, with the full clear (``designer.caves.coins``, searched within
     ``budget`` seconds)."""
     from designer.analysis.stars import Stars
-    from designer.core.level import Level
     from designer.caves.coins import coin_cells, full_clear
+    from designer.core.level import Level
     from designer.export.play import coin_fields, level_entry
     from designer.formats.level_files import LevelFile
 

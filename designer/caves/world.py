@@ -23,7 +23,17 @@ from __future__ import annotations
 import json
 from pathlib import Path, PurePosixPath
 
-from designer.caves.cave import KINDS, Cave, CaveRoom, Key, Link, door_roles, door_text, parse_cell, parse_door
+from designer.caves.cave import (
+    KINDS,
+    Cave,
+    CaveRoom,
+    Key,
+    Link,
+    door_roles,
+    door_text,
+    parse_cell,
+    parse_door,
+)
 from designer.core.errors import LevelError
 
 #: Rows left empty between two floors in the world.
@@ -37,11 +47,10 @@ def _prop(name: str, kind: str, value) -> dict:
 def world_files(cave: Cave, cell: int = 32) -> dict[str, str]:
     """The files of the cave's world: ``NAME.tmj`` per room and ``cave.world`` (texts by name).
     The tileset images the maps name are the Tiled export's (``designer.export.tiled.tileset_for``)."""
-    from designer.caves.picture import layout
-    from designer.export.tiled import room_to_tiled
-
     from designer.analysis.stars import Stars
     from designer.caves.graph import solve
+    from designer.caves.picture import layout
+    from designer.export.tiled import room_to_tiled
 
     places = layout(cave)
     way = solve(cave)

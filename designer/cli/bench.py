@@ -6,8 +6,8 @@ import json
 
 import typer
 
-from designer.core.errors import DesignerError
 from designer.cli.shell import bench_app, bounded, echo, examples, framed_size
+from designer.core.errors import DesignerError
 from designer.core.limits import MAX_RUNS, MAX_SAMPLES, MAX_SEED
 
 #: Options of make that bench make sets itself (a level per seed, read as JSON from its output).

@@ -4,15 +4,25 @@ verified whole, written, and summed up in one line (``designer.ops.caves``)."""
 from __future__ import annotations
 
 from enum import Enum
-from typing import Optional
 
 import typer
 
+from designer.cli.progress import progress_bar
+from designer.cli.shell import (
+    DESIGN,
+    app,
+    bounded,
+    cancel_token,
+    echo,
+    examples,
+    finite,
+    machine_workers,
+    note,
+    parse_size,
+    progress_shown,
+)
 from designer.core.errors import DesignerError
 from designer.core.limits import MAX_SEED
-from designer.cli.progress import progress_bar
-from designer.cli.shell import (DESIGN, app, bounded, cancel_token, echo, examples, finite, machine_workers, note,
-                                parse_size, progress_shown)
 
 
 class CaveFormat(str, Enum):
@@ -28,45 +38,45 @@ class CaveFormat(str, Enum):
     "designer cave --from cave.json"))
 def cave(
     ctx: typer.Context,
-    cave_file: Optional[str] = typer.Argument(None, metavar="CAVE",
+    cave_file: str | None = typer.Argument(None, metavar="CAVE",
                                               help="A cave to fill: rooms with free cells (?), their links, keys, "
                                                    "entrance and exit (text or JSON; docs/spec.md, Caves)."),
-    rooms: Optional[int] = typer.Option(None, "--rooms", metavar="N", help="Draw a cave of N rooms from nothing."),
-    keys: Optional[int] = typer.Option(None, "--keys", min=0, metavar="N",
+    rooms: int | None = typer.Option(None, "--rooms", metavar="N", help="Draw a cave of N rooms from nothing."),
+    keys: int | None = typer.Option(None, "--keys", min=0, metavar="N",
                                        help="With --rooms: N keys (default 0), each in a side room, each needed "
                                             "for a locked doorway."),
-    size: Optional[str] = typer.Option(None, "--size", metavar="HxW", help="With --rooms: each room's size, "
+    size: str | None = typer.Option(None, "--size", metavar="HxW", help="With --rooms: each room's size, "
                                                                            "frame included (default 12x12)."),
-    floors: Optional[int] = typer.Option(None, "--floors", metavar="N",
+    floors: int | None = typer.Option(None, "--floors", metavar="N",
                                          help="With --rooms: on N floors (default 1), ladders and holes between."),
-    shape: Optional[str] = typer.Option(None, "--shape", metavar="NAME",
+    shape: str | None = typer.Option(None, "--shape", metavar="NAME",
                                         help="With --rooms: gates, chain, shortcut or loop (default: the seed "
                                              "picks one that fits)."),
-    min_stops: Optional[int] = typer.Option(None, "--min-stops", metavar="K", min=1,
+    min_stops: int | None = typer.Option(None, "--min-stops", metavar="K", min=1,
                                             help="At least K min stops over the whole way through (default 30)."),
-    max_stops: Optional[int] = typer.Option(None, "--max-stops", metavar="M", min=1,
+    max_stops: int | None = typer.Option(None, "--max-stops", metavar="M", min=1,
                                             help="At most M min stops over the way through."),
-    route: Optional[list[str]] = typer.Option(None, "--route", metavar="ROOM:A:B=K[..M]",
+    route: list[str] | None = typer.Option(None, "--route", metavar="ROOM:A:B=K[..M]",
                                               help="A floor (or band) for one passage of a room, from door A to "
                                                    "door B (repeatable)."),
-    room: Optional[list[str]] = typer.Option(None, "--room", metavar="ROOM=K[..M]",
+    room: list[str] | None = typer.Option(None, "--room", metavar="ROOM=K[..M]",
                                              help="A floor (or band) for every passage of a room (repeatable)."),
-    seed: Optional[int] = typer.Option(None, min=0, metavar="N", callback=bounded("--seed", 0, MAX_SEED),
+    seed: int | None = typer.Option(None, min=0, metavar="N", callback=bounded("--seed", 0, MAX_SEED),
                                        help="Seed of every random choice (default 0)."),
-    time_limit: Optional[float] = typer.Option(None, "--time-limit", metavar="SECONDS",
+    time_limit: float | None = typer.Option(None, "--time-limit", metavar="SECONDS",
                                                callback=lambda v: finite(v, "--time-limit"),
                                                help="Seconds for the whole cave, more than 0 (default 60)."),
-    workers: Optional[int] = typer.Option(None, "--workers", min=1, metavar="N", callback=machine_workers,
+    workers: int | None = typer.Option(None, "--workers", min=1, metavar="N", callback=machine_workers,
                                           help="Design the rooms one after another, N solver threads each (default: side by side, a "
                                                "process per core; not with --dask)."),
-    dask: Optional[str] = typer.Option(None, "--dask", metavar="ADDR",
+    dask: str | None = typer.Option(None, "--dask", metavar="ADDR",
                                        help="Design the rooms at once on dask: 'local' (a LocalCluster) or "
                                             "tcp://HOST:PORT."),
-    from_file: Optional[str] = typer.Option(None, "--from", metavar="CAVE.json",
+    from_file: str | None = typer.Option(None, "--from", metavar="CAVE.json",
                                             help="Design a designed cave's request again (its generator record)."),
-    fmt: Optional[CaveFormat] = typer.Option(None, "--format", case_sensitive=False,
+    fmt: CaveFormat | None = typer.Option(None, "--format", case_sensitive=False,
                                              help="The cave's text form or JSON (default: JSON for a .json file)."),
-    output_file: Optional[str] = typer.Option(None, "-o", "--output", metavar="FILE",
+    output_file: str | None = typer.Option(None, "-o", "--output", metavar="FILE",
                                               help="Write the cave to FILE instead of standard output."),
     force: bool = typer.Option(False, "--force", help="Overwrite an existing output file."),
 ) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from enum import Enum
-from typing import Optional
 
 import typer
 
@@ -25,9 +24,9 @@ def render(
                                     "strongly connected component, traps crossed out."),
     heat: bool = typer.Option(False, "--heat", help="Shade each cell by how often the model's player rests there "
                                                      "(one level)."),
-    player: Optional[str] = typer.Option(None, "--player", metavar="FILE",
+    player: str | None = typer.Option(None, "--player", metavar="FILE",
                                          help="The model's player for --heat (a player file; default: the fitted one)."),
-    cell: Optional[int] = typer.Option(None, "--cell", metavar="PIXELS", min=4, max=512,
+    cell: int | None = typer.Option(None, "--cell", metavar="PIXELS", min=4, max=512,
                                        help="Pixels per cell (default 32; 16 on a pack's contact sheet)."),
     force: bool = typer.Option(False, "--force", help="Overwrite an existing picture."),
 ) -> None:
@@ -51,12 +50,12 @@ def export(
     source: str = typer.Argument(..., metavar="LEVEL|DIR", help=LEVELS_HELP),
     to: ExportFormat = typer.Option(ExportFormat.tiled, "--to", case_sensitive=False,
                                     help="The target: tiled (the default and, today, the only one): a Tiled map."),
-    output_file: Optional[str] = typer.Option(None, "-o", "--output", metavar="FILE",
+    output_file: str | None = typer.Option(None, "-o", "--output", metavar="FILE",
                                               help="The map of one level: FILE.tmj (FILE.tmx with a .tmx --into)."),
-    out: Optional[str] = typer.Option(None, "--out", metavar="DIR", help="A folder for the maps (one per level)."),
+    out: str | None = typer.Option(None, "--out", metavar="DIR", help="A folder for the maps (one per level)."),
     cell: int = typer.Option(32, "--cell", metavar="PIXELS", min=4, max=512, help="Tile size in pixels (default 32)."),
     force: bool = typer.Option(False, "--force", help="Overwrite existing files."),
-    into: Optional[str] = typer.Option(None, "--into", metavar="MAP",
+    into: str | None = typer.Option(None, "--into", metavar="MAP",
                                        help="Write the level into a copy of your own Tiled map, .tmj or .tmx (the "
                                             "template it was designed from), keeping its other layers, tilesets and "
                                             "properties; in the map's own format."),

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import json
 from enum import Enum
-from typing import Optional
 
 import typer
 
+from designer.cli.shell import INSPECT, LEVEL_HELP, app, echo, examples, finite
 from designer.core.budget import command_budget
 from designer.core.errors import RequestNotMet
-from designer.cli.shell import INSPECT, LEVEL_HELP, app, echo, examples, finite
 
 
 class By(str, Enum):
@@ -36,7 +35,7 @@ def solve(
     level_file: str = typer.Argument(..., metavar="LEVEL", help=LEVEL_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print the solution as JSON."),
     by: By = typer.Option(By.moves, "--by", case_sensitive=False, metavar="moves|distance", help="Fewest moves (ties: least distance) or least distance."),
-    route: Optional[list[str]] = typer.Option(None, "--route", metavar="A:B", help=ROUTE_HELP),
+    route: list[str] | None = typer.Option(None, "--route", metavar="A:B", help=ROUTE_HELP),
     time_limit: float = typer.Option(10.0, "--time-limit", min=0.1, metavar="SECONDS", callback=lambda v: finite(v, "--time-limit"),
                                      help=FULL_CLEAR_HELP),
 ) -> None:
@@ -142,8 +141,8 @@ PLAYER_HELP = ("The model's player: a player file from designer playtest --fit (
 def analyze(
     level_file: str = typer.Argument(..., metavar="LEVEL", help=LEVEL_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print the level's analysis object as JSON."),
-    route: Optional[list[str]] = typer.Option(None, "--route", metavar="A:B", help=ROUTE_HELP),
-    player: Optional[str] = typer.Option(None, "--player", metavar="FILE", help=PLAYER_HELP),
+    route: list[str] | None = typer.Option(None, "--route", metavar="A:B", help=ROUTE_HELP),
+    player: str | None = typer.Option(None, "--player", metavar="FILE", help=PLAYER_HELP),
     time_limit: float = typer.Option(10.0, "--time-limit", min=0.1, metavar="SECONDS", callback=lambda v: finite(v, "--time-limit"),
                                      help=ANALYZE_LIMIT_HELP),
 ) -> None:

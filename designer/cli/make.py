@@ -5,16 +5,37 @@ from __future__ import annotations
 
 from dataclasses import replace
 from enum import Enum
-from typing import Optional
 
 import typer
 
-from designer.core.errors import DesignerError
 from designer.cli.progress import progress_bar
+from designer.cli.shell import (
+    ASK,
+    DESIGN,
+    GRID,
+    OUTPUT,
+    PACKS,
+    ROOMS,
+    SEARCH,
+    Method,
+    app,
+    bounded,
+    cancel_token,
+    echo,
+    examples,
+    finite,
+    machine_workers,
+    max_rocks_option,
+    no_frame_option,
+    note,
+    parse_cell,
+    parse_size,
+    progress_shown,
+    size_option,
+    template_option,
+)
+from designer.core.errors import DesignerError
 from designer.core.limits import MAX_LEVELS, MAX_SEED
-from designer.cli.shell import (ASK, DESIGN, GRID, OUTPUT, PACKS, ROOMS, SEARCH, Method, app, bounded, cancel_token,
-                                echo, examples, finite, machine_workers, max_rocks_option, no_frame_option, note,
-                                parse_cell, parse_size, progress_shown, size_option, template_option)
 
 
 class Format(str, Enum):
@@ -53,26 +74,26 @@ def _method_help() -> str:
     "designer make --count 7 --curve 5..35 --out pack"))
 def make(
     ctx: typer.Context,
-    min_stops: Optional[int] = typer.Option(None, "--min-stops", metavar="K", rich_help_panel=ASK,
+    min_stops: int | None = typer.Option(None, "--min-stops", metavar="K", rich_help_panel=ASK,
                                             help="At least K min stops (default 15; 1 with --maximize)."),
-    max_stops: Optional[int] = typer.Option(None, "--max-stops", metavar="M", rich_help_panel=ASK,
+    max_stops: int | None = typer.Option(None, "--max-stops", metavar="M", rich_help_panel=ASK,
                                             help="At most M min stops: with --min-stops, a band."),
     maximize: bool = typer.Option(False, "--maximize", rich_help_panel=ASK,
                                   help="Raise min stops as far as the time limit allows."),
-    difficulty: Optional[Difficulty] = typer.Option(None, "--difficulty", case_sensitive=False, rich_help_panel=ASK,
+    difficulty: Difficulty | None = typer.Option(None, "--difficulty", case_sensitive=False, rich_help_panel=ASK,
                                                     help=DIFFICULTY_HELP),
-    items: Optional[int] = typer.Option(None, "--items", min=0, metavar="N", rich_help_panel=ASK,
+    items: int | None = typer.Option(None, "--items", min=0, metavar="N", rich_help_panel=ASK,
                                         help="Place N items (*) to take before the goal opens; each one matters."),
-    coins: Optional[int] = typer.Option(None, "--coins", min=0, metavar="N", rich_help_panel=ASK,
+    coins: int | None = typer.Option(None, "--coins", min=0, metavar="N", rich_help_panel=ASK,
                                         help="Place N coins ($): optional, each worth taking (the full clear is "
                                              "shorter without it), none to be lost for good."),
-    full_clear: Optional[str] = typer.Option(None, "--full-clear", metavar="K[..M]", rich_help_panel=ASK,
+    full_clear: str | None = typer.Option(None, "--full-clear", metavar="K[..M]", rich_help_panel=ASK,
                                              help="With --coins: the full clear (every coin, then the exit) "
                                                   "between K and M moves (at least K without ..M)."),
-    teleports: Optional[int] = typer.Option(None, "--teleports", min=0, metavar="N", rich_help_panel=ASK,
+    teleports: int | None = typer.Option(None, "--teleports", min=0, metavar="N", rich_help_panel=ASK,
                                             help="Place N teleport pairs (portals, each the other's target); each "
                                                  "pair matters."),
-    min_choices: Optional[int] = typer.Option(None, "--min-choices", metavar="N", rich_help_panel=ASK,
+    min_choices: int | None = typer.Option(None, "--min-choices", metavar="N", rich_help_panel=ASK,
                                               help="At least N options (other moves open) along the printed solution."),
     maximize_choices: bool = typer.Option(False, "--maximize-choices", rich_help_panel=ASK,
                                           help="Keep every other constraint and spend the time limit raising the "
@@ -81,7 +102,7 @@ def make(
     curve_by: CurveBy = typer.Option(CurveBy.stops, "--curve-by", case_sensitive=False, rich_help_panel=PACKS,
                                      help="What --curve A..B and --difficulty ask: min stops, or the model's predicted "
                                           "difficulty (1-10, each level within 15%; --min-stops a floor, default 1)."),
-    player: Optional[str] = typer.Option(None, "--player", metavar="FILE", rich_help_panel=ASK,
+    player: str | None = typer.Option(None, "--player", metavar="FILE", rich_help_panel=ASK,
                                          help="The model's player for predicted difficulty (a player file from "
                                               "designer playtest --fit)."),
     first: bool = typer.Option(False, "--first", rich_help_panel=ASK,
@@ -89,56 +110,57 @@ def make(
                                     "spends up to a second raising the choices at each stop)."),
     tidy: bool = typer.Option(False, "--tidy", rich_help_panel=ASK,
                               help="Every rock and snow tile the designer places is needed."),
-    size: Optional[str] = size_option(),
-    template: Optional[str] = template_option(),
+    size: str | None = size_option(),
+    template: str | None = template_option(),
     no_frame: bool = no_frame_option(),
-    max_rocks: Optional[int] = max_rocks_option(),
-    snow: Optional[int] = typer.Option(None, "--snow", min=0, metavar="N", rich_help_panel=GRID,
+    max_rocks: int | None = max_rocks_option(),
+    snow: int | None = typer.Option(None, "--snow", min=0, metavar="N", rich_help_panel=GRID,
                                        help="Exactly N snow tiles (default 0, or the template's own)."),
-    start: Optional[str] = typer.Option(None, metavar="R,C", rich_help_panel=GRID,
+    start: str | None = typer.Option(None, metavar="R,C", rich_help_panel=GRID,
                                         help="Pin the start at row R, column C (default: chosen on the bottom edge)."),
-    goal: Optional[str] = typer.Option(None, metavar="R,C", rich_help_panel=GRID,
+    goal: str | None = typer.Option(None, metavar="R,C", rich_help_panel=GRID,
                                        help="Pin the goal at row R, column C (default: chosen on the top edge)."),
-    door: Optional[list[str]] = typer.Option(None, "--door", metavar="R,C", rich_help_panel=ROOMS,
+    door: list[str] | None = typer.Option(None, "--door", metavar="R,C", rich_help_panel=ROOMS,
                                              help="A room's door at row R, column C (repeatable: doors 1, 2, ... in "
                                                   "order)."),
-    route: Optional[list[str]] = typer.Option(None, "--route", metavar="A:B[=K[..M]]", rich_help_panel=ROOMS,
+    route: list[str] | None = typer.Option(None, "--route", metavar="A:B[=K[..M]]", rich_help_panel=ROOMS,
                                               help="A route of the room from door A to door B (repeatable; default: "
                                                    "every pair), with its own floor K or band K..M."),
-    method: Optional[Method] = typer.Option(None, "--method", case_sensitive=False, metavar="METHOD",
+    method: Method | None = typer.Option(None, "--method", case_sensitive=False, metavar="METHOD",
                                             rich_help_panel=SEARCH,
-                                            help=_method_help()),
-    seed: Optional[int] = typer.Option(None, min=0, metavar="N", callback=bounded("--seed", 0, MAX_SEED),
+                                            help=_method_help()),  # noqa: B008 (once, when the command is declared)
+    seed: int | None = typer.Option(None, min=0, metavar="N", callback=bounded("--seed", 0, MAX_SEED),
                                        rich_help_panel=SEARCH,
                                        help="Seed of every random choice: the same seed gives the same level "
                                             "(default 0)."),
-    time_limit: Optional[float] = typer.Option(None, "--time-limit", metavar="SECONDS", rich_help_panel=SEARCH,
+    time_limit: float | None = typer.Option(None, "--time-limit", metavar="SECONDS", rich_help_panel=SEARCH,
                                                callback=lambda v: finite(v, "--time-limit"),
                                                help="Seconds to search, more than 0 (per level; default 60)."),
-    workers: Optional[int] = typer.Option(None, "--workers", min=1, metavar="N", callback=machine_workers,
+    workers: int | None = typer.Option(None, "--workers", min=1, metavar="N", callback=machine_workers,
                                           rich_help_panel=SEARCH, help="Solver threads (default: all cores)."),
-    dask: Optional[str] = typer.Option(None, "--dask", metavar="ADDR", rich_help_panel=SEARCH,
+    dask: str | None = typer.Option(None, "--dask", metavar="ADDR", rich_help_panel=SEARCH,
                                        help="Run the exhaustive search's shards on dask: 'local' (a LocalCluster) "
                                             "or tcp://HOST:PORT."),
-    from_file: Optional[str] = typer.Option(None, "--from", metavar="LEVEL.json", rich_help_panel=SEARCH,
+    from_file: str | None = typer.Option(None, "--from", metavar="LEVEL.json", rich_help_panel=SEARCH,
                                             help="Run a designed level's request again (its generator record: the "
                                                  "request, method, seed and time limit); --time-limit and --workers "
                                                  "may override the record's."),
     count: int = typer.Option(1, "--count", min=1, metavar="N", callback=bounded("--count", 1, MAX_LEVELS),
                               rich_help_panel=PACKS, help="How many distinct levels (with --out)."),
-    curve: Optional[str] = typer.Option(None, "--curve", metavar="A..B", rich_help_panel=PACKS,
+    curve: str | None = typer.Option(None, "--curve", metavar="A..B", rich_help_panel=PACKS,
                                         help="A pack (with --count and --out) whose min stops rise evenly from A "
                                              "to B, each level within one stop of its step."),
-    out: Optional[str] = typer.Option(None, "--out", metavar="DIR", rich_help_panel=PACKS,
+    out: str | None = typer.Option(None, "--out", metavar="DIR", rich_help_panel=PACKS,
                                       help="Folder for a pack of levels (with --count)."),
     fmt: Format = typer.Option(Format.ascii, "--format", case_sensitive=False, rich_help_panel=OUTPUT,
                                help="Canonical ASCII or the JSON level."),
-    output_file: Optional[str] = typer.Option(None, "-o", "--output", metavar="FILE", rich_help_panel=OUTPUT,
+    output_file: str | None = typer.Option(None, "-o", "--output", metavar="FILE", rich_help_panel=OUTPUT,
                                               help="Write the level to FILE instead of standard output."),
     force: bool = typer.Option(False, "--force", rich_help_panel=OUTPUT, help="Overwrite existing output files."),
 ) -> None:
     """Design a strong, reversible level (or a room with doors) whose min stops is at least K."""
     from designer.ops import design as ops
+    from designer.ops.summaries import summary
 
     if from_file is not None:
         given = {"--size": size, "--template": template, "--min-stops": min_stops, "--max-stops": max_stops,
@@ -194,55 +216,3 @@ def request_options(size, template, start, goal, no_frame, max_rocks, snow):
                        max_rocks=max_rocks, snow=snow)
 
 
-def summary(found, plan) -> str:
-    """The line ``make`` prints for a designed level: what it is, and how it was found."""
-    g = found.generator
-    proof = ""
-    if plan.maximize:
-        proof = ", proven optimal" if g.proven_optimal else ", not proven optimal"
-    elif plan.difficulty:
-        proof = ", the longest there is (proven)" if g.proven_optimal else ", the longest found (not proven)"
-    skipped = "".join(f"; {why}" for why in g.skipped)
-    if g.difficulty_felt is not None:
-        asked = g.request.difficulty if g.request is not None else None
-        proof += f", predicted difficulty {g.difficulty_felt:g}" + (f" (asked {asked:g})" if asked is not None else "")
-    choices = ""
-    if g.options is not None:
-        a = found.analysis
-        choices = (f", {a.options} options ({a.per_stop:.2f} a stop), {a.rail_stops} rail "
-                   f"stop{'s' if a.rail_stops != 1 else ''}, "
-                   f"{a.solutions} fewest-moves solution{'s' if a.solutions != 1 else ''}")
-        if plan.maximize_choices:
-            choices += ", not proven optimal"
-        elif plan.difficulty:
-            choices += ", the most found at that length"
-    if found.room is not None:  # every route's min stops (and options), the shortest's proof
-        routes = ", ".join(f"{one.name} {one.analysis.min_stops}" + (
-            f" ({one.analysis.options} options, {one.analysis.per_stop:.2f} a stop)" if g.options is not None else "")
-            for one in found.routes.routes)
-        what = "shortest route" if plan.maximize else "every route"
-        proof = proof.replace(", proven optimal", f", {what} proven optimal") if plan.maximize else proof
-        items = (f"; {len(found.room.items)} item{'s' if len(found.room.items) != 1 else ''}, each mattering on every "
-                 "route" if found.room.items else "")
-        doors = len(found.room.doors)
-        return (f"designed: a room of {doors} door{'s' if doors != 1 else ''}, min stops by route {routes}; "
-                f"every route strong and reversible{items}{proof} ({g.method}: {g.stage}, seed {g.seed}, "
-                f"{g.seconds:.2f} s{skipped})")
-    items = found.level.items if found.level is not None else ()
-    level = found.level
-    if level is not None and len(level.floors) > 1:
-        choices += f" on the whole graph of {len(level.floors)} floors"
-    wraps = sorted({floor.wrap for floor in level.floors if floor.wrap}) if level is not None else []
-    if wraps:
-        choices += f", wrapping {' and '.join(wraps)}"
-    placed = g.request.teleports if g.request is not None else 0
-    if placed:
-        choices += f", {placed} teleport pair{'s' if placed != 1 else ''} placed, each mattering"
-    if level is not None and level.coins:
-        choices += f", {len(level.coins)} coin{'s' * (len(level.coins) > 1)}, each worth taking, full clear {g.full_clear} (proven optimal)"
-    if items:  # what each adds, as analyze says it
-        choices += (f", {len(items)} item{'s' if len(items) != 1 else ''}, each mattering (adding "
-                    + ", ".join(str(item.adds) for item in found.analysis.items)
-                    + (" move)" if [item.adds for item in found.analysis.items] == [1] else " moves)"))
-    return (f"designed: min stops {found.min_stops}, strong, reversible{proof}{choices} "
-            f"({g.method}: {g.stage}, seed {g.seed}, {g.seconds:.2f} s{skipped})")

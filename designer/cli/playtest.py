@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 import typer
 
 from designer.cli.shell import INSPECT, app, echo, examples, note
@@ -15,11 +13,11 @@ from designer.cli.shell import INSPECT, app, echo, examples, note
 def playtest(
     logs: list[str] = typer.Argument(..., metavar="LOG...", help="Playtest logs the play page saved (JSON Lines)."),
     pack: str = typer.Option(..., "--pack", metavar="LEVEL|DIR", help="The pack the page was made from."),
-    output_file: Optional[str] = typer.Option(None, "-o", "--output", metavar="FILE.html",
+    output_file: str | None = typer.Option(None, "-o", "--output", metavar="FILE.html",
                                               help="A report page: heat maps per level and the pack's curve."),
-    fit: Optional[str] = typer.Option(None, "--fit", metavar="FILE",
+    fit: str | None = typer.Option(None, "--fit", metavar="FILE",
                                       help="Fit the model's player to the logs and write its player file here."),
-    player: Optional[str] = typer.Option(None, "--player", metavar="FILE",
+    player: str | None = typer.Option(None, "--player", metavar="FILE",
                                          help="The model's player to compare with (a player file; default: the "
                                               "fitted one)."),
     force: bool = typer.Option(False, "--force", help="Overwrite the report or the player file."),

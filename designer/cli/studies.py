@@ -6,16 +6,31 @@ from __future__ import annotations
 import io
 import json
 import sys
-from typing import Optional
 
 import typer
 
-from designer.core.errors import DesignerError
 from designer.cli.make import request_options
 from designer.cli.progress import progress_bar
+from designer.cli.shell import (
+    STUDIES,
+    Method,
+    app,
+    bounded,
+    cancel_token,
+    echo,
+    examples,
+    finite,
+    machine_workers,
+    max_rocks_option,
+    no_frame_option,
+    note,
+    parse_size,
+    progress_shown,
+    size_option,
+    template_option,
+)
+from designer.core.errors import DesignerError
 from designer.core.limits import MAX_RUNS, MAX_SEED
-from designer.cli.shell import (STUDIES, Method, app, bounded, examples, cancel_token, echo, finite, machine_workers, max_rocks_option,
-                                no_frame_option, note, parse_size, progress_shown, size_option, template_option)
 
 
 def parse_targets(text: str) -> list[int]:
@@ -52,11 +67,11 @@ def compare(
     methods: str = typer.Option(",".join(m.value for m in Method), "--methods", metavar="M,M...",
                                 help="Comma-separated methods (default: all of them)."),
     size: str = typer.Option("12x12", metavar="HxW", help="Grid size HxW (with a frame)."),
-    workers: Optional[int] = typer.Option(None, "--workers", min=1, metavar="N", callback=machine_workers,
+    workers: int | None = typer.Option(None, "--workers", min=1, metavar="N", callback=machine_workers,
                                           help="CP-SAT threads (default: all cores)."),
     as_json: bool = typer.Option(False, "--json", help="Print the results as JSON."),
     levels: bool = typer.Option(False, "--levels", help="Include every verified level in the JSON."),
-    plot_file: Optional[str] = typer.Option(None, "--plot", metavar="FILE.png", help="Write a PNG of time to a level against K."),
+    plot_file: str | None = typer.Option(None, "--plot", metavar="FILE.png", help="Write a PNG of time to a level against K."),
     force: bool = typer.Option(False, "--force", help="Overwrite an existing plot file."),
 ) -> None:
     """Run generators side by side on the same requests, budget and verifier."""
@@ -91,26 +106,26 @@ def compare(
     "designer pareto --size 9x9 --time-limit 60 --out front", "designer pareto --time-limit 120 --plot front.png"))
 def pareto(
     ctx: typer.Context,
-    size: Optional[str] = size_option(),
-    template: Optional[str] = template_option(),
+    size: str | None = size_option(),
+    template: str | None = template_option(),
     no_frame: bool = no_frame_option(),
-    max_rocks: Optional[int] = max_rocks_option(),
-    snow: Optional[int] = typer.Option(None, "--snow", min=0, metavar="N", help="Exactly N snow tiles."),
-    start: Optional[str] = typer.Option(None, metavar="R,C", help="Pin the start at R,C."),
-    goal: Optional[str] = typer.Option(None, metavar="R,C", help="Pin the goal at R,C."),
+    max_rocks: int | None = max_rocks_option(),
+    snow: int | None = typer.Option(None, "--snow", min=0, metavar="N", help="Exactly N snow tiles."),
+    start: str | None = typer.Option(None, metavar="R,C", help="Pin the start at R,C."),
+    goal: str | None = typer.Option(None, metavar="R,C", help="Pin the goal at R,C."),
     time_limit: float = typer.Option(..., "--time-limit", min=1.0, metavar="SECONDS", callback=lambda v: finite(v, "--time-limit"),
                                      help="Seconds for the whole front (and the plot)."),
     seed: int = typer.Option(0, min=0, metavar="N", callback=bounded("--seed", 0, MAX_SEED),
                              help="Seed of every random choice."),
-    workers: Optional[int] = typer.Option(None, "--workers", min=1, metavar="N", callback=machine_workers,
+    workers: int | None = typer.Option(None, "--workers", min=1, metavar="N", callback=machine_workers,
                                           help="Threads per run (default: all cores)."),
-    out: Optional[str] = typer.Option(None, "--out", metavar="DIR",
+    out: str | None = typer.Option(None, "--out", metavar="DIR",
                                       help="Write level-NNN.txt (by min stops) and front.json to DIR."),
-    plot_file: Optional[str] = typer.Option(None, "--plot", metavar="FILE.png",
+    plot_file: str | None = typer.Option(None, "--plot", metavar="FILE.png",
                                             help="Draw the front over random generation and the repair generator."),
     as_json: bool = typer.Option(False, "--json", help="Print the front as JSON."),
     force: bool = typer.Option(False, "--force", help="Overwrite existing files."),
-    dask: Optional[str] = typer.Option(None, "--dask", metavar="ADDR",
+    dask: str | None = typer.Option(None, "--dask", metavar="ADDR",
                                        help="Run the bands on dask: 'local' (a LocalCluster) or tcp://HOST:PORT."),
     axis: str = typer.Option("options", "--axis", metavar="options|difficulty",
                              help="The second measure: options along the solution, or the model's predicted "
@@ -151,14 +166,14 @@ def records(
                                      help="Seconds per rock count."),
     seed: int = typer.Option(0, min=0, metavar="N", callback=bounded("--seed", 0, MAX_SEED),
                              help="Seed of every random choice."),
-    workers: Optional[int] = typer.Option(None, "--workers", min=1, metavar="N", callback=machine_workers,
+    workers: int | None = typer.Option(None, "--workers", min=1, metavar="N", callback=machine_workers,
                                           help="Threads or dask workers (default: all cores)."),
     as_json: bool = typer.Option(False, "--json", help="Print the records as JSON."),
-    out: Optional[str] = typer.Option(None, "--out", metavar="DIR",
+    out: str | None = typer.Option(None, "--out", metavar="DIR",
                                       help="Write records.md, records.json and rocks-NN.txt to DIR."),
-    checkpoint: Optional[str] = typer.Option(None, "--checkpoint", metavar="FILE",
+    checkpoint: str | None = typer.Option(None, "--checkpoint", metavar="FILE",
                                              help="Keep progress in FILE; a stopped run resumes from it."),
-    dask: Optional[str] = typer.Option(None, "--dask", metavar="ADDR",
+    dask: str | None = typer.Option(None, "--dask", metavar="ADDR",
                                        help="Run the proof's shards on dask: 'local' (a LocalCluster) or tcp://HOST:PORT."),
     force: bool = typer.Option(False, "--force", help="Overwrite existing files in --out."),
 ) -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import typer
 
-from designer.core.errors import DesignerError
 from designer.cli.shell import DESIGN, app, echo, examples, note
+from designer.core.errors import DesignerError
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 WILDCARDS = ("0.0.0.0", "::", "0")  # every interface: no one name a page would be served under
@@ -44,7 +44,7 @@ def studio(
         sock.bind((host, port))
         sock.listen(128)  # from now on a request waits for the server, never refused
     except (OSError, UnicodeError) as exc:
-        raise DesignerError(f"--host {host} --port {port}: cannot listen there ({getattr(exc, 'strerror', None) or exc})")
+        raise DesignerError(f"--host {host} --port {port}: cannot listen there ({getattr(exc, 'strerror', None) or exc})") from None
     studio_ = Studio(host, sock.getsockname()[1])
     if host not in LOOPBACK:
         note(f"warning: listening on {host}, not this machine alone: anyone who can reach it and learns the token "

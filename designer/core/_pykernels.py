@@ -278,4 +278,4 @@ def exhaustive(base, h: int, w: int, free_cells, start_ok, goal_ok, syms, nsyms:
     return best, ties, best_mask, best_start, best_goal, layouts, complete
 
 
-from designer.core._pyexplain import refute_explain  # noqa: E402  (the twin of the compiled one)
+from designer.core._pyexplain import refute_explain as refute_explain  # noqa: E402 (the twin of the compiled one)

@@ -63,6 +63,7 @@ from dataclasses import dataclass, field
 
 from designer.core.control import CancelToken
 
+
 def work_seconds() -> float:
     """The processor time of this process (all its threads) and of its children that have ended
     (forked lanes, once their pool is shut down): the "cpu" clock."""

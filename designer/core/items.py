@@ -31,7 +31,14 @@ import numpy as np
 
 from designer.core.errors import LevelError
 from designer.core.level import Cell, Level
-from designer.core.rules import DELTAS, NO_MOVE, portal_index, slide_table, terrain_slide_table, trace
+from designer.core.rules import (
+    DELTAS,
+    NO_MOVE,
+    portal_index,
+    slide_table,
+    terrain_slide_table,
+    trace,
+)
 
 #: The most states a level with items may have (cells x 2 ** items): about 100 MB of tables.
 MAX_STATES = 2_000_000

@@ -36,9 +36,23 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from designer.core.errors import LevelError
+from designer.core.level import (
+    CANONICAL,
+    COIN_CHAR,
+    DIALECTS,
+    DOOR_CHARS,
+    ICE,
+    ITEM_CHAR,
+    Cell,
+    Dialect,
+    Grid,
+    Level,
+    check_items,
+    is_framed,
+    scan_rows,
+    trim_lines,
+)
 from designer.core.limits import MAX_DOORS
-from designer.core.level import (CANONICAL, COIN_CHAR, DIALECTS, DOOR_CHARS, ICE, ITEM_CHAR, Cell, Dialect, Grid,
-                                  Level, check_items, is_framed, scan_rows, trim_lines)
 
 if TYPE_CHECKING:
     from designer.core.floors import Floor

@@ -39,7 +39,14 @@ from designer.analysis.stars import Stars
 from designer.core.errors import LevelError
 from designer.core.level import DOOR_CHARS, Level
 from designer.core.room import Room
-from designer.export.picture import DEFAULT_CELL, ITEM_TILES, ROOM_ITEM_TILES, ROOM_TILES, TILES, tile_kinds
+from designer.export.picture import (
+    DEFAULT_CELL,
+    ITEM_TILES,
+    ROOM_ITEM_TILES,
+    ROOM_TILES,
+    TILES,
+    tile_kinds,
+)
 from designer.formats.level_files import LevelFile
 from designer.formats.tiled_objects import DOOR_NAMES, layer_at, object_cell
 

@@ -344,10 +344,8 @@ def plan_view(text: str, draft: bool = False) -> dict:
 
     from designer.caves.graph import analyze as analyze_cave
     from designer.caves.picture import svg_plan
-
-    from designer.core.limits import sized
-
     from designer.core.errors import LevelError
+    from designer.core.limits import sized
 
     try:
         cave = parse_cave(text)

@@ -21,9 +21,10 @@ from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from designer.core.limits import MAX_COUNT, MAX_LEVELS, MAX_SEED, seconds, whole
-from designer.core.control import CancelToken, OnProgress, Steps, check as check_cancel, no_progress
+from designer.core.control import CancelToken, OnProgress, Steps, no_progress
+from designer.core.control import check as check_cancel
 from designer.core.errors import DesignerError
+from designer.core.limits import MAX_COUNT, MAX_LEVELS, MAX_SEED, seconds, whole
 from designer.core.request import LayoutRequest
 
 
@@ -198,7 +199,8 @@ def plan(options: MakeOptions) -> Plan:
 def _felt_requests(options: MakeOptions, request: LayoutRequest) -> list[LayoutRequest]:
     """The requests of ``--curve-by difficulty``: each level's predicted difficulty, from the curve
     or the preset; min stops (``--min-stops``, default 1) a floor under each."""
-    from designer.search import difficulty as presets, felt
+    from designer.search import difficulty as presets
+    from designer.search import felt
 
     for flag, value in (("--maximize", options.maximize), ("--maximize-choices", options.maximize_choices)):
         if value:
@@ -237,8 +239,8 @@ def plan_from(source: str, *, time_limit: float | None = None, workers: int | No
 
 
 def _checked(made: Plan, request: LayoutRequest) -> Plan:
-    from designer.search.validation import validate
     from designer.search.methods import designer_names, get
+    from designer.search.validation import validate
 
     validate(request)
     whole(made.seed, "--seed", 0, MAX_SEED)

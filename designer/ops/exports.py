@@ -19,7 +19,11 @@ def _read(source: str):
     rooms, or a glissade ``levels.json``'s; or a file's (or standard input's) level, or its room
     with several doors."""
     from designer.core.room import Room
-    from designer.formats.level_files import read_glissade_pack, read_level_file_or_room, read_levels
+    from designer.formats.level_files import (
+        read_glissade_pack,
+        read_level_file_or_room,
+        read_levels,
+    )
 
     if str(source) != "-" and Path(source).is_dir():
         return read_levels(source), None
@@ -58,7 +62,7 @@ class Written:
     rooms: int = 0
 
     @classmethod
-    def of(cls, paths: list, entries: list) -> "Written":
+    def of(cls, paths: list, entries: list) -> Written:
         """The files written for ``entries`` (level files), their rooms counted."""
         from designer.core.room import Room
 

@@ -122,11 +122,11 @@ def _read(source: str, routes: list | None):
     """The level, room or cave (``designer.caves``) a file holds."""
     from pathlib import Path
 
+    from designer.caves import is_cave, is_world_path
     from designer.core.errors import DesignerError, LevelError
     from designer.core.room import Room
     from designer.formats.level_files import parse_level_or_room
     from designer.formats.reading import read_bytes
-    from designer.caves import is_cave, is_world_path
 
     if is_world_path(source):  # a Tiled world of room maps
         from designer.ops.caves import read_cave
@@ -178,9 +178,8 @@ def analyze(source: str, *, routes: list | None = None, player=None, time_limit:
     from designer.analysis.graph import analyze as analyze_level
     from designer.analysis.routes import analyze_routes
     from designer.analysis.structure import structure
-    from designer.core.room import Room
-
     from designer.core.budget import Budget
+    from designer.core.room import Room
 
     budget = budget or Budget(time_limit)  # from the start: reading and the analysis count too
     who = player or model.DEFAULT
@@ -188,7 +187,8 @@ def analyze(source: str, *, routes: list | None = None, player=None, time_limit:
     if isinstance(found, Room):
         return RoomAnalysed(found, analyze_routes(found, routes), full_clears(found, budget, routes))
     if not isinstance(found, Level):
-        from designer.caves.graph import analyze as analyze_cave, played
+        from designer.caves.graph import analyze as analyze_cave
+        from designer.caves.graph import played
 
         report = analyze_cave(found)
         return CaveAnalysed(found, report, played(found, who) if report.way is not None else None,

@@ -56,8 +56,8 @@ def playtest(logs: list[str], pack: str, *, player=None, fit: bool = False) -> P
     """Read every log (``designer.formats.playtest_log``) against the pack and compare the model's
     ``player`` (default: the fitted one) with the players; with ``fit``, fit the player first."""
     from designer.analysis import player as model
-    from designer.studies import playtests
     from designer.formats.playtest_log import read
+    from designer.studies import playtests
 
     if not logs:
         raise DesignerError("give at least one playtest log")

@@ -7,10 +7,10 @@ from __future__ import annotations
 import io
 import json
 import os
+from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from designer.core.control import CancelToken, OnProgress, Steps, no_progress
 from designer.core.errors import DesignerError, RequestNotMet
@@ -138,8 +138,8 @@ def records(height: int, width: int, frame: bool, counts: list[int], time_limit:
     records.md, records.json and rocks-NN.txt written there. ``on_note`` hears, before any work,
     that a checkpoint not signed by this user has its proofs and progress redone."""
     from designer.formats import output
-    from designer.search.validation import validate
     from designer.search.executor import open_executor
+    from designer.search.validation import validate
     from designer.studies import records as rec
 
     validate(rec.record_request(height, width, frame, counts[-1]))

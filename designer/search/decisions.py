@@ -32,7 +32,12 @@ from designer.core.request import LayoutRequest
 from designer.search.engines import anneal
 from designer.search.result import Design, choice_figures
 from designer.search.state import Search, StageResult, timed
-from designer.search.tuning import DECISIONS_CHAINS, DECISIONS_ENOUGH, DECISIONS_STALL, DECISIONS_STEPS
+from designer.search.tuning import (
+    DECISIONS_CHAINS,
+    DECISIONS_ENOUGH,
+    DECISIONS_STALL,
+    DECISIONS_STEPS,
+)
 
 
 def decisions_milli(options: int, rails: int, stops: int) -> int:

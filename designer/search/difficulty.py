@@ -26,7 +26,6 @@ pack rises from A to B in even steps.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-
 from typing import TYPE_CHECKING
 
 from designer.core.budget import Budget

@@ -15,9 +15,16 @@ import multiprocessing
 import os
 import signal
 import time
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, ThreadPoolExecutor, as_completed, wait
+from collections.abc import Callable, Iterable
+from concurrent.futures import (
+    FIRST_COMPLETED,
+    ProcessPoolExecutor,
+    ThreadPoolExecutor,
+    as_completed,
+    wait,
+)
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from designer.core.control import Cancelled, CancelToken, end_with_parent, signals_held
 from designer.core.errors import DesignerError

@@ -12,8 +12,8 @@ mirror images", ``designer.search.result.infeasible_message``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Callable
 
 from designer.core.level import Level
 from designer.search.result import Design, DesignFailed

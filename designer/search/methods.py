@@ -12,7 +12,6 @@ command line does, at start-up) costs nothing; a test holds their tables to this
 from __future__ import annotations
 
 from dataclasses import dataclass
-
 from typing import TYPE_CHECKING
 
 from designer.core.control import CancelToken

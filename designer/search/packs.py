@@ -8,8 +8,8 @@ earlier ones excluded, as the in-process pack would.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Callable, Iterator
 
 from designer.core.control import CancelToken
 from designer.core.request import LayoutRequest

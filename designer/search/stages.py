@@ -36,14 +36,22 @@ from designer.core.request import LayoutRequest
 from designer.core.space import LayoutSpace
 from designer.search.engines import anneal, exhaustive, opengrid
 from designer.search.engines.climb import climb, layout_scores
+from designer.search.engines.sampling import batch_level, sample_for_request
 from designer.search.goal import Goal
 from designer.search.result import Design
 from designer.search.state import Search, StageResult, timed
-from designer.search.engines.sampling import batch_level, sample_for_request
-from designer.search.tuning import (DENSITIES, EMPTY_ROOM_PAIRS, NEIGHBOURHOOD_RELEASE, NEIGHBOURHOOD_STALL_SHARE,
-                                    POOL_SIZE, SAMPLE_BATCH, SAMPLE_BATCHES, STALL_MAX_SECONDS, STALL_MIN_SECONDS,
-                                    STALL_SHARE)
-
+from designer.search.tuning import (
+    DENSITIES,
+    EMPTY_ROOM_PAIRS,
+    NEIGHBOURHOOD_RELEASE,
+    NEIGHBOURHOOD_STALL_SHARE,
+    POOL_SIZE,
+    SAMPLE_BATCH,
+    SAMPLE_BATCHES,
+    STALL_MAX_SECONDS,
+    STALL_MIN_SECONDS,
+    STALL_SHARE,
+)
 
 # --- the stages ----------------------------------------------------------------------------------
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import functools
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Callable
 
 import numpy as np
 
@@ -22,7 +22,13 @@ from designer.core.budget import Budget
 from designer.core.level import Level
 from designer.core.request import LayoutRequest
 from designer.search.goal import Goal
-from designer.search.result import Design, DesignFailed, GeneratorRecord, choice_figures, infeasible_message
+from designer.search.result import (
+    Design,
+    DesignFailed,
+    GeneratorRecord,
+    choice_figures,
+    infeasible_message,
+)
 
 
 @dataclass

@@ -62,7 +62,7 @@ KICK_TOGGLES = 4
 #: released per round.
 NEIGHBOURHOOD_STALL_SHARE = 0.3
 #: A room's climb for choices starts again from fresh samples after this share of the time limit
-#: without a better room (``designer.search.design.room_choices``).
+#: without a better room (``designer.search.policies.room_choices``).
 ROOM_CHOICES_STALL_SHARE = 0.25
 #: ... and its annealing chains get this share of the time left in each round, the next round
 #: starting from fresh samples, so that one chain stuck far from the best does not take it all.
@@ -142,7 +142,7 @@ ITEMS_PLAIN_SHARE = 0.15
 #: lengthen it (on 12x12, 3 items took a 21-stop level to 26-27 within a second).
 ITEMS_PLAIN_STOPS = 2
 
-#: What one layout's figures with items cost (``designer.search.engines.items``), in nominal
+#: What one layout's figures with items cost (``designer.search.engines.item_scores``), in nominal
 #: seconds, as the project's machine measures them (150-240 us for levels of 8x8 to 16x16, most of
 #: it fixed): what they report to the work clock (``designer.core.budget.add_work``).
 EVALUATE_SECONDS, EVALUATE_STATE_SECONDS = 150e-6, 300e-9

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Callable
 
 from designer.core.control import CancelToken, check
 from designer.core.request import LayoutRequest

@@ -23,8 +23,8 @@ Every level is strong and reversible (each run's own verifier), and none dominat
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Callable
 
 import numpy as np
 
@@ -33,11 +33,11 @@ from designer.core.budget import Budget
 from designer.core.control import CancelToken, check
 from designer.core.level import Level
 from designer.core.request import LayoutRequest
-from designer.search.engines import anneal
 from designer.search.design import design
-from designer.search.validation import validate
+from designer.search.engines import anneal
 from designer.search.executor import InProcess
 from designer.search.result import Design, DesignFailed
+from designer.search.validation import validate
 
 #: The share of the time limit the longest level gets; the bands share the rest.
 LENGTH_SHARE = 0.25

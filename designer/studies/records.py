@@ -30,9 +30,9 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from designer.analysis.graph import analyze
 from designer.analysis.verify import meets
@@ -43,12 +43,12 @@ from designer.core.level import MAX_CELLS, Level
 from designer.core.limits import fits_seconds
 from designer.core.request import LayoutRequest
 from designer.formats.level_files import level_from_json, level_to_json
+from designer.formats.output import write
 from designer.formats.reading import decode_text, load_json, read_bytes
 from designer.formats.signed import sign, vouched
-from designer.formats.output import write
+from designer.search.design import design, lower_bound
 from designer.search.engines import exhaustive
 from designer.search.result import DesignFailed
-from designer.search.design import design, lower_bound
 from designer.search.tuning import BOUND_SHARE, MIN_BOUND_SECONDS, SAVE_EVERY
 
 CHECKPOINT_VERSION = 2  # 2: shards keyed by (rocks, first, second)
@@ -69,7 +69,7 @@ class Record:
                 "level": level_to_json(self.level) if self.level is not None else None}
 
     @classmethod
-    def from_json(cls, obj: dict) -> "Record":
+    def from_json(cls, obj: dict) -> Record:
         level = level_from_json(obj["level"]) if obj.get("level") is not None else None
         limit = obj.get("time_limit")
         return cls(int(obj["rocks"]), obj["min_stops"], bool(obj["proven_optimal"]), float(obj["seconds"]), level,

@@ -25,7 +25,6 @@ from designer.core.limits import MAX_PLAYTESTS
 from designer.studio.guard import Refused, inline_csp, read_json
 
 
-
 def levels_of(obj: dict) -> list[tuple[str, list[str]]]:
     """A pack of sketches from a request: (name, rows) pairs, up to 100."""
     levels = obj.get("levels")

@@ -20,9 +20,9 @@ kernels present (on the Python twin the climb runs instead).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Callable, Iterator
 
 import numpy as np
 
@@ -69,7 +69,7 @@ class Chain:
     best: np.ndarray  # int32 [stops, start, goal]
 
     @classmethod
-    def start_from(cls, terrain: np.ndarray, level: Level, stops: int, seed: int) -> "Chain":
+    def start_from(cls, terrain: np.ndarray, level: Level, stops: int, seed: int) -> Chain:
         ends = np.array([level.index(level.start), level.index(level.goal)], np.int32)
         terrain = np.ascontiguousarray(terrain, np.uint8).copy()
         return cls(terrain, ends, np.array([stops], np.int32), np.array([seed], np.uint64), terrain.copy(),

@@ -20,7 +20,6 @@ not returned; a method that finds nothing in its time raises ``DesignFailed``.
 
 from __future__ import annotations
 
-
 import numpy as np
 
 from designer.analysis.classify import classify_batch
@@ -36,9 +35,9 @@ from designer.core.request import LayoutRequest
 from designer.core.rules import terrain_slide_table
 from designer.core.space import LayoutSpace
 from designer.search.engines.climb import rock_moves
-from designer.search.validation import validate
-from designer.search.result import Design, DesignFailed, GeneratorRecord, choice_figures
 from designer.search.engines.sampling import batch_level, sample_for_request
+from designer.search.result import Design, DesignFailed, GeneratorRecord, choice_figures
+from designer.search.validation import validate
 
 RANDOM_P = 0.2  # Odland: "around 20% often results in maps that are strongly solvable and reversible"
 RANDOM_BATCH = 1024

@@ -10,7 +10,7 @@ few random toggles. Every random choice comes from the generator passed in.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

@@ -24,25 +24,27 @@ rocks is thus a level on a grid of about 11x14, and the search works there:
 from __future__ import annotations
 
 import math
-import os
 import multiprocessing
+import os
 import sys
 import threading
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
 from designer.core import kernels
 from designer.core.budget import Budget
+from designer.core.control import end_with_parent
 from designer.core.level import ICE, ROCK, Level
 from designer.core.request import LayoutRequest
 from designer.search.engines.anneal import cooling
-from designer.core.control import end_with_parent
-from designer.search.tuning import (ALONG_LINE, ANYWHERE, GOAL_SAMPLES, OPEN_COLD as COLD,
-                                    OPEN_EPOCH_SECONDS as EPOCH_SECONDS, OPEN_HOT as HOT,
-                                    OPEN_SLICE_STEPS as SLICE_STEPS, START_MARGIN)
+from designer.search.tuning import ALONG_LINE, ANYWHERE, GOAL_SAMPLES, START_MARGIN
+from designer.search.tuning import OPEN_COLD as COLD
+from designer.search.tuning import OPEN_EPOCH_SECONDS as EPOCH_SECONDS
+from designer.search.tuning import OPEN_HOT as HOT
+from designer.search.tuning import OPEN_SLICE_STEPS as SLICE_STEPS
 
 #: The search is used where the exhaustive search cannot go: more free cells than it takes.
 MIN_CELLS = kernels.MAX_FREE_CELLS + 1

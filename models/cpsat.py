@@ -40,7 +40,7 @@ from designer.core.level import Cell
 from designer.core.request import LayoutRequest
 from designer.models.distances import forward_distances
 from designer.models.grid import Grid, stop_literals, tiles
-from designer.models.literals import Literals
+from designer.models.literals import Lit, Literals
 from designer.models.loader import cp_model
 from designer.models.properties import reversible, strongly_solvable
 from designer.models.symmetry import break_mirror_symmetry, kept_mirror
@@ -56,18 +56,18 @@ class IceModel:
 
     request: LayoutRequest
     model: cp_model.CpModel
-    rock: dict[Cell, object]
-    snow: dict[Cell, object]
-    is_start: dict[Cell, object]
-    is_goal: dict[Cell, object]
-    rests: dict[Cell, object]
-    moves_to: dict[Cell, object]
+    rock: dict[Cell, Lit]
+    snow: dict[Cell, Lit]
+    is_start: dict[Cell, Lit]
+    is_goal: dict[Cell, Lit]
+    rests: dict[Cell, Lit]
+    moves_to: dict[Cell, Lit]
     goal_stops: cp_model.IntVar
 
     def value(self, solver, lit) -> bool:
         return lit if isinstance(lit, bool) else bool(solver.boolean_value(lit))
 
-    def layout(self, solver) -> tuple[np.ndarray, Cell, Cell]:
+    def layout(self, solver) -> tuple[np.ndarray, Cell | None, Cell | None]:
         """(terrain, start, goal) of the solver's current solution (terrain codes of designer.core.level)."""
         req = self.request
         terrain = np.zeros((req.height, req.width), np.uint8)
@@ -108,7 +108,7 @@ class IceModel:
         the symmetry breaking would cut off is hinted as its kept mirror image."""
         terrain, start, goal = kept_mirror(self.request, np.asarray(terrain), start, goal)
         self.model.clear_hints()
-        values: dict[int, tuple[object, bool]] = {}
+        values: dict[int, tuple[Lit, bool]] = {}
         for var, present in self._assignment(terrain, start, goal):
             if isinstance(var, bool):
                 continue

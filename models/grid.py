@@ -6,7 +6,7 @@ from __future__ import annotations
 from designer.core.level import ROCK, SNOW, Cell
 from designer.core.request import LayoutRequest
 from designer.core.rules import DELTAS  # u, d, l, r
-from designer.models.literals import Literals
+from designer.models.literals import Lit, Literals
 from designer.models.loader import cp_model
 
 Slide = tuple[Cell, int]  # (cell, direction): the player is on ``cell``, sliding in ``direction``
@@ -19,7 +19,7 @@ def tiles(model: cp_model.CpModel, lits: Literals, req: LayoutRequest):
     cells = [(r, c) for r in range(req.height) for c in range(req.width)]
     free = set(req.free_cells())
 
-    def indicator(allowed: set[Cell], name: str) -> dict[Cell, object]:
+    def indicator(allowed: set[Cell], name: str) -> dict[Cell, Lit]:
         chosen = {cell: False for cell in cells}
         if len(allowed) == 1:
             chosen[next(iter(allowed))] = True
@@ -31,8 +31,8 @@ def tiles(model: cp_model.CpModel, lits: Literals, req: LayoutRequest):
 
     is_start = indicator(set(req.start_cells()), "start")
     is_goal = indicator(set(req.goal_cells()), "goal")
-    rock: dict[Cell, object] = {}
-    snow: dict[Cell, object] = {}
+    rock: dict[Cell, Lit] = {}
+    snow: dict[Cell, Lit] = {}
     for cell in cells:
         endpoint = lits.disj([is_start[cell], is_goal[cell]])
         fixed = req.fixed_tile(cell)
@@ -59,7 +59,7 @@ class Grid:
     """The cells the player may stand on (every cell that is not rock for sure) and the slides
     through them."""
 
-    def __init__(self, req: LayoutRequest, rock: dict[Cell, object]):
+    def __init__(self, req: LayoutRequest, rock: dict[Cell, Lit]):
         self.height, self.width = req.height, req.width
         self.cells = [c for c in rock if rock[c] is not True]
         self.cell_set = set(self.cells)
@@ -94,7 +94,7 @@ class Grid:
         return (prev, d) if prev in self.cell_set else None
 
 
-def stop_literals(lits: Literals, grid: Grid, rock, snow, capture) -> dict[Slide, object]:
+def stop_literals(lits: Literals, grid: Grid, rock, snow, capture) -> dict[Slide, Lit]:
     """Per slide (c, d): a player sliding onto c in direction d stops there (the next cell is rock
     or off the grid, c is snow, c captures: the goal forward, the start in the swapped level; or c
     is a portal, which leaves the player on its target: ``Grid.lands``)."""

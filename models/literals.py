@@ -4,7 +4,13 @@ conjunctions are shared."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from designer.models.loader import cp_model
+
+#: A literal of the model, or a constant that folds away: a CP-SAT Boolean variable (or its
+#: negation) or a Python bool. OR-Tools' own types do not say which of its calls take both.
+Lit = Any
 
 
 class Literals:
@@ -12,7 +18,7 @@ class Literals:
 
     def __init__(self, model: cp_model.CpModel):
         self.model = model
-        self._and_cache: dict[tuple[int, ...], object] = {}
+        self._and_cache: dict[tuple[int, ...], Lit] = {}
 
     @staticmethod
     def negate(lit):
@@ -22,7 +28,7 @@ class Literals:
 
     def conj(self, lits):
         """A literal equal to the conjunction of ``lits`` (True for none)."""
-        seen: dict[int, object] = {}
+        seen: dict[int, Lit] = {}
         for lit in lits:
             if lit is False:
                 return False

@@ -10,9 +10,13 @@ import threading
 from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from designer.core.budget import Budget, add_work
 from designer.models.loader import cp_model
+
+#: What ``accept`` makes of a solution (a verified design, for the searches).
+Found = TypeVar("Found")
 
 #: On the cpu clock, the wall-clock net of a CP-SAT search, as a multiple of its budget's seconds.
 CPU_NET = 20.0
@@ -146,20 +150,22 @@ def _read_sigint(fd: int) -> bool:
 
 
 @dataclass(frozen=True)
-class Outcome:
+class Outcome(Generic[Found]):
     """What the solve loop ends with: the best accepted solution (what ``accept`` returned for
     it; None when none was), and whether the model proved the answer complete (none better, or
     none at all, exists)."""
 
-    found: object | None
+    found: Found | None
     complete: bool
 
 
 def solve_model(built, budget: Budget, *, seed: int, workers: int, min_stops: int, maximize: bool,
-                accept: Callable, stops_of: Callable[[object], int], better_than: int | None = None,
+                accept: Callable[..., Found | None], stops_of: Callable[[Found], int],
+                better_than: int | None = None,
                 on_stops: Callable[[int], None] = lambda stops: None,
                 narrow_until: threading.Event | None = None, rehint: Callable[[], None] = lambda: None,
-                outside_best: Callable[[], int] | None = None, floor_in_model: bool = False) -> Outcome:
+                outside_best: Callable[[], int] | None = None,
+                floor_in_model: bool = False) -> Outcome[Found]:
     """Solve ``built`` (a ``cpsat.IceModel``, hints and cuts already added) within ``budget``.
 
     The model maximizes the goal's stops. Meeting a target (``maximize`` False), the search ends
@@ -200,12 +206,15 @@ def solve_model(built, budget: Budget, *, seed: int, workers: int, min_stops: in
         def passed(start=bar) -> bool:  # the other side passed the bar this search began with
             return maximize and outside_best is not None and outside_best() > (-1 if start is None else start)
         work = budget.clock == "cpu"  # stopped by its processor time, polled as the cancel is
-        status = solve(solver, built.model, watcher,
-                       stop=lambda work=work, narrow=narrow: budget.cancelled() or (work and budget.expired()) or (narrow and narrow_until.is_set())
-                       or passed())
+
+        def stop(work: bool = work, narrow: bool = narrow) -> bool:  # this pass's, bound as it starts
+            return (budget.cancelled() or (work and budget.expired())
+                    or (narrow and narrow_until is not None and narrow_until.is_set()) or passed())
+
+        status = solve(solver, built.model, watcher, stop=stop)
 
         def widened() -> bool:  # stopped to go on with every worker, or above a higher bar
-            if budget.left() > 0.05 and (passed() or (narrow and narrow_until.is_set())):  # noqa: B023 (called in this pass)
+            if budget.left() > 0.05 and (passed() or (narrow and narrow_until is not None and narrow_until.is_set())):  # noqa: B023 (called in this pass)
                 rehint()
                 return True
             return False

@@ -12,6 +12,7 @@ import numpy as np
 
 from designer.core.level import Cell, Level
 from designer.core.request import LayoutRequest
+from designer.models.literals import Lit
 
 if TYPE_CHECKING:  # the model is built elsewhere: reading the symmetries loads no solver
     from designer.models.loader import cp_model
@@ -76,7 +77,7 @@ def images(req: LayoutRequest, level: Level) -> list[Level]:
     return found
 
 
-def break_mirror_symmetry(model: cp_model.CpModel, req: LayoutRequest, is_start: dict[Cell, object]) -> None:
+def break_mirror_symmetry(model: cp_model.CpModel, req: LayoutRequest, is_start: dict[Cell, Lit]) -> None:
     if not mirrors(req):  # pins and templates break the mirror symmetry
         return
     cells = [c for c, v in is_start.items() if not isinstance(v, bool)]

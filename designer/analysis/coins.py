@@ -10,6 +10,7 @@ takes it, and its full-clear traps (docs/spec.md "Coins"; the full clear: ``desi
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -83,7 +84,7 @@ def coin_report(level: Level, budget: Budget | float | None = None, max_states: 
         adds = None
         if full.proven and full.moves is not None:
             less = full_clear(without, budget.share(1 / (len(level.coins) - k)), max_states)
-            if less.proven and less.moves is not None:
+            if less.proven and less.stops is not None and full.stops is not None:
                 adds = full.stops - less.stops
         coins.append(Coin(cell, adds, every, traps))
     return CoinReport(full, tuple(coins))
@@ -103,7 +104,11 @@ def one_coin(level: Level, coin: Cell, budget: Budget | None = None) -> tuple[bo
     shift, full = np.int64(len(moves.things)), np.int64((1 << len(moves.things)) - 1)
     cells, masks = np.array([moves.start], np.int64), np.zeros(1, np.int64)
     seen = Seen(np.array([moves.start << int(shift)], np.int64))
-    froms, tos, exits, took = [], [], [], []  # the moves between states; the moves into the exit
+    # the moves between states; the moves into the exit (lists of arrays, then their concatenations)
+    froms: list[np.ndarray] = []
+    tos: list[np.ndarray] = []
+    exits: Any = []
+    took: Any = []
     depth, fewest, fewest_without = 0, None, None
     while len(cells):
         if budget is not None and budget.expired():
@@ -112,13 +117,15 @@ def one_coin(level: Level, coin: Cell, budget: Budget | None = None) -> tuple[bo
         source, _, cell, mask, exited = step(moves, cells, masks)
         keys = (cells[source] << shift) | masks[source]
         if exited.any():
-            exits.append(keys[exited]), took.append(mask[exited] & bit != 0)
+            exits.append(keys[exited])
+            took.append(mask[exited] & bit != 0)
             fewest = fewest or depth
             if not took[-1].all():
                 fewest_without = fewest_without or depth
         stay = ~exited
         to = (cell[stay] << shift) | mask[stay]
-        froms.append(keys[stay]), tos.append(to)
+        froms.append(keys[stay])
+        tos.append(to)
         to = np.unique(to)
         to = to[~seen.holds(to)]
         seen.add(to)
@@ -126,7 +133,10 @@ def one_coin(level: Level, coin: Cell, budget: Budget | None = None) -> tuple[bo
     if budget is not None and budget.expired():
         raise OutOfTime
     states = np.sort(np.concatenate(seen.runs))
-    index = lambda keys: np.searchsorted(states, keys)  # noqa: E731
+
+    def index(keys) -> np.ndarray:
+        return np.searchsorted(states, keys)
+
     into = predecessors(index(np.concatenate(froms)), index(np.concatenate(tos)), len(states)) if froms else \
         predecessors(np.zeros(0, np.int64), np.zeros(0, np.int64), len(states))
     exits = np.concatenate(exits) if exits else np.zeros(0, np.int64)

@@ -14,7 +14,9 @@ what each item adds to the fewest-moves solution.
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import networkx as nx
 import numpy as np
@@ -26,6 +28,9 @@ from designer.core.items import States, state_table
 from designer.core.kernels import reach
 from designer.core.level import ROCK, SNOW, Cell, Level
 from designer.core.rules import DELTAS, DIRECTIONS, trace
+
+#: A node of a move graph: a cell, a state, or any label.
+Node = TypeVar("Node", bound=Hashable)
 
 
 def move_graph(level: Level) -> nx.DiGraph:
@@ -133,11 +138,12 @@ class Analysis:
     distance_solution: Solution | None  # least distance, then fewest moves
     resting_cells: int  # nodes of the move graph
     moves: int  # edges of the move graph
-    sccs: list[list[Cell]]  # strongly connected components, largest first
+    # a state is labelled by its cell, and with items by (row, col, items taken): States.label
+    sccs: list[list[tuple[int, ...]]]  # strongly connected components, largest first
     sink_sccs: int  # components with no move out (the goal's is one when solvable)
-    remaining: dict[Cell, int]  # moves left to the goal from each cell that can reach it
+    remaining: dict[tuple[int, ...], int]  # moves left to the goal from each cell that can reach it
     traps: list[dict] = field(default_factory=list)  # [{"sink": [...], "basin": [...]}]
-    trap_cells: list[Cell] = field(default_factory=list)  # cells that cannot reach the goal
+    trap_cells: list[tuple[int, ...]] = field(default_factory=list)  # cells that cannot reach the goal
     branching: list[Stop] = field(default_factory=list)
     creativity: Creativity | None = None
     solutions: int = 0  # distinct fewest-moves move strings (0 when unsolvable)
@@ -227,6 +233,7 @@ def item_effects(level: Level, solution: Solution) -> list[ItemEffect]:
             effects.append(ItemEffect(cell, solution.taken[k], solution.stops))
             continue
         without = solve(level.replace(items=level.items[:k] + level.items[k + 1:]))
+        assert without is not None  # fewer items: the same way still finishes
         effects.append(ItemEffect(cell, solution.taken[k], solution.stops - without.stops))
     return effects
 
@@ -368,7 +375,7 @@ def passages(level: Level, states: States, graph: nx.DiGraph, components: list[l
     return portals, floors
 
 
-def count_fewest_solutions(graph: nx.DiGraph, start: Cell, goal: Cell, remaining: dict[Cell, int]) -> int:
+def count_fewest_solutions(graph: nx.DiGraph, start: Node, goal: Node, remaining: Mapping[Node, int]) -> int:
     """The number of distinct fewest-moves solutions from ``start``: paths of the move graph on
     which every move brings the goal one move closer (``remaining``: moves left to the goal from
     each cell that can reach it). An edge is a move: on plain slides two moves from one cell never
@@ -384,7 +391,7 @@ def count_fewest_solutions(graph: nx.DiGraph, start: Cell, goal: Cell, remaining
     if start not in remaining:
         return 0
     ways = {goal: 1}
-    for cell in sorted((c for c in remaining if remaining[c] <= remaining[start]), key=remaining.get):
+    for cell in sorted((c for c in remaining if remaining[c] <= remaining[start]), key=remaining.__getitem__):
         if cell != goal:
             ways[cell] = sum(ways.get(nxt, 0) for _, nxt in graph.edges(cell)
                              if remaining.get(nxt) == remaining[cell] - 1)
@@ -448,6 +455,7 @@ def _traced_stopper(level: Level, before: Cell, letter: str, last: bool):
     d = DIRECTIONS.index(letter)
     # a move of the solution: one back onto its cell moves all the same when it takes an item
     slide = trace(level, level.index(before), d, level.index(level.goal) if last else -1, laps=True)
+    assert slide is not None  # a move of the solution slides
     end = level.cell(slide.path[-1])
     if slide.portal:
         return ("portal", level.cell(slide.path[-2]))

@@ -42,6 +42,7 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -158,7 +159,7 @@ class Chain:
     moves among transient states, ``to_exit`` each row's chance to end on the exit, ``restart``
     each row's chance to restart, and the row the player starts in."""
 
-    Q: object  # scipy.sparse.csr_matrix
+    Q: Any  # scipy.sparse.csr_matrix (scipy ships no types)
     to_exit: np.ndarray
     restart: np.ndarray
     start_row: int

@@ -84,7 +84,7 @@ class RoomAnalysis:
     def holds(self) -> bool:
         return all(one.holds for one in self.routes)
 
-    def failing(self) -> list[tuple[str, str]]:
+    def failing(self) -> list[tuple[str, str | None]]:
         """(route, why) of every route that fails the room."""
         return [(one.name, one.why_not()) for one in self.routes if not one.holds]
 

@@ -91,8 +91,9 @@ def _moves_into(dest, length, order, goal: int):
     """The moves among the reachable cells (none leaves the goal), grouped by the cell they end
     on: (first, sources, lengths), where the moves into cell v are sources[first[v]:first[v + 1]]
     in the order of the directions, then of ``order``."""
-    _, froms, tos, lens = zip(*moves_out(dest, length, order, goal))
-    froms, tos, lens = (np.concatenate(a).astype(np.int64) for a in (froms, tos, lens))
+    _, by_direction_from, by_direction_to, by_direction_len = zip(*moves_out(dest, length, order, goal))
+    froms, tos, lens = (np.concatenate(a).astype(np.int64)
+                        for a in (by_direction_from, by_direction_to, by_direction_len))
     by_end = np.argsort(tos, kind="stable")
     first = np.searchsorted(tos[by_end], np.arange(dest.shape[1] + 1))
     return first, froms[by_end], lens[by_end]

@@ -57,6 +57,8 @@ def _holds(request: LayoutRequest, level: Level, floor: int) -> bool:
     """Whether a level with items still meets the request's conditions a spare tile keeps."""
     found = classify(level)
     stops = found.min_stops
+    if stops is None:  # unsolvable
+        return False
     return (found.pokemon and stops >= floor and (request.max_stops is None or stops <= request.max_stops)
             and items_matter(level, stops))
 

@@ -38,6 +38,7 @@ per item and coin, never over the whole product (up to 40 things: ``designer.cor
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -87,7 +88,7 @@ class FullClear:
         return None if self.moves is None else len(self.moves)
 
     def to_dict(self) -> dict:
-        found = {"moves": self.moves, "stops": self.stops, "lower_bound": self.lower_bound,
+        found: dict[str, Any] = {"moves": self.moves, "stops": self.stops, "lower_bound": self.lower_bound,
                  "proven": self.proven, "how": self.how, "states": self.states}
         if self.moves is not None:
             found["taken_at"] = list(self.taken)
@@ -188,7 +189,7 @@ def _layers(moves: Moves, bound: Bounds, full: int, budget: Budget, width: int |
     if width is not None:  # no shortest full clear is longer: the cells it may rest on, for each thing and the exit
         limit = min(limit, (len(moves.things) + 1) * (len(np.unique(moves.end[moves.end >= 0])) + 1))
     cells, masks = np.array([moves.start], np.int32), np.zeros(1, np.int64)
-    history = []  # per layer: (source index, direction) of each state, and the layer before
+    history: list[tuple] = []  # per layer: (source index, direction) of each state, and the layer before
     shift = np.int64(len(moves.things))
     seen = Seen(np.array([moves.start << int(shift)], np.int64))
     kept, depth, took, cut = 1, 0, 0.0, None
@@ -283,10 +284,12 @@ def _unwind(history, cells, masks, source, d, win):
     at = int(source[win])
     for layer in reversed(history):
         src, dirs, before_cells, before_masks = layer
-        path_cells.append(int(cells[at])), path_masks.append(int(masks[at]))
+        path_cells.append(int(cells[at]))
+        path_masks.append(int(masks[at]))
         letters.append(DIRECTIONS[int(dirs[at])])
         cells, masks, at = before_cells, before_masks, int(src[at])
-    path_cells.append(int(cells[at])), path_masks.append(int(masks[at]))
+    path_cells.append(int(cells[at]))
+    path_masks.append(int(masks[at]))
     return "".join(reversed(letters)), path_cells[::-1], path_masks[::-1]
 
 

@@ -13,6 +13,7 @@ plain level's slides from the kernels' table, its bounds by walks back over the 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -209,15 +210,22 @@ def bounds(moves: Moves, budget: Budget | None = None) -> Bounds:
     passes; ``budget`` is asked between layers (``OutOfTime``)."""
     cells = moves.end.shape[0]
     count = len(moves.things)
-    tails, heads, took, into_exit = [], [], [], []
+    tails: list[np.ndarray] = []
+    heads: list[np.ndarray] = []
+    took: Any = []  # lists of arrays, then their concatenations
+    into_exit: Any = []
     for d in range(4):
         free = moves.end[:, d] >= 0
-        tails.append(np.flatnonzero(free)), heads.append(moves.end[free, d])
-        took.append(moves.takes[free, d]), into_exit.append(np.zeros(int(free.sum()), bool))
+        tails.append(np.flatnonzero(free))
+        heads.append(moves.end[free, d])
+        took.append(moves.takes[free, d])
+        into_exit.append(np.zeros(int(free.sum()), bool))
         for flag, before in ((moves.first, moves.before1), (moves.second, moves.before2)):
             at = flag[:, d]
-            tails.append(np.flatnonzero(at)), heads.append(np.full(int(at.sum()), moves.goal))
-            took.append(before[at, d]), into_exit.append(np.ones(int(at.sum()), bool))
+            tails.append(np.flatnonzero(at))
+            heads.append(np.full(int(at.sum()), moves.goal))
+            took.append(before[at, d])
+            into_exit.append(np.ones(int(at.sum()), bool))
     tail, head = np.concatenate(tails), np.concatenate(heads)
     took, into_exit = np.concatenate(took), np.concatenate(into_exit)
     walk = ~into_exit  # a move into the exit ends the game: nothing follows it

@@ -43,6 +43,7 @@ def failure(request: LayoutRequest, level: Level, report: Analysis | None = None
         return f"the level is {report.solvability}, not strongly solvable"
     if not report.reversible:
         return "the level is not reversible"
+    assert report.min_stops is not None  # strong: the goal is reached
     if report.min_stops < request.min_stops:
         return f"min stops {report.min_stops} is below {request.min_stops}"
     if request.max_stops is not None and report.min_stops > request.max_stops:
@@ -93,6 +94,7 @@ def _portals_failure(request: LayoutRequest, level: Level, report: Analysis) -> 
         return f"{len(placed)} portals placed, not {request.teleports} teleport pairs"
     if not set(cell for pair in pairs for cell in pair) <= set(request.free_cells()):
         return "a portal lies off the free cells"
+    assert report.min_stops is not None  # asked of a strong level
     for a, b in pairs:
         without = level.replace(portals=tuple(p for p in level.portals if a not in p and b not in p))
         found = min_stops(without)

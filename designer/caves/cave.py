@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any, cast
 
 from designer.core.errors import LevelError
 from designer.core.level import COIN_CHAR, DOOR_CHARS, ITEM_CHAR, Cell
@@ -302,7 +303,7 @@ class Cave:
     def to_json(self) -> dict:
         rooms = []
         for room in self.rooms:
-            found = {"name": room.name, "rows": list(room.rows)}
+            found: dict[str, Any] = {"name": room.name, "rows": list(room.rows)}
             if room.at is not None:
                 found["at"] = list(room.at)
             if room.floor != 1:
@@ -328,7 +329,7 @@ class Cave:
                              _whole(room.get("floor", 1))) for room in map(_object, rooms)]
             joined = [Link(_text(link, "kind"), parse_door(_text(link, "from")), parse_door(_text(link, "to")),
                            link.get("lock")) for link in map(_object, links)]
-            held = [Key(_text(key, "name"), _text(key, "room"), _json_cell(key.get("cell"), False))
+            held = [Key(_text(key, "name"), _text(key, "room"), cast(Cell, _json_cell(key.get("cell"), False)))
                     for key in map(_object, keys)]
             return cls(tuple(made), tuple(joined), parse_door(_text(obj, "entrance")), parse_door(_text(obj, "exit")),
                        tuple(held))

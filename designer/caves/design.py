@@ -431,9 +431,14 @@ def _design(request: CaveRequest, seed: int, time_limit: float, workers: int, ex
         share = max(ROOM_SECONDS, ROUND_SHARE * time_limit / max(1, len(jobs)))  # of work: the request's figure
         jobs = [replace(job, time_limit=share) for job in jobs]
         steps.label(f"round {rounds}: designing {len(jobs)} room{'s' if len(jobs) != 1 else ''}")
-        results = {}
+        results: dict = {}
         if executor is not None and len(jobs) > 1:
-            executor.run(design_room, jobs, lambda job, result: (results.__setitem__(job.seed, result), steps.step()))  # noqa: B023 (run before the loop goes on)
+
+            def designed(job, result, results=results) -> None:
+                results[job.seed] = result
+                steps.step()
+
+            executor.run(design_room, jobs, designed)
         else:
             for job in jobs:
                 results[job.seed] = design_room(replace(job, cancel=cancel))
@@ -469,11 +474,12 @@ def _design(request: CaveRequest, seed: int, time_limit: float, workers: int, ex
                       "request": request.to_json()}
             return CaveDesign(filled, report, record)
         held(f"the cave filled in round {rounds} failed its check: {why}")
-        if report.way is not None and report.strong and report.min_stops < request.min_stops:
+        if (report.way is not None and report.strong and report.min_stops is not None
+                and report.min_stops < request.min_stops):
             short = request.min_stops - report.min_stops
-            on_way = [p for p in passages if p.room in {visit.room for visit in report.way.visits}]
-            for p in on_way:
-                low[p] = min(most[p], max(low[p], bands[p] + -(-short // max(1, len(on_way)))))
+            along = [p for p in passages if p.room in {visit.room for visit in report.way.visits}]
+            for p in along:
+                low[p] = min(most[p], max(low[p], bands[p] + -(-short // max(1, len(along)))))
         else:
             redesign += 1  # weak as a whole, or a key idle: the rooms again, from other seeds
 

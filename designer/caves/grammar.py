@@ -220,7 +220,7 @@ def draw(rooms: int, keys: int, size: tuple[int, int], seed: int = 0, floors: in
         spots = [main - 2]
     at_loop = rng.choice(spots) if loop else None  # main rooms at_loop and at_loop + 1
     names = [f"m{k + 1}" for k in range(main)]
-    column = {}
+    column: dict[int, int] = {}
     for k in range(main):
         column[k] = column[k - 1] + 1 if k and floor_of[k] == floor_of[k - 1] else 0
         drawing.room(names[k], floor_of[k], (0, column[k] * w))
@@ -253,7 +253,8 @@ def draw(rooms: int, keys: int, size: tuple[int, int], seed: int = 0, floors: in
         drawing.key(f"k{j + 1}", side)
     # the loop: two rooms below two main rooms side by side
     if loop:
-        below = []
+        below: list[str] = []
+        assert at_loop is not None  # drawn with the loop
         for k in (at_loop, at_loop + 1):
             name = f"l{len(below) + 1}"
             drawing.room(name, floor_of[k], (h, column[k] * w))
@@ -269,9 +270,9 @@ def draw(rooms: int, keys: int, size: tuple[int, int], seed: int = 0, floors: in
                                   drawing.any_door(names[0], ("right", "bottom"))))
     elif floors > 1:
         upper = rng.randint(1, floors - 1)  # a hole from floor `upper` down to the floor below
-        a = rng.choice([k for k in range(main) if floor_of[k] == upper and k != main - 1] or [main - 1])
-        b = rng.choice([k for k in range(main) if floor_of[k] == upper + 1])
-        drawing.links.append(Link("hole", drawing.any_door(names[a], ("left", "right", "bottom")),
-                                  drawing.any_door(names[b], ("left", "right", "bottom"))))
+        top = rng.choice([k for k in range(main) if floor_of[k] == upper and k != main - 1] or [main - 1])
+        bottom = rng.choice([k for k in range(main) if floor_of[k] == upper + 1])
+        drawing.links.append(Link("hole", drawing.any_door(names[top], ("left", "right", "bottom")),
+                                  drawing.any_door(names[bottom], ("left", "right", "bottom"))))
     entrance = drawing.any_door(names[0], ("right", "bottom"))
     return drawing.cave(entrance, exit_)

@@ -23,7 +23,7 @@ from functools import cached_property
 
 import numpy as np
 
-from designer.caves.cave import Cave, Door
+from designer.caves.cave import Cave, Door, Link
 from designer.core import kernels
 from designer.core.errors import LevelError
 from designer.core.items import States
@@ -118,7 +118,7 @@ def states(cave_sheet: Sheet, capture: bool = True, without: int | None = None) 
     names = [key.name for key in cave.keys]
     tables = []
     for held in range(full):
-        shut = set()  # the door cells of the links whose key is not held: rock
+        shut: set[Cell] = set()  # the door cells of the links whose key is not held: rock
         for link in cave.links:
             if link.lock is not None and not held >> names.index(link.lock) & 1:
                 shut.update(level.cell(cave_sheet.door(door)) for door in (link.a, link.b)[:1 if link.one_way else 2])
@@ -258,7 +258,7 @@ class KeyWorth:
     @property
     def matters(self) -> bool:
         """Without it the exit cannot be reached, or the way through is longer."""
-        return self.needed or (self.stops is not None and self.without > self.stops)
+        return self.without is None or (self.stops is not None and self.without > self.stops)
 
     def to_dict(self) -> dict:
         return {"name": self.name, "taken_at": self.taken_at, "min_stops_without": self.without,
@@ -270,7 +270,7 @@ class LinkUse:
     """A link: whether the player ever passes it, and whether a move through it cannot be undone
     (it leaves its strongly connected component of states: one way in play)."""
 
-    link: object
+    link: Link
     used: bool
     one_way: bool
 
@@ -376,6 +376,7 @@ def failure(cave: Cave, min_stops: int = 1, max_stops: int | None = None, report
         return "the exit cannot be reached from the entrance"
     if not report.strong:
         return f"the cave is weak: {report.traps} states cannot reach the exit"
+    assert report.min_stops is not None  # the way is found
     if report.min_stops < min_stops:
         return f"the cave's min stops {report.min_stops} is below {min_stops}"
     if max_stops is not None and report.min_stops > max_stops:

@@ -83,8 +83,8 @@ def draw_plan(cave: Cave, *, cell: int = PLAN_CELL, way: bool = False):
     for link in cave.links:
         for door, other in ((link.a, link.b), (link.b, link.a)):
             far = cave.room(other[0]).floor != cave.room(door[0]).floor or link.kind != "door"
-            way = "from" if link.one_way and door == link.b else "to"  # a hole's landing: where it comes from
-            label = (f"{link.kind} {way} {door_text(other)}" if far else "") + (f" lock {link.lock}" if link.lock else "")
+            heading = "from" if link.one_way and door == link.b else "to"  # a hole's landing: where it comes from
+            label = (f"{link.kind} {heading} {door_text(other)}" if far else "") + (f" lock {link.lock}" if link.lock else "")
             if label:
                 labels.append((label.strip(), door, LOCK_FILL if link.lock else LABEL_FILL))
     labels += [(name, door, LABEL_FILL) for name, door in (("entrance", cave.entrance), ("exit", cave.exit))]

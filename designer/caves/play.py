@@ -20,7 +20,7 @@ from designer.caves.cave import Cave, door_words
 from designer.caves.graph import sheet, solve
 
 #: The cave's rules on the page (``static/cave.js``), after those of portals.
-CAVE_JS = resources.files("designer.export").joinpath("static", "cave.js").read_text().split("*/\n", 1)[1]
+CAVE_JS = resources.files("designer.export").joinpath("static").joinpath("cave.js").read_text().split("*/\n", 1)[1]
 
 #: Each key's colour on the page, its locks drawn in the same (a cave holds at most 4 keys).
 KEY_COLOURS = ("#d4a017", "#2f80ed", "#27ae60", "#c0392b")

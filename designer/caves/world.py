@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from designer.caves.cave import (
     KINDS,
@@ -83,7 +84,7 @@ def world_files(cave: Cave, cell: int = 32) -> dict[str, str]:
                         r, c = int(obj["y"]) // cell, int(obj["x"]) // cell
                         key = next(k for k in cave.keys if k.room == room.name and k.cell == (r, c))
                         obj.update(name=key.name, type="key")
-            objects = []
+            objects: list[dict] = []
             for link in cave.links:
                 for door, other in ((link.a, link.b), (link.b, link.a))[:1 if link.one_way else 2]:
                     if door[0] != room.name:
@@ -94,7 +95,7 @@ def world_files(cave: Cave, cell: int = 32) -> dict[str, str]:
                                     "x": c * cell, "y": r * cell, "width": cell, "height": cell, "rotation": 0,
                                     "visible": True, "properties": [_prop("to", "string", door_text(other)), *extra]})
             document["nextobjectid"] += len(objects)
-            landings = []  # where each hole lands: an object on its far door, saying where it comes from
+            landings: list[dict] = []  # where each hole lands: an object on its far door, saying where it comes from
             for link in cave.links:
                 if link.one_way and link.b[0] == room.name:
                     r, c = cave.door_cell(link.b)
@@ -146,7 +147,8 @@ def _world(source) -> list[tuple[Path, dict]]:
     maps = document.get("maps") if isinstance(document, dict) else None
     if not isinstance(maps, list) or not maps:
         raise LevelError(f"{source}: not a Tiled world with maps (a \"maps\" list)")
-    folder, found = Path(source).parent, []
+    folder = Path(source).parent
+    found: list = []
     for entry in maps[:64 + 1]:
         name = entry.get("fileName") if isinstance(entry, dict) else None
         if not isinstance(name, str) or not name or PurePosixPath(name).is_absolute() or ".." in PurePosixPath(name).parts:
@@ -168,12 +170,17 @@ def _read(source):
     from designer.formats.tiled_map import read_map
     from designer.formats.tiled_objects import layers_of, object_cell
 
-    rooms, links, keys, ends, users = [], [], [], {}, {}
+    rooms: list[CaveRoom] = []
+    links: list[Link] = []
+    keys: list[Key] = []
+    ends: dict[str, Any] = {}
+    users: dict[str, Any] = {}
     for path, entry in _world(source):
         user = read_map(path, named=True)
         try:
             props = {p.get("name"): p.get("value") for p in _properties(user.document)}
-            name = props.get("room") if isinstance(props.get("room"), str) else path.stem
+            given = props.get("room")
+            name: str = given if isinstance(given, str) else path.stem
             tw, th = user.document["tilewidth"], user.document["tileheight"]
             at = parse_cell(props["at"], "the map's property at") if isinstance(props.get("at"), str) else (
                 int(entry.get("y", 0)) // th, int(entry.get("x", 0)) // tw)

@@ -21,7 +21,7 @@ _ENDED = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated", signal.SIG
 def _ended_while_loading(signum: int, _frame) -> None:
     """A signal before the command runs: nothing is started or written yet, so say so and go."""
     try:
-        os.write(2, f"designer: {_ENDED[signum]}\n".encode())
+        os.write(2, f"designer: {_ENDED[signal.Signals(signum)]}\n".encode())
     finally:
         os._exit(128 + signum)
 

@@ -41,7 +41,8 @@ INTERRUPTED = 128 + signal.SIGINT
 
 def command_names() -> list[str]:
     """The commands, in the order ``designer --help`` lists them: what ``app`` has registered."""
-    names = [command.name or command.callback.__name__.replace("_", "-") for command in app.registered_commands]
+    names = [command.name or getattr(command.callback, "__name__", "").replace("_", "-")
+             for command in app.registered_commands]
     return names + [group.name for group in app.registered_groups]
 
 

@@ -50,7 +50,7 @@ def _difficulty_presets() -> dict:
 
 
 #: The presets of ``designer.search.difficulty``, as the option's choices and its help.
-Difficulty = Enum("Difficulty", {name: name for name in _difficulty_presets()}, type=str)
+Difficulty = Enum("Difficulty", {name: name for name in _difficulty_presets()}, type=str)  # type: ignore[misc]  # members from the presets
 DIFFICULTY_HELP = "A preset: " + "; ".join(f"{p.name}, {p.summary}" for p in _difficulty_presets().values()) + "."
 
 

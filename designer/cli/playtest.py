@@ -39,6 +39,7 @@ def playtest(
     for line in playtests.lines(found):
         echo(line)
     if found.fit is not None:
+        assert fit is not None  # fitted when --fit names its file
         f = found.fit
         echo(f"fit: skill {found.player.skill:g}, back_aversion {found.player.back_aversion:g} from {f['choices']} "
              f"choices (log-likelihood {f['log_likelihood_per_choice']} a choice; at random "

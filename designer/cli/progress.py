@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from contextlib import contextmanager
+from typing import Any
 
 from designer.core.control import Update, no_progress
 
@@ -33,7 +34,7 @@ def progress_bar(enabled: bool):
             nonlocal task
             if task is None:
                 task = bar.add_task(update.label or "", total=update.total)
-            label = {"description": update.label} if update.label is not None else {}
+            label: dict[str, Any] = {"description": update.label} if update.label is not None else {}
             bar.update(task, completed=update.done, total=update.total, **label)
 
         yield show

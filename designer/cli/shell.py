@@ -189,4 +189,4 @@ def _method_names() -> tuple[str, ...]:
 
 
 #: The registry's methods (``designer.search.methods``), as the options' choices.
-Method = Enum("Method", {name: name for name in _method_names()}, type=str)
+Method = Enum("Method", {name: name for name in _method_names()}, type=str)  # type: ignore[misc]  # members from the registry

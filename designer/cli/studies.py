@@ -97,9 +97,10 @@ def compare(
         table.add_column(column, justify="left" if column in ("K", "method") else "right")
     for row in table_rows(result):
         table.add_row(*row)
-    console = Console(file=io.StringIO(), width=Console().width, force_terminal=sys.stdout.isatty())
+    text = io.StringIO()
+    console = Console(file=text, width=Console().width, force_terminal=sys.stdout.isatty())
     console.print(table)
-    echo(console.file.getvalue(), nl=False)
+    echo(text.getvalue(), nl=False)
 
 
 @app.command(rich_help_panel=STUDIES, epilog=examples(

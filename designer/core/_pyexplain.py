@@ -216,12 +216,14 @@ def _trap(x: _Layout, table, start: int, goal: int, bad: list[int], route: int, 
         x.minimize(mark, keep, t, goal, goal)
         if best is None or len(mark) < len(best):
             best, best_t = mark, t
+    assert best is not None  # bad is never empty, and the first candidate is always kept
     return _emit(best, 1, route, best_t, out)
 
 
 def _cheapest(x: _Layout, table, origin: int, cap: int) -> list[int]:
     """Fewest-literal ways from origin: the move (u * 4 + d) that reaches each cell, -1 for none."""
-    cost, via = [None] * x.n, [-1] * x.n
+    cost: list = [None] * x.n  # None: not reached yet
+    via = [-1] * x.n
     cost[origin] = 0
     heap = [origin]
     while heap:

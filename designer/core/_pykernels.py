@@ -208,7 +208,10 @@ def _room_score(terrain: np.ndarray, h: int, w: int, routes: list, mode: int) ->
             return -1
         total += min(stops, floor)
         least = stops if least is None else min(least, stops)
-    return total if mode == 0 else least
+    if mode == 0:
+        return total
+    assert least is not None  # a room has a route
+    return least
 
 
 def exhaustive(base, h: int, w: int, free_cells, start_ok, goal_ok, syms, nsyms: int, rocks: int, first: int,
@@ -262,6 +265,7 @@ def exhaustive(base, h: int, w: int, free_cells, start_ok, goal_ok, syms, nsyms:
                 need = max(best, threshold)
                 if to_goal[s] < need:
                     continue
+                assert moves is not None  # built with to_goal, above
                 _, order = _reach_lists(moves, n, s, g)
                 if any(to_goal[u] < 0 for u in order):
                     continue  # a trap

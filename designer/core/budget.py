@@ -172,10 +172,11 @@ class Budget:
     clock ``clock`` ("wall" or "cpu"; by default ``default_clock()``)."""
 
     time_limit: float
-    t0: float | None = None
+    # None: now (filled in by __post_init__, so a budget's t0 and clock are always set)
+    t0: float = None  # type: ignore[assignment]
     # set: nothing is left (a CancelToken, or a process-shared event in forked searches)
     ended: CancelToken | None = field(default=None, compare=False, repr=False)
-    clock: str | None = None
+    clock: str = None  # type: ignore[assignment]
     # when it was made, on the wall clock: what a record says the work took, whatever the clock
     began: float = field(default_factory=time.perf_counter, compare=False, repr=False)
 
@@ -192,7 +193,7 @@ class Budget:
         return CLOCKS[self.clock]()
 
     def _kin(self, time_limit: float, t0: float | None = None, ended=None) -> Budget:
-        return Budget(time_limit, t0, ended, self.clock)
+        return Budget(time_limit, self.now() if t0 is None else t0, ended, self.clock)
 
     def cancellable(self) -> Budget:
         """This budget (same start and limit), which ``cancel`` can end early with its shares; the
@@ -202,6 +203,7 @@ class Budget:
 
     def cancel(self) -> None:
         """End this budget, and every share and cut of it, now (it must be ``cancellable``)."""
+        assert self.ended is not None, "only a cancellable budget is cancelled"
         self.ended.set()
 
     def cancelled(self) -> bool:

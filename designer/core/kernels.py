@@ -21,7 +21,7 @@ from designer.core import _pykernels
 from designer.core.budget import add_work
 
 try:
-    from designer.core import _kernels as _compiled
+    from designer.core import _kernels as _compiled  # type: ignore[attr-defined]  # the C extension
 except ImportError:  # built without a compiler, or a checkout that was never built
     _compiled = None
 

@@ -66,6 +66,10 @@ class Grid:
 
     terrain: np.ndarray
 
+    def rows(self) -> list[str]:
+        """The grid's rows in the text form (a level and a room each write their own)."""
+        raise NotImplementedError
+
     @property
     def height(self) -> int:
         return int(self.terrain.shape[0])
@@ -205,7 +209,7 @@ class Level(Grid):
         )
 
     def __hash__(self) -> int:
-        key = (self.start, self.goal, self.terrain.shape, self.terrain.tobytes())
+        key: tuple = (self.start, self.goal, self.terrain.shape, self.terrain.tobytes())
         if not self.plain:
             key += (self.portals, self.floors)
         key += (self.items,) if self.items else ()

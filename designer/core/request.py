@@ -42,6 +42,13 @@ class RouteBand:
     #: the text form: a user's room always takes its items on every route.
     items: bool = True
 
+    @property
+    def floor(self) -> int:
+        """The band's floor: every band of a room's request has one (its routes are filled in
+        before a search reads them)."""
+        assert self.min_stops is not None, f"route {self.a}:{self.b} has no floor yet"
+        return self.min_stops
+
     @classmethod
     def parse(cls, text: str) -> RouteBand:
         """'A:B', 'A:B=K' or 'A:B=K..M'; LevelError (one line) for anything else."""
@@ -216,7 +223,7 @@ class LayoutRequest:
             rows[r][c] = char
         for r, c in self.pinned_items if band.items else ():
             rows[r][c] = ITEM_CHAR
-        return LayoutRequest(height=self.height, width=self.width, frame=False, min_stops=band.min_stops,
+        return LayoutRequest(height=self.height, width=self.width, frame=False, min_stops=band.floor,
                              max_stops=band.max_stops, max_rocks=self.max_rocks, snow=self.snow,
                              template=tuple("".join(row) for row in rows), min_choices=self.min_choices,
                              unique=self.unique, items=self.items if band.items else 0,
@@ -230,7 +237,7 @@ class LayoutRequest:
         """What a room's searches count toward when meeting its routes' floors: the sum over
         routes of min(stops, floor), which reaches the sum of the floors exactly when every route
         does (``designer.core.space.LayoutSpace.room_scores``)."""
-        return sum(band.min_stops for band in self.route_bands)
+        return sum(band.floor for band in self.route_bands)
 
     @property
     def asks_for_choices(self) -> bool:

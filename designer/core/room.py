@@ -106,7 +106,7 @@ class Room(Grid):
         for src, dst in self.portals:
             for cell in (src, dst):
                 if tuple(cell) in seen:
-                    raise LevelError(f"portal or target ({cell[0]}, {cell[1]}) lies on door {seen[tuple(cell)]}")
+                    raise LevelError(f"portal or target ({cell[0]}, {cell[1]}) lies on door {seen[(cell[0], cell[1])]}")
         # the grid itself (its size and terrain codes), its floors and portals, checked as a level's
         ends = [cell for _, cell in doors[:2]]  # a vault's both on its door
         grid = Level(terrain, ends[0], ends[-1], items=self.items, portals=self.portals, floors=self.floors,
@@ -177,7 +177,7 @@ class Room(Grid):
                 and self.portals == other.portals and self.floors == other.floors and self.coins == other.coins)
 
     def __hash__(self) -> int:
-        key = (self.doors, self.terrain.shape, self.terrain.tobytes())
+        key: tuple = (self.doors, self.terrain.shape, self.terrain.tobytes())
         if not self.plain:
             key += (self.portals, self.floors)
         key = key + (self.items,) if self.items else key

@@ -15,6 +15,7 @@ Tiled export) and ``draw_tile`` one of them (the play page's). ``svg_text`` and 
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from designer.analysis.graph import Analysis, analyze
 from designer.core.errors import DesignerError
@@ -23,7 +24,10 @@ from designer.core.level import ICE, ROCK, SNOW, Level
 from designer.core.limits import MAX_DRAWING_BYTES, MAX_SIDE_PIXELS
 from designer.core.room import Room
 
-draw = need("drawsvg", "pictures")
+if TYPE_CHECKING:
+    import drawsvg as draw
+else:
+    draw = need("drawsvg", "pictures")
 
 #: Pixels per cell unless asked otherwise.
 DEFAULT_CELL = 32
@@ -174,7 +178,7 @@ def _move_arrows(group: draw.Group, level: Level, cell: float, analysis: Analysi
 PORTAL_FILL = "#22223b"
 
 
-def _passages(group: draw.Group, level: Level, cell: float) -> None:
+def _passages(group: draw.Group, level: Level | Room, cell: float) -> None:
     """A level's portals (a dark hole with the portal's letter, and an arrow with its target's
     letter in its corner), the cells one-way portals lead to (the letter), and each named floor's
     name over a line at its top."""

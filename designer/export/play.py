@@ -67,6 +67,7 @@ def kind_rows(level: Level | Room) -> list[str]:
 def level_entry(entry: LevelFile) -> dict:
     """What the page knows of one level: its tiles, ends, par (-1 when unsolvable) and stars."""
     level = entry.level
+    assert isinstance(level, Level)  # a room is played route by route (route_entries)
     solution = solve(level)
     stars = entry.stars_for(solution.stops) if solution else None
     return {"name": entry.name, "rows": level.rows(),
@@ -277,14 +278,14 @@ _DOOR_MARKS = """
 
 #: The sliding rules in JavaScript (one slide, and the next move of a fewest-moves way), which the
 #: page holds and the studio serves: one copy of them (its comment stays in the file).
-RULES_JS = resources.files("designer.export").joinpath("static", "rules.js").read_text().split("*/\n", 1)[1]
+RULES_JS = resources.files("designer.export").joinpath("static").joinpath("rules.js").read_text().split("*/\n", 1)[1]
 #: The rules of portals, floors and wrap-around (``static/passages.js``): its ``slide`` takes the
 #: place of ``RULES_JS``'s on a page whose levels have them.
-PASSAGES_JS = resources.files("designer.export").joinpath("static", "passages.js").read_text().split("*/\n", 1)[1]
+PASSAGES_JS = resources.files("designer.export").joinpath("static").joinpath("passages.js").read_text().split("*/\n", 1)[1]
 
 #: The template's placeholders: __NAME__, where the page's parts go.
 _PLACEHOLDER = re.compile(r"__([A-Z_]+?)__")
 
 
 #: The page, its parts where ``__NAME__`` stands (``static/play.html``).
-_TEMPLATE = resources.files("designer.export").joinpath("static", "play.html").read_text()
+_TEMPLATE = resources.files("designer.export").joinpath("static").joinpath("play.html").read_text()

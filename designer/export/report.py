@@ -71,6 +71,7 @@ def report(level: Level, analysis: Analysis) -> str:
     lines.append(f"solvability: {a.solvability}    reversible: {_yes(a.reversible)}")
     if a.solution:
         s, d = a.solution, a.distance_solution
+        assert d is not None  # solvable: a least-distance way too
         lines.append(f"min stops: {s.stops}  (distance {s.distance})  {s.moves}")
         lines.append(f"least distance: {d.distance}  ({d.stops} stops)  {d.moves}")
         if a.items:

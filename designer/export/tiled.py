@@ -134,7 +134,7 @@ def passage_markers(level: Level | Room, cell: int, first: int) -> list[dict]:
 
     marks = mark_cells(level.portals) if level.portals else {}
     target = dict(level.portals)
-    found = []
+    found: list = []
     for at, mark in marks.items():
         obj = _marker(first + len(found), mark, "portal" if at in target else "target", cell, at)
         if at in target:
@@ -423,6 +423,7 @@ def to_tiled_file(entry: LevelFile, *, cell: int = DEFAULT_CELL, image: str | No
     """The map of a level file: with the seed its generator record keeps, and its own star
     thresholds (a pack's), when it has them."""
     seed = entry.generator.get("seed")
+    assert isinstance(entry.level, Level)  # a room's map is room_to_tiled's
     solution = solve(entry.level)
     stars = entry.stars_for(solution.stops) if solution else None
     return to_tiled(entry.level, cell=cell, seed=seed if type(seed) is int else None, stars=stars, image=image)

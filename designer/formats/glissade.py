@@ -128,7 +128,8 @@ def read_level(obj: dict, coins: str = "coins", index: int = 0) -> GlissadeLevel
     thresholds = obj.get("thresholds")
     stars = tuple(thresholds) if isinstance(thresholds, list) and all(
         type(t) is int and t > 0 for t in thresholds) and thresholds else ()
-    name = obj.get("name") if isinstance(obj.get("name"), str) else ""
+    given = obj.get("name")
+    name = given if isinstance(given, str) else ""
     return GlissadeLevel(level, name, index, stars[0] if stars else None, stars, coin_cells,
                          coins if coin_cells else "")
 
@@ -176,7 +177,8 @@ def replay(found: GlissadeLevel, moves: str) -> str | None:
 
     level = found.level
     coins = {level.index(cell) for cell in found.coins}
-    goal, cell, got = level.index(level.goal), level.index(level.start), set()
+    goal, cell = level.index(level.goal), level.index(level.start)
+    got: set[int] = set()
     for k, letter in enumerate(moves):
         slide = trace(level, cell, DIRECTIONS.index(letter), goal, laps=True)
         # no move: blocked, round and round for ever, or back onto its cell with no coin taken

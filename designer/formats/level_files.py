@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from designer.core.errors import LevelError
 from designer.core.level import Level
@@ -142,7 +142,7 @@ def _extended_from_json(obj: dict) -> tuple[list[str], tuple, tuple]:
     return plain, pairs, tuple(Floor(f["name"], f["top"], f["height"], f["width"], f.get("wrap", "")) for f in floors)
 
 
-def level_from_json(obj: object) -> Level:
+def level_from_json(obj: Any) -> Level:
     """Read a JSON level object; ``rows`` is the truth and ``start``/``goal`` must agree with it."""
     _json_header(obj)
     extended = "floors" in obj or "portals" in obj
@@ -342,7 +342,8 @@ def _level_file(source: str | Path, name: str | None, parse) -> LevelFile:
         text = decode_text(data)
     except LevelError as exc:
         raise LevelError(exc if str(source) == "-" else f"{source}: {exc}") from None
-    generator, stars = {}, None
+    generator: dict[str, Any] = {}
+    stars = None
     if text.lstrip().startswith("{"):
         obj = load_json(text)
         generator = obj.get("generator") if isinstance(obj.get("generator"), dict) else {}

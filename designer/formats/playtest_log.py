@@ -31,10 +31,11 @@ import json
 import os
 import re
 import stat
+from collections.abc import Iterable
 from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import repeat
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from designer.core.errors import DesignerError
 from designer.core.limits import MAX_LOG_BYTES, MAX_LOG_LEVELS
@@ -61,7 +62,7 @@ class Event(NamedTuple):
     def to_json(self) -> dict:
         out = {"visit": self.visit, "t": self.t, "level": self.level, "attempt": self.attempt, "event": self.kind}
         if self.kind == "move":
-            out.update(move=self.move, at=list(self.at), by=self.by)
+            out.update(move=self.move, at=list(self.at or ()), by=self.by)
         elif self.kind == "hint":
             out["hint"] = self.move
         elif self.kind == "finish":
@@ -156,10 +157,11 @@ def _parse(text: str, name: str) -> Log:
     found = list(map(_MOVE_LINE.fullmatch, body))
     fast = [k for k, one in enumerate(found) if one is not None]
     if fast:
-        visit, t, level, attempt, move, row, col, by = zip(*(found[k].groups() for k in fast))
+        columns: list[Any] = list(zip(*(one.groups() for one in found if one is not None)))
+        visit, t, level, attempt, move, row, col, by = columns
         t, level, attempt, row, col = (list(map(int, column)) for column in (t, level, attempt, row, col))
         if max(t) > 10**12 or max(level) >= count or max(attempt) > 10**9 or max(row) > 10_000 or max(col) > 10_000:
-            fits = [t[j] <= 10**12 and level[j] < count and attempt[j] <= 10**9 and row[j] <= 10_000 and col[j] <= 10_000
+            fits: Iterable[bool] = [t[j] <= 10**12 and level[j] < count and attempt[j] <= 10**9 and row[j] <= 10_000 and col[j] <= 10_000
                     for j in range(len(fast))]  # those out of range: read by the reader below, which says why
         else:
             fits = repeat(True)
@@ -172,7 +174,7 @@ def _parse(text: str, name: str) -> Log:
     if slow:
         for k in slow:  # each line on its own: a cut line joined to the next, or two on one, is no line
             events[k] = event_of(_line(body[k], name, k + 2), name, k + 2, count)
-    return Log(pack, tuple((one["name"], one["id"]) for one in levels), tuple(events))
+    return Log(str(pack), tuple((one["name"], one["id"]) for one in levels), tuple(events))
 
 
 #: A move's line as the page (no spaces) and ``write`` (a space after each ``:`` and ``,``) write

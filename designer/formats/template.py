@@ -69,13 +69,13 @@ def parse_template_parts(text: str) -> tuple[tuple[str, ...], tuple | None, tupl
                 marks[ch] = (r, c)
         rows.append("".join("." if ch in MARKS else ch for ch in row))
     portals = resolve_links(marks, links)
-    rows = parse_template("\n".join(rows))
+    filled = parse_template("\n".join(rows))
     for cell in {cell for pair in portals for cell in pair}:
-        if rows[cell[0]][cell[1]] != ".":
+        if filled[cell[0]][cell[1]] != ".":
             raise LevelError(f"portal or target at row {cell[0]}, col {cell[1]} is not on ice")
-    if any(ch in DOOR_CHARS for row in rows for ch in row):
+    if any(ch in DOOR_CHARS for row in filled for ch in row):
         raise LevelError("a template with floors, wrap-around or portals marks a level's S and G, not a room's doors")
-    return rows, tuple((f.name, f.top, f.height, f.width, f.wrap) for f in floors), portals or None
+    return filled, tuple((f.name, f.top, f.height, f.width, f.wrap) for f in floors), portals or None
 
 
 def read_template_parts(source: str | Path) -> tuple[tuple[str, ...], tuple | None, tuple | None]:

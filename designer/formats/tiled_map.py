@@ -35,6 +35,7 @@ import functools
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from designer.core.errors import LevelError
 from designer.core.level import DOOR_CHARS, Level
@@ -147,8 +148,8 @@ def level_from_map(user: UserMap) -> Level | Room:
     if user.is_room:
         found = Room.from_rows(list(user.rows))
         return Room(found.terrain, found.doors, "tiled", found.items, portals, floors, found.coins)
-    found = Level.from_rows(list(user.rows))
-    return Level(found.terrain, found.start, found.goal, "tiled", found.items, portals, floors, found.coins)
+    level = Level.from_rows(list(user.rows))
+    return Level(level.terrain, level.start, level.goal, "tiled", level.items, portals, floors, level.coins)
 
 
 @_malformed
@@ -160,7 +161,8 @@ def map_from_document(document: object, folder: Path | None = None) -> UserMap:
 
 def _size(document: dict) -> tuple[int, int, int, int]:
     """The map's height, width and tile size, checked before anything is decoded."""
-    height, width, tile_w, tile_h = (document.get(key) for key in ("height", "width", "tilewidth", "tileheight"))
+    sizes: list[Any] = [document.get(key) for key in ("height", "width", "tilewidth", "tileheight")]
+    height, width, tile_w, tile_h = sizes
     if not all(type(v) is int and v >= 1 for v in (height, width, tile_w, tile_h)):
         raise LevelError("the map's width, height, tilewidth and tileheight must be whole numbers from 1")
     if height > MAX_DESIGN_SIDE or width > MAX_DESIGN_SIDE:
@@ -336,7 +338,7 @@ def _layer_data(layer: dict, height: int, width: int) -> list[int]:
     return data
 
 
-def _base64_cells(text: str, compression: str, name: str, cells: int) -> list[int]:
+def _base64_cells(text: str, compression: str, name: str | None, cells: int) -> list[int]:
     """A base64 layer's gids: decoded, inflated no further than ``cells`` gids (a layer that
     inflates further is refused before it is held), four little-endian bytes each."""
     size = 4 * cells

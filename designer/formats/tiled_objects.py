@@ -7,6 +7,7 @@ and refuses, in one LevelError line, anything not laid out as Tiled writes it.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from designer.core.errors import LevelError
 from designer.core.level import DOOR_CHARS, Cell
@@ -87,7 +88,7 @@ def objects_of(layer: dict) -> list:
     return objects
 
 
-def layer_at(document: dict, path: tuple[int, ...]) -> dict:
+def layer_at(document: dict, path: tuple[int, ...]) -> Any:
     """The layer of a map at ``path`` (indices through its groups)."""
     layers, layer = document["layers"], None
     for k in path:

@@ -30,6 +30,7 @@ from __future__ import annotations
 import copy
 import re
 import xml.etree.ElementTree as ET
+from typing import Any
 from xml.parsers import expat
 
 from designer.core.errors import LevelError
@@ -124,7 +125,7 @@ def _properties(element: ET.Element) -> list[dict]:
     holder = element.find("properties")
     for prop in holder.findall("property") if holder is not None else ():
         kind = prop.get("type", "string")
-        value = prop.get("value", prop.text or "")
+        value: Any = prop.get("value", prop.text or "")
         if kind == "int":
             value = _whole(value)
         elif kind == "float":
@@ -208,7 +209,7 @@ def map_document(root: ET.Element) -> dict:
     """A ``<map>`` as Tiled's JSON map (the keys the designer reads; see the module docstring)."""
     if root.tag != "map":
         raise LevelError(f"not a Tiled map (its XML root is <{root.tag[:40]}>, not <map>)")
-    document = {"type": "map", "orientation": root.get("orientation"), "infinite": root.get("infinite") == "1"}
+    document: dict[str, Any] = {"type": "map", "orientation": root.get("orientation"), "infinite": root.get("infinite") == "1"}
     for key in ("width", "height", "tilewidth", "tileheight", "nextlayerid", "nextobjectid"):
         document[key] = _whole(root.get(key))
     document["properties"] = _properties(root)
@@ -241,6 +242,7 @@ def write_into(root: ET.Element, before: dict, after: dict, puzzle: tuple[int, .
     stays as it was."""
     root = copy.deepcopy(root)
     data = element_at(root, puzzle).find("data")
+    assert data is not None  # the puzzle layer was read from its <data>
     for key in list(data.attrib):
         del data.attrib[key]
     data.set("encoding", "csv")

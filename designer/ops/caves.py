@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from designer.core.control import CancelToken, OnProgress, no_progress
 from designer.core.errors import DesignerError, LevelError
@@ -59,6 +60,9 @@ def analyze(source: str):
     return analyze_cave(read_cave(source))
 
 
+if TYPE_CHECKING:
+    from designer.caves.design import CaveDesign
+
 @dataclass(frozen=True)
 class CaveOptions:
     """What a user asks ``designer cave`` for (None: not given)."""
@@ -82,7 +86,7 @@ class CaveOptions:
 
 @dataclass(frozen=True)
 class CaveMade:
-    design: object  # designer.caves.design.CaveDesign
+    design: CaveDesign
     text: str | None  # the file's text when it went to standard output
 
 
@@ -114,6 +118,7 @@ def request_for(options: CaveOptions):
         if not cave.free:
             raise DesignerError(f"{given}: every room is filled: nothing to design (mark free cells ?)")
     else:
+        assert options.rooms is not None  # a cave from nothing: --rooms
         size = options.size or (12, 12)
         floors = options.floors if options.floors is not None else 1
         grammar.check(options.rooms, options.keys, size, floors, options.shape)
@@ -281,11 +286,12 @@ def draft_view(text: str, reason: str) -> dict:
     names = {room.name for room in rooms}
     for link in listed("links"):
         try:
-            made = Link(link["kind"], parse_door(str(link["from"])), parse_door(str(link["to"])), link.get("lock"))
+            joined = Link(link["kind"], parse_door(str(link["from"])), parse_door(str(link["to"])),
+                          link.get("lock"))
         except (KeyError, LevelError):
             continue
-        if made.a[0] in names and made.b[0] in names:
-            links.append(made)
+        if joined.a[0] in names and joined.b[0] in names:
+            links.append(joined)
     for end in ("entrance", "exit"):
         try:
             ends[end] = parse_door(obj[end]) if isinstance(obj.get(end), str) else None
@@ -297,7 +303,7 @@ def draft_view(text: str, reason: str) -> dict:
         missing = " or ".join(end for end in ("entrance", "exit") if ends[end] is None)
         reason = f"no {missing} yet: make a door the {missing.split(' or ')[0]}"
 
-    words = door_words(SimpleNamespace(rooms=rooms, links=links, **ends))  # what door_words reads of a cave
+    words = door_words(SimpleNamespace(rooms=rooms, links=links, **ends))  # type: ignore[arg-type]  # what door_words reads of a cave
     return {"cave": obj, "draft": True, "free": True, "refused": [reason], "figures": f"not a cave yet: {reason}",
             "doors": {room.name: [[n, words.get((room.name, n), "leads nowhere yet")] for n in sorted(room.doors)]
                       for room in rooms}}

@@ -187,6 +187,7 @@ def plan(options: MakeOptions) -> Plan:
             requests = [request] * options.count
             expert = presets.EXPERT if options.difficulty == presets.EXPERT else None
         else:
+            assert options.curve is not None  # a pack by stops: a preset or a curve
             low, high = presets.parse_curve(options.curve)
             requests = presets.curve_requests(request, low, high, options.count)
             request = requests[-1]
@@ -212,6 +213,7 @@ def _felt_requests(options: MakeOptions, request: LayoutRequest) -> list[LayoutR
         low, high = felt.parse_curve(options.curve)
         targets = felt.curve_targets(low, high, options.count)
     else:
+        assert options.difficulty is not None  # by difficulty: a preset or a curve
         target = presets.preset(options.difficulty).felt
         if target is None:
             raise DesignerError(f"--difficulty {options.difficulty} is a search of its own, not a predicted difficulty: "
@@ -231,6 +233,7 @@ def plan_from(source: str, *, time_limit: float | None = None, workers: int | No
         record = GeneratorRecord.from_json(generator or None)
     except DesignerError as exc:
         raise DesignerError(f"--from {source}: {exc}") from None
+    assert record.request is not None  # from_json refuses a record without one
     made = Plan((record.request,), record.method, record.seed,
                 record.time_limit if time_limit is None else time_limit,
                 record.workers if workers is None else workers, record.maximize, record.maximize_choices,

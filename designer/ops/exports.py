@@ -174,6 +174,7 @@ def export_tiled(source: str, *, output_file: str | None = None, out: str | None
         images = [output.check_file(output.beside(maps[0], name), force=force, option="-o") for name, _ in tilesets]
     else:
         names = [f"{entry.name}.tmj" for entry in levels] + [name for name, _ in tilesets]
+        assert out is not None  # one of the two, as checked above
         paths = output.check_folder(out, names, force=force)
         maps, images = paths[:len(levels)], paths[len(levels):]
     documents = [json.dumps(tiled.room_to_tiled(entry.level, cell=cell) if room else
@@ -197,6 +198,7 @@ def _export_into(source: str, into: str, output_file: str | None, out: str | Non
 
     if out is not None:
         raise DesignerError("--into writes one level into one map: use -o FILE.tmj, not --out")
+    assert output_file is not None  # one of the two, as export_tiled checked
     if not is_map_path(into):
         raise DesignerError(f"--into {into}: a Tiled map (.tmj, .json or .tmx) is needed")
     xml = Path(into).suffix.lower() in XML_SUFFIXES

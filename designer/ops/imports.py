@@ -15,8 +15,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from designer.core.errors import LevelError
+
+if TYPE_CHECKING:
+    from designer.analysis.graph import Analysis
+    from designer.analysis.solver import Solution
+    from designer.analysis.tour import FullClear
+    from designer.formats.glissade import GlissadeLevel
 
 
 @dataclass(frozen=True)
@@ -25,10 +32,10 @@ class Imported:
     unsolvable), the game's par, and how the two compare."""
 
     name: str
-    source: object  # designer.formats.glissade.GlissadeLevel
-    solution: object  # designer.analysis.solver.Solution | None
-    report: object  # designer.analysis.graph.Analysis
-    full: object = None  # designer.analysis.tour.FullClear: a level with coins read as coins
+    source: GlissadeLevel
+    solution: Solution | None
+    report: Analysis
+    full: FullClear | None = None  # a level with coins read as coins
 
     @property
     def compared(self):
@@ -73,6 +80,7 @@ class Imported:
             return "not compared: its par takes the coins, read as ice here"
         if self.source.coins_as in ("items", "coins") and self.replayed is not None:
             return f"not a glissade solution ({self.replayed})"
+        assert self.stops is not None  # solved, above
         verdict = "par" if self.stops == self.par else "shorter than its par" if self.stops < self.par \
             else "longer than its par"
         if self.full is not None and not self.full.proven:

@@ -6,8 +6,21 @@ several doors (``designer.core.room``) gives its routes instead (``RoomSolved``,
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from designer.core.level import Level
+
+if TYPE_CHECKING:
+    from designer.analysis.coins import CoinReport
+    from designer.analysis.graph import Analysis
+    from designer.analysis.player import Figures
+    from designer.analysis.routes import RoomAnalysis
+    from designer.analysis.solver import Solution
+    from designer.analysis.structure import Structure
+    from designer.analysis.tour import FullClear
+    from designer.caves.cave import Cave
+    from designer.caves.graph import CaveAnalysis, Way
+    from designer.core.room import Room
 
 
 @dataclass(frozen=True)
@@ -15,8 +28,8 @@ class Solved:
     """A level and its optimal solution (None: the goal cannot be reached from the start)."""
 
     level: Level
-    solution: object | None
-    full: object = None  # with coins: designer.analysis.tour.FullClear
+    solution: Solution | None
+    full: FullClear | None = None  # with coins
 
 
 @dataclass(frozen=True)
@@ -26,10 +39,10 @@ class Analysed:
     its structure (``designer.analysis.structure.Structure``)."""
 
     level: Level
-    analysis: object
-    player: object = None
-    shape: object = None
-    coins: object = None  # with coins: designer.analysis.coins.CoinReport
+    analysis: Analysis
+    player: Figures | None = None
+    shape: Structure | None = None
+    coins: CoinReport | None = None  # with coins
     skipped: tuple = ()  # what the time limit left out: ("player" or "structure", why), each in a line
 
     def to_dict(self) -> dict:
@@ -50,7 +63,7 @@ class RoomSolved:
     """A room and the optimal solution of each route asked for
     (``designer.analysis.routes.RouteSolution``)."""
 
-    room: object
+    room: Room
     routes: list
     full: dict | None = None  # with coins: each route's full clear (designer.analysis.tour.FullClear), by name
 
@@ -59,8 +72,8 @@ class RoomSolved:
 class RoomAnalysed:
     """A room and the analysis of each route asked for (``designer.analysis.routes.RoomAnalysis``)."""
 
-    room: object
-    analysis: object
+    room: Room
+    analysis: RoomAnalysis
     full: dict | None = None  # with coins: each route's full clear, by name
 
     def to_dict(self) -> dict:
@@ -75,9 +88,9 @@ class CaveSolved:
     """A cave and its fewest-moves way through, room by room (``designer.caves.graph.Way``; None:
     the exit cannot be reached)."""
 
-    cave: object
-    way: object | None
-    full: object = None  # with coins: the cave's full clear (designer.caves.coins)
+    cave: Cave
+    way: Way | None
+    full: FullClear | None = None  # with coins: the cave's full clear (designer.caves.coins)
 
 
 @dataclass(frozen=True)
@@ -85,10 +98,10 @@ class CaveAnalysed:
     """A cave and its analysis (``designer.caves.graph.CaveAnalysis``), with what the model's
     player costs on the whole cave (``designer.analysis.player.Figures``; None: no way through)."""
 
-    cave: object
-    analysis: object
-    player: object = None
-    full: object = None  # with coins: the cave's full clear (designer.caves.coins)
+    cave: Cave
+    analysis: CaveAnalysis
+    player: Figures | None = None
+    full: FullClear | None = None  # with coins: the cave's full clear (designer.caves.coins)
 
     def to_dict(self) -> dict:
         out = self.analysis.to_dict()
@@ -146,7 +159,7 @@ def _read(source: str, routes: list | None):
 
 
 def solve(source: str, *, by: str = "moves", routes: list | None = None, time_limit: float = 10.0,
-          budget=None) -> Solved | RoomSolved:
+          budget=None) -> Solved | RoomSolved | CaveSolved:
     """Read a level (a path, or - for standard input) and solve it: fewest moves (ties: least
     distance) or least distance (``by="distance"``); a level with coins, its full clear too
     (within ``time_limit`` seconds, or ``budget``, a ``Budget`` the caller started:
@@ -169,7 +182,7 @@ def solve(source: str, *, by: str = "moves", routes: list | None = None, time_li
 
 
 def analyze(source: str, *, routes: list | None = None, player=None, time_limit: float = 10.0,
-            budget=None) -> Analysed | RoomAnalysed:
+            budget=None) -> Analysed | RoomAnalysed | CaveAnalysed:
     """Read a level and analyse it: class, reversibility, min stops, SCCs, traps, figures, and
     what the model's ``player`` (``designer.analysis.player.Player``; default: the fitted one)
     costs on it. A room: each of ``routes`` (every pair of doors i < j when None), and the room
@@ -190,8 +203,8 @@ def analyze(source: str, *, routes: list | None = None, player=None, time_limit:
         from designer.caves.graph import analyze as analyze_cave
         from designer.caves.graph import played
 
-        report = analyze_cave(found)
-        return CaveAnalysed(found, report, played(found, who) if report.way is not None else None,
+        cave_report = analyze_cave(found)
+        return CaveAnalysed(found, cave_report, played(found, who) if cave_report.way is not None else None,
                             full_clears(found, budget))
     _analysis_fits(found, budget)
     budget = budget.within(budget.left() - REPORT_CELL_SECONDS * found.height * found.width)  # the report's
@@ -328,7 +341,8 @@ def figures(rows: list[str]) -> dict:
                        "start": list(level.start), "goal": list(level.goal),
                        "items": [{"cell": list(item.cell), "adds": item.adds} for item in analysis.items]
                        if analysis.solution else [{"cell": list(cell), "adds": None} for cell in level.items],
-                       "stars": Stars.default(analysis.min_stops).to_json() if analysis.solution else None,
+                       "stars": Stars.default(analysis.min_stops).to_json()
+                       if analysis.solution and analysis.min_stops is not None else None,
                        "difficulty": _difficulty(level) if analysis.solution else None})
     free = sum(row.count("?") for row in rows)
     if free and routes:  # what a fill can still make of each route, not a judgement of free cells as ice

@@ -6,9 +6,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from designer.core.errors import DesignerError, shown
 from designer.core.limits import MAX_LIVE_LINES
+
+if TYPE_CHECKING:
+    from designer.analysis.player import Player
+    from designer.studies.playtests import Replayed
 
 
 @dataclass(frozen=True)
@@ -17,9 +22,9 @@ class Playtested:
     model's predictions beside the players', and the fit (None when not asked)."""
 
     pack: list
-    replayed: object
+    replayed: Replayed
     compared: list
-    player: object
+    player: Player
     fit: dict | None = None
 
 

@@ -104,13 +104,17 @@ def pareto(request: LayoutRequest, time_limit: float, *, seed: int = 0, workers:
     front = result.levels
     if not front:
         raise RequestNotMet(f"time limit reached: no strong reversible level found in {time_limit:g} s")
+    designs = [p.design for p in front]
+    assert all(design is not None for design in designs)  # a point of the front is a verified level
     as_obj = {"axis": axis, "front": [{"min_stops": p.min_stops, "options": p.options, "difficulty": p.difficulty,
-                         "level": level_to_json(p.design.level, generator=p.design.generator,
-                                                report=p.design.analysis)} for p in front]}
+                         "level": level_to_json(design.level, generator=design.generator,
+                                                report=design.analysis)}
+                                      for p, design in zip(front, designs) if design is not None]}
     if out is not None:
         with output.folder(out):
-            for k, point in enumerate(front):
-                output.write(Path(out) / f"level-{k + 1:03d}.txt", str(point.design.level) + "\n", force=force)
+            for k, design in enumerate(designs):
+                assert design is not None
+                output.write(Path(out) / f"level-{k + 1:03d}.txt", str(design.level) + "\n", force=force)
             output.write(Path(out) / "front.json", json.dumps(as_obj, indent=1) + "\n", force=force)
     if plot_file is not None:
         cloud = front_search.clouds(request, cloud_seconds, seed=seed)
@@ -150,7 +154,8 @@ def records(height: int, width: int, frame: bool, counts: list[int], time_limit:
     if checkpoint is not None:
         output.check_file(checkpoint, force=True, option="--checkpoint")
         kept = os.path.abspath(checkpoint)
-        if out is not None and kept in {os.path.abspath(out), *(os.path.abspath(t) for t in targets)}:
+        if out is not None and targets is not None and kept in {os.path.abspath(out),
+                                                                *(os.path.abspath(t) for t in targets)}:
             raise DesignerError(f"--checkpoint {checkpoint} is --out {out} or a file the run writes there: "
                                 "give the checkpoint a path of its own")
     executor = open_executor(dask, workers, cancel)
@@ -164,7 +169,7 @@ def records(height: int, width: int, frame: bool, counts: list[int], time_limit:
         executor.close()
     table = rec.markdown_table(height, width, frame, found)
     as_obj = rec.records_json(found)
-    if targets is not None:
+    if out is not None and targets is not None:
         with output.folder(out):
             output.write(targets[0], table, force=force)
             output.write(targets[1], json.dumps(as_obj, indent=2) + "\n", force=force)

@@ -32,11 +32,11 @@ def summary(found, plan) -> str:
             for one in found.routes.routes)
         what = "shortest route" if plan.maximize else "every route"
         proof = proof.replace(", proven optimal", f", {what} proven optimal") if plan.maximize else proof
-        items = (f"; {len(found.room.items)} item{'s' if len(found.room.items) != 1 else ''}, each mattering on every "
+        taken = (f"; {len(found.room.items)} item{'s' if len(found.room.items) != 1 else ''}, each mattering on every "
                  "route" if found.room.items else "")
         doors = len(found.room.doors)
         return (f"designed: a room of {doors} door{'s' if doors != 1 else ''}, min stops by route {routes}; "
-                f"every route strong and reversible{items}{proof} ({g.method}: {g.stage}, seed {g.seed}, "
+                f"every route strong and reversible{taken}{proof} ({g.method}: {g.stage}, seed {g.seed}, "
                 f"{g.seconds:.2f} s{skipped})")
     items = found.level.items if found.level is not None else ()
     level = found.level

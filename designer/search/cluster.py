@@ -72,6 +72,7 @@ class LocalHost:
         """The host's line of JSON, waited for while the token is unset and the host alive."""
         deadline = time.monotonic() + START_SECONDS
         out = self.process.stdout
+        assert out is not None  # started with a pipe
         while True:
             check(cancel)
             if select.select([out], [], [], 0.1)[0]:
@@ -104,7 +105,8 @@ class LocalHost:
             pass
         self.process.wait()
         for stream in (self.process.stdin, self.process.stdout, self._log):
-            stream.close()
+            if stream is not None:  # each a pipe or a file, opened with the host
+                stream.close()
 
 
 def host(workers: int) -> None:

@@ -83,7 +83,7 @@ def candidates(level: Level, budget: Budget | None = None) -> list[Cell]:
         frontier = np.array(sorted(fresh), np.int64)
     portals = portal_index(level)
     busy = {level.start, level.goal, *level.items, *(cell for pair in level.portals for cell in pair)}
-    passed = set()
+    passed: set[int] = set()
     for cell in seen:
         for d in range(4):
             slide = trace(level, cell, d, laps=True, portals=portals)
@@ -133,7 +133,7 @@ def place_coins(level: Level, count: int, band: tuple[int | None, int | None] = 
     order = order[:max(TOP, count + 1)]  # the farthest out: the full clear weighs these
     now = length(coins)
     for _ in range(count):  # each step: every candidate weighed, while time allows
-        scored = []
+        scored: list[tuple] = []
         for k, cell in enumerate(cell for cell in order if cell not in coins):
             if k >= DRAWS and budget.expired():
                 break
@@ -198,7 +198,7 @@ def rock_and_coin_chain(request, placed: Placed, band, *, seed: int, budget: Bud
     miss = _band_miss(band)
     level = placed.level
     coins = list(level.coins)
-    pinned = set(pinned)
+    kept = set(pinned)
     first = analyze(level.replace(coins=()))
     floor = (first.min_stops, first.options)  # what the way to the exit keeps at every step
     free = [cell for cell in request.free_cells() if level.terrain[cell] in (ICE, ROCK)]
@@ -224,11 +224,11 @@ def rock_and_coin_chain(request, placed: Placed, band, *, seed: int, budget: Bud
             terrain[cell] = ROCK if terrain[cell] == ICE else ICE
             grid = level.replace(terrain=terrain, coins=())
             report = analyze(grid)
-            if ((report.min_stops or 0) < floor[0] or report.options < floor[1]
+            if ((report.min_stops or 0) < (floor[0] or 0) or report.options < floor[1]
                     or failure(request, grid, report) is not None):
                 continue
         else:  # a coin moved to another free ice cell
-            movable = [k for k, cell in enumerate(coins) if cell not in pinned]
+            movable = [k for k, cell in enumerate(coins) if cell not in kept]
             target = rng.choice(free)
             if not movable or target in coins or level.terrain[target] != ICE:
                 continue

@@ -30,7 +30,7 @@ from dataclasses import replace
 
 from designer.core.request import LayoutRequest
 from designer.search.engines import anneal
-from designer.search.result import Design, choice_figures
+from designer.search.result import Design, choice_figures, stops_of
 from designer.search.state import Search, StageResult, timed
 from designer.search.tuning import (
     DECISIONS_CHAINS,
@@ -57,7 +57,7 @@ def _score(design: Design) -> int:
     if design.routes is not None:
         return design.per_stop_milli
     a = design.analysis
-    return decisions_milli(a.options, a.rail_stops, a.min_stops)
+    return decisions_milli(a.options, a.rail_stops, stops_of(a))
 
 
 def _figures(design: Design) -> str:

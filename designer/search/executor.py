@@ -191,6 +191,7 @@ class Dask:
         from distributed import as_completed as dask_completed
 
         jobs = list(jobs)
+        assert self.client is not None  # connected when the executor was entered
         # Jobs go out in batches, dealt round-robin (the jobs come biggest first), so that the
         # scheduler handles a few dozen tasks rather than thousands of small ones.
         count = min(len(jobs), BATCHES_PER_WORKER * max(1, len(self.client.scheduler_info().get("workers", {}))))

@@ -65,6 +65,7 @@ def design_felt(request: LayoutRequest, run, *, seed: int, time_limit: float, ca
     if request.is_room or request.extras:
         raise DesignerError("a predicted difficulty is asked of a level with one start and one goal, no items or "
                             "portals")
+    assert request.difficulty is not None  # asked in predicted difficulty
     target = float(request.difficulty)
     player = Player(*request.player) if request.player is not None else DEFAULT
     budget = Budget(time_limit, ended=cancel)
@@ -164,7 +165,8 @@ def tune(best: tuple[float, Design, float], request: LayoutRequest, target: floa
             continue
         candidate = Level(terrain, level.start, level.goal)
         shape = classify(candidate)
-        if (shape.solvability != "strong" or not shape.reversible or shape.min_stops < band.min_stops
+        if (shape.solvability != "strong" or not shape.reversible or shape.min_stops is None
+                or shape.min_stops < band.min_stops
                 or (band.max_stops is not None and shape.min_stops > band.max_stops)):
             continue
         nearer = abs(raw_scale(play(candidate, player).expected_moves) - target)

@@ -64,8 +64,12 @@ def design_pack(request: LayoutRequest | list[LayoutRequest], count: int, *, see
     if designed_on_cluster(executor, count, method):
         jobs = [PackJob(requests[k], seed + k, time_limit, workers, maximize, method, maximize_choices, difficulty)
                 for k in range(count)]
-        executor.run(run_pack_job, jobs,
-                     lambda job, result: (on_cluster.__setitem__(job.seed - seed, result), on_cluster_level()))
+
+        def designed(job, result) -> None:
+            on_cluster[job.seed - seed] = result
+            on_cluster_level()
+
+        executor.run(run_pack_job, jobs, designed)
     made: list[Design] = []
     for k in range(count):
         try:

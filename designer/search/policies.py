@@ -105,7 +105,7 @@ def room_choices(search: Search) -> Design:
     while not budget.expired():  # the chains; without them, climbs, again from fresh samples when one stalls
         if again:
             search.absorb(sample_stage(search, Goal.maximize(), fresh=True))
-        if search.pool and search.pool[0][0] < floors.target:
+        if search.pool and search.pool[0][0] < request.room_target():
             search.absorb(band_stage(search, floors, budget.share(CLIMB_SHARE)))
         if anneal.applies(request):
             found = search.absorb(choices_stage(search, goal, budget.share(ROOM_CHOICES_ROUND_SHARE), from_pool=again))

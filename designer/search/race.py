@@ -5,6 +5,7 @@ cancellable budget."""
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 from designer.core.budget import Budget
 from designer.search.engines import anneal, exhaustive, opengrid
@@ -101,8 +102,9 @@ def _beside_model(search: Search, other_stages, *, first_wins: bool) -> tuple[St
     until the other stages give up, then on every worker; maximizing, it follows their best.
     Returns the model's result and the level the other side won with (``first_wins``)."""
     race = search.budget.cancellable()  # cancelled: both sides stop
+    assert race.ended is not None
     given_up = threading.Event()
-    side: dict[str, object] = {}
+    side: dict[str, Any] = {}
 
     def other() -> None:
         try:

@@ -5,12 +5,16 @@ record), ``GeneratorRecord`` (how it was made, enough to make it again), and ``D
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from designer.analysis.graph import Analysis
 from designer.core.errors import DesignerError, RequestNotMet
 from designer.core.level import Level
 from designer.core.limits import MAX_SEED, fits_seconds
 from designer.core.request import LayoutRequest, fields_to_json, json_fields
+
+if TYPE_CHECKING:
+    from designer.analysis.routes import RoomAnalysis
 
 
 @dataclass(frozen=True)
@@ -98,6 +102,12 @@ _RECORD_FIELDS = {
 }
 
 
+def stops_of(analysis: Analysis) -> int:
+    """The min stops of a verified design's level or route: strongly solvable, so never None."""
+    assert analysis.min_stops is not None, "a design is strongly solvable"
+    return analysis.min_stops
+
+
 @dataclass(frozen=True)
 class Design:
     """A verified level: the level, its analysis, and how it was made. A room (a request with
@@ -107,7 +117,7 @@ class Design:
     level: Level
     analysis: Analysis
     generator: GeneratorRecord
-    routes: object = None  # a room's RoomAnalysis
+    routes: RoomAnalysis | None = None  # a room's
 
     @property
     def room(self):
@@ -118,8 +128,8 @@ class Design:
     def min_stops(self) -> int:
         """Min stops (a room: its shortest route's)."""
         if self.routes is not None:
-            return min(one.analysis.min_stops for one in self.routes.routes)
-        return self.analysis.min_stops
+            return min(stops_of(one.analysis) for one in self.routes.routes)
+        return stops_of(self.analysis)
 
     @property
     def per_stop_milli(self) -> int:
@@ -128,8 +138,8 @@ class Design:
         from designer.search.engines.rooms import per_stop_milli
 
         if self.routes is None:
-            return per_stop_milli(self.analysis.options, self.analysis.min_stops)
-        return min(per_stop_milli(one.analysis.options, one.analysis.min_stops) for one in self.routes.routes)
+            return per_stop_milli(self.analysis.options, stops_of(self.analysis))
+        return min(per_stop_milli(one.analysis.options, stops_of(one.analysis)) for one in self.routes.routes)
 
     @property
     def options(self) -> int:

@@ -62,6 +62,7 @@ def endpoints_stage(search: Search, goal: Goal, budget: Budget) -> StageResult:
     batch's. Complete when every pair was tried."""
     search.progress.update(phase="every start and goal")
     terrain = exhaustive.fixed_terrain(search.request)
+    assert terrain is not None  # asked only of a request with one layout
     found, complete = exhaustive.search_endpoints(search.request, terrain, budget, search.excluded,
                                                   first_only=not goal.maximizing)
     for stops, level in found:
@@ -193,7 +194,8 @@ def anneal_stage(search: Search, goal: Goal, budget: Budget, *, chains: int | No
                                              chains or search.workers,
                                              target=goal.target, on_best=search.seen)
     if goal.short(found_stops):
-        return StageResult(pool=((found_stops, found_level), *search.pool) if found_stops > stops else None)
+        return StageResult(pool=((found_stops, found_level), *search.pool)
+                           if found_level is not None and found_stops > stops else None)
     if found_level is None or found_level == level:
         return StageResult()
     return StageResult(search.verify(found_level, "anneal"))
@@ -205,11 +207,11 @@ def exhaustive_stage(search: Search, goal: Goal, budget: Budget) -> StageResult:
     first found will do), one more than the best so far when maximizing (the best found).
     Complete: none better (or none at all) exists."""
     search.progress.update(phase="exhaustive search")
-    if not goal.maximizing:
+    if goal.target is not None:  # meeting it
         bar = goal.target
     else:
         request = search.request
-        floor = min(band.min_stops for band in request.route_bands) if request.is_room else request.min_stops
+        floor = min(band.floor for band in request.route_bands) if request.is_room else request.min_stops
         bar = search.best.min_stops + 1 if search.best else floor
     result = exhaustive.search(search.request, bar, budget, search.workers, executor=search.executor,
                                on_best=search.seen, first_only=not goal.maximizing, maximizing=goal.maximizing)

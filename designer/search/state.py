@@ -223,6 +223,7 @@ class Search:
     def finish_maximize(self, *, proven: bool, searched: int | None = None) -> Design:
         """The best design, its record saying how the whole run ended."""
         best = self.best
+        assert best is not None, "finished once a level is found"
         by_stops = self.goal.objective == "stops"
         generator = best.generator.but(proven_optimal=proven, rejected=self.rejected, samples=self.samples,
                                        maximize=by_stops, maximize_choices=not by_stops,

@@ -12,6 +12,7 @@ import tempfile
 import time
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -120,11 +121,12 @@ def bench_make(args: list[str], seeds: list[int]) -> dict:
         t0 = time.perf_counter()
         done = designer_child(command, check=False)
         seconds = time.perf_counter() - t0
-        run = {"seed": seed, "seconds": round(seconds, 3), "status": done.returncode}
+        run: dict[str, Any] = {"seed": seed, "seconds": round(seconds, 3), "status": done.returncode}
         if done.returncode == 0:
             level = parse_level(done.stdout)
             report = analyze(level)
             record = GeneratorRecord.from_json(json.loads(done.stdout).get("generator"))
+            assert record.request is not None and report.per_stop is not None  # a designed level's
             floor = report.min_stops if record.maximize else None  # a maximized level keeps its own stops
             run.update(min_stops=report.min_stops, options=report.options, per_stop=round(report.per_stop, 3),
                        rail_stops=report.rail_stops, solutions=report.solutions, stage=record.stage,
@@ -154,6 +156,7 @@ def studio_server():
 
     server = subprocess.Popen([sys.executable, "-m", "designer", "studio", "--no-browser"], stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True, preexec_fn=die_with_parent(signal.SIGTERM))
+    assert server.stdout is not None and server.stderr is not None  # both piped
     try:
         line = server.stdout.readline()
         found = re.search(r"http://127\.0\.0\.1:(\d+)/\?token=(\S+)", line)
@@ -239,7 +242,8 @@ def bench_caves(seeds: list[int], dask: bool = True) -> dict:
                            "--seed", str(seed), "-o", str(path), "--force"]
                 t0 = time.perf_counter()
                 done = designer_child(command, check=False)
-                run = {"seed": seed, "seconds": round(time.perf_counter() - t0, 2), "status": done.returncode}
+                run: dict[str, Any] = {"seed": seed, "seconds": round(time.perf_counter() - t0, 2),
+                                       "status": done.returncode}
                 if done.returncode == 0:
                     obj = json.loads(path.read_text())
                     run.update(min_stops=obj["analysis"]["min_stops"],

@@ -93,7 +93,7 @@ def _measure(height: int, width: int, items: int, edits: int, density: float, se
                 page.wait_for_function(f"() => window.latency[{number}] !== undefined", timeout=600_000)
                 return page.evaluate(f"() => window.latency[{number}]")
 
-            single = []
+            single: list = []
             while len(single) < edits:
                 r, c = ice[rng.randrange(len(ice))]
                 for tool in ("rock", "ice"):

@@ -32,7 +32,7 @@ def _figures(found: Design) -> dict:
     return {
         "min_stops": a.min_stops,
         "options": a.options,
-        "options_per_stop": round(a.per_stop, 3),
+        "options_per_stop": round(a.per_stop or 0.0, 3),
         "rail_stops": a.rail_stops,
         "setbacks": sum(s.setbacks for s in a.branching),
         "trap_moves": sum(s.traps for s in a.branching),

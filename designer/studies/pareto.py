@@ -63,8 +63,11 @@ class Point:
     difficulty: float | None = None  # the model's predicted difficulty (designer.analysis.player)
 
     def measure(self, axis: str) -> float:
-        """The second measure: ``options``, or ``difficulty``."""
-        return self.options if axis == "options" else self.difficulty
+        """The second measure: ``options``, or ``difficulty`` (a designed level's: always predicted)."""
+        if axis == "options":
+            return self.options
+        assert self.difficulty is not None
+        return self.difficulty
 
 
 def dominates(a: Point, b: Point) -> bool:
@@ -161,8 +164,12 @@ def pareto(request: LayoutRequest, time_limit: float, *, seed: int = 0, workers:
         jobs = [FloorJob(replace(request, min_stops=k), seed + 1 + n, budget.left() / len(ks), workers, top.level, cancel)
                 for n, k in enumerate(ks)]
         if executor is not None and not isinstance(executor, InProcess):  # at once, each from the longest level
-            executor.run(run_floor, jobs, lambda job, found: (runs.append(found) if found else None,
-                                                             on_run(f"at least {job.request.min_stops} stops")))
+            def ran(job, found) -> None:
+                if found:
+                    runs.append(found)
+                on_run(f"at least {job.request.min_stops} stops")
+
+            executor.run(run_floor, jobs, ran)
         else:  # down the floors, each run from the best level so far above its floor
             for n, job in enumerate(jobs):
                 start = max((run for run in runs if run.min_stops >= job.request.min_stops),
@@ -219,6 +226,7 @@ def clouds(request: LayoutRequest, time_limit: float, *, seed: int = 0) -> dict[
         if budget.left() < time_limit / 2:
             break
         report = analyze(batch_level(terrains, starts, goals, int(k)))
+        assert report.min_stops is not None  # strong
         random_points.append(Point(report.min_stops, report.options))
     repair_points = []
     run = 0

@@ -187,7 +187,7 @@ class Replay:
             if event.kind == "move" and one is not None and one.stack:  # the common event, replayed here at once
                 table = tables[k]
                 state, last = one.stack[-1]
-                d = direction[event.move]
+                d = direction[event.move or ""]  # a move event names its move
                 end = table.dest[d][state]
                 if end != NO_MOVE and state != table.goal and table.cell_of[end] == event.at:
                     if event.by == "player" and not one.done:
@@ -296,7 +296,7 @@ def fit(found: Replayed, pack: list[tuple[str, Level]], start: model.Player = mo
     from scipy.optimize import minimize
     from scipy.special import logsumexp
 
-    rows = {k: [] for k in range(len(pack))}
+    rows: dict[int, list] = {k: [] for k in range(len(pack))}
     for choice in found.choices:
         rows[choice.level].append(choice)
     toward, valid, back, chosen = [], [], [], []

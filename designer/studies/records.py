@@ -81,6 +81,12 @@ def record_request(height: int, width: int, frame: bool, rocks: int) -> LayoutRe
     return LayoutRequest(height=height, width=width, frame=frame, min_stops=1, max_rocks=rocks)
 
 
+def _shard_key(text: str) -> tuple[int, int, int]:
+    """A shard's key as the checkpoint writes it: "rocks,first,second"."""
+    rocks, first, second = map(int, text.split(","))
+    return rocks, first, second
+
+
 class Checkpoint:
     """Progress of a records run in a JSON file, rewritten atomically after every step and signed
     (``designer.formats.signed``). A file whose signature does not match is read as untrusted:
@@ -99,6 +105,7 @@ class Checkpoint:
 
     def _load(self) -> None:
         try:
+            assert self.path is not None  # loaded only from a path
             state = load_json(decode_text(read_bytes(self.path, "records checkpoint")))
             _need(isinstance(state, dict), "not a JSON object")
             signature = state.pop("signature", None)
@@ -142,7 +149,7 @@ class Checkpoint:
             level = level_from_json(stored["level"]) if stored["level"] is not None else None
             request = record_request(height, width, frame, rocks)
             report = analyze(level) if level is not None else None
-            if (level is None or stored["rocks"] != rocks or not meets(request, level, report)
+            if (level is None or report is None or stored["rocks"] != rocks or not meets(request, level, report)
                     or report.min_stops != stored["min_stops"]):
                 del self.records[rocks]
                 dropped.append(rocks)
@@ -150,7 +157,8 @@ class Checkpoint:
             bound = level_from_json(state["bound"]) if state["bound"] is not None else None
             request = record_request(height, width, frame, rocks)
             report = analyze(bound) if bound is not None else None
-            stops = report.min_stops if bound is not None and meets(request, bound, report) else None
+            stops = report.min_stops if bound is not None and report is not None and meets(request, bound, report) \
+                else None
             if (bound is not None and stops is None) or state["threshold"] != (stops or 0) + 1:
                 del self.partial[rocks]
                 dropped.append(rocks)
@@ -190,7 +198,7 @@ class Checkpoint:
 
     def shards(self, rocks: int) -> dict[tuple[int, int, int], tuple]:
         stored = self.partial.get(rocks, {}).get("shards", {})
-        return {tuple(map(int, key.split(","))): tuple(value) for key, value in stored.items()}
+        return {_shard_key(key): tuple(value) for key, value in stored.items()}
 
     def add_shard(self, rocks: int, key: tuple[int, int, int], result: tuple) -> None:
         """Keep a finished shard; the file is rewritten at most every ``SAVE_EVERY`` seconds (and
@@ -298,15 +306,15 @@ def record(height: int, width: int, frame: bool, rocks: int, time_limit: float, 
                 if earlier_level is not None:
                     return finish(earlier_level, False)
                 return finish(None, failed.reason == "infeasible")
-            if earlier_level is not None and earlier["min_stops"] > found.min_stops:
+            if earlier_level is not None and earlier is not None and earlier["min_stops"] > found.min_stops:
                 return finish(earlier_level, False)  # the earlier run's level was better
             return finish(found.level, bool(found.generator.proven_optimal))
         forecast = exhaustive.estimated_seconds(request, workers or os.cpu_count() or 1)
         bound_time = min(time_limit * BOUND_SHARE, max(MIN_BOUND_SECONDS, forecast * BOUND_SHARE))
-        found = lower_bound(request, seed=seed, time_limit=bound_time, workers=workers, cancel=cancel)
+        lower = lower_bound(request, seed=seed, time_limit=bound_time, workers=workers, cancel=cancel)
         check(cancel)
-        bound = found.level if found is not None else None
-        stops = found.min_stops if found is not None else 0
+        bound = lower.level if lower is not None else None
+        stops = lower.min_stops if lower is not None else 0
         for other in known:
             if other["min_stops"] > stops:
                 # the record for one rock fewer, or this count's unproven one, is a level within
@@ -328,7 +336,7 @@ def record(height: int, width: int, frame: bool, rocks: int, time_limit: float, 
     result = exhaustive.search(request, state["threshold"], proof, workers,
                                executor=executor, done=checkpoint.shards(rocks), on_shard=on_shard,
                                fewest_rocks=_fewest_rocks(checkpoint, rocks, state["threshold"]))
-    best = result.level if result.best >= 0 and meets(request, result.level) else bound
+    best = result.level if result.best >= 0 and result.level is not None and meets(request, result.level) else bound
     if result.best >= 0 and best is bound:
         raise DesignerError(f"the exhaustive search's level for {rocks} rocks failed verification")
     return finish(best, result.complete)

@@ -132,13 +132,14 @@ class Analysts:
         thread ends, ``PR_SET_PDEATHSIG``), and queue it once it is ready."""
         if self.stopped:
             return
-        loop, one = asyncio.get_running_loop(), _Process()
+        loop, one, idle = asyncio.get_running_loop(), _Process(), self.idle
+        assert idle is not None  # started by _ensure, which makes the queue first
         with self.lock:
             self.all.add(one)
 
         def wait() -> None:
             if one.ready() and not self.stopped:
-                loop.call_soon_threadsafe(self.idle.put_nowait, one)
+                loop.call_soon_threadsafe(idle.put_nowait, one)
             else:
                 self._end(one)
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import resource
 import time
+from typing import Any
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
@@ -61,7 +62,8 @@ def bounded(cap: int, header_seconds: float = HEADER_SECONDS) -> type:
             super().connection_made(transport)
             self.loop.call_later(header_seconds, self._deadline)
             if len(self.connections) > cap:
-                waiting = [one for one in self.connections if getattr(one, "waiting_since", None) is not None]
+                waiting: list[Any] = [one for one in self.connections
+                                      if getattr(one, "waiting_since", None) is not None]
                 min(waiting, key=lambda one: one.waiting_since)._drop()  # itself, when all others are busy
 
         def handle_events(self) -> None:

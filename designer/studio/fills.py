@@ -38,8 +38,9 @@ def _child(options: dict, conn, parent: int) -> None:
             from designer.ops import caves
 
             fields = {key: value for key, value in options.items() if key != "cave"}
-            made = caves.design(caves.CaveOptions(text=options["cave"], **fields), fmt="json", on_progress=progress)
-            conn.send(("done", made.text))
+            cave_made = caves.design(caves.CaveOptions(text=options["cave"], **fields), fmt="json",
+                                     on_progress=progress)
+            conn.send(("done", cave_made.text))
             return
         made = ops.make(ops.plan(ops.MakeOptions(**options)), ops.LevelOutput(fmt="json"), on_progress=progress)
         conn.send(("done", made.text))

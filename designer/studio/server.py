@@ -173,7 +173,7 @@ class Studio:
 
 
 def _static(name: str, package: str = "designer.studio") -> bytes:
-    return resources.files(package).joinpath("static", name).read_bytes()
+    return resources.files(package).joinpath("static").joinpath(name).read_bytes()
 
 
 def create_app(studio: Studio) -> Starlette:
@@ -224,7 +224,7 @@ def create_app(studio: Studio) -> Starlette:
                 from designer.core.limits import page_limits
 
                 return Response(f"const LIMITS = {json.dumps(page_limits())};\n", media_type=media)
-            return Response(_static(name, package), media_type=media)
+            return Response(_static(str(name), package), media_type=media)
         return serve
 
     async def figures(request: Request) -> Response:
@@ -333,7 +333,8 @@ def create_app(studio: Studio) -> Starlette:
         cave = obj.get("cave")
         if not isinstance(cave, dict):
             raise Refused(400, "cave: the cave (its JSON form) is needed")
-        for room in cave.get("rooms") if isinstance(cave.get("rooms"), list) else ():
+        rooms = cave.get("rooms")
+        for room in rooms if isinstance(rooms, list) else ():
             rows = room.get("rows") if isinstance(room, dict) else None
             if isinstance(rows, list) and all(isinstance(row, str) for row in rows):
                 sized(rows)  # every room goes on the board: at most 40x40 (the cave's reader checks the rest)
@@ -350,7 +351,8 @@ def create_app(studio: Studio) -> Starlette:
         from designer.ops.caves import cave_save as save_cave
 
         obj = await body(request)
-        found = await asyncio.to_thread(save_cave, cave_of(obj), obj.get("as") if isinstance(obj.get("as"), str) else "")
+        kind = obj.get("as")
+        found = await asyncio.to_thread(save_cave, cave_of(obj), kind if isinstance(kind, str) else "")
         if "zip" in found:
             return JSONResponse({"base64": base64.b64encode(found["zip"]).decode("ascii")})
         return JSONResponse(found)

@@ -197,7 +197,7 @@ def search(request: LayoutRequest, level: Level, stops: int, rng: np.random.Gene
     conditions = choice_conditions(request, objective, maximizing=target is None)
     heat = 1.0
     if objective in ("decisions", "per_stop"):  # thousandths of a stop's worth
-        heat = 1000 / max(1, min(band.min_stops for band in request.route_bands) if request.is_room
+        heat = 1000 / max(1, min(band.floor for band in request.route_bands) if request.is_room
                            else request.min_stops)
     if objective == "decisions":
         target = None if target is None else target + kernels.DECISIONS_MET

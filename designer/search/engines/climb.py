@@ -11,6 +11,7 @@ few random toggles. Every random choice comes from the generator passed in.
 from __future__ import annotations
 
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 
 import numpy as np
 
@@ -80,7 +81,7 @@ def layout_scores(space: LayoutSpace, terrains, starts, goals, maximizing: bool 
 
 
 def climb(request: LayoutRequest, rng: np.random.Generator, seeds: list[Level], budget: Budget,
-          target: int | None = None, exclude: set[Level] = frozenset(),
+          target: int | None = None, exclude: AbstractSet[Level] = frozenset(),
           on_best: Callable[[int], None] | None = None,
           stall: float | None = None, objective: str = "stops") -> tuple[Level | None, int]:
     """Climb from the seed layouts until ``budget`` is spent, until ``target`` stops are reached, or

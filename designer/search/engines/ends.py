@@ -25,7 +25,7 @@ import os
 import sys
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from designer.analysis import bounds
 from designer.core.budget import Budget
@@ -187,7 +187,7 @@ def solve_pairs(search: Search, goal: Goal, budget: Budget, pose=None,
     return best, complete and (goal.maximizing or best is None), skipped
 
 
-_lane: dict[str, object] = {}
+_lane: dict[str, Any] = {}
 
 
 def _start_lane(search: Search, budget: Budget, shared_best, parent: int, pose) -> None:

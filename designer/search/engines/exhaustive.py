@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -51,6 +52,7 @@ def applies(request: LayoutRequest) -> bool:
 def layout_count(request: LayoutRequest) -> int:
     """Rock sets in the space (before symmetry)."""
     free = len(request.free_cells())
+    assert request.max_rocks is not None  # the exhaustive search needs a rock budget (applies)
     return sum(math.comb(free, r) for r in range(min(request.max_rocks, free) + 1))
 
 
@@ -145,6 +147,7 @@ def room_routes(request: LayoutRequest) -> list | None:
 def shard_keys(request: LayoutRequest) -> list[tuple[int, int, int]]:
     """The keys of the space's shards: (rocks, first free cell with a rock, second or -1)."""
     nfree = len(request.free_cells())
+    assert request.max_rocks is not None  # the exhaustive search needs a rock budget (applies)
     rocks_max = min(request.max_rocks, nfree)
     keys = [(0, 0, -1)] + [(1, first, -1) for first in range(nfree) if rocks_max >= 1]
     keys += [(r, first, second) for r in range(2, rocks_max + 1) for first in range(nfree - r + 1)
@@ -308,7 +311,7 @@ def endpoint_batch(space: LayoutSpace, terrain: np.ndarray, pairs: list) -> tupl
 
 
 def search_endpoints(request: LayoutRequest, terrain: np.ndarray, budget: Budget,
-                     excluded: set[Level] = frozenset(), first_only: bool = False
+                     excluded: AbstractSet[Level] = frozenset(), first_only: bool = False
                      ) -> tuple[list[tuple[int, Level]], bool]:
     """Every allowed (start, goal) pair on ``terrain``, classified in batches on all cores.
 

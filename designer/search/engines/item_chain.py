@@ -42,6 +42,11 @@ KEEP = 6
 class Chain:
     """One annealing chain over a request's layouts with items (see the module docstring)."""
 
+    #: After ``run``: the best valid layouts (at most KEEP), each (objective, stops, phase), and the
+    #: step the target was met at (None: not met).
+    kept: dict[Level, tuple[int, int, str]]
+    met_at: int | None
+
     def __init__(self, request: LayoutRequest, rng: np.random.Generator, objective: str = "stops"):
         self.request, self.rng, self.objective, self.meeting = request, rng, objective, False
         self.choices = objective != "stops" or request.asks_for_choices
@@ -192,16 +197,17 @@ class Chain:
         for _ in range(PLACEMENTS):  # the best of many placements on the plain level
             if budget.expired():
                 break
-            candidate = self.with_items(plain)
-            score = self.evaluate(candidate)
+            placed = self.with_items(plain)
+            score = self.evaluate(placed)
             if scored is None or self.score(score) > self.score(scored):
-                current, scored = candidate, score
+                current, scored = placed, score
         if current is None:
-            self.kept, self.met_at = {}, None
+            self.kept = {}
+            self.met_at = None
             return None, -1
         best, best_value, best_stops = None, -1, -1
         self.phase = "climb"  # the first CLIMB_STEPS steps take no worse layout: a climb; then the annealing
-        self.kept: dict[Level, tuple[int, int, str]] = {}  # the best valid layouts (at most KEEP): (objective, stops, phase)
+        self.kept = {}  # the best valid layouts (at most KEEP): (objective, stops, phase)
 
         def consider(level: Level, score: Scored) -> None:
             nonlocal best, best_value, best_stops
@@ -213,11 +219,12 @@ class Chain:
             if len(self.kept) < KEEP or (value, score.stops) > min(self.kept.values())[:2]:
                 self.kept[level] = (value, score.stops, self.phase)
                 if len(self.kept) > KEEP:
-                    del self.kept[min(self.kept, key=self.kept.get)]
+                    del self.kept[min(self.kept, key=self.kept.__getitem__)]
             if value > best_value and not rejected(level, self.phase):
                 best, best_value, best_stops = level, value, score.stops
                 on_best(best_stops, best)
 
+        assert scored is not None  # scored with current
         consider(current, scored)
         self.met_at, steps, epoch = None, 0, 0
         while not budget.expired() and not stop() and steps <= limit():

@@ -52,8 +52,9 @@ def evaluate(level: Level, request: LayoutRequest, choices: bool = False) -> Sco
                       level.items if band.items else ())
         scored = _evaluate(route, band.max_stops, False, False)
         shortest = scored.stops if shortest is None else min(shortest, scored.stops)
-        floors += min(max(scored.stops, 0), band.min_stops)
+        floors += min(max(scored.stops, 0), band.floor)
         sound = sound and scored.sound
+    assert shortest is not None  # a room has a route
     return Scored(shortest, sound, floors=floors)
 
 
@@ -84,14 +85,16 @@ def choice_figures(states: States, order: np.ndarray, count_solutions: bool) -> 
     of a solvable level's states, as ``designer.analysis.graph.analyze`` counts them."""
     costs = costs_to_goal(states, "moves", order)
     path = [states.start]
-    for letter in walk(states, costs).moves:
+    solution = walk(states, costs)
+    assert solution is not None  # asked of a solvable level
+    for letter in solution.moves:
         path.append(int(states.dest[DIRECTIONS.index(letter), path[-1]]))
     options = int((states.dest[:, path[:-1]] >= 0).sum()) - (len(path) - 1)
     if not count_solutions:
         return options, 0
     left = costs.primary
     ways = {states.goal: 1}
-    for here in sorted((s for s in left if left[s] <= left[states.start]), key=left.get):
+    for here in sorted((s for s in left if left[s] <= left[states.start]), key=left.__getitem__):
         if here != states.goal:
             ways[here] = sum(ways.get(int(t), 0) for t in states.dest[:, here] if t >= 0 and left.get(int(t)) == left[here] - 1)
     return options, ways[states.start]

@@ -29,8 +29,10 @@ import os
 import sys
 import threading
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -118,7 +120,7 @@ def expand(level: Level, height: int, width: int) -> Level | None:
         terrain = np.insert(terrain, [k] * extra, ICE, axis=axis)
         for end in ends:
             end[axis] += extra if end[axis] >= k else 0
-    return Level(terrain, tuple(ends[0]), tuple(ends[1]))
+    return Level(terrain, (ends[0][0], ends[0][1]), (ends[1][0], ends[1][1]))
 
 
 # --- scoring -----------------------------------------------------------------------------------
@@ -310,7 +312,7 @@ def _anneal_compiled(rocks: int, height: int, width: int, rng: np.random.Generat
 
 
 #: Set in a chain's process when any chain reaches the target (see ``search``).
-_reached = None
+_reached: Any = None
 
 
 def _start_chain_process(event, parent: int | None) -> None:
@@ -330,7 +332,7 @@ def _chain(job: tuple) -> Found:
 
 
 def search(request: LayoutRequest, rng: np.random.Generator, budget: Budget, workers: int = 1, *,
-           target: int | None = None, exclude: set[Level] = frozenset(),
+           target: int | None = None, exclude: AbstractSet[Level] = frozenset(),
            on_best: Callable[[int], None] | None = None) -> tuple[Level | None, int]:
     """The best level the chains find for an open-grid request (see ``applies``), expanded to
     the request's grid, and its min stops; (None, -1) when none is found.
@@ -345,12 +347,12 @@ def search(request: LayoutRequest, rng: np.random.Generator, budget: Budget, wor
     streams = rng.spawn(max(1, workers))
     forked = len(streams) > 1 and sys.platform == "linux"
     lanes = budget.forked(budget.ended) if forked else budget  # each forked chain's own work, on the cpu clock
-    jobs = [(request.max_rocks, request.height, request.width, stream, lanes, target) for stream in streams]
+    jobs: list[tuple] = [(request.max_rocks, request.height, request.width, stream, lanes, target) for stream in streams]
     if len(jobs) == 1:
         results = [anneal(*jobs[0][:5], target=target, on_best=on_best)]
     else:
         context = multiprocessing.get_context("fork") if forked else None
-        reached = context.Event() if forked else threading.Event()
+        reached = context.Event() if context is not None else threading.Event()
         pool = (ProcessPoolExecutor(len(jobs), mp_context=context, initializer=_start_chain_process,
                                     initargs=(reached, os.getpid()))
                 if forked else ThreadPoolExecutor(len(jobs), initializer=_start_chain_process, initargs=(reached, None)))

@@ -78,7 +78,7 @@ def solve(search: Search, goal: Goal, budget: Budget) -> tuple[Design | None, bo
     request = search.request
     if request.is_room:
         search.progress.update(phase=STAGE)
-        routes = [(request.door(band.a), request.door(band.b), band.min_stops) for band in request.route_bands]
+        routes = [(request.door(band.a), request.door(band.b), band.floor) for band in request.route_bands]
         result = refute(search, goal, budget, routes)
         return result.design, result.complete, None
     return solve_pairs(search, goal, budget, pose_pair, STAGE)
@@ -116,6 +116,7 @@ def refute(search: Search, goal: Goal, budget: Budget, routes: list[tuple[Cell, 
             outcome = refuter.run(budget)
             if outcome.verdict != "witness":
                 return PairResult(best, outcome.verdict == "proof", rejected=search.rejected - rejected)
+            assert outcome.level is not None  # a witness is a level
             design = search.verify(outcome.level, STAGE)
             if design is None:  # cannot happen unless the checker and the analysis disagree
                 refuter.exclude(outcome.level.terrain)
@@ -147,7 +148,9 @@ def pair_shard(job: tuple) -> tuple:
             outcome = refuter.run(budget)
             if outcome.verdict != "witness":
                 return best, outcome.verdict == "proof"
+            assert outcome.level is not None  # a witness is a level
             stops = classify(outcome.level).min_stops
+            assert stops is not None  # a witness is strongly solvable
             best = (outcome.level.terrain, start, end, stops)
             refuter.raise_floor(bounds.least_possible(sub, stops + 1))
 

@@ -62,7 +62,7 @@ def route_table(space: LayoutSpace) -> list[tuple[int, int, int, int | None]]:
     """A room's routes as the kernels take them: (door a, door b, floor, ceiling or None), doors
     as flat indices, in the order of ``request.route_bands``."""
     request = space.request
-    return [(space.index(request.door(band.a)), space.index(request.door(band.b)), band.min_stops, band.max_stops)
+    return [(space.index(request.door(band.a)), space.index(request.door(band.b)), band.floor, band.max_stops)
             for band in request.route_bands]
 
 
@@ -77,7 +77,7 @@ def kernel_score(maximizing: bool, objective: str = "stops") -> str:
 
 def floors_of(bands) -> np.ndarray:
     """The routes' floors as a column (one row per route)."""
-    return np.array([band.min_stops for band in bands], np.int64)[:, None]
+    return np.array([band.floor for band in bands], np.int64)[:, None]
 
 
 def per_stop_milli(options: int, stops: int) -> int:

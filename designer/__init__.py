@@ -22,8 +22,14 @@ __all__ = ["DesignerError", "ICE", "Level", "LevelError", "ROCK", "SNOW"]
 
 #: The names the package gives, each from the module that holds it: loaded when first asked for,
 #: so that the ``designer`` command can set its signal handlers before numpy loads.
-_LAZY = {"DesignerError": "designer.core.errors", "LevelError": "designer.core.errors", "ICE": "designer.core.level",
-         "ROCK": "designer.core.level", "SNOW": "designer.core.level", "Level": "designer.core.level"}
+_LAZY = {
+    "DesignerError": "designer.core.errors",
+    "LevelError": "designer.core.errors",
+    "ICE": "designer.core.level",
+    "ROCK": "designer.core.level",
+    "SNOW": "designer.core.level",
+    "Level": "designer.core.level",
+}
 
 
 def __getattr__(name: str):

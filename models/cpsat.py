@@ -123,8 +123,13 @@ class IceModel:
 RELAXATIONS = ("parents", "strong", "reversible")
 
 
-def build_model(req: LayoutRequest, budget: Budget | None = None, *, require_min_stops: bool = True,
-                relax: frozenset[str] = frozenset()) -> IceModel:
+def build_model(
+    req: LayoutRequest,
+    budget: Budget | None = None,
+    *,
+    require_min_stops: bool = True,
+    relax: frozenset[str] = frozenset(),
+) -> IceModel:
     """Build the CP-SAT model of a request (see the module docstring).
 
     ``budget`` bounds the time building may take (the time limit covers model building too);
@@ -143,7 +148,9 @@ def build_model(req: LayoutRequest, budget: Budget | None = None, *, require_min
 
     def check_time() -> None:
         if budget is not None and budget.expired():
-            raise BuildTimedOut(f"building the CP-SAT model took more than {budget.time_limit:.1f} s")
+            raise BuildTimedOut(
+                f"building the CP-SAT model took more than {budget.time_limit:.1f} s"
+            )
 
     model = cp_model.CpModel()
     lits = Literals(model)
@@ -151,16 +158,20 @@ def build_model(req: LayoutRequest, budget: Budget | None = None, *, require_min
     check_time()
     grid = Grid(req, rock)
     if req.is_room:
-        rests, moves_to, goal_stops = _room_routes(model, lits, grid, req, rock, snow, require_min_stops, check_time,
-                                                   relax)
+        rests, moves_to, goal_stops = _room_routes(
+            model, lits, grid, req, rock, snow, require_min_stops, check_time, relax
+        )
     else:
+
         def band(stops) -> None:
             if require_min_stops:
                 model.add(stops >= req.min_stops)
             if req.max_stops is not None:
                 model.add(stops <= req.max_stops)
 
-        rests, moves_to, goal_stops = _route(model, lits, grid, rock, snow, is_start, is_goal, band, check_time, relax)
+        rests, moves_to, goal_stops = _route(
+            model, lits, grid, rock, snow, is_start, is_goal, band, check_time, relax
+        )
 
     if req.placed_snow():  # exactly the requested number of snow tiles
         placed_snow = [snow[c] for c in req.free_cells() if not isinstance(snow[c], bool)]
@@ -174,8 +185,18 @@ def build_model(req: LayoutRequest, budget: Budget | None = None, *, require_min
     return IceModel(req, model, rock, snow, is_start, is_goal, rests, moves_to, goal_stops)
 
 
-def _route(model, lits: Literals, grid: Grid, rock, snow, is_start, is_goal, band, check_time,
-           relax: frozenset[str] = frozenset()):
+def _route(
+    model,
+    lits: Literals,
+    grid: Grid,
+    rock,
+    snow,
+    is_start,
+    is_goal,
+    band,
+    check_time,
+    relax: frozenset[str] = frozenset(),
+):
     """One start and goal's part of the model: exact forward distances, the goal's min stops
     (``band(stops)`` adds its bounds), strong solvability and reversibility. Returns (rests,
     moves_to, the goal's stops)."""
@@ -183,8 +204,16 @@ def _route(model, lits: Literals, grid: Grid, rock, snow, is_start, is_goal, ban
     stops_backward = stop_literals(lits, grid, rock, snow, is_start)
     check_time()
 
-    rests, moves_to = forward_distances(model, lits, grid, is_start, is_goal, stops_forward, check_time,
-                                         exact="parents" not in relax)
+    rests, moves_to = forward_distances(
+        model,
+        lits,
+        grid,
+        is_start,
+        is_goal,
+        stops_forward,
+        check_time,
+        exact="parents" not in relax,
+    )
     goal_stops = model.new_int_var(0, grid.bound, "goal_stops")
     for cell in grid.cells:
         if is_goal[cell] is not False:
@@ -202,8 +231,17 @@ def _route(model, lits: Literals, grid: Grid, rock, snow, is_start, is_goal, ban
     return rests, moves_to, goal_stops
 
 
-def _room_routes(model, lits: Literals, grid: Grid, req: LayoutRequest, rock, snow, require_min_stops: bool,
-                 check_time, relax: frozenset[str] = frozenset()):
+def _room_routes(
+    model,
+    lits: Literals,
+    grid: Grid,
+    req: LayoutRequest,
+    rock,
+    snow,
+    require_min_stops: bool,
+    check_time,
+    relax: frozenset[str] = frozenset(),
+):
     """A room's routes on the one set of tile variables: each route's part of the model
     (``_route``), its doors as constant ends, its ceiling a constraint. The objective variable:
     with ``require_min_stops`` (maximizing) every floor is a constraint and it is the shortest
@@ -221,8 +259,20 @@ def _room_routes(model, lits: Literals, grid: Grid, req: LayoutRequest, rock, sn
             if route.max_stops is not None:
                 model.add(stops <= route.max_stops)
 
-        parts.append(_route(model, lits, grid, rock, snow, {c: c == start for c in cells},
-                            {c: c == goal for c in cells}, band, check_time, relax))
+        parts.append(
+            _route(
+                model,
+                lits,
+                grid,
+                rock,
+                snow,
+                {c: c == start for c in cells},
+                {c: c == goal for c in cells},
+                band,
+                check_time,
+                relax,
+            )
+        )
     score = model.new_int_var(0, grid.bound * len(parts), "room_score")
     if require_min_stops:
         model.add_min_equality(score, [stops for _, _, stops in parts])

@@ -7,7 +7,9 @@ from designer.models.grid import Grid
 from designer.models.literals import Literals
 
 
-def forward_distances(model, lits: Literals, grid: Grid, is_start, is_goal, stops, check_time, exact: bool = True):
+def forward_distances(
+    model, lits: Literals, grid: Grid, is_start, is_goal, stops, check_time, exact: bool = True
+):
     """``rests[c]``: the player can rest on c; ``moves_to[c]``: the min stops to get there, exact
     (every value has a parent that attains it; 0 where c is not reached). Slides carry the
     distance of the move they belong to: ``moves_to[u] + 1`` leaving a resting cell u, kept while
@@ -46,13 +48,25 @@ def forward_distances(model, lits: Literals, grid: Grid, is_start, is_goal, stop
         prev = grid.previous_slide(slide)
         if prev is not None:
             behind = prev[0]  # leave a resting cell ...
-            feeds(sliding[slide], slide_moves[slide], [rests[behind], lits.negate(is_goal[behind]), grid.open[cell]],
-                  moves_to[behind] + 1, slide)
+            feeds(
+                sliding[slide],
+                slide_moves[slide],
+                [rests[behind], lits.negate(is_goal[behind]), grid.open[cell]],
+                moves_to[behind] + 1,
+                slide,
+            )
             # ... or pass the cell behind
-            feeds(sliding[slide], slide_moves[slide], [sliding[prev], lits.negate(stops[prev])],
-                  slide_moves[prev], slide)
+            feeds(
+                sliding[slide],
+                slide_moves[slide],
+                [sliding[prev], lits.negate(stops[prev])],
+                slide_moves[prev],
+                slide,
+            )
         lands = grid.lands(cell)  # a portal's target, or the cell itself
-        feeds(rests[lands], moves_to[lands], [sliding[slide], stops[slide]], slide_moves[slide], lands)
+        feeds(
+            rests[lands], moves_to[lands], [sliding[slide], stops[slide]], slide_moves[slide], lands
+        )
     if exact:
         for cell in grid.cells:
             lits.implies([rests[cell]], [is_start[cell]] + parents[cell])

@@ -102,5 +102,7 @@ def stop_literals(lits: Literals, grid: Grid, rock, snow, capture) -> dict[Slide
     for cell, d in grid.slides:
         nxt = grid.step(cell, d)
         blocked = rock[nxt] if grid.inside(nxt) else True
-        stops[(cell, d)] = True if cell in grid.portal else lits.disj([blocked, snow[cell], capture[cell]])
+        stops[(cell, d)] = (
+            True if cell in grid.portal else lits.disj([blocked, snow[cell], capture[cell]])
+        )
     return stops

@@ -25,7 +25,9 @@ def load_cp_model():
     """The ``cp_model`` module, loaded without pandas where that works (see the module docstring)."""
     if CP_MODEL in sys.modules or "pandas" in sys.modules:
         return importlib.import_module(CP_MODEL)
-    stand_in = types.ModuleType("pandas", "a stand-in while OR-Tools' cp_model loads (designer.models.loader)")
+    stand_in = types.ModuleType(
+        "pandas", "a stand-in while OR-Tools' cp_model loads (designer.models.loader)"
+    )
     setattr(stand_in, "Index", type("Index", (), {}))  # noqa: B010 (a module's attribute mypy cannot see)
     setattr(stand_in, "Series", type("Series", (), {}))  # noqa: B010
     sys.modules["pandas"] = stand_in

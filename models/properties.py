@@ -21,15 +21,28 @@ def strongly_solvable(model, lits: Literals, grid: Grid, rests, is_goal, stops, 
         cell, _ = slide
         nxt = grid.next_slide(slide)
         if nxt is not None:
-            lits.enforce(slide_to_goal[slide] >= slide_to_goal[nxt], [grid.open[cell], lits.negate(stops[slide])])
-        lits.enforce(slide_to_goal[slide] >= to_goal[grid.lands(cell)], [grid.open[cell], stops[slide]])
+            lits.enforce(
+                slide_to_goal[slide] >= slide_to_goal[nxt],
+                [grid.open[cell], lits.negate(stops[slide])],
+            )
+        lits.enforce(
+            slide_to_goal[slide] >= to_goal[grid.lands(cell)], [grid.open[cell], stops[slide]]
+        )
     for cell in grid.cells:
         onward = _moves_down(model, lits, grid, cell, to_goal, slide_to_goal, "onward")
         lits.implies([rests[cell]], [is_goal[cell]] + onward)
 
 
-def _moves_down(model, lits: Literals, grid: Grid, cell: Cell, potential, slide_potential, name: str,
-                sliding=None) -> list:
+def _moves_down(
+    model,
+    lits: Literals,
+    grid: Grid,
+    cell: Cell,
+    potential,
+    slide_potential,
+    name: str,
+    sliding=None,
+) -> list:
     """One literal per direction a move can leave ``cell`` in: when true, the first cell of the
     slide is open (and, given ``sliding``, that slide is marked), and the cell where the slide
     stops has a smaller potential than ``cell``."""
@@ -55,7 +68,9 @@ def reversible(model, lits: Literals, grid: Grid, is_start, is_goal, stops, chec
     on_way_back = {c: model.new_bool_var(f"on_way_back{c}") for c in grid.cells}
     back_potential = {c: model.new_int_var(0, bound, f"back_potential{c}") for c in grid.cells}
     back_sliding = {s: model.new_bool_var(f"back_sliding{s}") for s in grid.slides}
-    slide_back_potential = {s: model.new_int_var(0, bound, f"slide_back_potential{s}") for s in grid.slides}
+    slide_back_potential = {
+        s: model.new_int_var(0, bound, f"slide_back_potential{s}") for s in grid.slides
+    }
     for k, slide in enumerate(grid.slides):
         if k % 512 == 0:
             check_time()
@@ -71,5 +86,7 @@ def reversible(model, lits: Literals, grid: Grid, is_start, is_goal, stops, chec
         lits.enforce(slide_back_potential[slide] >= back_potential[grid.lands(cell)], stopping)
     for cell in grid.cells:
         lits.implies([is_goal[cell]], [on_way_back[cell]])
-        onward = _moves_down(model, lits, grid, cell, back_potential, slide_back_potential, "back_move", back_sliding)
+        onward = _moves_down(
+            model, lits, grid, cell, back_potential, slide_back_potential, "back_move", back_sliding
+        )
         lits.implies([on_way_back[cell]], [is_start[cell]] + onward)

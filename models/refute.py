@@ -135,7 +135,9 @@ class Refuter:
         for cell in ends:
             self.base[cell], self.var[cell] = ICE, 0
         self.base = np.where(self.base < 0, ICE, self.base).astype(np.uint8)
-        self.routes = np.array([[s[0] * w + s[1], g[0] * w + g[1], k] for s, g, k in routes], np.int32)
+        self.routes = np.array(
+            [[s[0] * w + s[1], g[0] * w + g[1], k] for s, g, k in routes], np.int32
+        )
         self.out = np.zeros(OUT, np.int32)
         self.check = explain.refute_checker(self.base, self.var, self.routes)
         self.rounds = 0
@@ -148,7 +150,12 @@ class Refuter:
 
             lits = [int(v) for v in self.var.reshape(-1) if v]
             if request.max_rocks < len(lits):
-                cards = CardEnc.atmost(lits, bound=request.max_rocks, top_id=len(self.free), encoding=EncType.seqcounter)
+                cards = CardEnc.atmost(
+                    lits,
+                    bound=request.max_rocks,
+                    top_id=len(self.free),
+                    encoding=EncType.seqcounter,
+                )
                 for clause in cards.clauses:
                     self.solver.add_clause(clause)
 
@@ -162,7 +169,9 @@ class Refuter:
 
     def exclude(self, terrain: np.ndarray) -> None:
         """Cut one layout off (a level excluded from a pack, or one the verifier refused)."""
-        self.solver.add_clause([-v if terrain[cell] == ROCK else v for cell in self.free if (v := int(self.var[cell]))])
+        self.solver.add_clause(
+            [-v if terrain[cell] == ROCK else v for cell in self.free if (v := int(self.var[cell]))]
+        )
 
     def terrain(self, model: list[int]) -> np.ndarray:
         terrain = self.base.copy()
@@ -188,9 +197,11 @@ class Refuter:
             model = solver.get_model()
             if check(model, out) < 0:
                 start, goal = (divmod(int(cell), self.base.shape[1]) for cell in self.routes[0, :2])
-                return self._outcome("witness", self.request.level(self.terrain(model), start, goal))
+                return self._outcome(
+                    "witness", self.request.level(self.terrain(model), start, goal)
+                )
             self.learned[KINDS[out[0]]] += 1
-            solver.add_clause((-out[4:4 + out[3]]).tolist())
+            solver.add_clause((-out[4 : 4 + out[3]]).tolist())
 
     def _outcome(self, verdict: str, level: Level | None = None) -> Outcome:
         return Outcome(verdict, level, self.rounds, dict(self.learned))

@@ -22,8 +22,9 @@ Found = TypeVar("Found")
 CPU_NET = 20.0
 
 
-def new_solver(seed: int, seconds: float, workers: int, presolve: str = "light",
-               clock: str = "wall") -> cp_model.CpSolver:
+def new_solver(
+    seed: int, seconds: float, workers: int, presolve: str = "light", clock: str = "wall"
+) -> cp_model.CpSolver:
     """A solver with every parameter the designer sets (``presolve``: "light" for the level's
     models; "none" for a model whose presolve costs more than its search, such as a cave's plan,
     where CP-SAT's full presolve spent 10 s on the dual reductions of 3,600 potentials). On a budget's
@@ -58,7 +59,12 @@ class StopsWatcher(cp_model.CpSolverSolutionCallback):
     at the first solution with at least that many stops (the model maximizes ``goal_stops``
     from an easy start, and any level of K stops will do)."""
 
-    def __init__(self, goal_stops: cp_model.IntVar, on_stops: Callable[[int], None], stop_at: int | None = None):
+    def __init__(
+        self,
+        goal_stops: cp_model.IntVar,
+        on_stops: Callable[[int], None],
+        stop_at: int | None = None,
+    ):
         super().__init__()
         self.goal_stops = goal_stops
         self.on_stops = on_stops
@@ -73,8 +79,13 @@ class StopsWatcher(cp_model.CpSolverSolutionCallback):
             self.stop_search()
 
 
-def solve(solver: cp_model.CpSolver, model: cp_model.CpModel, callback: StopsWatcher | None = None, *,
-          stop: Callable[[], bool] | None = None):
+def solve(
+    solver: cp_model.CpSolver,
+    model: cp_model.CpModel,
+    callback: StopsWatcher | None = None,
+    *,
+    stop: Callable[[], bool] | None = None,
+):
     """``solver.solve``, with a cancel honoured. ``stop()`` turning true stops the search (polled
     every 50 ms by a helper thread, ``solver.stop_search`` being made to be called from another
     thread); a cancel token reaches the search this way, through the budget ``stop`` asks (a
@@ -159,13 +170,23 @@ class Outcome(Generic[Found]):
     complete: bool
 
 
-def solve_model(built, budget: Budget, *, seed: int, workers: int, min_stops: int, maximize: bool,
-                accept: Callable[..., Found | None], stops_of: Callable[[Found], int],
-                better_than: int | None = None,
-                on_stops: Callable[[int], None] = lambda stops: None,
-                narrow_until: threading.Event | None = None, rehint: Callable[[], None] = lambda: None,
-                outside_best: Callable[[], int] | None = None,
-                floor_in_model: bool = False) -> Outcome[Found]:
+def solve_model(
+    built,
+    budget: Budget,
+    *,
+    seed: int,
+    workers: int,
+    min_stops: int,
+    maximize: bool,
+    accept: Callable[..., Found | None],
+    stops_of: Callable[[Found], int],
+    better_than: int | None = None,
+    on_stops: Callable[[int], None] = lambda stops: None,
+    narrow_until: threading.Event | None = None,
+    rehint: Callable[[], None] = lambda: None,
+    outside_best: Callable[[], int] | None = None,
+    floor_in_model: bool = False,
+) -> Outcome[Found]:
     """Solve ``built`` (a ``cpsat.IceModel``, hints and cuts already added) within ``budget``.
 
     The model maximizes the goal's stops. Meeting a target (``maximize`` False), the search ends
@@ -203,18 +224,33 @@ def solve_model(built, budget: Budget, *, seed: int, workers: int, min_stops: in
         narrow = narrow_until is not None and not narrow_until.is_set()
         solver = new_solver(seed, remaining, 1 if narrow else workers, clock=budget.clock)
         watcher = StopsWatcher(built.goal_stops, on_stops, stop_at=None if maximize else min_stops)
+
         def passed(start=bar) -> bool:  # the other side passed the bar this search began with
-            return maximize and outside_best is not None and outside_best() > (-1 if start is None else start)
+            return (
+                maximize
+                and outside_best is not None
+                and outside_best() > (-1 if start is None else start)
+            )
+
         work = budget.clock == "cpu"  # stopped by its processor time, polled as the cancel is
 
-        def stop(work: bool = work, narrow: bool = narrow) -> bool:  # this pass's, bound as it starts
-            return (budget.cancelled() or (work and budget.expired())
-                    or (narrow and narrow_until is not None and narrow_until.is_set()) or passed())
+        def stop(
+            work: bool = work, narrow: bool = narrow
+        ) -> bool:  # this pass's, bound as it starts
+            return (
+                budget.cancelled()
+                or (work and budget.expired())
+                or (narrow and narrow_until is not None and narrow_until.is_set())
+                or passed()
+            )
 
         status = solve(solver, built.model, watcher, stop=stop)
 
-        def widened() -> bool:  # stopped to go on with every worker, or above a higher bar
-            if budget.left() > 0.05 and (passed() or (narrow and narrow_until is not None and narrow_until.is_set())):  # noqa: B023 (called in this pass)
+        # stopped to go on with every worker, or above a higher bar
+        def widened(narrow: bool = narrow) -> bool:
+            if budget.left() > 0.05 and (
+                passed() or (narrow and narrow_until is not None and narrow_until.is_set())
+            ):
                 rehint()
                 return True
             return False

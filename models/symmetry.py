@@ -45,7 +45,9 @@ def end_pairs(req: LayoutRequest) -> list[tuple[Cell, Cell]]:
     pairs = []
     for start in req.start_cells():
         for goal in req.goal_cells():
-            if start != goal and all((start, goal) <= (image(start, *m), image(goal, *m)) for m in images):
+            if start != goal and all(
+                (start, goal) <= (image(start, *m), image(goal, *m)) for m in images
+            ):
                 pairs.append((start, goal))
     return pairs
 
@@ -66,10 +68,10 @@ def images(req: LayoutRequest, level: Level) -> list[Level]:
     h, w = level.terrain.shape
     found: list[Level] = []
     for rows, cols in mirrors(req):
-        terrain = level.terrain[::-1 if rows else 1, ::-1 if cols else 1].copy()
+        terrain = level.terrain[:: -1 if rows else 1, :: -1 if cols else 1].copy()
 
-        def image(cell: Cell) -> Cell:
-            return (h - 1 - cell[0] if rows else cell[0], w - 1 - cell[1] if cols else cell[1])  # noqa: B023 (used in this pass)
+        def image(cell: Cell, rows: bool = rows, cols: bool = cols) -> Cell:  # this pass's mirror
+            return (h - 1 - cell[0] if rows else cell[0], w - 1 - cell[1] if cols else cell[1])
 
         mirrored = level.replace(terrain=terrain, start=image(level.start), goal=image(level.goal))
         if mirrored != level and mirrored not in found:
@@ -77,7 +79,9 @@ def images(req: LayoutRequest, level: Level) -> list[Level]:
     return found
 
 
-def break_mirror_symmetry(model: cp_model.CpModel, req: LayoutRequest, is_start: dict[Cell, Lit]) -> None:
+def break_mirror_symmetry(
+    model: cp_model.CpModel, req: LayoutRequest, is_start: dict[Cell, Lit]
+) -> None:
     if not mirrors(req):  # pins and templates break the mirror symmetry
         return
     cells = [c for c, v in is_start.items() if not isinstance(v, bool)]

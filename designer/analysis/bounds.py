@@ -33,8 +33,12 @@ from designer.core.request import ROCK, Cell, LayoutRequest
 
 def _resting_cells(request: LayoutRequest) -> int:
     """The cells the player may rest on: every cell not drawn as rock, and the ends' cells."""
-    open_cells = [(r, c) for r in range(request.height) for c in range(request.width)
-                  if request.fixed_tile((r, c)) != ROCK]
+    open_cells = [
+        (r, c)
+        for r in range(request.height)
+        for c in range(request.width)
+        if request.fixed_tile((r, c)) != ROCK
+    ]
     return len(set(open_cells) | set(request.start_cells()) | set(request.goal_cells()))
 
 
@@ -63,8 +67,12 @@ def _frame_axis(request: LayoutRequest, cell: Cell) -> str | None:
 def _drawn_axis(request: LayoutRequest, cell: Cell) -> str | None:
     """The only axis a player can leave or enter ``cell`` by when the cells beside it on the
     other axis are drawn rock or off the grid (a door in a wall), else None."""
+
     def blocked(r: int, c: int) -> bool:
-        return not (0 <= r < request.height and 0 <= c < request.width) or request.fixed_tile((r, c)) == ROCK
+        return (
+            not (0 <= r < request.height and 0 <= c < request.width)
+            or request.fixed_tile((r, c)) == ROCK
+        )
 
     r, c = cell
     across, along = blocked(r, c - 1) and blocked(r, c + 1), blocked(r - 1, c) and blocked(r + 1, c)
@@ -73,7 +81,9 @@ def _drawn_axis(request: LayoutRequest, cell: Cell) -> str | None:
     return "vertical" if across else "horizontal"
 
 
-def _only_axis(request: LayoutRequest, cells: list[Cell], others: list[Cell], drawn: bool = False) -> str | None:
+def _only_axis(
+    request: LayoutRequest, cells: list[Cell], others: list[Cell], drawn: bool = False
+) -> str | None:
     """The axis shared by every cell of ``cells`` (each in the frame), or None. A frame cell next
     to a possible cell of the other end could be left or entered along the frame row, so such a
     pairing gives no axis."""
@@ -102,8 +112,10 @@ def parity(request: LayoutRequest, drawn: bool = False) -> str | None:
     if any((k % 2 == 1) == odd for k in range(request.min_stops, high + 1)):
         return None
     kind = "odd" if odd else "even"
-    why = (f"the first move is {first} and the last {last}, and without snow a fewest-moves solution "
-           f"alternates the two axes, so min stops is {kind}")
+    why = (
+        f"the first move is {first} and the last {last}, and without snow a fewest-moves solution "
+        f"alternates the two axes, so min stops is {kind}"
+    )
     return why
 
 
@@ -116,8 +128,10 @@ def choices(request: LayoutRequest) -> str | None:
     if request.max_stops is not None:
         stops = min(stops, request.max_stops)
     if request.min_choices > 3 * stops:
-        return (f"a solution makes at most {stops} moves, with at most 3 other moves open at each stop, so at "
-                f"most {3 * stops} options")
+        return (
+            f"a solution makes at most {stops} moves, with at most 3 other moves open at each stop, so at "
+            f"most {3 * stops} options"
+        )
     return None
 
 

@@ -18,8 +18,16 @@ from designer.core import kernels
 from designer.core.items import States, state_table
 from designer.core.level import CLASS_NAMES, STRONG, UNSOLVABLE, WEAK, Level
 
-__all__ = ["CLASS_NAMES", "Classification", "STRONG", "UNSOLVABLE", "WEAK", "classify", "classify_batch",
-           "classify_many"]
+__all__ = [
+    "CLASS_NAMES",
+    "Classification",
+    "STRONG",
+    "UNSOLVABLE",
+    "WEAK",
+    "classify",
+    "classify_batch",
+    "classify_many",
+]
 #: Batches smaller than this run on one thread (thread start-up would cost more than it saves).
 THREAD_MIN_BATCH = 512
 
@@ -38,7 +46,9 @@ class Classification:
         return self.solvability == "strong" and self.reversible
 
 
-def classify_batch(terrains: np.ndarray, starts: np.ndarray, goals: np.ndarray, threads: int | None = None):
+def classify_batch(
+    terrains: np.ndarray, starts: np.ndarray, goals: np.ndarray, threads: int | None = None
+):
     """Classify many same-sized levels at once.
 
     ``terrains`` is (B, H, W) uint8; ``starts`` and ``goals`` are (B,) flat indices. Returns
@@ -53,8 +63,13 @@ def classify_batch(terrains: np.ndarray, starts: np.ndarray, goals: np.ndarray, 
     starts, goals = np.asarray(starts), np.asarray(goals)
     cuts = np.linspace(0, count, threads + 1).astype(int)
     with ThreadPoolExecutor(threads) as pool:
-        parts = list(pool.map(lambda a, b: kernels.classify_batch(terrains[a:b], starts[a:b], goals[a:b]),
-                              cuts[:-1], cuts[1:]))
+        parts = list(
+            pool.map(
+                lambda a, b: kernels.classify_batch(terrains[a:b], starts[a:b], goals[a:b]),
+                cuts[:-1],
+                cuts[1:],
+            )
+        )
     return tuple(np.concatenate([part[k] for part in parts]) for k in range(3))
 
 
@@ -67,7 +82,8 @@ def classify(level: Level) -> Classification:
     if level.items or not level.plain:
         return _classify_states(level)
     classes, rev, stops = kernels.classify_batch(
-        level.terrain[None], [level.index(level.start)], [level.index(level.goal)])
+        level.terrain[None], [level.index(level.start)], [level.index(level.goal)]
+    )
     return _result(classes[0], rev[0], stops[0])
 
 
@@ -83,7 +99,9 @@ def _classify_states(level: Level) -> Classification:
     k = int(stops[states.goal])
     if k < 0:
         return _result(UNSOLVABLE, False, -1)
-    return _result(STRONG if all_finish(states, order) else WEAK, min_stops(level.swapped()) >= 0, k)
+    return _result(
+        STRONG if all_finish(states, order) else WEAK, min_stops(level.swapped()) >= 0, k
+    )
 
 
 def all_finish(states: States, order: np.ndarray) -> bool:
@@ -98,7 +116,12 @@ def items_matter_on(states: States, stops: int) -> bool:
     before the first move (the goal then opens once the others are taken), so its min stops is
     the distance from the state (start, {j}) to the goal: one table serves every item."""
     for j in range(len(states.items)):
-        if kernels.reach(states.dest, states.start + (states.cells << j), states.goal)[0][states.goal] >= stops:
+        if (
+            kernels.reach(states.dest, states.start + (states.cells << j), states.goal)[0][
+                states.goal
+            ]
+            >= stops
+        ):
             return False
     return True
 
@@ -116,7 +139,9 @@ def pairs_matter(level: Level, stops: int, pinned=()) -> bool:
     from designer.core.floors import teleport_pairs
 
     for a, b in teleport_pairs(tuple(p for p in level.portals if p not in pinned)):
-        without = min_stops(level.replace(portals=tuple(p for p in level.portals if a not in p and b not in p)))
+        without = min_stops(
+            level.replace(portals=tuple(p for p in level.portals if a not in p and b not in p))
+        )
         if 0 <= stops <= without:
             return False
     return True

@@ -35,8 +35,12 @@ class Coin:
     traps: tuple[tuple[int, ...], ...] | None
 
     def to_dict(self) -> dict:
-        return {"cell": list(self.cell), "adds": self.adds, "on_every_way": self.on_every_way,
-                "traps": None if self.traps is None else [list(t) for t in self.traps]}
+        return {
+            "cell": list(self.cell),
+            "adds": self.adds,
+            "on_every_way": self.on_every_way,
+            "traps": None if self.traps is None else [list(t) for t in self.traps],
+        }
 
 
 @dataclass(frozen=True)
@@ -58,11 +62,17 @@ class CoinReport:
         return all(coin.traps is not None for coin in self.coins)
 
     def to_dict(self) -> dict:
-        return {"count": len(self.coins), "full_clear": self.full.to_dict(), "full_clear_traps": self.traps,
-                "each": [coin.to_dict() for coin in self.coins]}
+        return {
+            "count": len(self.coins),
+            "full_clear": self.full.to_dict(),
+            "full_clear_traps": self.traps,
+            "each": [coin.to_dict() for coin in self.coins],
+        }
 
 
-def coin_report(level: Level, budget: Budget | float | None = None, max_states: int = MAX_STATES) -> CoinReport:
+def coin_report(
+    level: Level, budget: Budget | float | None = None, max_states: int = MAX_STATES
+) -> CoinReport:
     """The full clear of ``level`` and each coin's figures (``Coin``), within ``budget``: each
     coin's way and traps first (they are exact, and quick), then ``FULL_SHARE`` of what is left
     for the full clear, and the rest shared by the full clears without each coin (only when the
@@ -80,7 +90,7 @@ def coin_report(level: Level, budget: Budget | float | None = None, max_states: 
     full = full_clear(level, budget.share(FULL_SHARE), max_states)
     coins = []
     for k, (cell, (every, traps)) in enumerate(zip(level.coins, ways)):
-        without = level.replace(coins=level.coins[:k] + level.coins[k + 1:])
+        without = level.replace(coins=level.coins[:k] + level.coins[k + 1 :])
         adds = None
         if full.proven and full.moves is not None:
             less = full_clear(without, budget.share(1 / (len(level.coins) - k)), max_states)
@@ -94,7 +104,9 @@ def coin_report(level: Level, budget: Budget | float | None = None, max_states: 
 FULL_SHARE = 0.8
 
 
-def one_coin(level: Level, coin: Cell, budget: Budget | None = None) -> tuple[bool, tuple[tuple[int, ...], ...]]:
+def one_coin(
+    level: Level, coin: Cell, budget: Budget | None = None
+) -> tuple[bool, tuple[tuple[int, ...], ...]]:
     """Whether every fewest way to the exit takes ``coin``, and its full-clear traps: over the
     states (cell, items taken, this coin taken), every one the player reaches, walked forward a
     layer at a time and back over the moves found (vector passes); ``budget`` is asked between
@@ -137,8 +149,11 @@ def one_coin(level: Level, coin: Cell, budget: Budget | None = None) -> tuple[bo
     def index(keys) -> np.ndarray:
         return np.searchsorted(states, keys)
 
-    into = predecessors(index(np.concatenate(froms)), index(np.concatenate(tos)), len(states)) if froms else \
-        predecessors(np.zeros(0, np.int64), np.zeros(0, np.int64), len(states))
+    into = (
+        predecessors(index(np.concatenate(froms)), index(np.concatenate(tos)), len(states))
+        if froms
+        else predecessors(np.zeros(0, np.int64), np.zeros(0, np.int64), len(states))
+    )
     exits = np.concatenate(exits) if exits else np.zeros(0, np.int64)
     took = np.concatenate(took) if took else np.zeros(0, bool)
     with_coin = walk_back(into, index(exits[took]), len(states), budget) < INF

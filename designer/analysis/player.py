@@ -68,10 +68,16 @@ class Player:
     def __post_init__(self) -> None:
         for name in ("skill", "back_aversion"):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, (int, float))
+                or not math.isfinite(value)
+            ):
                 raise DesignerError(f"the player's {name} must be a finite number, not {value!r}")
             if not -PLAYER_RANGE <= value <= PLAYER_RANGE:
-                raise DesignerError(f"the player's {name} must lie in -{PLAYER_RANGE}..{PLAYER_RANGE}, not {value!r}")
+                raise DesignerError(
+                    f"the player's {name} must lie in -{PLAYER_RANGE}..{PLAYER_RANGE}, not {value!r}"
+                )
 
     def to_json(self) -> dict:
         return {"format": PLAYER_FORMAT, "skill": self.skill, "back_aversion": self.back_aversion}
@@ -80,7 +86,7 @@ class Player:
     def from_json(cls, obj: object) -> Player:
         """A player read back; DesignerError (one line) for anything else."""
         if not isinstance(obj, dict) or obj.get("format") != PLAYER_FORMAT:
-            raise DesignerError(f"a player file is a JSON object with \"format\": \"{PLAYER_FORMAT}\"")
+            raise DesignerError(f'a player file is a JSON object with "format": "{PLAYER_FORMAT}"')
         unknown = sorted(set(obj) - {"format", "skill", "back_aversion", "fit"})
         if unknown:
             raise DesignerError(f"the player file has an unknown field {unknown[0]!r}")
@@ -116,20 +122,25 @@ class Figures:
         expected moves divided among the attempts)."""
         attempts = 1 + self.expected_restarts
         restarts = self.expected_moves * self.expected_restarts / attempts
-        return {"par": float(self.par), "wandering": max(0.0, self.expected_moves - restarts - self.par),
-                "restarts": restarts}
+        return {
+            "par": float(self.par),
+            "wandering": max(0.0, self.expected_moves - restarts - self.par),
+            "restarts": restarts,
+        }
 
     def hottest(self, count: int = 3) -> list[tuple[Cell, float]]:
         """The cells the player rests on most, most first."""
         return sorted(self.rests.items(), key=lambda item: (-item[1], item[0]))[:count]
 
     def to_json(self) -> dict:
-        found = {"expected_moves": round(self.expected_moves, 3),
-                 "expected_restarts": round(self.expected_restarts, 3),
-                 "within": {str(n): round(p, 4) for n, p in self.within.items()},
-                 "difficulty": self.difficulty,
-                 "parts": {name: round(value, 3) for name, value in self.parts().items()},
-                 "hottest": [[list(cell), round(value, 3)] for cell, value in self.hottest()]}
+        found = {
+            "expected_moves": round(self.expected_moves, 3),
+            "expected_restarts": round(self.expected_restarts, 3),
+            "within": {str(n): round(p, 4) for n, p in self.within.items()},
+            "difficulty": self.difficulty,
+            "parts": {name: round(value, 3) for name, value in self.parts().items()},
+            "hottest": [[list(cell), round(value, 3)] for cell, value in self.hottest()],
+        }
         if self.at_least:
             found["at_least"] = True
         return found
@@ -166,10 +177,14 @@ class Chain:
     keys: np.ndarray  # (rows, 2): state, last move (NO_LAST: none)
     states: States
     choice: np.ndarray = field(repr=False)  # (rows, 4): the chance of each move
-    next_row: np.ndarray = field(repr=False)  # (rows, 4): the row each move leads to; -1 exit, -2 restart
+    next_row: np.ndarray = field(
+        repr=False
+    )  # (rows, 4): the row each move leads to; -1 exit, -2 restart
 
 
-def features(table: States, stops: np.ndarray, height: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def features(
+    table: States, stops: np.ndarray, height: int | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """What the player sees of each move from each of ``stops`` (state numbers): ``toward`` (4, n)
     how much nearer the exit the move ends, over the grid's larger side; ``valid`` (4, n) whether
     it is a move; ``ends`` (4, n) the state it ends in (NO_MOVE: none)."""
@@ -181,7 +196,9 @@ def features(table: States, stops: np.ndarray, height: int | None = None) -> tup
     ends = table.dest[:, stops]
     valid = ends != NO_MOVE
     safe_ends = np.where(valid, ends, 0)
-    toward = (distance[stops % table.cells][None, :] - distance[safe_ends % table.cells]) / max(rows_of, width)
+    toward = (distance[stops % table.cells][None, :] - distance[safe_ends % table.cells]) / max(
+        rows_of, width
+    )
     return toward, valid, ends
 
 
@@ -197,9 +214,13 @@ def chain(table: States, player: Player = DEFAULT, *, height: int | None = None)
     graph = csr_matrix((np.ones(src.size, np.int8), (src, dest[moving])), shape=(count, count))
     reach = breadth_first_order(graph, table.start, directed=True, return_predecessors=False)
     alive = np.zeros(count, bool)
-    alive[breadth_first_order(graph.T.tocsr(), goal, directed=True, return_predecessors=False)] = True
+    alive[breadth_first_order(graph.T.tocsr(), goal, directed=True, return_predecessors=False)] = (
+        True
+    )
     if not alive[table.start]:
-        raise LevelError("the exit cannot be reached from the start: the player model needs a solvable level")
+        raise LevelError(
+            "the exit cannot be reached from the start: the player model needs a solvable level"
+        )
     live = reach[alive[reach] & (reach != goal)]  # the stops a player can rest on and still finish
     toward, valid, ends = features(table, live, height)
     safe_ends = np.where(valid, ends, 0)
@@ -225,18 +246,29 @@ def chain(table: States, player: Player = DEFAULT, *, height: int | None = None)
     start_row = NO_LAST * n + int(row_of[table.start])
     next_row = np.full((5, 4, n), -1, np.int64)
     for d in range(4):
-        next_row[:, d, :] = np.where(target_row[d] >= 0, d * n + target_row[d], np.where(trapped[d], -2, -1))
+        next_row[:, d, :] = np.where(
+            target_row[d] >= 0, d * n + target_row[d], np.where(trapped[d], -2, -1)
+        )
     rows = np.broadcast_to(key_rows[:, None, :], (5, 4, n))
     inner = next_row >= 0
     Q = csr_matrix((choice[inner], (rows[inner], next_row[inner])), shape=(total, total))
     to_exit = (choice * (valid & (ends == goal))[None]).sum(axis=1).reshape(-1)
     restart = (choice * trapped[None]).sum(axis=1).reshape(-1)
     # a restart is a move onto the trap, then the player is back on the start: fold it into Q
-    Q = Q + csr_matrix((restart, (np.arange(total), np.full(total, start_row))), shape=(total, total))
+    Q = Q + csr_matrix(
+        (restart, (np.arange(total), np.full(total, start_row))), shape=(total, total)
+    )
     keys = np.stack([np.tile(live, 5), np.repeat(np.arange(5), n)], axis=1)
-    return Chain(Q.tocsr(), to_exit, restart, start_row, keys, table,
-                 choice.transpose(0, 2, 1).reshape(total, 4),
-                 next_row.transpose(0, 2, 1).reshape(total, 4))
+    return Chain(
+        Q.tocsr(),
+        to_exit,
+        restart,
+        start_row,
+        keys,
+        table,
+        choice.transpose(0, 2, 1).reshape(total, 4),
+        next_row.transpose(0, 2, 1).reshape(total, 4),
+    )
 
 
 #: The most expected moves from any state of a chain that the exact solve is trusted with. The
@@ -259,27 +291,45 @@ def solve_chain(model: Chain, par: int, *, within: tuple[int, ...] | None = None
 
     total = model.Q.shape[0]
     marks = within or tuple(sorted({max(1, par), 2 * max(1, par), 4 * max(1, par)}))
-    system = (identity(total, format="csc") - model.Q.tocsc())
+    system = identity(total, format="csc") - model.Q.tocsc()
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")  # a singular matrix: judged below, never printed
         moves = spsolve(system, np.column_stack([np.ones(total), model.restart]))
         unit = np.zeros(total)
         unit[model.start_row] = 1.0
         visits = spsolve(system.T.tocsc(), unit)
-    trusted = (np.isfinite(moves).all() and np.isfinite(visits).all() and moves[:, 0].min() >= 1 - 1e-6
-               and moves[:, 0].max() <= EXACT_MOST and moves[:, 1].min() >= -1e-6 and visits.min() >= -1e-6)
+    trusted = (
+        np.isfinite(moves).all()
+        and np.isfinite(visits).all()
+        and moves[:, 0].min() >= 1 - 1e-6
+        and moves[:, 0].max() <= EXACT_MOST
+        and moves[:, 1].min() >= -1e-6
+        and visits.min() >= -1e-6
+    )
     if not trusted:
         return _stepped(model, par, marks)
-    expected_moves, expected_restarts = float(moves[model.start_row, 0]), float(moves[model.start_row, 1])
-    return Figures(par, expected_moves, expected_restarts, chance_within(model, marks),
-                   _rests(model, visits), total)
+    expected_moves, expected_restarts = (
+        float(moves[model.start_row, 0]),
+        float(moves[model.start_row, 1]),
+    )
+    return Figures(
+        par,
+        expected_moves,
+        expected_restarts,
+        chance_within(model, marks),
+        _rests(model, visits),
+        total,
+    )
 
 
 def _rests(model: Chain, visits: np.ndarray) -> dict[Cell, float]:
     """Each cell's expected rests, from each row's expected visits."""
     table = model.states
     per_cell = np.bincount(model.keys[:, 0] % table.cells, weights=visits, minlength=table.cells)
-    return {divmod(flat, table.width): float(per_cell[flat]) for flat in np.flatnonzero(per_cell > 1e-9).tolist()}
+    return {
+        divmod(flat, table.width): float(per_cell[flat])
+        for flat in np.flatnonzero(per_cell > 1e-9).tolist()
+    }
 
 
 def _stepped(model: Chain, par: int, marks: tuple[int, ...]) -> Figures:
@@ -305,7 +355,15 @@ def _stepped(model: Chain, par: int, marks: tuple[int, ...]) -> Figures:
             out[step] = min(1.0, done)
     for mark in marks:
         out.setdefault(mark, min(1.0, done))
-    return Figures(par, max(moves, float(par)), restarts, out, _rests(model, visits), model.Q.shape[0], at_least=True)
+    return Figures(
+        par,
+        max(moves, float(par)),
+        restarts,
+        out,
+        _rests(model, visits),
+        model.Q.shape[0],
+        at_least=True,
+    )
 
 
 def chance_within(model: Chain, marks: tuple[int, ...]) -> dict[int, float]:
@@ -333,7 +391,9 @@ def play(level: Level, player: Player = DEFAULT) -> Figures:
     return solve_chain(chain(state_table(level), player, height=level.height), len(solution.moves))
 
 
-def simulate(model: Chain, runs: int, rng: np.random.Generator, *, cap: int = 1_000_000) -> tuple[np.ndarray, np.ndarray]:
+def simulate(
+    model: Chain, runs: int, rng: np.random.Generator, *, cap: int = 1_000_000
+) -> tuple[np.ndarray, np.ndarray]:
     """``runs`` playthroughs of the chain's player, all at once: the moves and the restarts of
     each (a run still going after ``cap`` moves stops there). For checking the exact figures."""
     row = np.full(runs, model.start_row, np.int64)
@@ -341,7 +401,9 @@ def simulate(model: Chain, runs: int, rng: np.random.Generator, *, cap: int = 1_
     restarts = np.zeros(runs, np.int64)
     going = np.ones(runs, bool)
     cumulative = np.cumsum(model.choice, axis=1)
-    cumulative /= np.maximum(cumulative[:, -1:], 1e-300)  # the last column exactly 1: a pick is always a move
+    cumulative /= np.maximum(
+        cumulative[:, -1:], 1e-300
+    )  # the last column exactly 1: a pick is always a move
     for _ in range(cap):
         active = np.flatnonzero(going)
         if not active.size:
@@ -360,7 +422,9 @@ def simulate(model: Chain, runs: int, rng: np.random.Generator, *, cap: int = 1_
     return moves, restarts
 
 
-def play_out(model: Chain, rng: np.random.Generator, *, cap: int = 100_000) -> list[tuple[int, int] | None]:
+def play_out(
+    model: Chain, rng: np.random.Generator, *, cap: int = 100_000
+) -> list[tuple[int, int] | None]:
     """One playthrough of the chain's player: each move as (direction, the state it ends in), and
     None after a move into a trap (the player restarts from there). Ends on the exit, or after
     ``cap`` moves."""

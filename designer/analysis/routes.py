@@ -43,7 +43,9 @@ class RouteSolution:
         return route_name(self.route)
 
     def to_dict(self) -> dict:
-        found = {"solvable": True, **self.solution.to_dict()} if self.solution else {"solvable": False}
+        found = (
+            {"solvable": True, **self.solution.to_dict()} if self.solution else {"solvable": False}
+        )
         return {"route": self.name, **found}
 
 
@@ -70,7 +72,12 @@ class RouteAnalysis:
         return None if self.analysis.reversible else "not reversible"
 
     def to_dict(self) -> dict:
-        return {"route": self.name, "from": self.route[0], "to": self.route[1], **self.analysis.to_dict()}
+        return {
+            "route": self.name,
+            "from": self.route[0],
+            "to": self.route[1],
+            **self.analysis.to_dict(),
+        }
 
 
 @dataclass(frozen=True)
@@ -89,21 +96,34 @@ class RoomAnalysis:
         return [(one.name, one.why_not()) for one in self.routes if not one.holds]
 
     def to_dict(self) -> dict:
-        return {"doors": {str(number): list(cell) for number, cell in self.room.doors},
-                "strong_and_reversible": self.holds,
-                "failing": [{"route": name, "why": why} for name, why in self.failing()],
-                "routes": [one.to_dict() for one in self.routes]}
+        return {
+            "doors": {str(number): list(cell) for number, cell in self.room.doors},
+            "strong_and_reversible": self.holds,
+            "failing": [{"route": name, "why": why} for name, why in self.failing()],
+            "routes": [one.to_dict() for one in self.routes],
+        }
 
 
-def solve_routes(room: Room, routes: list[Route] | None = None, by: str = "moves") -> list[RouteSolution]:
+def solve_routes(
+    room: Room, routes: list[Route] | None = None, by: str = "moves"
+) -> list[RouteSolution]:
     """The optimal solution of each route (``routes``, or every pair of doors i < j)."""
-    return [RouteSolution(route, level, solve(level, by=by))
-            for route in room.routes(routes) for level in (room.route(*route),)]
+    return [
+        RouteSolution(route, level, solve(level, by=by))
+        for route in room.routes(routes)
+        for level in (room.route(*route),)
+    ]
 
 
 def analyze_routes(room: Room, routes: list[Route] | None = None) -> RoomAnalysis:
     """The analysis of each route (``routes``, or every pair of doors i < j)."""
     from designer.analysis.graph import analyze
 
-    return RoomAnalysis(room, tuple(RouteAnalysis(route, level, analyze(level))
-                                    for route in room.routes(routes) for level in (room.route(*route),)))
+    return RoomAnalysis(
+        room,
+        tuple(
+            RouteAnalysis(route, level, analyze(level))
+            for route in room.routes(routes)
+            for level in (room.route(*route),)
+        ),
+    )

@@ -33,7 +33,9 @@ class Solution:
     stops: int  # number of moves
     distance: int  # cells slid in all
     path: tuple[Cell, ...]  # resting cells from the start to the goal
-    taken: tuple[int, ...] = ()  # for each item of the level, the move that takes it (1 for the first)
+    taken: tuple[
+        int, ...
+    ] = ()  # for each item of the level, the move that takes it (1 for the first)
 
     def order(self) -> list[int]:
         """The items (their indices in ``level.items``) in the order the solution takes them; items
@@ -91,9 +93,13 @@ def _moves_into(dest, length, order, goal: int):
     """The moves among the reachable cells (none leaves the goal), grouped by the cell they end
     on: (first, sources, lengths), where the moves into cell v are sources[first[v]:first[v + 1]]
     in the order of the directions, then of ``order``."""
-    _, by_direction_from, by_direction_to, by_direction_len = zip(*moves_out(dest, length, order, goal))
-    froms, tos, lens = (np.concatenate(a).astype(np.int64)
-                        for a in (by_direction_from, by_direction_to, by_direction_len))
+    _, by_direction_from, by_direction_to, by_direction_len = zip(
+        *moves_out(dest, length, order, goal)
+    )
+    froms, tos, lens = (
+        np.concatenate(a).astype(np.int64)
+        for a in (by_direction_from, by_direction_to, by_direction_len)
+    )
     by_end = np.argsort(tos, kind="stable")
     first = np.searchsorted(tos[by_end], np.arange(dest.shape[1] + 1))
     return first, froms[by_end], lens[by_end]
@@ -109,7 +115,9 @@ def _layers(into, goal: int) -> CostsToGoal:
     frontier, layer, reached = np.array([goal]), 0, [np.array([goal])]
     while frontier.size:
         counts = first[frontier + 1] - first[frontier]
-        at = np.repeat(first[frontier] - np.cumsum(counts) + counts, counts) + np.arange(counts.sum())
+        at = np.repeat(first[frontier] - np.cumsum(counts) + counts, counts) + np.arange(
+            counts.sum()
+        )
         cell, through = sources[at], np.repeat(distance[frontier], counts) + lengths[at]
         new = moves[cell] < 0
         cell, through = cell[new], through[new]
@@ -119,7 +127,9 @@ def _layers(into, goal: int) -> CostsToGoal:
         moves[frontier] = layer
         reached.append(frontier)
     found = np.concatenate(reached).tolist()
-    return CostsToGoal(dict(zip(found, moves[found].tolist())), dict(zip(found, distance[found].tolist())), "moves")
+    return CostsToGoal(
+        dict(zip(found, moves[found].tolist())), dict(zip(found, distance[found].tolist())), "moves"
+    )
 
 
 def _dijkstra(into, goal: int, by: str) -> CostsToGoal:
@@ -144,7 +154,9 @@ def _dijkstra(into, goal: int, by: str) -> CostsToGoal:
             if cost < best.get(u, cost + 1):
                 best[u] = cost
                 heapq.heappush(heap, (cost, u))
-    return CostsToGoal({k: c // scale for k, c in best.items()}, {k: c % scale for k, c in best.items()}, by)
+    return CostsToGoal(
+        {k: c // scale for k, c in best.items()}, {k: c % scale for k, c in best.items()}, by
+    )
 
 
 def solve(level: Level, by: str = "moves") -> Solution | None:
@@ -178,4 +190,6 @@ def walk(states: States, costs: CostsToGoal) -> Solution | None:
         else:  # pragma: no cover - costs are exact, so some move always keeps them
             raise AssertionError("no optimal move found: cost table is inconsistent")
     taken = tuple(taken_along(states, path)) if states.items else ()
-    return Solution("".join(letters), len(letters), distance, tuple(states.cell(v) for v in path), taken)
+    return Solution(
+        "".join(letters), len(letters), distance, tuple(states.cell(v) for v in path), taken
+    )

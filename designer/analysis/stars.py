@@ -44,10 +44,17 @@ class Stars:
     @classmethod
     def from_json(cls, obj: object, par: int) -> Stars:
         """The thresholds of a JSON level's ``"stars"`` object, for a level of ``par`` min stops."""
-        if not isinstance(obj, dict) or set(obj) != {"two", "one"} or \
-                not all(type(obj[k]) is int for k in ("two", "one")):
-            raise LevelError('JSON level: "stars" must be {"two": N, "one": N}, the most moves for 2 and 1 stars')
+        if (
+            not isinstance(obj, dict)
+            or set(obj) != {"two", "one"}
+            or not all(type(obj[k]) is int for k in ("two", "one"))
+        ):
+            raise LevelError(
+                'JSON level: "stars" must be {"two": N, "one": N}, the most moves for 2 and 1 stars'
+            )
         if not par < obj["two"] <= obj["one"]:
-            raise LevelError(f'JSON level: "stars" needs par ({par}) < two <= one, not two {obj["two"]}, '
-                             f'one {obj["one"]}')
+            raise LevelError(
+                f'JSON level: "stars" needs par ({par}) < two <= one, not two {obj["two"]}, '
+                f"one {obj['one']}"
+            )
         return cls(par, obj["two"], obj["one"])

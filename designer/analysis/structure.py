@@ -60,7 +60,9 @@ def structure(level: Level) -> Structure:
     traps = sum(node not in alive for node in stops)
     dead_ends = sum(graph.out_degree(node) == 1 for node in stops if node in alive)
     branching = sum(graph.out_degree(node) for node in stops) / max(1, len(stops))
-    return Structure(subgoals, _counter_intuitive(level, solution), len(stops), dead_ends, traps, branching)
+    return Structure(
+        subgoals, _counter_intuitive(level, solution), len(stops), dead_ends, traps, branching
+    )
 
 
 def _goal_label(level: Level):

@@ -29,7 +29,9 @@ def placed_tiles(request: LayoutRequest, level: Level) -> list[tuple[int, int]]:
     return [cell for cell in request.free_cells() if level.terrain[cell] in (ROCK, SNOW)]
 
 
-def spare_tiles(request: LayoutRequest, level: Level, floor: int, tiles: list | None = None) -> list[tuple[int, int]]:
+def spare_tiles(
+    request: LayoutRequest, level: Level, floor: int, tiles: list | None = None
+) -> list[tuple[int, int]]:
     """The placed tiles (or those of ``tiles``) that are not needed: turned into ice, the level
     still meets the request."""
     tiles = placed_tiles(request, level) if tiles is None else tiles
@@ -41,9 +43,12 @@ def spare_tiles(request: LayoutRequest, level: Level, floor: int, tiles: list | 
     for k, cell in enumerate(tiles):
         batch[k][cell] = ICE
     count = len(tiles)
-    classes, reversible, stops = classify_batch(batch, np.full(count, level.index(level.start)),
-                                                np.full(count, level.index(level.goal)))
-    holds = LayoutSpace.of(request).admissible(batch, classes, reversible, stops, floor=floor, budgets=False)
+    classes, reversible, stops = classify_batch(
+        batch, np.full(count, level.index(level.start)), np.full(count, level.index(level.goal))
+    )
+    holds = LayoutSpace.of(request).admissible(
+        batch, classes, reversible, stops, floor=floor, budgets=False
+    )
     return [cell for cell, spare in zip(tiles, holds) if spare]
 
 
@@ -59,8 +64,12 @@ def _holds(request: LayoutRequest, level: Level, floor: int) -> bool:
     stops = found.min_stops
     if stops is None:  # unsolvable
         return False
-    return (found.pokemon and stops >= floor and (request.max_stops is None or stops <= request.max_stops)
-            and items_matter(level, stops))
+    return (
+        found.pokemon
+        and stops >= floor
+        and (request.max_stops is None or stops <= request.max_stops)
+        and items_matter(level, stops)
+    )
 
 
 def is_tidy(request: LayoutRequest, level: Level, floor: int) -> bool:

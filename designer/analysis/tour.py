@@ -88,8 +88,14 @@ class FullClear:
         return None if self.moves is None else len(self.moves)
 
     def to_dict(self) -> dict:
-        found: dict[str, Any] = {"moves": self.moves, "stops": self.stops, "lower_bound": self.lower_bound,
-                 "proven": self.proven, "how": self.how, "states": self.states}
+        found: dict[str, Any] = {
+            "moves": self.moves,
+            "stops": self.stops,
+            "lower_bound": self.lower_bound,
+            "proven": self.proven,
+            "how": self.how,
+            "states": self.states,
+        }
         if self.moves is not None:
             found["taken_at"] = list(self.taken)
         return found
@@ -97,21 +103,29 @@ class FullClear:
     def words(self) -> str:
         """One line: ``103 moves (found; at least 65: time limit reached)`` and the like."""
         if self.moves is None:
-            least = f"; at least {self.lower_bound}" if self.lower_bound else ""  # 0: its tables not even built
+            least = (
+                f"; at least {self.lower_bound}" if self.lower_bound else ""
+            )  # 0: its tables not even built
             return "no full clear (proven)" if self.proven else f"none found ({self.how}{least})"
         if self.proven:
             return f"{self.stops} moves (proven optimal)"
         return f"{self.stops} moves (found, not proven: at least {self.lower_bound}; {self.how})"
 
 
-def full_clear(level: Level, budget: Budget | float | None = None, max_states: int = MAX_STATES,
-               things: tuple[Cell, ...] | None = None) -> FullClear:
+def full_clear(
+    level: Level,
+    budget: Budget | float | None = None,
+    max_states: int = MAX_STATES,
+    things: tuple[Cell, ...] | None = None,
+) -> FullClear:
     """The fewest moves that take every item and coin of ``level`` (or ``things``) and then exit,
     searched as the module docstring says, within ``budget`` (seconds, or a ``Budget``; 10 s by
     default) and ``max_states`` kept by the proof."""
     budget = budget if isinstance(budget, Budget) else Budget(10.0 if budget is None else budget)
     try:
-        if budget.expired() and level.height * level.width > LARGE_CELLS:  # no time: not even the tables
+        if (
+            budget.expired() and level.height * level.width > LARGE_CELLS
+        ):  # no time: not even the tables
             raise OutOfTime
         moves = slide_moves(level, things, budget)
         found = bounds(moves, budget)
@@ -120,7 +134,9 @@ def full_clear(level: Level, budget: Budget | float | None = None, max_states: i
     return search(moves, found, budget, max_states, level.cell)
 
 
-def search(moves: Moves, bound: Bounds, budget: Budget, max_states: int = MAX_STATES, place=None) -> FullClear:
+def search(
+    moves: Moves, bound: Bounds, budget: Budget, max_states: int = MAX_STATES, place=None
+) -> FullClear:
     """The full clear of any ``Moves`` (a level's, or a cave's over its states: ``designer.caves.
     coins``): a beam, a short proof (``QUICK`` states: a small level ends here, proven; with at
     most ``FEW`` things, the short proof first), wider beams while time is left, then the proof
@@ -132,7 +148,9 @@ def search(moves: Moves, bound: Bounds, budget: Budget, max_states: int = MAX_ST
     if floor >= INF:
         return FullClear(None, 0, True, "proven: no full clear", 1)
     best, kept, reached, state_cut = None, 0, floor, False
-    phases = (None, *WIDTHS, None) if len(moves.things) <= FEW else (WIDTHS[0], None, *WIDTHS[1:], None)
+    phases = (
+        (None, *WIDTHS, None) if len(moves.things) <= FEW else (WIDTHS[0], None, *WIDTHS[1:], None)
+    )
     for phase, width in enumerate(phases):
         if budget.expired():
             break
@@ -144,12 +162,16 @@ def search(moves: Moves, bound: Bounds, budget: Budget, max_states: int = MAX_ST
             continue
         cap = min(QUICK, max_states) if phase < 2 else max_states
         limit = len(best[0]) - 1 if best else INF
-        found, states, done, depth, cut = _layers(moves, bound, full, budget, limit=limit, max_states=cap)
+        found, states, done, depth, cut = _layers(
+            moves, bound, full, budget, limit=limit, max_states=cap
+        )
         kept += states
         state_cut = cap == max_states and cut == "states"  # else the time ended it
         reached = max(reached, depth)
         if found:  # the proof's layers are breadth-first: the first full clear met is a shortest
-            return _answer(place, moves, found, max(floor, len(found[0])), True, "proven optimal", kept)
+            return _answer(
+                place, moves, found, max(floor, len(found[0])), True, "proven optimal", kept
+            )
         if done:
             if best is None:
                 return FullClear(None, reached, True, "proven: no full clear", kept)
@@ -162,13 +184,18 @@ def search(moves: Moves, bound: Bounds, budget: Budget, max_states: int = MAX_ST
 
 def _answer(place, moves: Moves, found, lower: int, proven: bool, how: str, kept: int) -> FullClear:
     letters, cells, masks = found
-    cells, masks = [*cells, moves.goal], [*masks, (1 << len(moves.things)) - 1]  # the last move: into the exit
+    cells, masks = (
+        [*cells, moves.goal],
+        [*masks, (1 << len(moves.things)) - 1],
+    )  # the last move: into the exit
     taken = [0] * len(moves.things)
     for move, (before, after) in enumerate(zip(masks, masks[1:]), 1):
         for k in range(len(taken)):
             if (after >> k) & 1 and not (before >> k) & 1:
                 taken[k] = move
-    return FullClear(letters, lower, proven, how, kept, tuple(place(c) for c in cells), tuple(taken))
+    return FullClear(
+        letters, lower, proven, how, kept, tuple(place(c) for c in cells), tuple(taken)
+    )
 
 
 #: The states a layer of the search expands at once: its moves (four a state, about 40 bytes each)
@@ -176,8 +203,15 @@ def _answer(place, moves: Moves, found, lower: int, proven: bool, how: str, kept
 CHUNK = 1 << 18
 
 
-def _layers(moves: Moves, bound: Bounds, full: int, budget: Budget, width: int | None = None,
-            limit: int = INF, max_states: int = MAX_STATES):
+def _layers(
+    moves: Moves,
+    bound: Bounds,
+    full: int,
+    budget: Budget,
+    width: int | None = None,
+    limit: int = INF,
+    max_states: int = MAX_STATES,
+):
     """Breadth-first layers from the start. With ``width``, a beam: each layer keeps its
     ``width`` most promising states; returns (found, states). Without, the proof: it keeps
     every state whose moves plus bound are at most ``limit``, and returns (found, states, done,
@@ -186,10 +220,16 @@ def _layers(moves: Moves, bound: Bounds, full: int, budget: Budget, width: int |
     cells, masks) of the first full clear met, or None. A layer is expanded ``CHUNK`` states at a
     time, so that neither its memory nor its time runs past the budgets: the proof keeps at most
     ``max_states`` states (about 25 bytes each: ``Seen``'s key and the way back to it)."""
-    if width is not None:  # no shortest full clear is longer: the cells it may rest on, for each thing and the exit
-        limit = min(limit, (len(moves.things) + 1) * (len(np.unique(moves.end[moves.end >= 0])) + 1))
+    if (
+        width is not None
+    ):  # no shortest full clear is longer: the cells it may rest on, for each thing and the exit
+        limit = min(
+            limit, (len(moves.things) + 1) * (len(np.unique(moves.end[moves.end >= 0])) + 1)
+        )
     cells, masks = np.array([moves.start], np.int32), np.zeros(1, np.int64)
-    history: list[tuple] = []  # per layer: (source index, direction) of each state, and the layer before
+    history: list[
+        tuple
+    ] = []  # per layer: (source index, direction) of each state, and the layer before
     shift = np.int64(len(moves.things))
     seen = Seen(np.array([moves.start << int(shift)], np.int64))
     kept, depth, took, cut = 1, 0, 0.0, None
@@ -205,7 +245,9 @@ def _layers(moves: Moves, bound: Bounds, full: int, budget: Budget, width: int |
             if low and budget.expired():
                 cut = "time"
                 break
-            source, d, cell, mask, exited = step(moves, cells[low:low + CHUNK], masks[low:low + CHUNK])
+            source, d, cell, mask, exited = step(
+                moves, cells[low : low + CHUNK], masks[low : low + CHUNK]
+            )
             source += low
             win = np.flatnonzero(exited & (mask == full))
             if len(win):
@@ -232,7 +274,9 @@ def _layers(moves: Moves, bound: Bounds, full: int, budget: Budget, width: int |
         key = np.concatenate([part[0] for part in parts])
         source = np.concatenate([part[1] for part in parts])
         d = np.concatenate([part[2] for part in parts])
-        if len(parts) > 1:  # the first of each state over the chunks, as over the whole layer at once
+        if (
+            len(parts) > 1
+        ):  # the first of each state over the chunks, as over the whole layer at once
             key, first = np.unique(key, return_index=True)
             source, d = source[first], d[first]
         if width is None:

@@ -53,7 +53,9 @@ class OutOfTime(Exception):
     """A full clear's tables outlived its budget (a level of a million cells and 32 coins)."""
 
 
-def slide_moves(level: Level, things: tuple[Cell, ...] | None = None, budget: Budget | None = None) -> Moves:
+def slide_moves(
+    level: Level, things: tuple[Cell, ...] | None = None, budget: Budget | None = None
+) -> Moves:
     """The ``Moves`` of ``level`` for ``things`` (default: its items, then its coins). A plain
     level's come from the kernels' slide table and a walk back from each thing along its lines;
     a level with portals, floors or wrap-around is traced slide by slide, its ``budget`` asked as
@@ -82,7 +84,18 @@ def _traced_moves(level: Level, things: tuple[Cell, ...], budget: Budget | None 
         if not slide.loops:
             end[cell, d], takes[cell, d] = slide.path[-1], taken
     items = (1 << len(level.items)) - 1
-    return Moves(end, takes, first, before1, second, before2, goal, level.index(level.start), items, tuple(things))
+    return Moves(
+        end,
+        takes,
+        first,
+        before1,
+        second,
+        before2,
+        goal,
+        level.index(level.start),
+        items,
+        tuple(things),
+    )
 
 
 def _plain_moves(level: Level, things: tuple[Cell, ...]) -> Moves:
@@ -117,7 +130,7 @@ def _plain_moves(level: Level, things: tuple[Cell, ...]) -> Moves:
         inside = (rows >= 0) & (rows < height) & (cols >= 0) & (cols < width)
         flat = (rows * width + cols)[inside]
         blocked = rock[flat]
-        flat = flat[:int(np.argmax(blocked)) if blocked.any() else len(flat)]
+        flat = flat[: int(np.argmax(blocked)) if blocked.any() else len(flat)]
         return flat, length[d, flat] >= np.arange(1, len(flat) + 1)
 
     for d in range(4):
@@ -125,10 +138,14 @@ def _plain_moves(level: Level, things: tuple[Cell, ...]) -> Moves:
             flat, reach = behind(level.index(cell), d)
             takes[flat[reach], d] |= np.int64(1) << np.int64(k)
         flat, reach = behind(goal, d)
-        taken = np.bitwise_or.accumulate(np.concatenate([bits[[goal]], bits[flat]]))[:len(flat)]  # up to the goal
+        taken = np.bitwise_or.accumulate(np.concatenate([bits[[goal]], bits[flat]]))[
+            : len(flat)
+        ]  # up to the goal
         first[flat[reach], d], before1[flat[reach], d] = True, taken[reach]
     items = (1 << len(level.items)) - 1
-    return Moves(end, takes, first, before1, second, before2, goal, level.index(level.start), items, things)
+    return Moves(
+        end, takes, first, before1, second, before2, goal, level.index(level.start), items, things
+    )
 
 
 def step(moves: Moves, cells: np.ndarray, masks: np.ndarray):
@@ -156,7 +173,14 @@ def _slides(level: Level, budget: Budget | None = None) -> list:
     """Every slide of a level with portals, floors or wrap-around (cell, direction, ``trace``'s
     Slide with laps), nothing capturing: its items and coins aside, kept for the last few grids
     (placing coins asks again and again). ``budget`` is asked every 1,024 cells (``OutOfTime``)."""
-    key = (level.terrain.tobytes(), level.terrain.shape, level.start, level.goal, level.portals, level.floors)
+    key = (
+        level.terrain.tobytes(),
+        level.terrain.shape,
+        level.start,
+        level.goal,
+        level.portals,
+        level.floors,
+    )
     found = _SLIDES.get(key)
     if found is None:
         portals = portal_index(level)
@@ -164,8 +188,11 @@ def _slides(level: Level, budget: Budget | None = None) -> list:
         for n, cell in enumerate(np.flatnonzero(level.terrain.reshape(-1) != ROCK).tolist()):
             if budget is not None and n % 1024 == 1023 and budget.expired():
                 raise OutOfTime
-            found += [(cell, d, slide) for d in range(4)
-                      if (slide := trace(level, cell, d, laps=True, portals=portals)) is not None]
+            found += [
+                (cell, d, slide)
+                for d in range(4)
+                if (slide := trace(level, cell, d, laps=True, portals=portals)) is not None
+            ]
         if len(_SLIDES) >= 4:
             _SLIDES.pop(next(iter(_SLIDES)))
         _SLIDES[key] = found
@@ -233,7 +260,9 @@ def bounds(moves: Moves, budget: Budget | None = None) -> Bounds:
     exit_ = walk_back(into, tail[into_exit], cells, budget)
     take = np.empty((count, cells), np.int32)
     for k in range(count):
-        if budget is not None and cells > LARGE_CELLS and budget.expired():  # a small level's tables: milliseconds
+        if (
+            budget is not None and cells > LARGE_CELLS and budget.expired()
+        ):  # a small level's tables: milliseconds
             raise OutOfTime
         take[k] = walk_back(into, tail[(took >> k) & 1 == 1], cells, budget)
     after_move = np.where(into_exit, 0, exit_[head])  # after each move: the fewest to the exit
@@ -242,7 +271,9 @@ def bounds(moves: Moves, budget: Budget | None = None) -> Bounds:
     for k in range(count):
         mine = (took >> k) & 1 == 1
         exit_after[k] = after_move[mine].min(initial=INF)
-        source = (took & ~(1 << k)) != 0  # moves taking some other thing j: from just after them to k
+        source = (
+            took & ~(1 << k)
+        ) != 0  # moves taking some other thing j: from just after them to k
         if source.any():
             value = np.where(mine, 0, np.where(into_exit, INF, take[k][head]))
             after[k] = value[source].min()
@@ -258,7 +289,9 @@ def predecessors(tail: np.ndarray, head: np.ndarray, cells: int) -> tuple[np.nda
     return start, tail[order]
 
 
-def walk_back(into: tuple[np.ndarray, np.ndarray], first: np.ndarray, cells: int, budget: Budget | None) -> np.ndarray:
+def walk_back(
+    into: tuple[np.ndarray, np.ndarray], first: np.ndarray, cells: int, budget: Budget | None
+) -> np.ndarray:
     """Fewest moves from each cell to a move out of one of the cells ``first`` (1 there; INF where
     none leads), walking the predecessors ``into`` back a layer at a time."""
     start, before = into

@@ -27,8 +27,9 @@ from designer.core.request import LayoutRequest
 from designer.core.room import Room
 
 
-def failure(request: LayoutRequest, level: Level, report: Analysis | None = None,
-            floor: int | None = None) -> str | None:
+def failure(
+    request: LayoutRequest, level: Level, report: Analysis | None = None, floor: int | None = None
+) -> str | None:
     """Why ``level`` does not meet ``request``, in a few words; None when it does.
 
     ``report`` is the level's analysis when the caller has it already. ``floor`` is the stops
@@ -96,7 +97,9 @@ def _portals_failure(request: LayoutRequest, level: Level, report: Analysis) -> 
         return "a portal lies off the free cells"
     assert report.min_stops is not None  # asked of a strong level
     for a, b in pairs:
-        without = level.replace(portals=tuple(p for p in level.portals if a not in p and b not in p))
+        without = level.replace(
+            portals=tuple(p for p in level.portals if a not in p and b not in p)
+        )
         found = min_stops(without)
         if 0 <= report.min_stops <= found:
             return f"the teleport pair {a}-{b} does not matter: without it the level takes {found} moves"
@@ -133,7 +136,9 @@ def room_analysis(request: LayoutRequest, level: Level) -> RoomAnalysis:
     return RoomAnalysis(room, tuple(routes))
 
 
-def room_failure(request: LayoutRequest, level: Level, found: RoomAnalysis | None = None) -> str | None:
+def room_failure(
+    request: LayoutRequest, level: Level, found: RoomAnalysis | None = None
+) -> str | None:
     """Why a layout does not meet a room request: the first route that fails it, named ("route
     1:3: min stops 12 is below 15"), each route checked as the classic request it is
     (``LayoutRequest.route_request``); None when every route holds. ``found``: the layout's
@@ -151,6 +156,8 @@ def room_failure(request: LayoutRequest, level: Level, found: RoomAnalysis | Non
     return None
 
 
-def meets(request: LayoutRequest, level: Level, report: Analysis | None = None, floor: int | None = None) -> bool:
+def meets(
+    request: LayoutRequest, level: Level, report: Analysis | None = None, floor: int | None = None
+) -> bool:
     """Whether ``level`` meets ``request`` (see ``failure``)."""
     return failure(request, level, report, floor) is None

@@ -63,11 +63,23 @@ def cave_moves(laid: Sheet) -> Moves:
         end[:, d] = np.where(into_exit, -1, dest)
         takes[:, d] = took
     none = np.zeros((count, 4), np.int64)
-    return Moves(end, takes, first, takes.copy(), np.zeros((count, 4), bool), none, table.goal, table.start, 0,
-                 tuple(laid.level.cell(flat) for flat in coins))
+    return Moves(
+        end,
+        takes,
+        first,
+        takes.copy(),
+        np.zeros((count, 4), bool),
+        none,
+        table.goal,
+        table.start,
+        0,
+        tuple(laid.level.cell(flat) for flat in coins),
+    )
 
 
-def full_clear(cave: Cave, budget: Budget | float | None = None, max_states: int = MAX_STATES) -> FullClear:
+def full_clear(
+    cave: Cave, budget: Budget | float | None = None, max_states: int = MAX_STATES
+) -> FullClear:
     """The cave's full clear (see the module docstring), within ``budget`` (seconds, or a
     ``Budget``; 10 s by default). Its path names each resting place as (room, (row, col)) in the
     room's own cells; ``taken`` gives each coin's move, room by room."""

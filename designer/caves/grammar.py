@@ -68,8 +68,11 @@ def why_not(shape: str, rooms: int, keys: int, floors: int) -> str | None:
     if shape == "chain" and keys < 2:
         return f"the chain shape puts a key behind a key: it needs 2 keys or more, not {keys}"
     least = least_rooms(shape, keys, floors)
-    return f"the {shape} shape of {_counted(keys, floors)} needs at least {least} rooms, not {rooms}" \
-        if rooms < least else None
+    return (
+        f"the {shape} shape of {_counted(keys, floors)} needs at least {least} rooms, not {rooms}"
+        if rooms < least
+        else None
+    )
 
 
 def shapes_for(rooms: int, keys: int, floors: int) -> list[str]:
@@ -77,7 +80,9 @@ def shapes_for(rooms: int, keys: int, floors: int) -> list[str]:
     return [shape for shape in SHAPES if why_not(shape, rooms, keys, floors) is None]
 
 
-def check(rooms: int, keys: int, size: tuple[int, int], floors: int = 1, shape: str | None = None) -> None:
+def check(
+    rooms: int, keys: int, size: tuple[int, int], floors: int = 1, shape: str | None = None
+) -> None:
     """One DesignerError line for a drawing that cannot be made."""
     if not 2 <= rooms <= MAX_ROOMS:
         raise DesignerError(f"--rooms takes 2 to {MAX_ROOMS} rooms, not {rooms}")
@@ -86,7 +91,9 @@ def check(rooms: int, keys: int, size: tuple[int, int], floors: int = 1, shape: 
     if not 1 <= floors <= MAX_FLOORS:
         raise DesignerError(f"--floors takes 1 to {MAX_FLOORS} floors, not {floors}")
     if not all(MIN_SIDE <= side <= MAX_SIDE for side in size):
-        raise DesignerError(f"a cave's rooms are {MIN_SIDE}x{MIN_SIDE} to {MAX_SIDE}x{MAX_SIDE}, not {size[0]}x{size[1]}")
+        raise DesignerError(
+            f"a cave's rooms are {MIN_SIDE}x{MIN_SIDE} to {MAX_SIDE}x{MAX_SIDE}, not {size[0]}x{size[1]}"
+        )
     if shape is not None:
         if shape not in SHAPES:
             raise DesignerError(f"--shape takes one of {', '.join(SHAPES)}, not {shape!r}")
@@ -95,8 +102,10 @@ def check(rooms: int, keys: int, size: tuple[int, int], floors: int = 1, shape: 
             raise DesignerError(reason)
     elif not shapes_for(rooms, keys, floors):
         least = min(least_rooms(shape, keys, floors) for shape in SHAPES)
-        raise DesignerError(f"{_counted(keys, floors)} need at least {least} rooms, not {rooms}: a side room for "
-                            f"each key, and a main way a room longer than the keys, with a room on every floor")
+        raise DesignerError(
+            f"{_counted(keys, floors)} need at least {least} rooms, not {rooms}: a side room for "
+            f"each key, and a main way a room longer than the keys, with a room on every floor"
+        )
 
 
 @dataclass
@@ -122,12 +131,18 @@ class _Drawing:
     def room(self, name: str, floor: int, at: tuple[int, int]) -> None:
         h, w = self.h, self.w
         grid = [["#"] * w if r in (0, h - 1) else ["#"] + ["?"] * (w - 2) + ["#"] for r in range(h)]
-        walls = {"top": list(range(1, w - 1)), "bottom": list(range(1, w - 1)),
-                 "left": list(range(1, h - 1)), "right": list(range(1, h - 1))}
+        walls = {
+            "top": list(range(1, w - 1)),
+            "bottom": list(range(1, w - 1)),
+            "left": list(range(1, h - 1)),
+            "right": list(range(1, h - 1)),
+        }
         self.rooms[name] = _Room(name, floor, at, grid, walls)
 
     def _cell(self, wall: str, k: int) -> tuple[int, int]:
-        return {"top": (0, k), "bottom": (self.h - 1, k), "left": (k, 0), "right": (k, self.w - 1)}[wall]
+        return {"top": (0, k), "bottom": (self.h - 1, k), "left": (k, 0), "right": (k, self.w - 1)}[
+            wall
+        ]
 
     def door(self, name: str, wall: str, k: int | None = None) -> tuple[str, int]:
         """A door of room ``name`` on ``wall``, at position ``k`` along it (None: a free one at
@@ -150,26 +165,34 @@ class _Drawing:
         that touch a neighbour) while another has room."""
         walls = self.open_walls(name, shut) or self.open_walls(name)
         if not walls:
-            raise DesignerError(f"rooms of {self.h}x{self.w} leave no wall for room {name}'s doors: "
-                                f"give larger rooms (--size)")
+            raise DesignerError(
+                f"rooms of {self.h}x{self.w} leave no wall for room {name}'s doors: "
+                f"give larger rooms (--size)"
+            )
         return self.door(name, self.rng.choice(walls))
 
     def side_by_side(self, left: str, right: str, lock: str | None = None) -> None:
         """A doorway between two rooms side by side, in their shared wall."""
         r = self._shared(left, "right", right, "left")
-        self.links.append(Link("door", self.door(left, "right", r), self.door(right, "left", r), lock))
+        self.links.append(
+            Link("door", self.door(left, "right", r), self.door(right, "left", r), lock)
+        )
 
     def one_over_other(self, upper: str, lower: str, count: int, lock: str | None = None) -> None:
         """``count`` doorways between a room and the room below it, in their shared wall."""
         for _ in range(count):
             c = self._shared(upper, "bottom", lower, "top")
-            self.links.append(Link("door", self.door(upper, "bottom", c), self.door(lower, "top", c), lock))
+            self.links.append(
+                Link("door", self.door(upper, "bottom", c), self.door(lower, "top", c), lock)
+            )
 
     def _shared(self, one: str, its: str, other: str, theirs: str) -> int:
         shared = sorted(set(self.rooms[one].walls[its]) & set(self.rooms[other].walls[theirs]))
         if not shared:
-            raise DesignerError(f"rooms of {self.h}x{self.w} leave no room in the wall between {one} and {other} "
-                                f"for its doorways: give larger rooms (--size)")
+            raise DesignerError(
+                f"rooms of {self.h}x{self.w} leave no room in the wall between {one} and {other} "
+                f"for its doorways: give larger rooms (--size)"
+            )
         return self.rng.choice(shared)
 
     def key(self, name: str, room: str) -> None:
@@ -180,10 +203,17 @@ class _Drawing:
         self.keys.append(Key(name, room, (r, c)))
 
     def cave(self, entrance: tuple[str, int], exit_: tuple[str, int]) -> Cave:
-        rooms = tuple(CaveRoom(room.name, tuple("".join(row) for row in room.grid), room.at, room.floor)
-                      for room in self.rooms.values())
-        return Cave(rooms, tuple(sorted(self.links, key=lambda link: (link.a, link.b))), entrance, exit_,
-                    tuple(self.keys))
+        rooms = tuple(
+            CaveRoom(room.name, tuple("".join(row) for row in room.grid), room.at, room.floor)
+            for room in self.rooms.values()
+        )
+        return Cave(
+            rooms,
+            tuple(sorted(self.links, key=lambda link: (link.a, link.b))),
+            entrance,
+            exit_,
+            tuple(self.keys),
+        )
 
 
 def pick_shape(rooms: int, keys: int, floors: int, seed: int) -> str:
@@ -193,8 +223,14 @@ def pick_shape(rooms: int, keys: int, floors: int, seed: int) -> str:
     return fitting[seed % len(fitting)]
 
 
-def draw(rooms: int, keys: int, size: tuple[int, int], seed: int = 0, floors: int = 1,
-         shape: str | None = None) -> Cave:
+def draw(
+    rooms: int,
+    keys: int,
+    size: tuple[int, int],
+    seed: int = 0,
+    floors: int = 1,
+    shape: str | None = None,
+) -> Cave:
     """The cave's graph of rooms, every room free (see the module docstring)."""
     check(rooms, keys, size, floors, shape)
     shape = shape or pick_shape(rooms, keys, floors, seed)
@@ -207,7 +243,10 @@ def draw(rooms: int, keys: int, size: tuple[int, int], seed: int = 0, floors: in
     # the main way's rooms on the floors: floor `floors` first, each floor at least one room; a
     # loop's two rooms on one floor, with rooms enough before the way's last step for the keys
     def fits(k: int, floor_of: list[int]) -> bool:
-        return floor_of[k] == floor_of[k + 1] and sum(1 for j in range(main - 1) if j not in (k, k + 1)) >= keys
+        return (
+            floor_of[k] == floor_of[k + 1]
+            and sum(1 for j in range(main - 1) if j not in (k, k + 1)) >= keys
+        )
 
     for _ in range(100):
         cuts = sorted(rng.sample(range(1, main), floors - 1))
@@ -227,13 +266,21 @@ def draw(rooms: int, keys: int, size: tuple[int, int], seed: int = 0, floors: in
 
     # the rooms the side rooms hang below (none below the loop's, none after the way's last
     # step), then the gates (steps k -> k + 1 of the main way, never the loop's)
-    hosts = sorted(rng.sample([k for k in range(main - 1) if at_loop is None or k not in (at_loop, at_loop + 1)],
-                              keys))
+    hosts = sorted(
+        rng.sample(
+            [k for k in range(main - 1) if at_loop is None or k not in (at_loop, at_loop + 1)], keys
+        )
+    )
     if shape == "chain":
-        gates = [rng.choice([k for k in range(hosts[-1], main - 1) if k != at_loop])] if keys else []
+        gates = (
+            [rng.choice([k for k in range(hosts[-1], main - 1) if k != at_loop])] if keys else []
+        )
     else:
         ends = hosts[1:] + [main - 1]
-        gates = [rng.choice([k for k in range(host, end) if k != at_loop]) for host, end in zip(hosts, ends)]
+        gates = [
+            rng.choice([k for k in range(host, end) if k != at_loop])
+            for host, end in zip(hosts, ends)
+        ]
     locks = {gate: f"k{keys if shape == 'chain' else j + 1}" for j, gate in enumerate(gates)}
 
     # the main way: doorways on a floor, a ladder up from one floor to the next
@@ -266,13 +313,25 @@ def draw(rooms: int, keys: int, size: tuple[int, int], seed: int = 0, floors: in
     last = names[-1]
     exit_ = drawing.door(last, "right")
     if shape == "shortcut":
-        drawing.links.append(Link("hole", drawing.any_door(last, ("left", "bottom")),
-                                  drawing.any_door(names[0], ("right", "bottom"))))
+        drawing.links.append(
+            Link(
+                "hole",
+                drawing.any_door(last, ("left", "bottom")),
+                drawing.any_door(names[0], ("right", "bottom")),
+            )
+        )
     elif floors > 1:
         upper = rng.randint(1, floors - 1)  # a hole from floor `upper` down to the floor below
-        top = rng.choice([k for k in range(main) if floor_of[k] == upper and k != main - 1] or [main - 1])
+        top = rng.choice(
+            [k for k in range(main) if floor_of[k] == upper and k != main - 1] or [main - 1]
+        )
         bottom = rng.choice([k for k in range(main) if floor_of[k] == upper + 1])
-        drawing.links.append(Link("hole", drawing.any_door(names[top], ("left", "right", "bottom")),
-                                  drawing.any_door(names[bottom], ("left", "right", "bottom"))))
+        drawing.links.append(
+            Link(
+                "hole",
+                drawing.any_door(names[top], ("left", "right", "bottom")),
+                drawing.any_door(names[bottom], ("left", "right", "bottom")),
+            )
+        )
     entrance = drawing.any_door(names[0], ("right", "bottom"))
     return drawing.cave(entrance, exit_)

@@ -59,8 +59,11 @@ class Sheet:
 
     @cached_property
     def doors(self) -> dict[int, Door]:
-        return {self.cell(room.name, cell): (room.name, number)
-                for room in self.cave.rooms for number, cell in room.doors.items()}
+        return {
+            self.cell(room.name, cell): (room.name, number)
+            for room in self.cave.rooms
+            for number, cell in room.doors.items()
+        }
 
 
 def sheet(cave: Cave) -> Sheet:
@@ -75,7 +78,7 @@ def sheet(cave: Cave) -> Sheet:
     for room in cave.rooms:
         grid = room.room.terrain
         padded = np.full((grid.shape[0], width), ROCK, np.uint8)
-        padded[:, :grid.shape[1]] = grid
+        padded[:, : grid.shape[1]] = grid
         terrain.append(padded)
         floors.append(Floor(room.name, top, grid.shape[0], grid.shape[1]))
         tops[room.name] = top
@@ -90,7 +93,13 @@ def sheet(cave: Cave) -> Sheet:
         portals.append((at(link.a), at(link.b)))
         if not link.one_way:
             portals.append((at(link.b), at(link.a)))
-    level = Level(np.vstack(terrain), at(cave.entrance), at(cave.exit), portals=tuple(portals), floors=tuple(floors))
+    level = Level(
+        np.vstack(terrain),
+        at(cave.entrance),
+        at(cave.exit),
+        portals=tuple(portals),
+        floors=tuple(floors),
+    )
     return Sheet(cave, level, tops)
 
 
@@ -121,7 +130,10 @@ def states(cave_sheet: Sheet, capture: bool = True, without: int | None = None) 
         shut: set[Cell] = set()  # the door cells of the links whose key is not held: rock
         for link in cave.links:
             if link.lock is not None and not held >> names.index(link.lock) & 1:
-                shut.update(level.cell(cave_sheet.door(door)) for door in (link.a, link.b)[:1 if link.one_way else 2])
+                shut.update(
+                    level.cell(cave_sheet.door(door))
+                    for door in (link.a, link.b)[: 1 if link.one_way else 2]
+                )
         tables.append(traced_table(_locked(level, shut), exit_cell if capture else -1))
     dests = np.stack([t[0] for t in tables])  # (held, 4, cells)
     lengths = np.stack([t[1] for t in tables])
@@ -145,14 +157,21 @@ def states(cave_sheet: Sheet, capture: bool = True, without: int | None = None) 
                 now = held | picked
             ends = dests[now, d, every]
             moving = ends != NO_MOVE
-            target = np.where(ends == exit_cell, exit_cell, now * cells + ends) if capture else now * cells + ends
-            dest[d, held * cells:(held + 1) * cells] = np.where(moving, target, NO_MOVE)
-            length[d, held * cells:(held + 1) * cells] = np.where(moving, lengths[now, d, every], 0)
+            target = (
+                np.where(ends == exit_cell, exit_cell, now * cells + ends)
+                if capture
+                else now * cells + ends
+            )
+            dest[d, held * cells : (held + 1) * cells] = np.where(moving, target, NO_MOVE)
+            length[d, held * cells : (held + 1) * cells] = np.where(
+                moving, lengths[now, d, every], 0
+            )
     items = tuple(level.cell(flat) for flat in cave_sheet.keys)
     return States(dest, length, level.index(level.start), exit_cell, cells, width, items)
 
 
 # --- the way through ------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Visit:
@@ -169,8 +188,13 @@ class Visit:
         return len(self.moves)
 
     def to_dict(self) -> dict:
-        return {"room": self.room, "door": self.door, "moves": self.moves, "stops": self.stops,
-                "keys": list(self.keys)}
+        return {
+            "room": self.room,
+            "door": self.door,
+            "moves": self.moves,
+            "stops": self.stops,
+            "keys": list(self.keys),
+        }
 
 
 @dataclass(frozen=True)
@@ -188,11 +212,18 @@ class Way:
         return len(self.moves)
 
     def to_dict(self) -> dict:
-        return {"moves": self.moves, "stops": self.stops, "distance": self.distance,
-                "rooms": [visit.to_dict() for visit in self.visits], "keys_taken_at": self.keys}
+        return {
+            "moves": self.moves,
+            "stops": self.stops,
+            "distance": self.distance,
+            "rooms": [visit.to_dict() for visit in self.visits],
+            "keys_taken_at": self.keys,
+        }
 
 
-def solve(cave: Cave, by: str = "moves", table: States | None = None, laid: Sheet | None = None) -> Way | None:
+def solve(
+    cave: Cave, by: str = "moves", table: States | None = None, laid: Sheet | None = None
+) -> Way | None:
     """The fewest-moves way through the cave (``by="distance"``: the shortest slide in all), room
     by room, or None when the exit cannot be reached."""
     from designer.analysis.solver import costs_to_goal, walk
@@ -219,6 +250,7 @@ def solve(cave: Cave, by: str = "moves", table: States | None = None, laid: Shee
 
 # --- the analysis ---------------------------------------------------------------------------
 
+
 def _backward(dest: np.ndarray, order: np.ndarray, targets: np.ndarray) -> np.ndarray:
     """Which states of ``order`` reach a state of ``targets`` by the moves of ``dest``."""
     count = dest.shape[1]
@@ -233,7 +265,7 @@ def _backward(dest: np.ndarray, order: np.ndarray, targets: np.ndarray) -> np.nd
     frontier = np.unique(targets)
     seen[frontier] = True
     while frontier.size:
-        spans = [froms[first[v]:first[v + 1]] for v in frontier.tolist()]
+        spans = [froms[first[v] : first[v + 1]] for v in frontier.tolist()]
         found = np.unique(np.concatenate(spans)) if spans else np.empty(0, np.int64)
         found = found[inside[found] & ~seen[found]]
         seen[found] = True
@@ -261,8 +293,13 @@ class KeyWorth:
         return self.without is None or (self.stops is not None and self.without > self.stops)
 
     def to_dict(self) -> dict:
-        return {"name": self.name, "taken_at": self.taken_at, "min_stops_without": self.without,
-                "needed": self.needed, "matters": self.matters}
+        return {
+            "name": self.name,
+            "taken_at": self.taken_at,
+            "min_stops_without": self.without,
+            "needed": self.needed,
+            "matters": self.matters,
+        }
 
 
 @dataclass(frozen=True)
@@ -275,8 +312,13 @@ class LinkUse:
     one_way: bool
 
     def to_dict(self) -> dict:
-        return {"link": str(self.link), "kind": self.link.kind, "lock": self.link.lock, "used": self.used,
-                "one_way_in_play": self.one_way}
+        return {
+            "link": str(self.link),
+            "kind": self.link.kind,
+            "lock": self.link.lock,
+            "used": self.used,
+            "one_way_in_play": self.one_way,
+        }
 
 
 @dataclass(frozen=True)
@@ -302,11 +344,19 @@ class CaveAnalysis:
         return "unsolvable" if self.way is None else "strong" if self.strong else "weak"
 
     def to_dict(self) -> dict:
-        return {"solvability": self.solvability, "min_stops": self.min_stops, "reversible": self.reversible,
-                "traps": self.traps, "unreached_rooms": list(self.unreached),
-                "keys": [key.to_dict() for key in self.keys], "links": [use.to_dict() for use in self.links],
-                "way": None if self.way is None else self.way.to_dict(),
-                "rooms": {room.name: analysis.to_dict() for room, analysis in zip(self.cave.rooms, self.rooms)}}
+        return {
+            "solvability": self.solvability,
+            "min_stops": self.min_stops,
+            "reversible": self.reversible,
+            "traps": self.traps,
+            "unreached_rooms": list(self.unreached),
+            "keys": [key.to_dict() for key in self.keys],
+            "links": [use.to_dict() for use in self.links],
+            "way": None if self.way is None else self.way.to_dict(),
+            "rooms": {
+                room.name: analysis.to_dict() for room, analysis in zip(self.cave.rooms, self.rooms)
+            },
+        }
 
 
 def analyze(cave: Cave, rooms: bool = True) -> CaveAnalysis:
@@ -335,10 +385,13 @@ def analyze(cave: Cave, rooms: bool = True) -> CaveAnalysis:
     for d in range(4):
         moving = table.dest[d, playing] >= 0
         graph.add_edges_from(zip(playing[moving].tolist(), table.dest[d, playing][moving].tolist()))
-    component = {state: k for k, part in enumerate(nx.strongly_connected_components(graph)) for state in part}
+    component = {
+        state: k for k, part in enumerate(nx.strongly_connected_components(graph)) for state in part
+    }
     # a move through a link is one that ends in another room: on the door at the link's far end
     room_of = np.repeat(np.arange(len(cave.rooms)), [room.shape[0] for room in cave.rooms])[
-        np.arange(table.cells) // table.width]
+        np.arange(table.cells) // table.width
+    ]
     lands = {}
     for k, link in enumerate(cave.links):
         lands[laid.door(link.b)] = k
@@ -352,21 +405,38 @@ def analyze(cave: Cave, rooms: bool = True) -> CaveAnalysis:
         for state, after in zip(src[jump].tolist(), dst[jump].tolist()):
             k = lands[after % table.cells]
             used[k] = True  # a move that ends the cave on the exit is not one way: the cave is over
-            one_way[k] = one_way[k] or (after != table.goal and component[state] != component[after])
+            one_way[k] = one_way[k] or (
+                after != table.goal and component[state] != component[after]
+            )
     uses = [LinkUse(link, used[k], one_way[k]) for k, link in enumerate(cave.links)]
     worth = []
     for k, key in enumerate(cave.keys):
         stops = kernels.reach(*(lambda t: (t.dest, t.start, t.goal))(states(laid, without=k)))[0]
         without = int(stops[table.goal])
-        worth.append(KeyWorth(key.name, way.keys.get(key.name, 0) if way else 0, without if without >= 0 else None,
-                              way.stops if way else None))
-    return CaveAnalysis(cave, way, bool(finish.all()), int((~finish).sum()), bool(back.all()),
-                        tuple(room.name for room in cave.rooms if room.name not in reached), tuple(worth),
-                        tuple(uses), tuple(analyze_routes(room.plain) for room in cave.rooms) if rooms else ())
+        worth.append(
+            KeyWorth(
+                key.name,
+                way.keys.get(key.name, 0) if way else 0,
+                without if without >= 0 else None,
+                way.stops if way else None,
+            )
+        )
+    return CaveAnalysis(
+        cave,
+        way,
+        bool(finish.all()),
+        int((~finish).sum()),
+        bool(back.all()),
+        tuple(room.name for room in cave.rooms if room.name not in reached),
+        tuple(worth),
+        tuple(uses),
+        tuple(analyze_routes(room.plain) for room in cave.rooms) if rooms else (),
+    )
 
 
-def failure(cave: Cave, min_stops: int = 1, max_stops: int | None = None, report: CaveAnalysis | None = None
-            ) -> str | None:
+def failure(
+    cave: Cave, min_stops: int = 1, max_stops: int | None = None, report: CaveAnalysis | None = None
+) -> str | None:
     """Why a filled cave is not one the designer hands back, in a few words; None when it is:
     solvable within the band, strong on the whole graph, every key mattering, and every room
     strong and reversible on each of its routes (each route analysed as the classic level it is,

@@ -73,16 +73,23 @@ class Infeasible(Exception):
         self.stops, self.way = stops, way
         rooms = list(dict.fromkeys(edge.passage.room for edge in way))
         parts = ", ".join(f"{edge.passage} at most {edge.weight}" for edge in way)
-        super().__init__(f"the way through rooms {', '.join(rooms)} holds at most {stops} stops ({parts})")
+        super().__init__(
+            f"the way through rooms {', '.join(rooms)} holds at most {stops} stops ({parts})"
+        )
 
 
 def edges(cave: Cave, designed: set[str], measured) -> list[Edge]:
     """The passage graph of ``cave`` (see the module docstring). ``designed``: the free rooms;
     ``measured(passage)``: a filled room's passage stops (None: no way through)."""
     names = [key.name for key in cave.keys]
-    keys_in = {room.name: sum(1 << names.index(k.name) for k in cave.keys if k.room == room.name) for room in cave.rooms}
+    keys_in = {
+        room.name: sum(1 << names.index(k.name) for k in cave.keys if k.room == room.name)
+        for room in cave.rooms
+    }
     enter: dict[str, set[int]] = {room.name: set() for room in cave.rooms}
-    leave: dict[Door, tuple[Door, str | None]] = {}  # a door one leaves by: where it leads, its lock
+    leave: dict[
+        Door, tuple[Door, str | None]
+    ] = {}  # a door one leaves by: where it leads, its lock
     enter[cave.entrance[0]].add(cave.entrance[1])
     for link in cave.links:
         enter[link.b[0]].add(link.b[1])
@@ -99,19 +106,31 @@ def edges(cave: Cave, designed: set[str], measured) -> list[Edge]:
                 target, lock = leave[(room.name, b)]
                 passage = Passage(room.name, a, b)
                 if a == b and len(room.doors) > 1:
-                    weight, design = 2, False  # out by the door one came in by: at least out and back
+                    weight, design = (
+                        2,
+                        False,
+                    )  # out by the door one came in by: at least out and back
                 elif room.name in designed:
                     weight, design = 0, True
                 else:
                     weight, design = measured(passage), False
                     if weight is None:
                         continue
-                for takes in ((True, False) if keys_in[room.name] else (False,)):
+                for takes in (True, False) if keys_in[room.name] else (False,):
                     for held in range(1 << len(names)):
                         after = held | (keys_in[room.name] if takes else 0)
                         if lock is None or after >> names.index(lock) & 1:
-                            found.append(Edge((room.name, a), held, target, after if target != EXIT else 0,
-                                              passage, design, weight))
+                            found.append(
+                                Edge(
+                                    (room.name, a),
+                                    held,
+                                    target,
+                                    after if target != EXIT else 0,
+                                    passage,
+                                    design,
+                                    weight,
+                                )
+                            )
     return found
 
 
@@ -154,8 +173,16 @@ def distances(cave: Cave, graph: list[Edge], weight) -> tuple[dict, dict]:
     return best, back
 
 
-def solve(cave: Cave, graph: list[Edge], low: dict, most: dict, min_stops: int, time_limit: float = 10.0,
-          seed: int = 0, likely: dict | None = None) -> dict:
+def solve(
+    cave: Cave,
+    graph: list[Edge],
+    low: dict,
+    most: dict,
+    min_stops: int,
+    time_limit: float = 10.0,
+    seed: int = 0,
+    likely: dict | None = None,
+) -> dict:
     """The bands: for each designed passage (keys of ``low`` and ``most``) a floor between its
     ``low`` and ``most``, such that every way through makes at least ``min_stops``; the largest
     share of its headroom (from ``low`` up to ``likely``, what such a room likely holds; ``most``
@@ -167,12 +194,16 @@ def solve(cave: Cave, graph: list[Edge], low: dict, most: dict, min_stops: int, 
 
     reached = shortest(cave, graph, lambda e: most[e.passage] if e.designed else e.weight)
     if reached is None:
-        raise LevelError("the exit cannot be reached from the entrance through the cave's links and locks")
+        raise LevelError(
+            "the exit cannot be reached from the entrance through the cave's links and locks"
+        )
     if reached[0] < min_stops:
         raise Infeasible(reached[0], [_at_most(edge, most) for edge in reached[1]])
     model = cp_model.CpModel()
     top = sum(most.values()) + sum(e.weight for e in graph) + min_stops
-    band = {p: model.NewIntVar(low[p], most[p], f"s{k}") for k, p in enumerate(sorted(low, key=str))}
+    band = {
+        p: model.NewIntVar(low[p], most[p], f"s{k}") for k, p in enumerate(sorted(low, key=str))
+    }
     nodes = {(e.source, e.held) for e in graph} | {(e.target, e.after) for e in graph}
     pot = {node: model.NewIntVar(0, top, f"p{k}") for k, node in enumerate(sorted(nodes, key=str))}
     model.Add(pot[(cave.entrance, 0)] == 0)
@@ -181,7 +212,9 @@ def solve(cave: Cave, graph: list[Edge], low: dict, most: dict, min_stops: int, 
         model.Add(pot[(edge.target, edge.after)] <= pot[(edge.source, edge.held)] + weight)
     model.Add(pot[(EXIT, 0)] >= min_stops)
     likely = likely or most
-    share = model.NewIntVar(0, 10**6, "share")  # the largest rise over a floor, in thousandths of its headroom
+    share = model.NewIntVar(
+        0, 10**6, "share"
+    )  # the largest rise over a floor, in thousandths of its headroom
     for p, var in band.items():
         model.Add((var - low[p]) * 1000 <= share * max(1, min(most[p], likely[p]) - low[p]))
     model.Minimize(share * (len(band) * top + 1) + sum(band.values()))
@@ -192,18 +225,30 @@ def solve(cave: Cave, graph: list[Edge], low: dict, most: dict, min_stops: int, 
         model.AddHint(var, most[p])
     for node, var in pot.items():
         model.AddHint(var, min(top, near.get(node, top)))
-    model.AddHint(share, max((-(-(most[p] - low[p]) * 1000 // max(1, min(most[p], likely[p]) - low[p]))
-                             for p in band), default=0))
+    model.AddHint(
+        share,
+        max(
+            (
+                -(-(most[p] - low[p]) * 1000 // max(1, min(most[p], likely[p]) - low[p]))
+                for p in band
+            ),
+            default=0,
+        ),
+    )
     # the designer's parameters: never CP-SAT's Ctrl-C handler (it left SIGINT at the default).
     # The plan's budget is CP-SAT's deterministic time, a measure of its work, so that a seed
     # plans the same at any load; the seconds are only a net (``Unsettled`` when they end first).
     solver = new_solver(seed, max(0.5, time_limit), 1, presolve="none", clock=default_clock())
     solver.parameters.max_deterministic_time = PLAN_WORK
     status = solver.Solve(model)
-    if status == cp_model.OPTIMAL or (status == cp_model.FEASIBLE and solver.deterministic_time >= 0.99 * PLAN_WORK):
+    if status == cp_model.OPTIMAL or (
+        status == cp_model.FEASIBLE and solver.deterministic_time >= 0.99 * PLAN_WORK
+    ):
         return {p: int(solver.Value(var)) for p, var in band.items()}
-    raise Unsettled(f"the cave's plan was not settled within {max(0.5, time_limit):g} s "
-                    f"({solver.deterministic_time:.2f} of its {PLAN_WORK:g} units of work done)")
+    raise Unsettled(
+        f"the cave's plan was not settled within {max(0.5, time_limit):g} s "
+        f"({solver.deterministic_time:.2f} of its {PLAN_WORK:g} units of work done)"
+    )
 
 
 #: The plan's budget of work: CP-SAT's deterministic time (48 rooms and 4 keys, 3,600 edges, take

@@ -20,7 +20,13 @@ from designer.caves.cave import Cave, door_words
 from designer.caves.graph import sheet, solve
 
 #: The cave's rules on the page (``static/cave.js``), after those of portals.
-CAVE_JS = resources.files("designer.export").joinpath("static").joinpath("cave.js").read_text().split("*/\n", 1)[1]
+CAVE_JS = (
+    resources.files("designer.export")
+    .joinpath("static")
+    .joinpath("cave.js")
+    .read_text()
+    .split("*/\n", 1)[1]
+)
 
 #: Each key's colour on the page, its locks drawn in the same (a cave holds at most 4 keys).
 KEY_COLOURS = ("#d4a017", "#2f80ed", "#27ae60", "#c0392b")
@@ -68,27 +74,40 @@ def cave_entry(cave: Cave, name: str = "cave", budget: float = 10.0) -> dict:
     laid = sheet(cave)
     level = laid.level
     way = solve(cave, laid=laid)
-    plain = Level(level.terrain, level.start, level.goal, portals=level.portals, floors=level.floors)
+    plain = Level(
+        level.terrain, level.start, level.goal, portals=level.portals, floors=level.floors
+    )
     entry = level_entry(LevelFile(name, plain, {}))
     names = [key.name for key in cave.keys]
     locks = []
     for link in cave.links:
         if link.lock is not None:
-            for door in (link.a, link.b)[:1 if link.one_way else 2]:
+            for door in (link.a, link.b)[: 1 if link.one_way else 2]:
                 r, c = level.cell(laid.door(door))
                 locks.append([r, c, names.index(link.lock)])
     stars = Stars.default(way.stops) if way else None
-    entry.update(par=way.stops if way else -1, cave=True, keys=names, locks=locks,
-                 colours=list(KEY_COLOURS[:len(names)]),
-                 rooms=sorted([laid.tops[room.name], room.name, room.floor] for room in cave.rooms),
-                 labels=door_labels(cave, laid), plan=_plan(cave),
-                 stars={"two": stars.two, "one": stars.one} if stars else None)
+    entry.update(
+        par=way.stops if way else -1,
+        cave=True,
+        keys=names,
+        locks=locks,
+        colours=list(KEY_COLOURS[: len(names)]),
+        rooms=sorted([laid.tops[room.name], room.name, room.floor] for room in cave.rooms),
+        labels=door_labels(cave, laid),
+        plan=_plan(cave),
+        stars={"two": stars.two, "one": stars.one} if stars else None,
+    )
     if cave.keys:
         entry["items"] = [list(level.cell(flat)) for flat in laid.keys]
     coins = coin_cells(laid)
     if coins:  # after the keys, as a level's after its items
-        entry.update(coin_fields([level.cell(flat) for flat in laid.keys], [level.cell(flat) for flat in coins],
-                                 lambda: full_clear(cave, budget)))
+        entry.update(
+            coin_fields(
+                [level.cell(flat) for flat in laid.keys],
+                [level.cell(flat) for flat in coins],
+                lambda: full_clear(cave, budget),
+            )
+        )
     entry.setdefault("portals", [])
     return entry
 

@@ -56,9 +56,15 @@ def world_files(cave: Cave, cell: int = 32) -> dict[str, str]:
     places = layout(cave)
     way = solve(cave)
     stars = Stars.default(way.stops) if way else None
-    whole = [_prop("cave_par", "int", way.stops if way else -1), _prop("cave_solution", "string", way.moves if way else "")]
+    whole = [
+        _prop("cave_par", "int", way.stops if way else -1),
+        _prop("cave_solution", "string", way.moves if way else ""),
+    ]
     if stars:
-        whole += [_prop("cave_stars_two", "int", stars.two), _prop("cave_stars_one", "int", stars.one)]
+        whole += [
+            _prop("cave_stars_two", "int", stars.two),
+            _prop("cave_stars_one", "int", stars.one),
+        ]
     tileset, tiles = world_tileset(cave), door_tiles(cave)
     kinds = tileset[1]
     files, entries, top = {}, [], 0
@@ -70,10 +76,15 @@ def world_files(cave: Cave, cell: int = 32) -> dict[str, str]:
                 if layer.get("name") == "doors":
                     for number, (r, c) in room.doors.items():
                         if (room.name, number) in tiles:
-                            layer["data"][r * room.shape[1] + c] = kinds.index(tiles[(room.name, number)]) + 1
+                            layer["data"][r * room.shape[1] + c] = (
+                                kinds.index(tiles[(room.name, number)]) + 1
+                            )
             r0, c0 = places[room.name]
-            props = [_prop("room", "string", room.name), _prop("floor", "int", room.floor),
-                     _prop("at", "string", f"{r0},{c0}")]
+            props = [
+                _prop("room", "string", room.name),
+                _prop("floor", "int", room.floor),
+                _prop("at", "string", f"{r0},{c0}"),
+            ]
             for what, door in (("entrance", cave.entrance), ("exit", cave.exit)):
                 if door[0] == room.name:
                     props.append(_prop(what, "int", door[1]))
@@ -86,36 +97,79 @@ def world_files(cave: Cave, cell: int = 32) -> dict[str, str]:
                         obj.update(name=key.name, type="key")
             objects: list[dict] = []
             for link in cave.links:
-                for door, other in ((link.a, link.b), (link.b, link.a))[:1 if link.one_way else 2]:
+                for door, other in ((link.a, link.b), (link.b, link.a))[: 1 if link.one_way else 2]:
                     if door[0] != room.name:
                         continue
                     r, c = cave.door_cell(door)
                     extra = [_prop("lock", "string", link.lock)] if link.lock else []
-                    objects.append({"id": document["nextobjectid"] + len(objects), "name": link.kind, "type": "link",
-                                    "x": c * cell, "y": r * cell, "width": cell, "height": cell, "rotation": 0,
-                                    "visible": True, "properties": [_prop("to", "string", door_text(other)), *extra]})
+                    objects.append(
+                        {
+                            "id": document["nextobjectid"] + len(objects),
+                            "name": link.kind,
+                            "type": "link",
+                            "x": c * cell,
+                            "y": r * cell,
+                            "width": cell,
+                            "height": cell,
+                            "rotation": 0,
+                            "visible": True,
+                            "properties": [_prop("to", "string", door_text(other)), *extra],
+                        }
+                    )
             document["nextobjectid"] += len(objects)
-            landings: list[dict] = []  # where each hole lands: an object on its far door, saying where it comes from
+            landings: list[
+                dict
+            ] = []  # where each hole lands: an object on its far door, saying where it comes from
             for link in cave.links:
                 if link.one_way and link.b[0] == room.name:
                     r, c = cave.door_cell(link.b)
-                    landings.append({"id": document["nextobjectid"] + len(landings), "name": link.kind,
-                                     "type": "landing", "x": c * cell, "y": r * cell, "width": cell, "height": cell,
-                                     "rotation": 0, "visible": True,
-                                     "properties": [_prop("from", "string", door_text(link.a))]})
+                    landings.append(
+                        {
+                            "id": document["nextobjectid"] + len(landings),
+                            "name": link.kind,
+                            "type": "landing",
+                            "x": c * cell,
+                            "y": r * cell,
+                            "width": cell,
+                            "height": cell,
+                            "rotation": 0,
+                            "visible": True,
+                            "properties": [_prop("from", "string", door_text(link.a))],
+                        }
+                    )
             document["nextobjectid"] += len(landings)
             for name, layer_objects in (("links", objects), ("landings", landings)):
                 if name == "links" or layer_objects:
-                    document["layers"].append({"id": document["nextlayerid"], "name": name, "type": "objectgroup",
-                                               "x": 0, "y": 0, "opacity": 1, "visible": True, "draworder": "topdown",
-                                               "objects": layer_objects})
+                    document["layers"].append(
+                        {
+                            "id": document["nextlayerid"],
+                            "name": name,
+                            "type": "objectgroup",
+                            "x": 0,
+                            "y": 0,
+                            "opacity": 1,
+                            "visible": True,
+                            "draworder": "topdown",
+                            "objects": layer_objects,
+                        }
+                    )
                     document["nextlayerid"] += 1
             files[f"{room.name}.tmj"] = json.dumps(document, indent=1) + "\n"
             h, w = room.shape
-            entries.append({"fileName": f"{room.name}.tmj", "x": c0 * cell, "y": (top + r0) * cell,
-                            "width": w * cell, "height": h * cell})
+            entries.append(
+                {
+                    "fileName": f"{room.name}.tmj",
+                    "x": c0 * cell,
+                    "y": (top + r0) * cell,
+                    "width": w * cell,
+                    "height": h * cell,
+                }
+            )
         top += max(places[r.name][0] + r.shape[0] for r in rooms) + FLOOR_GAP
-    files["cave.world"] = json.dumps({"maps": entries, "onlyShowAdjacentMaps": False, "type": "world"}, indent=1) + "\n"
+    files["cave.world"] = (
+        json.dumps({"maps": entries, "onlyShowAdjacentMaps": False, "type": "world"}, indent=1)
+        + "\n"
+    )
     return files
 
 
@@ -146,13 +200,20 @@ def _world(source) -> list[tuple[Path, dict]]:
     document = load_json(decode_text(read_bytes(source, "Tiled world")))
     maps = document.get("maps") if isinstance(document, dict) else None
     if not isinstance(maps, list) or not maps:
-        raise LevelError(f"{source}: not a Tiled world with maps (a \"maps\" list)")
+        raise LevelError(f'{source}: not a Tiled world with maps (a "maps" list)')
     folder = Path(source).parent
     found: list = []
-    for entry in maps[:64 + 1]:
+    for entry in maps[: 64 + 1]:
         name = entry.get("fileName") if isinstance(entry, dict) else None
-        if not isinstance(name, str) or not name or PurePosixPath(name).is_absolute() or ".." in PurePosixPath(name).parts:
-            raise LevelError(f"{source}: each map is a fileName inside the world's folder, not {name!r}")
+        if (
+            not isinstance(name, str)
+            or not name
+            or PurePosixPath(name).is_absolute()
+            or ".." in PurePosixPath(name).parts
+        ):
+            raise LevelError(
+                f"{source}: each map is a fileName inside the world's folder, not {name!r}"
+            )
         path = folder / PurePosixPath(name)
         if any(path == other for other, _ in found):
             raise LevelError(f"{source}: the map {name} is named twice")
@@ -182,8 +243,11 @@ def _read(source):
             given = props.get("room")
             name: str = given if isinstance(given, str) else path.stem
             tw, th = user.document["tilewidth"], user.document["tileheight"]
-            at = parse_cell(props["at"], "the map's property at") if isinstance(props.get("at"), str) else (
-                int(entry.get("y", 0)) // th, int(entry.get("x", 0)) // tw)
+            at = (
+                parse_cell(props["at"], "the map's property at")
+                if isinstance(props.get("at"), str)
+                else (int(entry.get("y", 0)) // th, int(entry.get("x", 0)) // tw)
+            )
             floor = props.get("floor", 1)
             rows = [list(row) for row in user.rows]
             for r, c in user.item_cells:
@@ -194,20 +258,38 @@ def _read(source):
                         raise LevelError(f"one map holds the {what}, as a whole door number")
                     ends[what] = (name, props[what])
             named = set()
-            for _, layer in layers_of("objectgroup", user.document["layers"]):  # keys: objects of type key
+            for _, layer in layers_of(
+                "objectgroup", user.document["layers"]
+            ):  # keys: objects of type key
                 for obj in layer.get("objects") or []:
                     if isinstance(obj, dict) and obj.get("type", obj.get("class")) == "key":
                         r, c = object_cell(obj, tw, th)
-                        if not (isinstance(obj.get("name"), str) and 0 <= r < len(rows) and 0 <= c < len(rows[0])
-                                and rows[r][c] in ".*"):
-                            raise LevelError("a key object is named by its key and lies on ice in the map")
+                        if not (
+                            isinstance(obj.get("name"), str)
+                            and 0 <= r < len(rows)
+                            and 0 <= c < len(rows[0])
+                            and rows[r][c] in ".*"
+                        ):
+                            raise LevelError(
+                                "a key object is named by its key and lies on ice in the map"
+                            )
                         rows[r][c] = "*"
                         keys.append(Key(obj["name"], name, (r, c)))
                         named.add(obj["name"])
-            for prop, value in props.items():  # and, as earlier worlds have them, properties key_NAME
+            for (
+                prop,
+                value,
+            ) in props.items():  # and, as earlier worlds have them, properties key_NAME
                 if isinstance(prop, str) and prop.startswith("key_") and prop[4:] not in named:
                     keys.append(Key(prop[4:], name, parse_cell(str(value), f"property {prop}")))
-            rooms.append(CaveRoom(name, tuple("".join(row) for row in rows), at, floor if type(floor) is int else 0))
+            rooms.append(
+                CaveRoom(
+                    name,
+                    tuple("".join(row) for row in rows),
+                    at,
+                    floor if type(floor) is int else 0,
+                )
+            )
             for _, layer in layers_of("objectgroup", user.document["layers"]):
                 for obj in layer.get("objects") or []:
                     if not isinstance(obj, dict) or obj.get("type", obj.get("class")) != "link":
@@ -215,16 +297,26 @@ def _read(source):
                     r, c = object_cell(obj, tw, th)
                     number = rows[r][c] if 0 <= r < len(rows) and 0 <= c < len(rows[0]) else ""
                     lp = {p.get("name"): p.get("value") for p in _as_list(obj.get("properties"))}
-                    if obj.get("name") not in KINDS or not number.isdigit() or not isinstance(lp.get("to"), str):
-                        raise LevelError("a link object is named door, ladder or hole, lies on a door, and has a "
-                                         "property 'to' (ROOM:N)")
-                    links.append(Link(obj["name"], (name, int(number)), parse_door(lp["to"]), lp.get("lock")))
+                    if (
+                        obj.get("name") not in KINDS
+                        or not number.isdigit()
+                        or not isinstance(lp.get("to"), str)
+                    ):
+                        raise LevelError(
+                            "a link object is named door, ladder or hole, lies on a door, and has a "
+                            "property 'to' (ROOM:N)"
+                        )
+                    links.append(
+                        Link(obj["name"], (name, int(number)), parse_door(lp["to"]), lp.get("lock"))
+                    )
         except LevelError as exc:
             raise LevelError(f"{path}: {exc}") from None
         users[name] = (path, user)
     for what in ("entrance", "exit"):
         if what not in ends:
-            raise LevelError(f"{source}: no map holds the {what} (a map property {what}: its door number)")
+            raise LevelError(
+                f"{source}: no map holds the {what} (a map property {what}: its door number)"
+            )
     kept, seen = [], set()
     for link in links:  # a two-way link is drawn on both of its doors: kept once
         pair = frozenset((link.a, link.b)) if link.kind != "hole" else (link.a, link.b)
@@ -249,9 +341,12 @@ def into_world(source, cave: Cave) -> dict[str, str]:
     for room in template.rooms:
         path, user = users[room.name]
         try:
-            # by its name in the world (maps/one.tmj): the world written beside the copies names them
+            # by its name in the world (maps/one.tmj): the world written beside the copies names
+            # them
             # as it did, and two maps of one name in two folders stay two
-            files[path.relative_to(folder).as_posix()] = into_map_text(user, cave.room(room.name).room, path.parent)
+            files[path.relative_to(folder).as_posix()] = into_map_text(
+                user, cave.room(room.name).room, path.parent
+            )
         except ValueError as exc:
             raise LevelError(f"{path}: {exc}") from None
     files[Path(source).name] = Path(source).read_text(encoding="utf-8")

@@ -14,11 +14,18 @@ from designer.core.limits import MAX_RUNS, MAX_SAMPLES, MAX_SEED
 BENCH_MAKE_SETS = ("-o", "--output", "--out", "--format", "--seed", "--count", "--from")
 
 
-@bench_app.command("caves", epilog=examples("designer bench caves", "designer bench caves --seeds 1,2,3 --no-dask"))
+@bench_app.command(
+    "caves", epilog=examples("designer bench caves", "designer bench caves --seeds 1,2,3 --no-dask")
+)
 def bench_caves_cmd(
-    seeds: str = typer.Option("1,2,3", "--seeds", metavar="S,S,...", help="A run per seed (the median is reported)."),
-    dask: bool = typer.Option(True, "--dask/--no-dask", help="Also design 16 rooms on a LocalCluster and in process, "
-                                                            "and compare the caves."),
+    seeds: str = typer.Option(
+        "1,2,3", "--seeds", metavar="S,S,...", help="A run per seed (the median is reported)."
+    ),
+    dask: bool = typer.Option(
+        True,
+        "--dask/--no-dask",
+        help="Also design 16 rooms on a LocalCluster and in process, and compare the caves.",
+    ),
 ) -> None:
     """Whole-process times of 'designer cave' on the figures of caves, each cave verified again."""
     from designer.studies.bench import bench_caves
@@ -34,11 +41,31 @@ def bench_caves_cmd(
 
 @bench_app.command("classify")
 def bench_classify_cmd(
-    count: int = typer.Option(10_000, metavar="N", min=1, callback=bounded("--count", 1, MAX_SAMPLES), help="How many random levels."),
+    count: int = typer.Option(
+        10_000,
+        metavar="N",
+        min=1,
+        callback=bounded("--count", 1, MAX_SAMPLES),
+        help="How many random levels.",
+    ),
     size: str = typer.Option("12x12", metavar="HxW", help="Level size HxW."),
-    density: float = typer.Option(0.2, metavar="P", min=0.0, max=1.0, help="Probability of rock per interior cell."),
-    seed: int = typer.Option(0, metavar="N", min=0, callback=bounded("--seed", 0, MAX_SEED), help="Seed of the random levels."),
-    repeats: int = typer.Option(5, metavar="N", min=1, callback=bounded("--repeats", 1, MAX_RUNS), help="Timed runs (the median is reported)."),
+    density: float = typer.Option(
+        0.2, metavar="P", min=0.0, max=1.0, help="Probability of rock per interior cell."
+    ),
+    seed: int = typer.Option(
+        0,
+        metavar="N",
+        min=0,
+        callback=bounded("--seed", 0, MAX_SEED),
+        help="Seed of the random levels.",
+    ),
+    repeats: int = typer.Option(
+        5,
+        metavar="N",
+        min=1,
+        callback=bounded("--repeats", 1, MAX_RUNS),
+        help="Timed runs (the median is reported).",
+    ),
 ) -> None:
     """Time classifying random framed levels (class, reversibility, min stops)."""
     from designer.studies.bench import bench_classify
@@ -50,10 +77,26 @@ def bench_classify_cmd(
 @bench_app.command("analyze")
 def bench_analyze_cmd(
     size: str = typer.Option("300x300", metavar="HxW", help="Level size HxW."),
-    density: float = typer.Option(0.2, metavar="P", min=0.0, max=1.0, help="Probability of rock per interior cell."),
-    seed: int = typer.Option(0, metavar="N", min=0, callback=bounded("--seed", 0, MAX_SEED), help="Seed of the random level."),
-    runs: int = typer.Option(5, metavar="N", min=1, callback=bounded("--runs", 1, MAX_RUNS), help="Timed runs (the median is reported)."),
-    as_json: bool = typer.Option(False, "--json", help="Time 'analyze --json' instead of the text report."),
+    density: float = typer.Option(
+        0.2, metavar="P", min=0.0, max=1.0, help="Probability of rock per interior cell."
+    ),
+    seed: int = typer.Option(
+        0,
+        metavar="N",
+        min=0,
+        callback=bounded("--seed", 0, MAX_SEED),
+        help="Seed of the random level.",
+    ),
+    runs: int = typer.Option(
+        5,
+        metavar="N",
+        min=1,
+        callback=bounded("--runs", 1, MAX_RUNS),
+        help="Timed runs (the median is reported).",
+    ),
+    as_json: bool = typer.Option(
+        False, "--json", help="Time 'analyze --json' instead of the text report."
+    ),
 ) -> None:
     """Whole-process time of 'designer analyze' on a random solvable level."""
     from designer.studies.bench import bench_analyze
@@ -64,12 +107,25 @@ def bench_analyze_cmd(
 
 @bench_app.command("studio")
 def bench_studio_cmd(
-    requests: int = typer.Option(200, "--requests", min=1, callback=bounded("--requests", 1, MAX_RUNS),
-                                 help="How many live-analysis calls."),
+    requests: int = typer.Option(
+        200,
+        "--requests",
+        min=1,
+        callback=bounded("--requests", 1, MAX_RUNS),
+        help="How many live-analysis calls.",
+    ),
     clients: int = typer.Option(20, "--clients", min=1, max=200, help="How many of them at once."),
     size: str = typer.Option("20x20", metavar="HxW", help="Level size HxW."),
-    density: float = typer.Option(0.2, metavar="P", min=0.0, max=1.0, help="Probability of rock per interior cell."),
-    seed: int = typer.Option(0, metavar="N", min=0, callback=bounded("--seed", 0, MAX_SEED), help="Seed of the random level."),
+    density: float = typer.Option(
+        0.2, metavar="P", min=0.0, max=1.0, help="Probability of rock per interior cell."
+    ),
+    seed: int = typer.Option(
+        0,
+        metavar="N",
+        min=0,
+        callback=bounded("--seed", 0, MAX_SEED),
+        help="Seed of the random level.",
+    ),
 ) -> None:
     """The studio's live analysis under load: 'designer studio' started, and its live figures
     asked for by many clients at once, over HTTP (median, 95th percentile, slowest)."""
@@ -86,8 +142,19 @@ def bench_studio_page_cmd(
     size: str = typer.Option("20x20", metavar="HxW", help="Level size HxW."),
     items: int = typer.Option(0, "--items", min=0, max=9, help="Items on the level."),
     edits: int = typer.Option(30, "--edits", min=1, max=1000, help="How many single edits."),
-    seed: int = typer.Option(0, metavar="N", min=0, callback=bounded("--seed", 0, MAX_SEED), help="Seed of the random level."),
-    chromium: str = typer.Option(None, "--chromium", metavar="PATH", help="Chromium's executable (default: chromium on PATH)."),
+    seed: int = typer.Option(
+        0,
+        metavar="N",
+        min=0,
+        callback=bounded("--seed", 0, MAX_SEED),
+        help="Seed of the random level.",
+    ),
+    chromium: str = typer.Option(
+        None,
+        "--chromium",
+        metavar="PATH",
+        help="Chromium's executable (default: chromium on PATH).",
+    ),
 ) -> None:
     """The studio's live figures where the user sits: click to figures on the page, in headless
     Chromium (median and slowest of single edits, and of a click after a drag over 10 cells)."""
@@ -99,12 +166,23 @@ def bench_studio_page_cmd(
     echo(json.dumps(bench_studio_page(h, w, items, edits, 0.2, seed, chromium), indent=2))
 
 
-@bench_app.command("make", context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
-                   epilog=examples("designer bench make --seeds 5 -- --min-stops 25",
-                                   "designer bench make --seeds 3 -- --method cpsat-ends --size 6x6 --min-stops 9"))
+@bench_app.command(
+    "make",
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+    epilog=examples(
+        "designer bench make --seeds 5 -- --min-stops 25",
+        "designer bench make --seeds 3 -- --method cpsat-ends --size 6x6 --min-stops 9",
+    ),
+)
 def bench_make_cmd(
     ctx: typer.Context,
-    seeds: int = typer.Option(5, "--seeds", min=1, callback=bounded("--seeds", 1, MAX_RUNS), help="Run seeds 1..N (the median is reported)."),
+    seeds: int = typer.Option(
+        5,
+        "--seeds",
+        min=1,
+        callback=bounded("--seeds", 1, MAX_RUNS),
+        help="Run seeds 1..N (the median is reported).",
+    ),
 ) -> None:
     """Whole-process time of 'designer make ARGS' over seeds, each level verified again.
 
@@ -115,6 +193,8 @@ def bench_make_cmd(
     for arg in ctx.args:
         name = arg.split("=", 1)[0]
         if name in BENCH_MAKE_SETS:
-            raise DesignerError(f"bench make: {name} is bench's own (it runs seeds 1..N and reads each level, "
-                                "as JSON, from standard output); leave it out")
+            raise DesignerError(
+                f"bench make: {name} is bench's own (it runs seeds 1..N and reads each level, "
+                "as JSON, from standard output); leave it out"
+            )
     echo(json.dumps(bench_make(list(ctx.args), list(range(1, seeds + 1))), indent=2))

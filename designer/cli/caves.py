@@ -30,76 +30,175 @@ class CaveFormat(str, Enum):
     json = "json"
 
 
-@app.command(rich_help_panel=DESIGN, epilog=examples(
-    "designer cave examples/caves/four-rooms.txt --min-stops 60 -o cave.txt",
-    "designer cave --rooms 6 --keys 2 --min-stops 70 --seed 3 -o cave.json",
-    "designer cave --rooms 8 --keys 3 --floors 3 --shape chain --min-stops 100 -o cave.txt",
-    "designer cave examples/caves/ice-path.txt --min-stops 80 --route b1:1:2=12",
-    "designer cave --from cave.json"))
+@app.command(
+    rich_help_panel=DESIGN,
+    epilog=examples(
+        "designer cave examples/caves/four-rooms.txt --min-stops 60 -o cave.txt",
+        "designer cave --rooms 6 --keys 2 --min-stops 70 --seed 3 -o cave.json",
+        "designer cave --rooms 8 --keys 3 --floors 3 --shape chain --min-stops 100 -o cave.txt",
+        "designer cave examples/caves/ice-path.txt --min-stops 80 --route b1:1:2=12",
+        "designer cave --from cave.json",
+    ),
+)
 def cave(
     ctx: typer.Context,
-    cave_file: str | None = typer.Argument(None, metavar="CAVE",
-                                              help="A cave to fill: rooms with free cells (?), their links, keys, "
-                                                   "entrance and exit (text or JSON; docs/spec.md, Caves)."),
-    rooms: int | None = typer.Option(None, "--rooms", metavar="N", help="Draw a cave of N rooms from nothing."),
-    keys: int | None = typer.Option(None, "--keys", min=0, metavar="N",
-                                       help="With --rooms: N keys (default 0), each in a side room, each needed "
-                                            "for a locked doorway."),
-    size: str | None = typer.Option(None, "--size", metavar="HxW", help="With --rooms: each room's size, "
-                                                                           "frame included (default 12x12)."),
-    floors: int | None = typer.Option(None, "--floors", metavar="N",
-                                         help="With --rooms: on N floors (default 1), ladders and holes between."),
-    shape: str | None = typer.Option(None, "--shape", metavar="NAME",
-                                        help="With --rooms: gates, chain, shortcut or loop (default: the seed "
-                                             "picks one that fits)."),
-    min_stops: int | None = typer.Option(None, "--min-stops", metavar="K", min=1,
-                                            help="At least K min stops over the whole way through (default 30)."),
-    max_stops: int | None = typer.Option(None, "--max-stops", metavar="M", min=1,
-                                            help="At most M min stops over the way through."),
-    route: list[str] | None = typer.Option(None, "--route", metavar="ROOM:A:B=K[..M]",
-                                              help="A floor (or band) for one passage of a room, from door A to "
-                                                   "door B (repeatable)."),
-    room: list[str] | None = typer.Option(None, "--room", metavar="ROOM=K[..M]",
-                                             help="A floor (or band) for every passage of a room (repeatable)."),
-    seed: int | None = typer.Option(None, min=0, metavar="N", callback=bounded("--seed", 0, MAX_SEED),
-                                       help="Seed of every random choice (default 0)."),
-    time_limit: float | None = typer.Option(None, "--time-limit", metavar="SECONDS",
-                                               callback=lambda v: finite(v, "--time-limit"),
-                                               help="Seconds for the whole cave, more than 0 (default 60)."),
-    workers: int | None = typer.Option(None, "--workers", min=1, metavar="N", callback=machine_workers,
-                                          help="Design the rooms one after another, N solver threads each (default: side by side, a "
-                                               "process per core; not with --dask)."),
-    dask: str | None = typer.Option(None, "--dask", metavar="ADDR",
-                                       help="Design the rooms at once on dask: 'local' (a LocalCluster) or "
-                                            "tcp://HOST:PORT."),
-    from_file: str | None = typer.Option(None, "--from", metavar="CAVE.json",
-                                            help="Design a designed cave's request again (its generator record)."),
-    fmt: CaveFormat | None = typer.Option(None, "--format", case_sensitive=False,
-                                             help="The cave's text form or JSON (default: JSON for a .json file)."),
-    output_file: str | None = typer.Option(None, "-o", "--output", metavar="FILE",
-                                              help="Write the cave to FILE instead of standard output."),
+    cave_file: str | None = typer.Argument(
+        None,
+        metavar="CAVE",
+        help="A cave to fill: rooms with free cells (?), their links, keys, "
+        "entrance and exit (text or JSON; docs/spec.md, Caves).",
+    ),
+    rooms: int | None = typer.Option(
+        None, "--rooms", metavar="N", help="Draw a cave of N rooms from nothing."
+    ),
+    keys: int | None = typer.Option(
+        None,
+        "--keys",
+        min=0,
+        metavar="N",
+        help="With --rooms: N keys (default 0), each in a side room, each needed "
+        "for a locked doorway.",
+    ),
+    size: str | None = typer.Option(
+        None,
+        "--size",
+        metavar="HxW",
+        help="With --rooms: each room's size, frame included (default 12x12).",
+    ),
+    floors: int | None = typer.Option(
+        None,
+        "--floors",
+        metavar="N",
+        help="With --rooms: on N floors (default 1), ladders and holes between.",
+    ),
+    shape: str | None = typer.Option(
+        None,
+        "--shape",
+        metavar="NAME",
+        help="With --rooms: gates, chain, shortcut or loop (default: the seed "
+        "picks one that fits).",
+    ),
+    min_stops: int | None = typer.Option(
+        None,
+        "--min-stops",
+        metavar="K",
+        min=1,
+        help="At least K min stops over the whole way through (default 30).",
+    ),
+    max_stops: int | None = typer.Option(
+        None, "--max-stops", metavar="M", min=1, help="At most M min stops over the way through."
+    ),
+    route: list[str] | None = typer.Option(
+        None,
+        "--route",
+        metavar="ROOM:A:B=K[..M]",
+        help="A floor (or band) for one passage of a room, from door A to door B (repeatable).",
+    ),
+    room: list[str] | None = typer.Option(
+        None,
+        "--room",
+        metavar="ROOM=K[..M]",
+        help="A floor (or band) for every passage of a room (repeatable).",
+    ),
+    seed: int | None = typer.Option(
+        None,
+        min=0,
+        metavar="N",
+        callback=bounded("--seed", 0, MAX_SEED),
+        help="Seed of every random choice (default 0).",
+    ),
+    time_limit: float | None = typer.Option(
+        None,
+        "--time-limit",
+        metavar="SECONDS",
+        callback=lambda v: finite(v, "--time-limit"),
+        help="Seconds for the whole cave, more than 0 (default 60).",
+    ),
+    workers: int | None = typer.Option(
+        None,
+        "--workers",
+        min=1,
+        metavar="N",
+        callback=machine_workers,
+        help="Design the rooms one after another, N solver threads each (default: side by side, a "
+        "process per core; not with --dask).",
+    ),
+    dask: str | None = typer.Option(
+        None,
+        "--dask",
+        metavar="ADDR",
+        help="Design the rooms at once on dask: 'local' (a LocalCluster) or tcp://HOST:PORT.",
+    ),
+    from_file: str | None = typer.Option(
+        None,
+        "--from",
+        metavar="CAVE.json",
+        help="Design a designed cave's request again (its generator record).",
+    ),
+    fmt: CaveFormat | None = typer.Option(
+        None,
+        "--format",
+        case_sensitive=False,
+        help="The cave's text form or JSON (default: JSON for a .json file).",
+    ),
+    output_file: str | None = typer.Option(
+        None,
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="Write the cave to FILE instead of standard output.",
+    ),
     force: bool = typer.Option(False, "--force", help="Overwrite an existing output file."),
 ) -> None:
     """Design a cave of rooms whose whole way through has at least K min stops, every key needed."""
     from designer.ops import caves as ops
 
     if from_file is not None:
-        given = {"CAVE": cave_file, "--rooms": rooms, "--keys": keys, "--size": size, "--floors": floors,
-                 "--shape": shape,
-                 "--min-stops": min_stops, "--max-stops": max_stops, "--route": route or None,
-                 "--room": room or None, "--seed": seed}
+        given = {
+            "CAVE": cave_file,
+            "--rooms": rooms,
+            "--keys": keys,
+            "--size": size,
+            "--floors": floors,
+            "--shape": shape,
+            "--min-stops": min_stops,
+            "--max-stops": max_stops,
+            "--route": route or None,
+            "--room": room or None,
+            "--seed": seed,
+        }
         clash = next((name for name, value in given.items() if value is not None), None)
         if clash:
-            raise DesignerError(f"{clash} does not go with --from: the cave's generator record gives the request")
-    options = ops.CaveOptions(template=cave_file, rooms=rooms, keys=keys or 0,
-                              size=None if size is None else parse_size(size), floors=floors, shape=shape,
-                              min_stops=min_stops,
-                              max_stops=max_stops, routes=tuple(route or ()), room_bands=tuple(room or ()),
-                              seed=seed or 0, time_limit=time_limit, workers=workers, source=from_file)
+            raise DesignerError(
+                f"{clash} does not go with --from: the cave's generator record gives the request"
+            )
+    options = ops.CaveOptions(
+        template=cave_file,
+        rooms=rooms,
+        keys=keys or 0,
+        size=None if size is None else parse_size(size),
+        floors=floors,
+        shape=shape,
+        min_stops=min_stops,
+        max_stops=max_stops,
+        routes=tuple(route or ()),
+        room_bands=tuple(room or ()),
+        seed=seed or 0,
+        time_limit=time_limit,
+        workers=workers,
+        source=from_file,
+    )
     chosen = ops.suffix_format(output_file, None if fmt is None else fmt.value)
     with progress_bar(progress_shown()) as on_progress:
-        made = ops.design(options, output=output_file, fmt=chosen, force=force, dask=dask,
-                          on_progress=on_progress, cancel=cancel_token(ctx))
+        made = ops.design(
+            options,
+            output=output_file,
+            fmt=chosen,
+            force=force,
+            dask=dask,
+            on_progress=on_progress,
+            cancel=cancel_token(ctx),
+        )
     if made.text is not None:
         echo(made.text, nl=False)
     note(summary(made.design))
@@ -113,8 +212,15 @@ def summary(found) -> str:
     """The line ``designer cave`` prints for a designed cave: its way, its rooms, how it was made."""
     a, record = found.analysis, found.record
     stops = ", ".join(f"{visit.room} {visit.stops}" for visit in a.way.visits)
-    keys = "; " + ", ".join(f"key {k.name} needed" if k.needed else f"key {k.name} saves {k.without - k.stops}"
-                            for k in a.keys) if a.keys else ""
+    keys = (
+        "; "
+        + ", ".join(
+            f"key {k.name} needed" if k.needed else f"key {k.name} saves {k.without - k.stops}"
+            for k in a.keys
+        )
+        if a.keys
+        else ""
+    )
     from designer.analysis.player import room_difficulty
     from designer.caves.graph import played
 
@@ -125,7 +231,9 @@ def summary(found) -> str:
         from designer.caves.coins import full_clear
 
         felt += f"; full clear ({coins} coin{'s' * (coins > 1)}) {full_clear(found.cave, FULL_CLEAR_SECONDS).words()}"
-    return (f"designed: a cave of {len(found.cave.rooms)} rooms, min stops {a.min_stops} ({stops}); strong on the "
-            f"whole graph, every room strong and reversible on every route{keys}{felt} (cave: {record['rounds']} "
-            f"round{'s' if record['rounds'] != 1 else ''} of plan and rooms, seed {record['seed']}, "
-            f"{record['seconds']:.2f} s)")
+    return (
+        f"designed: a cave of {len(found.cave.rooms)} rooms, min stops {a.min_stops} ({stops}); strong on the "
+        f"whole graph, every room strong and reversible on every route{keys}{felt} (cave: {record['rounds']} "
+        f"round{'s' if record['rounds'] != 1 else ''} of plan and rooms, seed {record['seed']}, "
+        f"{record['seconds']:.2f} s)"
+    )

@@ -41,8 +41,10 @@ INTERRUPTED = 128 + signal.SIGINT
 
 def command_names() -> list[str]:
     """The commands, in the order ``designer --help`` lists them: what ``app`` has registered."""
-    names = [command.name or getattr(command.callback, "__name__", "").replace("_", "-")
-             for command in app.registered_commands]
+    names = [
+        command.name or getattr(command.callback, "__name__", "").replace("_", "-")
+        for command in app.registered_commands
+    ]
     return names + [group.name for group in app.registered_groups]
 
 
@@ -88,14 +90,19 @@ def _note_slow_kernels() -> None:
     from designer.core import kernels  # numpy is loaded already (designer.core.level needs it)
 
     def note() -> None:
-        typer.echo(f"designer: note: using the pure-Python kernels, slower ({kernels.why_python()})", err=True)
+        typer.echo(
+            f"designer: note: using the pure-Python kernels, slower ({kernels.why_python()})",
+            err=True,
+        )
 
     kernels.notify_python_use(note)
 
 
 def _ended(signum: int) -> int:
     """The line and the status of a run that a signal (or its cancel token) ended."""
-    typer.echo("designer: interrupted" if signum == signal.SIGINT else "designer: terminated", err=True)
+    typer.echo(
+        "designer: interrupted" if signum == signal.SIGINT else "designer: terminated", err=True
+    )
     return 128 + signum
 
 
@@ -108,8 +115,10 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     _stand_in_for_closed_streams()
     if not argv:
-        typer.echo(f"usage: designer COMMAND [ARGS]... (commands: {', '.join(command_names())}; see designer --help)",
-                   err=True)
+        typer.echo(
+            f"usage: designer COMMAND [ARGS]... (commands: {', '.join(command_names())}; see designer --help)",
+            err=True,
+        )
         return 2
     _note_slow_kernels()
     token = CancelToken()
@@ -127,7 +136,9 @@ def main(argv: list[str] | None = None) -> int:
         typer.echo(f"designer: {_one_line(str(exc))}", err=True)
         return 1
     except MemoryError:
-        typer.echo("designer: out of memory: the request needs more memory than this machine has", err=True)
+        typer.echo(
+            "designer: out of memory: the request needs more memory than this machine has", err=True
+        )
         return 1
     except OutputClosed:
         _quiet_stdout()

@@ -7,19 +7,40 @@ import typer
 from designer.cli.shell import INSPECT, app, echo, examples, note
 
 
-@app.command(rich_help_panel=INSPECT, epilog=examples(
-    "designer playtest playtest-*.jsonl --pack pack", "designer playtest logs/*.jsonl --pack pack -o report.html",
-    "designer playtest logs/*.jsonl --pack pack --fit player.json"))
+@app.command(
+    rich_help_panel=INSPECT,
+    epilog=examples(
+        "designer playtest playtest-*.jsonl --pack pack",
+        "designer playtest logs/*.jsonl --pack pack -o report.html",
+        "designer playtest logs/*.jsonl --pack pack --fit player.json",
+    ),
+)
 def playtest(
-    logs: list[str] = typer.Argument(..., metavar="LOG...", help="Playtest logs the play page saved (JSON Lines)."),
-    pack: str = typer.Option(..., "--pack", metavar="LEVEL|DIR", help="The pack the page was made from."),
-    output_file: str | None = typer.Option(None, "-o", "--output", metavar="FILE.html",
-                                              help="A report page: heat maps per level and the pack's curve."),
-    fit: str | None = typer.Option(None, "--fit", metavar="FILE",
-                                      help="Fit the model's player to the logs and write its player file here."),
-    player: str | None = typer.Option(None, "--player", metavar="FILE",
-                                         help="The model's player to compare with (a player file; default: the "
-                                              "fitted one)."),
+    logs: list[str] = typer.Argument(
+        ..., metavar="LOG...", help="Playtest logs the play page saved (JSON Lines)."
+    ),
+    pack: str = typer.Option(
+        ..., "--pack", metavar="LEVEL|DIR", help="The pack the page was made from."
+    ),
+    output_file: str | None = typer.Option(
+        None,
+        "-o",
+        "--output",
+        metavar="FILE.html",
+        help="A report page: heat maps per level and the pack's curve.",
+    ),
+    fit: str | None = typer.Option(
+        None,
+        "--fit",
+        metavar="FILE",
+        help="Fit the model's player to the logs and write its player file here.",
+    ),
+    player: str | None = typer.Option(
+        None,
+        "--player",
+        metavar="FILE",
+        help="The model's player to compare with (a player file; default: the fitted one).",
+    ),
     force: bool = typer.Option(False, "--force", help="Overwrite the report or the player file."),
 ) -> None:
     """Per level: players, share finished, moves and time (median and quartiles), moves over par,
@@ -41,10 +62,12 @@ def playtest(
     if found.fit is not None:
         assert fit is not None  # fitted when --fit names its file
         f = found.fit
-        echo(f"fit: skill {found.player.skill:g}, back_aversion {found.player.back_aversion:g} from {f['choices']} "
-             f"choices (log-likelihood {f['log_likelihood_per_choice']} a choice; at random "
-             f"{f['random_log_likelihood_per_choice']}); {f['exit_in_sight']} with the exit in sight, "
-             f"{f['against_the_model']} of them not taking it")
+        echo(
+            f"fit: skill {found.player.skill:g}, back_aversion {found.player.back_aversion:g} from {f['choices']} "
+            f"choices (log-likelihood {f['log_likelihood_per_choice']} a choice; at random "
+            f"{f['random_log_likelihood_per_choice']}); {f['exit_in_sight']} with the exit in sight, "
+            f"{f['against_the_model']} of them not taking it"
+        )
         output.write(fit, playtests.player_file(found), force=force)
         note(f"wrote {fit}")
     if output_file is not None:

@@ -26,7 +26,13 @@ def progress_bar(enabled: bool):
         TimeElapsedColumn,
     )
 
-    columns = [SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()]
+    columns = [
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    ]
     with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
         task = None
 
@@ -34,7 +40,9 @@ def progress_bar(enabled: bool):
             nonlocal task
             if task is None:
                 task = bar.add_task(update.label or "", total=update.total)
-            label: dict[str, Any] = {"description": update.label} if update.label is not None else {}
+            label: dict[str, Any] = (
+                {"description": update.label} if update.label is not None else {}
+            )
             bar.update(task, completed=update.done, total=update.total, **label)
 
         yield show

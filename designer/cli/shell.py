@@ -41,43 +41,76 @@ def _print_version(asked: bool) -> None:
 
 
 @app.callback()
-def _options(version: bool = typer.Option(False, "--version", is_eager=True, callback=_print_version,
-                                          help="Print the version and exit.")) -> None:
+def _options(
+    version: bool = typer.Option(
+        False,
+        "--version",
+        is_eager=True,
+        callback=_print_version,
+        help="Print the version and exit.",
+    ),
+) -> None:
     """Design, solve and analyse sliding-ice puzzles."""
 
 
-bench_app = typer.Typer(help="Benchmarks that print figures (whole-process times, medians).", rich_markup_mode="rich")
+bench_app = typer.Typer(
+    help="Benchmarks that print figures (whole-process times, medians).", rich_markup_mode="rich"
+)
 app.add_typer(bench_app, name="bench", rich_help_panel=STUDIES)
 
 LEVEL_HELP = "A level or room file (canonical ASCII, a dialect, JSON, or a filled Tiled map), or - for standard input."
-LEVELS_HELP = ("A level or room file (canonical ASCII, a dialect, JSON, or a filled Tiled map), - for standard input, "
-               "or a pack folder.")
+LEVELS_HELP = (
+    "A level or room file (canonical ASCII, a dialect, JSON, or a filled Tiled map), - for standard input, "
+    "or a pack folder."
+)
 
 
 #: make's panels of options (pareto shares the grid's).
-GRID, ASK, ROOMS, SEARCH, PACKS, OUTPUT = ("The grid", "What to ask for", "Rooms with doors", "The search", "Packs",
-                                           "Output")
+GRID, ASK, ROOMS, SEARCH, PACKS, OUTPUT = (
+    "The grid",
+    "What to ask for",
+    "Rooms with doors",
+    "The search",
+    "Packs",
+    "Output",
+)
 
 
 def size_option():
     """``--size``, as make and pareto take it (each command gets an option of its own)."""
-    return typer.Option(None, metavar="HxW", help="Grid size HxW, the frame included (default 12x12).",
-                        rich_help_panel=GRID)
+    return typer.Option(
+        None,
+        metavar="HxW",
+        help="Grid size HxW, the frame included (default 12x12).",
+        rich_help_panel=GRID,
+    )
 
 
 def template_option():
-    return typer.Option(None, "--template", metavar="FILE",
-                        help="A sketch to fill: canonical ASCII plus ? for a free cell (doors 1-9 for a room), or a "
-                             "Tiled map (.tmj, .json or .tmx).", rich_help_panel=GRID)
+    return typer.Option(
+        None,
+        "--template",
+        metavar="FILE",
+        help="A sketch to fill: canonical ASCII plus ? for a free cell (doors 1-9 for a room), or a "
+        "Tiled map (.tmj, .json or .tmx).",
+        rich_help_panel=GRID,
+    )
 
 
 def no_frame_option():
-    return typer.Option(False, "--no-frame", help="No rock frame: the grid edge is the wall.", rich_help_panel=GRID)
+    return typer.Option(
+        False, "--no-frame", help="No rock frame: the grid edge is the wall.", rich_help_panel=GRID
+    )
 
 
 def max_rocks_option():
-    return typer.Option(None, "--max-rocks", metavar="N", help="At most N rocks (frame not counted).",
-                        rich_help_panel=GRID)
+    return typer.Option(
+        None,
+        "--max-rocks",
+        metavar="N",
+        help="At most N rocks (frame not counted).",
+        rich_help_panel=GRID,
+    )
 
 
 class OutputClosed(Exception):
@@ -89,9 +122,13 @@ def echo(text: str, *, nl: bool = True) -> None:
     try:
         try:
             sys.stdout.write(text + ("\n" if nl else ""))
-        except UnicodeEncodeError:  # a character the stream cannot encode (a lone surrogate half): its escape
+        except (
+            UnicodeEncodeError
+        ):  # a character the stream cannot encode (a lone surrogate half): its escape
             encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
-            sys.stdout.write((text + ("\n" if nl else "")).encode(encoding, "backslashreplace").decode(encoding))
+            sys.stdout.write(
+                (text + ("\n" if nl else "")).encode(encoding, "backslashreplace").decode(encoding)
+            )
         sys.stdout.flush()
     except BrokenPipeError:
         raise OutputClosed() from None
@@ -139,7 +176,9 @@ def machine_workers(workers: int | None) -> int | None:
     only slow the work down and cost memory), with a note when it is."""
     cores = os.cpu_count() or 1
     if workers is not None and workers > cores:
-        note(f"designer: note: --workers {workers} is more than the {cores} cores here; using {cores}")
+        note(
+            f"designer: note: --workers {workers} is more than the {cores} cores here; using {cores}"
+        )
         return cores
     return workers
 
@@ -171,7 +210,9 @@ def parse_cell(text: str | None, option: str) -> tuple[int, int] | None:
     if text is None:
         return None
     parts = text.split(",")
-    if len(parts) != 2 or not all(_ascii_whole(part.strip()) for part in parts):  # int() takes any script's digits
+    if len(parts) != 2 or not all(
+        _ascii_whole(part.strip()) for part in parts
+    ):  # int() takes any script's digits
         raise DesignerError(f"{option} {text!r} is not of the form R,C, e.g. 11,5")
     return int(parts[0]), int(parts[1])
 
@@ -189,4 +230,5 @@ def _method_names() -> tuple[str, ...]:
 
 
 #: The registry's methods (``designer.search.methods``), as the options' choices.
-Method = Enum("Method", {name: name for name in _method_names()}, type=str)  # type: ignore[misc]  # members from the registry
+# members from the registry
+Method = Enum("Method", {name: name for name in _method_names()}, type=str)  # type: ignore[misc]

@@ -11,11 +11,23 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 WILDCARDS = ("0.0.0.0", "::", "0")  # every interface: no one name a page would be served under
 
 
-@app.command(rich_help_panel=DESIGN, epilog=examples("designer studio", "designer studio --port 8765 --no-browser"))
+@app.command(
+    rich_help_panel=DESIGN,
+    epilog=examples("designer studio", "designer studio --port 8765 --no-browser"),
+)
 def studio(
-    host: str = typer.Option("127.0.0.1", "--host", metavar="ADDR", help="The address to listen on (default: this machine only)."),
-    port: int = typer.Option(0, "--port", min=0, max=65535, metavar="N", help="The port (default: a free one)."),
-    no_browser: bool = typer.Option(False, "--no-browser", help="Print the address; do not open a browser."),
+    host: str = typer.Option(
+        "127.0.0.1",
+        "--host",
+        metavar="ADDR",
+        help="The address to listen on (default: this machine only).",
+    ),
+    port: int = typer.Option(
+        0, "--port", min=0, max=65535, metavar="N", help="The port (default: a free one)."
+    ),
+    no_browser: bool = typer.Option(
+        False, "--no-browser", help="Print the address; do not open a browser."
+    ),
 ) -> None:
     """Paint a room, lock what you like, let the solver fill the rest: a local web app.
 
@@ -28,11 +40,15 @@ def studio(
     from designer.core.extras import need
 
     if not host.strip():
-        raise DesignerError("--host needs an address: this machine's (127.0.0.1, the default) or the one other "
-                            "machines reach it by")
+        raise DesignerError(
+            "--host needs an address: this machine's (127.0.0.1, the default) or the one other "
+            "machines reach it by"
+        )
     if host.strip("[]") in WILDCARDS:
-        raise DesignerError(f"--host {host} listens on every interface, but the studio answers only the address it "
-                            "is served under: give the one other machines reach this one by (say --host 192.168.1.5)")
+        raise DesignerError(
+            f"--host {host} listens on every interface, but the studio answers only the address it "
+            "is served under: give the one other machines reach this one by (say --host 192.168.1.5)"
+        )
     need("starlette", "studio")
     need("uvicorn", "studio")
     from designer.studio.server import Studio, serve
@@ -44,14 +60,20 @@ def studio(
         sock.bind((host, port))
         sock.listen(128)  # from now on a request waits for the server, never refused
     except (OSError, UnicodeError) as exc:
-        raise DesignerError(f"--host {host} --port {port}: cannot listen there ({getattr(exc, 'strerror', None) or exc})") from None
+        raise DesignerError(
+            f"--host {host} --port {port}: cannot listen there ({getattr(exc, 'strerror', None) or exc})"
+        ) from None
     studio_ = Studio(host, sock.getsockname()[1])
     if host not in LOOPBACK:
-        note(f"warning: listening on {host}, not this machine alone: anyone who can reach it and learns the token "
-             "can use the studio")
+        note(
+            f"warning: listening on {host}, not this machine alone: anyone who can reach it and learns the token "
+            "can use the studio"
+        )
     echo(f"designer studio: {studio_.url()}")
     echo("Ctrl-C stops it (and every fill it started).")
-    with tempfile.TemporaryDirectory(prefix="designer-studio-") as private:  # 0700: this user's alone
+    with tempfile.TemporaryDirectory(
+        prefix="designer-studio-"
+    ) as private:  # 0700: this user's alone
         if not no_browser:  # the browser gets a file to open, never the token in its command line
             redirect = Path(private) / "open.html"
             redirect.write_text(studio_.redirect_page(), encoding="utf-8")

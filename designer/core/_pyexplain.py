@@ -26,8 +26,10 @@ class _Layout:
         self.h, self.w, self.n, self.nv = h, w, h * w, nv
         self.var = [int(v) for v in var]
         self.base = [int(t) for t in base]
-        self.tile = [(ROCK if v <= len(model) and model[v - 1] > 0 else 0) if v else self.base[i]
-                     for i, v in enumerate(self.var)]  # a variable past the model's end is ice
+        self.tile = [
+            (ROCK if v <= len(model) and model[v - 1] > 0 else 0) if v else self.base[i]
+            for i, v in enumerate(self.var)
+        ]  # a variable past the model's end is ice
         self.cell_of = {v: i for i, v in enumerate(self.var) if v}
 
     def next(self, cell: int, d: int) -> int:
@@ -55,8 +57,10 @@ class _Layout:
         return (-1 if cell == u else cell), lits
 
     def table(self, cap: int) -> list[list[tuple[int, list[int]]]]:
-        return [[(-1, []) if self.tile[u] == ROCK else self.slide(u, d, cap) for d in range(4)]
-                for u in range(self.n)]
+        return [
+            [(-1, []) if self.tile[u] == ROCK else self.slide(u, d, cap) for d in range(4)]
+            for u in range(self.n)
+        ]
 
     def bfs(self, table, origin: int, cap: int) -> tuple[list[int], list[int]]:
         dist, order = [-1] * self.n, [origin]
@@ -99,7 +103,9 @@ class _Layout:
                         stack.append(rest)
         return False
 
-    def minimize(self, mark: dict[int, int], keep: dict[int, int], origin: int, cap: int, target: int) -> None:
+    def minimize(
+        self, mark: dict[int, int], keep: dict[int, int], origin: int, cap: int, target: int
+    ) -> None:
         known = [-1 if v else self.base[i] for i, v in enumerate(self.var)]
         for v, sign in mark.items():
             known[self.cell_of[v]] = ROCK if sign > 0 else 0
@@ -123,7 +129,7 @@ def _emit(mark: dict[int, int], kind: int, route: int, detail: int, out) -> int:
     lits = [v if mark[v] > 0 else -v for v in sorted(mark)]
     if 4 + len(lits) > len(out):
         raise ValueError("refute_explain: out is too small")
-    out[:4 + len(lits)] = [kind, route, detail, len(lits), *lits]
+    out[: 4 + len(lits)] = [kind, route, detail, len(lits), *lits]
     return 4 + len(lits)
 
 
@@ -133,7 +139,7 @@ def refute_explain(base, var, h: int, w: int, nv: int, routes, nroutes: int, mod
     cell), the number of literals, then the literals in variable order."""
     x = _Layout(base, var, h, w, nv, model)
     for r in range(nroutes):
-        start, goal, K = (int(v) for v in routes[3 * r:3 * r + 3])
+        start, goal, K = (int(v) for v in routes[3 * r : 3 * r + 3])
         table = x.table(goal)
         dist, order = x.bfs(table, start, goal)
         if 0 <= dist[goal] < K:

@@ -64,7 +64,9 @@ def slide_table(terrain, h: int, w: int, capture: int, dest, length) -> None:
         length[d] = np.where(moved, travelled, 0)
 
 
-def passage_table(terrain, h: int, w: int, floors, nfloors: int, portal_of, capture: int, dest, length) -> None:
+def passage_table(
+    terrain, h: int, w: int, floors, nfloors: int, portal_of, capture: int, dest, length
+) -> None:
     """Fill ``dest`` and ``length`` (4 x h*w int32) as the compiled passage_table does: the slide
     table of a level with portals, floors or wrap-around, each line of each floor walked once."""
     cells = np.asarray(terrain, np.uint8).reshape(-1).tolist()
@@ -77,8 +79,11 @@ def passage_table(terrain, h: int, w: int, floors, nfloors: int, portal_of, capt
     for top, height, width, wrap in np.asarray(floors).reshape(nfloors, 4).tolist():
         for d, (dr, dc) in enumerate(((-1, 0), (1, 0), (0, -1), (0, 1))):
             rows = range(top, top + height)
-            lines = ([[r * w + c for c in range(width)] for r in rows] if dc else
-                     [[r * w + c for r in rows] for c in range(width)])
+            lines = (
+                [[r * w + c for c in range(width)] for r in rows]
+                if dc
+                else [[r * w + c for r in rows] for c in range(width)]
+            )
             wraps = bool(wrap & (1 if dc else 2))
             for line in lines:
                 if dr < 0 or dc < 0:
@@ -86,8 +91,15 @@ def passage_table(terrain, h: int, w: int, floors, nfloors: int, portal_of, capt
                 _walk_line(line, wraps, cells, portals, capture, dest[d], length[d])
 
 
-def _walk_line(line: list[int], wraps: bool, terrain: list[int], portals: dict[int, int], capture: int,
-               dest: np.ndarray, length: np.ndarray) -> None:
+def _walk_line(
+    line: list[int],
+    wraps: bool,
+    terrain: list[int],
+    portals: dict[int, int],
+    capture: int,
+    dest: np.ndarray,
+    length: np.ndarray,
+) -> None:
     """The slides along one line of cells, in the order of travel (``passage_table``): each cell's
     slide is its neighbour's one cell longer, walked back from where slides stop."""
     count = len(line)
@@ -96,8 +108,14 @@ def _walk_line(line: list[int], wraps: bool, terrain: list[int], portals: dict[i
         return cell in portals or terrain[cell] == SNOW or cell == capture
 
     if wraps:
-        first = next((k for k in range(count) if terrain[line[(k + 1) % count]] == ROCK
-                      or ends_at(line[(k + 1) % count])), None)
+        first = next(
+            (
+                k
+                for k in range(count)
+                if terrain[line[(k + 1) % count]] == ROCK or ends_at(line[(k + 1) % count])
+            ),
+            None,
+        )
         if first is None:
             return  # nothing stops a slide along this ring: every one runs round for ever
         order = [(first - k) % count for k in range(count)]
@@ -118,7 +136,9 @@ def _walk_line(line: list[int], wraps: bool, terrain: list[int], portals: dict[i
             dest[cell], length[cell] = dest[after], length[after] + 1
 
 
-def _reach_lists(moves: list[list[int]], n: int, start: int, goal: int) -> tuple[list[int], list[int]]:
+def _reach_lists(
+    moves: list[list[int]], n: int, start: int, goal: int
+) -> tuple[list[int], list[int]]:
     stops = [-1] * n
     stops[start] = 0
     order = [start]
@@ -143,7 +163,7 @@ def _moves(dest: np.ndarray, n: int) -> list[list[int]]:
 def reach(dest, n: int, start: int, goal: int, stops, order) -> int:
     got, seq = _reach_lists(_moves(dest, n), n, start, goal)
     stops[:] = got
-    order[:len(seq)] = seq
+    order[: len(seq)] = seq
     return len(seq)
 
 
@@ -180,7 +200,9 @@ def _table(terrain: np.ndarray, h: int, w: int, capture: int) -> list[list[int]]
     return _moves(dest, n)
 
 
-def _classify_one(terrain: np.ndarray, h: int, w: int, start: int, goal: int) -> tuple[int, bool, int]:
+def _classify_one(
+    terrain: np.ndarray, h: int, w: int, start: int, goal: int
+) -> tuple[int, bool, int]:
     n = h * w
     moves = _table(terrain, h, w, goal)
     stops, order = _reach_lists(moves, n, start, goal)
@@ -192,10 +214,14 @@ def _classify_one(terrain: np.ndarray, h: int, w: int, start: int, goal: int) ->
     return klass, back_stops[start] >= 0, stops[goal]
 
 
-def classify_batch(terrains, count: int, h: int, w: int, starts, goals, classes, reversible, min_stops) -> None:
+def classify_batch(
+    terrains, count: int, h: int, w: int, starts, goals, classes, reversible, min_stops
+) -> None:
     grids = np.asarray(terrains, np.uint8).reshape(count, h * w)
     for k in range(count):
-        classes[k], reversible[k], min_stops[k] = _classify_one(grids[k], h, w, int(starts[k]), int(goals[k]))
+        classes[k], reversible[k], min_stops[k] = _classify_one(
+            grids[k], h, w, int(starts[k]), int(goals[k])
+        )
 
 
 def _room_score(terrain: np.ndarray, h: int, w: int, routes: list, mode: int) -> int:
@@ -204,7 +230,12 @@ def _room_score(terrain: np.ndarray, h: int, w: int, routes: list, mode: int) ->
     total, least = 0, None
     for a, b, floor, ceiling in routes:
         klass, reversible, stops = _classify_one(terrain, h, w, a, b)
-        if klass != STRONG or not reversible or (ceiling >= 0 and stops > ceiling) or (mode and stops < floor):
+        if (
+            klass != STRONG
+            or not reversible
+            or (ceiling >= 0 and stops > ceiling)
+            or (mode and stops < floor)
+        ):
             return -1
         total += min(stops, floor)
         least = stops if least is None else min(least, stops)
@@ -214,14 +245,32 @@ def _room_score(terrain: np.ndarray, h: int, w: int, routes: list, mode: int) ->
     return least
 
 
-def exhaustive(base, h: int, w: int, free_cells, start_ok, goal_ok, syms, nsyms: int, rocks: int, first: int,
-               second: int, threshold: int, budget: float, stop, routes=(), room_mode: int = 0,
-               cpu_clock: int = 0) -> tuple:
+def exhaustive(
+    base,
+    h: int,
+    w: int,
+    free_cells,
+    start_ok,
+    goal_ok,
+    syms,
+    nsyms: int,
+    rocks: int,
+    first: int,
+    second: int,
+    threshold: int,
+    budget: float,
+    stop,
+    routes=(),
+    room_mode: int = 0,
+    cpu_clock: int = 0,
+) -> tuple:
     """Every rock set of ``rocks`` free cells whose lowest is ``first`` (and next lowest ``second``,
     unless it is -1), one per symmetry class; returns (best, ties, mask, start, goal, layouts,
     complete) as the compiled search does. A room (``routes``): its score, as one pair."""
     table = np.asarray(routes, np.int64).reshape(-1, 4).tolist()
-    clock = time.thread_time if cpu_clock else time.perf_counter  # the thread's processor time: work
+    clock = (
+        time.thread_time if cpu_clock else time.perf_counter
+    )  # the thread's processor time: work
     began = clock()
     n = h * w
     base = np.asarray(base, np.uint8).reshape(n)
@@ -249,7 +298,13 @@ def exhaustive(base, h: int, w: int, free_cells, start_ok, goal_ok, syms, nsyms:
             score = _room_score(terrain, h, w, table, room_mode)
             if score >= 0 and score >= max(best, threshold):
                 if score > best:
-                    best, ties, best_mask, best_start, best_goal = score, 0, mask, table[0][0], table[0][1]
+                    best, ties, best_mask, best_start, best_goal = (
+                        score,
+                        0,
+                        mask,
+                        table[0][0],
+                        table[0][1],
+                    )
                 ties += 1
         for g in range(n if not table else 0):
             if not g_ok[g] or terrain[g] == ROCK:
@@ -282,4 +337,5 @@ def exhaustive(base, h: int, w: int, free_cells, start_ok, goal_ok, syms, nsyms:
     return best, ties, best_mask, best_start, best_goal, layouts, complete
 
 
-from designer.core._pyexplain import refute_explain as refute_explain  # noqa: E402 (the twin of the compiled one)
+# the twin of the compiled one
+from designer.core._pyexplain import refute_explain as refute_explain  # noqa: E402

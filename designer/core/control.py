@@ -90,7 +90,9 @@ class CancelToken:
     def __init__(self, parent: CancelToken | None = None):
         self.parent = parent
         self._event = threading.Event()
-        self._signum: int | None = None  # set: the reason (asked in every search's inner loop: kept cheap)
+        self._signum: int | None = (
+            None  # set: the reason (asked in every search's inner loop: kept cheap)
+        )
 
     def cancel(self, signum: int = signal.SIGINT) -> None:
         """Set the token (the first reason given is kept)."""
@@ -193,7 +195,9 @@ def signals_held():
         yield []
         return
     arrived: list[int] = []
-    before = {s: signal.signal(s, lambda signum, frame: arrived.append(signum)) for s in ENDING_SIGNALS}
+    before = {
+        s: signal.signal(s, lambda signum, frame: arrived.append(signum)) for s in ENDING_SIGNALS
+    }
     try:
         yield arrived
     finally:

@@ -26,4 +26,6 @@ def shown(text: str) -> str:
     >>> shown("a\\x1b[31mred\\u202e\\nb")
     'a\\\\x1b[31mred\\\\u202e\\\\nb'
     """
-    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
+    return "".join(
+        ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text
+    )

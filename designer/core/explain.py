@@ -22,11 +22,23 @@ def refute_checker(base, var, routes):
     h, w = base.shape
     flat_base = base.reshape(-1)
     var = np.ascontiguousarray(var, np.int32).reshape(-1)
-    if not (isinstance(routes, np.ndarray) and routes.dtype == np.int32 and routes.ndim == 2
-            and routes.shape[1] == 3 and routes.flags.c_contiguous and 1 <= len(routes) <= 64):
-        raise ValueError("refute_checker: routes must be 1 to 64 rows (start, goal, K) of C-ordered int32")
+    if not (
+        isinstance(routes, np.ndarray)
+        and routes.dtype == np.int32
+        and routes.ndim == 2
+        and routes.shape[1] == 3
+        and routes.flags.c_contiguous
+        and 1 <= len(routes) <= 64
+    ):
+        raise ValueError(
+            "refute_checker: routes must be 1 to 64 rows (start, goal, K) of C-ordered int32"
+        )
     flat_routes = routes.reshape(-1)  # a view: a floor raised in routes is read at the next call
-    if var.size != h * w or var.min(initial=0) < 0 or len(np.unique(var[var > 0])) != int((var > 0).sum()):
+    if (
+        var.size != h * w
+        or var.min(initial=0) < 0
+        or len(np.unique(var[var > 0])) != int((var > 0).sum())
+    ):
         raise ValueError("refute_checker: var must give each free cell its own variable")
     nv, count, impl = int(var.max(initial=0)), len(routes), _impl()
 

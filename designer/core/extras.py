@@ -40,5 +40,7 @@ def need(module: str, extra: str) -> ModuleType:
     try:
         return importlib.import_module(module)
     except ImportError:
-        raise MissingExtra(f"{module.split('.')[0]} is not installed: {install_command(extra)} "
-                           f"(the extra for {EXTRAS[extra]})") from None
+        raise MissingExtra(
+            f"{module.split('.')[0]} is not installed: {install_command(extra)} "
+            f"(the extra for {EXTRAS[extra]})"
+        ) from None

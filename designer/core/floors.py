@@ -60,7 +60,13 @@ class Floor:
         return cell[0] - self.top, cell[1]
 
     def to_json(self) -> dict:
-        return {"name": self.name, "top": self.top, "height": self.height, "width": self.width, "wrap": self.wrap}
+        return {
+            "name": self.name,
+            "top": self.top,
+            "height": self.height,
+            "width": self.width,
+            "wrap": self.wrap,
+        }
 
 
 def check_floors(floors: tuple[Floor, ...], height: int, width: int) -> None:
@@ -69,7 +75,9 @@ def check_floors(floors: tuple[Floor, ...], height: int, width: int) -> None:
     top, names = 0, set()
     for floor in floors:
         if floor.wrap not in WRAPS:
-            raise LevelError(f"floor {floor.name!r}: wrap must be one of x, y, xy, not {floor.wrap!r}")
+            raise LevelError(
+                f"floor {floor.name!r}: wrap must be one of x, y, xy, not {floor.wrap!r}"
+            )
         if len(floors) > 1 or floor.name:
             if not _NAME.fullmatch(floor.name):
                 raise LevelError(f"floor name {floor.name!r}: 1 to 32 letters, digits, '_' or '-'")
@@ -77,8 +85,10 @@ def check_floors(floors: tuple[Floor, ...], height: int, width: int) -> None:
                 raise LevelError(f"two floors named {floor.name!r}")
         names.add(floor.name)
         if floor.top != top or floor.height < 1 or not 1 <= floor.width <= width:
-            raise LevelError(f"floor {floor.name!r} does not fit the sheet: rows {floor.top}-"
-                             f"{floor.top + floor.height - 1}, width {floor.width}")
+            raise LevelError(
+                f"floor {floor.name!r} does not fit the sheet: rows {floor.top}-"
+                f"{floor.top + floor.height - 1}, width {floor.width}"
+            )
         top += floor.height
     if floors and top != height:
         raise LevelError(f"the floors hold {top} rows, the level {height}")
@@ -114,11 +124,15 @@ def parse_text(text: str) -> tuple[list[str], list[Floor], list[tuple[str, str, 
             elif len(words) == 4 and words[2] == "wrap":
                 grids.append((words[1], parse_wrap(words[3], where), []))
             else:
-                raise LevelError(f"{where}: expected 'floor NAME' or 'floor NAME wrap x|y|xy', not {line!r}")
+                raise LevelError(
+                    f"{where}: expected 'floor NAME' or 'floor NAME wrap x|y|xy', not {line!r}"
+                )
         elif words[0] == "wrap":
             if len(words) != 2 or grids or single_wrap is not None:
-                raise LevelError(f"{where}: 'wrap x|y|xy' goes once, before the rows of a level of one grid "
-                                 "(a floor says it on its own 'floor' line)")
+                raise LevelError(
+                    f"{where}: 'wrap x|y|xy' goes once, before the rows of a level of one grid "
+                    "(a floor says it on its own 'floor' line)"
+                )
             single_wrap = parse_wrap(words[1], where)
         elif words[0] == "portal":
             if len(words) == 3:
@@ -126,9 +140,13 @@ def parse_text(text: str) -> tuple[list[str], list[Floor], list[tuple[str, str, 
             elif len(words) == 4 and words[2] == ">":
                 links.append((words[1], words[3], False))
             else:
-                raise LevelError(f"{where}: expected 'portal a b' (a pair) or 'portal a > b' (one way), not {line!r}")
+                raise LevelError(
+                    f"{where}: expected 'portal a b' (a pair) or 'portal a > b' (one way), not {line!r}"
+                )
             if not all(len(m) == 1 and m in MARKS for m in links[-1][:2]):
-                raise LevelError(f"{where}: a portal is named by one letter (not S or G), not {line!r}")
+                raise LevelError(
+                    f"{where}: a portal is named by one letter (not S or G), not {line!r}"
+                )
         else:
             if links:
                 raise LevelError(f"{where}: rows after the 'portal' lines")
@@ -136,7 +154,9 @@ def parse_text(text: str) -> tuple[list[str], list[Floor], list[tuple[str, str, 
                 grids.append(("", single_wrap or "", []))
             grids[-1][2].append(line)
     if single_wrap is not None and len(grids) > 1:
-        raise LevelError("a 'wrap' line is for a level of one grid; floors say it on their 'floor' lines")
+        raise LevelError(
+            "a 'wrap' line is for a level of one grid; floors say it on their 'floor' lines"
+        )
     for name, _, rows in grids:
         if not rows:
             raise LevelError(f"floor {name!r} has no rows")
@@ -149,14 +169,18 @@ def parse_text(text: str) -> tuple[list[str], list[Floor], list[tuple[str, str, 
         floor_width = len(rows[0])
         for r, row in enumerate(rows):
             if len(row) != floor_width:
-                raise LevelError(f"ragged rows: row {r} of floor {name or '1'!r} has {len(row)} characters, "
-                                 f"its row 0 has {floor_width}")
+                raise LevelError(
+                    f"ragged rows: row {r} of floor {name or '1'!r} has {len(row)} characters, "
+                    f"its row 0 has {floor_width}"
+                )
         floors.append(Floor(name, len(sheet), len(rows), floor_width, wrap))
         sheet.extend(row + "#" * (width - floor_width) for row in rows)
     return sheet, floors, links
 
 
-def resolve_links(marks: dict[str, Cell], links: list[tuple[str, str, bool]]) -> tuple[tuple[Cell, Cell], ...]:
+def resolve_links(
+    marks: dict[str, Cell], links: list[tuple[str, str, bool]]
+) -> tuple[tuple[Cell, Cell], ...]:
     """The portals (source cell, target cell), sorted, of the marks drawn and the portal lines;
     LevelError (one line) for a mark drawn twice or never, used by no line, or given two targets."""
     used, portals = set(), {}
@@ -181,7 +205,9 @@ def mark_cells(portals: tuple[tuple[Cell, Cell], ...]) -> dict[Cell, str]:
     """A mark for every portal cell and every target, in row-major order of the cells."""
     cells = sorted({cell for pair in portals for cell in pair})
     if len(cells) > len(MARKS):
-        raise LevelError(f"{len(cells)} portal cells and targets: the text form names at most {len(MARKS)}")
+        raise LevelError(
+            f"{len(cells)} portal cells and targets: the text form names at most {len(MARKS)}"
+        )
     return {cell: MARKS[k] for k, cell in enumerate(cells)}
 
 

@@ -92,8 +92,10 @@ def state_count(level: Level) -> int:
 def check_states(level: Level) -> None:
     """Refuse (LevelError, one line) a level with items whose graph of states is too large."""
     if level.items and state_count(level) > MAX_STATES:
-        raise LevelError(f"a {level.height}x{level.width} level with {len(level.items)} items has "
-                         f"{state_count(level):,} states: at most {MAX_STATES:,} are analysed")
+        raise LevelError(
+            f"a {level.height}x{level.width} level with {len(level.items)} items has "
+            f"{state_count(level):,} states: at most {MAX_STATES:,} are analysed"
+        )
 
 
 def state_table(level: Level) -> States:
@@ -107,7 +109,9 @@ def state_table(level: Level) -> States:
     check_states(level)
     if not level.plain:
         return _traced_states(level)
-    free_dest, free_length = terrain_slide_table(level.terrain, -1)  # the goal is ice: nothing captures
+    free_dest, free_length = terrain_slide_table(
+        level.terrain, -1
+    )  # the goal is ice: nothing captures
     rows, cols = np.divmod(np.arange(cells), width)
     count, full = len(level.items), (1 << len(level.items)) - 1
     points = np.array([level.goal, *level.items])  # the goal, then the items: (1 + count, 2)
@@ -125,7 +129,9 @@ def state_table(level: Level) -> States:
         k = np.where(same & (k >= 1) & (k <= reach), k, 0)
         at_goal, on = k[0], k[1:] > 0
         picked = (on * bits).sum(axis=0)  # the items the whole slide passes or ends on
-        before_goal = ((on & (k[1:] < at_goal)) * bits).sum(axis=0)  # of those, the ones before the goal
+        before_goal = ((on & (k[1:] < at_goal)) * bits).sum(
+            axis=0
+        )  # of those, the ones before the goal
         captured = (at_goal > 0) & ((taken | before_goal) == full)  # (sets taken, cells)
         moving = free_dest[d] >= 0
         ends = np.where(captured, level.index(level.goal), free_dest[d])
@@ -164,11 +170,19 @@ def _traced_states(level: Level) -> States:
                     caught = ~open_ & (now == full)
                     ends[caught], lengths[caught] = goal, step
                     open_ |= caught
-            moving = open_ if slide.loops else np.ones(full + 1, bool)  # round for ever unless caught
-            moving &= now * cells + ends != taken * cells + cell  # where it began, nothing taken: no move
-            dest[d, taken * cells + cell] = np.where(moving, now * cells + ends, NO_MOVE).astype(np.int32)
+            moving = (
+                open_ if slide.loops else np.ones(full + 1, bool)
+            )  # round for ever unless caught
+            moving &= (
+                now * cells + ends != taken * cells + cell
+            )  # where it began, nothing taken: no move
+            dest[d, taken * cells + cell] = np.where(moving, now * cells + ends, NO_MOVE).astype(
+                np.int32
+            )
             length[d, taken * cells + cell] = np.where(moving, lengths, 0).astype(np.int32)
-    return States(dest, length, level.index(level.start), goal + full * cells, cells, width, level.items)
+    return States(
+        dest, length, level.index(level.start), goal + full * cells, cells, width, level.items
+    )
 
 
 def taken_along(states: States, path: list[int]) -> list[int]:

@@ -18,7 +18,7 @@ import math
 
 from designer.core.errors import DesignerError
 
-# --- what a level, a room and a cave hold (every reader keeps these, and the designer, and the page) ---
+# --- what a level, a room and a cave hold (every reader keeps these, and the designer, and the page
 
 #: A level's side and cells: anything larger is a mistake, not a puzzle.
 MAX_SIDE = 1000
@@ -41,12 +41,13 @@ MAX_ROOMS = 64
 PAGE_THINGS = MAX_ITEMS + MAX_COINS
 PAGE_STATES = 400_000
 
-# --- what the designer searches and makes ------------------------------------------------------------
+# --- what the designer searches and makes ---------------------------------------------------------
 
 #: Largest grid the designer designs (the model grows with cells x slide length), and so the largest
 #: Tiled map it reads: a map's declared size is checked against it before any layer is inflated.
 MAX_DESIGN_SIDE = 40
-#: The states the full clear's proof keeps at most: about 25 bytes each (``designer.analysis.tour``).
+#: The states the full clear's proof keeps at most: about 25 bytes each
+#: (``designer.analysis.tour``).
 FULL_CLEAR_STATES = 20_000_000
 #: A seed: of every random choice, and of a pack's levels (seed, seed + 1, ...).
 MAX_SEED = 10**12 - 1
@@ -63,7 +64,7 @@ MAX_SAMPLES = 10**9
 #: A player's two parameters (skill, back aversion) lie in -PLAYER_RANGE..PLAYER_RANGE.
 PLAYER_RANGE = 50
 
-# --- playtests, pictures ------------------------------------------------------------------------------
+# --- playtests, pictures --------------------------------------------------------------------------
 
 #: A playtest log (checked before it is read): a day of play by a large class is well under it.
 MAX_LOG_BYTES = 64 * 1024 * 1024
@@ -87,19 +88,33 @@ TABLE = (
     ("keys and rooms a cave holds", f"{MAX_KEYS}; {MAX_ROOMS}"),
     ("items and coins the play page plays (every one a level holds)", f"{PAGE_THINGS}"),
     ("states the play page's Hint and Solve search", f"{PAGE_STATES:,}"),
-    ("a grid the designer designs, and a Tiled map it reads", f"{MAX_DESIGN_SIDE}x{MAX_DESIGN_SIDE}"),
+    (
+        "a grid the designer designs, and a Tiled map it reads",
+        f"{MAX_DESIGN_SIDE}x{MAX_DESIGN_SIDE}",
+    ),
     ("states the full clear's proof keeps", f"{FULL_CLEAR_STATES:,}"),
     ("`--seed` (a pack: its last level's seed too)", f"0 to {MAX_SEED:,}"),
-    ("`--time-limit`, `compare --budget`", f"a finite number of seconds, more than 0, at most {MAX_SECONDS:,}"),
-    ("`--min-stops`, `--max-stops`, `--min-choices`, `--max-rocks`, `--snow`, `--full-clear`",
-     f"0 to {MAX_COUNT:,} (the cells of the largest level)"),
+    (
+        "`--time-limit`, `compare --budget`",
+        f"a finite number of seconds, more than 0, at most {MAX_SECONDS:,}",
+    ),
+    (
+        "`--min-stops`, `--max-stops`, `--min-choices`, `--max-rocks`, `--snow`, `--full-clear`",
+        f"0 to {MAX_COUNT:,} (the cells of the largest level)",
+    ),
     ("`make --count` (a pack)", f"1 to {MAX_LEVELS:,}"),
     ("`compare --seeds`, `bench make --seeds`, `--repeats`, `--runs`", f"1 to {MAX_RUNS:,}"),
     ("`bench classify --count`", f"1 to {MAX_SAMPLES:,}"),
     ("a player's skill and back aversion", f"-{PLAYER_RANGE} to {PLAYER_RANGE}, finite"),
     ("a playtest log; the levels its header names", f"{MAX_LOG_BYTES:,} bytes; {MAX_LOG_LEVELS:,}"),
-    ("lines a studio's live playtest takes; playtests a studio keeps", f"{MAX_LIVE_LINES:,}; {MAX_PLAYTESTS}"),
-    ("a picture `render` draws", f"{MAX_SIDE_PIXELS:,} pixels a side, {MAX_DRAWING_BYTES:,} bytes to draw"),
+    (
+        "lines a studio's live playtest takes; playtests a studio keeps",
+        f"{MAX_LIVE_LINES:,}; {MAX_PLAYTESTS}",
+    ),
+    (
+        "a picture `render` draws",
+        f"{MAX_SIDE_PIXELS:,} pixels a side, {MAX_DRAWING_BYTES:,} bytes to draw",
+    ),
 )
 
 
@@ -113,7 +128,9 @@ def whole(value: int, option: str, low: int, high: int) -> int:
     """``value``, refused (DesignerError, one line) unless it is a whole number from ``low`` to
     ``high``."""
     if type(value) is not int or not low <= value <= high:
-        raise DesignerError(f"{option} must be a whole number from {low} to {high}, not {value}"[:200])
+        raise DesignerError(
+            f"{option} must be a whole number from {low} to {high}, not {value}"[:200]
+        )
     return value
 
 
@@ -122,7 +139,9 @@ def seconds(value: float, option: str, low: float = 0.0) -> float:
     if type(value) not in (int, float) or not math.isfinite(value):
         raise DesignerError(f"{option} must be a finite number of seconds, not {value}")
     if not low <= value <= MAX_SECONDS:
-        raise DesignerError(f"{option} must be from {low:g} to {MAX_SECONDS:,} seconds, not {value:g}")
+        raise DesignerError(
+            f"{option} must be from {low:g} to {MAX_SECONDS:,} seconds, not {value:g}"
+        )
     return value
 
 
@@ -142,6 +161,8 @@ def sized(rows: list[str]) -> list[str]:
     """
     height, width = len(rows), max(map(len, rows), default=0)
     if height > MAX_DESIGN_SIDE or width > MAX_DESIGN_SIDE:
-        raise DesignerError(f"the grid is {height}x{width} (height x width): the studio takes grids of at most "
-                            f"{MAX_DESIGN_SIDE}x{MAX_DESIGN_SIDE} (the designer's largest)")
+        raise DesignerError(
+            f"the grid is {height}x{width} (height x width): the studio takes grids of at most "
+            f"{MAX_DESIGN_SIDE}x{MAX_DESIGN_SIDE} (the designer's largest)"
+        )
     return rows

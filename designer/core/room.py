@@ -80,12 +80,16 @@ class Room(Grid):
             raise LevelError("a room needs at least one row and one column")
         terrain.setflags(write=False)
         object.__setattr__(self, "terrain", terrain)
-        doors = tuple(sorted((int(number), (int(cell[0]), int(cell[1]))) for number, cell in self.doors))
+        doors = tuple(
+            sorted((int(number), (int(cell[0]), int(cell[1]))) for number, cell in self.doors)
+        )
         object.__setattr__(self, "doors", doors)
         numbers = [number for number, _ in doors]
         if len(doors) < 2 and not (doors and self.items):
-            raise LevelError(f"a room needs two doors (1-9), or one door and items to take: a vault (not "
-                             f"{len(doors)} door{'s' if len(doors) != 1 else ''}{' and no item' if doors else ''})")
+            raise LevelError(
+                f"a room needs two doors (1-9), or one door and items to take: a vault (not "
+                f"{len(doors)} door{'s' if len(doors) != 1 else ''}{' and no item' if doors else ''})"
+            )
         if len(doors) > MAX_DOORS or not all(1 <= n <= MAX_DOORS for n in numbers):
             raise LevelError(f"a room has at most {MAX_DOORS} doors, numbered 1 to {MAX_DOORS}")
         if len(set(numbers)) != len(numbers):
@@ -102,15 +106,26 @@ class Room(Grid):
                 raise LevelError(f"doors {seen[(r, c)]} and {number} are the same cell ({r}, {c})")
             seen[(r, c)] = number
         object.__setattr__(self, "items", check_items(terrain, self.items, set(seen)))
-        object.__setattr__(self, "coins", check_items(terrain, self.coins, {*seen, *self.items}, "coin"))
+        object.__setattr__(
+            self, "coins", check_items(terrain, self.coins, {*seen, *self.items}, "coin")
+        )
         for src, dst in self.portals:
             for cell in (src, dst):
                 if tuple(cell) in seen:
-                    raise LevelError(f"portal or target ({cell[0]}, {cell[1]}) lies on door {seen[(cell[0], cell[1])]}")
+                    raise LevelError(
+                        f"portal or target ({cell[0]}, {cell[1]}) lies on door {seen[(cell[0], cell[1])]}"
+                    )
         # the grid itself (its size and terrain codes), its floors and portals, checked as a level's
         ends = [cell for _, cell in doors[:2]]  # a vault's both on its door
-        grid = Level(terrain, ends[0], ends[-1], items=self.items, portals=self.portals, floors=self.floors,
-                     coins=self.coins)
+        grid = Level(
+            terrain,
+            ends[0],
+            ends[-1],
+            items=self.items,
+            portals=self.portals,
+            floors=self.floors,
+            coins=self.coins,
+        )
         object.__setattr__(self, "portals", grid.portals)
         object.__setattr__(self, "floors", grid.floors)
 
@@ -143,17 +158,27 @@ class Room(Grid):
             numbers = [n for n, _ in self.doors]
             if self.vault:
                 return [(numbers[0], numbers[0])]
-            return [(a, b) for k, a in enumerate(numbers) for b in numbers[k + 1:]]
+            return [(a, b) for k, a in enumerate(numbers) for b in numbers[k + 1 :]]
         for a, b in asked:
             if a == b and not self.vault:
-                raise LevelError(f"route {a}:{b} runs from a door to itself (only a vault's, holding items, does)")
+                raise LevelError(
+                    f"route {a}:{b} runs from a door to itself (only a vault's, holding items, does)"
+                )
             self.door(a), self.door(b)
         return list(dict.fromkeys(asked))
 
     def route(self, a: int, b: int) -> Level:
         """The room seen from route a:b: the classic level from door a to door b."""
-        return Level(self.terrain, self.door(a), self.door(b), self.dialect, self.items, self.portals, self.floors,
-                     self.coins)
+        return Level(
+            self.terrain,
+            self.door(a),
+            self.door(b),
+            self.dialect,
+            self.items,
+            self.portals,
+            self.floors,
+            self.coins,
+        )
 
     def rows(self) -> list[str]:
         """The canonical ASCII rows, doors as their digits."""
@@ -173,8 +198,14 @@ class Room(Grid):
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Room):
             return NotImplemented
-        return (self.doors == other.doors and np.array_equal(self.terrain, other.terrain) and self.items == other.items
-                and self.portals == other.portals and self.floors == other.floors and self.coins == other.coins)
+        return (
+            self.doors == other.doors
+            and np.array_equal(self.terrain, other.terrain)
+            and self.items == other.items
+            and self.portals == other.portals
+            and self.floors == other.floors
+            and self.coins == other.coins
+        )
 
     def __hash__(self) -> int:
         key: tuple = (self.doors, self.terrain.shape, self.terrain.tobytes())
@@ -190,14 +221,23 @@ class Room(Grid):
         terrain, starts, goals, doors = scan_rows(rows, dialect, items, coins)
         if starts or goals:
             (r, c), char = (starts or goals)[0], dialect.start if starts else dialect.goal
-            raise LevelError(f"{char!r} at row {r}, col {c} in a room with doors: a level marks its ends with "
-                             f"{dialect.start!r} and {dialect.goal!r}, or its doors with 1-9, not both")
+            raise LevelError(
+                f"{char!r} at row {r}, col {c} in a room with doors: a level marks its ends with "
+                f"{dialect.start!r} and {dialect.goal!r}, or its doors with 1-9, not both"
+            )
         for number, cells in doors.items():
             if len(cells) > 1:
                 (r0, c0), (r1, c1) = cells[0], cells[1]
-                raise LevelError(f"{len(cells)} doors numbered {number}: at row {r0}, col {c0} and at row {r1}, col {c1}")
-        return cls(terrain, tuple((number, cells[0]) for number, cells in doors.items()), dialect.name, tuple(items),
-                   coins=tuple(coins))
+                raise LevelError(
+                    f"{len(cells)} doors numbered {number}: at row {r0}, col {c0} and at row {r1}, col {c1}"
+                )
+        return cls(
+            terrain,
+            tuple((number, cells[0]) for number, cells in doors.items()),
+            dialect.name,
+            tuple(items),
+            coins=tuple(coins),
+        )
 
     @classmethod
     def from_ascii(cls, text: str) -> Room:
@@ -212,7 +252,9 @@ class Room(Grid):
 
             rows, floors, portals = extended_parts(text)
             flat = cls.from_rows(rows)
-            return cls(flat.terrain, flat.doors, "canonical", flat.items, portals, floors, flat.coins)
+            return cls(
+                flat.terrain, flat.doors, "canonical", flat.items, portals, floors, flat.coins
+            )
         return cls.from_rows(*_rows_and_dialect(lines))
 
 
@@ -230,7 +272,11 @@ def _rows_and_dialect(lines: list[str]) -> tuple[list[str], Dialect]:
     canonical, seed and kata dialects in which every character but the doors is a tile."""
     for dialect in DIALECTS.values():
         rows = trim_lines(lines, dialect)
-        if rows and all(dialect.tile_of(ch) or ch in DOOR_CHARS or ch in (ITEM_CHAR, COIN_CHAR) for row in rows for ch in row):
+        if rows and all(
+            dialect.tile_of(ch) or ch in DOOR_CHARS or ch in (ITEM_CHAR, COIN_CHAR)
+            for row in rows
+            for ch in row
+        ):
             return rows, dialect
     rows = trim_lines(lines, CANONICAL)
     if not rows:
@@ -245,7 +291,9 @@ def parse_route(text: str) -> Route:
     (1, 3)
     """
     a, sep, b = text.partition(":")
-    if not sep or len(a) != 1 or len(b) != 1 or a not in DOOR_CHARS or b not in DOOR_CHARS:  # ASCII 1-9 only
+    if (
+        not sep or len(a) != 1 or len(b) != 1 or a not in DOOR_CHARS or b not in DOOR_CHARS
+    ):  # ASCII 1-9 only
         raise LevelError(f"--route takes two doors A:B (1-9), such as 1:3, not {text!r}")
     return int(a), int(b)
 

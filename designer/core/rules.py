@@ -47,11 +47,19 @@ class Slide(NamedTuple):
     path: tuple[int, ...]
     lengths: tuple[int, ...]
     portal: bool  # the slide fell into a portal: its last cell is the target
-    loops: bool = False  # nothing stops it: ``path`` holds its first two rounds (``trace(laps=True)``)
+    loops: bool = (
+        False  # nothing stops it: ``path`` holds its first two rounds (``trace(laps=True)``)
+    )
 
 
-def trace(level: Level, cell: int, d: int, capture: int = -1, laps: bool = False,
-          portals: dict[int, int] | None = None) -> Slide | None:
+def trace(
+    level: Level,
+    cell: int,
+    d: int,
+    capture: int = -1,
+    laps: bool = False,
+    portals: dict[int, int] | None = None,
+) -> Slide | None:
     """The slide from flat cell ``cell`` in direction ``d`` of a level with portals, floors or
     wrap-around, or None when it is not a move (blocked at once, or it would run round a
     wrapping row or column for ever, or it ends where it began). ``capture`` (a flat cell, or -1) ends the slide on it.
@@ -73,7 +81,9 @@ def trace(level: Level, cell: int, d: int, capture: int = -1, laps: bool = False
     floor = level.floor_of((r, c))
     dr, dc = DELTAS[d]
     top, bottom = floor.top, floor.top + floor.height
-    portals = portal_index(level) if portals is None else portals  # (flat cell: flat target), given by a caller
+    portals = (
+        portal_index(level) if portals is None else portals
+    )  # (flat cell: flat target), given by a caller
     path, lengths = [], []
     run = floor.width if dc else floor.height  # more steps than this without a stop: round for ever
     while True:
@@ -95,7 +105,8 @@ def trace(level: Level, cell: int, d: int, capture: int = -1, laps: bool = False
         if nxt in portals:
             path.append(portals[nxt])
             lengths.append(len(lengths))
-            # back on the cell it left: no move (with ``laps``, items taken along count: the caller's)
+            # back on the cell it left: no move (with ``laps``, items taken along count: the
+            # caller's)
             return Slide(tuple(path), tuple(lengths), True) if laps or path[-1] != cell else None
         if terrain[nxt] == 2 or nxt == capture:  # SNOW
             break
@@ -104,8 +115,9 @@ def trace(level: Level, cell: int, d: int, capture: int = -1, laps: bool = False
                 return None
             if len(path) > 2 * run:
                 return Slide(tuple(path), tuple(lengths), False, True)
-    return Slide(tuple(path), tuple(lengths), False) if path and (laps or path[-1] != cell) else None
-
+    return (
+        Slide(tuple(path), tuple(lengths), False) if path and (laps or path[-1] != cell) else None
+    )
 
 
 def portal_index(level: Level) -> dict[int, int]:
@@ -118,7 +130,10 @@ def traced_table(level: Level, capture: int) -> tuple[np.ndarray, np.ndarray]:
     of each floor once, back from where slides stop, so that a cell's slide is its neighbour's
     one cell longer (``kernels.passage_table``; the rule is ``trace``'s, and the tests hold the
     two to the same table, compiled and numpy alike)."""
-    floors = [(f.top, f.height, f.width, ("x" in f.wrap) | ("y" in f.wrap) << 1) for f in level.floor_list()]
+    floors = [
+        (f.top, f.height, f.width, ("x" in f.wrap) | ("y" in f.wrap) << 1)
+        for f in level.floor_list()
+    ]
     portal_of = np.full(level.height * level.width, -1, np.int32)
     for cell, target in portal_index(level).items():
         portal_of[cell] = target

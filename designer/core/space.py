@@ -58,11 +58,17 @@ class LayoutSpace:
 
     def level(self, terrain: np.ndarray, start: int, goal: int) -> Level:
         """The level of a terrain (flat or H x W) and flat start and goal indices."""
-        return Level(np.asarray(terrain).reshape(self.height, self.width), self.cell(start), self.cell(goal))
+        return Level(
+            np.asarray(terrain).reshape(self.height, self.width), self.cell(start), self.cell(goal)
+        )
 
     def base_terrain(self) -> np.ndarray:
         """The fixed terrain (frame rock, a template's tiles), ice on the free cells and pinned ends."""
-        base = np.where(self.fixed < 0, ICE, self.fixed).astype(np.uint8).reshape(self.height, self.width)
+        base = (
+            np.where(self.fixed < 0, ICE, self.fixed)
+            .astype(np.uint8)
+            .reshape(self.height, self.width)
+        )
         for cells in (self.start_cells, self.goal_cells):
             if len(cells) == 1:
                 base[self.cell(cells[0])] = ICE
@@ -89,8 +95,16 @@ class LayoutSpace:
         """A batch as one row per terrain (an empty batch too)."""
         return terrains.reshape(terrains.shape[0], self.height * self.width)
 
-    def admissible(self, terrains: np.ndarray, classes: np.ndarray, reversible: np.ndarray, stops: np.ndarray,
-                   *, floor: int | None = None, budgets: bool = True) -> np.ndarray:
+    def admissible(
+        self,
+        terrains: np.ndarray,
+        classes: np.ndarray,
+        reversible: np.ndarray,
+        stops: np.ndarray,
+        *,
+        floor: int | None = None,
+        budgets: bool = True,
+    ) -> np.ndarray:
         """Which classified layouts of a batch are candidates: strong, reversible, min stops at
         most ``max_stops`` (and at least ``floor`` when given), and with ``budgets`` within the
         rock budget and with exactly the snow asked for. The verifier has the last word."""
@@ -118,6 +132,14 @@ class LayoutSpace:
 @lru_cache(maxsize=64)
 def _space(request: LayoutRequest) -> LayoutSpace:
     w = request.width
-    flat = lambda cells: np.array([r * w + c for r, c in cells], dtype=np.int64).reshape(-1)  # noqa: E731
-    return LayoutSpace(request, flat(request.free_cells()), flat(request.start_cells()), flat(request.goal_cells()),
-                       np.array(request.fixed_grid(), np.int16).reshape(-1))
+
+    def flat(cells) -> np.ndarray:
+        return np.array([r * w + c for r, c in cells], dtype=np.int64).reshape(-1)
+
+    return LayoutSpace(
+        request,
+        flat(request.free_cells()),
+        flat(request.start_cells()),
+        flat(request.goal_cells()),
+        np.array(request.fixed_grid(), np.int16).reshape(-1),
+    )

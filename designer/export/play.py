@@ -70,14 +70,18 @@ def level_entry(entry: LevelFile) -> dict:
     assert isinstance(level, Level)  # a room is played route by route (route_entries)
     solution = solve(level)
     stars = entry.stars_for(solution.stops) if solution else None
-    return {"name": entry.name, "rows": level.rows(),
-            "kinds": kind_rows(level),
-            "start": list(level.start), "goal": list(level.goal),
-            "par": solution.stops if solution else -1,
-            "stars": {"two": stars.two, "one": stars.one} if stars else None,
-            **({"items": [list(cell) for cell in level.items]} if level.items else {}),
-            **coin_entry(level),
-            **passage_entry(level)}
+    return {
+        "name": entry.name,
+        "rows": level.rows(),
+        "kinds": kind_rows(level),
+        "start": list(level.start),
+        "goal": list(level.goal),
+        "par": solution.stops if solution else -1,
+        "stars": {"two": stars.two, "one": stars.one} if stars else None,
+        **({"items": [list(cell) for cell in level.items]} if level.items else {}),
+        **coin_entry(level),
+        **passage_entry(level),
+    }
 
 
 def coin_entry(level: Level, budget: float = 10.0) -> dict:
@@ -98,23 +102,31 @@ def coin_fields(items: list, coins: list, tour) -> dict:
     cells), with the full clear ``tour()`` finds (``designer.analysis.tour.FullClear``), searched
     only once the page is known to hold them all."""
     if len(items) + len(coins) > PAGE_THINGS:  # more than a level holds: no reader lets it through
-        raise LevelError(f"{len(items)} items and {len(coins)} coins: the play page holds at most "
-                         f"{PAGE_THINGS} together")
+        raise LevelError(
+            f"{len(items)} items and {len(coins)} coins: the play page holds at most "
+            f"{PAGE_THINGS} together"
+        )
     from designer.analysis.stars import Stars
 
     found = tour()
     stars = Stars.default(found.stops) if found.moves else None
-    return {"items": [list(cell) for cell in (*items, *coins)], "coin_from": len(items),
-            "full": found.stops if found.moves else -1, "full_moves": found.moves or "",
-            "full_stars": {"two": stars.two, "one": stars.one} if stars else None}
+    return {
+        "items": [list(cell) for cell in (*items, *coins)],
+        "coin_from": len(items),
+        "full": found.stops if found.moves else -1,
+        "full_moves": found.moves or "",
+        "full_stars": {"two": stars.two, "one": stars.one} if stars else None,
+    }
 
 
 def passage_entry(level: Level | Room) -> dict:
     """A level's portals and floors as the page's rules read them (none for a plain level)."""
     if isinstance(level, Room) or level.plain:
         return {}
-    return {"portals": [[list(src), list(dst)] for src, dst in level.portals],
-            "floors": [[f.top, f.height, f.width, f.wrap] for f in level.floor_list()]}
+    return {
+        "portals": [[list(src), list(dst)] for src, dst in level.portals],
+        "floors": [[f.top, f.height, f.width, f.wrap] for f in level.floor_list()],
+    }
 
 
 def _tile_css(cell: int, kinds: tuple[str, ...] = TILES) -> str:
@@ -129,7 +141,9 @@ def _tile_css(cell: int, kinds: tuple[str, ...] = TILES) -> str:
 def pack_key(entries: list[dict]) -> str:
     """The ``localStorage`` key of a pack's progress: made from its levels, so two pages of the
     same pack share their progress and different packs never do."""
-    digest = hashlib.sha256(json.dumps([[e["rows"], e["stars"]] for e in entries]).encode()).hexdigest()
+    digest = hashlib.sha256(
+        json.dumps([[e["rows"], e["stars"]] for e in entries]).encode()
+    ).hexdigest()
     return f"ice-designer/progress/{digest[:16]}"
 
 
@@ -143,47 +157,84 @@ def route_entries(name: str, room: Room) -> list[dict]:
     entries = []
     for a, b in room.routes():
         for route in ((a, b), (b, a)):
-            entry = level_entry(LevelFile(f"{name}: door {route[0]} to door {route[1]}", room.route(*route), {}))
+            entry = level_entry(
+                LevelFile(f"{name}: door {route[0]} to door {route[1]}", room.route(*route), {})
+            )
             entries.append({**entry, "kinds": kinds, "route": route_name(route), "doors": doors})
     return entries
 
 
-def page(levels: list[LevelFile | tuple[str, Level | Room]], *, title: str = "ice-designer",
-         cell: int = PAGE_CELL, sink: str | None = None) -> str:
+def page(
+    levels: list[LevelFile | tuple[str, Level | Room]],
+    *,
+    title: str = "ice-designer",
+    cell: int = PAGE_CELL,
+    sink: str | None = None,
+) -> str:
     """The HTML page for ``levels`` (level files as ``read_levels`` gives them, or (name, level)
     pairs), in that order; a room (``designer.core.room``) gives an entry per route, each way.
     ``sink``: the address (on the page's own server) each line of its playtest log is sent to as
     it is recorded (the studio's playtest); None for a page that keeps its log to itself."""
     if not levels:
         raise ValueError("no levels to play")
-    files = [item if isinstance(item, LevelFile) else LevelFile(item[0], item[1], {}) for item in levels]
-    return entries_page([one for item in files for one in
-                         (route_entries(item.name, item.level) if isinstance(item.level, Room) else [level_entry(item)])],
-                        title=title, cell=cell, sink=sink)
+    files = [
+        item if isinstance(item, LevelFile) else LevelFile(item[0], item[1], {}) for item in levels
+    ]
+    return entries_page(
+        [
+            one
+            for item in files
+            for one in (
+                route_entries(item.name, item.level)
+                if isinstance(item.level, Room)
+                else [level_entry(item)]
+            )
+        ],
+        title=title,
+        cell=cell,
+        sink=sink,
+    )
 
 
-def entries_page(entries: list[dict], *, title: str, cell: int = PAGE_CELL, extra: tuple[str, str] = ("", ""),
-                 sink: str | None = None) -> str:
+def entries_page(
+    entries: list[dict],
+    *,
+    title: str,
+    cell: int = PAGE_CELL,
+    extra: tuple[str, str] = ("", ""),
+    sink: str | None = None,
+) -> str:
     """The page of ``entries`` (``level_entry``'s, or a cave's: ``designer.caves.play``); ``extra``
     is (script, the code ``load`` runs after the doors are marked) for a page that needs more."""
     # "<" never reaches the page raw: no "</script>" or "<!--" can end or bend the script element
     from designer.formats.playtest_log import level_id, pack_id
 
     entries = [{**one, "id": level_id(one.get("rows", []))} for one in entries]
-    pack = {"id": pack_id([one["id"] for one in entries]),
-            "levels": [{"name": one["name"], "id": one["id"]} for one in entries]}
+    pack = {
+        "id": pack_id([one["id"] for one in entries]),
+        "levels": [{"name": one["name"], "id": one["id"]} for one in entries],
+    }
     data = json.dumps(entries).replace("<", "\\u003c").replace(">", "\\u003e")
     items = any("items" in one for one in entries)
-    parts = {"RULES": RULES_JS, "TITLE": html.escape(title), "TILES": _tile_css(cell, ITEM_TILES if items else TILES),
-             "CELL": str(cell), "SLIDE_MS": str(SLIDE_MS), "LIMITS": json.dumps(page_limits()),
-             "KEY": json.dumps(pack_key(entries)), "LEVELS": data,
-             "PACK": json.dumps(pack).replace("<", "\\u003c").replace(">", "\\u003e"),
-             "SINK": json.dumps(sink).replace("<", "\\u003c").replace(">", "\\u003e"),
-             # a page with rooms marks every door with its number; a page of levels stays as it was
-             "DOORS": _DOOR_MARKS if any("doors" in one for one in entries) else ""}
+    parts = {
+        "RULES": RULES_JS,
+        "TITLE": html.escape(title),
+        "TILES": _tile_css(cell, ITEM_TILES if items else TILES),
+        "CELL": str(cell),
+        "SLIDE_MS": str(SLIDE_MS),
+        "LIMITS": json.dumps(page_limits()),
+        "KEY": json.dumps(pack_key(entries)),
+        "LEVELS": data,
+        "PACK": json.dumps(pack).replace("<", "\\u003c").replace(">", "\\u003e"),
+        "SINK": json.dumps(sink).replace("<", "\\u003c").replace(">", "\\u003e"),
+        # a page with rooms marks every door with its number; a page of levels stays as it was
+        "DOORS": _DOOR_MARKS if any("doors" in one for one in entries) else "",
+    }
     # a page with portals, floors or wrap-around plays them; a page without stays as it was
     passages = any("portals" in one for one in entries)
-    parts.update({name: value if passages else plain for name, (value, plain) in _PASSAGE_PARTS.items()})
+    parts.update(
+        {name: value if passages else plain for name, (value, plain) in _PASSAGE_PARTS.items()}
+    )
     if passages:
         parts["RULES"] = RULES_JS + PASSAGES_JS + extra[0]
         parts["DOORS"] = _PASSAGE_MARKS + parts["DOORS"] + extra[1]
@@ -197,15 +248,22 @@ def entries_page(entries: list[dict], *, title: str, cell: int = PAGE_CELL, extr
 #: slide over a wrapping edge jumps), and ``data-portal`` on ``<body>`` (the cell of the portal the
 #: last move fell into, empty when none).
 _PASSAGE_PARTS = {
-    "PORTAL_CSS": ("""
+    "PORTAL_CSS": (
+        """
 #player.vanished { opacity: 0; transition: opacity 120ms; }
 .cell.portal, .cell.target { display: flex; align-items: center; justify-content: center; font: bold 60% sans-serif;
   color: #fff; }
 .cell.portal { background: radial-gradient(circle, #223 52%, transparent 56%); }
-.cell.target { color: #223; }""", ""),
-    "PORTAL_VARS": ("""
-let portalRun = 0;  /* which portal's appearing may still place the player */""", ""),
-    "ON_MOVE": ("""
+.cell.target { color: #223; }""",
+        "",
+    ),
+    "PORTAL_VARS": (
+        """
+let portalRun = 0;  /* which portal's appearing may still place the player */""",
+        "",
+    ),
+    "ON_MOVE": (
+        """
   const legs = lastPassage.legs, player = $("player"), shown = ++portalRun;  /* what the slide went through */
   document.body.dataset.portal = lastPassage.portal ? lastPassage.portal.join(",") : "";
   player.classList.remove("vanished");
@@ -232,11 +290,16 @@ let portalRun = 0;  /* which portal's appearing may still place the player */"""
       }
     };
     step(0);
-  }""", ""),
+  }""",
+        "",
+    ),
     "PLACE": ("""if (legs.length <= 1 || !SLIDE_MS) place(cells);""", "place(cells);"),
-    "ON_BACK": ("""
+    "ON_BACK": (
+        """
   portalRun++;
-  $("player").classList.remove("vanished");""", ""),
+  $("player").classList.remove("vanished");""",
+        "",
+    ),
 }
 
 #: The script that marks the portals (a dark hole with the letter) and the cells one-way portals
@@ -278,10 +341,22 @@ _DOOR_MARKS = """
 
 #: The sliding rules in JavaScript (one slide, and the next move of a fewest-moves way), which the
 #: page holds and the studio serves: one copy of them (its comment stays in the file).
-RULES_JS = resources.files("designer.export").joinpath("static").joinpath("rules.js").read_text().split("*/\n", 1)[1]
+RULES_JS = (
+    resources.files("designer.export")
+    .joinpath("static")
+    .joinpath("rules.js")
+    .read_text()
+    .split("*/\n", 1)[1]
+)
 #: The rules of portals, floors and wrap-around (``static/passages.js``): its ``slide`` takes the
 #: place of ``RULES_JS``'s on a page whose levels have them.
-PASSAGES_JS = resources.files("designer.export").joinpath("static").joinpath("passages.js").read_text().split("*/\n", 1)[1]
+PASSAGES_JS = (
+    resources.files("designer.export")
+    .joinpath("static")
+    .joinpath("passages.js")
+    .read_text()
+    .split("*/\n", 1)[1]
+)
 
 #: The template's placeholders: __NAME__, where the page's parts go.
 _PLACEHOLDER = re.compile(r"__([A-Z_]+?)__")

@@ -68,28 +68,41 @@ def file_name(index: int, name: str) -> str:
 def record(found: GlissadeLevel) -> dict:
     """The ``generator`` record of a level read from glissade: the game, the level's name and
     number, its published par and thresholds, and how its coins were read."""
-    return {"method": "import", "game": "glissade", "name": found.name, "number": found.index + 1, "par": found.par,
-            "thresholds": list(found.stars), **({"coins": found.coins_as} if found.coins else {})}
+    return {
+        "method": "import",
+        "game": "glissade",
+        "name": found.name,
+        "number": found.index + 1,
+        "par": found.par,
+        "thresholds": list(found.stars),
+        **({"coins": found.coins_as} if found.coins else {}),
+    }
 
 
 def is_glissade(obj: object) -> bool:
     """Whether a JSON value is glissade's: one level object with ``data`` rows, or a list of them."""
+
     def one(item) -> bool:
-        return isinstance(item, dict) and isinstance(item.get("data"), list) and "format" not in item
+        return (
+            isinstance(item, dict) and isinstance(item.get("data"), list) and "format" not in item
+        )
+
     return one(obj) or (isinstance(obj, list) and bool(obj) and all(one(item) for item in obj))
 
 
 def read_levels(obj: object, coins: str = "coins") -> list[GlissadeLevel]:
     """Every level of a glissade ``levels.json`` (a list) or of one level object."""
     if not is_glissade(obj):
-        raise LevelError("not glissade's levels: a list of objects with \"data\" rows was expected")
+        raise LevelError('not glissade\'s levels: a list of objects with "data" rows was expected')
     items = obj if isinstance(obj, list) else [obj]
     found = []
     for k, item in enumerate(items):
         try:
             found.append(read_level(item, coins, k))
         except LevelError as exc:
-            raise LevelError(f"glissade level {k + 1} ({str(item.get('name', ''))[:40]!r}): {exc}") from None
+            raise LevelError(
+                f"glissade level {k + 1} ({str(item.get('name', ''))[:40]!r}): {exc}"
+            ) from None
     return found
 
 
@@ -102,7 +115,7 @@ def read_level(obj: dict, coins: str = "coins", index: int = 0) -> GlissadeLevel
         raise LevelError('"data" must be a non-empty list of strings')
     height, width = len(rows), len(rows[0])
     if any(len(row) != width for row in rows) or not width:
-        raise LevelError("ragged rows: every row of \"data\" must be as long as the first")
+        raise LevelError('ragged rows: every row of "data" must be as long as the first')
     if height > 1000 or width > 1000:
         raise LevelError(f"a {height}x{width} level is too large")
     terrain = np.full((height, width), ROCK, np.uint8)
@@ -120,18 +133,41 @@ def read_level(obj: dict, coins: str = "coins", index: int = 0) -> GlissadeLevel
     coin_cells = tuple(sorted(found["$"]))
     as_items = bool(coin_cells) and coins == "items"
     if as_items and len(coin_cells) > MAX_ITEMS:
-        raise LevelError(f"{len(coin_cells)} coins: at most {MAX_ITEMS} are read as items (coins=ice reads them as ice)")
-    wrap = ("x" if (terrain[:, 0] != ROCK).any() or (terrain[:, -1] != ROCK).any() else "") + \
-           ("y" if (terrain[0] != ROCK).any() or (terrain[-1] != ROCK).any() else "")
-    level = Level(terrain, found["P"][0], found["X"][0], "glissade", coin_cells if as_items else (), portals,
-                  (Floor("", 0, height, width, wrap),), coin_cells if coins == "coins" else ())
+        raise LevelError(
+            f"{len(coin_cells)} coins: at most {MAX_ITEMS} are read as items (coins=ice reads them as ice)"
+        )
+    wrap = ("x" if (terrain[:, 0] != ROCK).any() or (terrain[:, -1] != ROCK).any() else "") + (
+        "y" if (terrain[0] != ROCK).any() or (terrain[-1] != ROCK).any() else ""
+    )
+    level = Level(
+        terrain,
+        found["P"][0],
+        found["X"][0],
+        "glissade",
+        coin_cells if as_items else (),
+        portals,
+        (Floor("", 0, height, width, wrap),),
+        coin_cells if coins == "coins" else (),
+    )
     thresholds = obj.get("thresholds")
-    stars = tuple(thresholds) if isinstance(thresholds, list) and all(
-        type(t) is int and t > 0 for t in thresholds) and thresholds else ()
+    stars = (
+        tuple(thresholds)
+        if isinstance(thresholds, list)
+        and all(type(t) is int and t > 0 for t in thresholds)
+        and thresholds
+        else ()
+    )
     given = obj.get("name")
     name = given if isinstance(given, str) else ""
-    return GlissadeLevel(level, name, index, stars[0] if stars else None, stars, coin_cells,
-                         coins if coin_cells else "")
+    return GlissadeLevel(
+        level,
+        name,
+        index,
+        stars[0] if stars else None,
+        stars,
+        coin_cells,
+        coins if coin_cells else "",
+    )
 
 
 def _holes(connections, holes: list[tuple[int, int]], height: int, width: int):
@@ -141,7 +177,9 @@ def _holes(connections, holes: list[tuple[int, int]], height: int, width: int):
         if not holes:
             return ()
         if len(holes) != 2:
-            raise LevelError(f"{len(holes)} holes and no \"connections\": only two holes pair by themselves")
+            raise LevelError(
+                f'{len(holes)} holes and no "connections": only two holes pair by themselves'
+            )
         return ((holes[0], holes[1]), (holes[1], holes[0]))
     if not isinstance(connections, list):
         raise LevelError('"connections" must be a list')
@@ -151,7 +189,9 @@ def _holes(connections, holes: list[tuple[int, int]], height: int, width: int):
             src = (link["src"]["y"], link["src"]["x"])
             dst = (link["dst"]["y"], link["dst"]["x"])
         except (TypeError, KeyError):
-            raise LevelError('each connection needs "src" and "dst", each with "x" and "y"') from None
+            raise LevelError(
+                'each connection needs "src" and "dst", each with "x" and "y"'
+            ) from None
         for cell in (src, dst):
             if not all(type(v) is int for v in cell) or cell not in hole_set:
                 raise LevelError(f"connection {_xy(cell)} is not a hole (O)")
@@ -182,7 +222,11 @@ def replay(found: GlissadeLevel, moves: str) -> str | None:
     for k, letter in enumerate(moves):
         slide = trace(level, cell, DIRECTIONS.index(letter), goal, laps=True)
         # no move: blocked, round and round for ever, or back onto its cell with no coin taken
-        if slide is None or slide.loops or (slide.path[-1] == cell and not coins.intersection(slide.path) - got):
+        if (
+            slide is None
+            or slide.loops
+            or (slide.path[-1] == cell and not coins.intersection(slide.path) - got)
+        ):
             return f"move {k + 1} ({letter}) does not move the player"
         got |= coins.intersection(slide.path)
         cell = slide.path[-1]

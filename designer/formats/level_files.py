@@ -19,7 +19,9 @@ from designer.formats.reading import decode_text, load_json, read_bytes
 FORMAT_NAME, FORMAT_VERSION = "ice-level", 1
 
 
-def level_to_json(level: Level, *, with_analysis: bool = True, generator=None, report=None, stars=None) -> dict:
+def level_to_json(
+    level: Level, *, with_analysis: bool = True, generator=None, report=None, stars=None
+) -> dict:
     """The JSON level object. Solution and analysis are computed (or taken from ``report``, an
     ``Analysis`` of this level) unless ``with_analysis`` is False. ``generator`` is the
     ``generator`` record: a ``GeneratorRecord`` (a designed level's) or a plain dict. A solvable
@@ -81,10 +83,12 @@ def _json_header(obj: object) -> None:
     if not isinstance(obj, dict):
         raise LevelError("JSON level must be an object")
     if obj.get("format") != FORMAT_NAME:
-        raise LevelError(f"JSON is not an ice level: \"format\" must be {FORMAT_NAME!r}")
+        raise LevelError(f'JSON is not an ice level: "format" must be {FORMAT_NAME!r}')
     version = obj.get("version")
     if type(version) is not int or version != FORMAT_VERSION:  # true == 1 in Python; not here
-        raise LevelError(f"unsupported ice-level version {json.dumps(version)}: this reader knows version 1")
+        raise LevelError(
+            f"unsupported ice-level version {json.dumps(version)}: this reader knows version 1"
+        )
     rows = obj.get("rows")
     if not isinstance(rows, list) or not all(isinstance(r, str) for r in rows):
         raise LevelError('JSON level: "rows" must be a list of strings')
@@ -118,14 +122,27 @@ def _extended_from_json(obj: dict) -> tuple[list[str], tuple, tuple]:
     portals = obj.get("portals", [])
     floors = obj.get("floors", [])
     if not isinstance(portals, list) or not all(
-            isinstance(p, dict) and set(p) == {"from", "to"} and all(
-                isinstance(p[k], list) and len(p[k]) == 2 and all(type(v) is int for v in p[k]) for k in p)
-            for p in portals):
-        raise LevelError('JSON level: "portals" must be a list of {"from": [row, col], "to": [row, col]}')
+        isinstance(p, dict)
+        and set(p) == {"from", "to"}
+        and all(
+            isinstance(p[k], list) and len(p[k]) == 2 and all(type(v) is int for v in p[k])
+            for k in p
+        )
+        for p in portals
+    ):
+        raise LevelError(
+            'JSON level: "portals" must be a list of {"from": [row, col], "to": [row, col]}'
+        )
     if not isinstance(floors, list) or not all(
-            isinstance(f, dict) and isinstance(f.get("name"), str) and f.get("wrap", "") in WRAPS
-            and all(type(f.get(k)) is int for k in ("top", "height", "width")) for f in floors):
-        raise LevelError('JSON level: "floors" must be a list of {"name", "top", "height", "width", "wrap"}')
+        isinstance(f, dict)
+        and isinstance(f.get("name"), str)
+        and f.get("wrap", "") in WRAPS
+        and all(type(f.get(k)) is int for k in ("top", "height", "width"))
+        for f in floors
+    ):
+        raise LevelError(
+            'JSON level: "floors" must be a list of {"name", "top", "height", "width", "wrap"}'
+        )
     marked, plain = set(), []
     for r, row in enumerate(rows):
         chars = list(row)
@@ -139,7 +156,13 @@ def _extended_from_json(obj: dict) -> tuple[list[str], tuple, tuple]:
     if marked != ends:
         odd = sorted(marked ^ ends)[0]
         raise LevelError(f'JSON level: "portals" and the letters in "rows" disagree at {list(odd)}')
-    return plain, pairs, tuple(Floor(f["name"], f["top"], f["height"], f["width"], f.get("wrap", "")) for f in floors)
+    return (
+        plain,
+        pairs,
+        tuple(
+            Floor(f["name"], f["top"], f["height"], f["width"], f.get("wrap", "")) for f in floors
+        ),
+    )
 
 
 def level_from_json(obj: Any) -> Level:
@@ -149,7 +172,9 @@ def level_from_json(obj: Any) -> Level:
     if extended:
         plain, portals, floors = _extended_from_json(obj)
         flat = Level.from_rows(plain)
-        level = Level(flat.terrain, flat.start, flat.goal, "json", flat.items, portals, floors, flat.coins)
+        level = Level(
+            flat.terrain, flat.start, flat.goal, "json", flat.items, portals, floors, flat.coins
+        )
     else:
         level = Level.from_rows(obj["rows"])
     _json_size(obj, level.height, level.width)
@@ -160,12 +185,16 @@ def level_from_json(obj: Any) -> Level:
         if not (isinstance(value, list) and len(value) == 2 and all(type(v) is int for v in value)):
             raise LevelError(f'JSON level: "{key}" must be [row, col], not {json.dumps(value)}')
         if value != list(cell):
-            raise LevelError(f'JSON level: "{key}" is {json.dumps(value)} but rows put it at {list(cell)}')
+            raise LevelError(
+                f'JSON level: "{key}" is {json.dumps(value)} but rows put it at {list(cell)}'
+            )
     for key, cells in (("items", level.items), ("coins", level.coins)):
         given = obj.get(key)
         if given is not None and given != [list(cell) for cell in cells]:
-            raise LevelError(f'JSON level: "{key}" is {json.dumps(given)[:120]} but rows put them at '
-                             f"{json.dumps([list(cell) for cell in cells])[:120]}")
+            raise LevelError(
+                f'JSON level: "{key}" is {json.dumps(given)[:120]} but rows put them at '
+                f"{json.dumps([list(cell) for cell in cells])[:120]}"
+            )
     if extended:
         return level
     return Level(level.terrain, level.start, level.goal, "json", level.items, coins=level.coins)
@@ -176,9 +205,11 @@ def parse_level(data: bytes | str, folder: Path | None = None) -> Level:
     Tiled map); a room with several doors is refused in one line (``parse_level_or_room`` reads it)."""
     found = parse_level_or_room(data, folder)
     if isinstance(found, Room):
-        raise LevelError(f"a room with {len(found.doors)} doors ({found.numbers()}): a level with one start (S) "
-                         "and one goal (G) is needed here (solve, analyze, render, export and play read a room "
-                         "file on its own)")
+        raise LevelError(
+            f"a room with {len(found.doors)} doors ({found.numbers()}): a level with one start (S) "
+            "and one goal (G) is needed here (solve, analyze, render, export and play read a room "
+            "file on its own)"
+        )
     return found
 
 
@@ -198,7 +229,9 @@ def parse_level_or_room(data: bytes | str, folder: Path | None = None) -> Level 
         if isinstance(obj, dict) and "layers" in obj and "format" not in obj:  # a Tiled JSON map
             return _from_map(obj, folder)
         rows = obj.get("rows") if isinstance(obj, dict) else None
-        if isinstance(rows, list) and any(isinstance(row, str) and is_room_text(row) for row in rows):
+        if isinstance(rows, list) and any(
+            isinstance(row, str) and is_room_text(row) for row in rows
+        ):
             return room_from_json(obj)
         return level_from_json(obj)
     from designer.core.floors import is_extended
@@ -218,8 +251,10 @@ def _glissade(obj: object) -> Level | None:
         return None
     levels = glissade.read_levels(obj)
     if len(levels) > 1:
-        raise LevelError(f"glissade's levels: {len(levels)} of them, and one level is needed here (render, export "
-                         "and play take them all; designer import FILE --out DIR writes each as a level file)")
+        raise LevelError(
+            f"glissade's levels: {len(levels)} of them, and one level is needed here (render, export "
+            "and play take them all; designer import FILE --out DIR writes each as a level file)"
+        )
     return levels[0].level
 
 
@@ -250,14 +285,18 @@ def room_from_json(obj: dict) -> Room:
     for key, cells in (("items", room.items), ("coins", room.coins)):
         given = obj.get(key)
         if given is not None and given != [list(cell) for cell in cells]:
-            raise LevelError(f'JSON room: "{key}" is {json.dumps(given)[:120]} but rows put them at '
-                             f"{json.dumps([list(cell) for cell in cells])[:120]}")
+            raise LevelError(
+                f'JSON room: "{key}" is {json.dumps(given)[:120]} but rows put them at '
+                f"{json.dumps([list(cell) for cell in cells])[:120]}"
+            )
     doors = obj.get("doors")
     if doors is not None:
         expected = {str(number): list(cell) for number, cell in room.doors}
         if doors != expected:
-            raise LevelError(f'JSON room: "doors" is {json.dumps(doors)[:120]} but rows put them at '
-                             f"{json.dumps(expected)[:120]}")
+            raise LevelError(
+                f'JSON room: "doors" is {json.dumps(doors)[:120]} but rows put them at '
+                f"{json.dumps(expected)[:120]}"
+            )
     return room
 
 
@@ -265,8 +304,14 @@ def room_to_json(room: Room, *, generator=None, report=None) -> dict:
     """The JSON room object; a designed room's also with ``analysis`` (``report``, a
     ``RoomAnalysis``: the room as a whole and every route, as ``designer analyze --json`` gives
     them) and its ``generator`` record, as a designed level's."""
-    obj = {"format": FORMAT_NAME, "version": FORMAT_VERSION, "height": room.height, "width": room.width,
-           "rows": room.rows(), "doors": {str(number): list(cell) for number, cell in room.doors}}
+    obj = {
+        "format": FORMAT_NAME,
+        "version": FORMAT_VERSION,
+        "height": room.height,
+        "width": room.width,
+        "rows": room.rows(),
+        "doors": {str(number): list(cell) for number, cell in room.doors},
+    }
     if room.items:
         obj["items"] = [list(cell) for cell in room.items]
     if room.coins:
@@ -347,7 +392,9 @@ def _level_file(source: str | Path, name: str | None, parse) -> LevelFile:
     if text.lstrip().startswith("{"):
         obj = load_json(text)
         generator = obj.get("generator") if isinstance(obj.get("generator"), dict) else {}
-        stars = obj.get("stars") if "format" in obj else None  # a Tiled map's are not the designer's
+        stars = (
+            obj.get("stars") if "format" in obj else None
+        )  # a Tiled map's are not the designer's
     if name is None:
         name = "level" if str(source) == "-" else Path(source).stem
     return LevelFile(name, level, generator, stars)
@@ -366,8 +413,11 @@ def read_pack(folder: str | Path) -> list[LevelFile]:
     unreadable level file is an error."""
     path = Path(folder)
     try:
-        names = sorted(p for p in path.iterdir()
-                       if p.suffix in LEVEL_SUFFIXES and p.name not in PACK_INDEXES and p.is_file())
+        names = sorted(
+            p
+            for p in path.iterdir()
+            if p.suffix in LEVEL_SUFFIXES and p.name not in PACK_INDEXES and p.is_file()
+        )
     except OSError as exc:
         raise LevelError(f"{folder}: cannot read the folder ({exc.strerror})") from None
     if not names:
@@ -408,6 +458,12 @@ def read_glissade_pack(source: str | Path) -> list[LevelFile] | None:
         found = solve(one.level)
         stars = one.stars
         fits = found is not None and len(stars) >= 3 and found.stops < stars[1] <= stars[2]
-        pack.append(LevelFile(glissade.file_name(one.index, one.name)[:-len(".json")], one.level,
-                              glissade.record(one), {"two": stars[1], "one": stars[2]} if fits else None))
+        pack.append(
+            LevelFile(
+                glissade.file_name(one.index, one.name)[: -len(".json")],
+                one.level,
+                glissade.record(one),
+                {"two": stars[1], "one": stars[2]} if fits else None,
+            )
+        )
     return pack

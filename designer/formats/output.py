@@ -100,7 +100,7 @@ def _write_descriptor(fd: int, target: Path, payload: bytes) -> None:
     view = memoryview(payload)
     try:
         while view:
-            view = view[os.write(fd, view):]
+            view = view[os.write(fd, view) :]
     except OSError as exc:
         raise DesignerError(f"{target}: cannot write ({_reason(exc)})") from None
 
@@ -127,7 +127,9 @@ def _probe_folder(folder: Path) -> None:
     os.unlink(temp)
 
 
-def check_file(path: str | Path, *, force: bool = False, option: str = "-o", suffixes: tuple[str, ...] = ()) -> Path:
+def check_file(
+    path: str | Path, *, force: bool = False, option: str = "-o", suffixes: tuple[str, ...] = ()
+) -> Path:
     """Check an output file before any work is done; return it as a Path. With ``suffixes``, its
     name must end in one of them (the format is the suffix)."""
     text = str(path)
@@ -144,7 +146,9 @@ def check_file(path: str | Path, *, force: bool = False, option: str = "-o", suf
     info = _stat(target)
     if info is not None and stat.S_ISDIR(info.st_mode):
         raise DesignerError(f"{target} is a folder; give a file name")
-    if suffixes and target.suffix.lower() not in suffixes and not _streamed(info):  # a stream takes any format
+    if (
+        suffixes and target.suffix.lower() not in suffixes and not _streamed(info)
+    ):  # a stream takes any format
         raise DesignerError(f"{option} {text}: the file is written as FILE{suffixes[0]}")
     if info is not None:
         if _streamed(info):

@@ -20,7 +20,9 @@ MAX_BYTES = MAX_FILE_BYTES
 def too_large(size: int | None = None) -> str:
     """The message for an input over MAX_BYTES (its size when known: a stream may not say)."""
     limit = f"at most {MAX_BYTES:,} bytes (8 MiB)"
-    return f"input of {size:,} bytes is too large: {limit}" if size else f"input is too large: {limit}"
+    return (
+        f"input of {size:,} bytes is too large: {limit}" if size else f"input is too large: {limit}"
+    )
 
 
 def decode_text(data: bytes | str) -> str:
@@ -43,7 +45,9 @@ MAX_INT_DIGITS = 18
 
 def _bounded_int(digits: str) -> int:
     if len(digits.lstrip("-")) > MAX_INT_DIGITS:
-        raise LevelError(f"bad JSON: an integer of {len(digits.lstrip('-')):,} digits (at most {MAX_INT_DIGITS})")
+        raise LevelError(
+            f"bad JSON: an integer of {len(digits.lstrip('-')):,} digits (at most {MAX_INT_DIGITS})"
+        )
     return int(digits)
 
 
@@ -68,7 +72,9 @@ def read_bytes(source: str | Path, what: str = "level file") -> bytes:
         try:
             data = stdin.read(MAX_BYTES + 1)
         except (OSError, ValueError) as exc:  # a closed descriptor, or a closed file object
-            raise LevelError(f"cannot read standard input ({getattr(exc, 'strerror', None) or exc})") from None
+            raise LevelError(
+                f"cannot read standard input ({getattr(exc, 'strerror', None) or exc})"
+            ) from None
         return data.encode() if isinstance(data, str) else data
     if "\x00" in str(source):
         raise LevelError(f"{str(source)!r}: a file name cannot hold a NUL character")
@@ -84,7 +90,9 @@ def read_bytes(source: str | Path, what: str = "level file") -> bytes:
     except OSError as exc:
         raise LevelError(f"{source}: cannot read ({exc.strerror})") from None
     if len(data) > MAX_BYTES:
-        raise LevelError(f"{source}: " + too_large(info.st_size if stat.S_ISREG(info.st_mode) else None))
+        raise LevelError(
+            f"{source}: " + too_large(info.st_size if stat.S_ISREG(info.st_mode) else None)
+        )
     return data
 
 

@@ -29,7 +29,9 @@ SECRET_BYTES = 32
 
 def data_folder() -> Path:
     """The user's data folder of the designer (the XDG base directory rule)."""
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(
+        os.path.expanduser("~"), ".local", "share"
+    )
     return Path(base) / "ice-designer"
 
 

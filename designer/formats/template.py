@@ -37,13 +37,23 @@ def parse_template(text: str) -> tuple[str, ...]:
             raise LevelError(f"ragged rows: row {r} has {len(row)} characters, row 0 has {width}")
         for c, ch in enumerate(row):
             if ch not in ALLOWED:
-                raise LevelError(f"unknown character {ch!r} at row {r}, col {c} (a template uses {ALLOWED})")
-    for char, name in (("S", "starts"), ("G", "goals"), *((door, f"doors numbered {door}") for door in DOOR_CHARS)):
+                raise LevelError(
+                    f"unknown character {ch!r} at row {r}, col {c} (a template uses {ALLOWED})"
+                )
+    for char, name in (
+        ("S", "starts"),
+        ("G", "goals"),
+        *((door, f"doors numbered {door}") for door in DOOR_CHARS),
+    ):
         count = sum(row.count(char) for row in rows)
         if count > 1:
             raise LevelError(f"{count} {name}: a template pins at most one {char!r}")
-    if any(ch in DOOR_CHARS for row in rows for ch in row) and any(ch in "SG" for row in rows for ch in row):
-        raise LevelError("a template marks its ends with 'S' and 'G', or a room's doors with 1-9, not both")
+    if any(ch in DOOR_CHARS for row in rows for ch in row) and any(
+        ch in "SG" for row in rows for ch in row
+    ):
+        raise LevelError(
+            "a template marks its ends with 'S' and 'G', or a room's doors with 1-9, not both"
+        )
     if not any(FREE in row for row in rows):
         raise LevelError("no free cell: a template needs at least one '?' for the designer to fill")
     return tuple(rows)
@@ -65,7 +75,9 @@ def parse_template_parts(text: str) -> tuple[tuple[str, ...], tuple | None, tupl
         for c, ch in enumerate(row):
             if ch in MARKS:
                 if ch in marks:
-                    raise LevelError(f"mark {ch!r} drawn twice: each portal and target has a letter of its own")
+                    raise LevelError(
+                        f"mark {ch!r} drawn twice: each portal and target has a letter of its own"
+                    )
                 marks[ch] = (r, c)
         rows.append("".join("." if ch in MARKS else ch for ch in row))
     portals = resolve_links(marks, links)
@@ -74,8 +86,14 @@ def parse_template_parts(text: str) -> tuple[tuple[str, ...], tuple | None, tupl
         if filled[cell[0]][cell[1]] != ".":
             raise LevelError(f"portal or target at row {cell[0]}, col {cell[1]} is not on ice")
     if any(ch in DOOR_CHARS for row in filled for ch in row):
-        raise LevelError("a template with floors, wrap-around or portals marks a level's S and G, not a room's doors")
-    return filled, tuple((f.name, f.top, f.height, f.width, f.wrap) for f in floors), portals or None
+        raise LevelError(
+            "a template with floors, wrap-around or portals marks a level's S and G, not a room's doors"
+        )
+    return (
+        filled,
+        tuple((f.name, f.top, f.height, f.width, f.wrap) for f in floors),
+        portals or None,
+    )
 
 
 def read_template_parts(source: str | Path) -> tuple[tuple[str, ...], tuple | None, tuple | None]:
@@ -95,8 +113,10 @@ def read_template(source: str | Path) -> tuple[str, ...]:
     if is_map_path(source):
         user = read_map(source)
         if not user.free:
-            raise LevelError(f"{source}: the map has no free cell to fill (a cell left empty inside the room, or a tile "
-                             "of kind free): every cell is drawn already (solve and analyze read it as it is)")
+            raise LevelError(
+                f"{source}: the map has no free cell to fill (a cell left empty inside the room, or a tile "
+                "of kind free): every cell is drawn already (solve and analyze read it as it is)"
+            )
         text = "\n".join(user.rows)
     else:
         text = decode_text(read_bytes(source, "template"))

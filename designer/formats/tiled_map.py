@@ -46,8 +46,21 @@ from designer.formats.reading import decode_text, load_json, read_bytes, read_re
 from designer.formats.tiled_objects import doors_of, items_of, layer_at, layers_of, passages
 
 #: The kinds of the puzzle's cells, and the template character of each.
-CELL_KINDS = {"rock": "#", "wall": "#", "ice": ".", "snow": "_", "free": "?", "door": ".", "start": ".", "goal": ".",
-              "item": "*", "doorway": ".", "ladder_up": ".", "ladder_down": ".", "hole": "."}
+CELL_KINDS = {
+    "rock": "#",
+    "wall": "#",
+    "ice": ".",
+    "snow": "_",
+    "free": "?",
+    "door": ".",
+    "start": ".",
+    "goal": ".",
+    "item": "*",
+    "doorway": ".",
+    "ladder_up": ".",
+    "ladder_down": ".",
+    "hole": ".",
+}
 #: Kinds that make a tile layer the puzzle's.
 PUZZLE_KINDS = ("rock", "wall", "ice", "snow", "free")
 #: The bits of a gid that flip or rotate the tile (Tiled 1.10).
@@ -81,7 +94,9 @@ class UserMap:
     gaps: frozenset  # door cells drawn as rock or wall: gaps in it
     item_cells: frozenset = frozenset()  # cells of the map's item objects
     items_layer: tuple[int, ...] | None = None  # the layer of its first item object
-    xml: object = None  # a TMX map's root element (``designer.formats.tmx``), which a write-back copies
+    xml: object = (
+        None  # a TMX map's root element (``designer.formats.tmx``), which a write-back copies
+    )
 
     @property
     def is_room(self) -> bool:
@@ -100,15 +115,27 @@ class UserMap:
 def _malformed(read):
     """``read`` with any fault of the document the checks below did not foresee (a value of an
     unexpected type deep in it) said in one LevelError line, as every other fault of a map is."""
+
     @functools.wraps(read)
     def checked(*args, **kwargs):
         try:
             return read(*args, **kwargs)
         except LevelError:
             raise
-        except (TypeError, AttributeError, KeyError, IndexError, ValueError, OverflowError, RecursionError) as exc:
-            raise LevelError(f"the map is not laid out as Tiled writes it ({type(exc).__name__}: "
-                             f"{str(exc)[:80]})") from None
+        except (
+            TypeError,
+            AttributeError,
+            KeyError,
+            IndexError,
+            ValueError,
+            OverflowError,
+            RecursionError,
+        ) as exc:
+            raise LevelError(
+                f"the map is not laid out as Tiled writes it ({type(exc).__name__}: "
+                f"{str(exc)[:80]})"
+            ) from None
+
     return checked
 
 
@@ -142,14 +169,18 @@ def level_from_map(user: UserMap) -> Level | Room:
     free cells left is refused in one line: it is a template for ``make``."""
     free = len(user.free)
     if free:
-        raise LevelError(f"the map has {free} free cell{'s' if free > 1 else ''} (empty inside the room, or of kind "
-                         "free): it is a template; fill it with designer make --template first")
+        raise LevelError(
+            f"the map has {free} free cell{'s' if free > 1 else ''} (empty inside the room, or of kind "
+            "free): it is a template; fill it with designer make --template first"
+        )
     portals, floors = passages(user)
     if user.is_room:
         found = Room.from_rows(list(user.rows))
         return Room(found.terrain, found.doors, "tiled", found.items, portals, floors, found.coins)
     level = Level.from_rows(list(user.rows))
-    return Level(level.terrain, level.start, level.goal, "tiled", level.items, portals, floors, level.coins)
+    return Level(
+        level.terrain, level.start, level.goal, "tiled", level.items, portals, floors, level.coins
+    )
 
 
 @_malformed
@@ -164,10 +195,14 @@ def _size(document: dict) -> tuple[int, int, int, int]:
     sizes: list[Any] = [document.get(key) for key in ("height", "width", "tilewidth", "tileheight")]
     height, width, tile_w, tile_h = sizes
     if not all(type(v) is int and v >= 1 for v in (height, width, tile_w, tile_h)):
-        raise LevelError("the map's width, height, tilewidth and tileheight must be whole numbers from 1")
+        raise LevelError(
+            "the map's width, height, tilewidth and tileheight must be whole numbers from 1"
+        )
     if height > MAX_DESIGN_SIDE or width > MAX_DESIGN_SIDE:
-        raise LevelError(f"the map is {height}x{width} tiles (height x width): the designer reads rooms of at most "
-                         f"{MAX_DESIGN_SIDE}x{MAX_DESIGN_SIDE}")
+        raise LevelError(
+            f"the map is {height}x{width} tiles (height x width): the designer reads rooms of at most "
+            f"{MAX_DESIGN_SIDE}x{MAX_DESIGN_SIDE}"
+        )
     if tile_w > 4096 or tile_h > 4096:
         raise LevelError(f"tiles of {tile_w}x{tile_h} pixels: at most 4096 a side")
     return height, width, tile_w, tile_h
@@ -179,15 +214,19 @@ def _an(word: str) -> str:
 
 def _from_document(document: object, folder: Path | None, xml=None) -> UserMap:
     if not isinstance(document, dict) or not isinstance(document.get("layers"), list):
-        raise LevelError("not a Tiled map (no \"layers\")")
+        raise LevelError('not a Tiled map (no "layers")')
     height, width, tile_w, tile_h = _size(document)
     orientation = document.get("orientation")
     if orientation != "orthogonal":
         raise LevelError(f"{_an(str(orientation)[:20])} map: only orthogonal maps hold an ice room")
     if document.get("infinite"):
-        raise LevelError("an infinite map (its layers are chunks): turn Infinite off in Tiled's Map Properties")
+        raise LevelError(
+            "an infinite map (its layers are chunks): turn Infinite off in Tiled's Map Properties"
+        )
     if not isinstance(document.get("properties", []), (list, dict)):
-        raise LevelError("the map's \"properties\" is neither a list (Tiled 1.2 on) nor an object (before)")
+        raise LevelError(
+            'the map\'s "properties" is neither a list (Tiled 1.2 on) nor an object (before)'
+        )
     kinds = _tile_kinds(document, folder)
     layer, data = _puzzle_layer(document, kinds, height, width)
     chars = []
@@ -195,22 +234,37 @@ def _from_document(document: object, folder: Path | None, xml=None) -> UserMap:
         kind = kinds.get(gid & ~FLIP_BITS) if gid else None
         if gid and kind not in CELL_KINDS:
             r, c = divmod(k, width)
-            raise LevelError(f"row {r}, col {c} of layer {layer_at(document, layer)['name']!r}: tile {gid & ~FLIP_BITS} "
-                             f"has no kind the designer knows ({', '.join(CELL_KINDS)})")
+            raise LevelError(
+                f"row {r}, col {c} of layer {layer_at(document, layer)['name']!r}: tile {gid & ~FLIP_BITS} "
+                f"has no kind the designer knows ({', '.join(CELL_KINDS)})"
+            )
         chars.append(CELL_KINDS[kind] if kind else " ")
-    grid = [chars[r * width:(r + 1) * width] for r in range(height)]
+    grid = [chars[r * width : (r + 1) * width] for r in range(height)]
     _fill_inside(grid)
     free = frozenset((r, c) for r in range(height) for c in range(width) if grid[r][c] == "?")
     walls = {(r, c) for r in range(height) for c in range(width) if grid[r][c] == "#"}
     doors = doors_of(document, grid, tile_w, tile_h)
     item_cells, items_layer = items_of(document, grid, tile_w, tile_h)
-    items_of(document, grid, tile_w, tile_h, "coin", "$")  # coins: marked in the rows, as the text form has them
+    items_of(
+        document, grid, tile_w, tile_h, "coin", "$"
+    )  # coins: marked in the rows, as the text form has them
     gaps = frozenset(cell for cell in walls if grid[cell[0]][cell[1]] != "#")
     gids: dict[str, int] = {}
     for gid, kind in sorted(kinds.items()):
         gids.setdefault(kind, gid)
-    return UserMap(document, layer, tuple(data), tuple("".join(row) for row in grid), free, gids, doors, gaps,
-                   item_cells, items_layer, xml)
+    return UserMap(
+        document,
+        layer,
+        tuple(data),
+        tuple("".join(row) for row in grid),
+        free,
+        gids,
+        doors,
+        gaps,
+        item_cells,
+        items_layer,
+        xml,
+    )
 
 
 def _tile_kinds(document: dict, folder: Path | None) -> dict[int, str]:
@@ -218,17 +272,19 @@ def _tile_kinds(document: dict, folder: Path | None) -> dict[int, str]:
     kinds: dict[int, str] = {}
     tilesets = document.get("tilesets") or []
     if not isinstance(tilesets, list):
-        raise LevelError("the map's \"tilesets\" is not a list")
+        raise LevelError('the map\'s "tilesets" is not a list')
     for tileset in tilesets:
         if not isinstance(tileset, dict) or type(tileset.get("firstgid")) is not int:
             raise LevelError("a tileset without its firstgid")
         first, source = tileset["firstgid"], tileset.get("source")
         if source is not None:
             if not isinstance(source, str):
-                raise LevelError("a tileset's \"source\" is not a file name")
+                raise LevelError('a tileset\'s "source" is not a file name')
             if folder is None:
-                raise LevelError(f"its tileset {source[:80]} is a file of its own: embed it in the map "
-                                 "(Tiled: Map > Embed Tileset), or use make --template")
+                raise LevelError(
+                    f"its tileset {source[:80]} is a file of its own: embed it in the map "
+                    "(Tiled: Map > Embed Tileset), or use make --template"
+                )
             tileset = _external(folder, source)
         for tile_id, properties in _tiles(tileset):
             value = properties.get("kind")
@@ -275,7 +331,12 @@ def _tiles(tileset: dict):
         if not isinstance(tile, dict):
             raise LevelError(f"{_tileset_name(tileset)}: a tile is not an object")
         tile_id = tile.get("id")
-        if isinstance(tile_id, str) and tile_id.isascii() and tile_id.isdigit() and len(tile_id) <= 9:
+        if (
+            isinstance(tile_id, str)
+            and tile_id.isascii()
+            and tile_id.isdigit()
+            and len(tile_id) <= 9
+        ):
             tile_id = int(tile_id)
         if type(tile_id) is not int or tile_id < 0:
             raise LevelError(f"{_tileset_name(tileset)}: a tile without a whole id")
@@ -300,7 +361,9 @@ def _external(folder: Path, source: str) -> dict:
     return tileset
 
 
-def _puzzle_layer(document: dict, kinds: dict, height: int, width: int) -> tuple[tuple[int, ...], list[int]]:
+def _puzzle_layer(
+    document: dict, kinds: dict, height: int, width: int
+) -> tuple[tuple[int, ...], list[int]]:
     found = []
     for path, layer in layers_of("tilelayer", document["layers"]):
         data = _layer_data(layer, height, width)
@@ -310,12 +373,16 @@ def _puzzle_layer(document: dict, kinds: dict, height: int, width: int) -> tuple
         named = [one for one in found if one[1].get("name") == "terrain"]
         if len(named) != 1:
             names = ", ".join(repr(one[1].get("name")) for one in found)
-            raise LevelError(f"{len(found)} tile layers hold rock, wall, ice, snow or free tiles ({names}): "
-                             "name the puzzle's one 'terrain'")
+            raise LevelError(
+                f"{len(found)} tile layers hold rock, wall, ice, snow or free tiles ({names}): "
+                "name the puzzle's one 'terrain'"
+            )
         found = named
     if not found:
-        raise LevelError("no tile layer holds tiles whose kind is rock, wall, ice, snow or free (the tiles' "
-                         "custom property 'kind')")
+        raise LevelError(
+            "no tile layer holds tiles whose kind is rock, wall, ice, snow or free (the tiles' "
+            "custom property 'kind')"
+        )
     path, _, data = found[0]
     return path, data
 
@@ -324,16 +391,26 @@ def _layer_data(layer: dict, height: int, width: int) -> list[int]:
     """A tile layer's gids, row by row: a JSON array, or base64 (plain, zlib or gzip)."""
     name = layer.get("name")
     if "chunks" in layer:
-        raise LevelError(f"layer {name!r} is made of chunks (an infinite map): turn Infinite off in Tiled")
+        raise LevelError(
+            f"layer {name!r} is made of chunks (an infinite map): turn Infinite off in Tiled"
+        )
     if layer.get("width") != width or layer.get("height") != height:
-        raise LevelError(f"layer {name!r} is {layer.get('width')}x{layer.get('height')}, not the map's {width}x{height}")
+        raise LevelError(
+            f"layer {name!r} is {layer.get('width')}x{layer.get('height')}, not the map's {width}x{height}"
+        )
     data = layer.get("data")
     encoding = layer.get("encoding")
     if encoding not in (None, "csv", "base64"):
-        raise LevelError(f"layer {name!r} is encoded as {str(encoding)[:20]}: save it as CSV, or base64")
+        raise LevelError(
+            f"layer {name!r} is encoded as {str(encoding)[:20]}: save it as CSV, or base64"
+        )
     if encoding == "base64" and isinstance(data, str):
         data = _base64_cells(data, layer.get("compression") or "", name, height * width)
-    if not isinstance(data, list) or len(data) != height * width or not all(type(g) is int and g >= 0 for g in data):
+    if (
+        not isinstance(data, list)
+        or len(data) != height * width
+        or not all(type(g) is int and g >= 0 for g in data)
+    ):
         raise LevelError(f"layer {name!r} does not hold {height}x{width} tiles")
     return data
 
@@ -350,8 +427,10 @@ def _base64_cells(text: str, compression: str, name: str | None, cells: int) -> 
         raise LevelError(f"layer {name!r}: its data is not base64") from None
     if compression:
         if compression not in ("zlib", "gzip"):
-            raise LevelError(f"layer {name!r} is compressed with {str(compression)[:20]}: save it as CSV, or base64 "
-                             "with zlib or gzip")
+            raise LevelError(
+                f"layer {name!r} is compressed with {str(compression)[:20]}: save it as CSV, or base64 "
+                "with zlib or gzip"
+            )
         inflater = zlib.decompressobj(zlib.MAX_WBITS | (16 if compression == "gzip" else 0))
         try:
             raw = inflater.decompress(raw, size + 1)
@@ -360,26 +439,33 @@ def _base64_cells(text: str, compression: str, name: str | None, cells: int) -> 
         if len(raw) <= size and not inflater.eof:
             raise LevelError(f"layer {name!r}: its {compression} data is cut short")
     if len(raw) != size:
-        raise LevelError(f"layer {name!r} does not hold {cells} tiles ({len(raw) if len(raw) <= size else 'more'} "
-                         f"bytes, not {size})")
-    return [int.from_bytes(raw[k:k + 4], "little") for k in range(0, size, 4)]
+        raise LevelError(
+            f"layer {name!r} does not hold {cells} tiles ({len(raw) if len(raw) <= size else 'more'} "
+            f"bytes, not {size})"
+        )
+    return [int.from_bytes(raw[k : k + 4], "little") for k in range(0, size, 4)]
 
 
 def _fill_inside(grid: list[list[str]]) -> None:
     """Empty cells (" ") joined to the map's edge by empty cells are wall; the rest are free."""
     height, width = len(grid), len(grid[0])
-    todo = [(r, c) for r in range(height) for c in range(width)
-            if (r in (0, height - 1) or c in (0, width - 1)) and grid[r][c] == " "]
+    todo = [
+        (r, c)
+        for r in range(height)
+        for c in range(width)
+        if (r in (0, height - 1) or c in (0, width - 1)) and grid[r][c] == " "
+    ]
     while todo:
         r, c = todo.pop()
         if grid[r][c] != " ":
             continue
         grid[r][c] = "#"
-        todo += [(r + dr, c + dc) for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
-                 if 0 <= r + dr < height and 0 <= c + dc < width and grid[r + dr][c + dc] == " "]
+        todo += [
+            (r + dr, c + dc)
+            for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
+            if 0 <= r + dr < height and 0 <= c + dc < width and grid[r + dr][c + dc] == " "
+        ]
     for row in grid:
         for c, ch in enumerate(row):
             if ch == " ":
                 row[c] = "?"
-
-

@@ -16,7 +16,8 @@ from designer.core.level import DOOR_CHARS, Cell
 DOOR_NAMES = {**{door: door for door in DOOR_CHARS}, "start": "S", "goal": "G"}
 
 
-#: The object types of portals, one-way targets and floors (``designer.export.tiled.passage_markers``).
+#: The object types of portals, one-way targets and floors
+#: (``designer.export.tiled.passage_markers``).
 PASSAGE_TYPES = ("portal", "target", "floor")
 
 
@@ -37,13 +38,22 @@ def passages(user) -> tuple[tuple, tuple]:
                 continue
             name = obj.get("name")
             if not isinstance(name, str) or not (name or kind == "floor") or not placed(obj):
-                raise LevelError(f"an object of type {kind!r} needs a name and a position (x and y finite numbers)")
+                raise LevelError(
+                    f"an object of type {kind!r} needs a name and a position (x and y finite numbers)"
+                )
             props = {p.get("name"): p.get("value") for p in _as_properties(obj.get("properties"))}
             if kind == "floor":
                 top, rows = round(obj["y"] / tile_h), round((obj.get("height") or 0) / tile_h)
                 wrap = props.get("wrap", "")
-                floors.append(Floor(name, top, rows, round((obj.get("width") or 0) / tile_w),
-                                    wrap if isinstance(wrap, str) else "?"))
+                floors.append(
+                    Floor(
+                        name,
+                        top,
+                        rows,
+                        round((obj.get("width") or 0) / tile_w),
+                        wrap if isinstance(wrap, str) else "?",
+                    )
+                )
                 continue
             if name in marks:
                 raise LevelError(f"two portal or target objects named {name!r}")
@@ -76,7 +86,7 @@ def layers_of(kind: str, layers: list, path: tuple[int, ...] = ()):
         elif layer.get("type") == "group":
             inner = layer.get("layers") or []
             if not isinstance(inner, list):
-                raise LevelError("a group layer's \"layers\" is not a list")
+                raise LevelError('a group layer\'s "layers" is not a list')
             yield from layers_of(kind, inner, (*path, k))
 
 
@@ -84,7 +94,9 @@ def objects_of(layer: dict) -> list:
     """An object layer's objects (a list; LevelError when it is not one)."""
     objects = layer.get("objects") or []
     if not isinstance(objects, list):
-        raise LevelError(f"object layer {str(layer.get('name'))[:40]!r}: its \"objects\" is not a list")
+        raise LevelError(
+            f'object layer {str(layer.get("name"))[:40]!r}: its "objects" is not a list'
+        )
     return objects
 
 
@@ -104,8 +116,11 @@ def _finite(value) -> bool:
 def placed(obj: dict) -> bool:
     """Whether an object has a position: finite numbers x and y (width and height, when given,
     finite too)."""
-    return (_finite(obj.get("x")) and _finite(obj.get("y"))
-            and all(_finite(obj.get(key) or 0) for key in ("width", "height")))
+    return (
+        _finite(obj.get("x"))
+        and _finite(obj.get("y"))
+        and all(_finite(obj.get(key) or 0) for key in ("width", "height"))
+    )
 
 
 def object_cell(obj: dict, tile_w: int, tile_h: int) -> Cell:
@@ -119,8 +134,14 @@ def object_cell(obj: dict, tile_w: int, tile_h: int) -> Cell:
     return int((y + h / 2) // tile_h), int((x + w / 2) // tile_w)
 
 
-def items_of(document: dict, grid: list[list[str]], tile_w: int, tile_h: int, name: str = "item",
-             mark: str = "*") -> tuple[frozenset, tuple | None]:
+def items_of(
+    document: dict,
+    grid: list[list[str]],
+    tile_w: int,
+    tile_h: int,
+    name: str = "item",
+    mark: str = "*",
+) -> tuple[frozenset, tuple | None]:
     """The cells of the objects named ``item`` (each marked ``*`` in ``grid``: an item pinned on
     ice), and the layer of the first one; with ``name="coin"``, ``mark="$"``: the coins."""
     cells, home = set(), None
@@ -135,10 +156,18 @@ def items_of(document: dict, grid: list[list[str]], tile_w: int, tile_h: int, na
             if not (0 <= r < height and 0 <= c < width):
                 raise LevelError(f"an object {name!r} lies outside the {width}x{height} map")
             if grid[r][c] not in ".?" + mark:
-                what = "snow" if grid[r][c] == "_" else "an item" if grid[r][c] == "*" else "a rock, wall or door"
-                raise LevelError(f"an object {name!r} lies on {what} (row {r}, col {c}): an {name} lies on ice"
-                                 if name == "item" else
-                                 f"an object {name!r} lies on {what} (row {r}, col {c}): a {name} lies on free ice")
+                what = (
+                    "snow"
+                    if grid[r][c] == "_"
+                    else "an item"
+                    if grid[r][c] == "*"
+                    else "a rock, wall or door"
+                )
+                raise LevelError(
+                    f"an object {name!r} lies on {what} (row {r}, col {c}): an {name} lies on ice"
+                    if name == "item"
+                    else f"an object {name!r} lies on {what} (row {r}, col {c}): a {name} lies on free ice"
+                )
             grid[r][c] = mark
             cells.add((r, c))
             home = home or path
@@ -153,7 +182,9 @@ def doors_of(document: dict, grid: list[list[str]], tile_w: int, tile_h: int) ->
         for k, obj in enumerate(objects_of(layer)):
             name = obj.get("name") if isinstance(obj, dict) else None
             if name is not None and not isinstance(name, str):
-                raise LevelError(f"an object's name is {type(name).__name__}, not text: Tiled names objects with text")
+                raise LevelError(
+                    f"an object's name is {type(name).__name__}, not text: Tiled names objects with text"
+                )
             if name not in DOOR_NAMES:
                 continue
             if name in doors:
@@ -164,11 +195,17 @@ def doors_of(document: dict, grid: list[list[str]], tile_w: int, tile_h: int) ->
             if not (0 <= r < height and 0 <= c < width):
                 raise LevelError(f"object {name!r} lies outside the {width}x{height} map")
             if grid[r][c] in DOOR_NAMES.values():
-                raise LevelError(f"objects {grid[r][c]!r} and {name!r} lie on the same cell (row {r}, col {c})")
+                raise LevelError(
+                    f"objects {grid[r][c]!r} and {name!r} lie on the same cell (row {r}, col {c})"
+                )
             if grid[r][c] == "_":
-                raise LevelError(f"object {name!r} lies on snow (row {r}, col {c}): a door is an ice cell")
+                raise LevelError(
+                    f"object {name!r} lies on snow (row {r}, col {c}): a door is an ice cell"
+                )
             grid[r][c] = DOOR_NAMES[name]
             doors[name] = (path, k)
     if not doors:
-        raise LevelError("no door objects: name a point or rectangle object 1-9 (or start and goal) at each door")
+        raise LevelError(
+            "no door objects: name a point or rectangle object 1-9 (or start and goal) at each door"
+        )
     return doors

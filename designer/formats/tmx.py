@@ -37,7 +37,12 @@ from designer.core.errors import LevelError
 from designer.core.limits import MAX_DESIGN_SIDE
 
 #: Layer elements, with the JSON ``type`` of each.
-LAYER_TAGS = {"layer": "tilelayer", "objectgroup": "objectgroup", "imagelayer": "imagelayer", "group": "group"}
+LAYER_TAGS = {
+    "layer": "tilelayer",
+    "objectgroup": "objectgroup",
+    "imagelayer": "imagelayer",
+    "group": "group",
+}
 #: Groups nested deeper than this are refused (Tiled's own maps nest a few).
 MAX_GROUP_DEPTH = 32
 #: XML elements a map may hold: a 40x40 room drawn as <tile> elements on 50 layers holds 80,000.
@@ -45,8 +50,10 @@ MAX_ELEMENTS = 100_000
 #: Elements nested deeper than this are refused: the groups above, and a layer's data, objects and
 #: properties under them. Written back, a tree is serialised by recursion (1,000 deep failed).
 MAX_XML_DEPTH = MAX_GROUP_DEPTH + 32
-#: '=' signs a map may hold, an attribute's each: a <tile gid=".."/> each on the map above is 80,000.
-#: Counted before expat runs: it took 1.2 s on one element of 700,000 attributes, and the tree 0.5 GB.
+#: '=' signs a map may hold, an attribute's each: a <tile gid=".."/> each on the map above is
+#: 80,000.
+#: Counted before expat runs: it took 1.2 s on one element of 700,000 attributes, and the tree 0.5
+#: GB.
 MAX_ATTRIBUTES = 200_000
 _WHOLE = re.compile(r"[+-]?\d{1,10}")
 
@@ -58,13 +65,17 @@ def parse_xml(text: str, what: str) -> ET.Element:
     pass (expat itself, streaming) refuses these before the tree is built, so that a hostile
     file costs neither the time nor the memory of its tree."""
     if text.count("=") > MAX_ATTRIBUTES:
-        raise LevelError(f"the {what} holds more than {MAX_ATTRIBUTES:,} XML attributes: no room of at most "
-                         f"{MAX_DESIGN_SIDE}x{MAX_DESIGN_SIDE} needs so many")
+        raise LevelError(
+            f"the {what} holds more than {MAX_ATTRIBUTES:,} XML attributes: no room of at most "
+            f"{MAX_DESIGN_SIDE}x{MAX_DESIGN_SIDE} needs so many"
+        )
     scan = expat.ParserCreate()
     count = depth = 0
 
     def refuse(*_args) -> None:
-        raise LevelError(f"the {what} declares XML entities: Tiled never writes them, and they are not read")
+        raise LevelError(
+            f"the {what} declares XML entities: Tiled never writes them, and they are not read"
+        )
 
     def end(_name: str) -> None:
         nonlocal depth
@@ -75,16 +86,22 @@ def parse_xml(text: str, what: str) -> ET.Element:
         count += 1
         depth += 1
         if depth > MAX_XML_DEPTH:
-            raise LevelError(f"the {what} nests XML elements more than {MAX_XML_DEPTH} deep: Tiled's maps nest a few")
+            raise LevelError(
+                f"the {what} nests XML elements more than {MAX_XML_DEPTH} deep: Tiled's maps nest a few"
+            )
         if count > MAX_ELEMENTS:
-            raise LevelError(f"the {what} holds more than {MAX_ELEMENTS:,} XML elements: no room of at most "
-                             f"{MAX_DESIGN_SIDE}x{MAX_DESIGN_SIDE} needs so many")
+            raise LevelError(
+                f"the {what} holds more than {MAX_ELEMENTS:,} XML elements: no room of at most "
+                f"{MAX_DESIGN_SIDE}x{MAX_DESIGN_SIDE} needs so many"
+            )
         if name in ("map", "layer"):
             height, width = _whole(attributes.get("height")), _whole(attributes.get("width"))
             if any(type(v) is int and v > MAX_DESIGN_SIDE for v in (height, width)):
-                raise LevelError(f"the {'map' if name == 'map' else 'layer ' + repr(attributes.get('name', ''))[:40]} "
-                                 f"is {height}x{width} tiles (height x width): the designer reads rooms of at most "
-                                 f"{MAX_DESIGN_SIDE}x{MAX_DESIGN_SIDE}")
+                raise LevelError(
+                    f"the {'map' if name == 'map' else 'layer ' + repr(attributes.get('name', ''))[:40]} "
+                    f"is {height}x{width} tiles (height x width): the designer reads rooms of at most "
+                    f"{MAX_DESIGN_SIDE}x{MAX_DESIGN_SIDE}"
+                )
 
     scan.EntityDeclHandler = refuse
     scan.UnparsedEntityDeclHandler = refuse
@@ -95,8 +112,9 @@ def parse_xml(text: str, what: str) -> ET.Element:
         scan.Parse(text, True)
         return ET.fromstring(text)
     except expat.ExpatError as exc:
-        raise LevelError(f"bad XML at line {exc.lineno}, column {exc.offset + 1}: "
-                         f"{expat.ErrorString(exc.code)}") from None
+        raise LevelError(
+            f"bad XML at line {exc.lineno}, column {exc.offset + 1}: {expat.ErrorString(exc.code)}"
+        ) from None
     except ET.ParseError as exc:
         line, column = exc.position
         raise LevelError(f"bad XML at line {line}, column {column + 1}") from None
@@ -147,7 +165,10 @@ def tileset_document(root: ET.Element, first_gid: bool = False) -> dict:
             tileset["source"] = root.get("source")
             return tileset
     tileset["name"] = root.get("name", "")
-    tileset["tiles"] = [{"id": _whole(tile.get("id")), "properties": _properties(tile)} for tile in root.findall("tile")]
+    tileset["tiles"] = [
+        {"id": _whole(tile.get("id")), "properties": _properties(tile)}
+        for tile in root.findall("tile")
+    ]
     return tileset
 
 
@@ -166,16 +187,26 @@ def _layer_data(data: ET.Element | None) -> dict:
             cells = []
         return {"data": [int(part) if _WHOLE.fullmatch(part) else -1 for part in cells]}
     if encoding == "base64":
-        return {"encoding": "base64", "compression": compression or "", "data": "".join((data.text or "").split())}
+        return {
+            "encoding": "base64",
+            "compression": compression or "",
+            "data": "".join((data.text or "").split()),
+        }
     if encoding:
         return {"encoding": encoding, "data": None}
     return {"data": [_whole(tile.get("gid", "0")) for tile in data.findall("tile")]}
 
 
 def _object(obj: ET.Element) -> dict:
-    found = {"id": _whole(obj.get("id")), "name": obj.get("name", ""), "type": obj.get("type", obj.get("class", "")),
-             "x": _number(obj.get("x"), 0), "y": _number(obj.get("y"), 0),
-             "width": _number(obj.get("width"), 0), "height": _number(obj.get("height"), 0)}
+    found = {
+        "id": _whole(obj.get("id")),
+        "name": obj.get("name", ""),
+        "type": obj.get("type", obj.get("class", "")),
+        "x": _number(obj.get("x"), 0),
+        "y": _number(obj.get("y"), 0),
+        "width": _number(obj.get("width"), 0),
+        "height": _number(obj.get("height"), 0),
+    }
     if obj.find("point") is not None:
         found["point"] = True
     if obj.get("gid") is not None:
@@ -193,10 +224,17 @@ def _layers(parent: ET.Element, depth: int) -> list[dict]:
         raise LevelError(f"groups nested more than {MAX_GROUP_DEPTH} deep")
     layers = []
     for element in layer_elements(parent):
-        layer = {"type": LAYER_TAGS[element.tag], "name": element.get("name", ""), "id": _whole(element.get("id"))}
+        layer = {
+            "type": LAYER_TAGS[element.tag],
+            "name": element.get("name", ""),
+            "id": _whole(element.get("id")),
+        }
         if element.tag == "layer":
-            layer.update(width=_whole(element.get("width")), height=_whole(element.get("height")),
-                         **_layer_data(element.find("data")))
+            layer.update(
+                width=_whole(element.get("width")),
+                height=_whole(element.get("height")),
+                **_layer_data(element.find("data")),
+            )
         elif element.tag == "objectgroup":
             layer["objects"] = [_object(obj) for obj in element.findall("object")]
         elif element.tag == "group":
@@ -209,11 +247,17 @@ def map_document(root: ET.Element) -> dict:
     """A ``<map>`` as Tiled's JSON map (the keys the designer reads; see the module docstring)."""
     if root.tag != "map":
         raise LevelError(f"not a Tiled map (its XML root is <{root.tag[:40]}>, not <map>)")
-    document: dict[str, Any] = {"type": "map", "orientation": root.get("orientation"), "infinite": root.get("infinite") == "1"}
+    document: dict[str, Any] = {
+        "type": "map",
+        "orientation": root.get("orientation"),
+        "infinite": root.get("infinite") == "1",
+    }
     for key in ("width", "height", "tilewidth", "tileheight", "nextlayerid", "nextobjectid"):
         document[key] = _whole(root.get(key))
     document["properties"] = _properties(root)
-    document["tilesets"] = [tileset_document(element, first_gid=True) for element in root.findall("tileset")]
+    document["tilesets"] = [
+        tileset_document(element, first_gid=True) for element in root.findall("tileset")
+    ]
     document["layers"] = _layers(root, 0)
     return document
 
@@ -234,7 +278,9 @@ def _text(value) -> str:
     return str(value)
 
 
-def write_into(root: ET.Element, before: dict, after: dict, puzzle: tuple[int, ...], cells: list[int]) -> str:
+def write_into(
+    root: ET.Element, before: dict, after: dict, puzzle: tuple[int, ...], cells: list[int]
+) -> str:
     """The TMX text of a copy of ``root`` changed as ``before`` (its document, ``map_document``)
     became ``after`` (``designer.export.tiled.into_map``'s copy): the puzzle layer (at ``puzzle``)
     holding ``cells`` as CSV, objects moved or added, map properties set,
@@ -250,7 +296,9 @@ def write_into(root: ET.Element, before: dict, after: dict, puzzle: tuple[int, .
         data.remove(child)
     width = after["width"]
     gids = [str(gid) for gid in cells]
-    data.text = "\n" + ",\n".join(",".join(gids[k:k + width]) for k in range(0, len(gids), width)) + "\n"
+    data.text = (
+        "\n" + ",\n".join(",".join(gids[k : k + width]) for k in range(0, len(gids), width)) + "\n"
+    )
     _objects_into(root, before["layers"], after["layers"])
     for key in ("nextobjectid", "nextlayerid"):
         if after.get(key) != before.get(key) and after.get(key) is not None:
@@ -299,7 +347,10 @@ def _objects_into(parent: ET.Element, before: list, after: list) -> None:
     elements = layer_elements(parent)
     for k, layer in enumerate(after):
         if k >= len(before):  # a layer the write added
-            element = _append(parent, ET.Element("objectgroup", id=str(layer.get("id", "")), name=layer.get("name", "")))
+            element = _append(
+                parent,
+                ET.Element("objectgroup", id=str(layer.get("id", "")), name=layer.get("name", "")),
+            )
             _add_objects(element, layer.get("objects") or [])
             continue
         if layer.get("type") == "group":
@@ -311,12 +362,21 @@ def _objects_into(parent: ET.Element, before: list, after: list) -> None:
                 for key in ("x", "y"):
                     if obj.get(key) != was.get(key):
                         element.set(key, _text(obj[key]))
-            _add_objects(elements[k], layer["objects"][len(old):])
+            _add_objects(elements[k], layer["objects"][len(old) :])
 
 
 def _add_objects(element: ET.Element, objects: list[dict]) -> None:
     for obj in objects:
-        added = _append(element, ET.Element("object", id=str(obj["id"]), name=obj["name"], type=obj.get("type", ""),
-                                            x=_text(obj["x"]), y=_text(obj["y"])))
+        added = _append(
+            element,
+            ET.Element(
+                "object",
+                id=str(obj["id"]),
+                name=obj["name"],
+                type=obj.get("type", ""),
+                x=_text(obj["x"]),
+                y=_text(obj["y"]),
+            ),
+        )
         if obj.get("point"):
             _append(added, ET.Element("point"))

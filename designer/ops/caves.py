@@ -63,6 +63,7 @@ def analyze(source: str):
 if TYPE_CHECKING:
     from designer.caves.design import CaveDesign
 
+
 @dataclass(frozen=True)
 class CaveOptions:
     """What a user asks ``designer cave`` for (None: not given)."""
@@ -92,8 +93,9 @@ class CaveMade:
 
 def _band(text: str, what: str) -> tuple[int, int | None]:
     low, dots, high = text.partition("..")
-    if not (low.isascii() and low.isdigit() and len(low) <= 6) or (dots and not (high.isascii() and high.isdigit()
-                                                                                  and len(high) <= 6)):
+    if not (low.isascii() and low.isdigit() and len(low) <= 6) or (
+        dots and not (high.isascii() and high.isdigit() and len(high) <= 6)
+    ):
         raise DesignerError(f"{what} takes K or K..M (whole numbers) after '=', not {text!r}")
     if dots and int(high) < int(low):
         raise DesignerError(f"{what} {text!r}: the band's ceiling is below its floor")
@@ -107,24 +109,44 @@ def request_for(options: CaveOptions):
 
     if options.source is not None:
         return _request_from(options.source)
-    given = options.template if options.template is not None else None if options.text is None else "the cave"
+    given = (
+        options.template
+        if options.template is not None
+        else None
+        if options.text is None
+        else "the cave"
+    )
     if (given is None) == (options.rooms is None):
-        raise DesignerError("give a cave to fill (CAVE) or --rooms N for a cave from nothing, one of the two")
+        raise DesignerError(
+            "give a cave to fill (CAVE) or --rooms N for a cave from nothing, one of the two"
+        )
     if given is not None:
         if options.keys or options.size or options.floors is not None or options.shape is not None:
-            raise DesignerError("--keys, --size, --floors and --shape draw a cave from nothing (with --rooms), "
-                                "not a given cave")
+            raise DesignerError(
+                "--keys, --size, --floors and --shape draw a cave from nothing (with --rooms), "
+                "not a given cave"
+            )
         cave, drawn = (read_cave(given) if options.text is None else parse_cave(options.text)), None
         if not cave.free:
-            raise DesignerError(f"{given}: every room is filled: nothing to design (mark free cells ?)")
+            raise DesignerError(
+                f"{given}: every room is filled: nothing to design (mark free cells ?)"
+            )
     else:
         assert options.rooms is not None  # a cave from nothing: --rooms
         size = options.size or (12, 12)
         floors = options.floors if options.floors is not None else 1
         grammar.check(options.rooms, options.keys, size, floors, options.shape)
-        shape = options.shape or grammar.pick_shape(options.rooms, options.keys, floors, options.seed)
-        drawn = {"rooms": options.rooms, "keys": options.keys, "size": list(size), "floors": floors, "shape": shape,
-                 "seed": options.seed}
+        shape = options.shape or grammar.pick_shape(
+            options.rooms, options.keys, floors, options.seed
+        )
+        drawn = {
+            "rooms": options.rooms,
+            "keys": options.keys,
+            "size": list(size),
+            "floors": floors,
+            "shape": shape,
+            "seed": options.seed,
+        }
         cave = grammar.draw(options.rooms, options.keys, size, options.seed, floors, shape)
     routes = []
     for text in options.routes:
@@ -158,13 +180,22 @@ def _request_from(source: str):
     obj = load_json(decode_text(read_bytes(source, "cave file")))
     record = obj.get("generator") if isinstance(obj, dict) else None
     if not isinstance(record, dict) or record.get("method") != "cave":
-        raise DesignerError(f"{source}: no cave generator record (a cave designed by designer cave, as JSON)")
+        raise DesignerError(
+            f"{source}: no cave generator record (a cave designed by designer cave, as JSON)"
+        )
     return CaveRequest.from_json(record.get("request")), record
 
 
-def design(options: CaveOptions, *, output: str | None = None, fmt: str = "text", force: bool = False,
-           dask: str | None = None, on_progress: OnProgress = no_progress,
-           cancel: CancelToken | None = None) -> CaveMade:
+def design(
+    options: CaveOptions,
+    *,
+    output: str | None = None,
+    fmt: str = "text",
+    force: bool = False,
+    dask: str | None = None,
+    on_progress: OnProgress = no_progress,
+    cancel: CancelToken | None = None,
+) -> CaveMade:
     """Design the cave ``options`` ask for, verified whole, and write it to ``output`` (a path,
     or None/- for the text in hand); CaveFailed when it cannot be met."""
     from designer.caves.design import design as design_cave
@@ -176,14 +207,25 @@ def design(options: CaveOptions, *, output: str | None = None, fmt: str = "text"
     if isinstance(request, tuple):  # --from: the record's seed, time and workers unless given
         request, record = request
         seed = int(record.get("seed", 0))
-        time_limit = options.time_limit if options.time_limit is not None else float(record.get("time_limit", 60))
+        time_limit = (
+            options.time_limit
+            if options.time_limit is not None
+            else float(record.get("time_limit", 60))
+        )
         workers = options.workers if options.workers is not None else record.get("workers")
     if output not in (None, "-"):
         files.check_file(output, force=force)
     executor = open_executor(dask, workers, cancel) if dask is not None else None
     try:
-        made = design_cave(request, seed=seed, time_limit=time_limit, workers=workers, executor=executor,
-                           on_progress=on_progress, cancel=cancel)
+        made = design_cave(
+            request,
+            seed=seed,
+            time_limit=time_limit,
+            workers=workers,
+            executor=executor,
+            on_progress=on_progress,
+            cancel=cancel,
+        )
     finally:
         if executor is not None:
             executor.close()
@@ -211,7 +253,9 @@ def suffix_format(path: str | None, fmt: str | None) -> str:
     return "json" if path is not None and Path(path).suffix.lower() == ".json" else "text"
 
 
-def render_plan(source: str, *, cell: int | None = None, way: bool = False, png: bool = False) -> bytes | str:
+def render_plan(
+    source: str, *, cell: int | None = None, way: bool = False, png: bool = False
+) -> bytes | str:
     """The floor plan of the cave in ``source`` (``designer.caves.picture``), SVG text or PNG bytes;
     RequestNotMet when ``way`` is asked of a cave whose exit cannot be reached."""
     from designer.caves.picture import draw_plan
@@ -225,7 +269,9 @@ def render_plan(source: str, *, cell: int | None = None, way: bool = False, png:
     return png_bytes(drawing) if png else svg_text(drawing)
 
 
-def export_world(source: str, out: str, *, cell: int = 32, into: str | None = None, force: bool = False) -> list:
+def export_world(
+    source: str, out: str, *, cell: int = 32, into: str | None = None, force: bool = False
+) -> list:
     """The cave in ``source`` as Tiled maps in the folder ``out``: a map per room, the tileset
     images and ``cave.world`` (``designer.caves.world``); with ``into`` (a user's world, the cave's
     template), copies of that world's maps with the rooms written in, and the world. The paths."""
@@ -237,7 +283,9 @@ def export_world(source: str, out: str, *, cell: int = 32, into: str | None = No
         raise DesignerError(f"{source}: the cave has free cells (?): fill it first (designer cave)")
     if into is not None:
         if not is_world_path(into):
-            raise DesignerError(f"--into {into}: a cave goes into a Tiled world (.world) of room maps")
+            raise DesignerError(
+                f"--into {into}: a cave goes into a Tiled world (.world) of room maps"
+            )
         files = world.into_world(into, cave)
     else:
         files = world_contents(cave, cell)
@@ -286,8 +334,12 @@ def draft_view(text: str, reason: str) -> dict:
     names = {room.name for room in rooms}
     for link in listed("links"):
         try:
-            joined = Link(link["kind"], parse_door(str(link["from"])), parse_door(str(link["to"])),
-                          link.get("lock"))
+            joined = Link(
+                link["kind"],
+                parse_door(str(link["from"])),
+                parse_door(str(link["to"])),
+                link.get("lock"),
+            )
         except (KeyError, LevelError):
             continue
         if joined.a[0] in names and joined.b[0] in names:
@@ -303,10 +355,21 @@ def draft_view(text: str, reason: str) -> dict:
         missing = " or ".join(end for end in ("entrance", "exit") if ends[end] is None)
         reason = f"no {missing} yet: make a door the {missing.split(' or ')[0]}"
 
-    words = door_words(SimpleNamespace(rooms=rooms, links=links, **ends))  # type: ignore[arg-type]  # what door_words reads of a cave
-    return {"cave": obj, "draft": True, "free": True, "refused": [reason], "figures": f"not a cave yet: {reason}",
-            "doors": {room.name: [[n, words.get((room.name, n), "leads nowhere yet")] for n in sorted(room.doors)]
-                      for room in rooms}}
+    # what door_words reads of a cave
+    words = door_words(SimpleNamespace(rooms=rooms, links=links, **ends))  # type: ignore[arg-type]
+    return {
+        "cave": obj,
+        "draft": True,
+        "free": True,
+        "refused": [reason],
+        "figures": f"not a cave yet: {reason}",
+        "doors": {
+            room.name: [
+                [n, words.get((room.name, n), "leads nowhere yet")] for n in sorted(room.doors)
+            ]
+            for room in rooms
+        },
+    }
 
 
 def cave_save(text: str, kind: str) -> dict:
@@ -365,6 +428,7 @@ def plan_view(text: str, draft: bool = False) -> dict:
             sized(room["rows"])
         except DesignerError as exc:
             raise DesignerError(f"room {room['name']}: {exc}") from None
+
     def count(n: int, what: str) -> str:
         return f"{n} {what}{'s' * (n != 1)}"
 
@@ -373,9 +437,13 @@ def plan_view(text: str, draft: bool = False) -> dict:
     if not cave.free:
         report = analyze_cave(cave, rooms=False)
         way = report.way is not None
-        keys = "".join(f", key {k.name} {'needed' if k.needed else 'not needed'}" for k in report.keys)
-        line += (f": {report.solvability}, min stops {report.min_stops if way else '-'}, reversible: "
-                 f"{'yes' if report.reversible else 'no'}{keys}")
+        keys = "".join(
+            f", key {k.name} {'needed' if k.needed else 'not needed'}" for k in report.keys
+        )
+        line += (
+            f": {report.solvability}, min stops {report.min_stops if way else '-'}, reversible: "
+            f"{'yes' if report.reversible else 'no'}{keys}"
+        )
         if cave.coins:  # live: the full clear within a second (its words say when unproven)
             from designer.caves.coins import full_clear
 
@@ -389,8 +457,12 @@ def plan_view(text: str, draft: bool = False) -> dict:
     found["figures"] = line
     from designer.caves.cave import door_words
 
-    words = door_words(cave)  # each room's doors, where they lead: shown beside the room on the board
-    found["doors"] = {room.name: [[n, words.get((room.name, n), "leads nowhere yet")] for n in sorted(room.doors)]
-                      for room in cave.rooms}
+    words = door_words(
+        cave
+    )  # each room's doors, where they lead: shown beside the room on the board
+    found["doors"] = {
+        room.name: [[n, words.get((room.name, n), "leads nowhere yet")] for n in sorted(room.doors)]
+        for room in cave.rooms
+    }
     found["plan"] = base64.b64encode(svg_plan(cave, way=way).encode()).decode("ascii")
     return found

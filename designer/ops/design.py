@@ -34,7 +34,9 @@ class MakeOptions:
     is "not given": each has the default ``make --help`` names."""
 
     size: tuple[int, int] | None = None
-    template: str | tuple[str, ...] | None = None  # a template file (ASCII plus ? for a free cell, or a Tiled
+    template: str | tuple[str, ...] | None = (
+        None  # a template file (ASCII plus ? for a free cell, or a Tiled
+    )
     # map), or its rows already in hand (a sketch the studio holds)
     min_stops: int | None = None
     max_stops: int | None = None
@@ -56,14 +58,24 @@ class MakeOptions:
     count: int = 1
     method: str | None = None
     doors: tuple[tuple[int, int], ...] = ()  # a room's doors (cells), numbered 1, 2, ... in order
-    routes: tuple[str, ...] = ()  # a room's routes, in --route's text form: "1:3", "1:3=15", "1:3=15..20"
+    routes: tuple[
+        str, ...
+    ] = ()  # a room's routes, in --route's text form: "1:3", "1:3=15", "1:3=15..20"
     items: int = 0  # items to place (--items), besides those a template draws (*)
     teleports: int = 0  # teleport pairs to place (--teleports)
     coins: int = 0  # coins to place (--coins: designer.search.coins)
-    full_clear: tuple[int | None, int | None] = (None, None)  # the full clear's band (--full-clear K..M)
-    first: bool = False  # the first level that meets the request (--first; designer.search.decisions)
-    curve_by: str = "stops"  # what --curve and --difficulty ask: "stops", or "difficulty" (designer.search.felt)
-    player: tuple[float, float] | None = None  # the model's player (--player FILE): skill, back aversion
+    full_clear: tuple[int | None, int | None] = (
+        None,
+        None,
+    )  # the full clear's band (--full-clear K..M)
+    first: bool = (
+        False  # the first level that meets the request (--first; designer.search.decisions)
+    )
+    # what --curve and --difficulty ask: "stops", or "difficulty" (designer.search.felt)
+    curve_by: str = "stops"
+    player: tuple[float, float] | None = (
+        None  # the model's player (--player FILE): skill, back aversion
+    )
 
 
 @dataclass(frozen=True)
@@ -109,9 +121,14 @@ def request_for(options: MakeOptions) -> LayoutRequest:
     if options.template is not None:
         from designer.formats.template import read_template_parts
 
-        for given, name in ((options.size, "--size"), (None if options.frame else True, "--no-frame")):
+        for given, name in (
+            (options.size, "--size"),
+            (None if options.frame else True, "--no-frame"),
+        ):
             if given is not None:
-                raise DesignerError(f"{name} does not go with --template: the template draws the grid and its walls")
+                raise DesignerError(
+                    f"{name} does not go with --template: the template draws the grid and its walls"
+                )
         if isinstance(options.template, (tuple, list)):
             from designer.formats.template import parse_template_parts
 
@@ -120,23 +137,47 @@ def request_for(options: MakeOptions) -> LayoutRequest:
             rows, floors, portals = read_template_parts(options.template)
         for pin, char, name in ((options.start, "S", "--start"), (options.goal, "G", "--goal")):
             if pin is not None and any(char in row for row in rows):
-                raise DesignerError(f"{name} and the template's {char!r} both pin the same end: keep one")
+                raise DesignerError(
+                    f"{name} and the template's {char!r} both pin the same end: keep one"
+                )
     h, w = (len(rows), len(rows[0])) if rows else (options.size or (12, 12))
     by_difficulty = options.curve_by == "difficulty"
-    min_stops = options.min_stops if options.min_stops is not None else (
-        1 if options.maximize or by_difficulty else 15)
+    min_stops = (
+        options.min_stops
+        if options.min_stops is not None
+        else (1 if options.maximize or by_difficulty else 15)
+    )
     snow = options.snow if options.snow is not None else sum(row.count("_") for row in rows or ())
     from designer.core.request import RouteBand
 
     doors = tuple((number, cell) for number, cell in enumerate(options.doors, 1)) or None
     routes = tuple(RouteBand.parse(text) for text in options.routes) or None
-    return LayoutRequest(height=h, width=w, frame=options.frame and rows is None, min_stops=min_stops,
-                         max_stops=options.max_stops, start=options.start, goal=options.goal,
-                         max_rocks=options.max_rocks, snow=snow, tidy=options.tidy, template=rows,
-                         min_choices=options.min_choices, unique=options.unique, doors=doors, routes=routes,
-                         items=options.items, teleports=options.teleports, floors=floors, portals=portals,
-                         coins=options.coins, full_clear_min=options.full_clear[0], full_clear_max=options.full_clear[1],
-                         first=options.first, player=options.player)
+    return LayoutRequest(
+        height=h,
+        width=w,
+        frame=options.frame and rows is None,
+        min_stops=min_stops,
+        max_stops=options.max_stops,
+        start=options.start,
+        goal=options.goal,
+        max_rocks=options.max_rocks,
+        snow=snow,
+        tidy=options.tidy,
+        template=rows,
+        min_choices=options.min_choices,
+        unique=options.unique,
+        doors=doors,
+        routes=routes,
+        items=options.items,
+        teleports=options.teleports,
+        floors=floors,
+        portals=portals,
+        coins=options.coins,
+        full_clear_min=options.full_clear[0],
+        full_clear_max=options.full_clear[1],
+        first=options.first,
+        player=options.player,
+    )
 
 
 def full_clear_band(text: str | None) -> tuple[int | None, int | None]:
@@ -172,16 +213,30 @@ def plan(options: MakeOptions) -> Plan:
         raise DesignerError(f"--curve-by is stops or difficulty, not {options.curve_by!r}")
     if options.curve_by == "difficulty":
         requests = _felt_requests(options, request)
-        return _checked(Plan(tuple(requests), options.method or "auto", options.seed or 0,
-                             60.0 if options.time_limit is None else options.time_limit, options.workers), requests[-1])
+        return _checked(
+            Plan(
+                tuple(requests),
+                options.method or "auto",
+                options.seed or 0,
+                60.0 if options.time_limit is None else options.time_limit,
+                options.workers,
+            ),
+            requests[-1],
+        )
     if options.difficulty is not None or options.curve is not None:
         if options.difficulty is not None and options.curve is not None:
             raise DesignerError("--difficulty and --curve both set the min stops: choose one")
         name = "--difficulty" if options.difficulty is not None else "--curve"
-        for flag, value in (("--min-stops", options.min_stops), ("--max-stops", options.max_stops),
-                            ("--maximize", options.maximize), ("--maximize-choices", options.maximize_choices)):
+        for flag, value in (
+            ("--min-stops", options.min_stops),
+            ("--max-stops", options.max_stops),
+            ("--maximize", options.maximize),
+            ("--maximize-choices", options.maximize_choices),
+        ):
             if value:
-                raise DesignerError(f"{flag} does not go with {name}, which sets the min stops itself")
+                raise DesignerError(
+                    f"{flag} does not go with {name}, which sets the min stops itself"
+                )
         if options.difficulty is not None:
             request = presets.banded(request, options.difficulty)
             requests = [request] * options.count
@@ -191,9 +246,16 @@ def plan(options: MakeOptions) -> Plan:
             low, high = presets.parse_curve(options.curve)
             requests = presets.curve_requests(request, low, high, options.count)
             request = requests[-1]
-    made = Plan(tuple(requests), options.method or "auto", options.seed or 0,
-                60.0 if options.time_limit is None else options.time_limit, options.workers, options.maximize,
-                options.maximize_choices, expert)
+    made = Plan(
+        tuple(requests),
+        options.method or "auto",
+        options.seed or 0,
+        60.0 if options.time_limit is None else options.time_limit,
+        options.workers,
+        options.maximize,
+        options.maximize_choices,
+        expert,
+    )
     return _checked(made, request)
 
 
@@ -203,12 +265,19 @@ def _felt_requests(options: MakeOptions, request: LayoutRequest) -> list[LayoutR
     from designer.search import difficulty as presets
     from designer.search import felt
 
-    for flag, value in (("--maximize", options.maximize), ("--maximize-choices", options.maximize_choices)):
+    for flag, value in (
+        ("--maximize", options.maximize),
+        ("--maximize-choices", options.maximize_choices),
+    ):
         if value:
-            raise DesignerError(f"{flag} does not go with --curve-by difficulty, which sets its own target")
+            raise DesignerError(
+                f"{flag} does not go with --curve-by difficulty, which sets its own target"
+            )
     if (options.difficulty is None) == (options.curve is None):
-        raise DesignerError("--curve-by difficulty asks --curve A..B or --difficulty NAME in predicted difficulty: "
-                            "give one")
+        raise DesignerError(
+            "--curve-by difficulty asks --curve A..B or --difficulty NAME in predicted difficulty: "
+            "give one"
+        )
     if options.curve is not None:
         low, high = felt.parse_curve(options.curve)
         targets = felt.curve_targets(low, high, options.count)
@@ -216,8 +285,10 @@ def _felt_requests(options: MakeOptions, request: LayoutRequest) -> list[LayoutR
         assert options.difficulty is not None  # by difficulty: a preset or a curve
         target = presets.preset(options.difficulty).felt
         if target is None:
-            raise DesignerError(f"--difficulty {options.difficulty} is a search of its own, not a predicted difficulty: "
-                                "use easy, medium or hard with --curve-by difficulty")
+            raise DesignerError(
+                f"--difficulty {options.difficulty} is a search of its own, not a predicted difficulty: "
+                "use easy, medium or hard with --curve-by difficulty"
+            )
         targets = [target] * options.count
     return [replace(request, difficulty=target) for target in targets]
 
@@ -234,10 +305,16 @@ def plan_from(source: str, *, time_limit: float | None = None, workers: int | No
     except DesignerError as exc:
         raise DesignerError(f"--from {source}: {exc}") from None
     assert record.request is not None  # from_json refuses a record without one
-    made = Plan((record.request,), record.method, record.seed,
-                record.time_limit if time_limit is None else time_limit,
-                record.workers if workers is None else workers, record.maximize, record.maximize_choices,
-                record.difficulty)
+    made = Plan(
+        (record.request,),
+        record.method,
+        record.seed,
+        record.time_limit if time_limit is None else time_limit,
+        record.workers if workers is None else workers,
+        record.maximize,
+        record.maximize_choices,
+        record.difficulty,
+    )
     return _checked(made, record.request)
 
 
@@ -248,13 +325,22 @@ def _checked(made: Plan, request: LayoutRequest) -> Plan:
     validate(request)
     whole(made.seed, "--seed", 0, MAX_SEED)
     if made.seed + made.count - 1 > MAX_SEED:
-        raise DesignerError(f"--seed {made.seed} with --count {made.count}: the last level's seed would pass {MAX_SEED}")
+        raise DesignerError(
+            f"--seed {made.seed} with --count {made.count}: the last level's seed would pass {MAX_SEED}"
+        )
     seconds(made.time_limit, "--time-limit")
-    method = get(made.method)  # a name from a page or a record is input like any other: one line if unknown
-    for asked, name in ((made.maximize, "--maximize"), (made.maximize_choices, "--maximize-choices")):
+    method = get(
+        made.method
+    )  # a name from a page or a record is input like any other: one line if unknown
+    for asked, name in (
+        (made.maximize, "--maximize"),
+        (made.maximize_choices, "--maximize-choices"),
+    ):
         if asked and not method.can_maximize:
-            raise DesignerError(f"{name} needs --method {designer_names()} (the {made.method} generator has no "
-                                "proof of a best)")
+            raise DesignerError(
+                f"{name} needs --method {designer_names()} (the {made.method} generator has no "
+                "proof of a best)"
+            )
     return made
 
 
@@ -268,8 +354,11 @@ def check(made: Plan, output: LevelOutput) -> list[Path]:
         raise DesignerError("use either -o FILE (one level) or --out DIR (a pack), not both")
     if output.folder is not None:
         suffix = "json" if output.fmt == "json" else "txt"
-        return files.check_folder(output.folder, [f"level-{k + 1:03d}.{suffix}" for k in range(made.count)],
-                                  force=output.force)
+        return files.check_folder(
+            output.folder,
+            [f"level-{k + 1:03d}.{suffix}" for k in range(made.count)],
+            force=output.force,
+        )
     if output.file is not None and output.file != "-":
         files.check_file(output.file, force=output.force)
     return []
@@ -281,15 +370,25 @@ def level_text(found, fmt: str) -> str:
 
     if found.room is not None:  # doors as their digits; the JSON room with every route's analysis
         if fmt == "json":
-            return format_json(room_to_json(found.room, generator=found.generator, report=found.routes))
+            return format_json(
+                room_to_json(found.room, generator=found.generator, report=found.routes)
+            )
         return str(found.room) + "\n"
     if fmt == "json":
-        return format_json(level_to_json(found.level, generator=found.generator, report=found.analysis))
+        return format_json(
+            level_to_json(found.level, generator=found.generator, report=found.analysis)
+        )
     return str(found.level) + "\n"
 
 
-def make(made: Plan, output: LevelOutput = LevelOutput(), *, dask: str | None = None,
-         on_progress: OnProgress = no_progress, cancel: CancelToken | None = None) -> Made:
+def make(
+    made: Plan,
+    output: LevelOutput = LevelOutput(),
+    *,
+    dask: str | None = None,
+    on_progress: OnProgress = no_progress,
+    cancel: CancelToken | None = None,
+) -> Made:
     """Design every level of the plan, each verified, and write them where ``output`` says (a
     pack's files as each level arrives). ``dask`` runs the exhaustive search's shards, or a pack's
     levels, on a cluster. Progress: one step per level, the label saying the level's stage and
@@ -313,12 +412,24 @@ def make(made: Plan, output: LevelOutput = LevelOutput(), *, dask: str | None = 
             stack.enter_context(files.folder(output.folder))
         count = made.count
         level_by_level = not designed_on_cluster(executor, count, made.method)
-        steps = Steps(on_progress, count, "designing")  # a step: a level done, here or on the cluster
-        pack = design_pack(list(made.requests) if count > 1 else made.requests[0], count, seed=made.seed,
-                           time_limit=made.time_limit, workers=made.workers, maximize=made.maximize,
-                           method=made.method, executor=executor, progress_for=_level_progress(steps),
-                           on_cluster_level=steps.step, maximize_choices=made.maximize_choices,
-                           difficulty=made.difficulty, cancel=cancel)
+        steps = Steps(
+            on_progress, count, "designing"
+        )  # a step: a level done, here or on the cluster
+        pack = design_pack(
+            list(made.requests) if count > 1 else made.requests[0],
+            count,
+            seed=made.seed,
+            time_limit=made.time_limit,
+            workers=made.workers,
+            maximize=made.maximize,
+            method=made.method,
+            executor=executor,
+            progress_for=_level_progress(steps),
+            on_cluster_level=steps.step,
+            maximize_choices=made.maximize_choices,
+            difficulty=made.difficulty,
+            cancel=cancel,
+        )
         ordered = by_difficulty(made)
         try:
             for k, found in enumerate(pack):
@@ -360,7 +471,10 @@ def ordered_by_difficulty(designs: list, player=None) -> list:
     who = Player(*player) if player is not None else DEFAULT
     felt = [play(found.level, who).difficulty for found in designs]
     ranked = sorted(range(len(designs)), key=lambda k: (felt[k], k))
-    return [copy(designs[k], generator=designs[k].generator.but(difficulty_felt=felt[k])) for k in ranked]
+    return [
+        copy(designs[k], generator=designs[k].generator.but(difficulty_felt=felt[k]))
+        for k in ranked
+    ]
 
 
 def _level_progress(steps: Steps):

@@ -27,7 +27,9 @@ def _read(source: str):
 
     if str(source) != "-" and Path(source).is_dir():
         return read_levels(source), None
-    many = None if str(source) == "-" else read_glissade_pack(source)  # a game's file of levels: a pack
+    many = (
+        None if str(source) == "-" else read_glissade_pack(source)
+    )  # a game's file of levels: a pack
     if many is not None:
         return many, None
     one = read_level_file_or_room(source)
@@ -47,9 +49,17 @@ def _unsolvable(entry) -> str | None:
     from designer.core.room import Room
 
     if isinstance(entry.level, Room):
-        lost = [f"{a}:{b}" for a, b in entry.level.routes() if not is_solvable(entry.level.route(a, b))]
-        return f"route {lost[0]} of {entry.name} has no solution to draw (--solution)" if lost else None
-    return None if is_solvable(entry.level) else f"{entry.name} has no solution to draw (--solution)"
+        lost = [
+            f"{a}:{b}" for a, b in entry.level.routes() if not is_solvable(entry.level.route(a, b))
+        ]
+        return (
+            f"route {lost[0]} of {entry.name} has no solution to draw (--solution)"
+            if lost
+            else None
+        )
+    return (
+        None if is_solvable(entry.level) else f"{entry.name} has no solution to draw (--solution)"
+    )
 
 
 @dataclass(frozen=True)
@@ -71,13 +81,26 @@ class Written:
     def holding(self) -> str:
         """'1 level', '3 levels', '1 room', '2 levels and 1 room': what the files hold, in words."""
         plain = self.levels - self.rooms
-        parts = [f"{n} {word}{'s' if n > 1 else ''}" for n, word in ((plain, "level"), (self.rooms, "room")) if n]
+        parts = [
+            f"{n} {word}{'s' if n > 1 else ''}"
+            for n, word in ((plain, "level"), (self.rooms, "room"))
+            if n
+        ]
         return " and ".join(parts) or "no level"
 
 
-def render(source: str, output_file: str, *, solution: bool = False, moves_left: bool = False,
-           graph: bool = False, cell: int | None = None, force: bool = False, heat: bool = False,
-           player=None) -> Written:
+def render(
+    source: str,
+    output_file: str,
+    *,
+    solution: bool = False,
+    moves_left: bool = False,
+    graph: bool = False,
+    cell: int | None = None,
+    force: bool = False,
+    heat: bool = False,
+    player=None,
+) -> Written:
     """Draw a level (or a pack folder, as one contact sheet) as SVG or PNG, by ``output_file``'s
     suffix; with ``solution``, the fewest-moves path (``RequestNotMet`` when a level has none);
     with ``heat``, where the model's ``player`` (``designer.analysis.player``) rests, one level only."""
@@ -87,25 +110,33 @@ def render(source: str, output_file: str, *, solution: bool = False, moves_left:
 
     suffix = Path(output_file).suffix.lower()
     if suffix not in PICTURE_SUFFIXES:
-        raise DesignerError(f"-o {output_file}: unknown picture format {suffix or '(no suffix)'!r}; "
-                            "use .svg or .png")
+        raise DesignerError(
+            f"-o {output_file}: unknown picture format {suffix or '(no suffix)'!r}; "
+            "use .svg or .png"
+        )
     output.check_file(output_file, force=force)
     if heat and (is_cave_source(source) or Path(source).is_dir()):
-        raise DesignerError("--heat draws one level with one start and one goal, not a cave or a pack")
+        raise DesignerError(
+            "--heat draws one level with one start and one goal, not a cave or a pack"
+        )
     if is_cave_source(source):
         from designer.ops.caves import render_plan
 
         if moves_left or graph:
-            raise DesignerError("--moves-left and --graph draw a level; a cave is drawn as its floor plan (--solution: "
-                                "the way through)")
+            raise DesignerError(
+                "--moves-left and --graph draw a level; a cave is drawn as its floor plan (--solution: "
+                "the way through)"
+            )
         data = render_plan(source, cell=cell, way=solution, png=suffix == ".png")
         output.write(output_file, data, force=force)
         return Written([output_file], 1)
     levels, room = _read(source)
     if room is not None:  # each door numbered, each route's path in a colour of its own
         if moves_left or graph or heat:
-            raise DesignerError("--moves-left, --graph and --heat draw a level with one start and one goal, not a room's "
-                                f"{len(room.doors)} doors")
+            raise DesignerError(
+                "--moves-left, --graph and --heat draw a level with one start and one goal, not a room's "
+                f"{len(room.doors)} doors"
+            )
         try:
             drawing = picture.draw_room(room, cell=cell or picture.DEFAULT_CELL, solution=solution)
         except ValueError as exc:
@@ -116,8 +147,10 @@ def render(source: str, output_file: str, *, solution: bool = False, moves_left:
             raise RequestNotMet(f"unsolvable: {unsolvable[0]}")
         rooms = [entry.name for entry in levels if isinstance(entry.level, Room)]
         if rooms and (moves_left or graph):
-            raise DesignerError(f"--moves-left and --graph draw levels with one start and one goal: {rooms[0]} is "
-                                "a room with several doors")
+            raise DesignerError(
+                f"--moves-left and --graph draw levels with one start and one goal: {rooms[0]} is "
+                "a room with several doors"
+            )
         if len(levels) == 1 and not Path(source).is_dir():
             rests = None
             if heat:
@@ -128,18 +161,36 @@ def render(source: str, output_file: str, *, solution: bool = False, moves_left:
                     rests = play(levels[0].level, player or DEFAULT).rests
                 except LevelError as exc:
                     raise RequestNotMet(f"unsolvable: {exc}") from None
-            drawing = picture.draw_level(levels[0].level, cell=cell or picture.DEFAULT_CELL, solution=solution,
-                                         moves_left=moves_left, graph=graph, heat=rests)
+            drawing = picture.draw_level(
+                levels[0].level,
+                cell=cell or picture.DEFAULT_CELL,
+                solution=solution,
+                moves_left=moves_left,
+                graph=graph,
+                heat=rests,
+            )
         else:
-            drawing = picture.contact_sheet([(entry.name, entry.level) for entry in levels], cell=cell or 16,
-                                            solution=solution, moves_left=moves_left, graph=graph)
+            drawing = picture.contact_sheet(
+                [(entry.name, entry.level) for entry in levels],
+                cell=cell or 16,
+                solution=solution,
+                moves_left=moves_left,
+                graph=graph,
+            )
     data = picture.png_bytes(drawing) if suffix == ".png" else picture.svg_text(drawing)
     output.write(output_file, data, force=force)
     return Written.of([output_file], levels)
 
 
-def export_tiled(source: str, *, output_file: str | None = None, out: str | None = None, cell: int = 32,
-                 force: bool = False, into: str | None = None) -> Written:
+def export_tiled(
+    source: str,
+    *,
+    output_file: str | None = None,
+    out: str | None = None,
+    cell: int = 32,
+    force: bool = False,
+    into: str | None = None,
+) -> Written:
     """Tiled maps (.tmj), one per level, with their tileset image beside them: ``output_file``
     for one level, or the folder ``out``. ``paths``: the maps, then the image (a pack of levels
     and rooms: both images, the level's first). With ``into`` (a
@@ -151,7 +202,9 @@ def export_tiled(source: str, *, output_file: str | None = None, out: str | None
 
     if (output_file is None) == (out is None):
         raise DesignerError("give either -o FILE.tmj (one level) or --out DIR")
-    if str(source) != "-" and not Path(source).exists():  # before the options are read against what it holds
+    if (
+        str(source) != "-" and not Path(source).exists()
+    ):  # before the options are read against what it holds
         raise DesignerError(f"{source}: no such file")
     if is_cave_source(source):
         from designer.ops.caves import export_world
@@ -164,21 +217,36 @@ def export_tiled(source: str, *, output_file: str | None = None, out: str | None
     levels, _ = _read(source)
     rooms = [isinstance(entry.level, Room) for entry in levels]
     needed = {tiled.tileset_for(entry.level) for entry in levels}
-    tilesets = [one for one in tiled.TILESETS if one in needed]  # the images a pack needs, in a fixed order
+    tilesets = [
+        one for one in tiled.TILESETS if one in needed
+    ]  # the images a pack needs, in a fixed order
     if output_file is not None:
         if len(levels) > 1:
             raise DesignerError(f"{source} holds {len(levels)} levels: use --out DIR for a pack")
         if Path(output_file).suffix.lower() not in (".tmj", ".json"):
-            raise DesignerError(f"-o {output_file}: a Tiled map is written as FILE.tmj (or FILE.json)")
+            raise DesignerError(
+                f"-o {output_file}: a Tiled map is written as FILE.tmj (or FILE.json)"
+            )
         maps = [output.check_file(output_file, force=force)]
-        images = [output.check_file(output.beside(maps[0], name), force=force, option="-o") for name, _ in tilesets]
+        images = [
+            output.check_file(output.beside(maps[0], name), force=force, option="-o")
+            for name, _ in tilesets
+        ]
     else:
         names = [f"{entry.name}.tmj" for entry in levels] + [name for name, _ in tilesets]
         assert out is not None  # one of the two, as checked above
         paths = output.check_folder(out, names, force=force)
-        maps, images = paths[:len(levels)], paths[len(levels):]
-    documents = [json.dumps(tiled.room_to_tiled(entry.level, cell=cell) if room else
-                            tiled.to_tiled_file(entry, cell=cell), indent=1) + "\n" for entry, room in zip(levels, rooms)]
+        maps, images = paths[: len(levels)], paths[len(levels) :]
+    documents = [
+        json.dumps(
+            tiled.room_to_tiled(entry.level, cell=cell)
+            if room
+            else tiled.to_tiled_file(entry, cell=cell),
+            indent=1,
+        )
+        + "\n"
+        for entry, room in zip(levels, rooms)
+    ]
     with ExitStack() as stack:
         if out is not None:
             stack.enter_context(output.folder(out))
@@ -189,7 +257,9 @@ def export_tiled(source: str, *, output_file: str | None = None, out: str | None
     return Written.of([*maps, *images], levels)
 
 
-def _export_into(source: str, into: str, output_file: str | None, out: str | None, force: bool) -> Written:
+def _export_into(
+    source: str, into: str, output_file: str | None, out: str | None, force: bool
+) -> Written:
     """``export --to tiled --into MAP -o FILE``: the level written into a copy of MAP, in MAP's
     own format (JSON, or XML for a .tmx map), read back before it is written."""
     from designer.export import tiled
@@ -204,8 +274,10 @@ def _export_into(source: str, into: str, output_file: str | None, out: str | Non
     xml = Path(into).suffix.lower() in XML_SUFFIXES
     wanted = XML_SUFFIXES if xml else (".tmj", ".json")
     if Path(output_file).suffix.lower() not in wanted:
-        raise DesignerError(f"-o {output_file}: the copy of {Path(into).name} is a Tiled "
-                            f"{'XML map, written as FILE.tmx' if xml else 'JSON map, written as FILE.tmj (or FILE.json)'}")
+        raise DesignerError(
+            f"-o {output_file}: the copy of {Path(into).name} is a Tiled "
+            f"{'XML map, written as FILE.tmx' if xml else 'JSON map, written as FILE.tmj (or FILE.json)'}"
+        )
     output.check_file(output_file, force=force)
     levels, _ = _read(source)
     if len(levels) > 1:

@@ -81,8 +81,13 @@ class Imported:
         if self.source.coins_as in ("items", "coins") and self.replayed is not None:
             return f"not a glissade solution ({self.replayed})"
         assert self.stops is not None  # solved, above
-        verdict = "par" if self.stops == self.par else "shorter than its par" if self.stops < self.par \
+        verdict = (
+            "par"
+            if self.stops == self.par
+            else "shorter than its par"
+            if self.stops < self.par
             else "longer than its par"
+        )
         if self.full is not None and not self.full.proven:
             verdict += f" (not proven optimal: at least {self.full.lower_bound}, {self.full.how})"
         return verdict
@@ -100,7 +105,9 @@ def checked(source, name: str | None = None, budget: float = 10.0) -> Imported:
         from designer.analysis.tour import full_clear
 
         full = full_clear(source.level, budget)
-    return Imported(name or file_name(source.index, source.name), source, report.solution, report, full)
+    return Imported(
+        name or file_name(source.index, source.name), source, report.solution, report, full
+    )
 
 
 def read_glissade(path: str, coins: str = "coins") -> list[Imported]:
@@ -113,8 +120,10 @@ def read_glissade(path: str, coins: str = "coins") -> list[Imported]:
     try:
         text = decode_text(data)
         if not text.lstrip().startswith(("[", "{")):
-            raise LevelError("not glissade's levels: its levels.json, a JSON list of objects with \"data\" rows, "
-                             "was expected")
+            raise LevelError(
+                'not glissade\'s levels: its levels.json, a JSON list of objects with "data" rows, '
+                "was expected"
+            )
         return [checked(one) for one in glissade.read_levels(load_json(text), coins)]
     except LevelError as exc:
         raise LevelError(f"{path}: {exc}") from None
@@ -145,7 +154,14 @@ def write_glissade(found: list[Imported], out: str, *, force: bool = False) -> l
     with ExitStack() as stack:
         stack.enter_context(output.folder(out))
         for path, one in zip(paths, found):
-            output.write(path, dumps(one.source.level, generator=glissade.record(one.source), report=one.report,
-                                     stars=_stars(one)),
-                         force=force)
+            output.write(
+                path,
+                dumps(
+                    one.source.level,
+                    generator=glissade.record(one.source),
+                    report=one.report,
+                    stars=_stars(one),
+                ),
+                force=force,
+            )
     return paths

@@ -43,7 +43,8 @@ class Analysed:
     player: Figures | None = None
     shape: Structure | None = None
     coins: CoinReport | None = None  # with coins
-    skipped: tuple = ()  # what the time limit left out: ("player" or "structure", why), each in a line
+    # what the time limit left out: ("player" or "structure", why), each in a line
+    skipped: tuple = ()
 
     def to_dict(self) -> dict:
         """The analysis object of ``analyze --json``: the level's, then ``player`` and ``structure``
@@ -65,7 +66,9 @@ class RoomSolved:
 
     room: Room
     routes: list
-    full: dict | None = None  # with coins: each route's full clear (designer.analysis.tour.FullClear), by name
+    full: dict | None = (
+        None  # with coins: each route's full clear (designer.analysis.tour.FullClear), by name
+    )
 
 
 @dataclass(frozen=True)
@@ -122,8 +125,10 @@ def full_clears(found, budget, routes: list | None = None):
         return None
     if isinstance(found, Room):
         asked = found.routes(routes)
-        return {f"{a}:{b}": full_clear(found.route(a, b), budget.share(1 / (len(asked) - k)))
-                for k, (a, b) in enumerate(asked)}
+        return {
+            f"{a}:{b}": full_clear(found.route(a, b), budget.share(1 / (len(asked) - k)))
+            for k, (a, b) in enumerate(asked)
+        }
     if isinstance(found, Level):
         return full_clear(found, budget)
     from designer.caves.coins import full_clear as cave_full_clear
@@ -148,18 +153,31 @@ def _read(source: str, routes: list | None):
     else:  # the bytes read once (standard input, a FIFO): a cave, or a level or room
         data = read_bytes(source)
         try:
-            found = _parse_cave(data) if is_cave(data) else parse_level_or_room(
-                data, None if source == "-" else Path(source).parent)
+            found = (
+                _parse_cave(data)
+                if is_cave(data)
+                else parse_level_or_room(data, None if source == "-" else Path(source).parent)
+            )
         except LevelError as exc:
             raise LevelError(exc if source == "-" else f"{source}: {exc}") from None
     if routes and not isinstance(found, Room):
-        what = "this level has one start (S) and one goal (G)" if isinstance(found, Level) else "this file holds a cave"
+        what = (
+            "this level has one start (S) and one goal (G)"
+            if isinstance(found, Level)
+            else "this file holds a cave"
+        )
         raise DesignerError(f"--route names a room's doors (1-9): {what}")
     return found
 
 
-def solve(source: str, *, by: str = "moves", routes: list | None = None, time_limit: float = 10.0,
-          budget=None) -> Solved | RoomSolved | CaveSolved:
+def solve(
+    source: str,
+    *,
+    by: str = "moves",
+    routes: list | None = None,
+    time_limit: float = 10.0,
+    budget=None,
+) -> Solved | RoomSolved | CaveSolved:
     """Read a level (a path, or - for standard input) and solve it: fewest moves (ties: least
     distance) or least distance (``by="distance"``); a level with coins, its full clear too
     (within ``time_limit`` seconds, or ``budget``, a ``Budget`` the caller started:
@@ -170,10 +188,14 @@ def solve(source: str, *, by: str = "moves", routes: list | None = None, time_li
     from designer.core.budget import Budget
     from designer.core.room import Room
 
-    budget = budget or Budget(time_limit)  # from the start: reading and the exit's solution count too
+    budget = budget or Budget(
+        time_limit
+    )  # from the start: reading and the exit's solution count too
     found = _read(source, routes)
     if isinstance(found, Room):
-        return RoomSolved(found, solve_routes(found, routes, by=by), full_clears(found, budget, routes))
+        return RoomSolved(
+            found, solve_routes(found, routes, by=by), full_clears(found, budget, routes)
+        )
     if not isinstance(found, Level):
         from designer.caves.graph import solve as solve_cave
 
@@ -181,8 +203,9 @@ def solve(source: str, *, by: str = "moves", routes: list | None = None, time_li
     return Solved(found, solve_level(found, by=by), full_clears(found, budget))
 
 
-def analyze(source: str, *, routes: list | None = None, player=None, time_limit: float = 10.0,
-            budget=None) -> Analysed | RoomAnalysed | CaveAnalysed:
+def analyze(
+    source: str, *, routes: list | None = None, player=None, time_limit: float = 10.0, budget=None
+) -> Analysed | RoomAnalysed | CaveAnalysed:
     """Read a level and analyse it: class, reversibility, min stops, SCCs, traps, figures, and
     what the model's ``player`` (``designer.analysis.player.Player``; default: the fitted one)
     costs on it. A room: each of ``routes`` (every pair of doors i < j when None), and the room
@@ -198,26 +221,41 @@ def analyze(source: str, *, routes: list | None = None, player=None, time_limit:
     who = player or model.DEFAULT
     found = _read(source, routes)
     if isinstance(found, Room):
-        return RoomAnalysed(found, analyze_routes(found, routes), full_clears(found, budget, routes))
+        return RoomAnalysed(
+            found, analyze_routes(found, routes), full_clears(found, budget, routes)
+        )
     if not isinstance(found, Level):
         from designer.caves.graph import analyze as analyze_cave
         from designer.caves.graph import played
 
         cave_report = analyze_cave(found)
-        return CaveAnalysed(found, cave_report, played(found, who) if cave_report.way is not None else None,
-                            full_clears(found, budget))
+        return CaveAnalysed(
+            found,
+            cave_report,
+            played(found, who) if cave_report.way is not None else None,
+            full_clears(found, budget),
+        )
     _analysis_fits(found, budget)
-    budget = budget.within(budget.left() - REPORT_CELL_SECONDS * found.height * found.width)  # the report's
+    budget = budget.within(
+        budget.left() - REPORT_CELL_SECONDS * found.height * found.width
+    )  # the report's
     report = analyze_level(found)
     figures = shape = None
     skipped = []
     for what, cost in (("player", PLAYER_SECONDS), ("structure", STRUCTURE_SECONDS)):
         if what == "player" and report.min_stops is None:
             continue
-        needs = cost * report.resting_cells  # the exact figures take about this long, and grow faster
+        needs = (
+            cost * report.resting_cells
+        )  # the exact figures take about this long, and grow faster
         if needs > LATER_SHARE * budget.left():
-            skipped.append((what, f"not worked out: its {report.resting_cells:,} resting states take about "
-                                  f"{needs:.0f} s, more than the time left (--time-limit)"))
+            skipped.append(
+                (
+                    what,
+                    f"not worked out: its {report.resting_cells:,} resting states take about "
+                    f"{needs:.0f} s, more than the time left (--time-limit)",
+                )
+            )
         elif what == "player":
             figures = model.play(found, who)
         else:
@@ -245,8 +283,10 @@ def _analysis_fits(level: Level, budget) -> None:
     if needs > budget.left():
         from designer.core.errors import RequestNotMet
 
-        raise RequestNotMet(f"time limit reached: the move graph of {resting:,} resting states takes about "
-                            f"{needs:.0f} s to analyse, more than --time-limit leaves ({budget.left():.1f} s)")
+        raise RequestNotMet(
+            f"time limit reached: the move graph of {resting:,} resting states takes about "
+            f"{needs:.0f} s to analyse, more than --time-limit leaves ({budget.left():.1f} s)"
+        )
 
 
 #: What printing the analysis of a level costs a cell, kept back from the budget (a million cells:
@@ -317,42 +357,79 @@ def figures(rows: list[str]) -> dict:
     plain = [row.replace("?", ".") for row in rows]
     items: list = []
     coins: list = []
-    terrain, starts, goals, doors = scan_rows(plain, CANONICAL, items, coins)  # its errors are one line each
+    terrain, starts, goals, doors = scan_rows(
+        plain, CANONICAL, items, coins
+    )  # its errors are one line each
     height, width = terrain.shape
     if starts and goals and not doors:
-        level = Level(terrain, starts[0], goals[0], items=tuple(items), coins=tuple(coins)) \
-            if len(starts) == len(goals) == 1 else None
+        level = (
+            Level(terrain, starts[0], goals[0], items=tuple(items), coins=tuple(coins))
+            if len(starts) == len(goals) == 1
+            else None
+        )
         found = [("S:G", level, analyze_level(level))] if level is not None else []
-    elif len(doors) >= 2 and not (starts or goals) and all(len(cells) == 1 for cells in doors.values()):
-        room = Room(terrain, tuple((number, cells[0]) for number, cells in doors.items()), items=tuple(items),
-                    coins=tuple(coins))
+    elif (
+        len(doors) >= 2
+        and not (starts or goals)
+        and all(len(cells) == 1 for cells in doors.values())
+    ):
+        room = Room(
+            terrain,
+            tuple((number, cells[0]) for number, cells in doors.items()),
+            items=tuple(items),
+            coins=tuple(coins),
+        )
         found = [(one.name, one.level, one.analysis) for one in analyze_routes(room).routes]
     else:
         found = []
     routes = []
     for name, level, analysis in found:
-        routes.append({"route": name, "solvable": analysis.min_stops is not None, "min_stops": analysis.min_stops,
-                       "class": analysis.solvability, "reversible": analysis.reversible,
-                       "options": analysis.options, "rail_stops": analysis.rail_stops,
-                       "path": [list(cell) for cell in analysis.solution.path] if analysis.solution else [],
-                       "traps": sorted({tuple(cell[:2]) for cell in analysis.trap_cells}),
-                       "moves_left": sorted([r, c, left] for (r, c, *taken), left in analysis.remaining.items()
-                                            if not any(taken)),
-                       "start": list(level.start), "goal": list(level.goal),
-                       "items": [{"cell": list(item.cell), "adds": item.adds} for item in analysis.items]
-                       if analysis.solution else [{"cell": list(cell), "adds": None} for cell in level.items],
-                       "stars": Stars.default(analysis.min_stops).to_json()
-                       if analysis.solution and analysis.min_stops is not None else None,
-                       "difficulty": _difficulty(level) if analysis.solution else None})
+        routes.append(
+            {
+                "route": name,
+                "solvable": analysis.min_stops is not None,
+                "min_stops": analysis.min_stops,
+                "class": analysis.solvability,
+                "reversible": analysis.reversible,
+                "options": analysis.options,
+                "rail_stops": analysis.rail_stops,
+                "path": [list(cell) for cell in analysis.solution.path]
+                if analysis.solution
+                else [],
+                "traps": sorted({tuple(cell[:2]) for cell in analysis.trap_cells}),
+                "moves_left": sorted(
+                    [r, c, left]
+                    for (r, c, *taken), left in analysis.remaining.items()
+                    if not any(taken)
+                ),
+                "start": list(level.start),
+                "goal": list(level.goal),
+                "items": [{"cell": list(item.cell), "adds": item.adds} for item in analysis.items]
+                if analysis.solution
+                else [{"cell": list(cell), "adds": None} for cell in level.items],
+                "stars": Stars.default(analysis.min_stops).to_json()
+                if analysis.solution and analysis.min_stops is not None
+                else None,
+                "difficulty": _difficulty(level) if analysis.solution else None,
+            }
+        )
     free = sum(row.count("?") for row in rows)
-    if free and routes:  # what a fill can still make of each route, not a judgement of free cells as ice
+    if (
+        free and routes
+    ):  # what a fill can still make of each route, not a judgement of free cells as ice
         reach = fill_bounds(rows)
         for route in routes:
             route["fill"] = reach.get(route["route"])
     ends = "doors" if doors else "ends"
-    return {"height": height, "width": width, "routes": routes, "ends": ends if found else None,
-            "free": free, "doors": sorted(int(d) for d in doors) if doors else [],
-            "note": None if found else _why_no_route(starts, goals, doors)}
+    return {
+        "height": height,
+        "width": width,
+        "routes": routes,
+        "ends": ends if found else None,
+        "free": free,
+        "doors": sorted(int(d) for d in doors) if doors else [],
+        "note": None if found else _why_no_route(starts, goals, doors),
+    }
 
 
 def _difficulty(level: Level) -> float | None:
@@ -385,14 +462,19 @@ def fill_bounds(rows: list[str]) -> dict:
         request = request_for(MakeOptions(template=tuple(rows), min_stops=1))
     except DesignerError:
         return {}
-    named = ([(f"{band.a}:{band.b}", request.route_request(band)) for band in request.route_bands]
-             if request.is_room else [("S:G", request)])
+    named = (
+        [(f"{band.a}:{band.b}", request.route_request(band)) for band in request.route_bands]
+        if request.is_room
+        else [("S:G", request)]
+    )
     found = {}
     for name, one in named:  # the sketch's rocks are drawn: the parity bound takes ends beside them
         odd_only = bounds.parity(replace(one, min_stops=2, max_stops=2), drawn=True) is not None
         even_only = bounds.parity(replace(one, min_stops=1, max_stops=1), drawn=True) is not None
-        found[name] = {"at_most": bounds.most_stops(one),
-                       "parity": "odd" if odd_only else "even" if even_only else None}
+        found[name] = {
+            "at_most": bounds.most_stops(one),
+            "parity": "odd" if odd_only else "even" if even_only else None,
+        }
     return found
 
 

@@ -36,7 +36,9 @@ def pack_levels(source: str) -> list:
     from designer.ops.exports import _read, is_cave_source
 
     if is_cave_source(source):
-        raise DesignerError(f"--pack {source}: a cave's playtests are not read (a pack of levels or rooms is)")
+        raise DesignerError(
+            f"--pack {source}: a cave's playtests are not read (a pack of levels or rooms is)"
+        )
     files, _ = _read(source)
     return page_levels([(item.name, item.level) for item in files])
 
@@ -71,7 +73,13 @@ def playtest(logs: list[str], pack: str, *, player=None, fit: bool = False) -> P
     chosen, report = player or model.DEFAULT, None
     if fit:
         chosen, report = playtests.fit(replayed, levels, chosen)
-    return Playtested(levels, replayed, playtests.predicted_beside_observed(replayed, levels, chosen), chosen, report)
+    return Playtested(
+        levels,
+        replayed,
+        playtests.predicted_beside_observed(replayed, levels, chosen),
+        chosen,
+        report,
+    )
 
 
 def player_file(found: Playtested) -> str:
@@ -79,8 +87,10 @@ def player_file(found: Playtested) -> str:
     obj = found.player.to_json()
     from designer.studies.playtests import rounded
 
-    obj["fit"] = {**(found.fit or {}), "levels": [rounded(one) for one in found.compared
-                                                  if one["observed_moves"] is not None]}
+    obj["fit"] = {
+        **(found.fit or {}),
+        "levels": [rounded(one) for one in found.compared if one["observed_moves"] is not None],
+    }
     return json.dumps(obj, indent=2) + "\n"
 
 
@@ -93,21 +103,35 @@ def lines(found: Playtested) -> list[str]:
             out.append(f"{name}: no players")
             continue
         q = stats.to_json()
-        moves = "-" if q["moves"] is None else (f"median {q['moves'][1]:g} [{q['moves'][0]:g}-{q['moves'][2]:g}], "
-                                                f"mean {seen['observed_moves']:.1f}")
-        secs = "-" if q["seconds"] is None else f"{q['seconds'][1]:.0f} s [{q['seconds'][0]:.0f}-{q['seconds'][2]:.0f}]"
+        moves = (
+            "-"
+            if q["moves"] is None
+            else (
+                f"median {q['moves'][1]:g} [{q['moves'][0]:g}-{q['moves'][2]:g}], "
+                f"mean {seen['observed_moves']:.1f}"
+            )
+        )
+        secs = (
+            "-"
+            if q["seconds"] is None
+            else f"{q['seconds'][1]:.0f} s [{q['seconds'][0]:.0f}-{q['seconds'][2]:.0f}]"
+        )
         over = "-" if q["over_par"] is None else f"+{q['over_par'][1]:g}"
         quits = ", ".join(f"{tuple(cell)} x{n}" for cell, n in q["quit_at"]) or "nowhere"
         predicted = "-" if seen["predicted_moves"] is None else f"{seen['predicted_moves']:.1f}"
-        out.append(f"{name}: {stats.players} player{'s' * (stats.players != 1)}, "
-                   f"{stats.share_finished:.0%} finished; moves {moves} (the model's mean {predicted}), time {secs}, "
-                   f"over par {over}; restarts {q['restarts']:.2f}, undos {q['undos']:.2f}, hints "
-                   f"{q['hints']:.2f} a player, solver {stats.solver}; quit at {quits}")
+        out.append(
+            f"{name}: {stats.players} player{'s' * (stats.players != 1)}, "
+            f"{stats.share_finished:.0%} finished; moves {moves} (the model's mean {predicted}), time {secs}, "
+            f"over par {over}; restarts {q['restarts']:.2f}, undos {q['undos']:.2f}, hints "
+            f"{q['hints']:.2f} a player, solver {stats.solver}; quit at {quits}"
+        )
     if found.replayed.skipped:
         names = ", ".join(shown(name) for name in sorted(found.replayed.skipped)[:5])
         count = sum(found.replayed.skipped.values())
-        out.append(f"skipped {count} event{'s' * (count != 1)} of {len(found.replayed.skipped)} level"
-                   f"{'s' * (len(found.replayed.skipped) != 1)} not in the pack: {names}")
+        out.append(
+            f"skipped {count} event{'s' * (count != 1)} of {len(found.replayed.skipped)} level"
+            f"{'s' * (len(found.replayed.skipped) != 1)} not in the pack: {names}"
+        )
     return out
 
 
@@ -118,22 +142,31 @@ def report_page(found: Playtested, title: str = "ice-designer playtest") -> str:
 
     from designer.export.picture import draw_level, svg_text
 
-    parts = [f"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title>"
-             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><style>"
-             "body{font:15px/1.4 sans-serif;margin:16px;color:#1d2a36;background:#eef5f9}"
-             ".level{display:inline-block;vertical-align:top;margin:0 16px 20px 0;max-width:100%}"
-             "svg{max-width:100%;height:auto}.maps{display:flex;gap:8px;flex-wrap:wrap}</style></head><body>",
-             f"<h1>{html.escape(title)}</h1>", _curve_svg(found), "<ul>"]
+    parts = [
+        f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
+        '<meta name="viewport" content="width=device-width, initial-scale=1"><style>'
+        "body{font:15px/1.4 sans-serif;margin:16px;color:#1d2a36;background:#eef5f9}"
+        ".level{display:inline-block;vertical-align:top;margin:0 16px 20px 0;max-width:100%}"
+        "svg{max-width:100%;height:auto}.maps{display:flex;gap:8px;flex-wrap:wrap}</style></head><body>",
+        f"<h1>{html.escape(title)}</h1>",
+        _curve_svg(found),
+        "<ul>",
+    ]
     parts += [f"<li>{html.escape(line)}</li>" for line in lines(found)]
     parts.append("</ul>")
     for (name, level), stats in zip(found.pack, found.replayed.levels):
         rests = {cell: float(n) for cell, n in stats.rests.items()}
         restarts = {cell: float(n) for cell, n in stats.restarted_at.items()}
         cell = max(8, min(24, 480 // max(level.width, 1)))
-        maps = [f"<figure><figcaption>{what}</figcaption>{svg_text(draw_level(level, cell=cell, heat=heat or None))}"
-                "</figure>" for what, heat in (("where players rested", rests), ("where they restarted", restarts))]
-        parts.append(f"<section class=\"level\"><h2>{html.escape(name)}</h2><p>{stats.players} players, "
-                     f"{stats.share_finished:.0%} finished</p><div class=\"maps\">{''.join(maps)}</div></section>")
+        maps = [
+            f"<figure><figcaption>{what}</figcaption>{svg_text(draw_level(level, cell=cell, heat=heat or None))}"
+            "</figure>"
+            for what, heat in (("where players rested", rests), ("where they restarted", restarts))
+        ]
+        parts.append(
+            f'<section class="level"><h2>{html.escape(name)}</h2><p>{stats.players} players, '
+            f'{stats.share_finished:.0%} finished</p><div class="maps">{"".join(maps)}</div></section>'
+        )
     parts.append("</body></html>\n")
     return "".join(parts)
 
@@ -145,23 +178,32 @@ def _curve_svg(found: Playtested) -> str:
 
     n = len(found.pack)
     width, height, pad = max(320, 40 * n), 220, 30
-    series = {"observed": ("#d9433b", [one["observed_difficulty"] for one in found.compared]),
-              "predicted": ("#1d6fb8", [one["predicted_difficulty"] for one in found.compared]),
-              "asked (par)": ("#888", [scale(stats.par) if stats.par > 0 else None for stats in found.replayed.levels])}
-    out = [f"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" role=\"img\" "
-           f"aria-label=\"the pack's curve\"><rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>"]
+    series = {
+        "observed": ("#d9433b", [one["observed_difficulty"] for one in found.compared]),
+        "predicted": ("#1d6fb8", [one["predicted_difficulty"] for one in found.compared]),
+        "asked (par)": (
+            "#888",
+            [scale(stats.par) if stats.par > 0 else None for stats in found.replayed.levels],
+        ),
+    }
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
+        f'aria-label="the pack\'s curve"><rect width="100%" height="100%" fill="#fff"/>'
+    ]
     x = lambda k: pad + (width - 2 * pad) * (k / max(1, n - 1))  # noqa: E731
     y = lambda v: height - pad - (height - 2 * pad) * (v - 1) / 9  # noqa: E731
     for v in (1, 4, 7, 10):
-        out.append(f"<text x=\"4\" y=\"{y(v) + 4:.0f}\" font-size=\"11\">{v}</text>")
+        out.append(f'<text x="4" y="{y(v) + 4:.0f}" font-size="11">{v}</text>')
     for k, (label, (colour, values)) in enumerate(series.items()):
         points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values) if v is not None)
-        out.append(f"<polyline fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\" points=\"{points}\" class=\"curve\"/>")
-        out.append(f"<text x=\"{pad + 110 * k}\" y=\"16\" font-size=\"12\" fill=\"{colour}\">{label}</text>")
+        out.append(
+            f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{points}" class="curve"/>'
+        )
+        out.append(
+            f'<text x="{pad + 110 * k}" y="16" font-size="12" fill="{colour}">{label}</text>'
+        )
     out.append("</svg>")
     return "".join(out)
-
-
 
 
 class Behind(Exception):
@@ -193,8 +235,10 @@ class Live:
         self.pack = page_levels(levels)
         self.page = page(levels, title=title, sink=sink)
         self.replaying = Replay(self.pack)
-        self.header = (self.replaying.pack_id, tuple((name, ident) for (name, _), ident in
-                                                     zip(self.pack, self.replaying.ids)))
+        self.header = (
+            self.replaying.pack_id,
+            tuple((name, ident) for (name, _), ident in zip(self.pack, self.replaying.ids)),
+        )
         self.events: list = []
         self.have: dict[str, int] = {}  # visit -> its lines taken
         self._figures: tuple[int, dict] | None = None
@@ -214,13 +258,19 @@ class Live:
         if not lines:  # nothing to take: a visit is known by its lines, never by a request alone
             return have
         if len(self.events) + len(lines) > MAX_LIVE_LINES:
-            raise DesignerError(f"the playtest holds its most lines ({MAX_LIVE_LINES:,}): save it and start another")
-        events = [event_of(obj, "the page", have + k + 1, len(self.pack)) for k, obj in enumerate(lines)]
+            raise DesignerError(
+                f"the playtest holds its most lines ({MAX_LIVE_LINES:,}): save it and start another"
+            )
+        events = [
+            event_of(obj, "the page", have + k + 1, len(self.pack)) for k, obj in enumerate(lines)
+        ]
         if any(event.visit != visit for event in events):
             raise DesignerError("the page's lines name another visit than their own")
         try:
             self.replaying.add("the page", Log(*self.header, tuple(events)), continuing=True)
-        except DesignerError:  # all or nothing: the lines taken before, replayed again without these
+        except (
+            DesignerError
+        ):  # all or nothing: the lines taken before, replayed again without these
             from designer.studies.playtests import Replay
 
             self.replaying = Replay(self.pack)
@@ -238,7 +288,12 @@ class Live:
 
         chosen = player or model.DEFAULT
         replayed = self.replaying.result()
-        return Playtested(self.pack, replayed, playtests.predicted_beside_observed(replayed, self.pack, chosen), chosen)
+        return Playtested(
+            self.pack,
+            replayed,
+            playtests.predicted_beside_observed(replayed, self.pack, chosen),
+            chosen,
+        )
 
     def figures(self) -> dict:
         """The studio's live view: lines and visits so far, ``playtest``'s lines, and per level
@@ -247,10 +302,18 @@ class Live:
 
         if self._figures is None or self._figures[0] != len(self.events):
             found = self.found()
-            self._figures = (len(self.events), {
-                "lines": len(self.events), "visits": len(self.have), "report": lines(found),
-                "levels": [{**stats.to_json(), **rounded(seen)}
-                           for stats, seen in zip(found.replayed.levels, found.compared)]})
+            self._figures = (
+                len(self.events),
+                {
+                    "lines": len(self.events),
+                    "visits": len(self.have),
+                    "report": lines(found),
+                    "levels": [
+                        {**stats.to_json(), **rounded(seen)}
+                        for stats, seen in zip(found.replayed.levels, found.compared)
+                    ],
+                },
+            )
         return self._figures[1]
 
     def log_text(self) -> str:

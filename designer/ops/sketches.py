@@ -60,7 +60,9 @@ def _filled(rows: list[str]):
     """The level or room a sketch with no free cell left is."""
     free = sum(row.count("?") for row in sized(rows))
     if free:
-        raise DesignerError(f"{free} free cell{'s are' if free > 1 else ' is'} not filled yet: fill them, or paint them")
+        raise DesignerError(
+            f"{free} free cell{'s are' if free > 1 else ' is'} not filled yet: fill them, or paint them"
+        )
     return parse_level_or_room("\n".join(rows))
 
 
@@ -80,14 +82,18 @@ def into_map_text(document: object, rows: list[str]) -> str:
     their other layers, tilesets and properties kept."""
     from designer.export.tiled import into_map_text
 
-    user = map_from_text(document, None) if isinstance(document, str) else map_from_document(document)
+    user = (
+        map_from_text(document, None) if isinstance(document, str) else map_from_document(document)
+    )
     try:
         return into_map_text(user, _filled(rows))
     except ValueError as exc:
         raise DesignerError(str(exc)) from None
 
 
-def picture(rows: list[str], *, fmt: str = "svg", solution: bool = False, graph: bool = False) -> bytes:
+def picture(
+    rows: list[str], *, fmt: str = "svg", solution: bool = False, graph: bool = False
+) -> bytes:
     """A filled sketch drawn as ``render`` draws a file: SVG text or PNG bytes; ``solution`` draws
     the fewest-moves path (each route's, for a room), ``graph`` the move graph (a level's)."""
     from designer.core.errors import RequestNotMet
@@ -99,7 +105,9 @@ def picture(rows: list[str], *, fmt: str = "svg", solution: bool = False, graph:
     try:
         if isinstance(found, Room):
             if graph:
-                raise DesignerError("the move graph is drawn for a level with one start and one goal, not a room")
+                raise DesignerError(
+                    "the move graph is drawn for a level with one start and one goal, not a room"
+                )
             drawing = pictures.draw_room(found, solution=solution)
         else:
             drawing = pictures.draw_level(found, solution=solution, graph=graph)
@@ -130,6 +138,13 @@ def tiled_files(rows: list[str], cell: int = 32) -> dict:
 
     found = _filled(rows)
     name, kinds = tiled.tileset_for(found)
-    document = tiled.room_to_tiled(found, cell=cell) if isinstance(found, Room) else tiled.to_tiled(found, cell=cell)
-    return {"map": json.dumps(document, indent=1) + "\n", "image": pictures.png_bytes(pictures.tileset(cell, kinds)),
-            "image_name": name}
+    document = (
+        tiled.room_to_tiled(found, cell=cell)
+        if isinstance(found, Room)
+        else tiled.to_tiled(found, cell=cell)
+    )
+    return {
+        "map": json.dumps(document, indent=1) + "\n",
+        "image": pictures.png_bytes(pictures.tileset(cell, kinds)),
+        "image_name": name,
+    }

@@ -28,9 +28,20 @@ def check_plot(plot_file: str | None, force: bool) -> None:
         need("matplotlib", "plot")
 
 
-def compare(request: LayoutRequest, targets: list[int], seeds: list[int], budget: float, methods: tuple[str, ...],
-            *, workers: int | None = None, keep_levels: bool = False, plot_file: str | None = None,
-            force: bool = False, on_progress: OnProgress = no_progress, cancel: CancelToken | None = None) -> dict:
+def compare(
+    request: LayoutRequest,
+    targets: list[int],
+    seeds: list[int],
+    budget: float,
+    methods: tuple[str, ...],
+    *,
+    workers: int | None = None,
+    keep_levels: bool = False,
+    plot_file: str | None = None,
+    force: bool = False,
+    on_progress: OnProgress = no_progress,
+    cancel: CancelToken | None = None,
+) -> dict:
     """Run ``methods`` side by side on ``request`` at each target and seed, ``budget`` seconds
     each (``designer.studies.compare``): the result as a plain dict; with ``plot_file``, a PNG of
     time to a level against K."""
@@ -40,16 +51,27 @@ def compare(request: LayoutRequest, targets: list[int], seeds: list[int], budget
 
     unknown = [m for m in methods if m not in comparison.METHODS]
     if unknown or not methods:
-        raise DesignerError(f"unknown method {unknown[0] if unknown else '(none)'}: "
-                            f"choose from {', '.join(comparison.METHODS)}")
+        raise DesignerError(
+            f"unknown method {unknown[0] if unknown else '(none)'}: "
+            f"choose from {', '.join(comparison.METHODS)}"
+        )
     validate(request)
     seconds(budget, "--budget")
     for seed in (min(seeds, default=0), max(seeds, default=0)):
         whole(seed, "--seeds", 0, MAX_SEED)
     check_plot(plot_file, force)
     steps = Steps(on_progress, len(targets) * len(seeds) * len(methods), "designing")
-    result = comparison.compare(request, targets, seeds, budget, methods, workers=workers, keep_levels=keep_levels,
-                                on_run=steps.step, cancel=cancel)
+    result = comparison.compare(
+        request,
+        targets,
+        seeds,
+        budget,
+        methods,
+        workers=workers,
+        keep_levels=keep_levels,
+        on_run=steps.step,
+        cancel=cancel,
+    )
     if plot_file is not None:
         buffer = io.BytesIO()
         comparison.plot(result, buffer)
@@ -65,9 +87,20 @@ class FrontMade:
     as_json: dict
 
 
-def pareto(request: LayoutRequest, time_limit: float, *, seed: int = 0, workers: int | None = None,
-           out: str | None = None, plot_file: str | None = None, force: bool = False, dask: str | None = None,
-           on_progress: OnProgress = no_progress, cancel: CancelToken | None = None, axis: str = "options") -> FrontMade:
+def pareto(
+    request: LayoutRequest,
+    time_limit: float,
+    *,
+    seed: int = 0,
+    workers: int | None = None,
+    out: str | None = None,
+    plot_file: str | None = None,
+    force: bool = False,
+    dask: str | None = None,
+    on_progress: OnProgress = no_progress,
+    cancel: CancelToken | None = None,
+    axis: str = "options",
+) -> FrontMade:
     """The Pareto front over (min stops, options along the solution) in ``request``'s layout
     space (``designer.studies.pareto``), within ``time_limit`` seconds for the whole (plot
     included): with ``out``, level-NNN.txt and front.json written there; with ``plot_file``,
@@ -81,16 +114,26 @@ def pareto(request: LayoutRequest, time_limit: float, *, seed: int = 0, workers:
     validate(request)
     if axis not in ("options", "difficulty"):
         raise DesignerError(f"--axis is options or difficulty, not {axis!r}")
-    if request.is_room:  # a front of (min stops, options) is one start and goal's: a room has one per route
-        raise DesignerError("pareto draws the front of levels with one start and one goal; a template with doors "
-                            "(a room) is designed with make (--maximize-choices counts every route)")
+    if (
+        request.is_room
+    ):  # a front of (min stops, options) is one start and goal's: a room has one per route
+        raise DesignerError(
+            "pareto draws the front of levels with one start and one goal; a template with doors "
+            "(a room) is designed with make (--maximize-choices counts every route)"
+        )
     seconds(time_limit, "--time-limit")
     whole(seed, "--seed", 0, MAX_SEED)
     check_plot(plot_file, force)
     if out is not None:
-        names = [f"level-{k + 1:03d}.txt" for k in range(front_search.most_runs(time_limit))] + ["front.json"]
+        names = [f"level-{k + 1:03d}.txt" for k in range(front_search.most_runs(time_limit))] + [
+            "front.json"
+        ]
         output.check_folder(out, names, force=force)
-    cloud_seconds = min(front_search.CLOUD_MAX_SECONDS, front_search.CLOUD_SHARE * time_limit) if plot_file else 0.0
+    cloud_seconds = (
+        min(front_search.CLOUD_MAX_SECONDS, front_search.CLOUD_SHARE * time_limit)
+        if plot_file
+        else 0.0
+    )
     with ExitStack() as stack:
         executor = None
         if dask is not None:
@@ -99,27 +142,55 @@ def pareto(request: LayoutRequest, time_limit: float, *, seed: int = 0, workers:
             executor = open_executor(dask, workers, cancel)
             stack.callback(executor.close)
         steps = Steps(on_progress, front_search.most_runs(time_limit), "pareto")
-        result = front_search.pareto(request, time_limit - cloud_seconds, seed=seed, workers=workers,
-                                     executor=executor, on_run=steps.step, cancel=cancel, axis=axis)
+        result = front_search.pareto(
+            request,
+            time_limit - cloud_seconds,
+            seed=seed,
+            workers=workers,
+            executor=executor,
+            on_run=steps.step,
+            cancel=cancel,
+            axis=axis,
+        )
     front = result.levels
     if not front:
-        raise RequestNotMet(f"time limit reached: no strong reversible level found in {time_limit:g} s")
+        raise RequestNotMet(
+            f"time limit reached: no strong reversible level found in {time_limit:g} s"
+        )
     designs = [p.design for p in front]
     assert all(design is not None for design in designs)  # a point of the front is a verified level
-    as_obj = {"axis": axis, "front": [{"min_stops": p.min_stops, "options": p.options, "difficulty": p.difficulty,
-                         "level": level_to_json(design.level, generator=design.generator,
-                                                report=design.analysis)}
-                                      for p, design in zip(front, designs) if design is not None]}
+    as_obj = {
+        "axis": axis,
+        "front": [
+            {
+                "min_stops": p.min_stops,
+                "options": p.options,
+                "difficulty": p.difficulty,
+                "level": level_to_json(
+                    design.level, generator=design.generator, report=design.analysis
+                ),
+            }
+            for p, design in zip(front, designs)
+            if design is not None
+        ],
+    }
     if out is not None:
         with output.folder(out):
             for k, design in enumerate(designs):
                 assert design is not None
-                output.write(Path(out) / f"level-{k + 1:03d}.txt", str(design.level) + "\n", force=force)
+                output.write(
+                    Path(out) / f"level-{k + 1:03d}.txt", str(design.level) + "\n", force=force
+                )
             output.write(Path(out) / "front.json", json.dumps(as_obj, indent=1) + "\n", force=force)
     if plot_file is not None:
         cloud = front_search.clouds(request, cloud_seconds, seed=seed)
         buffer = io.BytesIO()
-        front_search.plot(result, cloud, buffer, f"{request.height}x{request.width}: the front over the generators")
+        front_search.plot(
+            result,
+            cloud,
+            buffer,
+            f"{request.height}x{request.width}: the front over the generators",
+        )
         output.write(plot_file, buffer.getvalue(), force=force)
     return FrontMade(front, as_obj)
 
@@ -133,10 +204,23 @@ class RecordsMade:
     as_json: dict
 
 
-def records(height: int, width: int, frame: bool, counts: list[int], time_limit: float, *, seed: int = 0,
-            workers: int | None = None, out: str | None = None, checkpoint: str | None = None,
-            dask: str | None = None, force: bool = False, on_progress: OnProgress = no_progress,
-            cancel: CancelToken | None = None, on_note: Callable[[str], None] | None = None) -> RecordsMade:
+def records(
+    height: int,
+    width: int,
+    frame: bool,
+    counts: list[int],
+    time_limit: float,
+    *,
+    seed: int = 0,
+    workers: int | None = None,
+    out: str | None = None,
+    checkpoint: str | None = None,
+    dask: str | None = None,
+    force: bool = False,
+    on_progress: OnProgress = no_progress,
+    cancel: CancelToken | None = None,
+    on_note: Callable[[str], None] | None = None,
+) -> RecordsMade:
     """The longest strong, reversible level for each rock count in ``counts``, proven optimal
     where possible (``designer.studies.records``), resumable from ``checkpoint``; with ``out``,
     records.md, records.json and rocks-NN.txt written there. ``on_note`` hears, before any work,
@@ -154,17 +238,33 @@ def records(height: int, width: int, frame: bool, counts: list[int], time_limit:
     if checkpoint is not None:
         output.check_file(checkpoint, force=True, option="--checkpoint")
         kept = os.path.abspath(checkpoint)
-        if out is not None and targets is not None and kept in {os.path.abspath(out),
-                                                                *(os.path.abspath(t) for t in targets)}:
-            raise DesignerError(f"--checkpoint {checkpoint} is --out {out} or a file the run writes there: "
-                                "give the checkpoint a path of its own")
+        if (
+            out is not None
+            and targets is not None
+            and kept in {os.path.abspath(out), *(os.path.abspath(t) for t in targets)}
+        ):
+            raise DesignerError(
+                f"--checkpoint {checkpoint} is --out {out} or a file the run writes there: "
+                "give the checkpoint a path of its own"
+            )
     executor = open_executor(dask, workers, cancel)
     try:
         steps = Steps(on_progress, len(counts), "records")
-        found = rec.records(height, width, frame, counts, time_limit, seed=seed, workers=workers, executor=executor,
-                            checkpoint_path=Path(checkpoint) if checkpoint else None, on_record=steps.step,
-                            on_phase=lambda rocks, name: steps.label(f"{rocks} rocks: {name}"), cancel=cancel,
-                            on_note=on_note)
+        found = rec.records(
+            height,
+            width,
+            frame,
+            counts,
+            time_limit,
+            seed=seed,
+            workers=workers,
+            executor=executor,
+            checkpoint_path=Path(checkpoint) if checkpoint else None,
+            on_record=steps.step,
+            on_phase=lambda rocks, name: steps.label(f"{rocks} rocks: {name}"),
+            cancel=cancel,
+            on_note=on_note,
+        )
     finally:
         executor.close()
     table = rec.markdown_table(height, width, frame, found)

@@ -38,8 +38,10 @@ CLOSE_SECONDS = 1.5
 #: folder that holds a ``designer/`` of its own (the project's checkout, with the package
 #: installed by ``pip install .``) cannot shadow the package this process runs: the host imports
 #: from the path this process has (``PYTHONPATH`` below).
-HOST_CODE = ("import runpy, sys; del sys.path[0]; "
-             "runpy.run_module('designer.search.cluster', run_name='__main__', alter_sys=True)")
+HOST_CODE = (
+    "import runpy, sys; del sys.path[0]; "
+    "runpy.run_module('designer.search.cluster', run_name='__main__', alter_sys=True)"
+)
 
 
 class LocalHost:
@@ -52,11 +54,18 @@ class LocalHost:
         # lock, released after the fork) was printed as "Exception ignored", a traceback.
         with signals_held() as arrived:
             self.process = subprocess.Popen(
-                [sys.executable, "-c", HOST_CODE, str(workers)], stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE, stderr=self._log, start_new_session=True,
+                [sys.executable, "-c", HOST_CODE, str(workers)],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self._log,
+                start_new_session=True,
                 preexec_fn=die_with_parent(signal.SIGKILL),
                 # the cluster imports what this process imports (a script's own shard functions too)
-                env={**os.environ, "PYTHONPATH": os.pathsep.join(path for path in sys.path if path)})
+                env={
+                    **os.environ,
+                    "PYTHONPATH": os.pathsep.join(path for path in sys.path if path),
+                },
+            )
         if arrived:
             self.close()
             raise Cancelled(arrived[0])
@@ -87,8 +96,14 @@ class LocalHost:
         """The host's last line on standard error (why it ended), or its status."""
         self.process.wait()
         self._log.seek(0)
-        lines = [line for line in self._log.read().decode(errors="replace").splitlines() if line.strip()]
-        return lines[-1].strip()[:200] if lines else f"its process ended with status {self.process.returncode}"
+        lines = [
+            line for line in self._log.read().decode(errors="replace").splitlines() if line.strip()
+        ]
+        return (
+            lines[-1].strip()[:200]
+            if lines
+            else f"its process ended with status {self.process.returncode}"
+        )
 
     def close(self) -> None:
         """End the cluster: the host closes it in order (its workers' tasks are abandoned), or,
@@ -120,8 +135,13 @@ def host(workers: int) -> None:
     from distributed import LocalCluster
 
     logging.getLogger("distributed").setLevel(logging.ERROR)  # a worker ended on close is no news
-    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0")
-    print(json.dumps({"address": cluster.scheduler_address, "workers": len(cluster.workers)}), flush=True)
+    cluster = LocalCluster(
+        n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0"
+    )
+    print(
+        json.dumps({"address": cluster.scheduler_address, "workers": len(cluster.workers)}),
+        flush=True,
+    )
     while not ending and select.select([sys.stdin], [], [], 0.1)[0] == []:
         pass
     if ending:  # told to end now: the workers' running tasks are abandoned, not waited for

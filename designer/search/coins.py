@@ -64,8 +64,13 @@ class Placed:
 
     @property
     def met(self) -> bool:
-        return (self.worth and self.in_band and self.report.complete and not self.report.traps
-                and self.report.full.proven)
+        return (
+            self.worth
+            and self.in_band
+            and self.report.complete
+            and not self.report.traps
+            and self.report.full.proven
+        )
 
 
 def candidates(level: Level, budget: Budget | None = None) -> list[Cell]:
@@ -82,7 +87,12 @@ def candidates(level: Level, budget: Budget | None = None) -> list[Cell]:
         seen |= fresh
         frontier = np.array(sorted(fresh), np.int64)
     portals = portal_index(level)
-    busy = {level.start, level.goal, *level.items, *(cell for pair in level.portals for cell in pair)}
+    busy = {
+        level.start,
+        level.goal,
+        *level.items,
+        *(cell for pair in level.portals for cell in pair),
+    }
     passed: set[int] = set()
     for cell in seen:
         for d in range(4):
@@ -102,21 +112,32 @@ def candidates(level: Level, budget: Budget | None = None) -> list[Cell]:
     return found
 
 
-def place_coins(level: Level, count: int, band: tuple[int | None, int | None] = (None, None), *, seed: int = 0,
-                budget: Budget, pinned: tuple[Cell, ...] = ()) -> Placed:
+def place_coins(
+    level: Level,
+    count: int,
+    band: tuple[int | None, int | None] = (None, None),
+    *,
+    seed: int = 0,
+    budget: Budget,
+    pinned: tuple[Cell, ...] = (),
+) -> Placed:
     """``count`` coins on ``level`` besides the ``pinned`` ones, which stay where they are (see the
     module docstring): the placement that met the request, or the best one found when the budget
     ran out first (``Placed.met`` says which)."""
     rng = random.Random(seed)
     pool = [cell for cell in candidates(level, budget) if cell not in pinned]
     if len(pool) < count:
-        raise ValueError(f"{count} coins do not fit: {len(pool)} cells can hold a coin that cannot be lost")
+        raise ValueError(
+            f"{count} coins do not fit: {len(pool)} cells can hold a coin that cannot be lost"
+        )
 
     def length(coins) -> int | None:
         tour = full_clear(level.replace(coins=tuple(coins)), budget.share(0.2), PLACING_STATES)
         return tour.stops if tour.proven and tour.moves else None
 
-    miss = _band_miss(band)  # how far a full clear is from the band (0: in it), then the longer the better
+    miss = _band_miss(
+        band
+    )  # how far a full clear is from the band (0: in it), then the longer the better
 
     coins: list[Cell] = list(pinned)
     order = pool[:]
@@ -127,10 +148,16 @@ def place_coins(level: Level, count: int, band: tuple[int | None, int | None] = 
             break
         alone[cell] = length([cell])
     order = [cell for cell in order if cell in alone]
-    order = [cell for cell in sorted(order, key=lambda cell: -(alone[cell] or 0)) if alone[cell] is not None]
+    order = [
+        cell
+        for cell in sorted(order, key=lambda cell: -(alone[cell] or 0))
+        if alone[cell] is not None
+    ]
     if len(order) < count:
-        raise ValueError(f"{count} coins do not fit: {len(order)} cells can hold a coin worth taking")
-    order = order[:max(TOP, count + 1)]  # the farthest out: the full clear weighs these
+        raise ValueError(
+            f"{count} coins do not fit: {len(order)} cells can hold a coin worth taking"
+        )
+    order = order[: max(TOP, count + 1)]  # the farthest out: the full clear weighs these
     now = length(coins)
     for _ in range(count):  # each step: every candidate weighed, while time allows
         scored: list[tuple] = []
@@ -146,13 +173,19 @@ def place_coins(level: Level, count: int, band: tuple[int | None, int | None] = 
         coins.append(min(scored)[2])
         now = min(scored)[3]
     best = _judge(level, coins, band, budget)
-    improved = miss(now)[0] <= CLIMB_REACH  # a climb moves a full clear a few moves; farther: another level
-    while not best.met and improved and not budget.expired():  # sweeps: each coin moved to its best cell
+    improved = (
+        miss(now)[0] <= CLIMB_REACH
+    )  # a climb moves a full clear a few moves; farther: another level
+    while (
+        not best.met and improved and not budget.expired()
+    ):  # sweeps: each coin moved to its best cell
         improved = False
         for k in rng.sample(range(len(pinned), len(coins)), len(coins) - len(pinned)):
-            others = coins[:k] + coins[k + 1:]
-            scored = [(miss(length(others + [cell])), j, cell)
-                      for j, cell in enumerate(cell for cell in order if cell not in coins)]
+            others = coins[:k] + coins[k + 1 :]
+            scored = [
+                (miss(length(others + [cell])), j, cell)
+                for j, cell in enumerate(cell for cell in order if cell not in coins)
+            ]
             if not scored or budget.expired():
                 break
             moved = others[:k] + [min(scored)[2]] + others[k:]
@@ -184,8 +217,16 @@ def _rank(placed: Placed, miss) -> tuple:
 CHAIN_STEPS, CHAIN_SECONDS = 400, 3.0
 
 
-def rock_and_coin_chain(request, placed: Placed, band, *, seed: int, budget: Budget,
-                        pinned: tuple[Cell, ...] = (), steps: int = CHAIN_STEPS) -> Placed:
+def rock_and_coin_chain(
+    request,
+    placed: Placed,
+    band,
+    *,
+    seed: int,
+    budget: Budget,
+    pinned: tuple[Cell, ...] = (),
+    steps: int = CHAIN_STEPS,
+) -> Placed:
     """Rocks and coins moved together on ``placed.level`` (see the module docstring): the first
     placement that meets the request, else the best found (``Placed.met`` says which).
     ``request`` is the request without its coins; a step must keep it met. ``pinned`` coins (a
@@ -202,7 +243,12 @@ def rock_and_coin_chain(request, placed: Placed, band, *, seed: int, budget: Bud
     first = analyze(level.replace(coins=()))
     floor = (first.min_stops, first.options)  # what the way to the exit keeps at every step
     free = [cell for cell in request.free_cells() if level.terrain[cell] in (ICE, ROCK)]
-    busy = {level.start, level.goal, *level.items, *(cell for pair in level.portals for cell in pair)}
+    busy = {
+        level.start,
+        level.goal,
+        *level.items,
+        *(cell for pair in level.portals for cell in pair),
+    }
     free = [cell for cell in free if cell not in busy]
     best = placed
 
@@ -215,7 +261,9 @@ def rock_and_coin_chain(request, placed: Placed, band, *, seed: int, budget: Bud
         if budget.expired() or best.met:
             break
         grid, moved = level, coins
-        if rng.random() < 0.5 and request.difficulty is None:  # a free cell toggled between ice and rock
+        if (
+            rng.random() < 0.5 and request.difficulty is None
+        ):  # a free cell toggled between ice and rock
             # (no coin on it; a predicted difficulty asked for is the design's own: its rocks stay)
             cell = rng.choice(free)
             if cell in coins:
@@ -224,8 +272,11 @@ def rock_and_coin_chain(request, placed: Placed, band, *, seed: int, budget: Bud
             terrain[cell] = ROCK if terrain[cell] == ICE else ICE
             grid = level.replace(terrain=terrain, coins=())
             report = analyze(grid)
-            if ((report.min_stops or 0) < (floor[0] or 0) or report.options < floor[1]
-                    or failure(request, grid, report) is not None):
+            if (
+                (report.min_stops or 0) < (floor[0] or 0)
+                or report.options < floor[1]
+                or failure(request, grid, report) is not None
+            ):
                 continue
         else:  # a coin moved to another free ice cell
             movable = [k for k, cell in enumerate(coins) if cell not in kept]
@@ -233,12 +284,14 @@ def rock_and_coin_chain(request, placed: Placed, band, *, seed: int, budget: Bud
             if not movable or target in coins or level.terrain[target] != ICE:
                 continue
             k = rng.choice(movable)
-            moved = coins[:k] + [target] + coins[k + 1:]
+            moved = coins[:k] + [target] + coins[k + 1 :]
         score = miss(length(grid, moved))
         if score > now:
             continue
         level, coins, now = grid.replace(coins=()), moved, score
-        if score[0] == 0 or score < miss(best.report.full.stops if best.report.full.proven else None):
+        if score[0] == 0 or score < miss(
+            best.report.full.stops if best.report.full.proven else None
+        ):
             judged = _judge(level, coins, band, budget)
             if judged.met or _rank(judged, miss) < _rank(best, miss):
                 best = judged
@@ -253,8 +306,16 @@ PLACE_SECONDS = 4.0
 DESIGN_SHARE = 0.4
 
 
-def design_with_coins(request, plain_design, *, seed: int = 0, time_limit: float = 60.0, cancel=None,
-                      exclude: tuple = (), **options):
+def design_with_coins(
+    request,
+    plain_design,
+    *,
+    seed: int = 0,
+    time_limit: float = 60.0,
+    cancel=None,
+    exclude: tuple = (),
+    **options,
+):
     """A level for a request with coins: the level designed with its coins aside
     (``plain_design``, the designer's own ``design``, every guarantee of the request kept: coins
     change no figure of the way to the exit), then its coins placed (``place_coins``). When they
@@ -268,46 +329,96 @@ def design_with_coins(request, plain_design, *, seed: int = 0, time_limit: float
     began = time.perf_counter()
     budget = Budget(time_limit, ended=cancel)
     pinned = request.pinned_coins  # a template's coins: fixed ice while the level is designed
-    template = None if request.template is None else tuple(row.replace("$", ".") for row in request.template)
+    template = (
+        None
+        if request.template is None
+        else tuple(row.replace("$", ".") for row in request.template)
+    )
     bare = replace(request, coins=0, full_clear_min=None, full_clear_max=None, template=template)
     band = (request.full_clear_min, request.full_clear_max)
     things = request.coins + len(pinned) + request.item_count
-    most = (things + 1) * request.height * request.width  # between two takes, a shortest way rests on no cell twice
+    most = (
+        (things + 1) * request.height * request.width
+    )  # between two takes, a shortest way rests on no cell twice
     if band[0] is not None and band[0] > most:
-        taken = f"{things} thing{'s' * (things != 1)} (coins and items)" if request.item_count else \
-            f"{things} coin{'s' * (things != 1)}"
-        raise DesignFailed("infeasible", f"proven infeasible: a full clear of {taken} on {request.height}x"
-                                         f"{request.width} makes at most {most:,} moves "
-                                         f"(one cell at most once between two takes), below --full-clear {band[0]:,}")
-    tried, best, attempt = [level.replace(coins=()) for level in exclude], None, 0  # a pack's levels, bare
+        taken = (
+            f"{things} thing{'s' * (things != 1)} (coins and items)"
+            if request.item_count
+            else f"{things} coin{'s' * (things != 1)}"
+        )
+        raise DesignFailed(
+            "infeasible",
+            f"proven infeasible: a full clear of {taken} on {request.height}x"
+            f"{request.width} makes at most {most:,} moves "
+            f"(one cell at most once between two takes), below --full-clear {band[0]:,}",
+        )
+    tried, best, attempt = (
+        [level.replace(coins=()) for level in exclude],
+        None,
+        0,
+    )  # a pack's levels, bare
     while True:
-        found = plain_design(bare, seed=seed + attempt * RETRY_SEED, time_limit=budget.share(DESIGN_SHARE).left(),
-                             exclude=tuple(tried), cancel=cancel, **options)
+        found = plain_design(
+            bare,
+            seed=seed + attempt * RETRY_SEED,
+            time_limit=budget.share(DESIGN_SHARE).left(),
+            exclude=tuple(tried),
+            cancel=cancel,
+            **options,
+        )
         try:
-            placed = place_coins(found.level, request.coins, band, seed=seed + attempt,
-                                 budget=budget.share(0.6).within(PLACE_SECONDS), pinned=pinned)
+            placed = place_coins(
+                found.level,
+                request.coins,
+                band,
+                seed=seed + attempt,
+                budget=budget.share(0.6).within(PLACE_SECONDS),
+                pinned=pinned,
+            )
         except ValueError:  # too few cells for the coins on this level
             placed = None
         if placed is not None and not placed.met and budget.left() > 1.0:
-            placed = rock_and_coin_chain(bare, placed, band, seed=seed + attempt,
-                                         budget=budget.share(0.6).within(CHAIN_SECONDS), pinned=pinned)
-        made = _made(found, placed, bare, request, seed=seed, seconds=time.perf_counter() - began) \
-            if placed is not None and placed.met else None
+            placed = rock_and_coin_chain(
+                bare,
+                placed,
+                band,
+                seed=seed + attempt,
+                budget=budget.share(0.6).within(CHAIN_SECONDS),
+                pinned=pinned,
+            )
+        made = (
+            _made(found, placed, bare, request, seed=seed, seconds=time.perf_counter() - began)
+            if placed is not None and placed.met
+            else None
+        )
         if made is not None:
             return made
-        if placed is not None and (best is None or _rank(placed, _band_miss(band)) < _rank(best, _band_miss(band))):
+        if placed is not None and (
+            best is None or _rank(placed, _band_miss(band)) < _rank(best, _band_miss(band))
+        ):
             best = placed
         tried.append(found.level)
         attempt += 1
         if budget.left() < 0.5:
-            what = "" if best is None else (
-                (f": the best had a full clear of {best.report.full.stops}" if best.report.full.stops is not None
-                 else ": the best had no full clear found")
-                + ("" if best.worth else ", some coin not worth taking"))
+            what = (
+                ""
+                if best is None
+                else (
+                    (
+                        f": the best had a full clear of {best.report.full.stops}"
+                        if best.report.full.stops is not None
+                        else ": the best had no full clear found"
+                    )
+                    + ("" if best.worth else ", some coin not worth taking")
+                )
+            )
             asked = f" with a full clear in {_band_words(band)}" if band != (None, None) else ""
-            raise DesignFailed("time limit", f"time limit reached: no placement of {request.coins} coin{'s' * (request.coins > 1)}{asked}, "
-                                             f"each worth taking and none to be lost, on {attempt} "
-                                             f"level{'s' if attempt != 1 else ''} designed{what}")
+            raise DesignFailed(
+                "time limit",
+                f"time limit reached: no placement of {request.coins} coin{'s' * (request.coins > 1)}{asked}, "
+                f"each worth taking and none to be lost, on {attempt} "
+                f"level{'s' if attempt != 1 else ''} designed{what}",
+            )
 
 
 def _made(found, placed: Placed, bare, request, *, seed: int, seconds: float):
@@ -319,7 +430,9 @@ def _made(found, placed: Placed, bare, request, *, seed: int, seconds: float):
     from designer.analysis.verify import failure
     from designer.search.result import choice_figures
 
-    record = found.generator.but(request=request, seed=seed, seconds=seconds, full_clear=placed.report.full.stops)
+    record = found.generator.but(
+        request=request, seed=seed, seconds=seconds, full_clear=placed.report.full.stops
+    )
     level = placed.level
     if level.replace(coins=()) == found.level:
         return replace(found, level=level, generator=record)
@@ -338,10 +451,20 @@ def _band_miss(band):
     def miss(stops):
         if stops is None:
             return (float("inf"), 0)
-        return (max(0, (low or 0) - stops) + max(0, stops - (high if high is not None else stops)), -stops)
+        return (
+            max(0, (low or 0) - stops) + max(0, stops - (high if high is not None else stops)),
+            -stops,
+        )
+
     return miss
 
 
 def _band_words(band) -> str:
     low, high = band
-    return f"{low}..{high}" if low is not None and high is not None else f">= {low}" if low is not None else f"<= {high}"
+    return (
+        f"{low}..{high}"
+        if low is not None and high is not None
+        else f">= {low}"
+        if low is not None
+        else f"<= {high}"
+    )

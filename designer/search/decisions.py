@@ -48,8 +48,13 @@ def decisions_milli(options: int, rails: int, stops: int) -> int:
 
 def wanted(request: LayoutRequest, *, method: str, maximizing: bool) -> bool:
     """Whether ``design`` spends time on decisions after meeting ``request``."""
-    return (method == "auto" and not request.first and not maximizing and not request.extras
-            and anneal.applies(request))
+    return (
+        method == "auto"
+        and not request.first
+        and not maximizing
+        and not request.extras
+        and anneal.applies(request)
+    )
 
 
 def _score(design: Design) -> int:
@@ -78,11 +83,23 @@ def improve(search: Search, found: Design) -> Design:
         text = f"decisions for {seconds:.2f} s after {found.generator.stage}: none better than {_figures(found)}"
     else:
         text = f"decisions for {seconds:.2f} s after {found.generator.stage}: {_figures(found)} -> {_figures(chosen)}"
-    stage = chosen.generator.stage if result.design is None else f"{found.generator.stage}, then decisions"
-    poorest = chosen.analysis if chosen.routes is None else min(
-        (one.analysis for one in chosen.routes.routes), key=lambda a: a.options)
-    record = chosen.generator.but(stage=stage, improved=text, seconds=round(search.budget.seconds(), 3),
-                                  stage_seconds=search.stage_seconds(), **choice_figures(poorest))
+    stage = (
+        chosen.generator.stage
+        if result.design is None
+        else f"{found.generator.stage}, then decisions"
+    )
+    poorest = (
+        chosen.analysis
+        if chosen.routes is None
+        else min((one.analysis for one in chosen.routes.routes), key=lambda a: a.options)
+    )
+    record = chosen.generator.but(
+        stage=stage,
+        improved=text,
+        seconds=round(search.budget.seconds(), 3),
+        stage_seconds=search.stage_seconds(),
+        **choice_figures(poorest),
+    )
     return replace(chosen, generator=record)
 
 
@@ -94,10 +111,18 @@ def decisions_stage(search: Search, found: Design) -> StageResult:
     if score_before >= DECISIONS_ENOUGH:
         return StageResult()
     search.progress.update(phase="annealing for decisions")
-    level, score = anneal.search(search.request, found.level, found.min_stops, search.rng, search.budget,
-                                 DECISIONS_CHAINS, target=DECISIONS_ENOUGH,
-                                 objective="per_stop" if search.request.is_room else "decisions",
-                                 steps=DECISIONS_STEPS, stall=DECISIONS_STALL)
+    level, score = anneal.search(
+        search.request,
+        found.level,
+        found.min_stops,
+        search.rng,
+        search.budget,
+        DECISIONS_CHAINS,
+        target=DECISIONS_ENOUGH,
+        objective="per_stop" if search.request.is_room else "decisions",
+        steps=DECISIONS_STEPS,
+        stall=DECISIONS_STALL,
+    )
     if level is None or score <= score_before or level == found.level:
         return StageResult()
     return StageResult(search.verify(level, "decisions"))

@@ -102,29 +102,70 @@ def design(
     ``cancel``: a token that ends the work when set (``designer.core.control``), as the time's end."""
     validate(request)
     if request.coins or request.pinned_coins:
-        return coins.design_with_coins(request, design, seed=seed, time_limit=time_limit, cancel=cancel, exclude=exclude,
-                                       workers=workers, maximize=maximize, progress=progress, method=method,
-                                       executor=executor, maximize_choices=maximize_choices, hint=hint)
+        return coins.design_with_coins(
+            request,
+            design,
+            seed=seed,
+            time_limit=time_limit,
+            cancel=cancel,
+            exclude=exclude,
+            workers=workers,
+            maximize=maximize,
+            progress=progress,
+            method=method,
+            executor=executor,
+            maximize_choices=maximize_choices,
+            hint=hint,
+        )
     if request.difficulty is not None:  # asked in predicted difficulty (designer.search.felt)
-        return felt.design_felt(request, design, seed=seed, time_limit=time_limit, cancel=cancel, workers=workers,
-                                exclude=exclude, progress=progress, method=method, executor=executor,
-                                maximize=maximize or maximize_choices)
+        return felt.design_felt(
+            request,
+            design,
+            seed=seed,
+            time_limit=time_limit,
+            cancel=cancel,
+            workers=workers,
+            exclude=exclude,
+            progress=progress,
+            method=method,
+            executor=executor,
+            maximize=maximize or maximize_choices,
+        )
     if method not in POLICIES:
         raise ValueError(f"method must be one of {tuple(POLICIES)}, not {method!r}")
     if maximize and maximize_choices:
-        raise DesignerError("--maximize and --maximize-choices are two objectives: choose one, or see both at "
-                            "once with designer pareto")
+        raise DesignerError(
+            "--maximize and --maximize-choices are two objectives: choose one, or see both at "
+            "once with designer pareto"
+        )
     if request.extras and not (method != "auto" and request.model_poses):
-        # the plain level, then its items and portals (designer.search.engines.items); cpsat poses pinned portals
-        return design_with_items(request, plain_design=design, seed=seed, time_limit=time_limit, workers=workers,
-                                 maximize=maximize, maximize_choices=maximize_choices, exclude=exclude,
-                                 progress=progress, method=method, cancel=cancel)
+        # the plain level, then its items and portals (designer.search.engines.items); cpsat poses
+        # pinned portals
+        return design_with_items(
+            request,
+            plain_design=design,
+            seed=seed,
+            time_limit=time_limit,
+            workers=workers,
+            maximize=maximize,
+            maximize_choices=maximize_choices,
+            exclude=exclude,
+            progress=progress,
+            method=method,
+            cancel=cancel,
+        )
     if method == "cpsat-ends" and request.is_room:
-        raise DesignerError("a room's doors are fixed, so there is one pair of ends to pose: use --method cpsat")
+        raise DesignerError(
+            "a room's doors are fixed, so there is one pair of ends to pose: use --method cpsat"
+        )
     if method != "auto" and (request.asks_for_choices or maximize_choices):
-        raise DesignerError(f"--method {method} does not count choices: --min-choices, --unique and "
-                            "--maximize-choices need --method auto")
-    reason = None if request.portals else bounds.infeasible(request)  # the bounds reason on plain slides
+        raise DesignerError(
+            f"--method {method} does not count choices: --min-choices, --unique and "
+            "--maximize-choices need --method auto"
+        )
+    reason = (
+        None if request.portals else bounds.infeasible(request)
+    )  # the bounds reason on plain slides
     if reason:
         raise DesignFailed("infeasible", f"{infeasible_message(request)}: {reason}")
     if maximize_choices:
@@ -135,8 +176,17 @@ def design(
         goal = Goal.meet(request.min_choices, "options")
     else:
         goal = Goal.meet(request.room_target() if request.is_room else request.min_stops)
-    search = Search(request, goal, seed=seed, budget=Budget(time_limit, ended=cancel),
-                    workers=workers or os.cpu_count() or 1, method=method, excluded=set(exclude), progress=progress or Progress(), executor=executor)
+    search = Search(
+        request,
+        goal,
+        seed=seed,
+        budget=Budget(time_limit, ended=cancel),
+        workers=workers or os.cpu_count() or 1,
+        method=method,
+        excluded=set(exclude),
+        progress=progress or Progress(),
+        executor=executor,
+    )
     if hint is not None:
         search.absorb(StageResult(pool=((classify(hint).min_stops or 0, hint),)))
     found = with_images(POLICIES[method], search, exclude)
@@ -145,16 +195,29 @@ def design(
     return found
 
 
-
-
-def lower_bound(request: LayoutRequest, *, seed: int = 0, time_limit: float = 10.0, workers: int | None = None,
-                progress: Progress | None = None, cancel: CancelToken | None = None) -> Design | None:
+def lower_bound(
+    request: LayoutRequest,
+    *,
+    seed: int = 0,
+    time_limit: float = 10.0,
+    workers: int | None = None,
+    progress: Progress | None = None,
+    cancel: CancelToken | None = None,
+) -> Design | None:
     """The best verified level that sampling and the climb (with restarts) find within the time
     limit, with no proof: the first stage of ``designer.studies.records``, which proves on its own."""
     validate(request)
     goal = Goal.maximize()
-    search = Search(request, goal, seed=seed, budget=Budget(time_limit, ended=cancel),
-                    workers=workers or os.cpu_count() or 1, method="auto", excluded=set(), progress=progress or Progress())
+    search = Search(
+        request,
+        goal,
+        seed=seed,
+        budget=Budget(time_limit, ended=cancel),
+        workers=workers or os.cpu_count() or 1,
+        method="auto",
+        excluded=set(),
+        progress=progress or Progress(),
+    )
     search.absorb(sample_stage(search, goal))
     if search.pool:
         search.absorb(climb_stage(search, goal, search.budget.share(1.0), restarts=True))

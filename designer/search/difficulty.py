@@ -42,15 +42,20 @@ class Preset:
     name: str
     band: tuple[int, int | None] | None  # (min stops, max stops or None); None: expert's own search
     summary: str
-    felt: float | None = None  # the predicted difficulty asked with --curve-by difficulty (designer.search.felt)
+    felt: float | None = (
+        None  # the predicted difficulty asked with --curve-by difficulty (designer.search.felt)
+    )
 
 
-PRESETS: dict[str, Preset] = {preset.name: preset for preset in (
-    Preset("easy", (3, 5), "3 to 5 stops (by difficulty: 3)", 3.0),
-    Preset("medium", (6, 9), "6 to 9 stops (by difficulty: 5)", 5.0),
-    Preset("hard", (10, None), "10 stops or more (by difficulty: 7)", 7.0),
-    Preset("expert", None, "the longest level found, then the most choices at that length"),
-)}
+PRESETS: dict[str, Preset] = {
+    preset.name: preset
+    for preset in (
+        Preset("easy", (3, 5), "3 to 5 stops (by difficulty: 3)", 3.0),
+        Preset("medium", (6, 9), "6 to 9 stops (by difficulty: 5)", 5.0),
+        Preset("hard", (10, None), "10 stops or more (by difficulty: 7)", 7.0),
+        Preset("expert", None, "the longest level found, then the most choices at that length"),
+    )
+}
 EXPERT = "expert"
 
 
@@ -58,7 +63,9 @@ def preset(name: str) -> Preset:
     try:
         return PRESETS[name]
     except KeyError:
-        raise DesignerError(f"unknown difficulty {name!r}: choose from {', '.join(PRESETS)}") from None
+        raise DesignerError(
+            f"unknown difficulty {name!r}: choose from {', '.join(PRESETS)}"
+        ) from None
 
 
 def banded(request: LayoutRequest, name: str) -> LayoutRequest:
@@ -103,12 +110,30 @@ def design_expert(request: LayoutRequest, run, *, time_limit: float, **kwargs) -
     best = longest
     length = longest.min_stops
     try:
-        best = run(replace(request, min_stops=length), time_limit=budget.left(), maximize_choices=True,
-                   hint=longest.level, **kwargs)
+        best = run(
+            replace(request, min_stops=length),
+            time_limit=budget.left(),
+            maximize_choices=True,
+            hint=longest.level,
+            **kwargs,
+        )
     except DesignFailed:  # no time left for the choices: the longest level stands
         pass
-    stage = f"expert: longest {longest.generator.stage}, then choices {best.generator.stage}" if best is not longest \
+    stage = (
+        f"expert: longest {longest.generator.stage}, then choices {best.generator.stage}"
+        if best is not longest
         else f"expert: longest {longest.generator.stage}"
-    return replace(best, generator=best.generator.but(
-        stage=stage, seconds=budget.seconds(), time_limit=time_limit, request=request, maximize=False,
-        maximize_choices=False, difficulty=EXPERT, proven_optimal=longest.generator.proven_optimal))
+    )
+    return replace(
+        best,
+        generator=best.generator.but(
+            stage=stage,
+            seconds=budget.seconds(),
+            time_limit=time_limit,
+            request=request,
+            maximize=False,
+            maximize_choices=False,
+            difficulty=EXPERT,
+            proven_optimal=longest.generator.proven_optimal,
+        ),
+    )

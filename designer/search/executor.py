@@ -45,8 +45,13 @@ class InProcess:
     def __init__(self, workers: int | None = None):
         self.workers = workers or os.cpu_count() or 1
 
-    def run(self, shard: Callable[[Any], Any], jobs: Iterable[Any], on_result: Callable[[Any, Any], None],
-            on_abort: Callable[[], None] | None = None) -> None:
+    def run(
+        self,
+        shard: Callable[[Any], Any],
+        jobs: Iterable[Any],
+        on_result: Callable[[Any, Any], None],
+        on_abort: Callable[[], None] | None = None,
+    ) -> None:
         """Call ``on_result(job, shard(job))`` for every job, in the order they finish. On an error
         or Ctrl-C, ``on_abort()`` runs first (it tells running shards to end), then the rest are
         cancelled."""
@@ -89,7 +94,8 @@ def end_lanes(pool: ProcessPoolExecutor, grace: float = LANE_GRACE) -> None:
             process.terminate()
 
 
-#: Seconds a broken pool of lanes waits for the signal that may have broken it to reach this process.
+#: Seconds a broken pool of lanes waits for the signal that may have broken it to reach this
+#: process.
 SIGNAL_WAIT = 0.5
 
 
@@ -124,26 +130,42 @@ class Forked:
 
     def __init__(self, workers: int, cancel: CancelToken | None = None):
         self.cancel = cancel
-        self.grace = LANE_GRACE  # what a lane is given to end on its own once stopped (0: a time limit's end)
-        self.pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
-                                        initializer=end_with_parent, initargs=(os.getpid(),))
+        # what a lane is given to end on its own once stopped (0: a time limit's end)
+        self.grace = LANE_GRACE
+        self.pool = ProcessPoolExecutor(
+            workers,
+            mp_context=multiprocessing.get_context("fork"),
+            initializer=end_with_parent,
+            initargs=(os.getpid(),),
+        )
         list(self.pool.map(_ready, range(workers)))  # every lane started now
 
-    def run(self, shard: Callable[[Any], Any], jobs: Iterable[Any], on_result: Callable[[Any, Any], None],
-            on_abort: Callable[[], None] | None = None) -> None:
+    def run(
+        self,
+        shard: Callable[[Any], Any],
+        jobs: Iterable[Any],
+        on_result: Callable[[Any, Any], None],
+        on_abort: Callable[[], None] | None = None,
+    ) -> None:
         """As ``InProcess.run``, the results taken in as they come."""
         try:
             with signals_held() as arrived:
                 futures = {self.pool.submit(shard, job): job for job in jobs}
                 pending = set(futures)
-                while pending and not arrived and not (self.cancel is not None and self.cancel.is_set()):
+                while (
+                    pending
+                    and not arrived
+                    and not (self.cancel is not None and self.cancel.is_set())
+                ):
                     done, pending = wait(pending, timeout=POLL, return_when=FIRST_COMPLETED)
                     for future in done:
                         on_result(futures[future], lane_result(future, arrived))
             if arrived:
                 raise Cancelled(arrived[0])
             if pending:  # the token's own reason: a SIGHUP that set it is no Ctrl-C
-                raise Cancelled((self.cancel.reason() if self.cancel is not None else None) or signal.SIGINT)
+                raise Cancelled(
+                    (self.cancel.reason() if self.cancel is not None else None) or signal.SIGINT
+                )
         except BaseException:
             if on_abort is not None:
                 on_abort()
@@ -159,7 +181,9 @@ class Dask:
     core (``"local"``, in a process of its own: ``designer.search.cluster``), or an existing
     scheduler's address. ``cancel`` ends the wait for the cluster to start."""
 
-    remote = True  # its workers are other processes, maybe other machines: whole searches may go there
+    remote = (
+        True  # its workers are other processes, maybe other machines: whole searches may go there
+    )
 
     def __init__(self, address: str, workers: int | None = None, cancel: CancelToken | None = None):
         address = scheduler_address(address)
@@ -185,8 +209,13 @@ class Dask:
             self.close()
             raise Cancelled(arrived[0])
 
-    def run(self, shard: Callable[[Any], Any], jobs: Iterable[Any], on_result: Callable[[Any, Any], None],
-            on_abort: Callable[[], None] | None = None) -> None:
+    def run(
+        self,
+        shard: Callable[[Any], Any],
+        jobs: Iterable[Any],
+        on_result: Callable[[Any, Any], None],
+        on_abort: Callable[[], None] | None = None,
+    ) -> None:
         """As ``InProcess.run``; on an error or Ctrl-C the cluster's futures are cancelled."""
         from distributed import as_completed as dask_completed
 
@@ -194,7 +223,10 @@ class Dask:
         assert self.client is not None  # connected when the executor was entered
         # Jobs go out in batches, dealt round-robin (the jobs come biggest first), so that the
         # scheduler handles a few dozen tasks rather than thousands of small ones.
-        count = min(len(jobs), BATCHES_PER_WORKER * max(1, len(self.client.scheduler_info().get("workers", {}))))
+        count = min(
+            len(jobs),
+            BATCHES_PER_WORKER * max(1, len(self.client.scheduler_info().get("workers", {}))),
+        )
         batches = [jobs[k::count] for k in range(count)]
         futures = self.client.map(run_batch, batches, shard=shard, pure=False)
         index = {future.key: batch for future, batch in zip(futures, batches)}
@@ -242,14 +274,18 @@ def connect(distributed, address: str):
     started = time.monotonic()
 
     async def probe():
-        comm = await asyncio.wait_for(distributed.comm.connect(address, timeout=CONNECT_SECONDS), CONNECT_SECONDS)
+        comm = await asyncio.wait_for(
+            distributed.comm.connect(address, timeout=CONNECT_SECONDS), CONNECT_SECONDS
+        )
         await comm.close()
 
     try:
         asyncio.run(probe())
         left = max(1.0, CONNECT_SECONDS - (time.monotonic() - started))
         return distributed.Client(address, timeout=left)
-    except Exception as exc:  # unreachable, refused, silent, or not a scheduler: one line, whatever dask raised
+    except (
+        Exception
+    ) as exc:  # unreachable, refused, silent, or not a scheduler: one line, whatever dask raised
         if isinstance(exc, TimeoutError):
             reason = f"no answer in {CONNECT_SECONDS:g} s"
         else:
@@ -269,8 +305,10 @@ def scheduler_address(text: str) -> str:
     scheme, _, rest = text.partition("://")
     host, _, port = rest.rpartition(":")
     if scheme != "tcp" or not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise DesignerError(f"--dask takes 'local' or a scheduler address tcp://HOST:PORT (such as "
-                            f"tcp://127.0.0.1:8786), not {text!r}")
+        raise DesignerError(
+            f"--dask takes 'local' or a scheduler address tcp://HOST:PORT (such as "
+            f"tcp://127.0.0.1:8786), not {text!r}"
+        )
     return text
 
 

@@ -53,7 +53,9 @@ def next_stops(stops: int, target: float, found: float, *, floor: int, ceiling: 
     return min(ceiling, max(floor, scaled))
 
 
-def design_felt(request: LayoutRequest, run, *, seed: int, time_limit: float, cancel=None, **kwargs) -> Design:
+def design_felt(
+    request: LayoutRequest, run, *, seed: int, time_limit: float, cancel=None, **kwargs
+) -> Design:
     """A level of ``request`` whose predicted difficulty is within the tolerance of
     ``request.difficulty``; ``run(request, seed=, time_limit=, cancel=, **kwargs)`` designs a
     level (``designer.search.design.design``)."""
@@ -61,27 +63,45 @@ def design_felt(request: LayoutRequest, run, *, seed: int, time_limit: float, ca
     from designer.analysis.player import DEFAULT, Player, play
 
     if kwargs.pop("maximize", False):
-        raise DesignerError("a predicted difficulty is a target of its own: leave out --maximize and --maximize-choices")
+        raise DesignerError(
+            "a predicted difficulty is a target of its own: leave out --maximize and --maximize-choices"
+        )
     if request.is_room or request.extras:
-        raise DesignerError("a predicted difficulty is asked of a level with one start and one goal, no items or "
-                            "portals")
+        raise DesignerError(
+            "a predicted difficulty is asked of a level with one start and one goal, no items or "
+            "portals"
+        )
     assert request.difficulty is not None  # asked in predicted difficulty
     target = float(request.difficulty)
     player = Player(*request.player) if request.player is not None else DEFAULT
     budget = Budget(time_limit, ended=cancel)
     floor = request.min_stops
-    # never below the floor: a floor the grid cannot hold is the inner design's to prove, in its words
-    ceiling = request.max_stops if request.max_stops is not None else max(floor, bounds.most_stops(request))
+    # never below the floor: a floor the grid cannot hold is the inner design's to prove, in its
+    # words
+    ceiling = (
+        request.max_stops
+        if request.max_stops is not None
+        else max(floor, bounds.most_stops(request))
+    )
     stops = min(ceiling, max(floor, first_stops(target)))
     best: tuple[float, Design, float] | None = None
     tried = 0
     while tried < FELT_TRIES and not budget.expired():
         one = replace(request, difficulty=None, min_stops=stops, max_stops=min(ceiling, stops + 1))
         try:
-            found = run(one, seed=seed + SEED_STEP * tried, time_limit=budget.left() / 3, cancel=cancel, **kwargs)
-        except DesignFailed:  # proven infeasible, or out of its share of the time: too long a level here
+            found = run(
+                one,
+                seed=seed + SEED_STEP * tried,
+                time_limit=budget.left() / 3,
+                cancel=cancel,
+                **kwargs,
+            )
+        except (
+            DesignFailed
+        ):  # proven infeasible, or out of its share of the time: too long a level here
             if budget.cancelled() or stops <= floor:
-                raise  # nothing shorter is allowed: the floor itself cannot be met, and this says why
+                # nothing shorter is allowed: the floor itself cannot be met, and this says why
+                raise
             ceiling = stops - 1
             stops = min(stops - 1, ceiling)
             tried += 1
@@ -97,13 +117,25 @@ def design_felt(request: LayoutRequest, run, *, seed: int, time_limit: float, ca
     if best is not None and best[0] > FELT_TOLERANCE * target / 2 and not budget.expired():
         best = tune(best, request, target, player, seed, budget)
     if best is None or best[0] > FELT_TOLERANCE * target:
-        close = "" if best is None else f": the closest found has {best[2]:g} (min stops {best[1].min_stops})"
-        raise DesignFailed("time limit", f"no level within {FELT_TOLERANCE:.0%} of predicted difficulty {target:g} "
-                                         f"in {tried} tr{'y' if tried == 1 else 'ies'}{close}")
+        close = (
+            ""
+            if best is None
+            else f": the closest found has {best[2]:g} (min stops {best[1].min_stops})"
+        )
+        raise DesignFailed(
+            "time limit",
+            f"no level within {FELT_TOLERANCE:.0%} of predicted difficulty {target:g} "
+            f"in {tried} tr{'y' if tried == 1 else 'ies'}{close}",
+        )
     _, found, felt = best
     record = found.generator.but(
-        stage=f"{found.generator.stage}, for difficulty {target:g}", request=request, seed=seed,
-        seconds=round(budget.seconds(), 3), time_limit=time_limit, difficulty_felt=felt)
+        stage=f"{found.generator.stage}, for difficulty {target:g}",
+        request=request,
+        seed=seed,
+        seconds=round(budget.seconds(), 3),
+        time_limit=time_limit,
+        difficulty_felt=felt,
+    )
     return replace(found, generator=record)
 
 
@@ -129,8 +161,14 @@ def parse_curve(text: str) -> tuple[float, float]:
     return low, high
 
 
-def tune(best: tuple[float, Design, float], request: LayoutRequest, target: float, player, seed: int,
-         budget: Budget) -> tuple[float, Design, float]:
+def tune(
+    best: tuple[float, Design, float],
+    request: LayoutRequest,
+    target: float,
+    player,
+    seed: int,
+    budget: Budget,
+) -> tuple[float, Design, float]:
     """A climb from ``best`` (gap, design, difficulty) toward ``target``: one free cell toggled at a
     time, kept when the level still meets the request's band (strong, reversible, within its
     rocks) and its predicted difficulty comes nearer; the level it ends on passes the one
@@ -148,7 +186,9 @@ def tune(best: tuple[float, Design, float], request: LayoutRequest, target: floa
     free = [cell for cell in request.free_cells() if cell not in (level.start, level.goal)]
     if not free or level.items or not level.plain:
         return best
-    band = replace(request, difficulty=None, min_stops=request.min_stops, max_stops=request.max_stops)
+    band = replace(
+        request, difficulty=None, min_stops=request.min_stops, max_stops=request.max_stops
+    )
     rng = np.random.default_rng(seed)
     rocks = sum(level.terrain[cell] == ROCK for cell in free)
     exact = abs(raw_scale(play(level, player).expected_moves) - target)
@@ -165,9 +205,13 @@ def tune(best: tuple[float, Design, float], request: LayoutRequest, target: floa
             continue
         candidate = Level(terrain, level.start, level.goal)
         shape = classify(candidate)
-        if (shape.solvability != "strong" or not shape.reversible or shape.min_stops is None
-                or shape.min_stops < band.min_stops
-                or (band.max_stops is not None and shape.min_stops > band.max_stops)):
+        if (
+            shape.solvability != "strong"
+            or not shape.reversible
+            or shape.min_stops is None
+            or shape.min_stops < band.min_stops
+            or (band.max_stops is not None and shape.min_stops > band.max_stops)
+        ):
             continue
         nearer = abs(raw_scale(play(candidate, player).expected_moves) - target)
         if nearer < exact:
@@ -181,4 +225,8 @@ def tune(best: tuple[float, Design, float], request: LayoutRequest, target: floa
     now = play(level, player).difficulty
     if abs(now - target) >= gap:
         return best
-    return abs(now - target), Design(level, report, found.generator.but(stage=f"{found.generator.stage}, then tuned")), now
+    return (
+        abs(now - target),
+        Design(level, report, found.generator.but(stage=f"{found.generator.stage}, then tuned")),
+        now,
+    )

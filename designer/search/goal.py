@@ -23,7 +23,9 @@ class Goal:
     """``target``: the count to meet (of ``objective``); None when maximizing."""
 
     target: int | None
-    objective: str = "stops"  # "stops", "options", or a room's "per_stop" (designer.search.engines.rooms)
+    objective: str = (
+        "stops"  # "stops", "options", or a room's "per_stop" (designer.search.engines.rooms)
+    )
 
     @classmethod
     def meet(cls, count: int, objective: str = "stops") -> Goal:

@@ -20,7 +20,9 @@ from designer.search.result import Design, DesignFailed
 from designer.search.state import Search
 
 
-def with_images(policy: Callable[[Search], Design], search: Search, exclude: tuple[Level, ...]) -> Design:
+def with_images(
+    policy: Callable[[Search], Design], search: Search, exclude: tuple[Level, ...]
+) -> Design:
     """``policy(search)``, and the mirror images of ``exclude`` where the policy's proofs do not
     reach them (see the module docstring)."""
     if not exclude:
@@ -31,13 +33,17 @@ def with_images(policy: Callable[[Search], Design], search: Search, exclude: tup
         if failed.reason != "infeasible":
             raise
         image = unmade_image(search, exclude)
-        if image is None:  # the proof's words hold: every level left is excluded, or an image of one
+        if (
+            image is None
+        ):  # the proof's words hold: every level left is excluded, or an image of one
             raise
         return image
     if search.goal.maximizing:
         image = unmade_image(search, exclude)
         if image is not None and search.score(image) > search.score(found):
-            return replace(image, generator=image.generator.but(proven_optimal=found.generator.proven_optimal))
+            return replace(
+                image, generator=image.generator.but(proven_optimal=found.generator.proven_optimal)
+            )
     return found
 
 

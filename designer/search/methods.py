@@ -36,10 +36,22 @@ class Method:
         """Only the designer's policies can raise min stops and prove a best."""
         return self.designer
 
-    def run(self, request: LayoutRequest, *, seed: int = 0, time_limit: float = 60.0, workers: int | None = None,
-            maximize: bool = False, exclude: tuple[Level, ...] = (), progress=None, executor=None,
-            maximize_choices: bool = False, hint: Level | None = None, difficulty: str | None = None,
-            cancel: CancelToken | None = None) -> Design:
+    def run(
+        self,
+        request: LayoutRequest,
+        *,
+        seed: int = 0,
+        time_limit: float = 60.0,
+        workers: int | None = None,
+        maximize: bool = False,
+        exclude: tuple[Level, ...] = (),
+        progress=None,
+        executor=None,
+        maximize_choices: bool = False,
+        hint: Level | None = None,
+        difficulty: str | None = None,
+        cancel: CancelToken | None = None,
+    ) -> Design:
         """Design a level for ``request`` (DesignFailed when it cannot be met). ``difficulty``
         ``"expert"`` runs that preset's two searches (``designer.search.difficulty``); the banded
         presets are requests of their own. ``cancel``: a token that ends the work when set."""
@@ -47,46 +59,102 @@ class Method:
             from designer.search.difficulty import EXPERT, design_expert
 
             if difficulty != EXPERT:
-                raise DesignerError(f"difficulty {difficulty!r} is a band of min stops: pose it as the request")
+                raise DesignerError(
+                    f"difficulty {difficulty!r} is a band of min stops: pose it as the request"
+                )
             if self.name != "auto":
-                raise DesignerError("--difficulty expert needs --method auto (it raises the choices, which only "
-                                    "the portfolio counts)")
+                raise DesignerError(
+                    "--difficulty expert needs --method auto (it raises the choices, which only "
+                    "the portfolio counts)"
+                )
             if maximize or maximize_choices:
-                raise DesignerError("--difficulty expert sets its own objectives: leave out --maximize and "
-                                    "--maximize-choices")
-            return design_expert(request, self.run, time_limit=time_limit, seed=seed, workers=workers,
-                                 exclude=exclude, progress=progress, executor=executor, cancel=cancel)
+                raise DesignerError(
+                    "--difficulty expert sets its own objectives: leave out --maximize and "
+                    "--maximize-choices"
+                )
+            return design_expert(
+                request,
+                self.run,
+                time_limit=time_limit,
+                seed=seed,
+                workers=workers,
+                exclude=exclude,
+                progress=progress,
+                executor=executor,
+                cancel=cancel,
+            )
         if self.designer:
             from designer.search import design as policies
 
-            return policies.design(request, seed=seed, time_limit=time_limit, workers=workers, maximize=maximize,
-                                   exclude=exclude, progress=progress, method=self.name, executor=executor,
-                                   maximize_choices=maximize_choices, hint=hint, cancel=cancel)
+            return policies.design(
+                request,
+                seed=seed,
+                time_limit=time_limit,
+                workers=workers,
+                maximize=maximize,
+                exclude=exclude,
+                progress=progress,
+                method=self.name,
+                executor=executor,
+                maximize_choices=maximize_choices,
+                hint=hint,
+                cancel=cancel,
+            )
         if request.is_room:  # they lay a level's start and goal, never a room's doors
-            raise DesignerError(f"a room's doors (--door, or 1-9 in a template) need --method auto or cpsat, not "
-                                f"{self.name}")
+            raise DesignerError(
+                f"a room's doors (--door, or 1-9 in a template) need --method auto or cpsat, not "
+                f"{self.name}"
+            )
         if request.item_count:  # they know no items
-            raise DesignerError(f"items (--items, or * in a template) need --method auto, not {self.name}")
+            raise DesignerError(
+                f"items (--items, or * in a template) need --method auto, not {self.name}"
+            )
         if request.teleports:  # nor portals
             raise DesignerError(f"--teleports needs --method auto, not {self.name}")
-        if request.template is not None:  # as published, they lay rocks on an open frame, not in a drawing
+        if (
+            request.template is not None
+        ):  # as published, they lay rocks on an open frame, not in a drawing
             raise DesignerError(f"--template needs --method {designer_names()}, not {self.name}")
         from designer.search.engines import baselines
 
-        return baselines.generate(self.name, request, seed=seed, time_limit=time_limit, exclude=exclude,
-                                  cancel=cancel)
+        return baselines.generate(
+            self.name, request, seed=seed, time_limit=time_limit, exclude=exclude, cancel=cancel
+        )
 
 
-METHODS: dict[str, Method] = {method.name: method for method in (
-    Method("auto", "the designer's portfolio", True),
-    Method("cpsat", "the CP-SAT model alone", True),
-    Method("cpsat-ends", "the CP-SAT model alone, posed once per start and goal pair (proofs in small rooms)", True),
-    Method("sat", "the counterexample loop alone: an incremental SAT solver learning why layouts fail, once per "
-                  "start and goal pair (proofs in small rooms)", True),
-    Method("random", "independent random rocks, drawn until a level passes (the classic rejection sampler)", False),
-    Method("repair", "random rocks, snow and cleanup scans, restarted when short (a classic repair generator)", False),
-    Method("greedy", "one rock moved at a time, longest solution first (the classic hill-climbing maximiser)", False),
-)}
+METHODS: dict[str, Method] = {
+    method.name: method
+    for method in (
+        Method("auto", "the designer's portfolio", True),
+        Method("cpsat", "the CP-SAT model alone", True),
+        Method(
+            "cpsat-ends",
+            "the CP-SAT model alone, posed once per start and goal pair (proofs in small rooms)",
+            True,
+        ),
+        Method(
+            "sat",
+            "the counterexample loop alone: an incremental SAT solver learning why layouts fail, once per "
+            "start and goal pair (proofs in small rooms)",
+            True,
+        ),
+        Method(
+            "random",
+            "independent random rocks, drawn until a level passes (the classic rejection sampler)",
+            False,
+        ),
+        Method(
+            "repair",
+            "random rocks, snow and cleanup scans, restarted when short (a classic repair generator)",
+            False,
+        ),
+        Method(
+            "greedy",
+            "one rock moved at a time, longest solution first (the classic hill-climbing maximiser)",
+            False,
+        ),
+    )
+}
 
 
 def names() -> tuple[str, ...]:

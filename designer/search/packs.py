@@ -36,20 +36,36 @@ def run_pack_job(job: PackJob) -> Design | DesignFailed:
     """Design one level of a pack; a request that cannot be met comes back as its DesignFailed
     (so that it crosses a cluster as a value)."""
     try:
-        return methods.get(job.method).run(job.request, seed=job.seed, time_limit=job.time_limit,
-                                           workers=job.workers, maximize=job.maximize,
-                                           maximize_choices=job.maximize_choices, difficulty=job.difficulty,
-                                           cancel=job.cancel)
+        return methods.get(job.method).run(
+            job.request,
+            seed=job.seed,
+            time_limit=job.time_limit,
+            workers=job.workers,
+            maximize=job.maximize,
+            maximize_choices=job.maximize_choices,
+            difficulty=job.difficulty,
+            cancel=job.cancel,
+        )
     except DesignFailed as failed:
         return failed
 
 
-def design_pack(request: LayoutRequest | list[LayoutRequest], count: int, *, seed: int = 0,
-                time_limit: float = 60.0, workers: int | None = None, maximize: bool = False, method: str = "auto",
-                executor=None, maximize_choices: bool = False, difficulty: str | None = None,
-                progress_for: Callable[[int], object] = lambda k: None,
-                on_cluster_level: Callable[[], None] = lambda: None,
-                cancel: CancelToken | None = None) -> Iterator[Design]:
+def design_pack(
+    request: LayoutRequest | list[LayoutRequest],
+    count: int,
+    *,
+    seed: int = 0,
+    time_limit: float = 60.0,
+    workers: int | None = None,
+    maximize: bool = False,
+    method: str = "auto",
+    executor=None,
+    maximize_choices: bool = False,
+    difficulty: str | None = None,
+    progress_for: Callable[[int], object] = lambda k: None,
+    on_cluster_level: Callable[[], None] = lambda: None,
+    cancel: CancelToken | None = None,
+) -> Iterator[Design]:
     """Yield ``count`` distinct verified levels, level k from seed ``seed + k``; raise DesignFailed
     (its message saying which level) when one cannot be made. ``request`` is one request for
     every level, or one per level (a curve: ``designer.search.difficulty.curve_requests``);
@@ -62,8 +78,19 @@ def design_pack(request: LayoutRequest | list[LayoutRequest], count: int, *, see
         raise ValueError(f"{len(requests)} requests for a pack of {count}")
     on_cluster: dict[int, Design | DesignFailed] = {}
     if designed_on_cluster(executor, count, method):
-        jobs = [PackJob(requests[k], seed + k, time_limit, workers, maximize, method, maximize_choices, difficulty)
-                for k in range(count)]
+        jobs = [
+            PackJob(
+                requests[k],
+                seed + k,
+                time_limit,
+                workers,
+                maximize,
+                method,
+                maximize_choices,
+                difficulty,
+            )
+            for k in range(count)
+        ]
 
         def designed(job, result) -> None:
             on_cluster[job.seed - seed] = result
@@ -79,14 +106,25 @@ def design_pack(request: LayoutRequest | list[LayoutRequest], count: int, *, see
             if earlier is not None and earlier.level not in {d.level for d in made}:
                 found = earlier
             else:
-                found = chosen.run(requests[k], seed=seed + k, time_limit=time_limit, workers=workers,
-                                   maximize=maximize, exclude=tuple(d.level for d in made), progress=progress_for(k),
-                                   executor=executor, maximize_choices=maximize_choices, difficulty=difficulty,
-                                   cancel=cancel)
+                found = chosen.run(
+                    requests[k],
+                    seed=seed + k,
+                    time_limit=time_limit,
+                    workers=workers,
+                    maximize=maximize,
+                    exclude=tuple(d.level for d in made),
+                    progress=progress_for(k),
+                    executor=executor,
+                    maximize_choices=maximize_choices,
+                    difficulty=difficulty,
+                    cancel=cancel,
+                )
         except DesignFailed as failure:
             if count == 1:
                 raise
-            raise DesignFailed(failure.reason, f"level {k + 1} of {count}: {failure}", failure.best) from None
+            raise DesignFailed(
+                failure.reason, f"level {k + 1} of {count}: {failure}", failure.best
+            ) from None
         made.append(found)
         yield found
 

@@ -67,8 +67,10 @@ def choices_with_stages(search: Search) -> Design:
         return room_choices(search)
     if not anneal.applies(request):
         if goal.objective == "options":
-            raise DesignerError("--min-choices and --maximize-choices need the compiled kernels and no snow to "
-                                "place (the chains that count choices)")
+            raise DesignerError(
+                "--min-choices and --maximize-choices need the compiled kernels and no snow to "
+                "place (the chains that count choices)"
+            )
         return maximize_with_stages(search) if goal.maximizing else meet_with_stages(search)
     if not search.pool:
         search.absorb(sample_stage(search, Goal.maximize()))
@@ -76,8 +78,11 @@ def choices_with_stages(search: Search) -> Design:
         search.absorb(band_stage(search, Goal.meet(request.min_stops), budget.share(CLIMB_SHARE)))
     if goal.objective == "stops" and request.min_choices is not None:
         # a floor on options is a wall to a chain that counts stops: reach it first
-        search.absorb(choices_stage(search, Goal.meet(request.min_choices, "options"),
-                                    budget.share(CHOICES_FLOOR_SHARE)))
+        search.absorb(
+            choices_stage(
+                search, Goal.meet(request.min_choices, "options"), budget.share(CHOICES_FLOOR_SHARE)
+            )
+        )
         if search.best is not None and not goal.maximizing:
             return search.best
     found = search.absorb(choices_stage(search, goal, budget))
@@ -96,21 +101,29 @@ def room_choices(search: Search) -> Design:
     them (``room_choices_stage``), again from fresh samples each time it stalls, the best kept."""
     request, goal, budget = search.request, search.goal, search.budget
     if goal.objective == "stops":
-        raise DesignerError("--unique does not go with doors: a room's searches count stops or options")
+        raise DesignerError(
+            "--unique does not go with doors: a room's searches count stops or options"
+        )
     floors = Goal.meet(request.room_target())
     if not search.pool:
         search.absorb(sample_stage(search, Goal.maximize()))
     stall = max(STALL_MIN_SECONDS, ROOM_CHOICES_STALL_SHARE * budget.time_limit)
     again = False
-    while not budget.expired():  # the chains; without them, climbs, again from fresh samples when one stalls
+    while (
+        not budget.expired()
+    ):  # the chains; without them, climbs, again from fresh samples when one stalls
         if again:
             search.absorb(sample_stage(search, Goal.maximize(), fresh=True))
         if search.pool and search.pool[0][0] < request.room_target():
             search.absorb(band_stage(search, floors, budget.share(CLIMB_SHARE)))
         if anneal.applies(request):
-            found = search.absorb(choices_stage(search, goal, budget.share(ROOM_CHOICES_ROUND_SHARE), from_pool=again))
+            found = search.absorb(
+                choices_stage(search, goal, budget.share(ROOM_CHOICES_ROUND_SHARE), from_pool=again)
+            )
         else:
-            found = search.absorb(room_choices_stage(search, goal, budget, stall=stall, from_pool=again))
+            found = search.absorb(
+                room_choices_stage(search, goal, budget, stall=stall, from_pool=again)
+            )
         if found is not None and not goal.maximizing:
             return found
         again = True
@@ -125,7 +138,9 @@ def meet_with_stages(search: Search) -> Design:
     if exhaustive.fixed_terrain(request) is not None:
         return one_layout(search)
     if opengrid.applies(request):  # random layouts of a few rocks on a big grid are rarely strong
-        found = search.absorb(open_grid_stage(search, goal, budget.share(SEARCH_SHARE_WITHOUT_PROOF)))
+        found = search.absorb(
+            open_grid_stage(search, goal, budget.share(SEARCH_SHARE_WITHOUT_PROOF))
+        )
     else:
         found = search.absorb(sample_stage(search, goal))
     if found is None and refutes(search):
@@ -174,8 +189,14 @@ def maximize_with_stages(search: Search) -> Design:
         if result.complete:
             return search.finish_maximize(proven=True, searched=result.layouts)
     if search.best is not None:
-        return search.finish_maximize(proven=result.complete, searched=result.layouts if result.complete else None)
-    raise search.infeasible(exhaustive_detail(result.layouts)) if result.complete else search.timed_out()
+        return search.finish_maximize(
+            proven=result.complete, searched=result.layouts if result.complete else None
+        )
+    raise (
+        search.infeasible(exhaustive_detail(result.layouts))
+        if result.complete
+        else search.timed_out()
+    )
 
 
 def model_only(search: Search, stage=model_stage, detail: str = "") -> Design:

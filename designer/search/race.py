@@ -28,17 +28,23 @@ from designer.search.tuning import (
 )
 
 
-def climb_then_anneal(search: Search, budget: Budget, *, provable: bool = False,
-                      chains: int | None = None) -> Design | None:
+def climb_then_anneal(
+    search: Search, budget: Budget, *, provable: bool = False, chains: int | None = None
+) -> Design | None:
     """Meeting K: the climb from the pool, then, when no proof is in reach, the annealing (``chains``
     of them), each with its share of ``budget``. The first verified level, or None."""
     if not search.pool:
         return None
     goal = search.goal
-    found = search.absorb(climb_stage(search, goal, budget.share(CLIMB_SHARE_BEFORE_PROOF if provable
-                                                                 else CLIMB_SHARE)))
+    found = search.absorb(
+        climb_stage(
+            search, goal, budget.share(CLIMB_SHARE_BEFORE_PROOF if provable else CLIMB_SHARE)
+        )
+    )
     if found is None and not provable and anneal.applies(search.request):
-        found = search.absorb(anneal_stage(search, goal, budget.share(ANNEAL_SHARE_BEFORE_MODEL), chains=chains))
+        found = search.absorb(
+            anneal_stage(search, goal, budget.share(ANNEAL_SHARE_BEFORE_MODEL), chains=chains)
+        )
     return found
 
 
@@ -51,17 +57,24 @@ def climb_for_more(search: Search, budget: Budget, *, chains: int | None = None)
     goal = search.goal
     if anneal.applies(search.request):
         search.absorb(climb_stage(search, goal, budget.share(CLIMB_SHARE_BEFORE_ANNEAL)))
-        search.absorb(anneal_stage(search, goal, budget.share(SEARCH_SHARE_WITHOUT_PROOF), chains=chains))
+        search.absorb(
+            anneal_stage(search, goal, budget.share(SEARCH_SHARE_WITHOUT_PROOF), chains=chains)
+        )
     else:
-        search.absorb(climb_stage(search, goal, budget.share(SEARCH_SHARE_WITHOUT_PROOF), restarts=True))
+        search.absorb(
+            climb_stage(search, goal, budget.share(SEARCH_SHARE_WITHOUT_PROOF), restarts=True)
+        )
 
 
 def beside_model(search: Search) -> bool:
     """Whether ``auto`` poses the request to the model at once, beside the other stages: when
     the model is where a proof would come from (no exhaustive search can be expected to complete),
     the grid is no open one (its forked chains take every core) and there is a core to spare."""
-    return (search.workers >= 2 and not opengrid.applies(search.request)
-            and not (exhaustive.applies(search.request) and exhaustive_fits(search)))
+    return (
+        search.workers >= 2
+        and not opengrid.applies(search.request)
+        and not (exhaustive.applies(search.request) and exhaustive_fits(search))
+    )
 
 
 def meet_beside_model(search: Search) -> Design:
@@ -69,6 +82,7 @@ def meet_beside_model(search: Search) -> Design:
     and the annealing (their usual shares of the time) on the other. The first verified level
     wins, whoever found it; a proof from the model (no level of K stops exists) ends both at once.
     When the other stages give up, the model goes on with every worker, from their best layout."""
+
     def climb_and_anneal(race: Budget) -> Design | None:
         return climb_then_anneal(search, race, chains=search.workers - 1)  # a core for the model
 
@@ -85,6 +99,7 @@ def maximize_beside_model(search: Search) -> Design:
     annealing (or climbs from fresh samples), each looking for more stops. What they verify
     raises the model's bar at once (its search stops and goes on above it); the model's proof
     that nothing is above the bar ends both, and the best level is then proven optimal."""
+
     def climb_and_anneal(race: Budget) -> None:
         climb_for_more(search, race, chains=search.workers - 1)  # a core for the model
 
@@ -95,7 +110,9 @@ def maximize_beside_model(search: Search) -> Design:
     return search.finish_maximize(proven=result.complete)
 
 
-def _beside_model(search: Search, other_stages, *, first_wins: bool) -> tuple[StageResult, Design | None]:
+def _beside_model(
+    search: Search, other_stages, *, first_wins: bool
+) -> tuple[StageResult, Design | None]:
     """Run ``other_stages(race)`` in a helper thread and the model in this one (CP-SAT must
     search in the main thread to see Ctrl-C), on one cancellable budget: a proof from the model
     ends both; with ``first_wins``, so does a level from either side. The model runs on one worker
@@ -122,14 +139,18 @@ def _beside_model(search: Search, other_stages, *, first_wins: bool) -> tuple[St
     helper.start()
     result = StageResult()
     try:
-        # A head start: what the climb meets at once never waits on loading OR-Tools and building the model,
-        # whose Python holds the interpreter's lock; shorter on small grids, where the model often proves more.
+        # A head start: what the climb meets at once never waits on loading OR-Tools and building
+        # the model,
+        # whose Python holds the interpreter's lock; shorter on small grids, where the model often
+        # proves more.
         cells = search.request.height * search.request.width
         head_start = Budget(MODEL_HEAD_START * min(1.0, cells / MODEL_HEAD_START_CELLS))
         while not (race.cancelled() or given_up.is_set() or head_start.expired()):
             race.ended.wait(0.01)
         if not race.cancelled():
-            result = model_stage(search, search.goal, race, narrow_until=given_up, follow_best=not first_wins)
+            result = model_stage(
+                search, search.goal, race, narrow_until=given_up, follow_best=not first_wins
+            )
         if result.complete or (first_wins and result.design is not None):
             race.cancel()
         helper.join()

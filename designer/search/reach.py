@@ -23,14 +23,18 @@ def proof_within_reach(search: Search) -> bool:
     """Whether an exhaustive search could complete in the time a short climb would leave it."""
     return exhaustive.applies(search.request) and (
         exhaustive.estimated_seconds(search.request, search.workers)
-        <= (1 - CLIMB_SHARE_BEFORE_PROOF) * search.budget.left())
+        <= (1 - CLIMB_SHARE_BEFORE_PROOF) * search.budget.left()
+    )
 
 
 def exhaustive_fits(search: Search) -> bool:
     """Whether a complete search of the space can be expected within ten times the time left."""
     if not exhaustive.applies(search.request):
         return False
-    return exhaustive.estimated_seconds(search.request, search.workers) <= EXHAUSTIVE_REACH * search.budget.left()
+    return (
+        exhaustive.estimated_seconds(search.request, search.workers)
+        <= EXHAUSTIVE_REACH * search.budget.left()
+    )
 
 
 def refutes(search: Search) -> bool:
@@ -39,5 +43,8 @@ def refutes(search: Search) -> bool:
     the goal, and no exhaustive search is in reach."""
     from designer.search.engines.refute import declines, wins_proofs
 
-    return (wins_proofs(search.request) and not exhaustive_fits(search)
-            and declines(search, search.goal) is None)
+    return (
+        wins_proofs(search.request)
+        and not exhaustive_fits(search)
+        and declines(search, search.goal) is None
+    )

@@ -41,12 +41,20 @@ class GeneratorRecord:
     rail_stops: int | None = None  # its rail stops (at most one other move),
     solutions: int | None = None  # and the fewest-moves solutions
     skipped: tuple[str, ...] = ()  # stages that could not run in the time left, and why
-    stage_seconds: dict[str, float] | None = None  # how long each stage ran (at once, in the portfolio)
-    difficulty: str | None = None  # a preset with a search of its own ("expert"), run again by make --from
+    stage_seconds: dict[str, float] | None = (
+        None  # how long each stage ran (at once, in the portfolio)
+    )
+    difficulty: str | None = (
+        None  # a preset with a search of its own ("expert"), run again by make --from
+    )
     improved: str | None = None  # what the search for decisions did after the request was met
     # (designer.search.decisions), in words
-    difficulty_felt: float | None = None  # asked in predicted difficulty: the level's (designer.search.felt)
-    full_clear: int | None = None  # with coins: the full clear's moves, proven optimal (designer.search.coins)
+    difficulty_felt: float | None = (
+        None  # asked in predicted difficulty: the level's (designer.search.felt)
+    )
+    full_clear: int | None = (
+        None  # with coins: the full clear's moves, proven optimal (designer.search.coins)
+    )
 
     def but(self, **changes) -> GeneratorRecord:
         return replace(self, **changes)
@@ -54,14 +62,22 @@ class GeneratorRecord:
     def to_json(self) -> dict:
         """The record as JSON: fields that do not apply (None, not maximizing, nothing skipped)
         are left out."""
-        return fields_to_json(self, omit=lambda name, value: value is None or (
-            name in ("maximize", "maximize_choices", "skipped") and not value))
+        return fields_to_json(
+            self,
+            omit=lambda name, value: (
+                value is None or (name in ("maximize", "maximize_choices", "skipped") and not value)
+            ),
+        )
 
     @classmethod
     def from_json(cls, obj: object) -> GeneratorRecord:
         """A record read back from a level file; DesignerError (one line) when it is not one."""
-        values = json_fields(cls, obj, "the level has no generator record (it was not designed by designer make)",
-                             strict=False)
+        values = json_fields(
+            cls,
+            obj,
+            "the level has no generator record (it was not designed by designer make)",
+            strict=False,
+        )
         for key, (what, fits) in _RECORD_FIELDS.items():
             if key in values and not fits(values[key]):
                 raise DesignerError(f"the generator record's {key!r} is not {what}")
@@ -69,7 +85,9 @@ class GeneratorRecord:
             if key not in values:
                 raise DesignerError(f"the generator record has no {key!r}")
         if "request" not in values:
-            raise DesignerError("the generator record has no request (the level was made before records kept one)")
+            raise DesignerError(
+                "the generator record has no request (the level was made before records kept one)"
+            )
         values["request"] = LayoutRequest.from_json(values["request"])
         values["skipped"] = tuple(values.get("skipped", ()))
         return cls(**values)
@@ -79,26 +97,47 @@ def _count(value) -> bool:
     return type(value) is int and 0 <= value <= MAX_SEED  # a seed, or a count (far smaller)
 
 
-
-
 #: What each field of a generator record read back must be: (in words, test).
 _RECORD_FIELDS = {
-    "method": ("text", lambda v: type(v) is str), "stage": ("text", lambda v: type(v) is str),
-    "seed": ("a whole number from 0", _count), "seconds": ("a number of seconds", fits_seconds),
+    "method": ("text", lambda v: type(v) is str),
+    "stage": ("text", lambda v: type(v) is str),
+    "seed": ("a whole number from 0", _count),
+    "seconds": ("a number of seconds", fits_seconds),
     "time_limit": ("a number of seconds", fits_seconds),
-    **{key: ("true or false", lambda v: type(v) is bool) for key in ("maximize", "maximize_choices")},
+    **{
+        key: ("true or false", lambda v: type(v) is bool)
+        for key in ("maximize", "maximize_choices")
+    },
     "proven_optimal": ("true, false or null", lambda v: v is None or type(v) is bool),
-    **{key: ("a whole number from 0 or null", lambda v: v is None or _count(v))
-       for key in ("workers", "samples", "candidates", "tidied", "searched", "options", "rail_stops", "solutions",
-                   "full_clear")},
+    **{
+        key: ("a whole number from 0 or null", lambda v: v is None or _count(v))
+        for key in (
+            "workers",
+            "samples",
+            "candidates",
+            "tidied",
+            "searched",
+            "options",
+            "rail_stops",
+            "solutions",
+            "full_clear",
+        )
+    },
     "rejected": ("a whole number from 0", _count),
-    "skipped": ("a list of texts", lambda v: isinstance(v, list) and all(type(x) is str for x in v)),
-    "difficulty": ("\"expert\" or null", lambda v: v is None or v == "expert"),
+    "skipped": (
+        "a list of texts",
+        lambda v: isinstance(v, list) and all(type(x) is str for x in v),
+    ),
+    "difficulty": ('"expert" or null', lambda v: v is None or v == "expert"),
     "improved": ("text or null", lambda v: v is None or (type(v) is str and len(v) <= 500)),
-    "difficulty_felt": ("a number from 1 to 10 or null", lambda v: v is None or (type(v) in (int, float)
-                                                                                 and 1 <= v <= 10)),
-    "stage_seconds": ("an object of seconds by stage", lambda v: v is None or (
-        isinstance(v, dict) and all(fits_seconds(x) for x in v.values()))),
+    "difficulty_felt": (
+        "a number from 1 to 10 or null",
+        lambda v: v is None or (type(v) in (int, float) and 1 <= v <= 10),
+    ),
+    "stage_seconds": (
+        "an object of seconds by stage",
+        lambda v: v is None or (isinstance(v, dict) and all(fits_seconds(x) for x in v.values())),
+    ),
 }
 
 
@@ -139,7 +178,10 @@ class Design:
 
         if self.routes is None:
             return per_stop_milli(self.analysis.options, stops_of(self.analysis))
-        return min(per_stop_milli(one.analysis.options, stops_of(one.analysis)) for one in self.routes.routes)
+        return min(
+            per_stop_milli(one.analysis.options, stops_of(one.analysis))
+            for one in self.routes.routes
+        )
 
     @property
     def options(self) -> int:
@@ -151,7 +193,11 @@ class Design:
 
 def choice_figures(report: Analysis) -> dict:
     """The choice figures a record keeps when choices were asked for (see ``GeneratorRecord``)."""
-    return {"options": report.options, "rail_stops": report.rail_stops, "solutions": report.solutions}
+    return {
+        "options": report.options,
+        "rail_stops": report.rail_stops,
+        "solutions": report.solutions,
+    }
 
 
 class DesignFailed(RequestNotMet):
@@ -167,7 +213,7 @@ class DesignFailed(RequestNotMet):
 
 
 def infeasible_message(request: LayoutRequest, made: int = 0) -> str:
-    """"proven infeasible: ..." for a request, its band included (a room: every route's); ``made``
+    """ "proven infeasible: ..." for a request, its band included (a room: every route's); ``made``
     levels excluded from the search (a pack's earlier ones) are named as the exception they are.
 
     >>> infeasible_message(LayoutRequest(5, 5, min_stops=7), made=2)
@@ -177,18 +223,25 @@ def infeasible_message(request: LayoutRequest, made: int = 0) -> str:
 
     other = ""
     if made:  # the proofs pose one of each set of mirror images, where the request has them
-        other = f" other than the {made} made before" + (" and their mirror images" if mirrors(request) else "")
+        other = f" other than the {made} made before" + (
+            " and their mirror images" if mirrors(request) else ""
+        )
     if request.is_room:
-        return (f"proven infeasible: no {request.height}x{request.width} room whose routes "
-                f"({request.routes_text()}) are all strong and reversible exists under these constraints{other}")
+        return (
+            f"proven infeasible: no {request.height}x{request.width} room whose routes "
+            f"({request.routes_text()}) are all strong and reversible exists under these constraints{other}"
+        )
     band = f"min stops >= {request.min_stops}"
     if request.max_stops is not None:
         band = f"min stops in {request.min_stops}..{request.max_stops}"
-    return (f"proven infeasible: no strong reversible {request.height}x{request.width} level "
-            f"with {band} exists under these constraints{other}")
+    return (
+        f"proven infeasible: no strong reversible {request.height}x{request.width} level "
+        f"with {band} exists under these constraints{other}"
+    )
     band = f"min stops >= {request.min_stops}"
     if request.max_stops is not None:
         band = f"min stops in {request.min_stops}..{request.max_stops}"
-    return (f"proven infeasible: no strong reversible {request.height}x{request.width} level "
-            f"with {band} exists under these constraints")
-
+    return (
+        f"proven infeasible: no strong reversible {request.height}x{request.width} level "
+        f"with {band} exists under these constraints"
+    )

@@ -55,6 +55,7 @@ from designer.search.tuning import (
 
 # --- the stages ----------------------------------------------------------------------------------
 
+
 @timed("endpoints")
 def endpoints_stage(search: Search, goal: Goal, budget: Budget) -> StageResult:
     """The one layout the request allows (no rocks, no snow): every start and goal, in batches.
@@ -63,8 +64,9 @@ def endpoints_stage(search: Search, goal: Goal, budget: Budget) -> StageResult:
     search.progress.update(phase="every start and goal")
     terrain = exhaustive.fixed_terrain(search.request)
     assert terrain is not None  # asked only of a request with one layout
-    found, complete = exhaustive.search_endpoints(search.request, terrain, budget, search.excluded,
-                                                  first_only=not goal.maximizing)
+    found, complete = exhaustive.search_endpoints(
+        search.request, terrain, budget, search.excluded, first_only=not goal.maximizing
+    )
     for stops, level in found:
         search.seen(stops)
         design = search.verify(level, "endpoints")
@@ -88,7 +90,9 @@ def _sample(search: Search, goal: Goal, pool: list) -> tuple[Design | None, list
     request, budget = search.request, search.budget
     space = LayoutSpace.of(request)
     batch = 0
-    while batch < SAMPLE_BATCHES or (not pool and budget.now() < budget.t0 + 0.5 * budget.time_limit):
+    while batch < SAMPLE_BATCHES or (
+        not pool and budget.now() < budget.t0 + 0.5 * budget.time_limit
+    ):
         density = DENSITIES[batch % len(DENSITIES)]
         batch += 1
         terrains, starts, goals = sample_for_request(search.rng, request, SAMPLE_BATCH, density)
@@ -110,7 +114,9 @@ def _sample(search: Search, goal: Goal, pool: list) -> tuple[Design | None, list
 
 
 @timed("climb")
-def climb_stage(search: Search, goal: Goal, budget: Budget, *, restarts: bool = False) -> StageResult:
+def climb_stage(
+    search: Search, goal: Goal, budget: Budget, *, restarts: bool = False
+) -> StageResult:
     """Climb from the pool (then, in tiny spaces, search exact neighbourhoods around the best
     layout). Meeting K: the first verified level that meets it, or the best layout short of it
     at the head of the pool (the next stage's start). Maximizing: the best verified design; with
@@ -121,8 +127,16 @@ def climb_stage(search: Search, goal: Goal, budget: Budget, *, restarts: bool = 
     request, pool, best = search.request, list(search.pool), None
     stall = min(STALL_MAX_SECONDS, max(STALL_MIN_SECONDS, STALL_SHARE * search.budget.time_limit))
     while not budget.expired():
-        level, stops = climb(request, search.rng, [lv for _, lv in pool], budget, goal.target,
-                             search.excluded, on_best=search.seen, stall=stall)
+        level, stops = climb(
+            request,
+            search.rng,
+            [lv for _, lv in pool],
+            budget,
+            goal.target,
+            search.excluded,
+            on_best=search.seen,
+            stall=stall,
+        )
         if level is None:
             break
         stage = "climb"
@@ -147,18 +161,29 @@ def climb_stage(search: Search, goal: Goal, budget: Budget, *, restarts: bool = 
     return StageResult(best, pool=tuple(pool))
 
 
-def _refine(search: Search, goal: Goal, level: Level, stops: int, budget: Budget) -> tuple[Level, int]:
+def _refine(
+    search: Search, goal: Goal, level: Level, stops: int, budget: Budget
+) -> tuple[Level, int]:
     """Exact neighbourhoods: release a few rocks of the best layout and place them again in every
     possible way, with every start and goal; move on ties, stop after a long stall."""
     search.progress.update(phase="neighbourhood search")
     last_gain = budget.now()
-    stall = min(2 * STALL_MAX_SECONDS,
-                max(STALL_MIN_SECONDS, NEIGHBOURHOOD_STALL_SHARE * search.budget.time_limit))
+    stall = min(
+        2 * STALL_MAX_SECONDS,
+        max(STALL_MIN_SECONDS, NEIGHBOURHOOD_STALL_SHARE * search.budget.time_limit),
+    )
     while budget.now() < min(budget.deadline, last_gain + stall) and not goal.met_by(stops):
         release = int(search.rng.choice(NEIGHBOURHOOD_RELEASE))
         round_budget = budget.until(min(budget.deadline, last_gain + stall))
-        result = exhaustive.search_around(search.request, level, release, stops, round_budget, search.rng,
-                                          maximizing=goal.maximizing)
+        result = exhaustive.search_around(
+            search.request,
+            level,
+            release,
+            stops,
+            round_budget,
+            search.rng,
+            maximizing=goal.maximizing,
+        )
         if result.level is None or result.level in search.excluded:
             continue
         if result.best > stops:
@@ -173,15 +198,24 @@ def open_grid_stage(search: Search, goal: Goal, budget: Budget) -> StageResult:
     """A few rocks on a large open grid (``designer.search.engines.opengrid``): annealing on compressed
     grids, one chain per worker; the best level, verified."""
     search.progress.update(phase="open-grid annealing")
-    level, stops = opengrid.search(search.request, search.rng, budget, search.workers, target=goal.target,
-                                   exclude=search.excluded, on_best=search.seen)
+    level, stops = opengrid.search(
+        search.request,
+        search.rng,
+        budget,
+        search.workers,
+        target=goal.target,
+        exclude=search.excluded,
+        on_best=search.seen,
+    )
     if level is None or goal.short(stops):
         return StageResult()
     return StageResult(search.verify(level, "open grid"))
 
 
 @timed("anneal")
-def anneal_stage(search: Search, goal: Goal, budget: Budget, *, chains: int | None = None) -> StageResult:
+def anneal_stage(
+    search: Search, goal: Goal, budget: Budget, *, chains: int | None = None
+) -> StageResult:
     """Simulated annealing from the best layout so far (``designer.search.engines.anneal``), one chain per
     worker (``chains``: fewer, when the model runs beside them). The best level, verified; meeting
     K and short of it, a better layout goes to the head of the pool (the model's hint)."""
@@ -190,12 +224,22 @@ def anneal_stage(search: Search, goal: Goal, budget: Budget, *, chains: int | No
         return StageResult()
     stops, level = start
     search.progress.update(phase="annealing")
-    found_level, found_stops = anneal.search(search.request, level, stops, search.rng, budget,
-                                             chains or search.workers,
-                                             target=goal.target, on_best=search.seen)
+    found_level, found_stops = anneal.search(
+        search.request,
+        level,
+        stops,
+        search.rng,
+        budget,
+        chains or search.workers,
+        target=goal.target,
+        on_best=search.seen,
+    )
     if goal.short(found_stops):
-        return StageResult(pool=((found_stops, found_level), *search.pool)
-                           if found_level is not None and found_stops > stops else None)
+        return StageResult(
+            pool=((found_stops, found_level), *search.pool)
+            if found_level is not None and found_stops > stops
+            else None
+        )
     if found_level is None or found_level == level:
         return StageResult()
     return StageResult(search.verify(found_level, "anneal"))
@@ -211,15 +255,29 @@ def exhaustive_stage(search: Search, goal: Goal, budget: Budget) -> StageResult:
         bar = goal.target
     else:
         request = search.request
-        floor = min(band.floor for band in request.route_bands) if request.is_room else request.min_stops
+        floor = (
+            min(band.floor for band in request.route_bands)
+            if request.is_room
+            else request.min_stops
+        )
         bar = search.best.min_stops + 1 if search.best else floor
-    result = exhaustive.search(search.request, bar, budget, search.workers, executor=search.executor,
-                               on_best=search.seen, first_only=not goal.maximizing, maximizing=goal.maximizing)
+    result = exhaustive.search(
+        search.request,
+        bar,
+        budget,
+        search.workers,
+        executor=search.executor,
+        on_best=search.seen,
+        first_only=not goal.maximizing,
+        maximizing=goal.maximizing,
+    )
     design = None
     if result.level is not None:
         design = search.verify(result.level, "exhaustive")
         if design is None:  # cannot happen unless the kernels disagree with the analysis
-            raise RuntimeError(f"exhaustive search returned a level that fails verification:\n{result.level}")
+            raise RuntimeError(
+                f"exhaustive search returned a level that fails verification:\n{result.level}"
+            )
     return StageResult(design, result.complete, result.layouts)
 
 
@@ -232,15 +290,25 @@ def band_stage(search: Search, goal: Goal, budget: Budget) -> StageResult:
         return StageResult()
     search.progress.update(phase="climbing")
     stall = min(STALL_MAX_SECONDS, max(STALL_MIN_SECONDS, STALL_SHARE * search.budget.time_limit))
-    level, stops = climb(search.request, search.rng, [lv for _, lv in search.pool], budget, goal.target,
-                         search.excluded, on_best=search.seen, stall=stall)
+    level, stops = climb(
+        search.request,
+        search.rng,
+        [lv for _, lv in search.pool],
+        budget,
+        goal.target,
+        search.excluded,
+        on_best=search.seen,
+        stall=stall,
+    )
     if level is None:
         return StageResult()
     return StageResult(pool=((stops, level), *search.pool))
 
 
 @timed("choices")
-def choices_stage(search: Search, goal: Goal, budget: Budget, *, from_pool: bool = False) -> StageResult:
+def choices_stage(
+    search: Search, goal: Goal, budget: Budget, *, from_pool: bool = False
+) -> StageResult:
     """Annealing chains (``designer.search.engines.anneal``) that keep only layouts meeting the request's
     band and choice conditions (``--min-choices``, ``--unique``) and score ``goal``'s objective
     (options along the printed solution, or stops), from the best layout so far or the head of
@@ -250,20 +318,40 @@ def choices_stage(search: Search, goal: Goal, budget: Budget, *, from_pool: bool
     if start is None:
         return StageResult()
     stops, level = start
-    search.progress.update(phase="annealing for choices" if goal.objective != "stops" else "annealing")
-    found, score = anneal.search(search.request, level, stops, search.rng, budget, search.workers,
-                                 target=goal.target, objective=goal.objective,
-                                 on_best=search.seen if goal.objective == "stops" else None)
+    search.progress.update(
+        phase="annealing for choices" if goal.objective != "stops" else "annealing"
+    )
+    found, score = anneal.search(
+        search.request,
+        level,
+        stops,
+        search.rng,
+        budget,
+        search.workers,
+        target=goal.target,
+        objective=goal.objective,
+        on_best=search.seen if goal.objective == "stops" else None,
+    )
     if goal.objective == "options":
         search.best_options_seen = max(search.best_options_seen, score)
-    if found is None or goal.short(score) or (search.best is not None and found == search.best.level):
+    if (
+        found is None
+        or goal.short(score)
+        or (search.best is not None and found == search.best.level)
+    ):
         return StageResult()
     return StageResult(search.verify(found, "anneal"))
 
 
 @timed("climb for choices")
-def room_choices_stage(search: Search, goal: Goal, budget: Budget, *, stall: float | None = None,
-                       from_pool: bool = False) -> StageResult:
+def room_choices_stage(
+    search: Search,
+    goal: Goal,
+    budget: Budget,
+    *,
+    stall: float | None = None,
+    from_pool: bool = False,
+) -> StageResult:
     """A room's climb that counts the options along every route (``designer.search.engines.rooms``), from
     the best layout so far or the head of the pool (``from_pool``: the pool's, a fresh start),
     every layout it keeps meeting each route's band: the chains that count choices score one
@@ -273,11 +361,23 @@ def room_choices_stage(search: Search, goal: Goal, budget: Budget, *, stall: flo
     if start is None:
         return StageResult()
     search.progress.update(phase="climbing for choices")
-    level, score = climb(search.request, search.rng, [start[1]], budget, goal.target, search.excluded,
-                         objective=goal.objective, stall=stall)
+    level, score = climb(
+        search.request,
+        search.rng,
+        [start[1]],
+        budget,
+        goal.target,
+        search.excluded,
+        objective=goal.objective,
+        stall=stall,
+    )
     if goal.objective == "options":
         search.best_options_seen = max(search.best_options_seen, score)
-    if level is None or goal.short(score) or (search.best is not None and level == search.best.level):
+    if (
+        level is None
+        or goal.short(score)
+        or (search.best is not None and level == search.best.level)
+    ):
         return StageResult()
     return StageResult(search.verify(level, "climb"))
 
@@ -307,8 +407,14 @@ def _best_stops(search: Search):
 
 
 @timed("cp-sat")
-def model_stage(search: Search, goal: Goal, budget: Budget, *,
-                narrow_until: threading.Event | None = None, follow_best: bool = False) -> StageResult:
+def model_stage(
+    search: Search,
+    goal: Goal,
+    budget: Budget,
+    *,
+    narrow_until: threading.Event | None = None,
+    follow_best: bool = False,
+) -> StageResult:
     """The CP-SAT model (``designer.models``), built and solved within ``budget``, from a hint:
     the best layout so far, else the empty room (``empty_room``). Meeting K, the first verified
     level of at least K; an optimum below K proves the request infeasible. Maximizing, K and
@@ -325,25 +431,44 @@ def model_stage(search: Search, goal: Goal, budget: Budget, *,
     try:
         built = build_model(request, budget=budget, require_min_stops=goal.maximizing)
     except BuildTimedOut:
-        return StageResult(skipped=f"cp-sat: loading OR-Tools and building the model did not fit in the {left:.1f} s left")
+        return StageResult(
+            skipped=f"cp-sat: loading OR-Tools and building the model did not fit in the {left:.1f} s left"
+        )
     with search.lock:
         for level in list(search.excluded):
             built.exclude(level.terrain, level.start, level.goal)
 
     def hint() -> None:  # the best layout so far (the other stages may have moved it on)
         with search.lock:
-            layout = search.best.level if search.best else (search.pool[0][1] if search.pool else empty_room(request))
+            layout = (
+                search.best.level
+                if search.best
+                else (search.pool[0][1] if search.pool else empty_room(request))
+            )
         if layout is not None:
             built.hint(layout.terrain, layout.start, layout.goal)
 
     hint()
-    target = request.room_target() if request.is_room else request.min_stops  # what the model's score must reach
-    outcome = solve_model(built, budget, seed=search.seed, workers=search.workers, min_stops=target,
-                          maximize=goal.maximizing, narrow_until=narrow_until, rehint=hint,
-                          outside_best=_best_stops(search) if follow_best else None,
-                          better_than=search.best.min_stops if goal.maximizing and search.best else None,
-                          accept=lambda terrain, start, end: search.verify(request.level(terrain, start, end), "cp-sat"),
-                          stops_of=lambda design: design.min_stops, on_stops=search.seen)
+    target = (
+        request.room_target() if request.is_room else request.min_stops
+    )  # what the model's score must reach
+    outcome = solve_model(
+        built,
+        budget,
+        seed=search.seed,
+        workers=search.workers,
+        min_stops=target,
+        maximize=goal.maximizing,
+        narrow_until=narrow_until,
+        rehint=hint,
+        outside_best=_best_stops(search) if follow_best else None,
+        better_than=search.best.min_stops if goal.maximizing and search.best else None,
+        accept=lambda terrain, start, end: search.verify(
+            request.level(terrain, start, end), "cp-sat"
+        ),
+        stops_of=lambda design: design.min_stops,
+        on_stops=search.seen,
+    )
     return StageResult(outcome.found, outcome.complete)
 
 

@@ -68,12 +68,31 @@ class Search:
     stream; and what has been found so far, which only ``absorb`` changes: the pool of good
     layouts (stops, level), best first, and the best verified design."""
 
-    def __init__(self, request: LayoutRequest, goal: Goal, *, seed: int, budget: Budget, workers: int, method: str,
-                 excluded: set[Level], progress: Progress, executor=None):
-        self.request, self.goal, self.seed, self.budget, self.workers = request, goal, seed, budget, workers
+    def __init__(
+        self,
+        request: LayoutRequest,
+        goal: Goal,
+        *,
+        seed: int,
+        budget: Budget,
+        workers: int,
+        method: str,
+        excluded: set[Level],
+        progress: Progress,
+        executor=None,
+    ):
+        self.request, self.goal, self.seed, self.budget, self.workers = (
+            request,
+            goal,
+            seed,
+            budget,
+            workers,
+        )
         self.executor = executor  # where the exhaustive search's shards run (None: threads here)
         self.method, self.excluded, self.progress = method, excluded, progress
-        self.made = len(excluded)  # levels excluded from the start (a pack's earlier ones), for proofs' words
+        self.made = len(
+            excluded
+        )  # levels excluded from the start (a pack's earlier ones), for proofs' words
         self.rng = np.random.default_rng(seed)
         self.pool: list[tuple[int, Level]] = []
         self.best: Design | None = None
@@ -82,12 +101,16 @@ class Search:
         self.samples = 0
         self.best_stops_seen = -1
         self.best_options_seen = -1
-        self.closest_failure: tuple[int, str] | None = None  # (stops, why) of the best rejected level
+        self.closest_failure: tuple[int, str] | None = (
+            None  # (stops, why) of the best rejected level
+        )
         self.skipped: list[str] = []  # stages that could not run in the time left, and why
         # The portfolio runs the model beside the other stages: what they share changes under this.
         self.lock = threading.RLock()
         self.ran: dict[str, float] = {}  # seconds each stage has run so far
-        self.running: dict[int, tuple[str, float]] = {}  # by thread: the stage running there, since when
+        self.running: dict[
+            int, tuple[str, float]
+        ] = {}  # by thread: the stage running there, since when
 
     def stage_seconds(self) -> dict[str, float]:
         """Seconds each stage has run, those running now counted to this moment (two stages run
@@ -124,9 +147,19 @@ class Search:
 
     def record(self, stage: str, **extra) -> GeneratorRecord:
         return GeneratorRecord(
-            method=self.method, stage=stage, seed=self.seed, seconds=round(self.budget.seconds(), 3),
-            time_limit=self.budget.time_limit, request=self.request, workers=self.workers, samples=self.samples,
-            rejected=self.rejected, skipped=tuple(self.skipped), stage_seconds=self.stage_seconds(), **extra)
+            method=self.method,
+            stage=stage,
+            seed=self.seed,
+            seconds=round(self.budget.seconds(), 3),
+            time_limit=self.budget.time_limit,
+            request=self.request,
+            workers=self.workers,
+            samples=self.samples,
+            rejected=self.rejected,
+            skipped=tuple(self.skipped),
+            stage_seconds=self.stage_seconds(),
+            **extra,
+        )
 
     def verify(self, level: Level, stage: str) -> Design | None:
         """The design if ``level`` passes the verifier (``designer.analysis.verify``), else None:
@@ -141,7 +174,9 @@ class Search:
         extra, floor = {}, None
         if self.request.tidy:
             # maximizing, a tile is spare when removing it keeps the level's own stops
-            floor = (classify(level).min_stops or 0) if self.goal.maximizing else self.request.min_stops
+            floor = (
+                (classify(level).min_stops or 0) if self.goal.maximizing else self.request.min_stops
+            )
             tidied = tidy(self.request, level, floor)
             if tidied is not None and tidied != level:
                 extra = {"tidied": int((level.terrain != tidied.terrain).sum())}
@@ -152,11 +187,23 @@ class Search:
         report = routes.routes[0].analysis if routes else analyze(level)
         if self.request.asks_for_choices or self.goal.objective != "stops":
             # a room: the figures of the route with the fewest options
-            fewest = min(routes.routes, key=lambda one: one.analysis.options).analysis if routes else report
+            fewest = (
+                min(routes.routes, key=lambda one: one.analysis.options).analysis
+                if routes
+                else report
+            )
             extra.update(choice_figures(fewest))
             self.best_options_seen = max(self.best_options_seen, fewest.options)
-        why = room_failure(self.request, level, routes) if routes else failure(self.request, level, report, floor)
-        stops = min(one.analysis.min_stops or 0 for one in routes.routes) if routes else report.min_stops or 0
+        why = (
+            room_failure(self.request, level, routes)
+            if routes
+            else failure(self.request, level, report, floor)
+        )
+        stops = (
+            min(one.analysis.min_stops or 0 for one in routes.routes)
+            if routes
+            else report.min_stops or 0
+        )
         if why is None:
             return Design(level, report, self.record(stage, **extra), routes)
         if self.closest_failure is None or stops > self.closest_failure[0]:
@@ -184,12 +231,15 @@ class Search:
     def timed_out(self) -> DesignFailed:
         request, most = self.request, self.best_stops_seen
         seen = ""
-        if request.is_room:  # its searches count a score over routes, not stops: what the verifier said
+        if (
+            request.is_room
+        ):  # its searches count a score over routes, not stops: what the verifier said
             return self._room_timed_out()
         if most > 0 and (most < request.min_stops or self.closest_failure is None):
             # what the searches' layouts reached; none of them was a level that passed the checks
-            seen = f" (the best layout seen needs {most} stops" + (")" if most < request.min_stops else
-                                                                   "; no level was checked in the time)")
+            seen = f" (the best layout seen needs {most} stops" + (
+                ")" if most < request.min_stops else "; no level was checked in the time)"
+            )
         elif self.closest_failure is not None:
             stops, why = self.closest_failure
             seen = f" (the closest level seen, of {stops} stop{'s' if stops != 1 else ''}, failed the checks: {why})"
@@ -201,8 +251,11 @@ class Search:
         if request.unique:
             asked += f"{' and' if asked else ' with'} exactly one fewest-moves solution"
         skipped = "".join(f"; {why}" for why in self.skipped)
-        return DesignFailed("time limit", f"time limit reached: no strong reversible level{asked} "
-                                          f"found in {self.budget.time_limit:g} s{seen}{skipped}")
+        return DesignFailed(
+            "time limit",
+            f"time limit reached: no strong reversible level{asked} "
+            f"found in {self.budget.time_limit:g} s{seen}{skipped}",
+        )
 
     def _room_timed_out(self) -> DesignFailed:
         routes = self.request.routes_text()
@@ -212,10 +265,16 @@ class Search:
         elif self.best_options_seen >= 0 and self.request.min_choices is not None:
             seen = f" (the best room seen has {self.best_options_seen} options along its poorest route)"
         skipped = "".join(f"; {why}" for why in self.skipped)
-        choices = "" if self.request.min_choices is None else (
-            f", with at least {self.request.min_choices} options along each,")
-        return DesignFailed("time limit", f"time limit reached: no room whose routes ({routes}) are all strong and "
-                                          f"reversible{choices} found in {self.budget.time_limit:g} s{seen}{skipped}")
+        choices = (
+            ""
+            if self.request.min_choices is None
+            else (f", with at least {self.request.min_choices} options along each,")
+        )
+        return DesignFailed(
+            "time limit",
+            f"time limit reached: no room whose routes ({routes}) are all strong and "
+            f"reversible{choices} found in {self.budget.time_limit:g} s{seen}{skipped}",
+        )
 
     def infeasible(self, detail: str = "") -> DesignFailed:
         return DesignFailed("infeasible", infeasible_message(self.request, made=self.made) + detail)
@@ -225,15 +284,23 @@ class Search:
         best = self.best
         assert best is not None, "finished once a level is found"
         by_stops = self.goal.objective == "stops"
-        generator = best.generator.but(proven_optimal=proven, rejected=self.rejected, samples=self.samples,
-                                       maximize=by_stops, maximize_choices=not by_stops,
-                                       seconds=round(self.budget.seconds(), 3), searched=searched,
-                                       skipped=tuple(self.skipped), stage_seconds=self.stage_seconds())
+        generator = best.generator.but(
+            proven_optimal=proven,
+            rejected=self.rejected,
+            samples=self.samples,
+            maximize=by_stops,
+            maximize_choices=not by_stops,
+            seconds=round(self.budget.seconds(), 3),
+            searched=searched,
+            skipped=tuple(self.skipped),
+            stage_seconds=self.stage_seconds(),
+        )
         return replace(best, generator=generator)
 
 
 def timed(name: str):
     """A stage whose running time is added to ``search.ran[name]`` (and to the record)."""
+
     def wrap(stage):
         @functools.wraps(stage)
         def run(search: Search, *args, **kwargs) -> StageResult:
@@ -249,5 +316,7 @@ def timed(name: str):
                     search.ran[name] = search.ran.get(name, 0.0) + time.perf_counter() - since
                     if outer is not None:  # a stage run inside another: the outer one goes on
                         search.running[key] = (outer[0], time.perf_counter())
+
         return run
+
     return wrap

@@ -69,7 +69,7 @@ ROOM_CHOICES_STALL_SHARE = 0.25
 ROOM_CHOICES_ROUND_SHARE = 0.5
 NEIGHBOURHOOD_RELEASE = (3, 4)
 
-# --- the annealing chains (designer.search.engines.anneal) -----------------------------------------------
+# --- the annealing chains (designer.search.engines.anneal) ----------------------------------------
 #: Heat (in stops) at the start and the end of an epoch, and the first heat of later epochs.
 HOT, COLD, REHEAT = 2.0, 0.2, 0.5
 #: An epoch's length: a chain cools over this many seconds (or the time left), then reheats from
@@ -91,7 +91,7 @@ DECISIONS_ENOUGH = 1700
 #: holds at their best already, as small grids most often do, ends early).
 DECISIONS_STALL = 40_000
 
-# --- open grids (designer.search.engines.opengrid) --------------------------------------------------------
+# --- open grids (designer.search.engines.opengrid) ------------------------------------------------
 #: Heat at the start and the end of an epoch; later epochs start at half of ``OPEN_HOT``.
 OPEN_HOT, OPEN_COLD = 3.0, 0.1
 OPEN_EPOCH_SECONDS = 15.0
@@ -105,7 +105,7 @@ START_MARGIN = (4, 5)
 #: Steps per compiled call of the open-grid chain.
 OPEN_SLICE_STEPS = 256
 
-# --- the exhaustive search (designer.search.engines.exhaustive) -------------------------------------------
+# --- the exhaustive search (designer.search.engines.exhaustive) -----------------------------------
 #: Measured rate of the compiled search on a 6x7 grid, per core (layouts per second), with the bar
 #: near the optimum as in a proof (240k-340k for 6 and 7 rocks on 6x7; 7x7 scaled by cells
 #: squared: 220k): what its time forecast, and so the policies' choice of a proof, rests on.
@@ -113,7 +113,7 @@ RATE_42_CELLS = 200_000
 #: Levels classified per batch when every start and goal is tried on one terrain.
 ENDPOINT_BATCH = 4096
 
-# --- where shards run (designer.search.executor) ---------------------------------------------------
+# --- where shards run (designer.search.executor) --------------------------------------------------
 #: Tasks per cluster worker for one run: few enough to keep scheduling cheap.
 BATCHES_PER_WORKER = 8
 
@@ -122,18 +122,19 @@ BATCHES_PER_WORKER = 8
 EMPTY_ROOM_PAIRS = 4096
 
 # --- records (designer.studies.records) -----------------------------------------------------------
-#: The lower bound's share of the proof's forecast time (and at most of the time limit), and its least.
+#: The lower bound's share of the proof's forecast time (and at most of the time limit), and its
+#: least.
 BOUND_SHARE = 0.1
 MIN_BOUND_SECONDS = 1.0
 #: Seconds between checkpoint writes while shards finish.
 SAVE_EVERY = 2.0
 
-# --- difficulty presets (designer.search.difficulty) ------------------------------------------------
+# --- difficulty presets (designer.search.difficulty) ----------------------------------------------
 #: ``expert``: the share of the time limit spent finding the longest level; the rest raises its
 #: choices at that length.
 EXPERT_LENGTH_SHARE = 0.5
 
-# --- items (designer.search.design.with_items) -----------------------------------------------------
+# --- items (designer.search.design.with_items) ----------------------------------------------------
 #: The share of the time limit the plain level may take before the items are placed and annealed
 #: (12x12, 3 items, --maximize --time-limit 60, seeds 1-5: 104, 96, 106, 88, 94 stops at 0.15;
 #: seeds 1-3 at 0.3: 88, 130, 96).

@@ -17,38 +17,59 @@ def validate(request: LayoutRequest) -> None:
     if h < 1 or w < 1 or h * w < 2:
         raise DesignerError(f"size {h}x{w} has no room for a start and a goal")
     if request.frame and (h < 3 or w < 3):
-        raise DesignerError(f"size {h}x{w} is too small for a frame: at least 3x3 (or use --no-frame)")
+        raise DesignerError(
+            f"size {h}x{w} is too small for a frame: at least 3x3 (or use --no-frame)"
+        )
     if h > MAX_DESIGN_SIDE or w > MAX_DESIGN_SIDE:
-        raise DesignerError(f"size {h}x{w} is too large to design: at most {MAX_DESIGN_SIDE} per side")
+        raise DesignerError(
+            f"size {h}x{w} is too large to design: at most {MAX_DESIGN_SIDE} per side"
+        )
     if request.min_stops < 1:
         raise DesignerError("--min-stops must be at least 1")
     if request.min_choices is not None and request.min_choices < 0:
         raise DesignerError("--min-choices must not be negative")
     if request.max_stops is not None and request.max_stops < request.min_stops:
-        raise DesignerError(f"--max-stops {request.max_stops} is below --min-stops {request.min_stops}")
+        raise DesignerError(
+            f"--max-stops {request.max_stops} is below --min-stops {request.min_stops}"
+        )
     if request.max_rocks is not None and request.max_rocks < 0:
         raise DesignerError("--max-rocks must not be negative")
     if request.snow < 0:
         raise DesignerError("--snow must not be negative")
-    for option, value in (("--min-stops", request.min_stops), ("--max-stops", request.max_stops),
-                          ("--min-choices", request.min_choices), ("--max-rocks", request.max_rocks),
-                          ("--snow", request.snow)):
+    for option, value in (
+        ("--min-stops", request.min_stops),
+        ("--max-stops", request.max_stops),
+        ("--min-choices", request.min_choices),
+        ("--max-rocks", request.max_rocks),
+        ("--snow", request.snow),
+    ):
         if value is not None:
-            whole(value, option, 0, MAX_COUNT)  # the bound a request read back from a file keeps too
+            whole(
+                value, option, 0, MAX_COUNT
+            )  # the bound a request read back from a file keeps too
     if request.difficulty is not None and not 1 <= request.difficulty <= 10:
         raise DesignerError(f"a predicted difficulty is from 1 to 10, not {request.difficulty:g}")
     _validate_items(request)
     if request.is_room:
         _validate_room(request)
     elif request.routes is not None:
-        raise DesignerError("--route names a room's doors (1-9): mark them with --door R,C or in the template")
+        raise DesignerError(
+            "--route names a room's doors (1-9): mark them with --door R,C or in the template"
+        )
     if request.placed_snow() < 0:
-        raise DesignerError(f"the template draws {request.fixed_snow()} snow tiles, more than --snow {request.snow}")
+        raise DesignerError(
+            f"the template draws {request.fixed_snow()} snow tiles, more than --snow {request.snow}"
+        )
     free = set(request.free_cells())
-    ends_on_free = sum(all(cell in free for cell in cells) for cells in (request.start_cells(), request.goal_cells()))
+    ends_on_free = sum(
+        all(cell in free for cell in cells)
+        for cells in (request.start_cells(), request.goal_cells())
+    )
     if request.placed_snow() > 0 and request.placed_snow() > len(free) - ends_on_free:
-        raise DesignerError(f"--snow {request.snow} does not fit: {h}x{w} has {len(free)} free cell{'s' * (len(free) != 1)}, and the "
-                            f"start and goal take {ends_on_free} of them")
+        raise DesignerError(
+            f"--snow {request.snow} does not fit: {h}x{w} has {len(free)} free cell{'s' * (len(free) != 1)}, and the "
+            f"start and goal take {ends_on_free} of them"
+        )
     for name, cell in (("start", request.start), ("goal", request.goal)):
         if cell is None:
             continue
@@ -56,14 +77,24 @@ def validate(request: LayoutRequest) -> None:
         if not (0 <= r < h and 0 <= c < w):
             raise DesignerError(f"--{name} {r},{c} lies outside the {h}x{w} grid")
         if request.frame and request.is_corner(cell):
-            raise DesignerError(f"--{name} {r},{c} is a corner of the frame: nothing can move there or from there")
+            raise DesignerError(
+                f"--{name} {r},{c} is a corner of the frame: nothing can move there or from there"
+            )
     if request.template is not None:
         for name, cell in (("start", request.start), ("goal", request.goal)):
             if cell is not None and request.fixed_tile(cell) not in (None, ICE):
-                raise DesignerError(f"--{name} {cell[0]},{cell[1]} is a drawn rock or snow tile of the template")
+                raise DesignerError(
+                    f"--{name} {cell[0]},{cell[1]} is a drawn rock or snow tile of the template"
+                )
     if request.start is not None and request.start == request.goal:
-        raise DesignerError(f"--start and --goal are the same cell {request.start[0]},{request.start[1]}")
-    vault = request.start_cells() == request.goal_cells() and len(request.start_cells()) == 1 and request.pinned_items
+        raise DesignerError(
+            f"--start and --goal are the same cell {request.start[0]},{request.start[1]}"
+        )
+    vault = (
+        request.start_cells() == request.goal_cells()
+        and len(request.start_cells()) == 1
+        and request.pinned_items
+    )
     if len(set(request.start_cells()) | set(request.goal_cells())) < 2 and not vault:
         raise DesignerError("no two cells (free or ice) are left for the start and the goal")
 
@@ -80,15 +111,24 @@ def _validate_coins(request: LayoutRequest) -> None:
         raise DesignerError("--coins: a room with several doors is not designed with coins yet")
     drawn = len(request.pinned_coins)
     if request.coins + drawn > MAX_COINS:
-        raise DesignerError(f"--coins {request.coins}" + (f" and {drawn} drawn in the template" if drawn else "")
-                            + f": a level holds at most {MAX_COINS}")
+        raise DesignerError(
+            f"--coins {request.coins}"
+            + (f" and {drawn} drawn in the template" if drawn else "")
+            + f": a level holds at most {MAX_COINS}"
+        )
     if (low is not None or high is not None) and not (request.coins or request.pinned_coins):
-        raise DesignerError("--full-clear is the band of the full clear, which takes the coins: it needs --coins")
+        raise DesignerError(
+            "--full-clear is the band of the full clear, which takes the coins: it needs --coins"
+        )
     if low is not None and high is not None and low > high:
         raise DesignerError(f"--full-clear {low}..{high}: the band is upside down")
-    if request.coins and request.coins + request.items + request.placed_snow() + 2 > len(request.free_cells()):
+    if request.coins and request.coins + request.items + request.placed_snow() + 2 > len(
+        request.free_cells()
+    ):
         free = len(request.free_cells())
-        raise DesignerError(f"--coins {request.coins} does not fit: {free} free cell{'s' * (free != 1)}")
+        raise DesignerError(
+            f"--coins {request.coins} does not fit: {free} free cell{'s' * (free != 1)}"
+        )
 
 
 def _validate_items(request: LayoutRequest) -> None:
@@ -103,28 +143,47 @@ def _validate_items(request: LayoutRequest) -> None:
     _validate_coins(request)
     for cell in (request.start, request.goal):
         if cell is not None and cell in request.portal_cells:
-            raise DesignerError(f"--start or --goal {cell[0]},{cell[1]} is a portal or target the template draws")
+            raise DesignerError(
+                f"--start or --goal {cell[0]},{cell[1]} is a portal or target the template draws"
+            )
     if request.teleports and request.is_room:
-        raise DesignerError("--teleports: a room with several doors is not designed with portals yet")
-    if request.teleports and len(request.free_cells()) < 2 * request.teleports + request.items + \
-            request.placed_snow() + 2:
+        raise DesignerError(
+            "--teleports: a room with several doors is not designed with portals yet"
+        )
+    if (
+        request.teleports
+        and len(request.free_cells())
+        < 2 * request.teleports + request.items + request.placed_snow() + 2
+    ):
         free = len(request.free_cells())
-        raise DesignerError(f"--teleports {request.teleports} does not fit: {free} free cell{'s' * (free != 1)} "
-                            "for the portals, the items, the snow and the ends")
+        raise DesignerError(
+            f"--teleports {request.teleports} does not fit: {free} free cell{'s' * (free != 1)} "
+            "for the portals, the items, the snow and the ends"
+        )
     if request.item_count > MAX_ITEMS:
-        pinned = f" ({len(request.pinned_items)} drawn in the template)" if request.pinned_items else ""
-        raise DesignerError(f"{request.item_count} items{pinned}: a level holds at most {MAX_ITEMS}")
+        pinned = (
+            f" ({len(request.pinned_items)} drawn in the template)" if request.pinned_items else ""
+        )
+        raise DesignerError(
+            f"{request.item_count} items{pinned}: a level holds at most {MAX_ITEMS}"
+        )
     if not request.item_count:
         return
     free = len(request.free_cells())
     if request.items + request.placed_snow() + 2 > free:
-        raise DesignerError(f"--items {request.items} does not fit: {request.height}x{request.width} has {free} free "
-                            "cells for the items, the snow and the ends")
+        raise DesignerError(
+            f"--items {request.items} does not fit: {request.height}x{request.width} has {free} free "
+            "cells for the items, the snow and the ends"
+        )
     for cell in request.pinned_items:
         if cell in (request.start, request.goal):
-            raise DesignerError(f"--start or --goal {cell[0]},{cell[1]} is an item the template draws")
+            raise DesignerError(
+                f"--start or --goal {cell[0]},{cell[1]} is an item the template draws"
+            )
         if shut_in(request, cell):
-            raise DesignerError(f"the item at {cell[0]},{cell[1]} is walled in on every side: nothing can reach it")
+            raise DesignerError(
+                f"the item at {cell[0]},{cell[1]} is walled in on every side: nothing can reach it"
+            )
 
 
 def shut_in(request: LayoutRequest, cell: tuple[int, int]) -> bool:
@@ -133,7 +192,11 @@ def shut_in(request: LayoutRequest, cell: tuple[int, int]) -> bool:
     r, c = cell
     for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
         near = (r + dr, c + dc)
-        if 0 <= near[0] < request.height and 0 <= near[1] < request.width and request.fixed_tile(near) != ROCK:
+        if (
+            0 <= near[0] < request.height
+            and 0 <= near[1] < request.width
+            and request.fixed_tile(near) != ROCK
+        ):
             return False
     return True
 
@@ -146,41 +209,63 @@ def _validate_room(request: LayoutRequest) -> None:
     from designer.core.room import MAX_DOORS
 
     h, w = request.height, request.width
-    for name, value in (("--start", request.start), ("--goal", request.goal), ("--tidy", request.tidy or None)):
+    for name, value in (
+        ("--start", request.start),
+        ("--goal", request.goal),
+        ("--tidy", request.tidy or None),
+    ):
         if value is not None:
-            raise DesignerError(f"{name} does not go with doors: a room's routes run between its doors")
+            raise DesignerError(
+                f"{name} does not go with doors: a room's routes run between its doors"
+            )
     if request.doors and any(ch.isdigit() for row in request.template or () for ch in row):
-        raise DesignerError("--door does not go with a template that draws its doors (1-9): keep one")
+        raise DesignerError(
+            "--door does not go with a template that draws its doors (1-9): keep one"
+        )
     doors = request.room_doors
     numbers = [number for number, _ in doors]
     if len(doors) > MAX_DOORS or not all(1 <= n <= MAX_DOORS for n in numbers):
         raise DesignerError(f"a room has at most {MAX_DOORS} doors, numbered 1 to {MAX_DOORS}")
     if len(doors) < 2 and not (doors and request.pinned_items):
-        raise DesignerError("a room needs two doors (1-9), or one door and the items it holds drawn (*): a vault")
+        raise DesignerError(
+            "a room needs two doors (1-9), or one door and the items it holds drawn (*): a vault"
+        )
     if len(set(numbers)) != len(numbers):
-        raise DesignerError(f"two doors numbered {next(n for n in numbers if numbers.count(n) > 1)}")
+        raise DesignerError(
+            f"two doors numbered {next(n for n in numbers if numbers.count(n) > 1)}"
+        )
     seen: dict = {}
     for number, (r, c) in doors:
         if not (0 <= r < h and 0 <= c < w):
             raise DesignerError(f"door {number} ({r},{c}) lies outside the {h}x{w} grid")
         if request.frame and request.template is None and request.is_corner((r, c)):
-            raise DesignerError(f"door {number} ({r},{c}) is a corner of the frame: nothing can move there or from there")
+            raise DesignerError(
+                f"door {number} ({r},{c}) is a corner of the frame: nothing can move there or from there"
+            )
         if request.template is not None and request.template[r][c] == "_":
-            raise DesignerError(f"door {number} ({r},{c}) is a drawn snow tile of the template: a door is ice")
+            raise DesignerError(
+                f"door {number} ({r},{c}) is a drawn snow tile of the template: a door is ice"
+            )
         if shut_in(request, (r, c)):
-            raise DesignerError(f"door {number} ({r},{c}) is walled in on every side: nothing can move there or "
-                                "from there")
+            raise DesignerError(
+                f"door {number} ({r},{c}) is walled in on every side: nothing can move there or "
+                "from there"
+            )
         if (r, c) in seen:
             raise DesignerError(f"doors {seen[(r, c)]} and {number} are the same cell ({r},{c})")
         seen[(r, c)] = number
     asked = [(band.a, band.b) for band in request.routes or ()]
     for band in request.routes or ():
         if band.a == band.b and len(doors) > 1:
-            raise DesignerError(f"route {band.a}:{band.b} runs from a door to itself (only a vault's does)")
+            raise DesignerError(
+                f"route {band.a}:{band.b} runs from a door to itself (only a vault's does)"
+            )
         for number in (band.a, band.b):
             if number not in numbers:
-                raise DesignerError(f"route {band.a}:{band.b} names door {number}, but the room's doors are "
-                                    f"{', '.join(map(str, numbers))}")
+                raise DesignerError(
+                    f"route {band.a}:{band.b} names door {number}, but the room's doors are "
+                    f"{', '.join(map(str, numbers))}"
+                )
         if asked.count((band.a, band.b)) > 1:
             raise DesignerError(f"route {band.a}:{band.b} is asked for twice")
     for band in request.route_bands:

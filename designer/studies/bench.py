@@ -23,8 +23,14 @@ from designer.core.level import SNOW
 from designer.search.engines.sampling import batch_level, random_frame_batch
 
 
-def bench_classify(count: int = 10_000, height: int = 12, width: int = 12, density: float = 0.2,
-                   seed: int = 0, repeats: int = 5) -> dict:
+def bench_classify(
+    count: int = 10_000,
+    height: int = 12,
+    width: int = 12,
+    density: float = 0.2,
+    seed: int = 0,
+    repeats: int = 5,
+) -> dict:
     """Time classifying ``count`` random framed levels (class, reversibility, min stops).
 
     Returns the median over ``repeats`` runs of the batch call (all cores) and of a plain Python
@@ -51,7 +57,9 @@ def bench_classify(count: int = 10_000, height: int = 12, width: int = 12, densi
         "rock_density": density,
         "batch_seconds_median": statistics.median(batch_times),
         "loop_seconds_median": statistics.median(loop_times),
-        "classes": {name: int(np.count_nonzero(classes == k)) for k, name in enumerate(CLASS_NAMES)},
+        "classes": {
+            name: int(np.count_nonzero(classes == k)) for k, name in enumerate(CLASS_NAMES)
+        },
         "reversible": int(np.count_nonzero(reversible)),
         "strong_and_reversible": int(np.count_nonzero(good)),
         "max_min_stops_strong_reversible": int(stops[good].max()) if good.any() else None,
@@ -66,18 +74,31 @@ def solvable_random_level(height: int, width: int, density: float, seed: int, tr
         classes, _, _ = classify_batch(terrains, starts, goals)
         for k in np.flatnonzero(classes > 0):
             return batch_level(terrains, starts, goals, int(k))
-    raise DesignerError(f"no solvable {height}x{width} level in {tries} random tries at rock density {density}")
+    raise DesignerError(
+        f"no solvable {height}x{width} level in {tries} random tries at rock density {density}"
+    )
 
 
 def designer_child(command: list[str], check: bool = True) -> subprocess.CompletedProcess:
     """Run a designer command as a child that ends with this process, however this one ends
     (``kill -9`` included: the kernel then sends it SIGTERM, and it ends its own helpers)."""
-    return subprocess.run(command, check=check, capture_output=True, text=True,
-                          preexec_fn=die_with_parent(signal.SIGTERM))
+    return subprocess.run(
+        command,
+        check=check,
+        capture_output=True,
+        text=True,
+        preexec_fn=die_with_parent(signal.SIGTERM),
+    )
 
 
-def bench_analyze(height: int = 300, width: int = 300, density: float = 0.2, seed: int = 0,
-                  runs: int = 5, json_output: bool = False) -> dict:
+def bench_analyze(
+    height: int = 300,
+    width: int = 300,
+    density: float = 0.2,
+    seed: int = 0,
+    runs: int = 5,
+    json_output: bool = False,
+) -> dict:
     """Whole-process wall time of ``designer analyze`` on a random solvable level (median of runs),
     and the largest resident memory of a run (``peak_rss_mb``, the children's maximum: every
     child this function runs is that same command)."""
@@ -85,7 +106,9 @@ def bench_analyze(height: int = 300, width: int = 300, density: float = 0.2, see
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / f"random-{height}x{width}.txt"
         path.write_text(str(level) + "\n")
-        command = [sys.executable, "-m", "designer", "analyze", str(path)] + (["--json"] if json_output else [])
+        command = [sys.executable, "-m", "designer", "analyze", str(path)] + (
+            ["--json"] if json_output else []
+        )
         designer_child(command)  # warm the kernel cache and disk
         times = []
         for _ in range(runs):
@@ -117,22 +140,45 @@ def bench_make(args: list[str], seeds: list[int]) -> dict:
 
     runs = []
     for seed in seeds:
-        command = [sys.executable, "-m", "designer", "make", *args, "--seed", str(seed), "--format", "json"]
+        command = [
+            sys.executable,
+            "-m",
+            "designer",
+            "make",
+            *args,
+            "--seed",
+            str(seed),
+            "--format",
+            "json",
+        ]
         t0 = time.perf_counter()
         done = designer_child(command, check=False)
         seconds = time.perf_counter() - t0
-        run: dict[str, Any] = {"seed": seed, "seconds": round(seconds, 3), "status": done.returncode}
+        run: dict[str, Any] = {
+            "seed": seed,
+            "seconds": round(seconds, 3),
+            "status": done.returncode,
+        }
         if done.returncode == 0:
             level = parse_level(done.stdout)
             report = analyze(level)
             record = GeneratorRecord.from_json(json.loads(done.stdout).get("generator"))
             assert record.request is not None and report.per_stop is not None  # a designed level's
-            floor = report.min_stops if record.maximize else None  # a maximized level keeps its own stops
-            run.update(min_stops=report.min_stops, options=report.options, per_stop=round(report.per_stop, 3),
-                       rail_stops=report.rail_stops, solutions=report.solutions, stage=record.stage,
-                       snow=int((level.terrain == SNOW).sum()),
-                       proven_optimal=record.proven_optimal, rejected=record.rejected,
-                       verified=meets(record.request, level, report, floor))
+            floor = (
+                report.min_stops if record.maximize else None
+            )  # a maximized level keeps its own stops
+            run.update(
+                min_stops=report.min_stops,
+                options=report.options,
+                per_stop=round(report.per_stop, 3),
+                rail_stops=report.rail_stops,
+                solutions=report.solutions,
+                stage=record.stage,
+                snow=int((level.terrain == SNOW).sum()),
+                proven_optimal=record.proven_optimal,
+                rejected=record.rejected,
+                verified=meets(record.request, level, report, floor),
+            )
         else:
             run["error"] = done.stderr.strip().splitlines()[-1] if done.stderr.strip() else ""
         runs.append(run)
@@ -154,14 +200,21 @@ def studio_server():
     its (port, token); stopped with Ctrl-C after."""
     import re
 
-    server = subprocess.Popen([sys.executable, "-m", "designer", "studio", "--no-browser"], stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True, preexec_fn=die_with_parent(signal.SIGTERM))
+    server = subprocess.Popen(
+        [sys.executable, "-m", "designer", "studio", "--no-browser"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=die_with_parent(signal.SIGTERM),
+    )
     assert server.stdout is not None and server.stderr is not None  # both piped
     try:
         line = server.stdout.readline()
         found = re.search(r"http://127\.0\.0\.1:(\d+)/\?token=(\S+)", line)
         if found is None:
-            raise DesignerError(f"designer studio did not start: {(line + server.stderr.read()).strip()[:200]}")
+            raise DesignerError(
+                f"designer studio did not start: {(line + server.stderr.read()).strip()[:200]}"
+            )
         yield int(found[1]), found[2]
     finally:
         server.send_signal(signal.SIGINT)
@@ -171,8 +224,14 @@ def studio_server():
             server.kill()
 
 
-def bench_studio(requests: int = 200, clients: int = 20, height: int = 20, width: int = 20, density: float = 0.2,
-                 seed: int = 0) -> dict:
+def bench_studio(
+    requests: int = 200,
+    clients: int = 20,
+    height: int = 20,
+    width: int = 20,
+    density: float = 0.2,
+    seed: int = 0,
+) -> dict:
     """Live analysis under load: ``designer studio`` started as a user starts it, and ``requests``
     calls of its live figures (``POST /api/figures``, a random solvable level of HxW) sent by
     ``clients`` threads at once, over real HTTP. Each call's wall time, from sending to the whole
@@ -184,8 +243,12 @@ def bench_studio(requests: int = 200, clients: int = 20, height: int = 20, width
     level = solvable_random_level(height, width, density, seed)
     body = json.dumps({"rows": level.rows()}).encode()
     with studio_server() as (port, token):
-        headers = {"Host": f"127.0.0.1:{port}", "Origin": f"http://127.0.0.1:{port}", "X-Studio-Token": token,
-                   "Content-Type": "application/json"}
+        headers = {
+            "Host": f"127.0.0.1:{port}",
+            "Origin": f"http://127.0.0.1:{port}",
+            "X-Studio-Token": token,
+            "Content-Type": "application/json",
+        }
 
         def call(_: int) -> tuple[float, int]:
             t0 = time.perf_counter()
@@ -201,7 +264,10 @@ def bench_studio(requests: int = 200, clients: int = 20, height: int = 20, width
             results = list(pool.map(call, range(requests)))
     times = sorted(seconds for seconds, _ in results)
     return {
-        "size": f"{height}x{width}", "rock_density": density, "requests": requests, "clients": clients,
+        "size": f"{height}x{width}",
+        "rock_density": density,
+        "requests": requests,
+        "clients": clients,
         "not_ok": sum(status != 200 for _, status in results),
         "ms_median": round(1000 * statistics.median(times), 1),
         "ms_p95": round(1000 * times[min(len(times) - 1, int(0.95 * len(times)))], 1),
@@ -211,13 +277,27 @@ def bench_studio(requests: int = 200, clients: int = 20, height: int = 20, width
 
 #: The figures of caves (issue 42): what each asks ``designer cave``, and the seconds it may take.
 CAVE_FIGURES = (
-    ("2x2 rooms of 12x12, doorways on the shared walls", ["{caves}/four-rooms.txt", "--min-stops", "60"], 30),
-    ("an Ice Path: 3 floors, 7 rooms, 2 holes, 2 ladders, a key", ["{caves}/ice-path.txt", "--min-stops", "80"], 120),
+    (
+        "2x2 rooms of 12x12, doorways on the shared walls",
+        ["{caves}/four-rooms.txt", "--min-stops", "60"],
+        30,
+    ),
+    (
+        "an Ice Path: 3 floors, 7 rooms, 2 holes, 2 ladders, a key",
+        ["{caves}/ice-path.txt", "--min-stops", "80"],
+        120,
+    ),
     ("from nothing: 6 rooms, 2 keys", ["--rooms", "6", "--keys", "2", "--min-stops", "70"], 60),
-    ("from nothing: 8 rooms, 3 keys, 3 floors, the seed's shape",
-     ["--rooms", "8", "--keys", "3", "--floors", "3", "--min-stops", "100"], 60),
-    ("a chain of 3 keys, each behind the last one's lock",
-     ["--rooms", "7", "--keys", "3", "--shape", "chain", "--min-stops", "70"], 60),
+    (
+        "from nothing: 8 rooms, 3 keys, 3 floors, the seed's shape",
+        ["--rooms", "8", "--keys", "3", "--floors", "3", "--min-stops", "100"],
+        60,
+    ),
+    (
+        "a chain of 3 keys, each behind the last one's lock",
+        ["--rooms", "7", "--keys", "3", "--shape", "chain", "--min-stops", "70"],
+        60,
+    ),
     ("a band no plan can meet", ["{caves}/four-rooms.txt", "--min-stops", "400"], 5),
 )
 
@@ -231,42 +311,101 @@ def bench_caves(seeds: list[int], dask: bool = True) -> dict:
 
     caves = Path(__file__).resolve().parents[2] / "examples" / "caves"
     if not caves.is_dir():
-        raise DesignerError(f"the cave figures read the project's examples/caves/, not found at {caves}")
+        raise DesignerError(
+            f"the cave figures read the project's examples/caves/, not found at {caves}"
+        )
     found = []
     with tempfile.TemporaryDirectory() as tmp:
         for what, args, target in CAVE_FIGURES:
             runs = []
             for seed in seeds:
                 path = Path(tmp) / f"cave-{seed}.json"
-                command = [sys.executable, "-m", "designer", "cave", *(a.format(caves=caves) for a in args),
-                           "--seed", str(seed), "-o", str(path), "--force"]
+                command = [
+                    sys.executable,
+                    "-m",
+                    "designer",
+                    "cave",
+                    *(a.format(caves=caves) for a in args),
+                    "--seed",
+                    str(seed),
+                    "-o",
+                    str(path),
+                    "--force",
+                ]
                 t0 = time.perf_counter()
                 done = designer_child(command, check=False)
-                run: dict[str, Any] = {"seed": seed, "seconds": round(time.perf_counter() - t0, 2),
-                                       "status": done.returncode}
+                run: dict[str, Any] = {
+                    "seed": seed,
+                    "seconds": round(time.perf_counter() - t0, 2),
+                    "status": done.returncode,
+                }
                 if done.returncode == 0:
                     obj = json.loads(path.read_text())
-                    run.update(min_stops=obj["analysis"]["min_stops"],
-                               keys_needed=[key["needed"] for key in obj["analysis"]["keys"]],
-                               verified=failure(Cave.from_json(obj), int(args[args.index("--min-stops") + 1])) is None)
+                    run.update(
+                        min_stops=obj["analysis"]["min_stops"],
+                        keys_needed=[key["needed"] for key in obj["analysis"]["keys"]],
+                        verified=failure(
+                            Cave.from_json(obj), int(args[args.index("--min-stops") + 1])
+                        )
+                        is None,
+                    )
                     drawn = obj["generator"]["request"].get("grammar")
                     if drawn:
                         run["shape"] = drawn["shape"]
                 else:
-                    run["said"] = done.stderr.strip().splitlines()[-1][:200] if done.stderr.strip() else ""
+                    run["said"] = (
+                        done.stderr.strip().splitlines()[-1][:200] if done.stderr.strip() else ""
+                    )
                 runs.append(run)
             median = statistics.median(run["seconds"] for run in runs)
-            found.append({"cave": what, "command": "designer cave " + " ".join(args).replace("{caves}", "examples/caves"),
-                          "target_seconds": target, "seconds_median": median, "within": median <= target, "runs": runs})
+            found.append(
+                {
+                    "cave": what,
+                    "command": "designer cave "
+                    + " ".join(args).replace("{caves}", "examples/caves"),
+                    "target_seconds": target,
+                    "seconds_median": median,
+                    "within": median <= target,
+                    "runs": runs,
+                }
+            )
         if dask:
-            args = ["--rooms", "16", "--keys", "2", "--size", "8x8", "--min-stops", "120", "--seed", str(seeds[0])]
+            args = [
+                "--rooms",
+                "16",
+                "--keys",
+                "2",
+                "--size",
+                "8x8",
+                "--min-stops",
+                "120",
+                "--seed",
+                str(seeds[0]),
+            ]
             files = {}
             for where, extra in (("here", []), ("dask local", ["--dask", "local"])):
                 path = Path(tmp) / f"{where.replace(' ', '-')}.txt"
                 t0 = time.perf_counter()
-                designer_child([sys.executable, "-m", "designer", "cave", *args, *extra, "-o", str(path), "--force"])
+                designer_child(
+                    [
+                        sys.executable,
+                        "-m",
+                        "designer",
+                        "cave",
+                        *args,
+                        *extra,
+                        "-o",
+                        str(path),
+                        "--force",
+                    ]
+                )
                 files[where] = (path.read_text(), round(time.perf_counter() - t0, 2))
-            found.append({"cave": "16 rooms, --dask local against here (a lane per core)", "command": "designer cave " + " ".join(args),
-                          "seconds": {where: seconds for where, (_, seconds) in files.items()},
-                          "same_cave": files["here"][0] == files["dask local"][0]})
+            found.append(
+                {
+                    "cave": "16 rooms, --dask local against here (a lane per core)",
+                    "command": "designer cave " + " ".join(args),
+                    "seconds": {where: seconds for where, (_, seconds) in files.items()},
+                    "same_cave": files["here"][0] == files["dask local"][0],
+                }
+            )
     return {"figures": found}

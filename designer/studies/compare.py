@@ -21,10 +21,18 @@ from designer.search.result import Design, DesignFailed
 METHODS = registry.names()
 
 
-def run_method(method: str, request: LayoutRequest, seed: int, budget: float, workers: int | None = None,
-               cancel: CancelToken | None = None) -> Design:
+def run_method(
+    method: str,
+    request: LayoutRequest,
+    seed: int,
+    budget: float,
+    workers: int | None = None,
+    cancel: CancelToken | None = None,
+) -> Design:
     """One attempt of a registered method, ``budget`` seconds."""
-    return registry.get(method).run(request, seed=seed, time_limit=budget, workers=workers, cancel=cancel)
+    return registry.get(method).run(
+        request, seed=seed, time_limit=budget, workers=workers, cancel=cancel
+    )
 
 
 def _figures(found: Design) -> dict:
@@ -87,7 +95,7 @@ def compare(
     for target in targets:
         asked = replace(request, min_stops=target)
         for seed in seeds:
-            order = methods[turn % len(methods):] + methods[:turn % len(methods)]
+            order = methods[turn % len(methods) :] + methods[: turn % len(methods)]
             turn += 1
             for method in order:
                 t0 = time.perf_counter()
@@ -95,11 +103,23 @@ def compare(
                     found = run_method(method, asked, seed, budget, workers, cancel)
                 except DesignFailed as failure:
                     check(cancel)  # a cancelled run is no failure of the method
-                    run = {"method": method, "min_stops_target": target, "seed": seed, "success": False,
-                           "seconds": round(time.perf_counter() - t0, 3), "reason": failure.reason}
+                    run = {
+                        "method": method,
+                        "min_stops_target": target,
+                        "seed": seed,
+                        "success": False,
+                        "seconds": round(time.perf_counter() - t0, 3),
+                        "reason": failure.reason,
+                    }
                 else:
-                    run = {"method": method, "min_stops_target": target, "seed": seed, "success": True,
-                           "seconds": round(time.perf_counter() - t0, 3), **_figures(found)}
+                    run = {
+                        "method": method,
+                        "min_stops_target": target,
+                        "seed": seed,
+                        "success": True,
+                        "seconds": round(time.perf_counter() - t0, 3),
+                        **_figures(found),
+                    }
                     if keep_levels:
                         run["level"] = found.level.rows()
                         run["start"], run["goal"] = list(found.level.start), list(found.level.goal)
@@ -107,12 +127,20 @@ def compare(
                 if on_run:
                     on_run(run)
     return {
-        "request": {"height": request.height, "width": request.width, "frame": request.frame,
-                    "min_stops": targets, "seeds": seeds, "budget_seconds": budget},
+        "request": {
+            "height": request.height,
+            "width": request.width,
+            "frame": request.frame,
+            "min_stops": targets,
+            "seeds": seeds,
+            "budget_seconds": budget,
+        },
         "methods": {m: _summary([r for r in runs if r["method"] == m]) for m in methods},
         "by_min_stops": {
-            str(t): {m: _summary([r for r in runs if r["method"] == m and r["min_stops_target"] == t])
-                     for m in methods}
+            str(t): {
+                m: _summary([r for r in runs if r["method"] == m and r["min_stops_target"] == t])
+                for m in methods
+            }
             for t in targets
         },
         "runs": runs,
@@ -128,14 +156,35 @@ def table_rows(result: dict) -> list[list[str]]:
     rows = []
     for target, per_method in result["by_min_stops"].items():
         for method, s in per_method.items():
-            rows.append([target, method, f"{s['successes']}/{s['attempts']}", show(s["median_seconds"], " s"),
-                         show(s["max_seconds"], " s"), show(s["best_min_stops"]), show(s["mean_options"]),
-                         show(s["mean_options_per_stop"]), show(s["mean_rail_stops"]), show(s["mean_creativity"])])
+            rows.append(
+                [
+                    target,
+                    method,
+                    f"{s['successes']}/{s['attempts']}",
+                    show(s["median_seconds"], " s"),
+                    show(s["max_seconds"], " s"),
+                    show(s["best_min_stops"]),
+                    show(s["mean_options"]),
+                    show(s["mean_options_per_stop"]),
+                    show(s["mean_rail_stops"]),
+                    show(s["mean_creativity"]),
+                ]
+            )
     return rows
 
 
-TABLE_HEADER = ["K", "method", "verified", "median", "worst", "best stops", "options on path", "options/stop",
-                "rail stops", "creativity C"]
+TABLE_HEADER = [
+    "K",
+    "method",
+    "verified",
+    "median",
+    "worst",
+    "best stops",
+    "options on path",
+    "options/stop",
+    "rail stops",
+    "creativity C",
+]
 
 
 def plot(result: dict, path) -> None:
@@ -167,8 +216,10 @@ def plot(result: dict, path) -> None:
     ax.set_xlabel("min stops K")
     ax.set_ylabel("median seconds to a verified level")
     req = result["request"]
-    ax.set_title(f"{req['height']}x{req['width']}, {len(req['seeds'])} seeds, budget {budget:g} s "
-                 f"(x: no level within the budget)")
+    ax.set_title(
+        f"{req['height']}x{req['width']}, {len(req['seeds'])} seeds, budget {budget:g} s "
+        f"(x: no level within the budget)"
+    )
     ax.legend()
     fig.tight_layout()
     fig.savefig(path, dpi=110, format="png")

@@ -76,7 +76,11 @@ def dominates(a: Point, b: Point) -> bool:
     >>> dominates(Point(20, 30), Point(20, 29)), dominates(Point(20, 30), Point(21, 10))
     (True, False)
     """
-    return a.min_stops >= b.min_stops and a.options >= b.options and (a.min_stops, a.options) != (b.min_stops, b.options)
+    return (
+        a.min_stops >= b.min_stops
+        and a.options >= b.options
+        and (a.min_stops, a.options) != (b.min_stops, b.options)
+    )
 
 
 def front_of(points: list[Point], axis: str = "options") -> list[Point]:
@@ -127,9 +131,17 @@ class Front:
     tried: list[Point]
 
 
-def pareto(request: LayoutRequest, time_limit: float, *, seed: int = 0, workers: int | None = None,
-           executor=None, on_run: Callable[[str], None] = lambda what: None,
-           cancel: CancelToken | None = None, axis: str = "options") -> Front:
+def pareto(
+    request: LayoutRequest,
+    time_limit: float,
+    *,
+    seed: int = 0,
+    workers: int | None = None,
+    executor=None,
+    on_run: Callable[[str], None] = lambda what: None,
+    cancel: CancelToken | None = None,
+    axis: str = "options",
+) -> Front:
     """The front for the layout space of ``request`` (its min stops is ignored: every band is
     tried) within ``time_limit`` seconds; ``on_run(what)`` is called as each run ends. With a
     cluster ``executor`` the band runs go out at once, each with its share of the time. ``cancel``
@@ -141,16 +153,31 @@ def pareto(request: LayoutRequest, time_limit: float, *, seed: int = 0, workers:
     workers = workers or os.cpu_count() or 1
     runs: list[Design] = []
     try:
-        runs.append(design(request, seed=seed, time_limit=LENGTH_SHARE * budget.left(), workers=workers,
-                           maximize=True, cancel=cancel))
+        runs.append(
+            design(
+                request,
+                seed=seed,
+                time_limit=LENGTH_SHARE * budget.left(),
+                workers=workers,
+                maximize=True,
+                cancel=cancel,
+            )
+        )
     except DesignFailed:
         pass
     check(cancel)
     on_run("the longest level")
     top = runs[0] if runs else None
     if top is None:  # no level at all: the first band the request allows, from nothing
-        found = run_floor(FloorJob(replace(request, min_stops=LOWEST_FLOOR), seed + 1, budget.left(), workers,
-                                   cancel=cancel))
+        found = run_floor(
+            FloorJob(
+                replace(request, min_stops=LOWEST_FLOOR),
+                seed + 1,
+                budget.left(),
+                workers,
+                cancel=cancel,
+            )
+        )
         check(cancel)
         runs += [found] if found is not None else []
         on_run(f"at least {LOWEST_FLOOR} stops")
@@ -159,11 +186,27 @@ def pareto(request: LayoutRequest, time_limit: float, *, seed: int = 0, workers:
         # O / 3 stops nothing can beat the longest level's O options.
         # Floors two stops apart on a frame (where min stops keeps its parity), one apart without.
         count = max(1, int(budget.left() / MIN_RUN_SECONDS))
-        ks = floors(max(LOWEST_FLOOR, top.analysis.options // MAX_OPTIONS_PER_STOP + 1), top.min_stops, count,
-                    2 if request.frame else 1)
-        jobs = [FloorJob(replace(request, min_stops=k), seed + 1 + n, budget.left() / len(ks), workers, top.level, cancel)
-                for n, k in enumerate(ks)]
-        if executor is not None and not isinstance(executor, InProcess):  # at once, each from the longest level
+        ks = floors(
+            max(LOWEST_FLOOR, top.analysis.options // MAX_OPTIONS_PER_STOP + 1),
+            top.min_stops,
+            count,
+            2 if request.frame else 1,
+        )
+        jobs = [
+            FloorJob(
+                replace(request, min_stops=k),
+                seed + 1 + n,
+                budget.left() / len(ks),
+                workers,
+                top.level,
+                cancel,
+            )
+            for n, k in enumerate(ks)
+        ]
+        if executor is not None and not isinstance(
+            executor, InProcess
+        ):  # at once, each from the longest level
+
             def ran(job, found) -> None:
                 if found:
                     runs.append(found)
@@ -172,16 +215,25 @@ def pareto(request: LayoutRequest, time_limit: float, *, seed: int = 0, workers:
             executor.run(run_floor, jobs, ran)
         else:  # down the floors, each run from the best level so far above its floor
             for n, job in enumerate(jobs):
-                start = max((run for run in runs if run.min_stops >= job.request.min_stops),
-                            key=lambda run: run.analysis.options)
-                found = run_floor(replace(job, time_limit=budget.left() / (len(jobs) - n), hint=start.level))
+                start = max(
+                    (run for run in runs if run.min_stops >= job.request.min_stops),
+                    key=lambda run: run.analysis.options,
+                )
+                found = run_floor(
+                    replace(job, time_limit=budget.left() / (len(jobs) - n), hint=start.level)
+                )
                 check(cancel)
                 runs += [found] if found is not None else []
                 on_run(f"at least {job.request.min_stops} stops")
     from designer.analysis.player import play
 
-    tried = sorted((Point(run.min_stops, run.analysis.options, run, play(run.level).difficulty) for run in runs),
-                   key=lambda p: p.min_stops)
+    tried = sorted(
+        (
+            Point(run.min_stops, run.analysis.options, run, play(run.level).difficulty)
+            for run in runs
+        ),
+        key=lambda p: p.min_stops,
+    )
     return Front(front_of(tried, axis), tried)
 
 
@@ -194,7 +246,9 @@ class FloorJob:
     time_limit: float
     workers: int
     hint: Level | None = None  # a level above the floor to start from
-    cancel: CancelToken | None = None  # on a cluster, a token of its own (the executor ends the job)
+    cancel: CancelToken | None = (
+        None  # on a cluster, a token of its own (the executor ends the job)
+    )
 
 
 def run_floor(job: FloorJob) -> Design | None:
@@ -202,8 +256,15 @@ def run_floor(job: FloorJob) -> Design | None:
     it allows where choices cannot be counted); None when it allows none."""
     choices = anneal.applies(job.request)
     try:
-        return design(job.request, seed=job.seed, time_limit=job.time_limit, workers=job.workers,
-                      maximize_choices=choices, hint=job.hint, cancel=job.cancel)
+        return design(
+            job.request,
+            seed=job.seed,
+            time_limit=job.time_limit,
+            workers=job.workers,
+            maximize_choices=choices,
+            hint=job.hint,
+            cancel=job.cancel,
+        )
     except DesignFailed:
         return None
 
@@ -233,7 +294,9 @@ def clouds(request: LayoutRequest, time_limit: float, *, seed: int = 0) -> dict[
     while budget.left() > 0.2:
         run += 1
         try:
-            found = methods.get("repair").run(request, seed=seed + run, time_limit=min(2.0, budget.left()))
+            found = methods.get("repair").run(
+                request, seed=seed + run, time_limit=min(2.0, budget.left())
+            )
         except DesignFailed:
             continue
         repair_points.append(Point(found.min_stops, found.analysis.options))
@@ -254,13 +317,31 @@ def plot(front: Front, cloud: dict[str, list[Point]], path, title: str) -> None:
     for name, marker, colour in (("random", ".", "#9aa7b8"), ("repair", "x", "#d08a3c")):
         points = cloud.get(name, [])
         if points:
-            ax.scatter([p.min_stops for p in points], [p.options for p in points], marker=marker, s=14,
-                       color=colour, alpha=0.6, label=f"{name} ({len(points)} strong, reversible)")
-    ax.plot([p.min_stops for p in front.tried], [p.options for p in front.tried], marker=".", color="#7f9cc7",
-            label=f"the designer's runs ({len(front.tried)} levels)")
+            ax.scatter(
+                [p.min_stops for p in points],
+                [p.options for p in points],
+                marker=marker,
+                s=14,
+                color=colour,
+                alpha=0.6,
+                label=f"{name} ({len(points)} strong, reversible)",
+            )
+    ax.plot(
+        [p.min_stops for p in front.tried],
+        [p.options for p in front.tried],
+        marker=".",
+        color="#7f9cc7",
+        label=f"the designer's runs ({len(front.tried)} levels)",
+    )
     count = len(front.levels)
-    ax.scatter([p.min_stops for p in front.levels], [p.options for p in front.levels], s=60, color="#1f4e8c",
-               zorder=3, label=f"the front ({count} level{'s' if count != 1 else ''}, none dominated)")
+    ax.scatter(
+        [p.min_stops for p in front.levels],
+        [p.options for p in front.levels],
+        s=60,
+        color="#1f4e8c",
+        zorder=3,
+        label=f"the front ({count} level{'s' if count != 1 else ''}, none dominated)",
+    )
     ax.set_xlabel("min stops")
     ax.set_ylabel("options along the solution")
     ax.set_title(title)

@@ -44,9 +44,15 @@ class LevelStats:
     par: int
     players: int = 0  # visits that started it
     finished: int = 0  # of those, the ones that reached the exit without the solver
-    moves: list[int] = field(default_factory=list)  # each finisher's moves, every attempt, to the first finish
-    seconds: list[float] = field(default_factory=list)  # each finisher's time from the first start to the finish
-    over_par: list[int] = field(default_factory=list)  # each finisher's finishing attempt, moves over par
+    moves: list[int] = field(
+        default_factory=list
+    )  # each finisher's moves, every attempt, to the first finish
+    seconds: list[float] = field(
+        default_factory=list
+    )  # each finisher's time from the first start to the finish
+    over_par: list[int] = field(
+        default_factory=list
+    )  # each finisher's finishing attempt, moves over par
     restarts: list[int] = field(default_factory=list)  # each player's restarts
     undos: list[int] = field(default_factory=list)
     hints: list[int] = field(default_factory=list)
@@ -63,11 +69,21 @@ class LevelStats:
         def quartiles(values):
             return None if not values else [float(np.percentile(values, q)) for q in (25, 50, 75)]
 
-        return {"name": self.name, "par": self.par, "players": self.players, "finished": self.finished,
-                "share_finished": round(self.share_finished, 4), "moves": quartiles(self.moves),
-                "seconds": quartiles(self.seconds), "over_par": quartiles(self.over_par),
-                "restarts": _mean(self.restarts), "undos": _mean(self.undos), "hints": _mean(self.hints),
-                "solver": self.solver, "quit_at": [[list(cell), n] for cell, n in self.quits.most_common(3)]}
+        return {
+            "name": self.name,
+            "par": self.par,
+            "players": self.players,
+            "finished": self.finished,
+            "share_finished": round(self.share_finished, 4),
+            "moves": quartiles(self.moves),
+            "seconds": quartiles(self.seconds),
+            "over_par": quartiles(self.over_par),
+            "restarts": _mean(self.restarts),
+            "undos": _mean(self.undos),
+            "hints": _mean(self.hints),
+            "solver": self.solver,
+            "quit_at": [[list(cell), n] for cell, n in self.quits.most_common(3)],
+        }
 
 
 def _mean(values) -> float | None:
@@ -88,7 +104,9 @@ class Choice(NamedTuple):
 class Replayed:
     levels: list[LevelStats]
     choices: list[Choice]
-    skipped: Counter  # level name (as the log has it) -> events skipped: the level is not in the pack
+    skipped: (
+        Counter  # level name (as the log has it) -> events skipped: the level is not in the pack
+    )
     attempts: int = 0
 
 
@@ -98,8 +116,15 @@ class _Table:
     def __init__(self, states: States) -> None:
         self.states = states
         self.dest = states.dest.tolist()
-        self.start, self.goal, self.cells, self.width = states.start, states.goal, states.cells, states.width
-        self.cell_of = [divmod(state % self.cells, self.width) for state in range(len(self.dest[0]))]
+        self.start, self.goal, self.cells, self.width = (
+            states.start,
+            states.goal,
+            states.cells,
+            states.width,
+        )
+        self.cell_of = [
+            divmod(state % self.cells, self.width) for state in range(len(self.dest[0]))
+        ]
 
     def cell(self, state: int) -> tuple[int, int]:
         return self.cell_of[state]
@@ -145,9 +170,13 @@ class Replay:
         self.by_id = {ident: k for k, ident in enumerate(self.ids)}
         self.pack_id = pack_id(self.ids)
         self.tables = [_Table(state_table(level)) for _, level in pack]
-        self.found = Replayed([LevelStats(name, _par(level)) for name, level in pack], [], Counter())
+        self.found = Replayed(
+            [LevelStats(name, _par(level)) for name, level in pack], [], Counter()
+        )
         self.visits: dict[tuple[str, int], _Visit] = {}  # (visit, level) -> its play so far
-        self.seen: dict[str, list] = {}  # visit -> its events replayed so far, in order, from every log
+        self.seen: dict[
+            str, list
+        ] = {}  # visit -> its events replayed so far, in order, from every log
 
     def add(self, source: str, log: Log, *, continuing: bool = False) -> None:
         """``log``'s events replayed after those added before (DesignerError, one line, for a log
@@ -157,12 +186,20 @@ class Replay:
         stand (the studio's lines, sent as they are recorded)."""
         known = [self.by_id.get(ident) for _, ident in log.levels]
         if log.pack != self.pack_id and not any(k is not None for k in known):
-            raise DesignerError(f"{source}: a log of another pack (none of its {len(log.levels)} levels is in this one)")
+            raise DesignerError(
+                f"{source}: a log of another pack (none of its {len(log.levels)} levels is in this one)"
+            )
         with many_objects():
             self._add(source, log, known, continuing)
 
     def _add(self, source: str, log: Log, known: list, continuing: bool) -> None:
-        found, visits, tables, levels, seen = self.found, self.visits, self.tables, self.found.levels, self.seen
+        found, visits, tables, levels, seen = (
+            self.found,
+            self.visits,
+            self.tables,
+            self.found.levels,
+            self.seen,
+        )
         choices, new, direction = found.choices, tuple.__new__, _DIRECTION
         at: dict[str, int] = {}  # visit -> the place in it of this log's next event
         for event in log.events:
@@ -174,8 +211,10 @@ class Replay:
             at[visit] = place + 1
             if place < len(before):  # an earlier log gave this place of the visit
                 if before[place] != event:
-                    raise DesignerError(f"{source}: visit {visit}: its event {place + 1} differs from the same "
-                                        f"visit's in an earlier log (two plays under one visit id)")
+                    raise DesignerError(
+                        f"{source}: visit {visit}: its event {place + 1} differs from the same "
+                        f"visit's in an earlier log (two plays under one visit id)"
+                    )
                 continue
             before.append(event)
             k = known[event.level]
@@ -184,7 +223,9 @@ class Replay:
                 continue
             key = (visit, k)
             one = visits.get(key)
-            if event.kind == "move" and one is not None and one.stack:  # the common event, replayed here at once
+            if (
+                event.kind == "move" and one is not None and one.stack
+            ):  # the common event, replayed here at once
                 table = tables[k]
                 state, last = one.stack[-1]
                 d = direction[event.move or ""]  # a move event names its move
@@ -201,12 +242,27 @@ class Replay:
     def result(self) -> Replayed:
         """The figures so far: every visit's figures counted as if it ended now (where a player
         is still playing counts as where they quit, until more of their play arrives)."""
-        levels = [replace(stats, moves=list(stats.moves), seconds=list(stats.seconds), over_par=list(stats.over_par),
-                          restarts=list(stats.restarts), undos=list(stats.undos), hints=list(stats.hints),
-                          quits=Counter(stats.quits)) for stats in self.found.levels]
+        levels = [
+            replace(
+                stats,
+                moves=list(stats.moves),
+                seconds=list(stats.seconds),
+                over_par=list(stats.over_par),
+                restarts=list(stats.restarts),
+                undos=list(stats.undos),
+                hints=list(stats.hints),
+                quits=Counter(stats.quits),
+            )
+            for stats in self.found.levels
+        ]
         for (_, k), one in self.visits.items():
             _close(levels[k], one, self.tables[k])
-        return replace(self.found, levels=levels, choices=list(self.found.choices), skipped=Counter(self.found.skipped))
+        return replace(
+            self.found,
+            levels=levels,
+            choices=list(self.found.choices),
+            skipped=Counter(self.found.skipped),
+        )
 
 
 def _par(level: Level) -> int:
@@ -219,7 +275,9 @@ def _par(level: Level) -> int:
 _DIRECTION = {move: d for d, move in enumerate(MOVES)}
 
 
-def _step(found: Replayed, visits: dict, key: tuple[str, int], event, table: _Table, named, source: str) -> None:
+def _step(
+    found: Replayed, visits: dict, key: tuple[str, int], event, table: _Table, named, source: str
+) -> None:
     stats = found.levels[key[1]]
     one = visits.get(key)
     if one is None:
@@ -238,13 +296,17 @@ def _step(found: Replayed, visits: dict, key: tuple[str, int], event, table: _Ta
     where = f"{source}: visit {event.visit}, {named[0]}, attempt {event.attempt}"
     if kind == "move":
         if state == table.goal:
-            raise DesignerError(f"{where}: a move after the finish (the exit ends the attempt; an undo comes first)")
+            raise DesignerError(
+                f"{where}: a move after the finish (the exit ends the attempt; an undo comes first)"
+            )
         d = _DIRECTION[event.move]
         end = table.dest[d][state]
         cell = None if end == NO_MOVE else table.cell(end)
         if cell != event.at:
-            raise DesignerError(f"{where}: the move {event.move} ends on {list(event.at)} in the log, but "
-                                f"{'is no move' if cell is None else f'on {list(cell)}'} by the rules")
+            raise DesignerError(
+                f"{where}: the move {event.move} ends on {list(event.at)} in the log, but "
+                f"{'is no move' if cell is None else f'on {list(cell)}'} by the rules"
+            )
         if event.by == "player" and not one.done:
             found.choices.append(Choice(key[1], state, last, d))
             one.moves += 1
@@ -261,13 +323,19 @@ def _step(found: Replayed, visits: dict, key: tuple[str, int], event, table: _Ta
         one.hints += not one.done
     elif kind == "solve":
         one.assisted = one.solver = True
-    elif kind == "finish":  # checked against the replay: on the exit, with the moves the attempt made
+    elif (
+        kind == "finish"
+    ):  # checked against the replay: on the exit, with the moves the attempt made
         made = len(one.stack) - 1
         if state != table.goal:
-            raise DesignerError(f"{where}: a finish, but the rules have the player on {list(table.cell(state))}, "
-                                f"not on the open exit")
+            raise DesignerError(
+                f"{where}: a finish, but the rules have the player on {list(table.cell(state))}, "
+                f"not on the open exit"
+            )
         if event.moves != made:
-            raise DesignerError(f"{where}: the finish counts {event.moves} moves, but the attempt made {made}")
+            raise DesignerError(
+                f"{where}: the finish counts {event.moves} moves, but the attempt made {made}"
+            )
         if not one.assisted and not one.done:
             one.done = True
             stats.finished += 1
@@ -288,7 +356,9 @@ def _close(stats: LevelStats, one: _Visit, table: _Table) -> None:
         stats.quits[table.cell(state)] += 1
 
 
-def fit(found: Replayed, pack: list[tuple[str, Level]], start: model.Player = model.DEFAULT) -> tuple[model.Player, dict]:
+def fit(
+    found: Replayed, pack: list[tuple[str, Level]], start: model.Player = model.DEFAULT
+) -> tuple[model.Player, dict]:
     """The player whose choices are likeliest to give the logged ones (maximum likelihood), and
     what the fit saw: choices used, choices where the exit was in sight (the model takes it: they
     carry no information, and one that did not take it is counted as against the model), and the
@@ -318,7 +388,9 @@ def fit(found: Replayed, pack: list[tuple[str, Level]], start: model.Player = mo
             back.append(np.arange(4) == (model.OPPOSITE[c.last] if c.last < 4 else -1))
             chosen.append(c.move)
     if not chosen:
-        raise DesignerError("the logs hold no move a player chose away from the exit's sight: nothing to fit")
+        raise DesignerError(
+            "the logs hold no move a player chose away from the exit's sight: nothing to fit"
+        )
     T, V, B, C = np.array(toward), np.array(valid), np.array(back, float), np.array(chosen)
     pick = np.arange(len(C))
 
@@ -327,17 +399,25 @@ def fit(found: Replayed, pack: list[tuple[str, Level]], start: model.Player = mo
         u = np.where(V, skill * (T - aversion * B), -np.inf)
         return float(-(u[pick, C] - logsumexp(u, axis=1)).sum())
 
-    result = minimize(loss, np.array([start.skill, start.back_aversion]), method="L-BFGS-B",
-                      bounds=[(-50, 50), (-50, 50)])
+    result = minimize(
+        loss,
+        np.array([start.skill, start.back_aversion]),
+        method="L-BFGS-B",
+        bounds=[(-50, 50), (-50, 50)],
+    )
     skill, aversion = (float(round(x, 4)) for x in result.x)
-    return model.Player(skill, aversion), {"choices": int(len(C)), "exit_in_sight": in_sight,
-                                           "against_the_model": against,
-                                           "log_likelihood_per_choice": round(-float(result.fun) / len(C), 4),
-                                           "random_log_likelihood_per_choice": round(
-                                               float(-np.log(V.sum(axis=1)).mean()), 4)}
+    return model.Player(skill, aversion), {
+        "choices": int(len(C)),
+        "exit_in_sight": in_sight,
+        "against_the_model": against,
+        "log_likelihood_per_choice": round(-float(result.fun) / len(C), 4),
+        "random_log_likelihood_per_choice": round(float(-np.log(V.sum(axis=1)).mean()), 4),
+    }
 
 
-def predicted_beside_observed(found: Replayed, pack: list[tuple[str, Level]], player: model.Player) -> list[dict]:
+def predicted_beside_observed(
+    found: Replayed, pack: list[tuple[str, Level]], player: model.Player
+) -> list[dict]:
     """Per level: the model's expected moves and difficulty beside the players' mean moves to the
     finish (finishers) and the difficulty those moves give on the same scale, unrounded (a line
     rounds once, as it prints; ``rounded`` as a file keeps them)."""
@@ -348,11 +428,18 @@ def predicted_beside_observed(found: Replayed, pack: list[tuple[str, Level]], pl
         except Exception:  # an unsolvable level: nothing to predict
             figures = None
         observed = float(np.mean(stats.moves)) if stats.moves else None
-        out.append({"name": name, "predicted_moves": None if figures is None else figures.expected_moves,
-                    "predicted_difficulty": None if figures is None else figures.difficulty,
-                    "observed_moves": observed,
-                    "observed_difficulty": None if observed is None else model.scale(observed),
-                    "ratio": None if figures is None or not observed else observed / figures.expected_moves})
+        out.append(
+            {
+                "name": name,
+                "predicted_moves": None if figures is None else figures.expected_moves,
+                "predicted_difficulty": None if figures is None else figures.difficulty,
+                "observed_moves": observed,
+                "observed_difficulty": None if observed is None else model.scale(observed),
+                "ratio": None
+                if figures is None or not observed
+                else observed / figures.expected_moves,
+            }
+        )
     return out
 
 
@@ -360,11 +447,15 @@ def rounded(compared: dict) -> dict:
     """One level's ``predicted_beside_observed`` as a file keeps it: moves to 2 decimals, the
     ratio to 3."""
     places = {"predicted_moves": 2, "observed_moves": 2, "ratio": 3}
-    return {name: value if value is None or name not in places else round(value, places[name])
-            for name, value in compared.items()}
+    return {
+        name: value if value is None or name not in places else round(value, places[name])
+        for name, value in compared.items()
+    }
 
 
-def simulated_log(pack: list[tuple[str, Level]], player: model.Player, attempts: int, seed: int = 0) -> Log:
+def simulated_log(
+    pack: list[tuple[str, Level]], player: model.Player, attempts: int, seed: int = 0
+) -> Log:
     """A playtest log of ``attempts`` visits by the model's ``player``, spread over the pack's
     levels in turn (one visit, one level, played to the exit; a trap is a restart): what a fit of
     that player must recover. A second a move."""
@@ -390,4 +481,6 @@ def simulated_log(pack: list[tuple[str, Level]], player: model.Player, attempts:
             made += 1
             events.append(Event(visit, t, k, attempt, "move", MOVES[d], table.cell(end)))
         events.append(Event(visit, t, k, attempt, "finish", moves=made))
-    return Log(pack_id(ids), tuple((name, ident) for (name, _), ident in zip(pack, ids)), tuple(events))
+    return Log(
+        pack_id(ids), tuple((name, ident) for (name, _), ident in zip(pack, ids)), tuple(events)
+    )

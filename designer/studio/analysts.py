@@ -34,7 +34,8 @@ import os
 import threading
 import time
 
-#: Seconds a superseded call may have computed before its process is killed rather than left to finish.
+#: Seconds a superseded call may have computed before its process is killed rather than left to
+#: finish.
 KILL_AFTER = 0.05
 #: The name of the processes (``/proc/PID/comm``), as ``ps`` and the tests see them.
 NAME = b"studio-figures"
@@ -73,8 +74,9 @@ class _Process:
     def __init__(self):
         context = multiprocessing.get_context("spawn")  # no fork of a server that runs threads
         self.conn, child = context.Pipe()
-        self.process = context.Process(target=_serve, args=(child, os.getpid()), name="designer studio figures",
-                                       daemon=True)
+        self.process = context.Process(
+            target=_serve, args=(child, os.getpid()), name="designer studio figures", daemon=True
+        )
         self.process.start()
         child.close()
         self.killed = False
@@ -114,7 +116,9 @@ class Analysts:
         self.lock = threading.Lock()
         self.all: set[_Process] = set()
         self.latest: dict[str, int] = {}  # page -> the number of its newest call
-        self.running: dict[str, tuple[_Process, float]] = {}  # page -> its call's process, and since when
+        self.running: dict[
+            str, tuple[_Process, float]
+        ] = {}  # page -> its call's process, and since when
         self.count = itertools.count()
         self.idle: asyncio.Queue | None = None
         self.stopped = False
@@ -150,7 +154,9 @@ class Analysts:
             self.all.discard(one)
         one.kill()
 
-    async def figures(self, rows: list[str], page: str | None = None, edit: int | None = None) -> dict:
+    async def figures(
+        self, rows: list[str], page: str | None = None, edit: int | None = None
+    ) -> dict:
         """The figures of ``rows``; ``Superseded`` when ``page``'s newer call replaced this one;
         ``DesignerError`` (one line) for rows that are no grid. ``edit`` numbers the page's edits
         (calls may arrive out of order, each on a connection of its own): a call whose edit is older
@@ -185,7 +191,8 @@ class Analysts:
                 healthy = not one.killed and one.process.is_alive()
             if healthy:
                 idle.put_nowait(one)
-            else:  # killed for a newer call, or died under this one (a bug): a fresh one takes its place
+            # killed for a newer call, or died under this one (a bug): a fresh one takes its place
+            else:
                 self._end(one)
                 self._start_one()
         if page is not None and self.latest.get(page) != number:
@@ -205,4 +212,3 @@ class Analysts:
             every = list(self.all)
         for one in every:
             self._end(one)
-

@@ -24,7 +24,8 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 #: Seconds a connection may take to send a request's headers.
 HEADER_SECONDS = 10.0
-#: The most connections open at once (fewer when the process may open few files: ``connection_cap``).
+#: The most connections open at once (fewer when the process may open few files:
+#: ``connection_cap``).
 MAX_CONNECTIONS = 100
 #: The most connections accepted in one turn of the event loop (uvicorn's ``backlog``, which asyncio
 #: also takes as the number to accept at once): the cap closes the excess only in the next turn, so
@@ -55,16 +56,23 @@ def bounded(cap: int, header_seconds: float = HEADER_SECONDS) -> type:
     class ``uvicorn.Config(http=...)`` takes)."""
 
     class Connections(H11Protocol):
-        waiting_since: float | None = None  # since when it waits for a request's head; None while busy
+        waiting_since: float | None = (
+            None  # since when it waits for a request's head; None while busy
+        )
 
         def connection_made(self, transport) -> None:
             self.waiting_since = time.monotonic()
             super().connection_made(transport)
             self.loop.call_later(header_seconds, self._deadline)
             if len(self.connections) > cap:
-                waiting: list[Any] = [one for one in self.connections
-                                      if getattr(one, "waiting_since", None) is not None]
-                min(waiting, key=lambda one: one.waiting_since)._drop()  # itself, when all others are busy
+                waiting: list[Any] = [
+                    one
+                    for one in self.connections
+                    if getattr(one, "waiting_since", None) is not None
+                ]
+                min(
+                    waiting, key=lambda one: one.waiting_since
+                )._drop()  # itself, when all others are busy
 
         def handle_events(self) -> None:
             super().handle_events()
@@ -72,7 +80,9 @@ def bounded(cap: int, header_seconds: float = HEADER_SECONDS) -> type:
                 self.waiting_since = None  # a whole head came: the app answers it
 
         def on_response_complete(self) -> None:
-            self.waiting_since = time.monotonic()  # before the next request's head (pipelined ones too)
+            self.waiting_since = (
+                time.monotonic()
+            )  # before the next request's head (pipelined ones too)
             super().on_response_complete()
 
         def _deadline(self) -> None:

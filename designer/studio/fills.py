@@ -34,15 +34,20 @@ def _child(options: dict, conn, parent: int) -> None:
             conn.send(("progress", update.label))
 
     try:
-        if "cave" in options:  # a cave's free rooms (designer.ops.caves), as designer cave fills them
+        if (
+            "cave" in options
+        ):  # a cave's free rooms (designer.ops.caves), as designer cave fills them
             from designer.ops import caves
 
             fields = {key: value for key, value in options.items() if key != "cave"}
-            cave_made = caves.design(caves.CaveOptions(text=options["cave"], **fields), fmt="json",
-                                     on_progress=progress)
+            cave_made = caves.design(
+                caves.CaveOptions(text=options["cave"], **fields), fmt="json", on_progress=progress
+            )
             conn.send(("done", cave_made.text))
             return
-        made = ops.make(ops.plan(ops.MakeOptions(**options)), ops.LevelOutput(fmt="json"), on_progress=progress)
+        made = ops.make(
+            ops.plan(ops.MakeOptions(**options)), ops.LevelOutput(fmt="json"), on_progress=progress
+        )
         conn.send(("done", made.text))
     except RequestNotMet as exc:
         conn.send(("failed", 1, str(exc)))
@@ -65,13 +70,16 @@ class Fill:
     @classmethod
     def start(cls, options: dict) -> Fill:
         """Start designing ``options`` (``MakeOptions`` fields as JSON values; with ``cave``, a
-    cave's text and ``CaveOptions`` fields) in a new process."""
+        cave's text and ``CaveOptions`` fields) in a new process."""
         context = multiprocessing.get_context("spawn")  # no fork of a server that runs threads
         parent, child = context.Pipe(duplex=False)
-        # not a daemon: a fill may fork its own searches (the chains of items, the open grid's), which
+        # not a daemon: a fill may fork its own searches (the chains of items, the open grid's),
+        # which
         # a daemon may not; it ends with the server all the same (``_child``), and the server ends
         # every fill when it stops
-        process = context.Process(target=_child, args=(options, child, os.getpid()), name="designer studio fill")
+        process = context.Process(
+            target=_child, args=(options, child, os.getpid()), name="designer studio fill"
+        )
         process.start()
         child.close()
         return cls(process, parent)
@@ -90,8 +98,11 @@ class Fill:
                 except (EOFError, OSError):
                     message = None
                 if message is None:
-                    yield {"kind": "cancelled" if self.cancelled.is_set() else "failed", "status": 3,
-                           "message": "the fill's process ended without a result"}
+                    yield {
+                        "kind": "cancelled" if self.cancelled.is_set() else "failed",
+                        "status": 3,
+                        "message": "the fill's process ended without a result",
+                    }
                     return
                 if message[0] == "progress":
                     yield {"kind": "progress", "label": message[1]}
@@ -105,7 +116,11 @@ class Fill:
             if not self.process.is_alive() and not self._waiting(0):
                 if self.cancelled.is_set():
                     continue  # cancelled meanwhile (the pipe may be closed already): said above
-                yield {"kind": "failed", "status": 3, "message": "the fill's process ended without a result"}
+                yield {
+                    "kind": "failed",
+                    "status": 3,
+                    "message": "the fill's process ended without a result",
+                }
                 return
 
     def _waiting(self, seconds: float) -> bool:
@@ -130,4 +145,3 @@ class Fill:
                     self.process.join()
             if not self.conn.closed:
                 self.conn.close()
-

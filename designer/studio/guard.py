@@ -29,17 +29,25 @@ import hmac
 import json
 import re
 
-#: The largest request body read (a 40x40 sketch is under 2 KB, a fill request with it under 4, and a
+#: The largest request body read (a 40x40 sketch is under 2 KB, a fill request with it under 4, and
+#: a
 #: Tiled map of a 40x40 room with its tilesets embedded far under this).
 MAX_BODY = 1024 * 1024
 #: Seconds a request's body may take to arrive, once its headers have.
 BODY_SECONDS = 10.0
 HEADER = "x-studio-token"
 #: The Content Security Policy of every answer: this server only, no inline code, no frames.
-CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
-       "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
-SECURITY_HEADERS = {"Content-Security-Policy": CSP, "X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff",
-                    "Referrer-Policy": "no-referrer", "Cache-Control": "no-store"}
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+}
 
 
 def inline_csp(page: str) -> str:
@@ -49,11 +57,19 @@ def inline_csp(page: str) -> str:
     >>> "'sha256-" in inline_csp("<style>b{}</style><script>1</script>")
     True
     """
+
     def hashes(tag: str) -> str:
-        return " ".join(f"'sha256-{base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()}'"
-                        for text in re.findall(rf"<{tag}>(.*?)</{tag}>", page, re.S)) or "'none'"
+        return (
+            " ".join(
+                f"'sha256-{base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()}'"
+                for text in re.findall(rf"<{tag}>(.*?)</{tag}>", page, re.S)
+            )
+            or "'none'"
+        )
+
     return CSP.replace("script-src 'self'", f"script-src {hashes('script')}").replace(
-        "style-src 'self'", f"style-src {hashes('style')}")
+        "style-src 'self'", f"style-src {hashes('style')}"
+    )
 
 
 class Refused(Exception):
@@ -76,7 +92,9 @@ def admit(request, hosts: list[str], token: str | None, *, query_token: bool = F
             given.append(request.query_params.get("token"))
         if not any(hmac.compare_digest(one.encode(), token.encode()) for one in given if one):
             raise Refused(403, "no valid token: open the address designer studio printed")
-    if request.method != "GET" and request.headers.get("origin") not in (f"http://{h}" for h in hosts):
+    if request.method != "GET" and request.headers.get("origin") not in (
+        f"http://{h}" for h in hosts
+    ):
         raise Refused(403, "a change must come from the studio's own page")
 
 
@@ -100,15 +118,24 @@ async def read_json(request) -> dict:
         raise Refused(408, f"the request body took over {BODY_SECONDS:g} s to arrive") from None
     try:
         obj = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError) as exc:  # ValueError: a number of 4,301+ digits too
-        raise Refused(400, "the request body is not JSON" + (
-            ": a number in it has over 4,300 digits" if "digits" in str(exc) else "")) from None
+    except (
+        UnicodeDecodeError,
+        ValueError,
+        RecursionError,
+    ) as exc:  # ValueError: a number of 4,301+ digits too
+        raise Refused(
+            400,
+            "the request body is not JSON"
+            + (": a number in it has over 4,300 digits" if "digits" in str(exc) else ""),
+        ) from None
     if not isinstance(obj, dict):
         raise Refused(400, "the request body must be a JSON object")
     try:
         json.dumps(obj, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError:
-        raise Refused(400, "the request body holds text that is not Unicode (a lone surrogate)") from None
+        raise Refused(
+            400, "the request body holds text that is not Unicode (a lone surrogate)"
+        ) from None
     return obj
 
 
@@ -118,7 +145,10 @@ class SecurityHeaders:
 
     def __init__(self, app):
         self.app = app
-        self.extra = [(name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in SECURITY_HEADERS.items()]
+        self.extra = [
+            (name.lower().encode("latin-1"), value.encode("latin-1"))
+            for name, value in SECURITY_HEADERS.items()
+        ]
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
@@ -127,8 +157,13 @@ class SecurityHeaders:
         async def with_headers(message):
             if message["type"] == "http.response.start":
                 have = {name.lower() for name, _ in message.get("headers", [])}
-                message = {**message, "headers": [*message.get("headers", []),
-                                                  *(one for one in self.extra if one[0] not in have)]}
+                message = {
+                    **message,
+                    "headers": [
+                        *message.get("headers", []),
+                        *(one for one in self.extra if one[0] not in have),
+                    ],
+                }
             await send(message)
 
         await self.app(scope, receive, with_headers)

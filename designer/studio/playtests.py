@@ -28,9 +28,17 @@ from designer.studio.guard import Refused, inline_csp, read_json
 def levels_of(obj: dict) -> list[tuple[str, list[str]]]:
     """A pack of sketches from a request: (name, rows) pairs, up to 100."""
     levels = obj.get("levels")
-    if not isinstance(levels, list) or len(levels) > 100 or not all(
-            isinstance(one, dict) and isinstance(one.get("name"), str) and isinstance(one.get("rows"), list)
-            and all(isinstance(row, str) for row in one["rows"]) for one in levels):
+    if (
+        not isinstance(levels, list)
+        or len(levels) > 100
+        or not all(
+            isinstance(one, dict)
+            and isinstance(one.get("name"), str)
+            and isinstance(one.get("rows"), list)
+            and all(isinstance(row, str) for row in one["rows"])
+            for one in levels
+        )
+    ):
         raise Refused(400, "pack: a list of up to 100 levels, each {name, rows}, is needed")
     return [(one["name"][:80], one["rows"]) for one in levels]
 
@@ -48,8 +56,13 @@ def playtest_routes(studio, guarded) -> list[Route]:
 
         levels = levels_of(await body(request))
         ident = secrets.token_urlsafe(18)
-        live = await asyncio.to_thread(lambda: Live(filled_levels(levels), sink=f"/playtest/{ident}/lines",
-                                                    title="ice-designer playtest"))
+        live = await asyncio.to_thread(
+            lambda: Live(
+                filled_levels(levels),
+                sink=f"/playtest/{ident}/lines",
+                title="ice-designer playtest",
+            )
+        )
         with studio.lock:
             studio.playtests[ident] = (live, threading.Lock())
             while len(studio.playtests) > MAX_PLAYTESTS:
@@ -67,8 +80,11 @@ def playtest_routes(studio, guarded) -> list[Route]:
     async def playtest_page(request: Request) -> Response:
         """The playtest's play page, its own inline script and style allowed by their hashes."""
         live, _ = playtest_of(request)
-        return Response(live.page, media_type="text/html; charset=utf-8",
-                        headers={"Content-Security-Policy": inline_csp(live.page)})
+        return Response(
+            live.page,
+            media_type="text/html; charset=utf-8",
+            headers={"Content-Security-Policy": inline_csp(live.page)},
+        )
 
     async def playtest_lines(request: Request) -> Response:
         """Lines of one visit's log, from the page: {visit, from, lines}; answers {have}, the
@@ -79,11 +95,15 @@ def playtest_routes(studio, guarded) -> list[Route]:
         obj = await body(request)
         start, lines = obj.get("from"), obj.get("lines")
         if type(start) is not int or not isinstance(lines, list) or len(lines) > 1000:
-            raise Refused(400, "lines: {visit, from (the visit's lines sent before), lines (up to 1,000)} is needed")
+            raise Refused(
+                400,
+                "lines: {visit, from (the visit's lines sent before), lines (up to 1,000)} is needed",
+            )
 
         def take() -> int:
             with lock:
                 return live.take(obj.get("visit"), start, lines)
+
         try:
             have = await asyncio.to_thread(take)
         except Behind as exc:
@@ -97,6 +117,7 @@ def playtest_routes(studio, guarded) -> list[Route]:
         def figures() -> dict:
             with lock:
                 return live.figures()
+
         return JSONResponse(await asyncio.to_thread(figures))
 
     async def playtest_log(request: Request) -> Response:
@@ -114,12 +135,15 @@ def playtest_routes(studio, guarded) -> list[Route]:
         def report() -> str:
             with lock:
                 return report_page(live.found())
+
         return JSONResponse({"text": await asyncio.to_thread(report)})
 
-    return [Route("/api/playtest", guarded(new_playtest), methods=["POST"]),
-            Route("/api/playtest/{playtest}/figures", guarded(playtest_figures), methods=["POST"]),
-            Route("/api/playtest/{playtest}/log", guarded(playtest_log), methods=["POST"]),
-            Route("/api/playtest/{playtest}/report", guarded(playtest_report), methods=["POST"]),
-            # a player's page: its random id admits it, not the studio's token (the module's note)
-            Route("/playtest/{playtest}", guarded(playtest_page, token=False)),
-            Route("/playtest/{playtest}/lines", guarded(playtest_lines, token=False), methods=["POST"])]
+    return [
+        Route("/api/playtest", guarded(new_playtest), methods=["POST"]),
+        Route("/api/playtest/{playtest}/figures", guarded(playtest_figures), methods=["POST"]),
+        Route("/api/playtest/{playtest}/log", guarded(playtest_log), methods=["POST"]),
+        Route("/api/playtest/{playtest}/report", guarded(playtest_report), methods=["POST"]),
+        # a player's page: its random id admits it, not the studio's token (the module's note)
+        Route("/playtest/{playtest}", guarded(playtest_page, token=False)),
+        Route("/playtest/{playtest}/lines", guarded(playtest_lines, token=False), methods=["POST"]),
+    ]

@@ -35,8 +35,14 @@ from designer.search.engines.rooms import kernel_score, route_table
 from designer.search.tuning import COLD, EPOCH_SECONDS, HOT, REHEAT, SLICE_STEPS
 
 
-def cooling(budget: Budget, hot: float, cold: float, epoch_seconds: float, stop: Callable[[], bool],
-            reheat: Callable[[], float | None]) -> Iterator[float]:
+def cooling(
+    budget: Budget,
+    hot: float,
+    cold: float,
+    epoch_seconds: float,
+    stop: Callable[[], bool],
+    reheat: Callable[[], float | None],
+) -> Iterator[float]:
     """The heat of each step of an annealing chain, until ``budget`` is spent or ``stop()``.
 
     Within an epoch of ``epoch_seconds`` (or the time left) the heat falls geometrically from
@@ -72,8 +78,14 @@ class Chain:
     def start_from(cls, terrain: np.ndarray, level: Level, stops: int, seed: int) -> Chain:
         ends = np.array([level.index(level.start), level.index(level.goal)], np.int32)
         terrain = np.ascontiguousarray(terrain, np.uint8).copy()
-        return cls(terrain, ends, np.array([stops], np.int32), np.array([seed], np.uint64), terrain.copy(),
-                   np.array([stops, ends[0], ends[1]], np.int32))
+        return cls(
+            terrain,
+            ends,
+            np.array([stops], np.int32),
+            np.array([seed], np.uint64),
+            terrain.copy(),
+            np.array([stops, ends[0], ends[1]], np.int32),
+        )
 
     def best_level(self) -> Level:
         w = self.terrain.shape[1]
@@ -99,9 +111,16 @@ def _closed(level: Level, request: LayoutRequest) -> np.ndarray:
     return terrain
 
 
-def run_chain(request: LayoutRequest, chain: Chain, budget: Budget, target: int | None, stop: np.ndarray,
-              on_best: Callable[[int], None] | None = None, conditions: dict | None = None,
-              heat: float = 1.0) -> Chain:
+def run_chain(
+    request: LayoutRequest,
+    chain: Chain,
+    budget: Budget,
+    target: int | None,
+    stop: np.ndarray,
+    on_best: Callable[[int], None] | None = None,
+    conditions: dict | None = None,
+    heat: float = 1.0,
+) -> Chain:
     """Anneal ``chain`` until ``budget`` is spent, ``target`` is reached or ``stop[0]`` is set.
     ``conditions``: the chain's objective and choice conditions (see ``choice_conditions``);
     ``heat``: the schedule's heats are multiplied by it (a score in finer units than a stop)."""
@@ -114,10 +133,28 @@ def run_chain(request: LayoutRequest, chain: Chain, budget: Budget, target: int 
         chain.restart_from_best()
         return REHEAT * HOT * heat
 
-    for now in cooling(budget, HOT * heat, COLD * heat, EPOCH_SECONDS, lambda: bool(stop[0]), reheat):
-        kernels.anneal_layout(chain.terrain, free, starts, goals, request.max_rocks, request.max_stops,
-                              chain.ends, chain.score, chain.rng, now, now, SLICE_STEPS, target, stop,
-                              chain.best_terrain, chain.best, **(conditions or {}))
+    for now in cooling(
+        budget, HOT * heat, COLD * heat, EPOCH_SECONDS, lambda: bool(stop[0]), reheat
+    ):
+        kernels.anneal_layout(
+            chain.terrain,
+            free,
+            starts,
+            goals,
+            request.max_rocks,
+            request.max_stops,
+            chain.ends,
+            chain.score,
+            chain.rng,
+            now,
+            now,
+            SLICE_STEPS,
+            target,
+            stop,
+            chain.best_terrain,
+            chain.best,
+            **(conditions or {}),
+        )
         if chain.best[0] > reported:
             reported = int(chain.best[0])
             if on_best:
@@ -128,9 +165,17 @@ def run_chain(request: LayoutRequest, chain: Chain, budget: Budget, target: int 
     return chain
 
 
-def run_steps(request: LayoutRequest, chain: Chain, budget: Budget, steps: int, target: int | None,
-              stop: np.ndarray, conditions: dict | None = None, heat: float = 1.0,
-              stall: int | None = None) -> Chain:
+def run_steps(
+    request: LayoutRequest,
+    chain: Chain,
+    budget: Budget,
+    steps: int,
+    target: int | None,
+    stop: np.ndarray,
+    conditions: dict | None = None,
+    heat: float = 1.0,
+    stall: int | None = None,
+) -> Chain:
     """Anneal ``chain`` for ``steps`` steps, its heat falling from ``HOT`` to ``COLD`` (times
     ``heat``) over them, until it reaches ``target`` itself, its best has not risen for ``stall``
     steps (counted in whole slices), ``budget`` is spent or ``stop[0]`` is set: a budget of
@@ -144,10 +189,28 @@ def run_steps(request: LayoutRequest, chain: Chain, budget: Budget, steps: int, 
     local = np.zeros(1, np.int32)  # this chain's own stop at its target: the others go on
     while done < steps and not stop[0] and not budget.expired():
         take = min(SLICE_STEPS, steps - done)
-        first, last = (hot * (cold / hot) ** (k / max(1, steps - 1)) for k in (done, done + take - 1))
-        kernels.anneal_layout(chain.terrain, free, starts, goals, request.max_rocks, request.max_stops,
-                              chain.ends, chain.score, chain.rng, first, last, take, target, local,
-                              chain.best_terrain, chain.best, **(conditions or {}))
+        first, last = (
+            hot * (cold / hot) ** (k / max(1, steps - 1)) for k in (done, done + take - 1)
+        )
+        kernels.anneal_layout(
+            chain.terrain,
+            free,
+            starts,
+            goals,
+            request.max_rocks,
+            request.max_stops,
+            chain.ends,
+            chain.score,
+            chain.rng,
+            first,
+            last,
+            take,
+            target,
+            local,
+            chain.best_terrain,
+            chain.best,
+            **(conditions or {}),
+        )
         done += take
         if target is not None and chain.best[0] >= target:
             break
@@ -158,7 +221,9 @@ def run_steps(request: LayoutRequest, chain: Chain, budget: Budget, steps: int, 
     return chain
 
 
-def choice_conditions(request: LayoutRequest, objective: str, maximizing: bool = False) -> dict | None:
+def choice_conditions(
+    request: LayoutRequest, objective: str, maximizing: bool = False
+) -> dict | None:
     """The chain's conditions when it counts choices (``objective`` "options") or the request
     constrains them: the request's K as a floor, ``unique``, and ``min_choices`` as a floor when
     the score counts stops or decisions (counting options, it is the target to climb to, not a
@@ -166,17 +231,34 @@ def choice_conditions(request: LayoutRequest, objective: str, maximizing: bool =
     a plain min-stops chain. A room: its routes and how they make one score (``room_score``,
     ``designer.search.engines.rooms``), every route's band in them."""
     if request.is_room:
-        return {"routes": route_table(LayoutSpace.of(request)), "room_score": kernel_score(maximizing, objective)}
+        return {
+            "routes": route_table(LayoutSpace.of(request)),
+            "room_score": kernel_score(maximizing, objective),
+        }
     if objective == "stops" and not request.asks_for_choices:
         return None
-    return {"min_stops": request.min_stops, "min_options": request.min_choices if objective != "options" else None,
-            "unique": request.unique, "objective": objective}
+    return {
+        "min_stops": request.min_stops,
+        "min_options": request.min_choices if objective != "options" else None,
+        "unique": request.unique,
+        "objective": objective,
+    }
 
 
-def search(request: LayoutRequest, level: Level, stops: int, rng: np.random.Generator, budget: Budget,
-           workers: int = 1, *, target: int | None = None,
-           on_best: Callable[[int], None] | None = None, objective: str = "stops",
-           steps: int | None = None, stall: int | None = None) -> tuple[Level | None, int]:
+def search(
+    request: LayoutRequest,
+    level: Level,
+    stops: int,
+    rng: np.random.Generator,
+    budget: Budget,
+    workers: int = 1,
+    *,
+    target: int | None = None,
+    on_best: Callable[[int], None] | None = None,
+    objective: str = "stops",
+    steps: int | None = None,
+    stall: int | None = None,
+) -> tuple[Level | None, int]:
     """The best layout the chains find from ``level`` (strong, reversible, ``stops`` min stops):
     one chain per worker until ``budget`` is spent or until one reaches
     ``target``; returns the best level and its stops (``level`` itself if nothing beat it).
@@ -197,8 +279,12 @@ def search(request: LayoutRequest, level: Level, stops: int, rng: np.random.Gene
     conditions = choice_conditions(request, objective, maximizing=target is None)
     heat = 1.0
     if objective in ("decisions", "per_stop"):  # thousandths of a stop's worth
-        heat = 1000 / max(1, min(band.floor for band in request.route_bands) if request.is_room
-                           else request.min_stops)
+        heat = 1000 / max(
+            1,
+            min(band.floor for band in request.route_bands)
+            if request.is_room
+            else request.min_stops,
+        )
     if objective == "decisions":
         target = None if target is None else target + kernels.DECISIONS_MET
     terrain = _closed(level, request)
@@ -212,7 +298,9 @@ def search(request: LayoutRequest, level: Level, stops: int, rng: np.random.Gene
             return run_steps(request, chain, budget, steps, target, stop, conditions, heat, stall)
         return run_chain(request, chain, budget, target, stop, on_best, conditions, heat)
 
-    if len(chains) == 1 or budget.clock == "work":  # on the work clock, one after another: each reads its own work
+    if (
+        len(chains) == 1 or budget.clock == "work"
+    ):  # on the work clock, one after another: each reads its own work
         for chain in chains:
             run(chain)
     else:

@@ -39,13 +39,22 @@ from designer.search.engines.sampling import batch_level, sample_for_request
 from designer.search.result import Design, DesignFailed, GeneratorRecord, choice_figures
 from designer.search.validation import validate
 
-RANDOM_P = 0.2  # Odland: "around 20% often results in maps that are strongly solvable and reversible"
+RANDOM_P = (
+    0.2  # Odland: "around 20% often results in maps that are strongly solvable and reversible"
+)
 RANDOM_BATCH = 1024
 
 
 class _Clock:
-    def __init__(self, method: str, request: LayoutRequest, seed: int, time_limit: float, excluded: set[Level],
-                 cancel: CancelToken | None = None):
+    def __init__(
+        self,
+        method: str,
+        request: LayoutRequest,
+        seed: int,
+        time_limit: float,
+        excluded: set[Level],
+        cancel: CancelToken | None = None,
+    ):
         self.method, self.request, self.seed, self.excluded = method, request, seed, excluded
         self.budget = Budget(time_limit, ended=cancel)
         self.candidates = 0
@@ -63,28 +72,53 @@ class _Clock:
             level = tidy(request, level, request.min_stops) or level
         report = analyze(level)
         if meets(request, level, report):
-            return Design(level, report, GeneratorRecord(
-                method=self.method, stage=self.method, seed=self.seed, seconds=round(self.budget.seconds(), 3),
-                time_limit=self.budget.time_limit, request=self.request, candidates=self.candidates,
-                rejected=self.rejected, **(choice_figures(report) if request.asks_for_choices else {})))
+            return Design(
+                level,
+                report,
+                GeneratorRecord(
+                    method=self.method,
+                    stage=self.method,
+                    seed=self.seed,
+                    seconds=round(self.budget.seconds(), 3),
+                    time_limit=self.budget.time_limit,
+                    request=self.request,
+                    candidates=self.candidates,
+                    rejected=self.rejected,
+                    **(choice_figures(report) if request.asks_for_choices else {}),
+                ),
+            )
         self.rejected += 1
         return None
 
     def fail(self, request: LayoutRequest) -> DesignFailed:
         rejected = f" ({self.rejected} candidates failed verification)" if self.rejected else ""
-        return DesignFailed("time limit", f"time limit reached: {self.method} found no strong reversible level "
-                            f"with min stops >= {request.min_stops} in {self.budget.time_limit:g} s{rejected}")
+        return DesignFailed(
+            "time limit",
+            f"time limit reached: {self.method} found no strong reversible level "
+            f"with min stops >= {request.min_stops} in {self.budget.time_limit:g} s{rejected}",
+        )
 
 
-def generate(method: str, request: LayoutRequest, *, seed: int = 0, time_limit: float = 60.0,
-             exclude: tuple[Level, ...] = (), cancel: CancelToken | None = None) -> Design:
+def generate(
+    method: str,
+    request: LayoutRequest,
+    *,
+    seed: int = 0,
+    time_limit: float = 60.0,
+    exclude: tuple[Level, ...] = (),
+    cancel: CancelToken | None = None,
+) -> Design:
     """Run one baseline ``method`` ("random", "repair" or "greedy") on a request; levels in
     ``exclude`` are never returned (for packs of distinct levels)."""
     validate(request)
     if method not in GENERATORS:
         raise ValueError(f"method must be one of {tuple(GENERATORS)}")
-    if request.template is not None:  # as published, they lay rocks on an open frame, not in a drawing
-        raise DesignerError(f"the {method} generator lays rocks on an open frame: it takes no template")
+    if (
+        request.template is not None
+    ):  # as published, they lay rocks on an open frame, not in a drawing
+        raise DesignerError(
+            f"the {method} generator lays rocks on an open frame: it takes no template"
+        )
     clock = _Clock(method, request, seed, time_limit, set(exclude), cancel)
     rng = np.random.default_rng(seed)
     return GENERATORS[method](request, rng, clock)
@@ -92,11 +126,14 @@ def generate(method: str, request: LayoutRequest, *, seed: int = 0, time_limit: 
 
 # --- random -------------------------------------------------------------------------------------
 
+
 def _random(request: LayoutRequest, rng: np.random.Generator, clock: _Clock) -> Design:
     while clock.left():
         terrains, starts, goals = sample_for_request(rng, request, RANDOM_BATCH, RANDOM_P)
         classes, reversible, stops = classify_batch(terrains, starts, goals)
-        hits = (classes > 0) & (stops >= request.min_stops)  # solvable and long enough: worth verifying
+        hits = (classes > 0) & (
+            stops >= request.min_stops
+        )  # solvable and long enough: worth verifying
         for k in np.flatnonzero(hits):
             found = clock.accept(request, batch_level(terrains, starts, goals, int(k)))
             if found:
@@ -105,6 +142,7 @@ def _random(request: LayoutRequest, rng: np.random.Generator, clock: _Clock) -> 
 
 
 # --- shared helpers for the two search baselines ------------------------------------------------
+
 
 def _min_stops(terrains: np.ndarray, start: int, goal: int) -> np.ndarray:
     """Min stops (-1 when unsolvable) of a batch of terrains with one start and goal."""
@@ -191,6 +229,7 @@ def _repair(request: LayoutRequest, rng: np.random.Generator, clock: _Clock) -> 
 
 
 # --- greedy (hill-climbing maximisers) ----------------------------------------------------------
+
 
 def _greedy(request: LayoutRequest, rng: np.random.Generator, clock: _Clock) -> Design:
     h, w = request.height, request.width

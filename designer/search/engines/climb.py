@@ -42,11 +42,18 @@ def _neighbours(space: LayoutSpace, terrain: np.ndarray, start: int, goal: int):
     inner = space.free[(space.free != start) & (space.free != goal)]
     toggles = inner[flat[inner] != SNOW]  # rock <-> ice; snow moves as a whole tile instead
     ends = flat == SNOW  # the start and goal never move onto snow
-    moves_s = space.start_cells[(space.start_cells != start) & (space.start_cells != goal) & ~ends[space.start_cells]]
-    moves_g = space.goal_cells[(space.goal_cells != goal) & (space.goal_cells != start) & ~ends[space.goal_cells]]
-    # At a rock budget, moving a rock is one step (else it would need two, through an invalid layout);
+    moves_s = space.start_cells[
+        (space.start_cells != start) & (space.start_cells != goal) & ~ends[space.start_cells]
+    ]
+    moves_g = space.goal_cells[
+        (space.goal_cells != goal) & (space.goal_cells != start) & ~ends[space.goal_cells]
+    ]
+    # At a rock budget, moving a rock is one step (else it would need two, through an invalid
+    # layout);
     # under a snow count, so is moving a snow tile.
-    moved_tiles = rock_moves(flat, toggles) if space.request.max_rocks is not None else flat[None][:0]
+    moved_tiles = (
+        rock_moves(flat, toggles) if space.request.max_rocks is not None else flat[None][:0]
+    )
     if space.request.placed_snow():
         moved_tiles = np.concatenate([moved_tiles, rock_moves(flat, inner, SNOW)])
     count = len(toggles) + len(moved_tiles) + len(moves_s) + len(moves_g)
@@ -56,21 +63,24 @@ def _neighbours(space: LayoutSpace, terrain: np.ndarray, start: int, goal: int):
     rows = np.arange(len(toggles))
     batch[rows, toggles] ^= 1  # ice <-> rock (snow cells are not among the toggles)
     k = len(toggles)
-    batch[k:k + len(moved_tiles)] = moved_tiles
+    batch[k : k + len(moved_tiles)] = moved_tiles
     k += len(moved_tiles)
     for moved, is_start in ((moves_s, True), (moves_g, False)):
         old = start if is_start else goal
         for cell in moved:
             if space.fixed[old] >= 0:
-                batch[k, old] = space.fixed[old]  # close the old gap (frame) or restore the drawn tile
+                batch[k, old] = space.fixed[
+                    old
+                ]  # close the old gap (frame) or restore the drawn tile
             batch[k, cell] = ICE
             (starts if is_start else goals)[k] = cell
             k += 1
     return batch.reshape(count, *terrain.shape), starts, goals
 
 
-def layout_scores(space: LayoutSpace, terrains, starts, goals, maximizing: bool = False,
-                  objective: str = "stops") -> np.ndarray:
+def layout_scores(
+    space: LayoutSpace, terrains, starts, goals, maximizing: bool = False, objective: str = "stops"
+) -> np.ndarray:
     """Min stops of admissible layouts (strong, reversible, within the request's budgets); -1
     otherwise. A room's layouts: their score over every route (``designer.search.engines.rooms``), of
     stops or, with ``objective="options"``, of the options along them."""
@@ -80,10 +90,17 @@ def layout_scores(space: LayoutSpace, terrains, starts, goals, maximizing: bool 
     return np.where(space.admissible(terrains, classes, reversible, stops), stops, -1)
 
 
-def climb(request: LayoutRequest, rng: np.random.Generator, seeds: list[Level], budget: Budget,
-          target: int | None = None, exclude: AbstractSet[Level] = frozenset(),
-          on_best: Callable[[int], None] | None = None,
-          stall: float | None = None, objective: str = "stops") -> tuple[Level | None, int]:
+def climb(
+    request: LayoutRequest,
+    rng: np.random.Generator,
+    seeds: list[Level],
+    budget: Budget,
+    target: int | None = None,
+    exclude: AbstractSet[Level] = frozenset(),
+    on_best: Callable[[int], None] | None = None,
+    stall: float | None = None,
+    objective: str = "stops",
+) -> tuple[Level | None, int]:
     """Climb from the seed layouts until ``budget`` is spent, until ``target`` stops are reached, or
     until ``stall`` seconds pass without a new best. A room's climb may count the options along
     its routes instead of stops (``objective``).
@@ -105,7 +122,11 @@ def climb(request: LayoutRequest, rng: np.random.Generator, seeds: list[Level], 
         level = pool.pop(0) if len(pool) == 1 else pool.pop(int(rng.integers(len(pool))))
         terrain = level.terrain.copy()
         start, goal = level.index(level.start), level.index(level.goal)
-        score = int(layout_scores(space, terrain[None], np.array([start]), np.array([goal]), maximizing, objective)[0])
+        score = int(
+            layout_scores(
+                space, terrain[None], np.array([start]), np.array([goal]), maximizing, objective
+            )[0]
+        )
         since_gain = 0
         run_best = score
         while budget.now() < stop_time():
@@ -118,8 +139,15 @@ def climb(request: LayoutRequest, rng: np.random.Generator, seeds: list[Level], 
                 since_gain, run_best = 0, int(top)
             else:
                 since_gain += 1
-            choice = int(rng.choice(np.flatnonzero(scores == top)))  # the best neighbour, even if worse
-            terrain, start, goal, score = terrains[choice], int(starts[choice]), int(goals[choice]), int(top)
+            choice = int(
+                rng.choice(np.flatnonzero(scores == top))
+            )  # the best neighbour, even if worse
+            terrain, start, goal, score = (
+                terrains[choice],
+                int(starts[choice]),
+                int(goals[choice]),
+                int(top),
+            )
             if score > best_stops:
                 candidate = space.level(terrain, start, goal)
                 if candidate not in exclude:
@@ -131,7 +159,16 @@ def climb(request: LayoutRequest, rng: np.random.Generator, seeds: list[Level], 
                         return best, best_stops
             if since_gain > PLATEAU_STEPS:
                 terrain = _kick(space, rng, terrain, start, goal)
-                score = int(layout_scores(space, terrain[None], np.array([start]), np.array([goal]), maximizing, objective)[0])
+                score = int(
+                    layout_scores(
+                        space,
+                        terrain[None],
+                        np.array([start]),
+                        np.array([goal]),
+                        maximizing,
+                        objective,
+                    )[0]
+                )
                 since_gain = 0
                 if score < 0:
                     break
@@ -140,7 +177,9 @@ def climb(request: LayoutRequest, rng: np.random.Generator, seeds: list[Level], 
     return best, best_stops
 
 
-def _kick(space: LayoutSpace, rng: np.random.Generator, terrain: np.ndarray, start: int, goal: int) -> np.ndarray:
+def _kick(
+    space: LayoutSpace, rng: np.random.Generator, terrain: np.ndarray, start: int, goal: int
+) -> np.ndarray:
     flat = terrain.reshape(-1).copy()
     cells = space.free[(space.free != start) & (space.free != goal)]
     cells = cells[flat[cells] != SNOW]

@@ -56,8 +56,15 @@ class PairResult:
     rejected: int = 0  # candidates the verifier refused in the pair's process
 
 
-def pose_pair(search: Search, goal: Goal, budget: Budget, pair: tuple[Cell, Cell], known: int | None,
-              workers: int, label: str) -> PairResult:
+def pose_pair(
+    search: Search,
+    goal: Goal,
+    budget: Budget,
+    pair: tuple[Cell, Cell],
+    known: int | None,
+    workers: int,
+    label: str,
+) -> PairResult:
     """Build and solve the sub-request of one start and goal pair: a level of at least K stops,
     or, maximizing, the best above ``known`` (the best so far elsewhere)."""
     from designer.models.cpsat import BuildTimedOut, build_model
@@ -74,20 +81,31 @@ def pose_pair(search: Search, goal: Goal, budget: Budget, pair: tuple[Cell, Cell
     try:
         built = build_model(replace(sub, min_stops=floor), budget=budget, require_min_stops=True)
     except BuildTimedOut:
-        return PairResult(None, False, f"{STAGE}: building the model of {label} did not fit in the time left")
+        return PairResult(
+            None, False, f"{STAGE}: building the model of {label} did not fit in the time left"
+        )
     with search.lock:
         for level in list(search.excluded):
             built.exclude(level.terrain, level.start, level.goal)
     rejected = search.rejected
-    outcome = solve_model(built, budget, seed=search.seed, workers=workers, min_stops=floor,
-                          maximize=goal.maximizing, stops_of=lambda design: design.min_stops,
-                          accept=lambda terrain, s, e: search.verify(request.level(terrain, s, e), STAGE),
-                          on_stops=search.seen, floor_in_model=True)
+    outcome = solve_model(
+        built,
+        budget,
+        seed=search.seed,
+        workers=workers,
+        min_stops=floor,
+        maximize=goal.maximizing,
+        stops_of=lambda design: design.min_stops,
+        accept=lambda terrain, s, e: search.verify(request.level(terrain, s, e), STAGE),
+        on_stops=search.seen,
+        floor_in_model=True,
+    )
     return PairResult(outcome.found, outcome.complete, rejected=search.rejected - rejected)
 
 
-def solve_pairs(search: Search, goal: Goal, budget: Budget, pose=None,
-                name: str = "cp-sat") -> tuple[Design | None, bool, str | None]:
+def solve_pairs(
+    search: Search, goal: Goal, budget: Budget, pose=None, name: str = "cp-sat"
+) -> tuple[Design | None, bool, str | None]:
     """Every pair of the request, side by side on ``search.workers`` cores (see the module
     docstring): (the best verified design, whether every pair was proved, why a pair could not
     run). Meeting K, the first verified level ends the search. ``pose``: how one pair is posed
@@ -119,7 +137,9 @@ def solve_pairs(search: Search, goal: Goal, budget: Budget, pose=None,
         for number, pair in enumerate(pairs, 1):
             search.progress.update(phase=f"{name}, ends {number}/{len(pairs)}")
             known = best.min_stops if goal.maximizing and best is not None else None
-            result = pose(search, goal, budget, pair, known, search.workers, f"pair {number} of {len(pairs)}")
+            result = pose(
+                search, goal, budget, pair, known, search.workers, f"pair {number} of {len(pairs)}"
+            )
             if result.skipped or not take(result):
                 return best, False, result.skipped
         return best, goal.maximizing or best is None, None
@@ -127,14 +147,20 @@ def solve_pairs(search: Search, goal: Goal, budget: Budget, pose=None,
     context = multiprocessing.get_context("fork")
     stop = context.Event()  # set: every pair's search ends
     shared_best = context.Value("i", -1)  # the most stops verified so far (maximizing)
-    lane_budget = budget.forked(stop)  # what the lanes read: the machine's clock, or each its own work
+    lane_budget = budget.forked(
+        stop
+    )  # what the lanes read: the machine's clock, or each its own work
     jobs = [(goal, number, pair, len(pairs)) for number, pair in enumerate(pairs, 1)]
     done = 0
     search.progress.update(phase=f"{name}, ends 0/{len(pairs)}, {lanes} at once")
     waiting: dict[int, PairResult] = {}  # meeting K: results not taken yet, by pair number
     taken = 0  # meeting K: pairs 1..taken are taken in, in order
-    with ProcessPoolExecutor(lanes, mp_context=context, initializer=_start_lane,
-                             initargs=(search, lane_budget, shared_best, os.getpid(), pose)) as pool:
+    with ProcessPoolExecutor(
+        lanes,
+        mp_context=context,
+        initializer=_start_lane,
+        initargs=(search, lane_budget, shared_best, os.getpid(), pose),
+    ) as pool:
         futures: set = set()
         numbers: dict = {}
         try:
@@ -155,7 +181,9 @@ def solve_pairs(search: Search, goal: Goal, budget: Budget, pose=None,
                         if not goal.maximizing:
                             waiting[numbers[future]] = result
                             continue
-                        going = take(result) and going and not result.skipped  # every result is taken in
+                        going = (
+                            take(result) and going and not result.skipped
+                        )  # every result is taken in
                         skipped = skipped or result.skipped
                         if best is not None:
                             with shared_best.get_lock():
@@ -166,7 +194,9 @@ def solve_pairs(search: Search, goal: Goal, budget: Budget, pose=None,
                         going = take(result) and not result.skipped
                         skipped = skipped or result.skipped
                     if finished:
-                        search.progress.update(phase=f"{name}, ends {done}/{len(pairs)}, {lanes} at once")
+                        search.progress.update(
+                            phase=f"{name}, ends {done}/{len(pairs)}, {lanes} at once"
+                        )
                     if budget.cancelled() or arrived:
                         going = False
             if arrived:
@@ -194,7 +224,9 @@ def _start_lane(search: Search, budget: Budget, shared_best, parent: int, pose) 
     """Called first in each forked process: what the pairs share (inherited, not pickled)."""
     from designer.search.state import Progress
 
-    end_with_parent(parent)  # Ctrl-C reaches the whole group: the designer ends them through the event
+    end_with_parent(
+        parent
+    )  # Ctrl-C reaches the whole group: the designer ends them through the event
     search.progress = Progress()  # the designer's own progress is shown by the designer alone
     _lane.update(search=search, budget=budget, best=shared_best, pose=pose)
 
@@ -205,5 +237,12 @@ def _lane_job(job) -> PairResult:
     if budget.cancelled():
         return PairResult(None, False)
     known = _lane["best"].value if goal.maximizing else -1
-    return _lane["pose"](_lane["search"], goal, budget, pair, known if known >= 0 else None, 1,
-                         f"pair {number} of {count}")
+    return _lane["pose"](
+        _lane["search"],
+        goal,
+        budget,
+        pair,
+        known if known >= 0 else None,
+        1,
+        f"pair {number} of {count}",
+    )

@@ -43,7 +43,11 @@ class ExhaustiveResult:
 def applies(request: LayoutRequest) -> bool:
     """A rock budget, no snow to place, at most 64 free cells, and every cell an end may take
     already open (free, drawn ice, or pinned): frame gaps are not searched."""
-    if request.max_rocks is None or request.placed_snow() or len(request.free_cells()) > MAX_FREE_CELLS:
+    if (
+        request.max_rocks is None
+        or request.placed_snow()
+        or len(request.free_cells()) > MAX_FREE_CELLS
+    ):
         return False
     base = base_terrain(request)
     return all(base[c] != ROCK for c in request.start_cells() + request.goal_cells())
@@ -90,7 +94,9 @@ def estimated_seconds(request: LayoutRequest, workers: int) -> float:
     """A rough forecast of a complete search (the cost of a layout grows with cells squared)."""
     cells = request.height * request.width
     classes = layout_count(request) / (1 + len(symmetries(request, base_terrain(request))))
-    routes = len(request.route_bands) if request.is_room else 1  # a room: each layout scored once per route
+    routes = (
+        len(request.route_bands) if request.is_room else 1
+    )  # a room: each layout scored once per route
     return routes * classes * (cells / 42) ** 2 / RATE_42_CELLS / max(1, workers)
 
 
@@ -134,9 +140,22 @@ def run_shard(job: ShardJob, stop: np.ndarray | None = None) -> tuple:
     seconds = job.deadline - time.time() if job.budget is None else job.budget.left()
     if seconds <= 0:
         return -1, 0, 0, 0, 0, 0, False
-    return kernels.exhaustive(job.base, job.free_flat, job.start_ok, job.goal_ok, job.syms, job.rocks,
-                              job.first, job.bar, seconds, stop, second=job.second, routes=job.routes,
-                              room_score=job.room_score, cpu_clock=job.budget is not None)
+    return kernels.exhaustive(
+        job.base,
+        job.free_flat,
+        job.start_ok,
+        job.goal_ok,
+        job.syms,
+        job.rocks,
+        job.first,
+        job.bar,
+        seconds,
+        stop,
+        second=job.second,
+        routes=job.routes,
+        room_score=job.room_score,
+        cpu_clock=job.budget is not None,
+    )
 
 
 def room_routes(request: LayoutRequest) -> list | None:
@@ -150,13 +169,22 @@ def shard_keys(request: LayoutRequest) -> list[tuple[int, int, int]]:
     assert request.max_rocks is not None  # the exhaustive search needs a rock budget (applies)
     rocks_max = min(request.max_rocks, nfree)
     keys = [(0, 0, -1)] + [(1, first, -1) for first in range(nfree) if rocks_max >= 1]
-    keys += [(r, first, second) for r in range(2, rocks_max + 1) for first in range(nfree - r + 1)
-             for second in range(first + 1, nfree - r + 2)]
+    keys += [
+        (r, first, second)
+        for r in range(2, rocks_max + 1)
+        for first in range(nfree - r + 1)
+        for second in range(first + 1, nfree - r + 2)
+    ]
     return keys
 
 
-def shard_jobs(request: LayoutRequest, threshold: int, budget: Budget, fewest_rocks: int = 0,
-               maximizing: bool = False) -> list[ShardJob]:
+def shard_jobs(
+    request: LayoutRequest,
+    threshold: int,
+    budget: Budget,
+    fewest_rocks: int = 0,
+    maximizing: bool = False,
+) -> list[ShardJob]:
     """Every shard of the space (its rock sets of at least ``fewest_rocks`` rocks), biggest
     first, each with the ``budget``'s deadline in wall-clock time. A room's ``threshold`` is its
     score's (``designer.search.engines.rooms``: the sum over routes when meeting, the shortest route when
@@ -172,13 +200,32 @@ def shard_jobs(request: LayoutRequest, threshold: int, budget: Budget, fewest_ro
 
     def size(key):  # rock sets in the shard
         rocks, first, second = key
-        return math.comb(nfree - first - 1, max(rocks - 1, 0)) if second < 0 else math.comb(nfree - second - 1, rocks - 2)
+        return (
+            math.comb(nfree - first - 1, max(rocks - 1, 0))
+            if second < 0
+            else math.comb(nfree - second - 1, rocks - 2)
+        )
 
     keys = [key for key in keys if key[0] >= fewest_rocks]
     keys.sort(key=lambda key: -size(key))
     routes, room_score = room_routes(request), kernel_score(maximizing)
-    return [ShardJob(r, first, second, threshold, deadline, base, free_flat, start_ok, goal_ok, syms, routes,
-                     room_score) for r, first, second in keys]
+    return [
+        ShardJob(
+            r,
+            first,
+            second,
+            threshold,
+            deadline,
+            base,
+            free_flat,
+            start_ok,
+            goal_ok,
+            syms,
+            routes,
+            room_score,
+        )
+        for r, first, second in keys
+    ]
 
 
 def merge(request: LayoutRequest, results: dict[tuple[int, int, int], tuple]) -> ExhaustiveResult:
@@ -200,9 +247,19 @@ def merge(request: LayoutRequest, results: dict[tuple[int, int, int], tuple]) ->
     return ExhaustiveResult(best, level, sum(results[key][1] for key in at_best), layouts, complete)
 
 
-def search(request: LayoutRequest, threshold: int, budget: Budget, workers: int | None = None,
-           on_best=None, first_only: bool = False, executor=None, done: dict | None = None,
-           on_shard=None, fewest_rocks: int = 0, maximizing: bool = False) -> ExhaustiveResult:
+def search(
+    request: LayoutRequest,
+    threshold: int,
+    budget: Budget,
+    workers: int | None = None,
+    on_best=None,
+    first_only: bool = False,
+    executor=None,
+    done: dict | None = None,
+    on_shard=None,
+    fewest_rocks: int = 0,
+    maximizing: bool = False,
+) -> ExhaustiveResult:
     """Search the whole space for strong, reversible levels of at least ``threshold`` stops.
 
     The space splits into shards (``shard_jobs``) that run on ``executor`` (threads in this
@@ -222,9 +279,14 @@ def search(request: LayoutRequest, threshold: int, budget: Budget, workers: int 
     executor = executor or InProcess(workers)
     results: dict[tuple[int, int, int], tuple] = dict(done or {})
     mine = budget if budget.clock == "cpu" and isinstance(executor, InProcess) else None
-    jobs = [replace(job, budget=mine) for job in shard_jobs(request, threshold, budget, fewest_rocks, maximizing)
-            if job.key not in results]
-    stop = np.zeros(1, np.int32)  # set on Ctrl-C, an error, or (first_only) a hit: running kernels end at once
+    jobs = [
+        replace(job, budget=mine)
+        for job in shard_jobs(request, threshold, budget, fewest_rocks, maximizing)
+        if job.key not in results
+    ]
+    stop = np.zeros(
+        1, np.int32
+    )  # set on Ctrl-C, an error, or (first_only) a hit: running kernels end at once
     best = [threshold - 1]
 
     def shard(job: ShardJob):
@@ -244,41 +306,71 @@ def search(request: LayoutRequest, threshold: int, budget: Budget, workers: int 
                 stop[0] = 1
 
     try:
-        executor.run(shard if isinstance(executor, InProcess) else run_shard, jobs, finished,
-                     on_abort=lambda: stop.__setitem__(0, 1))
+        executor.run(
+            shard if isinstance(executor, InProcess) else run_shard,
+            jobs,
+            finished,
+            on_abort=lambda: stop.__setitem__(0, 1),
+        )
     except BaseException:
         stop[0] = 1
         raise
     return merge(request, results)  # a shard cut short (deadline, first_only) says so: incomplete
 
 
-def search_around(request: LayoutRequest, level: Level, release: int, threshold: int, budget: Budget,
-                  rng: np.random.Generator, maximizing: bool = False) -> ExhaustiveResult:
+def search_around(
+    request: LayoutRequest,
+    level: Level,
+    release: int,
+    threshold: int,
+    budget: Budget,
+    rng: np.random.Generator,
+    maximizing: bool = False,
+) -> ExhaustiveResult:
     """An exact neighbourhood: keep all but ``release`` (random) rocks of ``level``, and search
     every way of placing up to ``release`` rocks (within the budget) with every start and goal
     (a room: scored over its routes, as ``search``)."""
     space = LayoutSpace.of(request)
     free = request.free_cells()
     rocks = [c for c in free if level.terrain[c] == ROCK]
-    let_go = {rocks[k] for k in rng.choice(len(rocks), min(release, len(rocks)), replace=False)} if rocks else set()
+    let_go = (
+        {rocks[k] for k in rng.choice(len(rocks), min(release, len(rocks)), replace=False)}
+        if rocks
+        else set()
+    )
     base = level.terrain.copy()
     for cell in let_go:
         base[cell] = ICE
     open_cells = [c for c in free if base[c] == ICE]
-    allowed = request.max_rocks - (len(rocks) - len(let_go)) if request.max_rocks is not None else release
+    allowed = (
+        request.max_rocks - (len(rocks) - len(let_go)) if request.max_rocks is not None else release
+    )
     most = max(0, min(allowed, len(let_go) + 1, len(open_cells)))
     start_ok, goal_ok = space.endpoint_masks()
     cells = space.flat(open_cells).astype(np.int32)
     best, hit, layouts, complete = threshold - 1, None, 0, True
-    tasks = [(0, 0)] + [(r, first) for r in range(1, most + 1) for first in range(len(open_cells) - r + 1)]
+    tasks = [(0, 0)] + [
+        (r, first) for r in range(1, most + 1) for first in range(len(open_cells) - r + 1)
+    ]
     routes, room_score = room_routes(request), kernel_score(maximizing)
     for rocks_placed, first in tasks:
         if budget.expired():
             complete = False
             break
         stops, _, mask, start, goal, count, done = kernels.exhaustive(
-            base, cells, start_ok, goal_ok, [], rocks_placed, first, max(threshold, best), budget.left(),
-            routes=routes, room_score=room_score, cpu_clock=budget.clock == "cpu")
+            base,
+            cells,
+            start_ok,
+            goal_ok,
+            [],
+            rocks_placed,
+            first,
+            max(threshold, best),
+            budget.left(),
+            routes=routes,
+            room_score=room_score,
+            cpu_clock=budget.clock == "cpu",
+        )
         layouts += count
         complete &= bool(done)
         if stops > best or (stops >= 0 and hit is None):
@@ -298,7 +390,9 @@ def fixed_terrain(request: LayoutRequest) -> np.ndarray | None:
     return base_terrain(request)
 
 
-def endpoint_batch(space: LayoutSpace, terrain: np.ndarray, pairs: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def endpoint_batch(
+    space: LayoutSpace, terrain: np.ndarray, pairs: list
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A batch of ``terrain`` with each (start, goal) pair of ``pairs``, each end's cell opened (a
     start or goal in the frame is a gap in it): (terrains, starts, goals) for the classifier."""
     batch = np.repeat(terrain[None], len(pairs), axis=0)
@@ -310,9 +404,13 @@ def endpoint_batch(space: LayoutSpace, terrain: np.ndarray, pairs: list) -> tupl
     return batch, starts, goals
 
 
-def search_endpoints(request: LayoutRequest, terrain: np.ndarray, budget: Budget,
-                     excluded: AbstractSet[Level] = frozenset(), first_only: bool = False
-                     ) -> tuple[list[tuple[int, Level]], bool]:
+def search_endpoints(
+    request: LayoutRequest,
+    terrain: np.ndarray,
+    budget: Budget,
+    excluded: AbstractSet[Level] = frozenset(),
+    first_only: bool = False,
+) -> tuple[list[tuple[int, Level]], bool]:
     """Every allowed (start, goal) pair on ``terrain``, classified in batches on all cores.
 
     Returns the strong, reversible levels with min stops in the request's band (best first, not
@@ -327,7 +425,7 @@ def search_endpoints(request: LayoutRequest, terrain: np.ndarray, budget: Budget
     for k in range(0, len(pairs), ENDPOINT_BATCH):
         if budget.expired() or (first_only and found):
             return sorted(found, key=lambda item: -item[0]), False
-        chunk = pairs[k:k + ENDPOINT_BATCH]
+        chunk = pairs[k : k + ENDPOINT_BATCH]
         batch, starts, goals = endpoint_batch(space, terrain, chunk)
         classes, reversible, stops = classify_batch(batch, starts, goals)
         good = space.admissible(batch, classes, reversible, stops, floor=request.min_stops)

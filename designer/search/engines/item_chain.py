@@ -58,14 +58,23 @@ class Chain:
 
     def evaluate(self, level: Level) -> Scored:
         scored = evaluate(level, self.request, self.choices)
-        if self.request.tidy and self.request.placed_snow() and scored.sound and not self.request.is_room:
+        if (
+            self.request.tidy
+            and self.request.placed_snow()
+            and scored.sound
+            and not self.request.is_room
+        ):
             scored = replace(scored, spare=self.spare_snow(level, scored))
         return scored
 
     def tidies(self, level: Level) -> bool:
         """Whether the verifier's ``--tidy`` can make ``level`` tidy (always, without ``--tidy``):
         its spare rocks turned into ice leave no snow tile spare (``designer.analysis.tidy``)."""
-        return not self.request.tidy or self.request.is_room or tidy(self.request, level, self.request.min_stops) is not None
+        return (
+            not self.request.tidy
+            or self.request.is_room
+            or tidy(self.request, level, self.request.min_stops) is not None
+        )
 
     def spare_snow(self, level: Level, scored: Scored) -> int:
         """With ``--tidy``: the placed snow tiles the layout does not need (``designer.analysis.tidy``;
@@ -110,7 +119,13 @@ class Chain:
 
     def open_cells(self, level: Level) -> list[Cell]:
         """Free ice cells no end, item or portal takes: where an item, a portal (or a rock) may go."""
-        taken = {level.start, level.goal, *level.items, *(src for src, _ in level.portals), *self.request.portal_cells}
+        taken = {
+            level.start,
+            level.goal,
+            *level.items,
+            *(src for src, _ in level.portals),
+            *self.request.portal_cells,
+        }
         return [cell for cell in self.free if level.terrain[cell] == ICE and cell not in taken]
 
     def with_items(self, level: Level) -> Level:
@@ -122,9 +137,12 @@ class Chain:
         if len(cells) < wanted:
             return level
         picked = [cells[k] for k in self.rng.choice(len(cells), size=wanted, replace=False)]
-        items, ends = picked[:self.request.items], picked[self.request.items:]
+        items, ends = picked[: self.request.items], picked[self.request.items :]
         portals = [pair for a, b in zip(ends[::2], ends[1::2]) for pair in ((a, b), (b, a))]
-        return level.replace(items=tuple(sorted(self.pinned | set(items))), portals=self.pinned_portals + tuple(portals))
+        return level.replace(
+            items=tuple(sorted(self.pinned | set(items))),
+            portals=self.pinned_portals + tuple(portals),
+        )
 
     def neighbour(self, level: Level) -> Level | None:
         """One random change of ``level`` (None when the change drawn cannot be made)."""
@@ -136,8 +154,11 @@ class Chain:
         if placed and roll < 0.15 and open_cells:  # one end of a teleport pair moved
             old = placed[rng.integers(len(placed))]
             new = open_cells[rng.integers(len(open_cells))]
-            return level.replace(portals=tuple((new if a == old else a, new if b == old else b)
-                                               for a, b in level.portals))
+            return level.replace(
+                portals=tuple(
+                    (new if a == old else a, new if b == old else b) for a, b in level.portals
+                )
+            )
         if roll < 0.3 and movable and open_cells:  # an item moved
             old = movable[rng.integers(len(movable))]
             new = open_cells[rng.integers(len(open_cells))]
@@ -146,8 +167,12 @@ class Chain:
             which = rng.integers(2)
             cells = self.start_cells if which == 0 else self.goal_cells
             cell = cells[rng.integers(len(cells))]
-            if cell in (level.start, level.goal) or cell in level.items or level.terrain[cell] == SNOW or \
-                    any(cell in pair for pair in level.portals):
+            if (
+                cell in (level.start, level.goal)
+                or cell in level.items
+                or level.terrain[cell] == SNOW
+                or any(cell in pair for pair in level.portals)
+            ):
                 return None
             terrain = level.terrain.copy()
             old = level.start if which == 0 else level.goal
@@ -155,7 +180,9 @@ class Chain:
             terrain[old] = ICE if fixed is None else fixed  # a gap in the frame closes again
             terrain[cell] = ICE
             start, goal = (cell, level.goal) if which == 0 else (level.start, cell)
-            return Level(terrain, start, goal, level.dialect, level.items, level.portals, level.floors)
+            return Level(
+                terrain, start, goal, level.dialect, level.items, level.portals, level.floors
+            )
         if roll < 0.45 and request.placed_snow():  # a snow tile moved to another open cell
             snow = [cell for cell in self.free if level.terrain[cell] == SNOW]
             if not snow or not open_cells:
@@ -163,11 +190,23 @@ class Chain:
             terrain = level.terrain.copy()
             terrain[snow[rng.integers(len(snow))]] = ICE
             terrain[open_cells[rng.integers(len(open_cells))]] = SNOW
-            return Level(terrain, level.start, level.goal, level.dialect, level.items, level.portals, level.floors)
+            return Level(
+                terrain,
+                level.start,
+                level.goal,
+                level.dialect,
+                level.items,
+                level.portals,
+                level.floors,
+            )
         terrain = level.terrain.copy()
         toggled = self.free[rng.integers(len(self.free))]
-        if toggled in (level.start, level.goal) or toggled in level.items or terrain[toggled] == SNOW or \
-                any(toggled in pair for pair in level.portals):
+        if (
+            toggled in (level.start, level.goal)
+            or toggled in level.items
+            or terrain[toggled] == SNOW
+            or any(toggled in pair for pair in level.portals)
+        ):
             return None
         if terrain[toggled] == ROCK:
             terrain[toggled] = ICE
@@ -178,13 +217,27 @@ class Chain:
                     return None
                 terrain[rocks[rng.integers(len(rocks))]] = ICE  # the budget is full: a rock moves
             terrain[toggled] = ROCK
-        return Level(terrain, level.start, level.goal, level.dialect, level.items, level.portals, level.floors)
+        return Level(
+            terrain,
+            level.start,
+            level.goal,
+            level.dialect,
+            level.items,
+            level.portals,
+            level.floors,
+        )
 
-    def run(self, plain: Level, budget: Budget, *, target: int | None,
-            on_best: Callable[[int, Level], None] = lambda stops, level: None,
-            rejected: Callable[[Level, str], bool] = lambda level, phase: False,
-            stop: Callable[[], bool] = lambda: False,
-            limit: Callable[[], int] = lambda: NO_LIMIT) -> tuple[Level | None, int]:
+    def run(
+        self,
+        plain: Level,
+        budget: Budget,
+        *,
+        target: int | None,
+        on_best: Callable[[int, Level], None] = lambda stops, level: None,
+        rejected: Callable[[Level, str], bool] = lambda level, phase: False,
+        stop: Callable[[], bool] = lambda: False,
+        limit: Callable[[], int] = lambda: NO_LIMIT,
+    ) -> tuple[Level | None, int]:
         """Anneal from ``plain`` until ``budget`` is spent, ``stop()``, or the chain's steps pass
         ``limit()``, or (``target`` given) a valid layout meeting ``target`` is found (``met_at``:
         the step it was found at). The heat falls with the steps, not the clock, so that a seed
@@ -193,7 +246,9 @@ class Chain:
         the level found in that phase (it is not kept as the best). Returns the best valid layout and its min stops ((None, -1): none);
         ``self.kept`` holds the best few, by the objective."""
         current, scored = None, None
-        self.meeting = target is not None  # a room meeting its floors counts them, not its shortest route
+        self.meeting = (
+            target is not None
+        )  # a room meeting its floors counts them, not its shortest route
         for _ in range(PLACEMENTS):  # the best of many placements on the plain level
             if budget.expired():
                 break
@@ -206,7 +261,9 @@ class Chain:
             self.met_at = None
             return None, -1
         best, best_value, best_stops = None, -1, -1
-        self.phase = "climb"  # the first CLIMB_STEPS steps take no worse layout: a climb; then the annealing
+        self.phase = (
+            "climb"  # the first CLIMB_STEPS steps take no worse layout: a climb; then the annealing
+        )
         self.kept = {}  # the best valid layouts (at most KEEP): (objective, stops, phase)
 
         def consider(level: Level, score: Scored) -> None:

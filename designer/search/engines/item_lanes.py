@@ -19,8 +19,16 @@ from designer.search.executor import end_lanes, lane_result
 _shared: dict = {}
 
 
-def chains(request: LayoutRequest, plain: Level, budget: Budget, rng: np.random.Generator, workers: int, *,
-           target: int | None, objective: str = "stops") -> list[tuple[int, int, str, Level]]:
+def chains(
+    request: LayoutRequest,
+    plain: Level,
+    budget: Budget,
+    rng: np.random.Generator,
+    workers: int,
+    *,
+    target: int | None,
+    objective: str = "stops",
+) -> list[tuple[int, int, str, Level]]:
     """``workers`` chains from ``plain``, each in a process of its own (Linux: forked, so that
     each has a core; the chains are numpy between compiled calls), each with its own random
     stream drawn from ``rng``; a signal is held while they run (it sets the cancel token, and is
@@ -31,14 +39,14 @@ def chains(request: LayoutRequest, plain: Level, budget: Budget, rng: np.random.
     back is the same whichever core was faster. Maximizing, every chain runs to the end of the
     budget, and their bests are merged."""
 
-
     context = multiprocessing.get_context("fork")
     stop = context.Event()
     limit = context.Value("q", NO_LIMIT)  # the fewest steps any chain met the target in
     shared = budget.forked(stop)  # what the chains read: the machine's clock, or each its own work
     jobs = [(request, plain, stream, target, objective) for stream in rng.spawn(workers)]
-    with ProcessPoolExecutor(workers, mp_context=context, initializer=_start_chain,
-                             initargs=(shared, limit, os.getpid())) as pool:
+    with ProcessPoolExecutor(
+        workers, mp_context=context, initializer=_start_chain, initargs=(shared, limit, os.getpid())
+    ) as pool:
         futures: list = []
         try:
             with signals_held() as arrived:
@@ -76,4 +84,6 @@ def _chain(job) -> tuple[int | None, list[tuple[int, int, str, Level]]]:
     if chain.met_at is not None:
         with limit.get_lock():
             limit.value = min(limit.value, chain.met_at)
-    return chain.met_at, [(value, stops, phase, level) for level, (value, stops, phase) in chain.kept.items()]
+    return chain.met_at, [
+        (value, stops, phase, level) for level, (value, stops, phase) in chain.kept.items()
+    ]

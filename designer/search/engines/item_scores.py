@@ -45,11 +45,18 @@ def evaluate(level: Level, request: LayoutRequest, choices: bool = False) -> Sco
     """The figures of a layout with items (see ``Scored``); a room's over all its routes (``stops``:
     the shortest route's; sound when every route is)."""
     if not request.is_room:
-        return _evaluate(level, request.max_stops, choices, request.unique, tuple(request.portals or ()))
+        return _evaluate(
+            level, request.max_stops, choices, request.unique, tuple(request.portals or ())
+        )
     shortest, floors, sound = None, 0, True
     for band in request.route_bands:
-        route = Level(level.terrain, request.door(band.a), request.door(band.b), level.dialect,
-                      level.items if band.items else ())
+        route = Level(
+            level.terrain,
+            request.door(band.a),
+            request.door(band.b),
+            level.dialect,
+            level.items if band.items else (),
+        )
         scored = _evaluate(route, band.max_stops, False, False)
         shortest = scored.stops if shortest is None else min(shortest, scored.stops)
         floors += min(max(scored.stops, 0), band.floor)
@@ -58,11 +65,15 @@ def evaluate(level: Level, request: LayoutRequest, choices: bool = False) -> Sco
     return Scored(shortest, sound, floors=floors)
 
 
-def _evaluate(level: Level, max_stops: int | None, choices: bool, unique: bool, pinned: tuple = ()) -> Scored:
+def _evaluate(
+    level: Level, max_stops: int | None, choices: bool, unique: bool, pinned: tuple = ()
+) -> Scored:
     """The figures of a level with items: cheapest checks first; the choices (``choices``; the
     solutions with ``unique``) only of a sound layout."""
     states = state_table(level)
-    add_work(EVALUATE_SECONDS + states.count * EVALUATE_STATE_SECONDS)  # the work clock's count of it
+    add_work(
+        EVALUATE_SECONDS + states.count * EVALUATE_STATE_SECONDS
+    )  # the work clock's count of it
     stops, order = reach(states.dest, states.start, states.goal)
     k = int(stops[states.goal])
     if k < 0:
@@ -96,5 +107,9 @@ def choice_figures(states: States, order: np.ndarray, count_solutions: bool) -> 
     ways = {states.goal: 1}
     for here in sorted((s for s in left if left[s] <= left[states.start]), key=left.__getitem__):
         if here != states.goal:
-            ways[here] = sum(ways.get(int(t), 0) for t in states.dest[:, here] if t >= 0 and left.get(int(t)) == left[here] - 1)
+            ways[here] = sum(
+                ways.get(int(t), 0)
+                for t in states.dest[:, here]
+                if t >= 0 and left.get(int(t)) == left[here] - 1
+            )
     return options, ways[states.start]

@@ -45,7 +45,9 @@ from designer.search.tuning import (
 def opened_template(request: LayoutRequest, rng: np.random.Generator) -> Level:
     """The first layout of a template with floors, or of a vault: every free cell ice, the ends on
     their pins or on random allowed cells (a vault's on its door), floors and portals as drawn."""
-    terrain = np.array([[ICE if tile < 0 else tile for tile in row] for row in request.fixed_grid()], np.uint8)
+    terrain = np.array(
+        [[ICE if tile < 0 else tile for tile in row] for row in request.fixed_grid()], np.uint8
+    )
     starts, goals = request.start_cells(), request.goal_cells()
     start = starts[rng.integers(len(starts))]
     if request.is_vault:
@@ -56,12 +58,25 @@ def opened_template(request: LayoutRequest, rng: np.random.Generator) -> Level:
         raise DesignerError("no two cells (free or ice) are left for the start and the goal")
     goal = goals[rng.integers(len(goals))]
     terrain[start] = terrain[goal] = ICE
-    return Level(terrain, start, goal, "canonical", (), tuple(request.portals or ()), request.floor_values)
+    return Level(
+        terrain, start, goal, "canonical", (), tuple(request.portals or ()), request.floor_values
+    )
 
 
-def design_with_items(request: LayoutRequest, *, plain_design: Callable, seed: int, time_limit: float,
-                      workers: int | None, maximize: bool, maximize_choices: bool, exclude: tuple[Level, ...],
-                      progress, method: str, cancel) -> Design:
+def design_with_items(
+    request: LayoutRequest,
+    *,
+    plain_design: Callable,
+    seed: int,
+    time_limit: float,
+    workers: int | None,
+    maximize: bool,
+    maximize_choices: bool,
+    exclude: tuple[Level, ...],
+    progress,
+    method: str,
+    cancel,
+) -> Design:
     """A level (or a room) with items: the plain one first, by ``plain_design`` (the portfolio's
     ``design``, ``ITEMS_PLAIN_SHARE`` of the time; meeting K, a plain level of ``K -
     ITEMS_PLAIN_STOPS`` stops per item, which the items then lengthen), then the items placed and
@@ -70,53 +85,132 @@ def design_with_items(request: LayoutRequest, *, plain_design: Callable, seed: i
     kept), the best one (never proven optimal). ``--min-choices`` and ``--unique`` are conditions
     every layout the chain keeps meets."""
 
-
     if method != "auto":
         model = "the SAT loop" if method == "sat" else "the CP-SAT model"
-        raise DesignerError(f"{model} does not pose items, portals to place, floors or wrap-around "
-                            "(docs/model.md): --items, a template's items, --teleports and a template's floors or "
-                            "wrap need --method auto")
+        raise DesignerError(
+            f"{model} does not pose items, portals to place, floors or wrap-around "
+            "(docs/model.md): --items, a template's items, --teleports and a template's floors or "
+            "wrap need --method auto"
+        )
     if request.is_room and (request.asks_for_choices or maximize_choices):
-        raise DesignerError("the choices along a room's routes are not counted with items: --min-choices, --unique "
-                            "and --maximize-choices need a room without items")
+        raise DesignerError(
+            "the choices along a room's routes are not counted with items: --min-choices, --unique "
+            "and --maximize-choices need a room without items"
+        )
     progress = progress or Progress()
     budget = Budget(time_limit, ended=cancel)
 
     def lowered(stops: int) -> int:
-        return 1 if maximize else max(1, stops - ITEMS_PLAIN_STOPS * (request.item_count + request.teleports))
+        return (
+            1
+            if maximize
+            else max(1, stops - ITEMS_PLAIN_STOPS * (request.item_count + request.teleports))
+        )
 
-    routes = None if request.routes is None else tuple(
-        RouteBand(band.a, band.b, None if band.min_stops is None else lowered(band.min_stops)) for band in request.routes)
-    plain_rows = None if request.template is None else tuple(row.replace(ITEM_CHAR, ".") for row in request.template)
-    plain = replace(request, items=0, teleports=0, floors=None, portals=None, template=plain_rows, min_stops=lowered(request.min_stops), max_stops=None,
-                    tidy=False, min_choices=None, unique=False, routes=routes, first=True)  # a start: no decisions
+    routes = (
+        None
+        if request.routes is None
+        else tuple(
+            RouteBand(band.a, band.b, None if band.min_stops is None else lowered(band.min_stops))
+            for band in request.routes
+        )
+    )
+    plain_rows = (
+        None
+        if request.template is None
+        else tuple(row.replace(ITEM_CHAR, ".") for row in request.template)
+    )
+    plain = replace(
+        request,
+        items=0,
+        teleports=0,
+        floors=None,
+        portals=None,
+        template=plain_rows,
+        min_stops=lowered(request.min_stops),
+        max_stops=None,
+        tidy=False,
+        min_choices=None,
+        unique=False,
+        routes=routes,
+        first=True,
+    )  # a start: no decisions
     if request.floors or request.is_vault:  # the portfolio's stages know one grid and two ends: the
-        start = opened_template(request, np.random.default_rng(seed))  # chains start from the template itself
+        start = opened_template(
+            request, np.random.default_rng(seed)
+        )  # chains start from the template itself
     else:
         progress.update(phase="items: the plain level first")
         try:
-            start = plain_design(plain, seed=seed, time_limit=budget.left() * ITEMS_PLAIN_SHARE, workers=workers,
-                                 maximize=maximize, progress=progress, cancel=cancel).level
-        except DesignFailed:  # no plain level that long (a proof for the plain level only: items revisit cells)
+            start = plain_design(
+                plain,
+                seed=seed,
+                time_limit=budget.left() * ITEMS_PLAIN_SHARE,
+                workers=workers,
+                maximize=maximize,
+                progress=progress,
+                cancel=cancel,
+            ).level
+        except (
+            DesignFailed
+        ):  # no plain level that long (a proof for the plain level only: items revisit cells)
             check(cancel)
-            start = plain_design(replace(plain, min_stops=1, routes=None if plain.routes is None else tuple(
-                RouteBand(band.a, band.b) for band in plain.routes)), seed=seed,
-                time_limit=budget.left() * ITEMS_PLAIN_SHARE, workers=workers, maximize=False, progress=progress,
-                cancel=cancel).level
-    goal = (Goal.maximize("per_stop") if maximize_choices else Goal.maximize() if maximize
-            else Goal.meet(request.min_stops))
-    search = Search(request, goal, seed=seed, budget=budget, workers=workers or os.cpu_count() or 1,
-                    method=method, excluded=set(exclude), progress=progress)
-    target = None if goal.maximizing else request.room_target() if request.is_room else request.min_stops
+            start = plain_design(
+                replace(
+                    plain,
+                    min_stops=1,
+                    routes=None
+                    if plain.routes is None
+                    else tuple(RouteBand(band.a, band.b) for band in plain.routes),
+                ),
+                seed=seed,
+                time_limit=budget.left() * ITEMS_PLAIN_SHARE,
+                workers=workers,
+                maximize=False,
+                progress=progress,
+                cancel=cancel,
+            ).level
+    goal = (
+        Goal.maximize("per_stop")
+        if maximize_choices
+        else Goal.maximize()
+        if maximize
+        else Goal.meet(request.min_stops)
+    )
+    search = Search(
+        request,
+        goal,
+        seed=seed,
+        budget=budget,
+        workers=workers or os.cpu_count() or 1,
+        method=method,
+        excluded=set(exclude),
+        progress=progress,
+    )
+    target = (
+        None if goal.maximizing else request.room_target() if request.is_room else request.min_stops
+    )
     lanes = search.workers if sys.platform.startswith("linux") else 1
-    extras = ", ".join(part for part in (f"{request.item_count} items" if request.item_count else "",
-                                          f"{request.teleports} teleport pairs" if request.teleports else "",
-                                          f"{len(request.floors)} floors" if request.floors else "") if part)
-    progress.update(phase=f"items: annealing rocks and {extras}"
-                          + (f", {lanes} chains" if lanes > 1 else ""))
+    extras = ", ".join(
+        part
+        for part in (
+            f"{request.item_count} items" if request.item_count else "",
+            f"{request.teleports} teleport pairs" if request.teleports else "",
+            f"{len(request.floors)} floors" if request.floors else "",
+        )
+        if part
+    )
+    progress.update(
+        phase=f"items: annealing rocks and {extras}" + (f", {lanes} chains" if lanes > 1 else "")
+    )
 
-    stage = ("items and portals" if request.item_count and (request.teleports or request.portals)
-             else "items" if request.item_count else "portals")  # what the chains placed
+    stage = (
+        "items and portals"
+        if request.item_count and (request.teleports or request.portals)
+        else "items"
+        if request.item_count
+        else "portals"
+    )  # what the chains placed
 
     def rejected(level: Level, phase: str) -> bool:
         found = search.verify(level, f"{stage} {phase}")
@@ -126,16 +220,25 @@ def design_with_items(request: LayoutRequest, *, plain_design: Callable, seed: i
 
     while search.best is None and not budget.expired():
         if lanes == 1:
-            Chain(request, search.rng, goal.objective).run(start, budget, target=target, rejected=rejected,
-                                                          on_best=lambda stops, level: search.seen(stops))
+            Chain(request, search.rng, goal.objective).run(
+                start,
+                budget,
+                target=target,
+                rejected=rejected,
+                on_best=lambda stops, level: search.seen(stops),
+            )
             continue
-        found = chains(request, start, budget, search.rng, lanes, target=target, objective=goal.objective)
+        found = chains(
+            request, start, budget, search.rng, lanes, target=target, objective=goal.objective
+        )
         for _, stops, phase, level in found:  # the best the verifier passes
             search.seen(stops)
             if not rejected(level, phase):
                 break
         if found:
-            start = found[0][3].replace(items=request.pinned_items if request.is_vault else (), portals=())
+            start = found[0][3].replace(
+                items=request.pinned_items if request.is_vault else (), portals=()
+            )
     if search.best is None:
         raise search.timed_out()
     return search.finish_maximize(proven=False) if goal.maximizing else search.best

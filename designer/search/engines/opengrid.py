@@ -55,13 +55,22 @@ MIN_CELLS = kernels.MAX_FREE_CELLS + 1
 def applies(request: LayoutRequest) -> bool:
     """A rock budget on an open grid (no frame, template, snow, pinned end or stop band) too
     large for the exhaustive search."""
-    return (request.max_rocks is not None and request.max_rocks > 0 and not request.frame
-            and request.template is None and not request.snow and request.start is None
-            and request.goal is None and request.max_stops is None and not request.is_room
-            and request.height * request.width >= MIN_CELLS)
+    return (
+        request.max_rocks is not None
+        and request.max_rocks > 0
+        and not request.frame
+        and request.template is None
+        and not request.snow
+        and request.start is None
+        and request.goal is None
+        and request.max_stops is None
+        and not request.is_room
+        and request.height * request.width >= MIN_CELLS
+    )
 
 
 # --- compressing and expanding -----------------------------------------------------------------
+
 
 def _rock_free(terrain: np.ndarray, axis: int) -> np.ndarray:
     """Per row (axis 0) or column (axis 1): whether it holds no rock."""
@@ -73,7 +82,11 @@ def _dead_lines(level: Level, axis: int) -> list[int]:
     lines, and holding neither end."""
     free = _rock_free(level.terrain, axis)
     ends = {level.start[axis], level.goal[axis]}
-    return [k for k in range(1, len(free) - 1) if free[k - 1] and free[k] and free[k + 1] and k not in ends]
+    return [
+        k
+        for k in range(1, len(free) - 1)
+        if free[k - 1] and free[k] and free[k + 1] and k not in ends
+    ]
 
 
 def _delete(level: Level, k: int, axis: int) -> Level:
@@ -81,6 +94,7 @@ def _delete(level: Level, k: int, axis: int) -> Level:
         cell = list(cell)
         cell[axis] -= cell[axis] > k
         return tuple(cell)
+
     return Level(np.delete(level.terrain, k, axis=axis), moved(level.start), moved(level.goal))
 
 
@@ -125,7 +139,10 @@ def expand(level: Level, height: int, width: int) -> Level | None:
 
 # --- scoring -----------------------------------------------------------------------------------
 
-def best_ends(terrain: np.ndarray, threshold: int = 1, goals: np.ndarray | None = None) -> tuple[int, int, int]:
+
+def best_ends(
+    terrain: np.ndarray, threshold: int = 1, goals: np.ndarray | None = None
+) -> tuple[int, int, int]:
     """(min stops, flat start, flat goal) of the best strong, reversible start and goal on
     ``terrain`` (any ice cells; the goal among the flat indices ``goals`` if given), or
     (-1, -1, -1) when none reaches ``threshold``."""
@@ -140,6 +157,7 @@ def best_ends(terrain: np.ndarray, threshold: int = 1, goals: np.ndarray | None 
 
 
 # --- the search --------------------------------------------------------------------------------
+
 
 @dataclass
 class Found:
@@ -156,8 +174,9 @@ def _first_terrain(rocks: int, height: int, width: int, rng: np.random.Generator
     return terrain
 
 
-def _neighbour(terrain: np.ndarray, height: int, width: int, rng: np.random.Generator
-               ) -> tuple[np.ndarray, tuple[int, int, int] | None] | None:
+def _neighbour(
+    terrain: np.ndarray, height: int, width: int, rng: np.random.Generator
+) -> tuple[np.ndarray, tuple[int, int, int] | None] | None:
     """One random move (see the module docstring) and the line it inserted or removed (axis,
     index, +1 or -1; None for a rock move), or None when the drawn move does not apply."""
     u = rng.random()
@@ -192,7 +211,9 @@ def _neighbour(terrain: np.ndarray, height: int, width: int, rng: np.random.Gene
     return np.delete(terrain, at, axis=axis), (axis, at, -1)
 
 
-def _moved_goal(goal: tuple[int, int] | None, change: tuple[int, int, int] | None) -> tuple[int, int] | None:
+def _moved_goal(
+    goal: tuple[int, int] | None, change: tuple[int, int, int] | None
+) -> tuple[int, int] | None:
     """Where the goal cell is after a move (None: its line was removed)."""
     if goal is None or change is None:
         return goal
@@ -205,9 +226,17 @@ def _moved_goal(goal: tuple[int, int] | None, change: tuple[int, int, int] | Non
     return cell[0], cell[1]
 
 
-def anneal(rocks: int, height: int, width: int, rng: np.random.Generator, budget: Budget, *,
-           target: int | None = None, on_best: Callable[[int], None] | None = None,
-           stop: Callable[[], bool] = lambda: False) -> Found:
+def anneal(
+    rocks: int,
+    height: int,
+    width: int,
+    rng: np.random.Generator,
+    budget: Budget,
+    *,
+    target: int | None = None,
+    on_best: Callable[[int], None] | None = None,
+    stop: Callable[[], bool] = lambda: False,
+) -> Found:
     """One annealing chain over compressed terrains of ``rocks`` rocks that expand to ``height``
     x ``width``, until ``budget`` is spent, ``target`` stops are reached, or ``stop()``.
 
@@ -261,12 +290,20 @@ def anneal(rocks: int, height: int, width: int, rng: np.random.Generator, budget
     return found
 
 
-def _anneal_compiled(rocks: int, height: int, width: int, rng: np.random.Generator, budget: Budget,
-                     target: int | None, on_best: Callable[[int], None] | None, stop: Callable[[], bool]) -> Found:
+def _anneal_compiled(
+    rocks: int,
+    height: int,
+    width: int,
+    rng: np.random.Generator,
+    budget: Budget,
+    target: int | None,
+    on_best: Callable[[int], None] | None,
+    stop: Callable[[], bool],
+) -> Found:
     """``anneal`` with its steps in compiled code: the same schedule, moves and scoring."""
     first = _first_terrain(rocks, height, width, rng)
     terrain = np.zeros(height * width, np.uint8)
-    terrain[:first.size] = first.reshape(-1)
+    terrain[: first.size] = first.reshape(-1)
     dims = np.array(first.shape, np.int32)
     goal = np.array([-1, -1], np.int32)
     score = np.array([-1], np.int32)
@@ -277,7 +314,7 @@ def _anneal_compiled(rocks: int, height: int, width: int, rng: np.random.Generat
         if stops >= 0:
             score[0], goal[:] = stops, divmod(flat_goal, first.shape[1])
             best[:] = stops, first.shape[0], first.shape[1], start, flat_goal
-            best_terrain[:first.size] = first.reshape(-1)
+            best_terrain[: first.size] = first.reshape(-1)
     state = np.array([rng.integers(0, 2**63)], np.uint64)
     flag = np.zeros(1, np.int32)
     reported = int(best[0])
@@ -286,22 +323,36 @@ def _anneal_compiled(rocks: int, height: int, width: int, rng: np.random.Generat
         if best[0] < 0:
             return Found()
         h, w = int(best[1]), int(best[2])
-        grid = best_terrain[:h * w].reshape(h, w).copy()
+        grid = best_terrain[: h * w].reshape(h, w).copy()
         return Found(int(best[0]), Level(grid, divmod(int(best[3]), w), divmod(int(best[4]), w)))
 
     def reheat() -> float | None:  # from the best, at half the first heat
         if best[0] < 0:
             return None
         h, w = int(best[1]), int(best[2])
-        terrain[:h * w] = best_terrain[:h * w]
+        terrain[: h * w] = best_terrain[: h * w]
         dims[:] = h, w
         goal[:] = divmod(int(best[4]), w)
         score[0] = best[0]
         return HOT / 2
 
     for heat in cooling(budget, HOT, COLD, EPOCH_SECONDS, stop, reheat):
-        kernels.anneal_open(terrain, dims, height, width, goal, score, state, heat, heat, SLICE_STEPS, target,
-                            flag, best_terrain, best)
+        kernels.anneal_open(
+            terrain,
+            dims,
+            height,
+            width,
+            goal,
+            score,
+            state,
+            heat,
+            heat,
+            SLICE_STEPS,
+            target,
+            flag,
+            best_terrain,
+            best,
+        )
         if best[0] > reported:
             reported = int(best[0])
             if on_best:
@@ -331,9 +382,16 @@ def _chain(job: tuple) -> Found:
     return found
 
 
-def search(request: LayoutRequest, rng: np.random.Generator, budget: Budget, workers: int = 1, *,
-           target: int | None = None, exclude: AbstractSet[Level] = frozenset(),
-           on_best: Callable[[int], None] | None = None) -> tuple[Level | None, int]:
+def search(
+    request: LayoutRequest,
+    rng: np.random.Generator,
+    budget: Budget,
+    workers: int = 1,
+    *,
+    target: int | None = None,
+    exclude: AbstractSet[Level] = frozenset(),
+    on_best: Callable[[int], None] | None = None,
+) -> tuple[Level | None, int]:
     """The best level the chains find for an open-grid request (see ``applies``), expanded to
     the request's grid, and its min stops; (None, -1) when none is found.
 
@@ -346,16 +404,30 @@ def search(request: LayoutRequest, rng: np.random.Generator, budget: Budget, wor
     """
     streams = rng.spawn(max(1, workers))
     forked = len(streams) > 1 and sys.platform == "linux"
-    lanes = budget.forked(budget.ended) if forked else budget  # each forked chain's own work, on the cpu clock
-    jobs: list[tuple] = [(request.max_rocks, request.height, request.width, stream, lanes, target) for stream in streams]
+    lanes = (
+        budget.forked(budget.ended) if forked else budget
+    )  # each forked chain's own work, on the cpu clock
+    jobs: list[tuple] = [
+        (request.max_rocks, request.height, request.width, stream, lanes, target)
+        for stream in streams
+    ]
     if len(jobs) == 1:
         results = [anneal(*jobs[0][:5], target=target, on_best=on_best)]
     else:
         context = multiprocessing.get_context("fork") if forked else None
         reached = context.Event() if context is not None else threading.Event()
-        pool = (ProcessPoolExecutor(len(jobs), mp_context=context, initializer=_start_chain_process,
-                                    initargs=(reached, os.getpid()))
-                if forked else ThreadPoolExecutor(len(jobs), initializer=_start_chain_process, initargs=(reached, None)))
+        pool = (
+            ProcessPoolExecutor(
+                len(jobs),
+                mp_context=context,
+                initializer=_start_chain_process,
+                initargs=(reached, os.getpid()),
+            )
+            if forked
+            else ThreadPoolExecutor(
+                len(jobs), initializer=_start_chain_process, initargs=(reached, None)
+            )
+        )
         with pool:
             try:
                 results = list(pool.map(_chain, jobs))

@@ -54,8 +54,12 @@ def wins_proofs(request: LayoutRequest) -> bool:
     from designer.models.refute import declines as model_declines
     from designer.search.tuning import REFUTE_CELLS
 
-    return (request.height * request.width <= REFUTE_CELLS and (request.frame or request.template is not None)
-            and kernels.implementation() == "compiled" and model_declines(request) is None)
+    return (
+        request.height * request.width <= REFUTE_CELLS
+        and (request.frame or request.template is not None)
+        and kernels.implementation() == "compiled"
+        and model_declines(request) is None
+    )
 
 
 def proof_detail(request) -> str:
@@ -78,26 +82,45 @@ def solve(search: Search, goal: Goal, budget: Budget) -> tuple[Design | None, bo
     request = search.request
     if request.is_room:
         search.progress.update(phase=STAGE)
-        routes = [(request.door(band.a), request.door(band.b), band.floor) for band in request.route_bands]
+        routes = [
+            (request.door(band.a), request.door(band.b), band.floor) for band in request.route_bands
+        ]
         result = refute(search, goal, budget, routes)
         return result.design, result.complete, None
     return solve_pairs(search, goal, budget, pose_pair, STAGE)
 
 
-def pose_pair(search: Search, goal: Goal, budget: Budget, pair: tuple[Cell, Cell], known: int | None,
-              workers: int, label: str) -> PairResult:
+def pose_pair(
+    search: Search,
+    goal: Goal,
+    budget: Budget,
+    pair: tuple[Cell, Cell],
+    known: int | None,
+    workers: int,
+    label: str,
+) -> PairResult:
     """One start and goal pair: a level of at least K stops, or, maximizing, the best above
     ``known`` (the best so far elsewhere), K lifted by the parity bound."""
     request = search.request
     start, end = pair
     floor = request.min_stops if known is None else known + 1
     sub = replace(request, start=start, goal=end)
-    return refute(search, goal, budget, [(start, end, bounds.least_possible(sub, floor))],
-                  lift=lambda stops: bounds.least_possible(sub, stops))
+    return refute(
+        search,
+        goal,
+        budget,
+        [(start, end, bounds.least_possible(sub, floor))],
+        lift=lambda stops: bounds.least_possible(sub, stops),
+    )
 
 
-def refute(search: Search, goal: Goal, budget: Budget, routes: list[tuple[Cell, Cell, int]],
-           lift=lambda stops: stops) -> PairResult:
+def refute(
+    search: Search,
+    goal: Goal,
+    budget: Budget,
+    routes: list[tuple[Cell, Cell, int]],
+    lift=lambda stops: stops,
+) -> PairResult:
     """The loop on one solver: meeting K, the first level it verifies; maximizing, every level
     it verifies raises the floor above it (``lift``: the least min stops possible from there),
     until no layout is left (complete) or time is up."""
@@ -115,7 +138,9 @@ def refute(search: Search, goal: Goal, budget: Budget, routes: list[tuple[Cell, 
         while True:
             outcome = refuter.run(budget)
             if outcome.verdict != "witness":
-                return PairResult(best, outcome.verdict == "proof", rejected=search.rejected - rejected)
+                return PairResult(
+                    best, outcome.verdict == "proof", rejected=search.rejected - rejected
+                )
             assert outcome.level is not None  # a witness is a level
             design = search.verify(outcome.level, STAGE)
             if design is None:  # cannot happen unless the checker and the analysis disagree
@@ -130,6 +155,7 @@ def refute(search: Search, goal: Goal, budget: Budget, routes: list[tuple[Cell, 
 
 
 # --- the pairs as shards of an executor (a dask cluster: designer.studies.records) ----------
+
 
 def pair_shard(job: tuple) -> tuple:
     """One start and goal pair of a request, as a shard (a plain function of a picklable job:
@@ -155,7 +181,9 @@ def pair_shard(job: tuple) -> tuple:
             refuter.raise_floor(bounds.least_possible(sub, stops + 1))
 
 
-def best_on(executor, request: LayoutRequest, floor: int, budget: Budget) -> tuple[Level | None, bool]:
+def best_on(
+    executor, request: LayoutRequest, floor: int, budget: Budget
+) -> tuple[Level | None, bool]:
     """Every start and goal pair of ``request`` as a shard on ``executor``: the most stops of at
     least ``floor`` found (a level for the caller to verify, or None), and whether every pair was
     proven to hold nothing better."""
@@ -171,5 +199,7 @@ def best_on(executor, request: LayoutRequest, floor: int, budget: Budget) -> tup
         if found is not None and (best is None or found[3] > best[3]):
             best = found
 
-    executor.run(pair_shard, [(request, pair, floor, deadline) for pair in end_pairs(request)], take)
+    executor.run(
+        pair_shard, [(request, pair, floor, deadline) for pair in end_pairs(request)], take
+    )
     return (None if best is None else request.level(best[0], best[1], best[2])), proven

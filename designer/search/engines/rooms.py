@@ -30,7 +30,9 @@ from designer.core.level import STRONG
 from designer.core.space import LayoutSpace
 
 
-def room_scores(space: LayoutSpace, terrains: np.ndarray, maximizing: bool, objective: str = "stops") -> np.ndarray:
+def room_scores(
+    space: LayoutSpace, terrains: np.ndarray, maximizing: bool, objective: str = "stops"
+) -> np.ndarray:
     """The score of each terrain of a batch (see the module docstring); -1 where one fails."""
     bands = space.request.route_bands
     count = terrains.shape[0]
@@ -62,8 +64,15 @@ def route_table(space: LayoutSpace) -> list[tuple[int, int, int, int | None]]:
     """A room's routes as the kernels take them: (door a, door b, floor, ceiling or None), doors
     as flat indices, in the order of ``request.route_bands``."""
     request = space.request
-    return [(space.index(request.door(band.a)), space.index(request.door(band.b)), band.floor, band.max_stops)
-            for band in request.route_bands]
+    return [
+        (
+            space.index(request.door(band.a)),
+            space.index(request.door(band.b)),
+            band.floor,
+            band.max_stops,
+        )
+        for band in request.route_bands
+    ]
 
 
 def kernel_score(maximizing: bool, objective: str = "stops") -> str:
@@ -85,13 +94,16 @@ def per_stop_milli(options: int, stops: int) -> int:
     return 1000 * options // max(stops, 1)
 
 
-def _fewest_options(space: LayoutSpace, terrains: np.ndarray, ok: np.ndarray, stops: np.ndarray,
-                    per_stop: bool) -> np.ndarray:
+def _fewest_options(
+    space: LayoutSpace, terrains: np.ndarray, ok: np.ndarray, stops: np.ndarray, per_stop: bool
+) -> np.ndarray:
     """The fewest options along any route's solution (``per_stop``: options a stop, in
     thousandths), for each terrain where ``ok``; -1 elsewhere."""
     ends = [(a, b) for a, b, _, _ in route_table(space)]
     score = np.full(terrains.shape[0], -1, np.int64)
     for k in np.flatnonzero(ok):
         options = [kernels.choice_figures(terrains[k], start, goal)[0] for start, goal in ends]
-        score[k] = min(per_stop_milli(n, int(stops[r, k])) if per_stop else n for r, n in enumerate(options))
+        score[k] = min(
+            per_stop_milli(n, int(stops[r, k])) if per_stop else n for r, n in enumerate(options)
+        )
     return score

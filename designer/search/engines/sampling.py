@@ -15,7 +15,9 @@ from designer.core.request import LayoutRequest
 from designer.core.space import LayoutSpace
 
 
-def random_frame_batch(rng: np.random.Generator, count: int, height: int, width: int, rock_density: float):
+def random_frame_batch(
+    rng: np.random.Generator, count: int, height: int, width: int, rock_density: float
+):
     """``count`` random framed levels as (terrains (B,H,W) uint8, starts (B,), goals (B,)) flat indices."""
     if height < 3 or width < 3:
         raise ValueError("a framed level needs at least 3 rows and 3 columns")
@@ -38,7 +40,9 @@ def batch_level(terrains: np.ndarray, starts: np.ndarray, goals: np.ndarray, k: 
     return Level(terrains[k], divmod(int(starts[k]), width), divmod(int(goals[k]), width))
 
 
-def sample_for_request(rng: np.random.Generator, request: LayoutRequest, count: int, rock_density: float):
+def sample_for_request(
+    rng: np.random.Generator, request: LayoutRequest, count: int, rock_density: float
+):
     """``count`` random levels in the layout space of a ``LayoutRequest``.
 
     Free cells are rock with probability ``rock_density``; fixed cells (the frame, a template's
@@ -51,7 +55,9 @@ def sample_for_request(rng: np.random.Generator, request: LayoutRequest, count: 
     space = LayoutSpace.of(request)
     fixed = space.fixed.reshape(space.height, space.width)
     free = fixed < 0
-    terrains = np.where(free, rng.random((count, space.height, space.width)) < rock_density, fixed).astype(np.uint8)
+    terrains = np.where(
+        free, rng.random((count, space.height, space.width)) < rock_density, fixed
+    ).astype(np.uint8)
     start_cells, goal_cells = space.start_cells, space.goal_cells
     starts = start_cells[rng.integers(0, len(start_cells), count)]
     goals = goal_cells[rng.integers(0, len(goal_cells), count)]
@@ -71,7 +77,9 @@ def sample_for_request(rng: np.random.Generator, request: LayoutRequest, count: 
     return terrains, starts, goals
 
 
-def _place_snow(rng: np.random.Generator, flat: np.ndarray, free: np.ndarray, starts, goals, count: int) -> None:
+def _place_snow(
+    rng: np.random.Generator, flat: np.ndarray, free: np.ndarray, starts, goals, count: int
+) -> None:
     """Snow on ``count`` random free cells of each level (a row of ``flat``), never on its ends."""
     keys = rng.random((flat.shape[0], len(free)))
     keys[free[None, :] == starts[:, None]] = np.inf  # the ends are never snow

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from designer.core.errors import DesignerError
 from designer.core.request import LayoutRequest
-from designer.export import picture, play, tiled
+from designer.export import picture, play, tiled, tiles
 from designer.formats import output
 from designer.search.design import design
 from designer.search.engines.opengrid import compress
@@ -54,7 +54,7 @@ print("pictures:", sorted(p.name for p in out.iterdir() if p.suffix in (".svg", 
 # tileset image it names.
 tmj = tiled.to_tiled(framed.level, seed=framed.generator.seed)
 save("level.tmj", json.dumps(tmj))
-save(tiled.TILESET_IMAGE, picture.png_bytes(picture.tileset()))
+save(tiled.TILESET_IMAGE, picture.png_bytes(tiles.tileset()))
 print("tiled properties:", {p["name"]: p["value"] for p in tmj["properties"]})
 print("tiled layers:", [layer["name"] for layer in tmj["layers"]])
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from designer.export import picture, tiled
+from designer.export import picture, tiled, tiles
 from designer.analysis.graph import analyze
 from designer.cli import main
 from designer.formats.level_files import level_to_json, format_json
@@ -144,13 +144,13 @@ def test_export_tiled_reads_back_with_pytiled_parser(tmp_path):
     assert tmx.properties == {"min_stops": report.min_stops, "solution": report.solution.moves, "seed": 7,
                               "stars_two": stars.two, "stars_one": stars.one}
     (tileset,) = tmx.tilesets.values()  # embedded: no external .tsx
-    assert tileset.tile_count == len(picture.TILES) and Path(tileset.image).name == tiled.TILESET_IMAGE
-    assert {t.class_ for t in tileset.tiles.values()} == set(picture.TILES)
-    for kind in picture.TILES:
-        assert tileset.tiles[picture.TILES.index(kind)].properties["solid"] is (kind in ("rock", "wall"))
+    assert tileset.tile_count == len(tiles.TILES) and Path(tileset.image).name == tiled.TILESET_IMAGE
+    assert {t.class_ for t in tileset.tiles.values()} == set(tiles.TILES)
+    for kind in tiles.TILES:
+        assert tileset.tiles[tiles.TILES.index(kind)].properties["solid"] is (kind in ("rock", "wall"))
     terrain, ends, markers = tmx.layers
     assert [layer.name for layer in tmx.layers] == ["terrain", "ends", "markers"]
-    kinds = {tiled.gid(kind): code for code, kind in picture.TILE_OF_TERRAIN.items()}
+    kinds = {tiled.gid(kind): code for code, kind in tiles.TILE_OF_TERRAIN.items()}
     kinds[tiled.gid("wall")] = ROCK
     assert [[kinds[g] for g in row] for row in terrain.data] == level.terrain.tolist()
     walls = {(r, c) for r, row in enumerate(terrain.data) for c, g in enumerate(row) if g == tiled.gid("wall")}
@@ -164,7 +164,7 @@ def test_export_tiled_reads_back_with_pytiled_parser(tmp_path):
     for name, (row, col) in (("start", level.start), ("goal", level.goal)):
         assert (objects[name].coordinates.x, objects[name].coordinates.y) == (col * 16, row * 16)
     image = target.parent / tiled.TILESET_IMAGE
-    assert png_size(image.read_bytes()) == (16 * len(picture.TILES), 16)
+    assert png_size(image.read_bytes()) == (16 * len(tiles.TILES), 16)
 
 
 def test_export_a_pack_and_an_ascii_level_without_seed(tmp_path):
@@ -263,26 +263,26 @@ def contrast(a: str, b: str) -> float:
 def test_snow_stands_out_from_ice():
     # the flecks and the edge carry the tile: each at least 3:1 (WCAG's figure for graphics)
     # against the snow and against the ice around it
-    for mark in (picture.SNOW_DOT, picture.SNOW_EDGE):
-        assert contrast(mark, picture.SNOW_FILL) >= 3 and contrast(mark, picture.ICE_FILL) >= 2.5
-    assert contrast(picture.SNOW_FILL, picture.ICE_FILL) >= 1.2
-    svg = picture.svg_text(picture.draw_tile("snow"))
-    assert svg.count(picture.SNOW_DOT) == len(picture.SNOW_FLECKS) >= 6
+    for mark in (tiles.SNOW_DOT, tiles.SNOW_EDGE):
+        assert contrast(mark, tiles.SNOW_FILL) >= 3 and contrast(mark, tiles.ICE_FILL) >= 2.5
+    assert contrast(tiles.SNOW_FILL, tiles.ICE_FILL) >= 1.2
+    svg = picture.svg_text(tiles.draw_tile("snow"))
+    assert svg.count(tiles.SNOW_DOT) == len(tiles.SNOW_FLECKS) >= 6
 
 
 def test_frame_rocks_are_wall_and_placed_rocks_are_rocks():
     level = Level.from_ascii(SNOWY.read_text())
-    kinds = picture.tile_kinds(level)
+    kinds = tiles.tile_kinds(level)
     placed = int((level.terrain[1:-1, 1:-1] == ROCK).sum())
     assert sum(row.count("rock") for row in kinds) == placed > 0
     border = 2 * (level.height + level.width) - 4
     ends_in_it = sum(1 for r, c in (level.start, level.goal) if r in (0, level.height - 1) or c in (0, level.width - 1))
     assert sum(row.count("wall") for row in kinds) == border - ends_in_it
     svg = picture.svg_text(picture.draw_level(level))
-    assert svg.count(picture.WALL_FILL) == sum(row.count("wall") for row in kinds)
-    assert svg.count(picture.ROCK_FILL) == placed
+    assert svg.count(tiles.WALL_FILL) == sum(row.count("wall") for row in kinds)
+    assert svg.count(tiles.ROCK_FILL) == placed
     open_grid = Level.from_rows(["S...", ".#..", "...#", "#..G"])
-    assert not open_grid.framed and "wall" not in sum(picture.tile_kinds(open_grid), [])
+    assert not open_grid.framed and "wall" not in sum(tiles.tile_kinds(open_grid), [])
 
 
 def test_render_graph_draws_every_move_every_component_and_the_traps(tmp_path):

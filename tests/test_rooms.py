@@ -178,7 +178,7 @@ def test_a_room_is_drawn_with_its_numbered_doors_and_each_route_in_a_colour(tmp_
 
 def test_a_rooms_tiled_map_carries_its_doors_and_each_routes_par(tmp_path, capsys):
     pytiled_parser = pytest.importorskip("pytiled_parser")
-    from designer.export import picture, tiled
+    from designer.export import picture, tiled, tiles
 
     path = tmp_path / "room.txt"
     path.write_text("\n".join(ROOM) + "\n")
@@ -189,7 +189,7 @@ def test_a_rooms_tiled_map_carries_its_doors_and_each_routes_par(tmp_path, capsy
     assert tmx.properties == {"min_stops_1_2": 6, "solution_1_2": "urdlul", "min_stops_1_3": 7,
                               "solution_1_3": "urdldru", "min_stops_2_3": 6, "solution_2_3": "rdldru"}
     (tileset,) = tmx.tilesets.values()
-    assert tileset.tile_count == len(picture.ROOM_TILES) and tileset.tiles[6].properties["kind"] == "door"
+    assert tileset.tile_count == len(tiles.ROOM_TILES) and tileset.tiles[6].properties["kind"] == "door"
     terrain, doors, markers = tmx.layers
     assert [layer.name for layer in tmx.layers] == ["terrain", "doors", "markers"]
     door_cells = {(r, c) for r, row in enumerate(doors.data) for c, g in enumerate(row) if g == tiled.gid("door")}

@@ -180,7 +180,7 @@ CAVE_TILESET_IMAGE = "ice-cave-tiles.png"
 def world_tileset(cave: Cave) -> tuple[str, tuple[str, ...]]:
     """The one tileset (image name, tiles) of every map of a cave's world: a room's, the key's
     tile, and a tile for each kind of link's door (``CAVE_TILES``)."""
-    from designer.export.picture import CAVE_TILES
+    from designer.export.tiles import CAVE_TILES
 
     return CAVE_TILESET_IMAGE, CAVE_TILES
 

@@ -48,7 +48,7 @@ from designer.core.errors import LevelError
 from designer.core.level import Level
 from designer.core.limits import PAGE_THINGS, page_limits
 from designer.core.room import Room
-from designer.export.picture import ITEM_TILES, TILES, draw_tile, tile_kinds
+from designer.export.tiles import ITEM_TILES, TILES, draw_tile, tile_kinds
 from designer.formats.level_files import LevelFile
 
 #: Pixels per cell on the page.

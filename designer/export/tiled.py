@@ -39,7 +39,7 @@ from designer.analysis.stars import Stars
 from designer.core.errors import LevelError
 from designer.core.level import DOOR_CHARS, Level
 from designer.core.room import Room
-from designer.export.picture import (
+from designer.export.tiles import (
     DEFAULT_CELL,
     ITEM_TILES,
     ROOM_ITEM_TILES,
@@ -55,7 +55,8 @@ FORMAT_VERSION = "1.10"
 TILESET_IMAGE = "ice-tiles.png"
 #: The tileset image of a room's map (``ROOM_TILES``: the door after the level's tiles).
 ROOM_TILESET_IMAGE = "ice-room-tiles.png"
-#: The tileset image of a map of a level with items (``ITEM_TILES``: the item after the level's tiles).
+#: The tileset image of a map of a level with items (``ITEM_TILES``: the item after the level's
+#: tiles).
 ITEM_TILESET_IMAGE = "ice-item-tiles.png"
 ROOM_ITEM_TILESET_IMAGE = "ice-room-item-tiles.png"
 FIRST_GID = 1
@@ -63,7 +64,8 @@ FIRST_GID = 1
 SOLID = ("rock", "wall")
 
 
-#: The tileset of each kind of map: (image name, its tiles), in the order a pack's images are written.
+#: The tileset of each kind of map: (image name, its tiles), in the order a pack's images are
+#: written.
 TILESETS = ((TILESET_IMAGE, TILES), (ROOM_TILESET_IMAGE, ROOM_TILES), (ITEM_TILESET_IMAGE, ITEM_TILES),
             (ROOM_ITEM_TILESET_IMAGE, ROOM_ITEM_TILES))
 
@@ -107,7 +109,8 @@ def to_tiled(level: Level, *, cell: int = DEFAULT_CELL, seed: int | None = None,
     placed = [("start", level.start), ("goal", level.goal), *(("item", cell_at) for cell_at in level.items)]
     for kind, (row, col) in placed:
         ends[row * level.width + col] = gid(kind, kinds)
-    placed_objects = placed + [("coin", cell_at) for cell_at in level.coins]  # a coin: an object, no tile
+    # a coin: an object, no tile
+    placed_objects = placed + [("coin", cell_at) for cell_at in level.coins]
     markers = [_marker(k, name, name, cell, cell_at) for k, (name, cell_at) in enumerate(placed_objects)]
     properties = [_property("min_stops", "int", solution.stops if solution else -1),
                   _property("solution", "string", solution.moves if solution else "")]

@@ -300,11 +300,11 @@ def world_contents(cave, cell: int = 32) -> dict:
     """The files of a filled cave's Tiled world, by name: a map per room, ``cave.world``, and the
     one tileset image every map names (bytes)."""
     from designer.caves import world
-    from designer.export import picture
+    from designer.export import picture, tiles
 
     files: dict = dict(world.world_files(cave, cell))
     name, kinds = world.world_tileset(cave)
-    files[name] = picture.png_bytes(picture.tileset(cell, kinds))
+    files[name] = picture.png_bytes(tiles.tileset(cell, kinds))
     return files
 
 

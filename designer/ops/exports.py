@@ -197,7 +197,7 @@ def export_tiled(
     user's own map, the template the level was designed from), the level is written into a copy
     of that map instead (``designer.export.tiled.into_map``), and no image: ``paths`` is the map."""
     from designer.core.room import Room
-    from designer.export import picture, tiled
+    from designer.export import picture, tiled, tiles
     from designer.formats import output
 
     if (output_file is None) == (out is None):
@@ -251,7 +251,7 @@ def export_tiled(
         if out is not None:
             stack.enter_context(output.folder(out))
         for image, (_, kinds) in zip(images, tilesets):
-            output.write(image, picture.png_bytes(picture.tileset(cell, kinds)), force=force)
+            output.write(image, picture.png_bytes(tiles.tileset(cell, kinds)), force=force)
         for path, document in zip(maps, documents):
             output.write(path, document, force=force)
     return Written.of([*maps, *images], levels)

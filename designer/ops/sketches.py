@@ -134,7 +134,7 @@ def tiled_files(rows: list[str], cell: int = 32) -> dict:
     """A filled sketch as ``export --to tiled`` writes it: the map's JSON text, and its tileset
     image (PNG bytes) under the name the map gives it: {"map", "image", "image_name"}."""
     from designer.export import picture as pictures
-    from designer.export import tiled
+    from designer.export import tiled, tiles
 
     found = _filled(rows)
     name, kinds = tiled.tileset_for(found)
@@ -145,6 +145,6 @@ def tiled_files(rows: list[str], cell: int = 32) -> dict:
     )
     return {
         "map": json.dumps(document, indent=1) + "\n",
-        "image": pictures.png_bytes(pictures.tileset(cell, kinds)),
+        "image": pictures.png_bytes(tiles.tileset(cell, kinds)),
         "image_name": name,
     }

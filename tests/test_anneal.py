@@ -1,4 +1,4 @@
-"""The annealing stage (designer.search.engines.anneal) and its compiled chain (kernels.anneal_layout)."""
+"""The annealing stage (designer.search.engines.anneal) and its compiled chain (kernel_anneal.anneal_layout)."""
 
 import numpy as np
 import pytest
@@ -6,6 +6,7 @@ from conftest import needs_compiled
 
 from designer.search.engines import anneal
 from designer.core import kernels
+from designer.core import kernel_anneal
 from designer.analysis.graph import analyze
 from designer.core.budget import Budget
 from designer.search.design import design
@@ -27,7 +28,7 @@ def chain_for(request: LayoutRequest, seed: int) -> anneal.Chain:
 def step(request: LayoutRequest, chain: anneal.Chain, steps: int, heat: float = 1.0, target=None, stop=None) -> int:
     free = np.array(request.fixed_grid()) < 0
     w = request.width
-    return kernels.anneal_layout(chain.terrain, free, [r * w + c for r, c in request.start_cells()],
+    return kernel_anneal.anneal_layout(chain.terrain, free, [r * w + c for r, c in request.start_cells()],
                                  [r * w + c for r, c in request.goal_cells()], request.max_rocks, request.max_stops,
                                  chain.ends, chain.score, chain.rng, heat, heat, steps, target, stop,
                                  chain.best_terrain, chain.best)
@@ -84,7 +85,7 @@ def test_bad_chain_arguments_are_refused():
     good = dict(terrain=chain.terrain, free=free, starts=[57], goals=[3], max_rocks=7, max_stops=None,
                 ends=chain.ends, score=chain.score, rng_state=chain.rng, heat_hi=1.0, heat_lo=1.0, steps=10,
                 target=None, stop=None, best_terrain=chain.best_terrain, best=chain.best)
-    kernels.anneal_layout(**good)
+    kernel_anneal.anneal_layout(**good)
     read_only = np.zeros(1, np.int32)
     read_only.flags.writeable = False
     for change in ({"score": read_only}, {"starts": [64]}, {"goals": [-1]}, {"starts": []}, {"ends": np.array([3, 3], np.int32)},
@@ -92,11 +93,11 @@ def test_bad_chain_arguments_are_refused():
                    {"steps": -1}, {"best": np.zeros(2, np.int32)}, {"rng_state": np.zeros(1, np.int64)},
                    {"terrain": chain.terrain.astype(np.int16)}, {"best_terrain": chain.best_terrain[:4]}):
         with pytest.raises(ValueError):
-            kernels.anneal_layout(**{**good, **change})
+            kernel_anneal.anneal_layout(**{**good, **change})
     with kernels.use("python"):
         assert not anneal.applies(FRAMED)
         with pytest.raises(RuntimeError):
-            kernels.anneal_layout(**good)
+            kernel_anneal.anneal_layout(**good)
 
 
 @needs_compiled

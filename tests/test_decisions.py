@@ -8,13 +8,14 @@ import pytest
 
 from designer.analysis.graph import analyze
 from designer.core import kernels
+from designer.core import kernel_anneal
 from designer.core.request import LayoutRequest
 from designer.search.decisions import decisions_milli
 from designer.search.design import design
 from designer.search.engines import anneal
 from designer.core.budget import Budget
 
-needs_compiled = pytest.mark.skipif(not kernels.can_anneal(), reason="the chains need the compiled kernels")
+needs_compiled = pytest.mark.skipif(not kernel_anneal.can_anneal(), reason="the chains need the compiled kernels")
 
 
 @needs_compiled

@@ -9,11 +9,12 @@ from conftest import one_error_line
 from designer.analysis.player import Player, play
 from designer.cli import main
 from designer.core import kernels
+from designer.core import kernel_anneal
 from designer.core.request import LayoutRequest
 from designer.search.design import design
 from designer.search.felt import FELT_TOLERANCE
 
-needs_compiled = pytest.mark.skipif(not kernels.can_anneal(), reason="the chains need the compiled kernels")
+needs_compiled = pytest.mark.skipif(not kernel_anneal.can_anneal(), reason="the chains need the compiled kernels")
 
 
 @needs_compiled

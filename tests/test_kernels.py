@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import IMPLS, needs_compiled, small_levels
-from designer.core import kernels
 from designer.analysis.graph import analyze
+from designer.core import kernel_anneal, kernel_search, kernels
 from designer.core.level import ICE, ROCK, SNOW, Level
 
 NO_ROUTES = np.zeros((0, 4), np.int32)  # a level: no room's routes in a kernel's call
@@ -79,7 +79,7 @@ def test_exhaustive_searches_agree(h, w, rocks, threshold, symmetric):
     firsts = [0] if rocks == 0 else range(h * w - rocks + 1)
     for first in firsts:
         compiled, python = run_both(
-            lambda: kernels.exhaustive(base, free, everywhere, everywhere, syms, rocks, first, threshold, 60))
+            lambda: kernel_search.exhaustive(base, free, everywhere, everywhere, syms, rocks, first, threshold, 60))
         assert compiled == python
 
 
@@ -91,17 +91,17 @@ def test_finer_shards_split_a_shard_exactly(impl):
     syms = mirror(3, 4)
     with kernels.use(impl):
         for rocks, first in ((2, 0), (3, 1), (3, 0)):
-            whole = kernels.exhaustive(base, free, everywhere, everywhere, syms, rocks, first, 1, 60)
-            parts = [kernels.exhaustive(base, free, everywhere, everywhere, syms, rocks, first, 1, 60, second=second)
+            whole = kernel_search.exhaustive(base, free, everywhere, everywhere, syms, rocks, first, 1, 60)
+            parts = [kernel_search.exhaustive(base, free, everywhere, everywhere, syms, rocks, first, 1, 60, second=second)
                      for second in range(first + 1, 12 - rocks + 2)]
             assert sum(p[5] for p in parts) == whole[5] and all(p[6] for p in parts)
             assert max(p[0] for p in parts) == whole[0]
             # ties inside one kernel count only from the point its bar reached the best
             assert sum(p[1] for p in parts if p[0] == whole[0]) >= whole[1]
         with pytest.raises(ValueError, match="second"):
-            kernels.exhaustive(base, free, everywhere, everywhere, [], 1, 0, 1, 60, second=1)  # one rock
+            kernel_search.exhaustive(base, free, everywhere, everywhere, [], 1, 0, 1, 60, second=1)  # one rock
         with pytest.raises(ValueError, match="second"):
-            kernels.exhaustive(base, free, everywhere, everywhere, [], 3, 2, 1, 60, second=2)  # not after first
+            kernel_search.exhaustive(base, free, everywhere, everywhere, [], 3, 2, 1, 60, second=2)  # not after first
 
 
 @pytest.mark.parametrize("impl", IMPLS)
@@ -111,7 +111,7 @@ def test_exhaustive_finds_the_known_optimum(impl):
     best = -1
     with kernels.use(impl):
         for first in range(9):
-            got = kernels.exhaustive(base, free, everywhere, everywhere, [], 1, first, 1, 60)
+            got = kernel_search.exhaustive(base, free, everywhere, everywhere, [], 1, first, 1, 60)
             assert got[6] is True
             best = max(best, got[0])
     from designer.analysis.graph import analyze
@@ -135,11 +135,11 @@ def test_budget_and_stop_flag_end_a_search_incomplete(impl):
     base, free, everywhere = open_space(6, 6)
     with kernels.use(impl):
         # 3 rocks of 36 cells: thousands of layouts; no budget at all leaves the search incomplete
-        assert kernels.exhaustive(base, free, everywhere, everywhere, [], 3, 0, 1, 0.0)[6] is False
+        assert kernel_search.exhaustive(base, free, everywhere, everywhere, [], 3, 0, 1, 0.0)[6] is False
         stop = np.ones(1, np.int32)
-        assert kernels.exhaustive(base, free, everywhere, everywhere, [], 3, 0, 1, 60, stop)[6] is False
+        assert kernel_search.exhaustive(base, free, everywhere, everywhere, [], 3, 0, 1, 60, stop)[6] is False
         # a tiny range completes
-        assert kernels.exhaustive(base, free, everywhere, everywhere, [], 1, 35, 1, 60)[6] is True
+        assert kernel_search.exhaustive(base, free, everywhere, everywhere, [], 1, 35, 1, 60)[6] is True
 
 
 @pytest.mark.parametrize("impl", IMPLS)
@@ -151,9 +151,9 @@ def test_best_pair_is_the_exhaustive_search_of_one_layout(impl):
             ice = (terrain == ICE).astype(np.uint8)
             goals = ice * (rng.random((5, 6)) < 0.5)
             threshold = int(rng.integers(1, 6))
-            best, _, _, start, goal, _, _ = kernels.exhaustive(terrain, np.zeros(0, np.int32), ice, goals, [], 0, 0,
+            best, _, _, start, goal, _, _ = kernel_search.exhaustive(terrain, np.zeros(0, np.int32), ice, goals, [], 0, 0,
                                                                threshold, 60)
-            assert kernels.best_pair(terrain, ice, goals, threshold) == (best, start, goal)
+            assert kernel_search.best_pair(terrain, ice, goals, threshold) == (best, start, goal)
 
 
 @needs_compiled
@@ -169,9 +169,9 @@ def test_the_compiled_layout_filter_never_drops_a_pair(terrain, data):
     start_ok = np.array(start_ok, np.uint8).reshape(h, w)
     goal_ok = np.array(goal_ok, np.uint8).reshape(h, w)
     with kernels.use("python"):
-        best = kernels.best_pair(terrain, start_ok, goal_ok, 1)[0]
+        best = kernel_search.best_pair(terrain, start_ok, goal_ok, 1)[0]
     for threshold in {1, max(1, best - 1), max(1, best), best + 1, data.draw(st.integers(1, 20))}:
-        compiled, python = run_both(lambda: kernels.best_pair(terrain, start_ok, goal_ok, threshold))
+        compiled, python = run_both(lambda: kernel_search.best_pair(terrain, start_ok, goal_ok, threshold))
         assert compiled == python
 
 
@@ -185,8 +185,8 @@ def test_the_layout_filter_keeps_pairs_at_its_bound(terrain, start_ok, goal_ok, 
     arrays = [np.array(a, np.uint8) for a in (terrain, start_ok, goal_ok)]
     for impl in kernels.available():
         with kernels.use(impl):
-            assert kernels.best_pair(*arrays, best)[0] == best
-            assert kernels.best_pair(*arrays, best + 1)[0] == -1
+            assert kernel_search.best_pair(*arrays, best)[0] == best
+            assert kernel_search.best_pair(*arrays, best + 1)[0] == -1
 
 
 # --- guards -------------------------------------------------------------------------------------
@@ -207,21 +207,21 @@ def test_bad_arguments_are_refused_before_the_kernel(impl):
         lambda: kernels.classify_batch(terrain[None], [12], [0]),
         lambda: kernels.classify_batch(terrain[None], [0], [-3]),
         lambda: kernels.classify_batch(terrain[None], [0, 1], [2, 3]),
-        lambda: kernels.exhaustive(base, free, everywhere, everywhere, [], 2, 11, 1, 1),  # first too late
-        lambda: kernels.exhaustive(base, free, everywhere, everywhere, [], 13, 0, 1, 1),  # more rocks than cells
-        lambda: kernels.exhaustive(base, free, everywhere, everywhere, [], -1, 0, 1, 1),
-        lambda: kernels.exhaustive(base, np.array([0, 99], np.int32), everywhere, everywhere, [], 1, 0, 1, 1),
-        lambda: kernels.exhaustive(base, np.array([1, 1], np.int32), everywhere, everywhere, [], 1, 0, 1, 1),
-        lambda: kernels.exhaustive(base, free, everywhere[:2], everywhere, [], 1, 0, 1, 1),
-        lambda: kernels.exhaustive(base, free, everywhere, everywhere, [[0] * 12], 1, 0, 1, 1),  # not a permutation
-        lambda: kernels.exhaustive(base, free, everywhere, everywhere, [], 1, 0, 1, float("nan")),
-        lambda: kernels.exhaustive(base, free, everywhere, everywhere, [], 1, 0, 1, 1, np.zeros(3, np.int32)),
-        lambda: kernels.exhaustive(np.zeros((9, 9), np.uint8), np.arange(65, dtype=np.int32),
+        lambda: kernel_search.exhaustive(base, free, everywhere, everywhere, [], 2, 11, 1, 1),  # first too late
+        lambda: kernel_search.exhaustive(base, free, everywhere, everywhere, [], 13, 0, 1, 1),  # more rocks than cells
+        lambda: kernel_search.exhaustive(base, free, everywhere, everywhere, [], -1, 0, 1, 1),
+        lambda: kernel_search.exhaustive(base, np.array([0, 99], np.int32), everywhere, everywhere, [], 1, 0, 1, 1),
+        lambda: kernel_search.exhaustive(base, np.array([1, 1], np.int32), everywhere, everywhere, [], 1, 0, 1, 1),
+        lambda: kernel_search.exhaustive(base, free, everywhere[:2], everywhere, [], 1, 0, 1, 1),
+        lambda: kernel_search.exhaustive(base, free, everywhere, everywhere, [[0] * 12], 1, 0, 1, 1),  # not a permutation
+        lambda: kernel_search.exhaustive(base, free, everywhere, everywhere, [], 1, 0, 1, float("nan")),
+        lambda: kernel_search.exhaustive(base, free, everywhere, everywhere, [], 1, 0, 1, 1, np.zeros(3, np.int32)),
+        lambda: kernel_search.exhaustive(np.zeros((9, 9), np.uint8), np.arange(65, dtype=np.int32),
                                    np.ones((9, 9), np.uint8), np.ones((9, 9), np.uint8), [], 1, 0, 1, 1),
-        lambda: kernels.best_pair(base, everywhere[:2], everywhere, 1),
-        lambda: kernels.best_pair(base, everywhere, everywhere.T, 1),
-        lambda: kernels.best_pair(np.full((3, 4), 5, np.uint8), everywhere, everywhere, 1),
-        lambda: kernels.best_pair(np.zeros((0, 4), np.uint8), everywhere, everywhere, 1),
+        lambda: kernel_search.best_pair(base, everywhere[:2], everywhere, 1),
+        lambda: kernel_search.best_pair(base, everywhere, everywhere.T, 1),
+        lambda: kernel_search.best_pair(np.full((3, 4), 5, np.uint8), everywhere, everywhere, 1),
+        lambda: kernel_search.best_pair(np.zeros((0, 4), np.uint8), everywhere, everywhere, 1),
     ]
     with kernels.use(impl):
         for k, call in enumerate(bad_calls):
@@ -296,6 +296,8 @@ def test_out_of_memory_is_an_error_not_a_proof():
     script = textwrap.dedent("""
         import resource, numpy as np
         from designer.core import kernels
+        from designer.core import kernel_search
+        from designer.core import kernel_anneal
         with kernels.use("compiled"):
             h = w = 1000  # scratch: 20 ints per cell = 80 MB
             base = np.zeros((h, w), np.uint8); ok = np.zeros((h, w), np.uint8)
@@ -304,7 +306,7 @@ def test_out_of_memory_is_an_error_not_a_proof():
             used = int(open("/proc/self/statm").read().split()[0]) * resource.getpagesize()
             resource.setrlimit(resource.RLIMIT_AS, (used + 40 * 2**20, hard))
             try:
-                print(kernels.exhaustive(base, free, ok, ok, [], 1, 0, 1, 10))
+                print(kernel_search.exhaustive(base, free, ok, ok, [], 1, 0, 1, 10))
             except MemoryError:
                 print("MemoryError")
     """)
@@ -332,7 +334,7 @@ def test_unknown_implementation_is_refused():
 def test_the_compiled_choices_are_the_analysis_choices(level):
     # options and rail stops along the printed solution, and one or more fewest-moves solutions
     report = analyze(level)
-    options, rails, solutions = kernels.choice_figures(level.terrain, level.index(level.start),
+    options, rails, solutions = kernel_anneal.choice_figures(level.terrain, level.index(level.start),
                                                        level.index(level.goal))
     if report.solution is None:
         assert options == -1
@@ -361,7 +363,7 @@ def test_a_chain_counting_choices_keeps_only_layouts_that_meet_its_conditions(ob
     free = np.array(request.fixed_grid()) < 0
     starts = [(8 * w) + c for c in range(1, 8)]
     goals = list(range(1, 8))
-    kernels.anneal_layout(terrain, free, starts, goals, None, None, ends, score, rng, 1.0, 0.2, 20_000, None, None,
+    kernel_anneal.anneal_layout(terrain, free, starts, goals, None, None, ends, score, rng, 1.0, 0.2, 20_000, None, None,
                           best_terrain, best, min_stops=floor, objective=objective, **conditions)
     assert best[0] >= 0
     start, goal = divmod(int(best[1]), w), divmod(int(best[2]), w)
@@ -380,7 +382,6 @@ def test_a_chain_counting_choices_keeps_only_layouts_that_meet_its_conditions(ob
 @settings(max_examples=60, deadline=None)
 @given(terrains(), st.integers(0, 3))
 def test_all_reach_goal_agrees_between_kernels_and_with_the_move_graph(terrain, items):
-    import networkx as nx
 
     from designer.analysis.graph import analyze
     from designer.core.items import state_table

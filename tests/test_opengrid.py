@@ -7,6 +7,8 @@ import pytest
 from conftest import IMPLS, needs_compiled
 
 from designer.core import kernels
+
+from designer.core import kernel_anneal
 from designer.core.budget import Budget
 from designer.search.engines import opengrid
 from designer.search.design import design
@@ -172,7 +174,7 @@ def test_the_compiled_chain_keeps_its_state_consistent_and_repeats_itself():
     seen_moves = set()
     for _ in range(30):
         for state in (chain, twin):
-            assert kernels.anneal_open(**state, heat_hi=2.0, heat_lo=2.0, steps=40, target=None, stop=None) == 40
+            assert kernel_anneal.anneal_open(**state, heat_hi=2.0, heat_lo=2.0, steps=40, target=None, stop=None) == 40
         assert all(np.array_equal(chain[key], twin[key]) for key in chain if isinstance(chain[key], np.ndarray))
         h, w = chain["dims"]
         grid = chain["terrain"][:h * w].reshape(h, w)
@@ -195,8 +197,8 @@ def test_bad_open_chain_arguments_are_refused():
                    {"score": np.zeros(1, np.int64)}, {"height": 0}):
         state = {**compiled_chain(1), **change}
         with pytest.raises(ValueError):
-            kernels.anneal_open(**state, heat_hi=1.0, heat_lo=1.0, steps=5, target=None, stop=None)
+            kernel_anneal.anneal_open(**state, heat_hi=1.0, heat_lo=1.0, steps=5, target=None, stop=None)
     with pytest.raises(ValueError):
-        kernels.anneal_open(**compiled_chain(1), heat_hi=0.0, heat_lo=1.0, steps=5, target=None, stop=None)
+        kernel_anneal.anneal_open(**compiled_chain(1), heat_hi=0.0, heat_lo=1.0, steps=5, target=None, stop=None)
     with kernels.use("python"), pytest.raises(RuntimeError):
-        kernels.anneal_open(**compiled_chain(1), heat_hi=1.0, heat_lo=1.0, steps=5, target=None, stop=None)
+        kernel_anneal.anneal_open(**compiled_chain(1), heat_hi=1.0, heat_lo=1.0, steps=5, target=None, stop=None)

@@ -3,7 +3,7 @@
 The climb (``designer.search.engines.climb``) takes the best one-cell change until none helps, then restarts:
 on a framed 12x12 it stalls in the high 40s. A chain here takes one random change at a time
 (a free cell toggled, a rock moved, the start or the goal moved along its edge), scored in
-compiled code (``kernels.anneal_layout``, about 170,000 steps a second on a framed 12x12), and
+compiled code (``kernel_anneal.anneal_layout``, about 170,000 steps a second on a framed 12x12), and
 keeps a worse layout with probability exp(-loss / heat). Only strong, reversible layouts within
 the request's rock budget and stop band are ever kept, so the chain's best is always a
 candidate for the verifier.
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from designer.core import kernels
+from designer.core import kernel_anneal
 from designer.core.budget import Budget
 from designer.core.level import ICE, Level
 from designer.core.request import LayoutRequest
@@ -60,12 +60,12 @@ def cooling(
 
 def applies(request: LayoutRequest) -> bool:
     """A layout space of rocks on free cells (no snow to place), with the compiled kernels."""
-    return kernels.can_anneal() and not request.placed_snow() and bool(request.free_cells())
+    return kernel_anneal.can_anneal() and not request.placed_snow() and bool(request.free_cells())
 
 
 @dataclass
 class Chain:
-    """One chain's state, updated in place by ``kernels.anneal_layout``."""
+    """One chain's state, updated in place by ``kernel_anneal.anneal_layout``."""
 
     terrain: np.ndarray  # (H, W) uint8, fixed tiles included; the ends' cells as the level has them
     ends: np.ndarray  # int32 [start, goal], flat
@@ -136,7 +136,7 @@ def run_chain(
     for now in cooling(
         budget, HOT * heat, COLD * heat, EPOCH_SECONDS, lambda: bool(stop[0]), reheat
     ):
-        kernels.anneal_layout(
+        kernel_anneal.anneal_layout(
             chain.terrain,
             free,
             starts,
@@ -192,7 +192,7 @@ def run_steps(
         first, last = (
             hot * (cold / hot) ** (k / max(1, steps - 1)) for k in (done, done + take - 1)
         )
-        kernels.anneal_layout(
+        kernel_anneal.anneal_layout(
             chain.terrain,
             free,
             starts,
@@ -286,7 +286,7 @@ def search(
             else request.min_stops,
         )
     if objective == "decisions":
-        target = None if target is None else target + kernels.DECISIONS_MET
+        target = None if target is None else target + kernel_anneal.DECISIONS_MET
     terrain = _closed(level, request)
     seeds = rng.integers(0, 2**63, max(1, workers))
     first = stops if conditions is None else -1  # -1: the chain scores its start itself
@@ -314,8 +314,12 @@ def search(
                 raise
     best = max(chains, key=lambda chain: int(chain.best[0]))
     if objective == "decisions":
-        met = best.best[0] >= kernels.DECISIONS_MET
-        return (best.best_level(), int(best.best[0]) - kernels.DECISIONS_MET) if met else (None, -1)
+        met = best.best[0] >= kernel_anneal.DECISIONS_MET
+        return (
+            (best.best_level(), int(best.best[0]) - kernel_anneal.DECISIONS_MET)
+            if met
+            else (None, -1)
+        )
     if conditions is not None:
         return (best.best_level(), int(best.best[0])) if best.best[0] >= 0 else (None, -1)
     if best.best[0] <= stops:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from designer.analysis.classify import classify_batch
-from designer.core import kernels
+from designer.core import kernel_search, kernels
 from designer.core.budget import Budget
 from designer.core.level import ICE, ROCK, Level
 from designer.core.request import LayoutRequest
@@ -136,11 +136,11 @@ class ShardJob:
 
 def run_shard(job: ShardJob, stop: np.ndarray | None = None) -> tuple:
     """Search one shard: (stops, ties, rock mask, start, goal, layouts, complete), as
-    ``kernels.exhaustive``. A plain function of its job, so it runs in a thread or on a worker."""
+    ``kernel_search.exhaustive``. A plain function of its job, so it runs in a thread or on a worker."""
     seconds = job.deadline - time.time() if job.budget is None else job.budget.left()
     if seconds <= 0:
         return -1, 0, 0, 0, 0, 0, False
-    return kernels.exhaustive(
+    return kernel_search.exhaustive(
         job.base,
         job.free_flat,
         job.start_ok,
@@ -357,7 +357,7 @@ def search_around(
         if budget.expired():
             complete = False
             break
-        stops, _, mask, start, goal, count, done = kernels.exhaustive(
+        stops, _, mask, start, goal, count, done = kernel_search.exhaustive(
             base,
             cells,
             start_ok,

@@ -10,11 +10,11 @@ rocks is thus a level on a grid of about 11x14, and the search works there:
 - ``compress`` removes such rows and columns; ``expand`` inserts them back, up to a given size
   (where the compressed level has two neighbouring rock-free rows and columns to insert between).
 - ``best_ends`` scores a terrain by its best strong, reversible start and goal, every pair tried
-  in compiled code (``kernels.exhaustive`` on a layout of no free cells).
+  in compiled code (``kernel_search.exhaustive`` on a layout of no free cells).
 - ``anneal`` is one simulated-annealing chain over compressed terrains: a rock moves within its
   row or column, or anywhere; a blank row or column is inserted or removed. Its grid never
   outgrows the requested one, and a terrain that could not be expanded to it scores nothing.
-  Its steps run in compiled code (``kernels.anneal_open``) where the compiled kernels are, and
+  Its steps run in compiled code (``kernel_anneal.anneal_open``) where the compiled kernels are, and
   in Python (the same algorithm) on the Python twin.
 - ``search`` runs one chain per worker (forked processes on Linux: a chain is mostly Python
   between kernel calls), each with its own random stream drawn from the caller's, and returns the best level
@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from designer.core import kernels
+from designer.core import kernel_anneal, kernel_search, kernels
 from designer.core.budget import Budget
 from designer.core.control import end_with_parent
 from designer.core.level import ICE, ROCK, Level
@@ -152,7 +152,7 @@ def best_ends(
         goal_ok = np.zeros_like(ice)
         goal_ok.reshape(-1)[goals] = 1
         goal_ok &= ice
-    stops, start, goal = kernels.best_pair(terrain, ice, goal_ok, max(1, threshold))
+    stops, start, goal = kernel_search.best_pair(terrain, ice, goal_ok, max(1, threshold))
     return (stops, start, goal) if stops >= 0 else (-1, -1, -1)
 
 
@@ -243,8 +243,8 @@ def anneal(
     A move is scored with the goal among the current goal and a few random cells (a lower
     bound, ``GOAL_SAMPLES`` times cheaper than every cell); a terrain that beats the chain's best
     is scored again with every goal, so that the best is exact. The steps run in compiled code
-    (``kernels.anneal_open``, the same algorithm) where it is there, in Python otherwise."""
-    if kernels.can_anneal():
+    (``kernel_anneal.anneal_open``, the same algorithm) where it is there, in Python otherwise."""
+    if kernel_anneal.can_anneal():
         return _anneal_compiled(rocks, height, width, rng, budget, target, on_best, stop)
     found = Found()
     terrain = _first_terrain(rocks, height, width, rng)
@@ -337,7 +337,7 @@ def _anneal_compiled(
         return HOT / 2
 
     for heat in cooling(budget, HOT, COLD, EPOCH_SECONDS, stop, reheat):
-        kernels.anneal_open(
+        kernel_anneal.anneal_open(
             terrain,
             dims,
             height,

@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from designer.analysis.classify import classify_batch
-from designer.core import kernels
+from designer.core import kernel_anneal
 from designer.core.level import STRONG
 from designer.core.space import LayoutSpace
 
@@ -102,7 +102,9 @@ def _fewest_options(
     ends = [(a, b) for a, b, _, _ in route_table(space)]
     score = np.full(terrains.shape[0], -1, np.int64)
     for k in np.flatnonzero(ok):
-        options = [kernels.choice_figures(terrains[k], start, goal)[0] for start, goal in ends]
+        options = [
+            kernel_anneal.choice_figures(terrains[k], start, goal)[0] for start, goal in ends
+        ]
         score[k] = min(
             per_stop_milli(n, int(stops[r, k])) if per_stop else n for r, n in enumerate(options)
         )

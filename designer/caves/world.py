@@ -15,7 +15,7 @@ them, the floors one under the other. A key is read from its object, or from a m
 
 A user's own world of room maps is read the same way, as a cave (free cells are what the
 designer fills); ``into_world`` writes a designed cave back into copies of those maps, every
-other layer, tileset and property kept (``designer.export.tiled.into_map``).
+other layer, tileset and property kept (``designer.export.tiled_into.into_map``).
 """
 
 from __future__ import annotations
@@ -333,7 +333,7 @@ def into_world(source, cave: Cave) -> dict[str, str]:
     """Copies of the maps of the world ``source`` with ``cave``'s designed rooms written in, and
     the world file itself, texts by file name: each map's as the world names it (``maps/one.tmj``),
     relative to the world's folder."""
-    from designer.export.tiled import into_map_text
+    from designer.export.tiled_into import into_map_text
 
     template, users = _read(source)
     files = {}

@@ -282,7 +282,7 @@ def write_into(
     root: ET.Element, before: dict, after: dict, puzzle: tuple[int, ...], cells: list[int]
 ) -> str:
     """The TMX text of a copy of ``root`` changed as ``before`` (its document, ``map_document``)
-    became ``after`` (``designer.export.tiled.into_map``'s copy): the puzzle layer (at ``puzzle``)
+    became ``after`` (``designer.export.tiled_into.into_map``'s copy): the puzzle layer (at ``puzzle``)
     holding ``cells`` as CSV, objects moved or added, map properties set,
     ``nextobjectid``/``nextlayerid``. Nothing else is touched: every other element and attribute
     stays as it was."""

@@ -195,7 +195,7 @@ def export_tiled(
     for one level, or the folder ``out``. ``paths``: the maps, then the image (a pack of levels
     and rooms: both images, the level's first). With ``into`` (a
     user's own map, the template the level was designed from), the level is written into a copy
-    of that map instead (``designer.export.tiled.into_map``), and no image: ``paths`` is the map."""
+    of that map instead (``designer.export.tiled_into.into_map``), and no image: ``paths`` is the map."""
     from designer.core.room import Room
     from designer.export import picture, tiled, tiles
     from designer.formats import output
@@ -262,7 +262,7 @@ def _export_into(
 ) -> Written:
     """``export --to tiled --into MAP -o FILE``: the level written into a copy of MAP, in MAP's
     own format (JSON, or XML for a .tmx map), read back before it is written."""
-    from designer.export import tiled
+    from designer.export import tiled_into
     from designer.formats import output
     from designer.formats.tiled_map import XML_SUFFIXES, is_map_path, read_map
 
@@ -284,7 +284,7 @@ def _export_into(
         raise DesignerError(f"{source} holds {len(levels)} levels: --into takes one")
     user = read_map(into)
     try:
-        text = tiled.into_map_text(user, levels[0].level, Path(output_file).parent)
+        text = tiled_into.into_map_text(user, levels[0].level, Path(output_file).parent)
     except ValueError as exc:
         raise DesignerError(f"--into {into}: {exc}") from None
     output.write(output_file, text, force=force)

@@ -80,7 +80,7 @@ def into_map_text(document: object, rows: list[str]) -> str:
     """A filled sketch written into a copy of the user's Tiled map (``document``: its JSON, or
     the text of its XML), as ``export --to tiled --into`` writes it, in the map's own format:
     their other layers, tilesets and properties kept."""
-    from designer.export.tiled import into_map_text
+    from designer.export.tiled_into import into_map_text
 
     user = (
         map_from_text(document, None) if isinstance(document, str) else map_from_document(document)

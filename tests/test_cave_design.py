@@ -113,7 +113,7 @@ def test_bad_requests_are_one_line_and_status_two(args, why, capsys):
 def test_a_room_drawn_whole_that_fails_its_own_route_is_refused_at_once(tmp_path, capsys):
     """No fill can change a room without free cells: a cave that needs it strong and reversible
     is refused before any work (it once ran 60 s of rounds to "time limit reached")."""
-    from designer.caves.design import refusals
+    from designer.caves.refusals import refusals
 
     text = ("room a\n##1##\n#...#\n3._.2\n#...#\n#####\nroom b\n#####\n1???#\n#???#\n#???#\n###2#\n"
             "door a:2 b:1\nentrance a:1\nexit b:2\n").replace("3._.2", "#._.2")
@@ -207,12 +207,12 @@ def test_what_a_fill_would_refuse_is_said_with_the_caves_figures_before_any_fill
 
 
 def _plan_inputs(cave: Cave):
-    from designer.caves import design as cave_design, plan
+    from designer.caves import design as cave_design, plan, room_jobs
 
     free = {room.name for room in cave.rooms if room.free}
-    edges = plan.edges(cave, free, cave_design._measured(cave))
+    edges = plan.edges(cave, free, room_jobs.measured_rooms(cave))
     passages = sorted({edge.passage for edge in edges if edge.designed}, key=str)
-    most = {p: cave_design._capacity(cave, p) for p in passages}
+    most = {p: room_jobs.passage_capacity(cave, p) for p in passages}
     likely = {p: max(1, round(cave_design.LIKELY_SHARE * (most[p] + 1))) for p in passages}
     return edges, {p: 1 for p in passages}, most, likely
 
@@ -246,16 +246,16 @@ def test_a_cave_drawn_by_hand_with_a_chain_of_three_keys_fills_and_needs_every_k
     hole down, a locked ladder up and a hall of four doors. Each key is carried only on the
     passage its plan takes it on (the crypt's silver was an item of all six of its routes), and
     the cave is filled, every key needed by the plain reader."""
-    from designer.caves import design as cave_design, plan
+    from designer.caves import design as cave_design, plan, room_jobs
 
     template = Cave.parse((CAVES / "chain-of-three.txt").read_text())
     edges, low, most, likely = _plan_inputs(template)
     bands = plan.solve(template, edges, low, most, 30, 60.0, 1, likely)
-    carried = cave_design._carried(template, edges, bands)
+    carried = room_jobs.keys_carried(template, edges, bands)
     # the shrine's two doors have one route (or the way leaves by the door it came in by): it carries bronze there
     assert {"crypt", "vault"} <= set(carried) <= {"shrine", "crypt", "vault"}
     assert all(len(routes) == 1 for routes in carried.values())
-    crypt = cave_design._room_request(template, "crypt", {}, None, carry=carried["crypt"])
+    crypt = room_jobs.request_for_room(template, "crypt", {}, None, carry=carried["crypt"])
     assert sum(band.items for band in crypt.route_bands) == 1 and len(crypt.route_bands) == 6
     made = design(CaveRequest(template, 30), seed=1, time_limit=60)
     _holds(made.cave, 30)
@@ -266,7 +266,7 @@ def test_a_room_designed_on_the_work_clock_is_the_same_however_slow_the_machine(
     """Issue 60: a cave's seed gave two caves on a busy machine (its rooms were designed on
     shares of the seconds left). A room is designed on the work clock: whatever the wall and
     processor clocks say, here running ten times as fast as the work, the same room comes back."""
-    from designer.caves import design as cave_design, plan
+    from designer.caves import design as cave_design, plan, room_jobs
     from designer.core import budget as budgets
     from designer.search.packs import PackJob
 
@@ -274,8 +274,8 @@ def test_a_room_designed_on_the_work_clock_is_the_same_however_slow_the_machine(
     edges, low, most, likely = _plan_inputs(template)
     bands = plan.solve(template, edges, low, most, 80, 60.0, 1, likely)
     mine = {p: s for p, s in bands.items() if p.room == "b2"}
-    job = PackJob(cave_design._room_request(template, "b2", mine, None), 5, 4.0, 1, False, "auto")
-    first = cave_design.design_room(job)
+    job = PackJob(room_jobs.request_for_room(template, "b2", mine, None), 5, 4.0, 1, False, "auto")
+    first = room_jobs.design_room(job)
     for name in ("wall", "cpu"):
         real, ahead = budgets.CLOCKS[name], [0.0]
 
@@ -283,7 +283,7 @@ def test_a_room_designed_on_the_work_clock_is_the_same_however_slow_the_machine(
             ahead[0] += 0.01
             return real() + ahead[0]
         monkeypatch.setitem(budgets.CLOCKS, name, slow)
-    again = cave_design.design_room(job)
+    again = room_jobs.design_room(job)
     assert str(first.room) == str(again.room) and first.generator.stage == again.generator.stage
 
 

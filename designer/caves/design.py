@@ -22,11 +22,20 @@ from dataclasses import dataclass, field, replace
 from designer.caves import graph as cave_graph
 from designer.caves import plan as planning
 from designer.caves.cave import Cave
+from designer.caves.refusals import check_keys, drawn_failing
+from designer.caves.room_jobs import (
+    design_room,
+    keys_carried,
+    measured_rooms,
+    outside_caps,
+    passage_capacity,
+    request_for_room,
+    stops_reached,
+)
 from designer.core.budget import Budget
 from designer.core.control import Cancelled, CancelToken, OnProgress, Steps, no_progress
 from designer.core.control import check as check_cancel
 from designer.core.errors import DesignerError, RequestNotMet
-from designer.core.request import LayoutRequest, RouteBand
 
 #: Rounds of plan, design and verify before the designer gives up (each round's rooms are cached).
 MAX_ROUNDS = 12
@@ -69,12 +78,21 @@ class CaveRequest:
 
     @classmethod
     def from_json(cls, obj: object) -> CaveRequest:
-        if not isinstance(obj, dict) or not isinstance(obj.get("cave"), str) or type(obj.get("min_stops")) is not int:
+        if (
+            not isinstance(obj, dict)
+            or not isinstance(obj.get("cave"), str)
+            or type(obj.get("min_stops")) is not int
+        ):
             raise DesignerError("the cave's generator record holds no request (cave and min_stops)")
         try:
-            return cls(Cave.parse(obj["cave"]), obj["min_stops"], obj.get("max_stops"),
-                       tuple(tuple(route) for route in obj.get("routes", ())),
-                       tuple(tuple(room) for room in obj.get("rooms", ())), obj.get("grammar"))
+            return cls(
+                Cave.parse(obj["cave"]),
+                obj["min_stops"],
+                obj.get("max_stops"),
+                tuple(tuple(route) for route in obj.get("routes", ())),
+                tuple(tuple(room) for room in obj.get("rooms", ())),
+                obj.get("grammar"),
+            )
         except TypeError:
             raise DesignerError("the cave's generator record's request is not one") from None
 
@@ -96,192 +114,16 @@ class CaveFailed(RequestNotMet):
         self.reason = reason
 
 
-def _room_request(cave: Cave, name: str, bands: dict, ceiling: int | None, caps: dict | None = None,
-                  keys: bool = True, carry: frozenset | None = None) -> LayoutRequest:
-    """The request of free room ``name``: its template, every pair of doors strong and reversible
-    (floor 1), and each planned route with its band: its floor, and at most ``ceiling`` (from the
-    cave's --max-stops) or its passage's ceiling in ``caps`` (a user's --room or --route K..M), the
-    lower of the two. Its keys are its items (``keys``; False: ice, as the cave reads its routes)
-    on the routes ``carry`` names (the passages the plan takes them on: ``_carried``; None: every
-    route), so that a player can take them there, though in the cave a key never shuts a door."""
-    room = cave.room(name)
-    asked = {(p.a, p.b): floor for p, floor in bands.items() if p.room == name}
-    capped = {(p.a, p.b): top for p, top in (caps or {}).items() if p.room == name}
-    numbers = sorted(room.doors)
-    for k, a in enumerate(numbers):
-        for b in numbers[k + 1:]:
-            if (a, b) not in asked and (b, a) not in asked:
-                asked[(a, b)] = 1
-    if len(numbers) == 1 and keys and room.stars:  # a vault: out to its keys and back
-        asked.setdefault((numbers[0], numbers[0]), 1)
-
-    def top(route: tuple[int, int], floor: int) -> int | None:
-        tops = [] if floor == 1 or ceiling is None else [max(floor, ceiling)]
-        if route in capped:
-            tops.append(max(floor, capped[route]))
-        return min(tops, default=None)
-
-    def carried(route: tuple[int, int]) -> bool:
-        return carry is None or route in carry or route[::-1] in carry or route[0] == route[1]
-
-    routes = tuple(RouteBand(a, b, floor, top((a, b), floor), carried((a, b)))
-                   for (a, b), floor in sorted(asked.items()))
-    h, w = room.shape
-    rows = tuple(row.replace("$", ".") for row in room.rows)  # a coin's cell is fixed ice: the coin goes back on it
-    template = rows if keys else tuple(row.replace("*", ".") for row in rows)
-    request = LayoutRequest(height=h, width=w, frame=False, min_stops=1, template=template, routes=routes)
-    return replace(request, snow=request.fixed_snow())  # the snow a room draws, and none placed
-
-
-def _capacity(cave: Cave, passage: planning.Passage) -> int:
-    """The most stops the cheap bounds allow the passage's route (``designer.analysis.bounds``)."""
-    from designer.analysis.bounds import most_stops
-
-    request = _room_request(cave, passage.room, {}, None, keys=passage.a == passage.b)  # a vault's: its keys
-    return max(1, most_stops(request.route_request(RouteBand(passage.a, passage.b, 1))))
-
-
-def _carried(cave: Cave, graph: list, bands: dict) -> dict:
-    """Each room whose keys the plan's way takes, and the passages (A, B, A not B) it takes them
-    on: there alone its room carries them (``_room_request``). A room with keys whose keys the
-    way takes on no passage of two doors (out by the door it came in by) carries them on every
-    route, as does a vault on its one."""
-    reached = planning.shortest(cave, graph, lambda e: bands[e.passage] if e.designed else e.weight)
-    found: dict = {}
-    for edge in reached[1] if reached is not None else ():
-        if edge.after & ~edge.held and edge.passage.a != edge.passage.b:
-            found.setdefault(edge.passage.room, set()).add((edge.passage.a, edge.passage.b))
-    return {room: frozenset(routes) for room, routes in found.items()}
-
-
-def design_room(job):
-    """One free room of a cave (a ``designer.search.packs.PackJob``), designed on a budget of
-    work: its seconds are counted on the work clock (``designer.core.budget``, "work": what the
-    kernels and CP-SAT report), so that a busy machine takes longer over it and designs the same
-    room, step for step. A shard of its own, for the lanes and a cluster alike."""
-    from designer.core.budget import use_clock
-    from designer.search.packs import run_pack_job
-
-    with use_clock("work"):
-        return run_pack_job(job)
-
-
-def _reached(failed, passage: planning.Passage) -> int | None:
-    """The stops the best layout a failed room design found gives the passage's route, if any."""
-    best = getattr(failed, "best", None)
-    routes = getattr(best, "routes", None)
-    for one in getattr(routes, "routes", ()):
-        if one.route == (passage.a, passage.b) and one.analysis.min_stops:
-            return one.analysis.min_stops
-    return None
-
-
-def _measured(cave: Cave):
-    """A filled room's passage stops: its route's min stops (its keys as ice)."""
-    from designer.analysis.classify import min_stops
-
-    def measure(passage: planning.Passage) -> int | None:
-        stops = min_stops(cave.room(passage.room).plain.route(passage.a, passage.b))
-        return stops if stops > 0 else None
-
-    return measure
-
-
-def _outside(cave: Cave, low: dict, caps: dict) -> str | None:
-    """Why a filled cave's passages break a user's bands (--room, --route), or None. The rooms
-    are designed to them; this checks the whole cave as it is handed back."""
-    measure = _measured(cave)
-    for p, top in sorted(caps.items(), key=lambda item: str(item[0])):
-        stops = measure(p)
-        if stops is None or not low[p] <= stops <= top:
-            return f"room {p.room}'s route {p.a}:{p.b} has {stops or 'no'} min stops, outside {low[p]}..{top}"
-    return None
-
-
-def check_keys(cave: Cave) -> None:
-    """Refuse a cave whose key cannot matter: the exit must be out of reach without each key,
-    every room taken as open between all its doors, and every other key held only once the room
-    it lies in is reached (a key behind another key's lock is not held before that lock opens).
-    One DesignerError line."""
-    for key in cave.keys:
-        if cave.exit in _reached_without(cave, key.name):
-            raise DesignerError(f"key {key.name} cannot matter: the exit is reached without passing a link it "
-                                f"opens (lock a link that every way to the exit passes)")
-
-
-def drawn_failing(cave: Cave) -> list[str]:
-    """Each room drawn whole (no free cell) whose own route is not strong and reversible, in a
-    line: no design can change it, and a cave handed back needs every room's routes to hold."""
-    from designer.analysis.classify import classify
-
-    found = []
-    for room in cave.rooms:
-        if room.free:
-            continue
-        plain = room.plain
-        for a, b in plain.routes():
-            got = classify(plain.route(a, b))
-            why = got.solvability if got.solvability != "strong" else None if got.reversible else "not reversible"
-            if why:
-                found.append(f"room {room.name} is drawn whole and its route {a}:{b} is {why}: no fill can "
-                             f"change it (free some of its cells with ?)")
-                break
-    return found
-
-
-def refusals(cave: Cave) -> list[str]:
-    """What ``designer cave`` would refuse of ``cave`` before any search, each in its one line: a
-    key that cannot matter, a room drawn whole that fails its own routes, and each free room's
-    request that makes no sense (a walled-in door, a door on drawn snow, ...). Empty when the
-    plan can start. What the studio shows live.
-
-    >>> refusals(Cave.parse("room a\\n#1#\\n#?2\\n###\\nroom b\\n#1#\\n2.#\\n###\\ndoor a:2 b:2\\n"
-    ...                     "entrance a:1\\nexit b:1"))
-    []
-    """
-    from designer.search.validation import validate
-
-    found = []
-    try:
-        check_keys(cave)
-    except DesignerError as exc:
-        found.append(str(exc))
-    found += drawn_failing(cave)
-    for room in cave.rooms:
-        if room.free:
-            try:
-                validate(_room_request(cave, room.name, {}, None))
-            except DesignerError as exc:
-                found.append(f"room {room.name}: {exc}")
-    return found
-
-
-def _reached_without(cave: Cave, missing: str) -> set:
-    """The doors a player reaches from the entrance who never holds key ``missing``: rooms open
-    between their doors, links passable both ways (a hole one way), a locked one once its key is
-    held, and a key held once its room is reached."""
-    doors = {room.name: [(room.name, n) for n in room.doors] for room in cave.rooms}
-    where = {key.name: key.room for key in cave.keys}
-    reached, rooms, held = {cave.entrance, *doors[cave.entrance[0]]}, {cave.entrance[0]}, set()
-    grown = True
-    while grown:
-        grown = False
-        held |= {name for name, room in where.items() if room in rooms and name != missing}
-        for link in cave.links:
-            if link.lock is not None and link.lock not in held:
-                continue
-            for a, b in ((link.a, link.b),) if link.one_way else ((link.a, link.b), (link.b, link.a)):
-                if (a in reached or a[0] in rooms) and b not in reached:
-                    reached.add(b)
-                    grown = True
-                    if b[0] not in rooms:
-                        rooms.add(b[0])
-                        reached.update(doors[b[0]])
-    return reached
-
-
-def design(request: CaveRequest, *, seed: int = 0, time_limit: float = 60.0, workers: int | None = None,
-           executor=None, on_progress: OnProgress = no_progress, cancel: CancelToken | None = None) -> CaveDesign:
+def design(
+    request: CaveRequest,
+    *,
+    seed: int = 0,
+    time_limit: float = 60.0,
+    workers: int | None = None,
+    executor=None,
+    on_progress: OnProgress = no_progress,
+    cancel: CancelToken | None = None,
+) -> CaveDesign:
     """A verified cave meeting ``request`` (see the module docstring), or CaveFailed saying why.
     ``executor``: where the rooms go (a dask cluster); none: side by side on processes forked from
     this one (one per core, rooms on one worker each), or one after another here (one room to
@@ -296,7 +138,9 @@ def design(request: CaveRequest, *, seed: int = 0, time_limit: float = 60.0, wor
 
     workers = workers or 1
     if executor is not None and workers != 1:
-        raise DesignerError("on dask each room is designed by one worker process: leave --workers out")
+        raise DesignerError(
+            "on dask each room is designed by one worker process: leave --workers out"
+        )
     check_keys(request.cave)
     failing = drawn_failing(request.cave)
     if failing:
@@ -323,8 +167,11 @@ def design(request: CaveRequest, *, seed: int = 0, time_limit: float = 60.0, wor
     except Cancelled:
         if cancel is not None and cancel.is_set() or not net.is_set():
             raise
-        raise CaveFailed("time limit", f"time limit reached: no cave met min stops {request.min_stops} in "
-                                       f"{time_limit:g} s" + (f" ({held[-1]})" if held else "")) from None
+        raise CaveFailed(
+            "time limit",
+            f"time limit reached: no cave met min stops {request.min_stops} in "
+            f"{time_limit:g} s" + (f" ({held[-1]})" if held else ""),
+        ) from None
     finally:
         if timer is not None:
             timer.cancel()
@@ -338,17 +185,27 @@ def design(request: CaveRequest, *, seed: int = 0, time_limit: float = 60.0, wor
 ROUND_SHARE = 0.5
 
 
-def _design(request: CaveRequest, seed: int, time_limit: float, workers: int, executor, on_progress: OnProgress,
-            cancel: CancelToken, held_back: list[str]) -> CaveDesign:
+def _design(
+    request: CaveRequest,
+    seed: int,
+    time_limit: float,
+    workers: int,
+    executor,
+    on_progress: OnProgress,
+    cancel: CancelToken,
+    held_back: list[str],
+) -> CaveDesign:
     from designer.search.packs import PackJob
     from designer.search.result import DesignFailed
 
-    clock = Budget(time_limit)  # the cave's: its rounds (each room's budget is of work: ``design_room``)
+    clock = Budget(
+        time_limit
+    )  # the cave's: its rounds (each room's budget is of work: ``design_room``)
     cave = request.cave
     free = [room.name for room in cave.rooms if room.free]
-    graph = planning.edges(cave, set(free), _measured(cave))
+    graph = planning.edges(cave, set(free), measured_rooms(cave))
     passages = sorted({edge.passage for edge in graph if edge.designed}, key=str)
-    most = {p: _capacity(cave, p) for p in passages}
+    most = {p: passage_capacity(cave, p) for p in passages}
     likely = {p: max(1, round(LIKELY_SHARE * (most[p] + 1))) for p in passages}
     low = {p: 1 for p in passages}
     caps: dict = {}  # a user's ceilings: --room ROOM=K..M and --route ROOM:A:B=K..M
@@ -362,29 +219,39 @@ def _design(request: CaveRequest, seed: int, time_limit: float, workers: int, ex
     for name, a, b, floor, ceiling in request.routes:
         hits = [p for p in passages if (p.room, p.a, p.b) == (name, a, b)]
         if not hits:
-            raise DesignerError(f"route {name}:{a}:{b} is no passage of a free room (from a door one enters by "
-                                f"to a door one leaves by)")
+            raise DesignerError(
+                f"route {name}:{a}:{b} is no passage of a free room (from a door one enters by "
+                f"to a door one leaves by)"
+            )
         for p in hits:
             low[p] = max(low[p], floor)
             if ceiling is not None:
                 caps[p] = min(caps.get(p, ceiling), ceiling)
     for p, top in caps.items():
         if top < low[p]:
-            raise DesignerError(f"room {p.room}'s route {p.a}:{p.b} is asked for at least {low[p]} and at most "
-                                f"{top} stops (--room and --route bands that do not meet)")
+            raise DesignerError(
+                f"room {p.room}'s route {p.a}:{p.b} is asked for at least {low[p]} and at most "
+                f"{top} stops (--room and --route bands that do not meet)"
+            )
         most[p] = min(most[p], top)
         likely[p] = min(likely[p], most[p])
     for p in passages:
         if low[p] > most[p]:
-            raise CaveFailed("infeasible", f"proven infeasible: room {p.room}'s route {p.a}:{p.b} holds at most "
-                                           f"{most[p]} stops, below its floor {low[p]}")
+            raise CaveFailed(
+                "infeasible",
+                f"proven infeasible: room {p.room}'s route {p.a}:{p.b} holds at most "
+                f"{most[p]} stops, below its floor {low[p]}",
+            )
     if request.max_stops is not None:  # every passage at its floor: no way through is shorter
         least = planning.shortest(cave, graph, lambda e: low[e.passage] if e.designed else e.weight)
         if least is not None and least[0] > request.max_stops:
             rooms = ", ".join(dict.fromkeys(edge.passage.room for edge in least[1]))
-            raise CaveFailed("infeasible", f"proven infeasible: the shortest way, through rooms {rooms}, makes at "
-                                           f"least {least[0]} stops (a move or more a passage), above --max-stops "
-                                           f"{request.max_stops}")
+            raise CaveFailed(
+                "infeasible",
+                f"proven infeasible: the shortest way, through rooms {rooms}, makes at "
+                f"least {least[0]} stops (a move or more a passage), above --max-stops "
+                f"{request.max_stops}",
+            )
     steps = Steps(on_progress, len(free), "planning the bands")
     made: dict = {}  # (room, its bands, the routes carrying its keys) -> the designed room
     tries: dict = {}  # room -> its designs that ran out of time: the next starts from another seed
@@ -399,36 +266,66 @@ def _design(request: CaveRequest, seed: int, time_limit: float, workers: int, ex
         check_cancel(cancel)
         left = clock.left()
         if rounds >= MAX_ROUNDS or left <= 0:
-            raise CaveFailed("time limit", f"time limit reached: no cave met min stops {request.min_stops} in "
-                                           f"{time_limit:g} s ({rounds} rounds of plan, rooms and check"
-                                           f"{''.join('; ' + why for why in held_back)})")
+            raise CaveFailed(
+                "time limit",
+                f"time limit reached: no cave met min stops {request.min_stops} in "
+                f"{time_limit:g} s ({rounds} rounds of plan, rooms and check"
+                f"{''.join('; ' + why for why in held_back)})",
+            )
         rounds += 1
         try:
-            bands = planning.solve(cave, graph, low, most, request.min_stops, min(10.0, left), seed, likely)
+            bands = planning.solve(
+                cave, graph, low, most, request.min_stops, min(10.0, left), seed, likely
+            )
         except planning.Unsettled as exc:
             raise CaveFailed("time limit", f"time limit reached: {exc}") from None
         except planning.Infeasible as exc:
             reason = "infeasible" if rounds == 1 else "time limit"
-            head = "proven infeasible" if rounds == 1 else "time limit reached: the rooms could not hold their bands"
+            head = (
+                "proven infeasible"
+                if rounds == 1
+                else "time limit reached: the rooms could not hold their bands"
+            )
             raise CaveFailed(reason, f"{head}: {exc}, below {request.min_stops}") from None
         ceiling = None
         if request.max_stops is not None:
             on_way = max(1, len(set(planning.way_rooms(cave, graph, bands))))
             ceiling = (request.max_stops - request.min_stops) // on_way
-        carried = _carried(cave, graph, bands)
+        carried = keys_carried(cave, graph, bands)
         jobs, order, keys = [], [], {}
         for k, name in enumerate(free):
             mine = {p: s for p, s in bands.items() if p.room == name}
             carry = carried.get(name)
-            keys[name] = key = (name, tuple(sorted((str(p), s) for p, s in mine.items())), carry, redesign)
+            keys[name] = key = (
+                name,
+                tuple(sorted((str(p), s) for p, s in mine.items())),
+                carry,
+                redesign,
+            )
             if key in made:
                 continue
-            room_request = _room_request(cave, name, mine, None if ceiling is None else
-                                         max(mine.values(), default=1) + ceiling, caps, carry=carry)
+            room_request = request_for_room(
+                cave,
+                name,
+                mine,
+                None if ceiling is None else max(mine.values(), default=1) + ceiling,
+                caps,
+                carry=carry,
+            )
             order.append((name, key, mine))
-            jobs.append(PackJob(room_request, seed + k + 1000 * redesign + RETRY_SEED * tries.get(name, 0), 0.0,
-                                workers, False, "auto"))
-        share = max(ROOM_SECONDS, ROUND_SHARE * time_limit / max(1, len(jobs)))  # of work: the request's figure
+            jobs.append(
+                PackJob(
+                    room_request,
+                    seed + k + 1000 * redesign + RETRY_SEED * tries.get(name, 0),
+                    0.0,
+                    workers,
+                    False,
+                    "auto",
+                )
+            )
+        share = max(
+            ROOM_SECONDS, ROUND_SHARE * time_limit / max(1, len(jobs))
+        )  # of work: the request's figure
         jobs = [replace(job, time_limit=share) for job in jobs]
         steps.label(f"round {rounds}: designing {len(jobs)} room{'s' if len(jobs) != 1 else ''}")
         results: dict = {}
@@ -449,15 +346,24 @@ def _design(request: CaveRequest, seed: int, time_limit: float, workers: int, ex
             result = results[job.seed]
             if isinstance(result, DesignFailed):
                 if result.reason == "infeasible" and all(s <= low[p] for p, s in mine.items()):
-                    raise CaveFailed("infeasible", f"proven infeasible: room {name} cannot hold its floors ({result})")
+                    raise CaveFailed(
+                        "infeasible",
+                        f"proven infeasible: room {name} cannot hold its floors ({result})",
+                    )
                 failed_rooms.append(f"room {name}: {_short(result)}")
                 if result.reason != "infeasible":
                     tries[name] = tries.get(name, 0) + 1
-                for p, s in mine.items():  # ask less of it: proven, below the floor; else what was found
+                for (
+                    p,
+                    s,
+                ) in mine.items():  # ask less of it: proven, below the floor; else what was found
                     if s > low[p]:
-                        found = _reached(result, p)
+                        found = stops_reached(result, p)
                         cut = s - 1 if result.reason == "infeasible" else s - max(1, s // 10)
-                        most[p] = max(low[p], min(most[p], cut, found if found is not None and found < s else cut))
+                        most[p] = max(
+                            low[p],
+                            min(most[p], cut, found if found is not None and found < s else cut),
+                        )
                         likely[p] = min(likely[p], most[p])
             else:
                 made[key] = result.room
@@ -466,16 +372,28 @@ def _design(request: CaveRequest, seed: int, time_limit: float, workers: int, ex
             continue
         filled = cave.filled({name: made[keys[name]] for name in free})
         report = cave_graph.analyze(filled)
-        why = cave_graph.failure(filled, request.min_stops, request.max_stops, report) or _outside(filled, low, caps)
+        why = cave_graph.failure(
+            filled, request.min_stops, request.max_stops, report
+        ) or outside_caps(filled, low, caps)
         if why is None:
-            record = {"method": "cave", "seed": seed, "time_limit": time_limit, "workers": workers,
-                      "seconds": round(clock.seconds(), 3), "rounds": rounds,
-                      "bands": {str(p): s for p, s in sorted(bands.items(), key=lambda x: str(x[0]))},
-                      "request": request.to_json()}
+            record = {
+                "method": "cave",
+                "seed": seed,
+                "time_limit": time_limit,
+                "workers": workers,
+                "seconds": round(clock.seconds(), 3),
+                "rounds": rounds,
+                "bands": {str(p): s for p, s in sorted(bands.items(), key=lambda x: str(x[0]))},
+                "request": request.to_json(),
+            }
             return CaveDesign(filled, report, record)
         held(f"the cave filled in round {rounds} failed its check: {why}")
-        if (report.way is not None and report.strong and report.min_stops is not None
-                and report.min_stops < request.min_stops):
+        if (
+            report.way is not None
+            and report.strong
+            and report.min_stops is not None
+            and report.min_stops < request.min_stops
+        ):
             short = request.min_stops - report.min_stops
             along = [p for p in passages if p.room in {visit.room for visit in report.way.visits}]
             for p in along:
@@ -489,5 +407,5 @@ def _short(failed) -> str:
     text = str(failed)
     for head in ("time limit reached: ", "proven infeasible: "):
         if text.startswith(head):
-            return ("out of its work: " if head.startswith("time") else "") + text[len(head):]
+            return ("out of its work: " if head.startswith("time") else "") + text[len(head) :]
     return text

@@ -449,7 +449,7 @@ def plan_view(text: str, draft: bool = False) -> dict:
 
             line += f", full clear ({count(len(cave.coins), 'coin')}) {full_clear(cave, LIVE_FULL_CLEAR).words()}"
     else:
-        from designer.caves.design import refusals
+        from designer.caves.refusals import refusals
 
         refused = refusals(cave)  # what a fill would refuse at once, shown before any fill
         found["refused"] = refused

@@ -9,7 +9,8 @@ import json
 import shutil
 from pathlib import Path
 
-from designer.core.request import LayoutRequest, RouteBand
+from designer.core.bands import RouteBand
+from designer.core.request import LayoutRequest
 from designer.ops import design as ops
 from designer.ops.exports import export_tiled
 from designer.search.design import design

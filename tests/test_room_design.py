@@ -13,7 +13,8 @@ import oracle
 from conftest import IMPLS
 from designer.cli import main
 from designer.core.errors import DesignerError
-from designer.core.request import LayoutRequest, RouteBand
+from designer.core.bands import RouteBand
+from designer.core.request import LayoutRequest
 from designer.ops.design import LevelOutput, MakeOptions, make, plan
 from designer.search.design import design
 

@@ -9,7 +9,8 @@ from dataclasses import replace
 
 from designer.caves import plan as planning
 from designer.caves.cave import Cave
-from designer.core.request import LayoutRequest, RouteBand
+from designer.core.bands import RouteBand
+from designer.core.request import LayoutRequest
 
 
 def request_for_room(

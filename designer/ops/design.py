@@ -148,7 +148,7 @@ def request_for(options: MakeOptions) -> LayoutRequest:
         else (1 if options.maximize or by_difficulty else 15)
     )
     snow = options.snow if options.snow is not None else sum(row.count("_") for row in rows or ())
-    from designer.core.request import RouteBand
+    from designer.core.bands import RouteBand
 
     doors = tuple((number, cell) for number, cell in enumerate(options.doors, 1)) or None
     routes = tuple(RouteBand.parse(text) for text in options.routes) or None

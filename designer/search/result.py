@@ -11,7 +11,8 @@ from designer.analysis.graph import Analysis
 from designer.core.errors import DesignerError, RequestNotMet
 from designer.core.level import Level
 from designer.core.limits import MAX_SEED, fits_seconds
-from designer.core.request import LayoutRequest, fields_to_json, json_fields
+from designer.core.request import LayoutRequest
+from designer.core.request_json import fields_to_json, json_fields
 
 if TYPE_CHECKING:
     from designer.analysis.routes import RoomAnalysis

@@ -31,7 +31,8 @@ CAVES = "examples/caves"
 INPUTS = "tests/golden/inputs"
 
 #: name -> (arguments after ``designer``, the output it writes or None). ``{out}`` is a fresh
-#: folder of the run; a file or folder named there is read back into the record.
+#: folder of the run; a file or folder named there is read back into the record. A design runs
+#: on one worker: two race, and the first to finish wins (the spec says so).
 CASES: dict[str, tuple[list[str], str | None]] = {
     # solve: a level of each family, a room, a cave
     "solve-plain": (["solve", f"{LEVELS}/seed003-hard.txt"], None),
@@ -56,34 +57,34 @@ CASES: dict[str, tuple[list[str], str | None]] = {
     "analyze-cave": (["analyze", f"{INPUTS}/cave.txt", "--json"], None),
     "analyze-room": (["analyze", f"{INPUTS}/room.txt"], None),
     # make: each option family
-    "make-plain": (["make", "--min-stops", "12", "--seed", "1"], None),
-    "make-json": (["make", "--min-stops", "10", "--seed", "2", "--format", "json"], None),
-    "make-band": (["make", "--min-stops", "8", "--max-stops", "9", "--seed", "3", "--size", "9x9"], None),
-    "make-difficulty": (["make", "--difficulty", "medium", "--seed", "4"], None),
-    "make-items": (["make", "--items", "2", "--min-stops", "6", "--seed", "1"], None),
-    "make-coins": (["make", "--coins", "2", "--min-stops", "6", "--seed", "1", "--size", "9x9"], None),
-    "make-teleports": (["make", "--teleports", "1", "--min-stops", "6", "--seed", "1"], None),
-    "make-snow": (["make", "--snow", "2", "--min-stops", "8", "--seed", "5", "--size", "10x10"], None),
-    "make-choices": (["make", "--min-stops", "8", "--min-choices", "12", "--seed", "1", "--size", "10x10"],
+    "make-plain": (["make", "--workers", "1", "--min-stops", "12", "--seed", "1"], None),
+    "make-json": (["make", "--workers", "1", "--min-stops", "10", "--seed", "2", "--format", "json"], None),
+    "make-band": (["make", "--workers", "1", "--min-stops", "8", "--max-stops", "9", "--seed", "3", "--size", "9x9"], None),
+    "make-difficulty": (["make", "--workers", "1", "--difficulty", "medium", "--seed", "4"], None),
+    "make-items": (["make", "--workers", "1", "--items", "2", "--min-stops", "6", "--seed", "1"], None),
+    "make-coins": (["make", "--workers", "1", "--coins", "2", "--min-stops", "6", "--seed", "1", "--size", "9x9"], None),
+    "make-teleports": (["make", "--workers", "1", "--teleports", "1", "--min-stops", "6", "--seed", "1"], None),
+    "make-snow": (["make", "--workers", "1", "--snow", "2", "--min-stops", "8", "--seed", "5", "--size", "10x10"], None),
+    "make-choices": (["make", "--workers", "1", "--min-stops", "8", "--min-choices", "12", "--seed", "1", "--size", "10x10"],
                      None),
-    "make-unique-tidy": (["make", "--min-stops", "8", "--unique", "--tidy", "--seed", "1",
+    "make-unique-tidy": (["make", "--workers", "1", "--min-stops", "8", "--unique", "--tidy", "--seed", "1",
                           "--size", "10x10"], None),
-    "make-no-frame": (["make", "--min-stops", "8", "--no-frame", "--size", "8x8", "--seed", "1"], None),
-    "make-template": (["make", "--template", "examples/templates/l-room.txt", "--min-stops", "6",
+    "make-no-frame": (["make", "--workers", "1", "--min-stops", "8", "--no-frame", "--size", "8x8", "--seed", "1"], None),
+    "make-template": (["make", "--workers", "1", "--template", "examples/templates/l-room.txt", "--min-stops", "6",
                        "--seed", "1"], None),
-    "make-floors": (["make", "--template", "examples/templates/two-floors.txt", "--min-stops", "6",
+    "make-floors": (["make", "--workers", "1", "--template", "examples/templates/two-floors.txt", "--min-stops", "6",
                      "--seed", "1"], None),
-    "make-room": (["make", "--size", "9x9", "--door", "8,4", "--door", "0,4", "--door", "4,0",
+    "make-room": (["make", "--workers", "1", "--size", "9x9", "--door", "8,4", "--door", "0,4", "--door", "4,0",
                    "--min-stops", "4", "--seed", "1"], None),
     "make-cpsat": (["make", "--method", "cpsat", "--min-stops", "10", "--seed", "1", "--workers", "1",
                     "--size", "9x9"], None),
-    "make-pack": (["make", "--count", "3", "--curve", "4..8", "--seed", "1", "--size", "9x9",
+    "make-pack": (["make", "--workers", "1", "--count", "3", "--curve", "4..8", "--seed", "1", "--size", "9x9",
                    "--out", "{out}/pack"], "pack"),
-    "make-bad-band": (["make", "--min-stops", "9", "--max-stops", "3"], None),
+    "make-bad-band": (["make", "--workers", "1", "--min-stops", "9", "--max-stops", "3"], None),
     # caves
-    "cave-drawn": (["cave", f"{CAVES}/four-rooms.txt", "--min-stops", "20", "--seed", "1",
+    "cave-drawn": (["cave", "--workers", "1", f"{CAVES}/four-rooms.txt", "--min-stops", "20", "--seed", "1",
                     "--format", "text"], None),
-    "cave-nothing": (["cave", "--rooms", "4", "--keys", "1", "--size", "8x8", "--min-stops", "12",
+    "cave-nothing": (["cave", "--workers", "1", "--rooms", "4", "--keys", "1", "--size", "8x8", "--min-stops", "12",
                       "--seed", "2", "--format", "text"], None),
     # pictures, Tiled, the play page, playtests
     "render-level": (["render", f"{LEVELS}/seed003-hard.txt", "-o", "{out}/level.svg", "--solution"],

@@ -14,23 +14,28 @@ what each item adds to the fewest-moves solution.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
-from typing import TypeVar
 
 import networkx as nx
 import numpy as np
 
+from designer.analysis.along import (
+    RAIL_OPTIONS,
+    Creativity,
+    ItemEffect,
+    Stop,
+    count_fewest_solutions,
+    creativity_of,
+    item_effects,
+    stops_along,
+)
 from designer.analysis.classify import min_stops
-from designer.analysis.solver import Solution, costs_to_goal, moves_out, solve, walk
+from designer.analysis.solver import Solution, costs_to_goal, moves_out, walk
 from designer.core.errors import LevelError
 from designer.core.items import States, state_table
 from designer.core.kernels import reach
-from designer.core.level import ROCK, SNOW, Cell, Level
-from designer.core.rules import DELTAS, DIRECTIONS, trace
-
-#: A node of a move graph: a cell, a state, or any label.
-Node = TypeVar("Node", bound=Hashable)
+from designer.core.level import Cell, Level
+from designer.core.rules import DIRECTIONS, trace
 
 
 def move_graph(level: Level) -> nx.DiGraph:
@@ -43,8 +48,10 @@ def move_graph(level: Level) -> nx.DiGraph:
     graph = nx.DiGraph() if level.plain else nx.MultiDiGraph()
     graph.add_node(label(states.start))
     for letter, starts, ends, lengths in _moves(states, order):
-        graph.add_edges_from((label(u), label(v), {"direction": letter, "length": n})
-                             for u, v, n in zip(starts.tolist(), ends.tolist(), lengths.tolist()))
+        graph.add_edges_from(
+            (label(u), label(v), {"direction": letter, "length": n})
+            for u, v, n in zip(starts.tolist(), ends.tolist(), lengths.tolist())
+        )
     return graph
 
 
@@ -75,62 +82,6 @@ def _flat_graph(states: States, order, plain: bool = True) -> nx.DiGraph:
 
 
 @dataclass(frozen=True)
-class Stop:
-    """One stop along the solution and the other moves open there."""
-
-    cell: Cell
-    move: str  # the solution's move from here
-    remaining: int  # moves left to the goal from here
-    options: int  # other moves open here
-    alternatives: int  # of those, moves that are just as good
-    setbacks: int  # of those, moves that leave the player no closer to the goal
-    traps: int  # of those, moves after which the goal cannot be reached
-
-    def to_dict(self) -> dict:
-        return {
-            "cell": list(self.cell),
-            "move": self.move,
-            "remaining": self.remaining,
-            "options": self.options,
-            "alternatives": self.alternatives,
-            "setbacks": self.setbacks,
-            "traps": self.traps,
-        }
-
-
-@dataclass(frozen=True)
-class Creativity:
-    """The creativity metric C = d / v of Kirillov's "Map Creativity Metric", adapted to ice.
-
-    Mapping (see the README): p = cells slid by the fewest-moves solution (the Sokoban steps);
-    i = its stops (each an interaction with a stopper: rock, wall, snow or goal); t = distinct
-    stoppers it uses (a change of target); I = 2(2t + (i - t))/3; u = rock and snow tiles that
-    touch a playable cell, s = ice cells, g = min(u/s, 1); d = I + (p - i) g; v = cell boredom
-    n' for n playable cells (1 up to 16, 2 at 100, 1 + n/100 beyond), breeds and rules never
-    bored (hero, rock, goal, snow; slide, snow stops) so v = n'; C = d / v.
-    """
-
-    p: int
-    i: int
-    t: int
-    interactions: float  # I
-    units: int  # u
-    empty: int  # s
-    density: float  # g
-    d: float
-    cells: int  # n
-    v: float
-    C: float
-
-    def to_dict(self) -> dict:
-        return {
-            "p": self.p, "i": self.i, "t": self.t, "I": round(self.interactions, 4),
-            "u": self.units, "s": self.empty, "g": round(self.density, 4), "d": round(self.d, 4),
-            "n": self.cells, "v": round(self.v, 4), "C": round(self.C, 4),
-        }
-
-
-@dataclass(frozen=True)
 class Analysis:
     solvability: str  # "unsolvable" | "weak" | "strong"
     reversible: bool
@@ -143,13 +94,19 @@ class Analysis:
     sink_sccs: int  # components with no move out (the goal's is one when solvable)
     remaining: dict[tuple[int, ...], int]  # moves left to the goal from each cell that can reach it
     traps: list[dict] = field(default_factory=list)  # [{"sink": [...], "basin": [...]}]
-    trap_cells: list[tuple[int, ...]] = field(default_factory=list)  # cells that cannot reach the goal
+    trap_cells: list[tuple[int, ...]] = field(
+        default_factory=list
+    )  # cells that cannot reach the goal
     branching: list[Stop] = field(default_factory=list)
     creativity: Creativity | None = None
     solutions: int = 0  # distinct fewest-moves move strings (0 when unsolvable)
     items: list[ItemEffect] = field(default_factory=list)  # a level with items: what each adds
-    portals: list[dict] = field(default_factory=list)  # a level with portals: what each does (``passages``)
-    floors: list[dict] = field(default_factory=list)  # a level with floors: which can be left for good
+    portals: list[dict] = field(
+        default_factory=list
+    )  # a level with portals: what each does (``passages``)
+    floors: list[dict] = field(
+        default_factory=list
+    )  # a level with floors: which can be left for good
 
     @property
     def min_stops(self) -> int | None:
@@ -188,7 +145,8 @@ class Analysis:
             "sink_sccs": self.sink_sccs,
             "trap_cells": [list(c) for c in self.trap_cells],
             "traps": [
-                {"sink": [list(c) for c in t["sink"]], "basin": [list(c) for c in t["basin"]]} for t in self.traps
+                {"sink": [list(c) for c in t["sink"]], "basin": [list(c) for c in t["basin"]]}
+                for t in self.traps
             ],
             "solutions": self.solutions,
             "branching": {
@@ -212,32 +170,6 @@ class Analysis:
         return all(item.adds > 0 for item in self.items)
 
 
-@dataclass(frozen=True)
-class ItemEffect:
-    """One item of a level: its cell, the move of the printed solution that takes it, and how many
-    moves it adds (min stops with it, minus min stops without it: 0 when it lies on the way)."""
-
-    cell: Cell
-    taken_at: int
-    adds: int
-
-    def to_dict(self) -> dict:
-        return {"cell": list(self.cell), "taken_at": self.taken_at, "adds": self.adds}
-
-
-def item_effects(level: Level, solution: Solution) -> list[ItemEffect]:
-    """What each item adds to the fewest-moves ``solution`` of ``level`` (see ``ItemEffect``)."""
-    effects = []
-    for k, cell in enumerate(level.items):
-        if level.start == level.goal and len(level.items) == 1:  # a vault's one item: without it, no way at all
-            effects.append(ItemEffect(cell, solution.taken[k], solution.stops))
-            continue
-        without = solve(level.replace(items=level.items[:k] + level.items[k + 1:]))
-        assert without is not None  # fewer items: the same way still finishes
-        effects.append(ItemEffect(cell, solution.taken[k], solution.stops - without.stops))
-    return effects
-
-
 def is_solvable(level: Level) -> bool:
     """Whether the goal can be reached from the start (breadth-first over the slide table, or the
     states with items; the tests check it against the networkx move graph and a naive search)."""
@@ -256,9 +188,11 @@ def analyze(level: Level) -> Analysis:
     states, order = _table(level)
     moves = int(np.count_nonzero(states.dest[:, order[order != states.goal]] >= 0))
     if moves > MAX_ANALYZED_MOVES:
-        raise LevelError(f"the level has {moves:,} moves between {len(order):,} resting "
-                         f"{'states' if level.items else 'cells'}: analyze takes at most {MAX_ANALYZED_MOVES:,} "
-                         "(about 500 MB); solve finds its solution")
+        raise LevelError(
+            f"the level has {moves:,} moves between {len(order):,} resting "
+            f"{'states' if level.items else 'cells'}: analyze takes at most {MAX_ANALYZED_MOVES:,} "
+            "(about 500 MB); solve finds its solution"
+        )
     start, goal = states.start, states.goal
     # The solutions first, each cost table dropped once walked: on a 1000x1000 level the
     # searches' peaks and the graph's size then never add up.
@@ -267,7 +201,9 @@ def analyze(level: Level) -> Analysis:
     distance_solution = walk(states, costs_to_goal(states, "distance", order))
     remaining = by_moves.primary if solution else {}  # moves left to the goal, by state
     del by_moves
-    graph = _flat_graph(states, order, level.plain)  # state numbers inside; cells (or labelled states) in what is returned
+    graph = _flat_graph(
+        states, order, level.plain
+    )  # state numbers inside; cells (or labelled states) in what is returned
     cells = states.label
     solvable = goal in graph
     can_reach_goal = (nx.ancestors(graph, goal) | {goal}) if solvable else set()
@@ -279,14 +215,17 @@ def analyze(level: Level) -> Analysis:
         solvability = "weak"
     reversible = solvable and is_solvable(level.swapped())
 
-    components = sorted((sorted(c) for c in nx.strongly_connected_components(graph)), key=lambda c: (-len(c), c))
+    components = sorted(
+        (sorted(c) for c in nx.strongly_connected_components(graph)), key=lambda c: (-len(c), c)
+    )
     condensation = nx.condensation(graph, scc=[set(c) for c in components])
     sinks = [k for k in condensation if condensation.out_degree(k) == 0]
     # A component reaches the goal whole or not at all, and whatever reaches a trap's sink without
     # reaching the goal passes through trap components only: the basins are found in their
     # subgraph, never in the (often huge) components that lead to the goal.
-    trapped = condensation.subgraph(k for k in condensation if condensation.nodes[k]["members"].isdisjoint(
-        can_reach_goal))
+    trapped = condensation.subgraph(
+        k for k in condensation if condensation.nodes[k]["members"].isdisjoint(can_reach_goal)
+    )
     traps = []
     for k in sinks:
         members = sorted(condensation.nodes[k]["members"])
@@ -295,12 +234,14 @@ def analyze(level: Level) -> Analysis:
         basin = set(members)
         for j in nx.ancestors(trapped, k):
             basin |= condensation.nodes[j]["members"]
-        traps.append({"sink": [cells(i) for i in members], "basin": [cells(i) for i in sorted(basin)]})
+        traps.append(
+            {"sink": [cells(i) for i in members], "basin": [cells(i) for i in sorted(basin)]}
+        )
     trap_cells = [cells(i) for i in sorted(set(graph.nodes) - can_reach_goal)]
     del condensation, trapped
 
-    branching = _branching(states, graph, solution, remaining) if solution else []
-    creativity = _creativity(level, solution) if solution else None
+    branching = stops_along(states, graph, solution, remaining) if solution else []
+    creativity = creativity_of(level, solution) if solution else None
     items = item_effects(level, solution) if solution and level.items else []
     solutions = count_fewest_solutions(graph, start, goal, remaining) if solution else 0
     portals, floors = passages(level, states, graph, components) if not level.plain else ([], [])
@@ -325,8 +266,9 @@ def analyze(level: Level) -> Analysis:
     )
 
 
-def passages(level: Level, states: States, graph: nx.DiGraph, components: list[list[int]]
-             ) -> tuple[list[dict], list[dict]]:
+def passages(
+    level: Level, states: States, graph: nx.DiGraph, components: list[list[int]]
+) -> tuple[list[dict], list[dict]]:
     """What the portals and floors of a level do in play, on its move graph (``graph``, over
     state numbers, and its strongly connected ``components``).
 
@@ -339,12 +281,16 @@ def passages(level: Level, states: States, graph: nx.DiGraph, components: list[l
     component = {state: k for k, members in enumerate(components) for state in members}
     target = dict(level.portals)
     through: dict[tuple, list[tuple[int, int]]] = {src: [] for src in target}
-    fell_into: dict[tuple[int, int], Cell | None] = {}  # (cell, direction): the portal its slide falls into
+    fell_into: dict[
+        tuple[int, int], Cell | None
+    ] = {}  # (cell, direction): the portal its slide falls into
 
     def portal_of(cell: int, d: int) -> Cell | None:
         if (cell, d) not in fell_into:  # one trace a slide, whatever items are taken
             slide = trace(level, cell, d, laps=True)
-            fell_into[cell, d] = level.cell(slide.path[-2]) if slide is not None and slide.portal else None
+            fell_into[cell, d] = (
+                level.cell(slide.path[-2]) if slide is not None and slide.portal else None
+            )
         return fell_into[cell, d]
 
     for state in graph.nodes:
@@ -353,134 +299,41 @@ def passages(level: Level, states: States, graph: nx.DiGraph, components: list[l
         for d in range(4):
             after = int(states.dest[d, state])
             src = portal_of(level.index(states.cell(state)), d) if after >= 0 else None
-            if src is not None and states.cell(after) == target[src]:  # not caught by the goal on the way
+            if (
+                src is not None and states.cell(after) == target[src]
+            ):  # not caught by the goal on the way
                 through[src].append((state, after))
     portals = []
     for src, dst in level.portals:
         used = through[src]
-        portals.append({"from": list(src), "to": list(dst), "pair": target.get(dst) == src, "used": bool(used),
-                        "one_way": any(component[a] != component[b] for a, b in used) if used else None})
+        portals.append(
+            {
+                "from": list(src),
+                "to": list(dst),
+                "pair": target.get(dst) == src,
+                "used": bool(used),
+                "one_way": any(component[a] != component[b] for a, b in used) if used else None,
+            }
+        )
     floor_of = {state: level.floor_of(states.cell(state)).name for state in graph.nodes}
     floors = []
     for floor in level.floors:
         on = {state for state, name in floor_of.items() if name == floor.name}
-        back, todo = set(on), list(on)  # every state from which the player can rest on the floor again
+        back, todo = (
+            set(on),
+            list(on),
+        )  # every state from which the player can rest on the floor again
         while todo:
             for before in graph.predecessors(todo.pop()):
                 if before not in back:
                     back.add(before)
                     todo.append(before)
         leaving = [(a, b) for a in on for b in graph.successors(a) if floor_of[b] != floor.name]
-        floors.append({"name": floor.name, "reached": bool(on), "no_return": any(b not in back for _, b in leaving)})
+        floors.append(
+            {
+                "name": floor.name,
+                "reached": bool(on),
+                "no_return": any(b not in back for _, b in leaving),
+            }
+        )
     return portals, floors
-
-
-def count_fewest_solutions(graph: nx.DiGraph, start: Node, goal: Node, remaining: Mapping[Node, int]) -> int:
-    """The number of distinct fewest-moves solutions from ``start``: paths of the move graph on
-    which every move brings the goal one move closer (``remaining``: moves left to the goal from
-    each cell that can reach it). An edge is a move: on plain slides two moves from one cell never
-    end on the same cell; through portals or round a wrapping edge they can, and the graph is a
-    MultiDiGraph whose parallel edges are distinct move strings.
-
-    >>> g = nx.DiGraph([("s", "a"), ("s", "b"), ("a", "g"), ("b", "g"), ("s", "c"), ("c", "a")])
-    >>> count_fewest_solutions(g, "s", "g", {"g": 0, "a": 1, "b": 1, "c": 2, "s": 2})
-    2
-    >>> count_fewest_solutions(nx.MultiDiGraph([("s", "a"), ("s", "a"), ("a", "g")]), "s", "g", {"g": 0, "a": 1, "s": 2})
-    2
-    """
-    if start not in remaining:
-        return 0
-    ways = {goal: 1}
-    for cell in sorted((c for c in remaining if remaining[c] <= remaining[start]), key=remaining.__getitem__):
-        if cell != goal:
-            ways[cell] = sum(ways.get(nxt, 0) for _, nxt in graph.edges(cell)
-                             if remaining.get(nxt) == remaining[cell] - 1)
-    return ways[start]
-
-
-#: A stop with at most this many options besides the solution's move is a rail stop.
-RAIL_OPTIONS = 1
-
-
-def _branching(states: States, graph: nx.DiGraph, solution: Solution, remaining: dict[int, int]) -> list[Stop]:
-    """The stops of ``solution`` on the state-number ``graph`` (``remaining``: moves left, by state)."""
-    stops = []
-    path = [states.start]
-    for letter in solution.moves:
-        path.append(int(states.dest[DIRECTIONS.index(letter), path[-1]]))
-    for here, nxt, letter in zip(path, path[1:], solution.moves):
-        left = remaining[here]
-        alternatives = setbacks = traps = 0
-        taken = False  # the solution's own move; another direction to the same state is an option
-        for _, other in graph.edges(here):
-            if other == nxt and not taken:
-                taken = True
-                continue
-            if other not in remaining:
-                traps += 1
-            elif remaining[other] >= left:
-                setbacks += 1
-            else:
-                alternatives += 1
-        stops.append(Stop(states.cell(here), letter, left, graph.out_degree(here) - 1, alternatives, setbacks, traps))
-    return stops
-
-
-# Kirillov's comfort ranges for cells, read for an ice player (see Creativity).
-CELLS_MIN, CELLS_SENSE = 16, 100
-
-
-def _cell_boredom(n: int) -> float:
-    if n <= CELLS_MIN:
-        return 1.0
-    if n >= CELLS_SENSE:
-        return 1.0 + n / CELLS_SENSE
-    return 1.0 + (n - CELLS_MIN) / (CELLS_SENSE - CELLS_MIN)
-
-
-def _stopper(level: Level, cell: Cell, letter: str, last: bool) -> Cell:
-    """What stopped a slide that ended on ``cell``: the snow tile or the goal (the ``last`` move's:
-    before it, the goal of a level with items may be plain ice) itself, or the rock (or the
-    outside position, for the wall) just beyond it."""
-    if (last and cell == level.goal) or level.terrain[cell] == SNOW:
-        return cell
-    dr, dc = DELTAS[DIRECTIONS.index(letter)]
-    return (cell[0] + dr, cell[1] + dc)
-
-
-def _traced_stopper(level: Level, before: Cell, letter: str, last: bool):
-    """``_stopper`` on a level with portals, floors or wrap-around: the portal fallen into, the
-    snow or goal entered, or (end cell, direction) for the rock or edge beyond the end, which
-    names it as well (wrapped or not)."""
-    d = DIRECTIONS.index(letter)
-    # a move of the solution: one back onto its cell moves all the same when it takes an item
-    slide = trace(level, level.index(before), d, level.index(level.goal) if last else -1, laps=True)
-    assert slide is not None  # a move of the solution slides
-    end = level.cell(slide.path[-1])
-    if slide.portal:
-        return ("portal", level.cell(slide.path[-2]))
-    if (last and end == level.goal) or level.terrain[end] == SNOW:
-        return end
-    return (end, d)
-
-
-def _creativity(level: Level, solution: Solution) -> Creativity:
-    p, i = solution.distance, solution.stops
-    if level.plain:
-        t = len({_stopper(level, cell, m, k == i - 1)
-                 for k, (cell, m) in enumerate(zip(solution.path[1:], solution.moves))})
-    else:
-        t = len({_traced_stopper(level, cell, m, k == i - 1)
-                 for k, (cell, m) in enumerate(zip(solution.path, solution.moves))})
-    interactions = 2 * (2 * t + (i - t)) / 3
-    blocking = level.terrain != 0
-    playable = ~(level.terrain == ROCK)
-    padded = np.pad(playable, 1)
-    touches_play = padded[:-2, 1:-1] | padded[2:, 1:-1] | padded[1:-1, :-2] | padded[1:-1, 2:]
-    units = int(np.count_nonzero(blocking & (touches_play | (level.terrain == SNOW))))
-    empty = int(np.count_nonzero(level.terrain == 0))
-    density = min(units / empty, 1.0) if empty else 1.0
-    d = interactions + (p - i) * density
-    n = int(np.count_nonzero(playable))
-    v = _cell_boredom(n)
-    return Creativity(p, i, t, interactions, units, empty, density, d, n, v, d / v)

@@ -10,7 +10,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import oracle_caves as oracle
 from designer.caves import graph
-from designer.caves.cave import Cave, CaveRoom, Key, Link
+from designer.caves.cave import Cave
+from designer.caves.parts import CaveRoom, Key, Link
 from designer.core.budget import Budget
 from designer.core.errors import LevelError
 

@@ -23,28 +23,36 @@ True
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any, cast
 
+from designer.caves.parts import (
+    KINDS,
+    ROOM_NAME,
+    ROW_CHARS,
+    CaveRoom,
+    Door,
+    Key,
+    Link,
+    door_text,
+    json_cell,
+    json_list,
+    json_object,
+    json_rows,
+    json_text,
+    json_whole,
+    parse_cell,
+    parse_door,
+    parse_link,
+    room_head,
+)
 from designer.core.errors import LevelError
-from designer.core.level import COIN_CHAR, DOOR_CHARS, ITEM_CHAR, Cell
+from designer.core.level import Cell
 from designer.core.limits import MAX_COINS, MAX_DESIGN_SIDE, MAX_KEYS, MAX_ROOMS
 from designer.core.room import Room
 
 FORMAT = "ice-cave"
 VERSION = 1
-#: Link kinds: the two-way ones, then the one-way hole.
-KINDS = ("door", "ladder", "hole")
-FREE = "?"
-_NAME = re.compile(r"[A-Za-z0-9_-]{1,32}")
-_ROW = set("#._" + DOOR_CHARS + ITEM_CHAR + COIN_CHAR + FREE)
-Door = tuple[str, int]  # (room name, door number)
-
-
-def door_text(door: Door) -> str:
-    return f"{door[0]}:{door[1]}"
 
 
 def door_roles(cave: Cave) -> dict:
@@ -82,114 +90,10 @@ def door_words(cave: Cave) -> dict:
             continue
         step = floor[there[0]] - floor[here[0]]
         way = "down " if step > 0 else "up " if step < 0 else ""
-        said[here] = f"{role.split('_')[0]} {way}to {there[0]}" + (f", locked: {lock}" if lock else "")
+        said[here] = f"{role.split('_')[0]} {way}to {there[0]}" + (
+            f", locked: {lock}" if lock else ""
+        )
     return said
-
-
-def parse_door(text: str) -> Door:
-    """'ROOM:N' as a door; LevelError (one line) for anything else."""
-    name, sep, number = text.rpartition(":")
-    if not sep or not _NAME.fullmatch(name) or len(number) != 1 or number not in DOOR_CHARS:
-        raise LevelError(f"a door is ROOM:N (a room's name, a door 1-9), such as hall:2, not {text!r}")
-    return name, int(number)
-
-
-def parse_cell(text: str, what: str) -> Cell:
-    r, sep, c = text.partition(",")
-    if not sep or not (r.isascii() and r.isdigit() and c.isascii() and c.isdigit()) or len(r) > 6 or len(c) > 6:
-        raise LevelError(f"{what} takes R,C (two whole numbers), not {text!r}")
-    return int(r), int(c)
-
-
-@dataclass(frozen=True)
-class CaveRoom:
-    """One room of a cave: its ``name``, its ``rows`` (``?`` marks a free cell: a room still to be
-    designed), where it lies on the floor plan (``at``: row and column in cells, or None) and on
-    which ``floor`` (1 at the top)."""
-
-    name: str
-    rows: tuple[str, ...]
-    at: Cell | None = None
-    floor: int = 1
-
-    @property
-    def free(self) -> bool:
-        """Whether the room still has cells for the designer to fill."""
-        return any(FREE in row for row in self.rows)
-
-    @cached_property
-    def shape(self) -> tuple[int, int]:
-        return len(self.rows), len(self.rows[0])
-
-    @cached_property
-    def doors(self) -> dict[int, Cell]:
-        return {int(ch): (r, c) for r, row in enumerate(self.rows) for c, ch in enumerate(row) if ch in DOOR_CHARS}
-
-    @cached_property
-    def stars(self) -> tuple[Cell, ...]:
-        return tuple((r, c) for r, row in enumerate(self.rows) for c, ch in enumerate(row) if ch == ITEM_CHAR)
-
-    @cached_property
-    def coins(self) -> tuple[Cell, ...]:
-        return tuple((r, c) for r, row in enumerate(self.rows) for c, ch in enumerate(row) if ch == COIN_CHAR)
-
-    @cached_property
-    def room(self) -> Room:
-        """The room itself (its free cells read as ice, for a room still to design), its keys
-        as items."""
-        return Room.from_rows([row.replace(FREE, ".") for row in self.rows])
-
-    @cached_property
-    def plain(self) -> Room:
-        """The room as its routes are read in a cave: its keys are ice (a key opens locks, and
-        never closes the room's doors as an item does). A vault's keys stay items: its one route
-        runs from its door to them and back."""
-        room = self.room
-        return Room(room.terrain, room.doors) if room.items and not room.vault else room
-
-    def filled(self, room: Room) -> CaveRoom:
-        """This room with its cells as ``room`` has them (a designed room)."""
-        rows = [list(row) for row in room.rows()]
-        for r, c in self.stars:  # the keys where the cave has them
-            rows[r][c] = ITEM_CHAR
-        for r, c in self.coins:  # and its coins
-            rows[r][c] = COIN_CHAR
-        return CaveRoom(self.name, tuple("".join(row) for row in rows), self.at, self.floor)
-
-    def head(self) -> str:
-        at = f" at {self.at[0]},{self.at[1]}" if self.at is not None else ""
-        return f"room {self.name}{at}" + (f" floor {self.floor}" if self.floor != 1 else "")
-
-
-@dataclass(frozen=True)
-class Link:
-    """A link from door ``a`` to door ``b``: a doorway or a ladder (both ways) or a hole (one way,
-    a to b), shut until key ``lock`` is held when it names one."""
-
-    kind: str
-    a: Door
-    b: Door
-    lock: str | None = None
-
-    @property
-    def one_way(self) -> bool:
-        return self.kind == "hole"
-
-    def __str__(self) -> str:
-        return f"{self.kind} {door_text(self.a)} {door_text(self.b)}" + (f" lock {self.lock}" if self.lock else "")
-
-
-@dataclass(frozen=True)
-class Key:
-    """A key: its ``name``, and the ``room`` and ``cell`` (the room's own row and column) of the
-    ``*`` it lies on."""
-
-    name: str
-    room: str
-    cell: Cell
-
-    def __str__(self) -> str:
-        return f"key {self.name} {self.room} {self.cell[0]},{self.cell[1]}"
 
 
 @dataclass(frozen=True)
@@ -231,14 +135,23 @@ class Cave:
         return self.room(door[0]).doors[door[1]]
 
     def but(self, **changes) -> Cave:
-        values = {"rooms": self.rooms, "links": self.links, "entrance": self.entrance, "exit": self.exit,
-                  "keys": self.keys, **changes}
+        values = {
+            "rooms": self.rooms,
+            "links": self.links,
+            "entrance": self.entrance,
+            "exit": self.exit,
+            "keys": self.keys,
+            **changes,
+        }
         return Cave(**values)
 
     def filled(self, rooms: dict[str, Room]) -> Cave:
         """The cave with the rooms named in ``rooms`` as designed."""
-        return self.but(rooms=tuple(room.filled(rooms[room.name]) if room.name in rooms else room
-                                    for room in self.rooms))
+        return self.but(
+            rooms=tuple(
+                room.filled(rooms[room.name]) if room.name in rooms else room for room in self.rooms
+            )
+        )
 
     # --- text ------------------------------------------------------------------------------
     def lines(self) -> list[str]:
@@ -276,9 +189,9 @@ class Cave:
             try:
                 if word == "room":
                     close()
-                    head, rows = _room_head(rest), []
+                    head, rows = room_head(rest), []
                 elif word in KINDS:
-                    links.append(_link(word, rest))
+                    links.append(parse_link(word, rest))
                 elif word == "key":
                     if len(rest) != 3:
                         raise LevelError("a key line is: key NAME ROOM R,C")
@@ -287,7 +200,7 @@ class Cave:
                     if len(rest) != 1 or word in ends:
                         raise LevelError(f"one {word} line, with one door ROOM:N")
                     ends[word] = parse_door(rest[0])
-                elif set(line) <= _ROW and head is not None:
+                elif set(line) <= ROW_CHARS and head is not None:
                     rows.append(line)
                 else:
                     raise LevelError(f"not a line of a cave: {line[:40]!r}")
@@ -309,11 +222,20 @@ class Cave:
             if room.floor != 1:
                 found["floor"] = room.floor
             rooms.append(found)
-        links = [{"kind": link.kind, "from": door_text(link.a), "to": door_text(link.b),
-                  **({"lock": link.lock} if link.lock else {})} for link in self.links]
+        links = [
+            {
+                "kind": link.kind,
+                "from": door_text(link.a),
+                "to": door_text(link.b),
+                **({"lock": link.lock} if link.lock else {}),
+            }
+            for link in self.links
+        ]
         found = {"format": FORMAT, "version": VERSION, "rooms": rooms, "links": links}
         if self.keys:
-            found["keys"] = [{"name": k.name, "room": k.room, "cell": list(k.cell)} for k in self.keys]
+            found["keys"] = [
+                {"name": k.name, "room": k.room, "cell": list(k.cell)} for k in self.keys
+            ]
         found.update(entrance=door_text(self.entrance), exit=door_text(self.exit))
         return found
 
@@ -322,44 +244,52 @@ class Cave:
         if not isinstance(obj, dict) or obj.get("format") != FORMAT:
             raise LevelError(f'JSON is not a cave: "format" must be {FORMAT!r}')
         if type(obj.get("version")) is not int or obj["version"] != VERSION:
-            raise LevelError(f"unsupported ice-cave version {obj.get('version')!r}: this reader knows version 1")
-        rooms, links, keys = _list(obj, "rooms"), _list(obj, "links"), _list(obj, "keys", True)
+            raise LevelError(
+                f"unsupported ice-cave version {obj.get('version')!r}: this reader knows version 1"
+            )
+        rooms, links, keys = (
+            json_list(obj, "rooms"),
+            json_list(obj, "links"),
+            json_list(obj, "keys", True),
+        )
         try:
-            made = [CaveRoom(_text(room, "name"), tuple(_rows(room)), _json_cell(room.get("at"), True),
-                             _whole(room.get("floor", 1))) for room in map(_object, rooms)]
-            joined = [Link(_text(link, "kind"), parse_door(_text(link, "from")), parse_door(_text(link, "to")),
-                           link.get("lock")) for link in map(_object, links)]
-            held = [Key(_text(key, "name"), _text(key, "room"), cast(Cell, _json_cell(key.get("cell"), False)))
-                    for key in map(_object, keys)]
-            return cls(tuple(made), tuple(joined), parse_door(_text(obj, "entrance")), parse_door(_text(obj, "exit")),
-                       tuple(held))
+            made = [
+                CaveRoom(
+                    json_text(room, "name"),
+                    tuple(json_rows(room)),
+                    json_cell(room.get("at"), True),
+                    json_whole(room.get("floor", 1)),
+                )
+                for room in map(json_object, rooms)
+            ]
+            joined = [
+                Link(
+                    json_text(link, "kind"),
+                    parse_door(json_text(link, "from")),
+                    parse_door(json_text(link, "to")),
+                    link.get("lock"),
+                )
+                for link in map(json_object, links)
+            ]
+            held = [
+                Key(
+                    json_text(key, "name"),
+                    json_text(key, "room"),
+                    cast(Cell, json_cell(key.get("cell"), False)),
+                )
+                for key in map(json_object, keys)
+            ]
+            return cls(
+                tuple(made),
+                tuple(joined),
+                parse_door(json_text(obj, "entrance")),
+                parse_door(json_text(obj, "exit")),
+                tuple(held),
+            )
         except LevelError:
             raise
         except (TypeError, ValueError) as exc:
             raise LevelError(f"JSON cave: {exc}") from None
-
-
-def _room_head(words: list[str]) -> tuple[str, Cell | None, int]:
-    if not words or not _NAME.fullmatch(words[0]):
-        raise LevelError("a room line is: room NAME [at R,C] [floor N] (a name of 1 to 32 letters, digits, _ or -)")
-    at, floor, rest = None, 1, words[1:]
-    while rest:
-        if len(rest) < 2 or rest[0] not in ("at", "floor"):
-            raise LevelError(f"room {words[0]}: after the name come 'at R,C' and 'floor N', not {' '.join(rest)!r}")
-        if rest[0] == "at":
-            at = parse_cell(rest[1], "at")
-        else:
-            if not (rest[1].isascii() and rest[1].isdigit() and 1 <= int(rest[1]) <= 99):
-                raise LevelError(f"floor takes a number 1 to 99, not {rest[1]!r}")
-            floor = int(rest[1])
-        rest = rest[2:]
-    return words[0], at, floor
-
-
-def _link(kind: str, words: list[str]) -> Link:
-    if len(words) not in (2, 4) or (len(words) == 4 and words[2] != "lock"):
-        raise LevelError(f"a link line is: {kind} ROOM:N ROOM:N [lock KEY]")
-    return Link(kind, parse_door(words[0]), parse_door(words[1]), words[3] if len(words) == 4 else None)
 
 
 def _check(cave: Cave) -> None:
@@ -372,18 +302,22 @@ def _check(cave: Cave) -> None:
         twice = next(r.name for r in cave.rooms if sum(o.name == r.name for o in cave.rooms) > 1)
         raise LevelError(f"two rooms named {twice!r}")
     for room in cave.rooms:
-        if not _NAME.fullmatch(room.name):
+        if not ROOM_NAME.fullmatch(room.name):
             raise LevelError(f"room name {room.name!r}: 1 to 32 letters, digits, '_' or '-'")
         if type(room.floor) is not int or not 1 <= room.floor <= 99:
             raise LevelError(f"room {room.name}: floor must be a number 1 to 99")
         if not room.rows or any(len(row) != len(room.rows[0]) for row in room.rows):
             raise LevelError(f"room {room.name}: its rows must be non-empty and equally long")
         if len(room.rows) > MAX_DESIGN_SIDE or len(room.rows[0]) > MAX_DESIGN_SIDE:
-            raise LevelError(f"room {room.name}: {len(room.rows)}x{len(room.rows[0])} is over the largest room, "
-                             f"{MAX_DESIGN_SIDE}x{MAX_DESIGN_SIDE}")
-        bad = next((ch for row in room.rows for ch in row if ch not in _ROW), None)
+            raise LevelError(
+                f"room {room.name}: {len(room.rows)}x{len(room.rows[0])} is over the largest room, "
+                f"{MAX_DESIGN_SIDE}x{MAX_DESIGN_SIDE}"
+            )
+        bad = next((ch for row in room.rows for ch in row if ch not in ROW_CHARS), None)
         if bad is not None:
-            raise LevelError(f"room {room.name}: {bad!r} is not a cave room's character (# . _ 1-9 * $ ?)")
+            raise LevelError(
+                f"room {room.name}: {bad!r} is not a cave room's character (# . _ 1-9 * $ ?)"
+            )
         try:
             _ = room.room  # reading the room checks it
         except LevelError as exc:
@@ -391,22 +325,32 @@ def _check(cave: Cave) -> None:
     if len(cave.keys) > MAX_KEYS:
         raise LevelError(f"{len(cave.keys)} keys: a cave holds at most {MAX_KEYS}")
     if len(cave.coins) > MAX_COINS:  # its full clear takes one bit a coin, as a level's
-        raise LevelError(f"{len(cave.coins)} coins: a cave holds at most {MAX_COINS}, in all its rooms")
+        raise LevelError(
+            f"{len(cave.coins)} coins: a cave holds at most {MAX_COINS}, in all its rooms"
+        )
     names = [key.name for key in cave.keys]
     for key in cave.keys:
-        if not _NAME.fullmatch(key.name) or names.count(key.name) > 1:
-            raise LevelError(f"key {key.name!r}: a key needs a name of its own (letters, digits, _ or -)")
+        if not ROOM_NAME.fullmatch(key.name) or names.count(key.name) > 1:
+            raise LevelError(
+                f"key {key.name!r}: a key needs a name of its own (letters, digits, _ or -)"
+            )
         if key.cell not in cave.room(key.room).stars:
-            raise LevelError(f"key {key.name}: room {key.room} has no * at row {key.cell[0]}, col {key.cell[1]}")
+            raise LevelError(
+                f"key {key.name}: room {key.room} has no * at row {key.cell[0]}, col {key.cell[1]}"
+            )
     placed = {(key.room, key.cell) for key in cave.keys}
     for room in cave.rooms:
         for cell in room.stars:
             if (room.name, cell) not in placed:
-                raise LevelError(f"room {room.name}: the * at row {cell[0]}, col {cell[1]} is no key (a cave's "
-                                 f"items are its keys: name it with key NAME {room.name} {cell[0]},{cell[1]})")
+                raise LevelError(
+                    f"room {room.name}: the * at row {cell[0]}, col {cell[1]} is no key (a cave's "
+                    f"items are its keys: name it with key NAME {room.name} {cell[0]},{cell[1]})"
+                )
     used: dict[Door, str] = {}
     ends = (("entrance", cave.entrance), ("exit", cave.exit))
-    for what, door in [(str(link), d) for link in cave.links for d in (link.a, link.b)] + list(ends):
+    for what, door in [(str(link), d) for link in cave.links for d in (link.a, link.b)] + list(
+        ends
+    ):
         if door[1] not in cave.room(door[0]).doors:
             raise LevelError(f"{what}: room {door[0]} has no door {door[1]}")
         if door in used:
@@ -422,45 +366,6 @@ def _check(cave: Cave) -> None:
     for room in cave.rooms:
         for number in room.doors:
             if (room.name, number) not in used:
-                raise LevelError(f"door {room.name}:{number} leads nowhere: link it, or make it the entrance or exit")
-
-
-def _list(obj: dict, key: str, optional: bool = False) -> list:
-    value = obj.get(key, [] if optional else None)
-    if not isinstance(value, list):
-        raise LevelError(f'JSON cave: "{key}" must be a list')
-    return value
-
-
-def _object(value) -> dict:
-    if not isinstance(value, dict):
-        raise LevelError("JSON cave: every room, link and key is an object")
-    return value
-
-
-def _text(obj: dict, key: str) -> str:
-    value = obj.get(key)
-    if not isinstance(value, str):
-        raise LevelError(f'JSON cave: "{key}" must be a string')
-    return value
-
-
-def _rows(room: dict) -> list[str]:
-    rows = room.get("rows")
-    if not isinstance(rows, list) or not rows or not all(isinstance(row, str) for row in rows):
-        raise LevelError('JSON cave: a room\'s "rows" must be a list of strings')
-    return rows
-
-
-def _whole(value) -> int:
-    if type(value) is not int:
-        raise LevelError("JSON cave: a room's floor must be a whole number")
-    return value
-
-
-def _json_cell(value, optional: bool) -> Cell | None:
-    if value is None and optional:
-        return None
-    if not (isinstance(value, list) and len(value) == 2 and all(type(v) is int and 0 <= v < 10**6 for v in value)):
-        raise LevelError("JSON cave: a cell is [row, col], two whole numbers")
-    return value[0], value[1]
+                raise LevelError(
+                    f"door {room.name}:{number} leads nowhere: link it, or make it the entrance or exit"
+                )

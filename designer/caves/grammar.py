@@ -37,7 +37,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from designer.caves.cave import MAX_KEYS, MAX_ROOMS, Cave, CaveRoom, Key, Link
+from designer.caves.cave import MAX_KEYS, MAX_ROOMS, Cave
+from designer.caves.parts import CaveRoom, Key, Link
 from designer.core.errors import DesignerError
 
 #: The smallest room a cave is drawn with: a main room may have six doors, and a 6x6 room with

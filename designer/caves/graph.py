@@ -23,7 +23,8 @@ from functools import cached_property
 
 import numpy as np
 
-from designer.caves.cave import Cave, Door, Link
+from designer.caves.cave import Cave
+from designer.caves.parts import Door, Link
 from designer.core import kernels
 from designer.core.errors import LevelError
 from designer.core.items import States

@@ -11,7 +11,8 @@ the room it leads to, a lock with its key), and the way through marked.
 
 from __future__ import annotations
 
-from designer.caves.cave import Cave, door_text
+from designer.caves.cave import Cave
+from designer.caves.parts import door_text
 from designer.export.picture import (
     CAPTION_HEIGHT,
     ROUTE_COLOURS,

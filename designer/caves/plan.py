@@ -26,7 +26,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from designer.caves.cave import Cave, Door
+from designer.caves.cave import Cave
+from designer.caves.parts import Door
 from designer.core.errors import LevelError
 
 EXIT = ("", 0)  # the node the exit's passages end in

@@ -24,17 +24,8 @@ import json
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from designer.caves.cave import (
-    KINDS,
-    Cave,
-    CaveRoom,
-    Key,
-    Link,
-    door_roles,
-    door_text,
-    parse_cell,
-    parse_door,
-)
+from designer.caves.cave import Cave, door_roles
+from designer.caves.parts import KINDS, CaveRoom, Key, Link, door_text, parse_cell, parse_door
 from designer.core.errors import LevelError
 
 #: Rows left empty between two floors in the world.

@@ -315,7 +315,8 @@ def draft_view(text: str, reason: str) -> dict:
     import json
     from types import SimpleNamespace
 
-    from designer.caves.cave import CaveRoom, Link, door_words, parse_door
+    from designer.caves.cave import door_words
+    from designer.caves.parts import CaveRoom, Link, parse_door
 
     obj = json.loads(text) if text.lstrip().startswith("{") else {}
 

@@ -36,8 +36,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from designer.core.budget import Budget
-from designer.core.level import Cell
 from designer.core.request import LayoutRequest
+from designer.core.terrain import Cell
 from designer.models.distances import forward_distances
 from designer.models.grid import Grid, stop_literals, tiles
 from designer.models.literals import Lit, Literals

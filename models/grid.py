@@ -3,9 +3,9 @@ and the slides through them (``Grid``), and when a slide stops (``stop_literals`
 
 from __future__ import annotations
 
-from designer.core.level import ROCK, SNOW, Cell
 from designer.core.request import LayoutRequest
 from designer.core.rules import DELTAS  # u, d, l, r
+from designer.core.terrain import ROCK, SNOW, Cell
 from designer.models.literals import Lit, Literals
 from designer.models.loader import cp_model
 

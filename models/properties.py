@@ -3,7 +3,7 @@ moves down a potential."""
 
 from __future__ import annotations
 
-from designer.core.level import Cell
+from designer.core.terrain import Cell
 from designer.models.grid import Grid
 from designer.models.literals import Literals
 

@@ -41,8 +41,9 @@ import numpy as np
 
 from designer.core import explain
 from designer.core.budget import Budget
-from designer.core.level import ICE, ROCK, Cell, Level
+from designer.core.level import Level
 from designer.core.request import LayoutRequest
+from designer.core.terrain import ICE, ROCK, Cell
 
 #: The SAT solver (python-sat's name for CaDiCaL 1.9.5): Glucose and MiniSat were 3-5x slower.
 SOLVER = "cadical195"

@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from designer.core.level import Cell, Level
+from designer.core.level import Level
 from designer.core.request import LayoutRequest
+from designer.core.terrain import Cell
 from designer.models.literals import Lit
 
 if TYPE_CHECKING:  # the model is built elsewhere: reading the symmetries loads no solver

@@ -13,7 +13,8 @@ from designer.search.design import design
 from designer.search.goal import Goal
 from designer.search.stages import anneal_stage, empty_room
 from designer.search.state import Progress, Search
-from designer.core.level import ROCK, Level
+from designer.core.level import Level
+from designer.core.terrain import ROCK
 from designer.core.request import LayoutRequest
 
 FRAMED = LayoutRequest(height=8, width=8, frame=True, min_stops=1, max_rocks=7)

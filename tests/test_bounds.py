@@ -9,7 +9,8 @@ from designer.analysis import bounds
 from designer.analysis.graph import analyze
 from designer.search.result import DesignFailed
 from designer.search.design import design
-from designer.core.level import ICE, ROCK, Level
+from designer.core.level import Level
+from designer.core.terrain import ICE, ROCK
 from designer.core.request import LayoutRequest
 
 

@@ -13,7 +13,8 @@ from designer.search.design import design
 from designer.search.stages import empty_room
 from designer.core.errors import DesignerError
 from designer.formats.level_files import parse_level
-from designer.core.level import ROCK, SNOW, Level
+from designer.core.level import Level
+from designer.core.terrain import ROCK, SNOW
 from designer.core.rules import replay
 from designer.models.cpsat import build_model
 from designer.core.budget import Budget

@@ -12,7 +12,8 @@ from designer.analysis.graph import analyze, move_graph
 from designer.analysis.solver import solve
 from designer.core.errors import LevelError
 from designer.core.items import state_table
-from designer.core.level import ICE, ROCK, SNOW, Level
+from designer.core.level import Level
+from designer.core.terrain import ICE, ROCK, SNOW
 from designer.formats.level_files import dumps, parse_level
 
 

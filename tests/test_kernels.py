@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from conftest import IMPLS, needs_compiled, small_levels
 from designer.analysis.graph import analyze
 from designer.core import kernel_anneal, kernel_search, kernels
-from designer.core.level import ICE, ROCK, SNOW, Level
+from designer.core.level import Level
+from designer.core.terrain import ICE, ROCK, SNOW
 
 NO_ROUTES = np.zeros((0, 4), np.int32)  # a level: no room's routes in a kernel's call
 
@@ -385,7 +386,8 @@ def test_all_reach_goal_agrees_between_kernels_and_with_the_move_graph(terrain, 
 
     from designer.analysis.graph import analyze
     from designer.core.items import state_table
-    from designer.core.level import ICE, Level
+    from designer.core.level import Level
+    from designer.core.terrain import ICE
 
     ice = [tuple(int(v) for v in cell) for cell in np.argwhere(terrain == ICE)]
     if len(ice) < 2 + items:

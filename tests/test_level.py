@@ -4,7 +4,9 @@ from hypothesis import given
 
 from conftest import small_levels
 from designer.core.errors import LevelError
-from designer.core.level import ICE, MAX_SIDE, ROCK, SNOW, Level
+from designer.core.level import Level
+from designer.core.terrain import ICE, ROCK, SNOW
+from designer.core.limits import MAX_SIDE
 
 CANON = "#####G#\n#..._.#\n#S....#\n#######"
 

@@ -13,7 +13,8 @@ from designer.core.budget import Budget
 from designer.search.engines import opengrid
 from designer.search.design import design
 from designer.analysis.classify import classify
-from designer.core.level import ICE, ROCK, Level
+from designer.core.level import Level
+from designer.core.terrain import ICE, ROCK
 from designer.core.request import LayoutRequest
 
 

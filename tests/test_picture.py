@@ -13,7 +13,8 @@ from designer.analysis.graph import analyze
 from designer.cli import main
 from designer.formats.level_files import level_to_json, format_json
 from designer.analysis.stars import Stars
-from designer.core.level import ROCK, SNOW, Level
+from designer.core.level import Level
+from designer.core.terrain import ROCK, SNOW
 
 ROOT = Path(__file__).resolve().parent.parent
 LEVELS = ROOT / "examples" / "levels"

@@ -448,7 +448,8 @@ def test_the_pages_slide_agrees_with_the_library_on_every_cell_of_random_portal_
 
     from designer.core.floors import Floor
     from designer.core.items import state_table
-    from designer.core.level import ICE, ROCK, SNOW, Level
+    from designer.core.level import Level
+    from designer.core.terrain import ICE, ROCK, SNOW
     from designer.export.play import level_entry
     from designer.formats.level_files import LevelFile
 

@@ -9,7 +9,7 @@ import pytest
 import oracle_portals
 from designer.cli import main
 from designer.core.floors import teleport_pairs
-from designer.core.level import ROCK, SNOW
+from designer.core.terrain import ROCK, SNOW
 from designer.formats.level_files import read_level
 
 

@@ -14,7 +14,8 @@ from designer.analysis.graph import analyze
 from designer.analysis.solver import solve
 from designer.core.errors import LevelError
 from designer.core.floors import Floor
-from designer.core.level import ICE, ROCK, SNOW, Level
+from designer.core.level import Level
+from designer.core.terrain import ICE, ROCK, SNOW
 
 TWO_FLOORS = """\
 floor top

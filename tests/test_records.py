@@ -14,7 +14,7 @@ from designer.studies import records as rec
 from designer.analysis.graph import analyze
 from designer.cli import main
 from designer.search.executor import Dask, InProcess
-from designer.core.level import ROCK
+from designer.core.terrain import ROCK
 
 SMALL = rec.record_request(5, 5, False, 3)
 

@@ -9,7 +9,8 @@ from designer.analysis.graph import analyze
 from designer.cli import main
 from designer.search.design import design
 from designer.core.errors import LevelError
-from designer.core.level import ROCK, SNOW, Level
+from designer.core.level import Level
+from designer.core.terrain import ROCK, SNOW
 from designer.formats.template import parse_template
 from designer.core.request import LayoutRequest
 

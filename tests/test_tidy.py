@@ -5,7 +5,8 @@ from conftest import needs_compiled
 
 from designer.analysis.graph import analyze
 from designer.search.design import design
-from designer.core.level import ICE, ROCK, SNOW, Level
+from designer.core.level import Level
+from designer.core.terrain import ICE, ROCK, SNOW
 from designer.analysis.tidy import spare_tiles, tidy
 from designer.core.request import LayoutRequest
 

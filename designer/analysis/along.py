@@ -14,8 +14,9 @@ import numpy as np
 
 from designer.analysis.solver import Solution, solve
 from designer.core.items import States
-from designer.core.level import ROCK, SNOW, Cell, Level
+from designer.core.level import Level
 from designer.core.rules import DELTAS, DIRECTIONS, trace
+from designer.core.terrain import ROCK, SNOW, Cell
 
 #: A node of a move graph: a cell, a state, or any label.
 Node = TypeVar("Node", bound=Hashable)

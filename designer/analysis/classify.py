@@ -16,7 +16,8 @@ import numpy as np
 
 from designer.core import kernels
 from designer.core.items import States, state_table
-from designer.core.level import CLASS_NAMES, STRONG, UNSOLVABLE, WEAK, Level
+from designer.core.level import Level
+from designer.core.terrain import CLASS_NAMES, STRONG, UNSOLVABLE, WEAK
 
 __all__ = [
     "CLASS_NAMES",

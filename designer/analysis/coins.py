@@ -17,7 +17,8 @@ import numpy as np
 from designer.analysis.tour import MAX_STATES, FullClear, Seen, full_clear
 from designer.analysis.tour_tables import INF, OutOfTime, predecessors, slide_moves, step, walk_back
 from designer.core.budget import Budget
-from designer.core.level import Cell, Level
+from designer.core.level import Level
+from designer.core.terrain import Cell
 
 
 @dataclass(frozen=True)

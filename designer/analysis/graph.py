@@ -34,8 +34,9 @@ from designer.analysis.solver import Solution, costs_to_goal, moves_out, walk
 from designer.core.errors import LevelError
 from designer.core.items import States, state_table
 from designer.core.kernels import reach
-from designer.core.level import Cell, Level
+from designer.core.level import Level
 from designer.core.rules import DIRECTIONS, trace
+from designer.core.terrain import Cell
 
 
 def move_graph(level: Level) -> nx.DiGraph:

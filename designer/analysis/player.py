@@ -48,9 +48,10 @@ import numpy as np
 
 from designer.core.errors import DesignerError, LevelError
 from designer.core.items import States, state_table
-from designer.core.level import Cell, Level
+from designer.core.level import Level
 from designer.core.limits import PLAYER_RANGE
 from designer.core.rules import NO_MOVE
+from designer.core.terrain import Cell
 
 #: The opposite of each direction (u, d, l, r): the move back.
 OPPOSITE = np.array([1, 0, 3, 2])

@@ -21,8 +21,9 @@ import numpy as np
 
 from designer.core.items import States, state_table, taken_along
 from designer.core.kernels import reach
-from designer.core.level import Cell, Level
+from designer.core.level import Level
 from designer.core.rules import DIRECTIONS
+from designer.core.terrain import Cell
 
 ORDERS = ("moves", "distance")
 

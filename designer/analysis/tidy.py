@@ -19,9 +19,10 @@ from __future__ import annotations
 import numpy as np
 
 from designer.analysis.classify import classify, classify_batch, items_matter
-from designer.core.level import ICE, ROCK, SNOW, Level
+from designer.core.level import Level
 from designer.core.request import LayoutRequest
 from designer.core.space import LayoutSpace
+from designer.core.terrain import ICE, ROCK, SNOW
 
 
 def placed_tiles(request: LayoutRequest, level: Level) -> list[tuple[int, int]]:

@@ -53,9 +53,10 @@ from designer.analysis.tour_tables import (
     step,
 )
 from designer.core.budget import Budget
-from designer.core.level import Cell, Level
+from designer.core.level import Level
 from designer.core.limits import FULL_CLEAR_STATES
 from designer.core.rules import DIRECTIONS
+from designer.core.terrain import Cell
 
 #: How many states the proof keeps at most (the table's: ``designer.core.limits``).
 MAX_STATES = FULL_CLEAR_STATES

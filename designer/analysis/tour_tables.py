@@ -18,8 +18,9 @@ from typing import Any
 import numpy as np
 
 from designer.core.budget import Budget
-from designer.core.level import ROCK, Cell, Level
+from designer.core.level import Level
 from designer.core.rules import portal_index, trace
+from designer.core.terrain import ROCK, Cell
 
 #: Out of reach: a bound or a distance no way makes.
 INF = 1 << 30

@@ -22,9 +22,10 @@ from designer.analysis.graph import Analysis, analyze
 from designer.analysis.routes import RoomAnalysis, RouteAnalysis, analyze_routes
 from designer.analysis.tidy import is_tidy
 from designer.core.errors import LevelError
-from designer.core.level import ROCK, SNOW, Level
+from designer.core.level import Level
 from designer.core.request import LayoutRequest
 from designer.core.room import Room
+from designer.core.terrain import ROCK, SNOW
 
 
 def failure(

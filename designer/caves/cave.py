@@ -47,9 +47,9 @@ from designer.caves.parts import (
     room_head,
 )
 from designer.core.errors import LevelError
-from designer.core.level import Cell
 from designer.core.limits import MAX_COINS, MAX_DESIGN_SIDE, MAX_KEYS, MAX_ROOMS
 from designer.core.room import Room
+from designer.core.terrain import Cell
 
 FORMAT = "ice-cave"
 VERSION = 1

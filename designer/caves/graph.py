@@ -28,8 +28,9 @@ from designer.caves.parts import Door, Link
 from designer.core import kernels
 from designer.core.errors import LevelError
 from designer.core.items import States
-from designer.core.level import ROCK, Cell, Level
+from designer.core.level import Level
 from designer.core.rules import DELTAS, NO_MOVE, traced_table
+from designer.core.terrain import ROCK, Cell
 
 
 @dataclass(frozen=True, eq=False)

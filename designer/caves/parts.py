@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from designer.core.errors import LevelError
-from designer.core.level import COIN_CHAR, DOOR_CHARS, ITEM_CHAR, Cell
 from designer.core.room import Room
+from designer.core.terrain import COIN_CHAR, DOOR_CHARS, ITEM_CHAR, Cell
 
 #: Link kinds: the two-way ones, then the one-way hole.
 KINDS = ("door", "ladder", "hole")

@@ -196,7 +196,7 @@ def parse_size(text: str) -> tuple[int, int]:
 
 def framed_size(text: str) -> tuple[int, int]:
     """A size for random framed levels: HxW, at least 3x3, within the level limits."""
-    from designer.core.level import check_size
+    from designer.core.text_forms import check_size
 
     h, w = parse_size(text)
     if h < 3 or w < 3:

@@ -14,7 +14,7 @@ from itertools import combinations
 
 import numpy as np
 
-from designer.core.level import ROCK, SNOW, STRONG, UNSOLVABLE, WEAK
+from designer.core.terrain import ROCK, SNOW, STRONG, UNSOLVABLE, WEAK
 
 
 def _slide_left(rock: np.ndarray, stops_on: np.ndarray) -> np.ndarray:

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from designer.core.errors import LevelError
-from designer.core.level import Cell, Level
+from designer.core.level import Level
 from designer.core.rules import (
     DELTAS,
     NO_MOVE,
@@ -39,6 +39,7 @@ from designer.core.rules import (
     terrain_slide_table,
     trace,
 )
+from designer.core.terrain import Cell
 
 #: The most states a level with items may have (cells x 2 ** items): about 100 MB of tables.
 MAX_STATES = 2_000_000

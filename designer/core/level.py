@@ -15,128 +15,21 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from designer.core.errors import LevelError
-from designer.core.limits import MAX_CELLS, MAX_COINS, MAX_ITEMS, MAX_SIDE  # noqa: F401  (their owner)
+from designer.core.grid import Grid
+from designer.core.limits import MAX_COINS, MAX_ITEMS
+from designer.core.terrain import COIN_CHAR, ICE, ITEM_CHAR, ROCK, SNOW, Cell
+from designer.core.text_forms import (
+    CANONICAL,
+    DIALECTS,
+    Dialect,
+    detect_dialect,
+    extended_parts,
+    scan_rows,
+    trim_lines,
+)
 
 if TYPE_CHECKING:  # loaded only for a level with floors or portals (start-up of the plain commands)
     from designer.core.floors import Floor
-
-# Terrain codes. Start and goal are positions on ice, not terrain of their own.
-ICE, ROCK, SNOW = 0, 1, 2
-#: Solvability class codes, as the kernels return them, and their names.
-UNSOLVABLE, WEAK, STRONG = 0, 1, 2
-CLASS_NAMES = ("unsolvable", "weak", "strong")
-
-#: The character of an item, and of a coin, in every dialect (no dialect spells a tile with them).
-#: How many a level holds, and its size, are the table's (``designer.core.limits``).
-ITEM_CHAR, COIN_CHAR = "*", "$"
-
-Cell = tuple[int, int]
-
-
-@dataclass(frozen=True)
-class Dialect:
-    """One ASCII spelling of the five tiles."""
-
-    name: str
-    rock: str  # every character that means rock
-    ice: str
-    snow: str  # empty when the dialect has no snow
-    start: str
-    goal: str
-    keeps_spaces: bool  # spaces are tiles (kata-style ice), so lines are not stripped
-
-    def tile_of(self, ch: str) -> str | None:
-        """Return 'rock', 'ice', 'snow', 'start' or 'goal' for a character, or None."""
-        for kind in ("rock", "ice", "snow", "start", "goal"):
-            if ch in getattr(self, kind):
-                return kind
-        return None
-
-
-CANONICAL = Dialect("canonical", rock="#", ice=".", snow="_", start="S", goal="G", keeps_spaces=False)
-SEED = Dialect("seed-style", rock="O0", ice=".", snow="", start="s", goal="e", keeps_spaces=False)
-KATA = Dialect("kata-style", rock="#", ice=" ", snow="x", start="S", goal="E", keeps_spaces=True)
-DIALECTS = {d.name: d for d in (CANONICAL, SEED, KATA)}
-
-_TERRAIN_CODE = {"rock": ROCK, "ice": ICE, "snow": SNOW, "start": ICE, "goal": ICE}
-
-
-class Grid:
-    """The shape of a grid of ``terrain``: what a level and a room (``designer.core.room``) share."""
-
-    terrain: np.ndarray
-
-    def rows(self) -> list[str]:
-        """The grid's rows in the text form (a level and a room each write their own)."""
-        raise NotImplementedError
-
-    @property
-    def height(self) -> int:
-        return int(self.terrain.shape[0])
-
-    @property
-    def width(self) -> int:
-        return int(self.terrain.shape[1])
-
-    @property
-    def shape(self) -> tuple[int, int]:
-        return self.height, self.width
-
-    # --- floors and portals (designer.core.floors); a level's and a room's alike --------------
-    portals: tuple = ()
-    floors: tuple = ()
-
-    @property
-    def plain(self) -> bool:
-        """No portals, one grid, no wrap-around: the rules and every table are the classic ones."""
-        return not self.portals and not self.floors
-
-    def floor_list(self) -> tuple[Floor, ...]:
-        """The level's floors; a plain level's one grid is an unnamed floor."""
-        from designer.core.floors import Floor
-
-        return self.floors or (Floor("", 0, self.height, self.width),)
-
-    def floor_of(self, cell: Cell) -> Floor:
-        """The floor a cell lies on."""
-        for floor in self.floor_list():
-            if floor.holds(cell):
-                return floor
-        raise LevelError(f"cell ({cell[0]}, {cell[1]}) lies on no floor")
-
-    def where(self, cell: Cell) -> str:
-        """A cell as a person reads it: ``(r, c)``, or ``NAME (r, c)`` on a named floor, r counted
-        from that floor's top row."""
-        floor = self.floor_of(cell)
-        r, c = floor.local(cell)
-        return f"{floor.name} ({r}, {c})" if floor.name else f"({r}, {c})"
-
-    def text_lines(self) -> list[str]:
-        """The text form's lines: the rows, and for a level (or room) with floors, wrap-around or
-        portals, the lines that say so (``designer.core.floors``)."""
-        if self.plain:
-            return self.rows()
-        from designer.core.floors import link_lines, mark_cells
-
-        rows, lines = self.rows(), []
-        floors = self.floor_list()
-        for floor in floors:
-            if floor.name:
-                lines.append(f"floor {floor.name}" + (f" wrap {floor.wrap}" if floor.wrap else ""))
-            elif floor.wrap:
-                lines.append(f"wrap {floor.wrap}")
-            lines.extend(row[:floor.width] for row in rows[floor.top:floor.top + floor.height])
-        if self.portals:
-            lines.extend(link_lines(self.portals, mark_cells(self.portals)))
-        return lines
-
-    def _mark_portals(self, chars: np.ndarray) -> None:
-        """Draw each portal and target by its letter into ``chars`` (the canonical characters)."""
-        if self.portals:
-            from designer.core.floors import mark_cells
-
-            for cell, mark in mark_cells(self.portals).items():
-                chars[cell] = mark
 
 
 @dataclass(frozen=True, eq=False)
@@ -167,13 +60,19 @@ class Level(Grid):
         object.__setattr__(self, "goal", goal)
         for name, (r, c) in (("start", start), ("goal", goal)):
             if not (0 <= r < self.height and 0 <= c < self.width):
-                raise LevelError(f"{name} ({r}, {c}) lies outside the {self.height}x{self.width} grid")
+                raise LevelError(
+                    f"{name} ({r}, {c}) lies outside the {self.height}x{self.width} grid"
+                )
             if terrain[r, c] != ICE:
                 raise LevelError(f"{name} ({r}, {c}) must be on an ice cell")
-        if start == goal and not self.items:  # with items: a vault's route, out to take them all and back
+        if (
+            start == goal and not self.items
+        ):  # with items: a vault's route, out to take them all and back
             raise LevelError(f"start and goal are the same cell ({start[0]}, {start[1]})")
         object.__setattr__(self, "items", check_items(terrain, self.items, (start, goal)))
-        object.__setattr__(self, "coins", check_items(terrain, self.coins, (start, goal, *self.items), "coin"))
+        object.__setattr__(
+            self, "coins", check_items(terrain, self.coins, (start, goal, *self.items), "coin")
+        )
         floors = tuple(self.floors)
         if len(floors) == 1 and not floors[0].name and not floors[0].wrap:
             floors = ()  # one unnamed grid that does not wrap: the plain level
@@ -217,10 +116,27 @@ class Level(Grid):
 
     def swapped(self) -> Level:
         """The same grid with start and goal exchanged (the reverse level), items, portals and all."""
-        return Level(self.terrain, self.goal, self.start, self.dialect, self.items, self.portals, self.floors, self.coins)
+        return Level(
+            self.terrain,
+            self.goal,
+            self.start,
+            self.dialect,
+            self.items,
+            self.portals,
+            self.floors,
+            self.coins,
+        )
 
-    def replace(self, *, terrain=None, start: Cell | None = None, goal: Cell | None = None,
-                items: tuple[Cell, ...] | None = None, portals=None, coins: tuple[Cell, ...] | None = None) -> Level:
+    def replace(
+        self,
+        *,
+        terrain=None,
+        start: Cell | None = None,
+        goal: Cell | None = None,
+        items: tuple[Cell, ...] | None = None,
+        portals=None,
+        coins: tuple[Cell, ...] | None = None,
+    ) -> Level:
         return Level(
             self.terrain if terrain is None else terrain,
             self.start if start is None else start,
@@ -282,7 +198,9 @@ class Level(Grid):
 
         if is_extended(lines):
             if dialect not in (None, "canonical"):
-                raise LevelError("floors, wrap-around and portals are written in the canonical dialect only")
+                raise LevelError(
+                    "floors, wrap-around and portals are written in the canonical dialect only"
+                )
             return _parse_extended(text)
         chosen = DIALECTS[dialect] if dialect else detect_dialect(lines)
         return _parse_rows(trim_lines(lines, chosen), chosen)
@@ -301,15 +219,21 @@ def check_portals(level: Level, terrain: np.ndarray, portals) -> tuple[tuple[Cel
         if terrain[src] != ICE:
             raise LevelError(f"portal ({src[0]}, {src[1]}) must be on an ice cell")
         if src in (level.start, level.goal) or src in level.items or src in level.coins:
-            raise LevelError(f"portal ({src[0]}, {src[1]}) lies on the start, the goal, an item or a coin")
+            raise LevelError(
+                f"portal ({src[0]}, {src[1]}) lies on the start, the goal, an item or a coin"
+            )
         if src in sources:
             raise LevelError(f"portal ({src[0]}, {src[1]}) is given two targets")
         sources.add(src)
         if dst in (level.start, level.goal) or dst in level.items or dst in level.coins:
-            raise LevelError(f"portal ({src[0]}, {src[1]}) leads onto the start, the goal, an item or a coin "
-                             f"at ({dst[0]}, {dst[1]})")
+            raise LevelError(
+                f"portal ({src[0]}, {src[1]}) leads onto the start, the goal, an item or a coin "
+                f"at ({dst[0]}, {dst[1]})"
+            )
         if terrain[dst] != ICE:
-            raise LevelError(f"portal ({src[0]}, {src[1]}) leads off the ice, to ({dst[0]}, {dst[1]})")
+            raise LevelError(
+                f"portal ({src[0]}, {src[1]}) leads off the ice, to ({dst[0]}, {dst[1]})"
+            )
         if dst == src:
             raise LevelError(f"portal ({src[0]}, {src[1]}) leads to itself")
     if found:
@@ -335,7 +259,10 @@ def check_items(terrain: np.ndarray, items, ends, what: str = "item") -> tuple[C
         if terrain[r, c] != ICE:
             raise LevelError(f"{what} ({r}, {c}) must be on an ice cell")
         if (r, c) in ends:
-            raise LevelError(f"{what} ({r}, {c}) lies on an end of the level" + (" or an item" if what == "coin" else ""))
+            raise LevelError(
+                f"{what} ({r}, {c}) lies on an end of the level"
+                + (" or an item" if what == "coin" else "")
+            )
         if k and cells[k - 1] == (r, c):
             raise LevelError(f"two {what}s on ({r}, {c})")
     return cells
@@ -354,127 +281,13 @@ def is_framed(terrain: np.ndarray, gaps) -> bool:
     return bool(rock[border].all())
 
 
-def detect_dialect(lines: list[str]) -> Dialect:
-    """Pick the dialect from the goal character, the one tile every dialect spells differently."""
-    text = "".join(lines)
-    seen = [d for d in (CANONICAL, SEED, KATA) if d.goal in text]
-    if len(seen) == 1:
-        return seen[0]
-    if not text.strip():
-        raise LevelError("empty input: no level found")
-    if not seen:
-        raise LevelError("no goal: expected one 'G' (or 'e' seed-style, 'E' kata-style)")
-    names = [f"'{d.goal}' ({d.name})" for d in seen]
-    listed = ", ".join(names[:-1]) + " and " + names[-1]
-    raise LevelError(f"mixed dialects: goal characters {listed} {'both' if len(seen) == 2 else 'all'} appear")
-
-
-def trim_lines(lines: list[str], dialect: Dialect) -> list[str]:
-    """Drop blank lines around the level; strip surrounding spaces unless spaces are ice.
-
-    Where spaces are ice (kata-style), a first or last line of spaces is a row of ice when it is
-    as wide as the level's other rows, and padding (dropped) when it is not.
-    """
-    if dialect.keeps_spaces:
-        lines = [line.rstrip("\t") for line in lines]
-    else:
-        lines = [line.strip() for line in lines]
-    inked = [k for k, line in enumerate(lines) if line.strip()]
-    if not inked:
-        return []
-    first, last = inked[0], inked[-1]
-    if dialect.keeps_spaces:
-        width = len(lines[first])
-        while first > 0 and lines[first - 1] and len(lines[first - 1]) == width:
-            first -= 1
-        while last + 1 < len(lines) and lines[last + 1] and len(lines[last + 1]) == width:
-            last += 1
-    return lines[first:last + 1]
-
-
-def check_size(height: int, width: int) -> None:
-    """Refuse (LevelError, one line) a level larger than MAX_SIDE a side or MAX_CELLS cells."""
-    if height > MAX_SIDE or width > MAX_SIDE or height * width > MAX_CELLS:
-        raise LevelError(
-            f"level of {height}x{width} is too large: at most {MAX_SIDE} rows, "
-            f"{MAX_SIDE} columns and {MAX_CELLS:,} cells"
-        )
-
-
-#: The characters of a room's doors (``designer.core.room``), in every dialect: door 1 to door 9.
-DOOR_CHARS = "123456789"
-
-
-def scan_rows(rows: list[str], dialect: Dialect, items: list[Cell] | None = None, coins: list[Cell] | None = None
-              ) -> tuple[np.ndarray, list[Cell], list[Cell], dict[int, list[Cell]]]:
-    """The terrain of rows in a dialect, with the cells of its start and goal characters and of
-    each door digit (doors are ice); LevelError (one line) for anything else. An item (``*``)
-    or a coin (``$``), on ice, is appended to ``items`` or ``coins`` when a list is given, and
-    refused otherwise."""
-    if not rows:
-        raise LevelError("empty input: no level found")
-    height, width = len(rows), len(rows[0])
-    check_size(height, width)
-    terrain = np.zeros((height, width), dtype=np.uint8)
-    starts: list[Cell] = []
-    goals: list[Cell] = []
-    doors: dict[int, list[Cell]] = {}
-    for r, row in enumerate(rows):
-        if len(row) != width:
-            raise LevelError(f"ragged rows: row {r} has {len(row)} characters, row 0 has {width}")
-        for c, ch in enumerate(row):
-            kind = dialect.tile_of(ch)
-            if kind is None:
-                if ch in DOOR_CHARS:
-                    doors.setdefault(int(ch), []).append((r, c))
-                    continue  # a door is ice
-                found = items if ch == ITEM_CHAR else coins if ch == COIN_CHAR else None
-                if found is not None:  # an item or a coin lies on ice
-                    found.append((r, c))
-                    continue
-                raise LevelError(f"unknown character {ch!r} at row {r}, col {c} ({dialect.name} level)")
-            terrain[r, c] = _TERRAIN_CODE[kind]
-            if kind == "start":
-                starts.append((r, c))
-            elif kind == "goal":
-                goals.append((r, c))
-    return terrain, starts, goals, doors
-
-
-def extended_parts(text: str) -> tuple[list[str], tuple[Floor, ...], tuple]:
-    """The extended text form (``designer.core.floors``) of a level or a room: its sheet's rows in
-    the canonical dialect (each portal and target mark read as ice), its floors and its portals.
-    LevelError (one line) for anything malformed."""
-    from designer.core.floors import MARKS, parse_text, resolve_links
-
-    sheet, floors, links = parse_text(text)
-    if not any(CANONICAL.goal in row or ch in row for row in sheet for ch in DOOR_CHARS):
-        raise LevelError("floors, wrap-around and portals are written in the canonical dialect (# rock, . ice, _ snow, "
-                         "S start, G goal, or doors 1-9): no 'G' here")
-    marks: dict[str, Cell] = {}
-    plain_rows = []
-    for r, row in enumerate(sheet):
-        chars = list(row)
-        for c, ch in enumerate(row):
-            if ch in MARKS:
-                if ch in marks:
-                    raise LevelError(f"mark {ch!r} drawn twice: at ({marks[ch][0]}, {marks[ch][1]}) and ({r}, {c}); "
-                                     "each portal and target has a letter of its own")
-                marks[ch] = (r, c)
-                chars[c] = "."
-        plain_rows.append("".join(chars))
-    for floor in floors:
-        for row in plain_rows[floor.top:floor.top + floor.height]:
-            if row[floor.width:].strip("#"):
-                raise LevelError(f"floor {floor.name!r} is {floor.width} wide; nothing lies beyond")
-    return plain_rows, tuple(floors), resolve_links(marks, links)
-
-
 def _parse_extended(text: str) -> Level:
     """A level in the extended text form (``designer.core.floors``): floors, wrap and portals."""
     rows, floors, portals = extended_parts(text)
     flat = _parse_rows(rows, CANONICAL)
-    return Level(flat.terrain, flat.start, flat.goal, "canonical", flat.items, portals, floors, flat.coins)
+    return Level(
+        flat.terrain, flat.start, flat.goal, "canonical", flat.items, portals, floors, flat.coins
+    )
 
 
 def _parse_rows(rows: list[str], dialect: Dialect) -> Level:
@@ -483,13 +296,17 @@ def _parse_rows(rows: list[str], dialect: Dialect) -> Level:
     terrain, starts, goals, doors = scan_rows(rows, dialect, items, coins)
     if doors:
         number, (r, c) = min(doors), doors[min(doors)][0]
-        raise LevelError(f"a door ({number!r} at row {r}, col {c}) in a level with one start and one goal: "
-                         f"a room marks its doors 1-9 and no {dialect.start!r} or {dialect.goal!r}")
+        raise LevelError(
+            f"a door ({number!r} at row {r}, col {c}) in a level with one start and one goal: "
+            f"a room marks its doors 1-9 and no {dialect.start!r} or {dialect.goal!r}"
+        )
     for name, found in (("start", starts), ("goal", goals)):
         char = dialect.start if name == "start" else dialect.goal
         if not found:
             raise LevelError(f"no {name}: expected one {char!r}")
         if len(found) > 1:
             (r0, c0), (r1, c1) = found[0], found[1]
-            raise LevelError(f"{len(found)} {name}s: {char!r} at row {r0}, col {c0} and at row {r1}, col {c1}")
+            raise LevelError(
+                f"{len(found)} {name}s: {char!r} at row {r0}, col {c0} and at row {r1}, col {c1}"
+            )
     return Level(terrain, starts[0], goals[0], dialect.name, tuple(items), coins=tuple(coins))

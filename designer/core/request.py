@@ -14,8 +14,8 @@ from functools import cached_property
 
 from designer.core.bands import RouteBand
 from designer.core.errors import DesignerError
-from designer.core.level import COIN_CHAR, DOOR_CHARS, ICE, ITEM_CHAR, ROCK, SNOW, Cell
 from designer.core.request_json import REQUEST_FIELD_KINDS, fields_to_json, json_fields
+from designer.core.terrain import COIN_CHAR, DOOR_CHARS, ICE, ITEM_CHAR, ROCK, SNOW, Cell
 
 #: Template characters: canonical ASCII plus '?' for a free cell; a door 1-9 is ice, and so is an
 #: item ``*`` (pinned where the template draws it).

@@ -36,23 +36,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from designer.core.errors import LevelError
-from designer.core.level import (
-    CANONICAL,
-    COIN_CHAR,
-    DIALECTS,
-    DOOR_CHARS,
-    ICE,
-    ITEM_CHAR,
-    Cell,
-    Dialect,
-    Grid,
-    Level,
-    check_items,
-    is_framed,
-    scan_rows,
-    trim_lines,
-)
+from designer.core.grid import Grid
+from designer.core.level import Level, check_items, is_framed
 from designer.core.limits import MAX_DOORS
+from designer.core.terrain import COIN_CHAR, DOOR_CHARS, ICE, ITEM_CHAR, Cell
+from designer.core.text_forms import CANONICAL, DIALECTS, Dialect, scan_rows, trim_lines
 
 if TYPE_CHECKING:
     from designer.core.floors import Floor
@@ -248,7 +236,7 @@ class Room(Grid):
         from designer.core.floors import is_extended
 
         if is_extended(lines):
-            from designer.core.level import extended_parts
+            from designer.core.text_forms import extended_parts
 
             rows, floors, portals = extended_parts(text)
             flat = cls.from_rows(rows)

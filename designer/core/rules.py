@@ -17,7 +17,8 @@ from typing import NamedTuple
 import numpy as np
 
 from designer.core import kernels
-from designer.core.level import Cell, Level
+from designer.core.level import Level
+from designer.core.terrain import Cell
 
 #: Directions in their fixed order; the index is used throughout (tables, tie-breaks).
 DIRECTIONS = "udlr"

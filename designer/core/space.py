@@ -19,8 +19,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from designer.core.level import ICE, ROCK, SNOW, STRONG, Cell, Level
+from designer.core.level import Level
 from designer.core.request import LayoutRequest
+from designer.core.terrain import ICE, ROCK, SNOW, STRONG, Cell
 
 
 @dataclass(frozen=True, eq=False)

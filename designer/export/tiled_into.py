@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from designer.analysis.solver import solve
 from designer.core.errors import LevelError
-from designer.core.level import DOOR_CHARS, Level
+from designer.core.level import Level
 from designer.core.room import Room
+from designer.core.terrain import DOOR_CHARS
 from designer.export.tiled import tiled_property
 from designer.export.tiles import (
     tile_kinds,

@@ -7,8 +7,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from designer.core.extras import need
-from designer.core.level import ICE, ROCK, SNOW, Level
+from designer.core.level import Level
 from designer.core.room import Room
+from designer.core.terrain import ICE, ROCK, SNOW
 
 if TYPE_CHECKING:
     import drawsvg as draw

@@ -31,7 +31,9 @@ import numpy as np
 
 from designer.core.errors import LevelError
 from designer.core.floors import Floor
-from designer.core.level import ICE, MAX_ITEMS, ROCK, Level
+from designer.core.level import Level
+from designer.core.limits import MAX_ITEMS
+from designer.core.terrain import ICE, ROCK
 
 #: glissade's characters that do not stop a slide (its ``Tile.Ice``, ``Marker`` and coins).
 OPEN = " .$G"

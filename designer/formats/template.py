@@ -13,8 +13,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from designer.core.errors import LevelError
-from designer.core.level import DOOR_CHARS
 from designer.core.request import FREE, TEMPLATE_TILES
+from designer.core.terrain import DOOR_CHARS
 from designer.formats.reading import decode_text, read_bytes
 from designer.formats.tiled_map import is_map_path, read_map
 

@@ -38,9 +38,10 @@ from pathlib import Path
 from typing import Any
 
 from designer.core.errors import LevelError
-from designer.core.level import DOOR_CHARS, Level
+from designer.core.level import Level
 from designer.core.limits import MAX_DESIGN_SIDE
 from designer.core.room import Room
+from designer.core.terrain import DOOR_CHARS
 from designer.formats import tmx
 from designer.formats.reading import decode_text, load_json, read_bytes, read_regular
 from designer.formats.tiled_objects import doors_of, items_of, layer_at, layers_of, passages

@@ -10,7 +10,7 @@ import math
 from typing import Any
 
 from designer.core.errors import LevelError
-from designer.core.level import DOOR_CHARS, Cell
+from designer.core.terrain import DOOR_CHARS, Cell
 
 #: The names of door objects, and the template character of each.
 DOOR_NAMES = {**{door: door for door in DOOR_CHARS}, "start": "S", "goal": "G"}

@@ -349,8 +349,8 @@ def figures(rows: list[str]) -> dict:
     from designer.analysis.routes import analyze_routes
     from designer.analysis.stars import Stars
     from designer.core.errors import LevelError
-    from designer.core.level import CANONICAL, scan_rows
     from designer.core.room import Room
+    from designer.core.text_forms import CANONICAL, scan_rows
 
     if not rows or not all(isinstance(row, str) for row in rows):
         raise LevelError("the grid must be a list of rows of text")

@@ -39,8 +39,9 @@ import numpy as np
 from designer.analysis.coins import CoinReport, coin_report, one_coin
 from designer.analysis.tour import full_clear
 from designer.core.budget import Budget
-from designer.core.level import Cell, Level
+from designer.core.level import Level
 from designer.core.rules import portal_index, trace
+from designer.core.terrain import Cell
 
 #: How many candidate cells each greedy step weighs at least, however little time is left.
 DRAWS = 10
@@ -233,7 +234,7 @@ def rock_and_coin_chain(
     template's) never move. At most ``steps`` steps."""
     from designer.analysis.graph import analyze
     from designer.analysis.verify import failure
-    from designer.core.level import ICE, ROCK
+    from designer.core.terrain import ICE, ROCK
 
     rng = random.Random(seed)
     miss = _band_miss(band)

@@ -179,7 +179,8 @@ def tune(
     from designer.analysis.graph import analyze
     from designer.analysis.player import play, raw_scale
     from designer.analysis.verify import failure
-    from designer.core.level import ICE, ROCK, Level
+    from designer.core.level import Level
+    from designer.core.terrain import ICE, ROCK
 
     gap, found, felt = best
     level = found.level

@@ -6,9 +6,9 @@ room's doors and routes. What is valid but cannot be met is the searches' to fin
 from __future__ import annotations
 
 from designer.core.errors import DesignerError
-from designer.core.level import ICE, ROCK
 from designer.core.limits import MAX_COUNT, MAX_DESIGN_SIDE, whole
 from designer.core.request import LayoutRequest
+from designer.core.terrain import ICE, ROCK
 
 
 def validate(request: LayoutRequest) -> None:
@@ -102,7 +102,7 @@ def validate(request: LayoutRequest) -> None:
 def _validate_coins(request: LayoutRequest) -> None:
     """Refuse coins that cannot be asked: negative, more than a level holds, in a room, or a
     full-clear band without coins or upside down."""
-    from designer.core.level import MAX_COINS
+    from designer.core.limits import MAX_COINS
 
     low, high = request.full_clear_min, request.full_clear_max
     if request.coins < 0:
@@ -134,7 +134,7 @@ def _validate_coins(request: LayoutRequest) -> None:
 def _validate_items(request: LayoutRequest) -> None:
     """Refuse items that cannot be placed: more than a level holds, more than the free cells, or
     in a room with several doors (not designed yet)."""
-    from designer.core.level import MAX_ITEMS
+    from designer.core.limits import MAX_ITEMS
 
     if request.items < 0:
         raise DesignerError("--items must not be negative")

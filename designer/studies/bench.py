@@ -19,7 +19,7 @@ import numpy as np
 from designer.analysis.classify import CLASS_NAMES, classify, classify_batch
 from designer.core.control import die_with_parent
 from designer.core.errors import DesignerError
-from designer.core.level import SNOW
+from designer.core.terrain import SNOW
 from designer.search.engines.sampling import batch_level, random_frame_batch
 
 

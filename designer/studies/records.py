@@ -39,8 +39,8 @@ from designer.analysis.verify import meets
 from designer.core.budget import Budget
 from designer.core.control import CancelToken, check
 from designer.core.errors import DesignerError, LevelError
-from designer.core.level import MAX_CELLS, Level
-from designer.core.limits import fits_seconds
+from designer.core.level import Level
+from designer.core.limits import MAX_CELLS, fits_seconds
 from designer.core.request import LayoutRequest
 from designer.formats.level_files import level_from_json, level_to_json
 from designer.formats.output import write

@@ -28,9 +28,10 @@ import numpy as np
 
 from designer.core import kernel_anneal
 from designer.core.budget import Budget
-from designer.core.level import ICE, Level
+from designer.core.level import Level
 from designer.core.request import LayoutRequest
 from designer.core.space import LayoutSpace
+from designer.core.terrain import ICE
 from designer.search.engines.rooms import kernel_score, route_table
 from designer.search.tuning import COLD, EPOCH_SECONDS, HOT, REHEAT, SLICE_STEPS
 

@@ -30,10 +30,11 @@ from designer.core.budget import Budget
 from designer.core.control import CancelToken
 from designer.core.errors import DesignerError
 from designer.core.kernels import reach
-from designer.core.level import ICE, ROCK, SNOW, Level
+from designer.core.level import Level
 from designer.core.request import LayoutRequest
 from designer.core.rules import terrain_slide_table
 from designer.core.space import LayoutSpace
+from designer.core.terrain import ICE, ROCK, SNOW
 from designer.search.engines.climb import rock_moves
 from designer.search.engines.sampling import batch_level, sample_for_request
 from designer.search.result import Design, DesignFailed, GeneratorRecord, choice_figures

@@ -17,9 +17,10 @@ import numpy as np
 
 from designer.analysis.classify import classify_batch
 from designer.core.budget import Budget
-from designer.core.level import ICE, ROCK, SNOW, Level
+from designer.core.level import Level
 from designer.core.request import LayoutRequest
 from designer.core.space import LayoutSpace
+from designer.core.terrain import ICE, ROCK, SNOW
 from designer.search.engines.rooms import room_scores
 from designer.search.tuning import KICK_TOGGLES, PLATEAU_STEPS
 

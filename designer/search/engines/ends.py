@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from designer.analysis import bounds
 from designer.core.budget import Budget
 from designer.core.control import Cancelled, end_with_parent, signals_held
-from designer.core.level import Cell
+from designer.core.terrain import Cell
 from designer.search.executor import end_lanes, lane_result
 from designer.search.goal import Goal
 

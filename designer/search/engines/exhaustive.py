@@ -22,9 +22,10 @@ import numpy as np
 from designer.analysis.classify import classify_batch
 from designer.core import kernel_search, kernels
 from designer.core.budget import Budget
-from designer.core.level import ICE, ROCK, Level
+from designer.core.level import Level
 from designer.core.request import LayoutRequest
 from designer.core.space import LayoutSpace
+from designer.core.terrain import ICE, ROCK
 from designer.search.engines.rooms import kernel_score, route_table
 from designer.search.tuning import ENDPOINT_BATCH, RATE_42_CELLS
 

@@ -11,8 +11,9 @@ import numpy as np
 
 from designer.analysis.tidy import spare_tiles, tidy
 from designer.core.budget import Budget
-from designer.core.level import ICE, ROCK, SNOW, Cell, Level
+from designer.core.level import Level
 from designer.core.request import LayoutRequest
+from designer.core.terrain import ICE, ROCK, SNOW, Cell
 from designer.search.engines.item_scores import INVALID, Scored, evaluate
 from designer.search.engines.rooms import per_stop_milli
 

@@ -30,8 +30,9 @@ from designer.core.bands import RouteBand
 from designer.core.budget import Budget
 from designer.core.control import check
 from designer.core.errors import DesignerError
-from designer.core.level import ICE, ITEM_CHAR, Level
+from designer.core.level import Level
 from designer.core.request import LayoutRequest
+from designer.core.terrain import ICE, ITEM_CHAR
 from designer.search.engines.item_chain import Chain
 from designer.search.engines.item_lanes import chains
 from designer.search.goal import Goal

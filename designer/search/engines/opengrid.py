@@ -39,8 +39,9 @@ import numpy as np
 from designer.core import kernel_anneal, kernel_search, kernels
 from designer.core.budget import Budget
 from designer.core.control import end_with_parent
-from designer.core.level import ICE, ROCK, Level
+from designer.core.level import Level
 from designer.core.request import LayoutRequest
+from designer.core.terrain import ICE, ROCK
 from designer.search.engines.anneal import cooling
 from designer.search.tuning import ALONG_LINE, ANYWHERE, GOAL_SAMPLES, START_MARGIN
 from designer.search.tuning import OPEN_COLD as COLD

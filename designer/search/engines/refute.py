@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from designer.analysis import bounds
 from designer.core.budget import Budget
-from designer.core.level import Cell
+from designer.core.terrain import Cell
 from designer.search.engines.ends import PairResult, solve_pairs
 from designer.search.goal import Goal
 

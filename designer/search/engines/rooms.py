@@ -26,8 +26,8 @@ import numpy as np
 
 from designer.analysis.classify import classify_batch
 from designer.core import kernel_anneal
-from designer.core.level import STRONG
 from designer.core.space import LayoutSpace
+from designer.core.terrain import STRONG
 
 
 def room_scores(

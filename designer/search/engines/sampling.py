@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from designer.core.level import ICE, ROCK, SNOW, Level
+from designer.core.level import Level
 from designer.core.request import LayoutRequest
 from designer.core.space import LayoutSpace
+from designer.core.terrain import ICE, ROCK, SNOW
 
 
 def random_frame_batch(

@@ -24,7 +24,7 @@ from conftest import EXAMPLES
 from designer.cli import main
 from designer.core.errors import DesignerError
 from designer.formats.level_files import level_from_json, parse_level
-from designer.studies.records import Checkpoint
+from designer.studies.checkpoint import Checkpoint
 
 FUZZ = settings(max_examples=int(os.environ.get("ICE_FUZZ_EXAMPLES", "40")), deadline=None,
                 suppress_health_check=list(HealthCheck))

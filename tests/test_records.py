@@ -10,13 +10,14 @@ from conftest import needs_compiled
 
 from designer.core.budget import Budget
 from designer.search.engines import exhaustive
+from designer.studies import checkpoint
 from designer.studies import records as rec
 from designer.analysis.graph import analyze
 from designer.cli import main
 from designer.search.executor import Dask, InProcess
 from designer.core.terrain import ROCK
 
-SMALL = rec.record_request(5, 5, False, 3)
+SMALL = checkpoint.record_request(5, 5, False, 3)
 
 
 def far() -> float:
@@ -43,8 +44,8 @@ def test_a_proof_leaves_out_the_rock_sets_a_proven_record_covers(monkeypatch):
     # With 2 rocks proven at 7 stops, the proof for 3 rocks looks for 12 or more among sets of
     # exactly 3 rocks; run alone, it searches the smaller sets too. Same record either way.
     ran = []
-    original = rec.Checkpoint.add_shard
-    monkeypatch.setattr(rec.Checkpoint, "add_shard", lambda self, r, key, result: (ran.append((r, key)), original(self, r, key, result)))
+    original = checkpoint.Checkpoint.add_shard
+    monkeypatch.setattr(checkpoint.Checkpoint, "add_shard", lambda self, r, key, result: (ran.append((r, key)), original(self, r, key, result)))
     two, three = rec.records(5, 5, False, [2, 3], 10)
     assert (two.min_stops, two.proven_optimal, three.min_stops, three.proven_optimal) == (7, True, 11, True)
     assert {key[0] for r, key in ran if r == 3} == {3}
@@ -70,7 +71,7 @@ def test_the_record_for_one_rock_fewer_is_a_lower_bound(monkeypatch):
 
 
 def test_only_a_proven_record_below_the_threshold_leaves_rock_sets_out():
-    point = rec.Checkpoint(None, {})
+    point = checkpoint.Checkpoint(None, {})
     point.records[4] = {"min_stops": 13, "proven_optimal": True}
     assert rec._fewest_rocks(point, 5, 14) == 5
     assert rec._fewest_rocks(point, 5, 13) == 0  # 4 rocks reach the threshold themselves
@@ -95,7 +96,7 @@ def test_shards_merge_to_the_same_result_in_any_order_and_from_any_start():
 
 def test_a_stopped_records_run_resumes_from_its_checkpoint(tmp_path, monkeypatch):
     path = tmp_path / "progress.json"
-    original = rec.Checkpoint.add_shard
+    original = checkpoint.Checkpoint.add_shard
     calls = []
 
     def stop_after_five(self, rocks, key, result):
@@ -104,14 +105,14 @@ def test_a_stopped_records_run_resumes_from_its_checkpoint(tmp_path, monkeypatch
         if len(calls) == 5:
             raise KeyboardInterrupt
 
-    monkeypatch.setattr(rec.Checkpoint, "add_shard", stop_after_five)
+    monkeypatch.setattr(checkpoint.Checkpoint, "add_shard", stop_after_five)
     with pytest.raises(KeyboardInterrupt):
         rec.records(5, 5, False, [3], 30, checkpoint_path=path)
     saved = json.loads(path.read_text())
     assert len(saved["partial"]["3"]["shards"]) == 5 and not saved["records"]
-    monkeypatch.setattr(rec.Checkpoint, "add_shard", original)
+    monkeypatch.setattr(checkpoint.Checkpoint, "add_shard", original)
     ran = []
-    monkeypatch.setattr(rec.Checkpoint, "add_shard", lambda self, r, key, result: (ran.append(key), original(self, r, key, result)))
+    monkeypatch.setattr(checkpoint.Checkpoint, "add_shard", lambda self, r, key, result: (ran.append(key), original(self, r, key, result)))
     found = rec.records(5, 5, False, [3], 30, checkpoint_path=path)
     assert not set(ran) & set(calls)  # nothing run twice
     threshold = saved["partial"]["3"]["threshold"]

@@ -243,7 +243,7 @@ def test_2_an_edited_checkpoint_is_found_out(tmp_path, capsys):
 
 def test_2_a_bound_that_is_not_evidence_is_dropped(tmp_path):
     from designer.formats.level_files import level_to_json, parse_level
-    from designer.studies.records import Checkpoint
+    from designer.studies.checkpoint import Checkpoint
 
     level = parse_level("S.#..\n.....\n..#..\n.....\n....G\n")
     checkpoint = Checkpoint(None, {})

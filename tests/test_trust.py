@@ -12,7 +12,7 @@ import pytest
 from designer.cli import main
 from designer.formats import signed
 from designer.search.engines import exhaustive
-from designer.studies.records import record_request
+from designer.studies.checkpoint import record_request
 
 UNTRUSTED = "the checkpoint is not signed by this user's designer"
 

@@ -228,9 +228,10 @@ def records(
     from designer.formats import output
     from designer.search.executor import open_executor
     from designer.search.validation import validate
+    from designer.studies import checkpoint as saved
     from designer.studies import records as rec
 
-    validate(rec.record_request(height, width, frame, counts[-1]))
+    validate(saved.record_request(height, width, frame, counts[-1]))
     seconds(time_limit, "--time-limit")
     whole(seed, "--seed", 0, MAX_SEED)
     names = ["records.md", "records.json"] + [f"rocks-{r:02d}.txt" for r in counts]

@@ -23,8 +23,6 @@ traceback.
 from __future__ import annotations
 
 import asyncio
-import base64
-import hmac
 import html
 import json
 import secrets
@@ -38,49 +36,32 @@ from importlib import resources
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from designer.core.errors import DesignerError, RequestNotMet
-from designer.core.limits import sized
 from designer.studio.analysts import Analysts, Superseded
+from designer.studio.bodies import rows_of
+from designer.studio.cave_routes import cave_routes
+from designer.studio.fill_routes import MAX_FILLS, fill_routes
 from designer.studio.fills import Fill
 from designer.studio.guard import Refused, SecurityHeaders, admit, read_json
-from designer.studio.playtests import levels_of, playtest_routes
+from designer.studio.playtests import playtest_routes
+from designer.studio.sketch_routes import sketch_routes
 
-#: The most fills that run at once in one studio (every page of it): each is a process that may
-#: use a core, and a script or many tabs could otherwise start any number.
-MAX_FILLS = 2
 #: The most page ids kept (the oldest without a running fill is forgotten first).
 MAX_PAGES = 64
 
-STATIC = {"/studio.js": ("designer.studio", "studio.js", "text/javascript; charset=utf-8"),
-          "/studio.css": ("designer.studio", "studio.css", "text/css; charset=utf-8"),
-          "/caves.js": ("designer.studio", "caves.js", "text/javascript; charset=utf-8"),
-          "/marks.js": ("designer.studio", "marks.js", "text/javascript; charset=utf-8"),
-          # the play page's sliding rules, one copy of them (designer/export/static/rules.js)
-          "/rules.js": ("designer.export", "rules.js", "text/javascript; charset=utf-8"),
-          # what those rules read of the designer's table of limits (designer.core.limits), made here
-          "/limits.js": (None, None, "text/javascript; charset=utf-8")}
-#: The fill request's fields (the ``make`` options the page sets), as ``MakeOptions`` takes them, and
-#: what each must be in JSON (the plan then checks its value as ``make`` does).
-_WHOLE = ("a whole number", lambda v: type(v) is int)
-_FLAG = ("true or false", lambda v: type(v) is bool)
-FILL_FIELDS = {
-    **{name: _WHOLE for name in ("min_stops", "max_stops", "max_rocks", "snow", "min_choices", "items", "coins",
-                                 "seed")},
-    **{name: _FLAG for name in ("tidy", "maximize", "maximize_choices", "unique")},
-    "time_limit": ("a number of seconds", lambda v: type(v) in (int, float)),
-    "method": ("a method's name", lambda v: isinstance(v, str)),
-    "routes": ("a list of routes such as \"1:3=15\"",
-               lambda v: isinstance(v, list) and all(isinstance(r, str) for r in v)),
+STATIC = {
+    "/studio.js": ("designer.studio", "studio.js", "text/javascript; charset=utf-8"),
+    "/studio.css": ("designer.studio", "studio.css", "text/css; charset=utf-8"),
+    "/caves.js": ("designer.studio", "caves.js", "text/javascript; charset=utf-8"),
+    "/marks.js": ("designer.studio", "marks.js", "text/javascript; charset=utf-8"),
+    # the play page's sliding rules, one copy of them (designer/export/static/rules.js)
+    "/rules.js": ("designer.export", "rules.js", "text/javascript; charset=utf-8"),
+    # what those rules read of the designer's table of limits (designer.core.limits), made here
+    "/limits.js": (None, None, "text/javascript; charset=utf-8"),
 }
-
-#: The last event of a fill the server's stop ended.
-STOPPED = "the studio stopped: start it again with designer studio"
-
-#: The options of a cave's fill (``designer.ops.caves.CaveOptions`` fields), each checked as above.
-CAVE_FIELDS = ("min_stops", "max_stops", "seed", "time_limit")
 
 
 @dataclass
@@ -108,7 +89,9 @@ class Studio:
             names = ["127.0.0.1", "localhost"]
         elif self.host == "::1":
             names = ["::1", "localhost"]
-        return [f"{name}:{self.port}" if ":" not in name else f"[{name}]:{self.port}" for name in names]
+        return [
+            f"{name}:{self.port}" if ":" not in name else f"[{name}]:{self.port}" for name in names
+        ]
 
     def url(self) -> str:
         return f"{self.origin}/?token={self.token}"
@@ -118,8 +101,10 @@ class Studio:
         after ``#``, which the browser never sends), as Jupyter opens its server: the browser's
         command line names the file, not the token."""
         url = html.escape(f"{self.origin}/#token={self.token}")
-        return (f'<!doctype html>\n<html><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url={url}">'
-                f'<title>designer studio</title></head>\n<body><p><a href="{url}">Open designer studio</a></p></body></html>\n')
+        return (
+            f'<!doctype html>\n<html><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url={url}">'
+            f'<title>designer studio</title></head>\n<body><p><a href="{url}">Open designer studio</a></p></body></html>\n'
+        )
 
     def new_page(self) -> str:
         """A new page id (the oldest ones without a running fill forgotten past ``MAX_PAGES``)."""
@@ -140,7 +125,9 @@ class Studio:
             return self._running(but)
 
     def _running(self, but: str | None) -> int:
-        return sum(1 for page, (_, one) in self.fills.items() if page != but and one.process.is_alive())
+        return sum(
+            1 for page, (_, one) in self.fills.items() if page != but and one.process.is_alive()
+        )
 
     def claim(self, page: str, fill_id: str, fill: Fill) -> tuple[bool, Fill | None]:
         """Record ``fill`` as ``page``'s, unless ``MAX_FILLS`` run already in other pages: (whether
@@ -184,12 +171,6 @@ def create_app(studio: Studio) -> Starlette:
 
     body = read_json
 
-    def rows_of(obj: dict) -> list[str]:
-        rows = obj.get("rows")
-        if not isinstance(rows, list) or not rows or not all(isinstance(row, str) for row in rows):
-            raise Refused(400, "rows: a list of the grid's rows of text is needed")
-        return sized(rows)
-
     def guarded(handler, **needs):
         async def run(request: Request) -> Response:
             try:
@@ -199,12 +180,20 @@ def create_app(studio: Studio) -> Starlette:
                 return JSONResponse({"error": str(exc)}, status_code=exc.status)
             except DesignerError as exc:  # bad input: its one line
                 return JSONResponse({"error": str(exc)}, status_code=400)
-            except RequestNotMet as exc:  # valid, but it cannot be met (an unsolvable level to draw)
+            except (
+                RequestNotMet
+            ) as exc:  # valid, but it cannot be met (an unsolvable level to draw)
                 return JSONResponse({"error": str(exc)}, status_code=422)
-            except Exception as exc:  # noqa: BLE001 - a bug: one line here and on standard error, never a traceback
+            # a bug: one line here and on standard error, never a traceback
+            except Exception as exc:  # noqa: BLE001
                 line = f"{type(exc).__name__}: {str(exc)[:200]}".replace("\n", " ")
-                print(f"designer studio: internal error at {request.url.path}: {line}", file=sys.stderr, flush=True)
+                print(
+                    f"designer studio: internal error at {request.url.path}: {line}",
+                    file=sys.stderr,
+                    flush=True,
+                )
                 return JSONResponse({"error": f"internal error: {line}"}, status_code=500)
+
         return run
 
     async def no_icon(request: Request) -> Response:
@@ -225,6 +214,7 @@ def create_app(studio: Studio) -> Starlette:
 
                 return Response(f"const LIMITS = {json.dumps(page_limits())};\n", media_type=media)
             return Response(_static(str(name), package), media_type=media)
+
         return serve
 
     async def figures(request: Request) -> Response:
@@ -243,234 +233,48 @@ def create_app(studio: Studio) -> Starlette:
             raise Refused(409, "superseded by a newer edit") from None
         return JSONResponse(found)
 
-    def fields_of(obj: dict, allowed) -> dict:
-        """The fill request's options (``request``: JSON values), each one ``allowed`` and of its
-        kind (``FILL_FIELDS``); those given as null left out."""
-        fields = obj.get("request") or {}
-        if not isinstance(fields, dict):
-            raise Refused(400, "request: an object of the fill's options is needed")
-        found = {}
-        for name, value in fields.items():
-            if name not in allowed:
-                raise Refused(400, f"request: unknown option {str(name)[:40]!r}")
-            if value is None:
-                continue
-            what, fits = FILL_FIELDS[name]
-            if not fits(value):
-                raise Refused(400, f"--{name.replace('_', '-')} must be {what}, not {json.dumps(value)[:40]}")
-            found[name] = tuple(value) if name == "routes" else value
-        return found
-
-    def options_of(obj: dict) -> dict:
-        """The fill request as ``MakeOptions`` fields (JSON values), each checked by the plan."""
-        return {"template": rows_of(obj), **fields_of(obj, FILL_FIELDS)}
-
-    def plan_of(options: dict):
-        from designer.ops import design as ops
-
-        return ops.plan(ops.MakeOptions(**{**options, "template": tuple(options["template"])}))
-
-    async def check(request: Request) -> Response:
-        """The fill request's plan and cheap bounds: a request no level can meet is named before
-        any search (``designer.analysis.bounds``)."""
-        from designer.analysis import bounds
-
-        plan = plan_of(options_of(await body(request)))
-        reason = bounds.infeasible(plan.requests[0])
-        return JSONResponse({"ok": reason is None, "infeasible": reason})
-
-    async def open_file(request: Request) -> Response:
-        """A file the user opened (its name and text) as a sketch (``designer.ops.sketches``)."""
-        from designer.ops.sketches import open_sketch
-
-        obj = await body(request)
-        name, text = obj.get("name"), obj.get("text")
-        if not isinstance(name, str) or not isinstance(text, str):
-            raise Refused(400, "open: the file's name and text are needed")
-        return JSONResponse(await asyncio.to_thread(open_sketch, name[:200], text))
-
-    async def save(request: Request) -> Response:
-        """The sketch as a JSON level (or room), or written into the Tiled map it came from."""
-        from designer.ops.sketches import into_map_text, level_text
-
-        obj = await body(request)
-        rows = rows_of(obj)
-        if obj.get("as") == "level":
-            text = await asyncio.to_thread(level_text, rows)
-        elif obj.get("as") == "map":
-            text = await asyncio.to_thread(into_map_text, obj.get("map"), rows)
-        else:
-            raise Refused(400, "save: as \"level\" or \"map\"")
-        return JSONResponse({"text": text})
-
-    async def picture(request: Request) -> Response:
-        """The sketch drawn (``render``'s picture), as base64 of SVG or PNG."""
-        from designer.ops.sketches import picture as draw
-
-        obj = await body(request)
-        rows, fmt = rows_of(obj), obj.get("format", "svg")
-        data = await asyncio.to_thread(draw, rows, fmt=fmt if isinstance(fmt, str) else "",
-                                       solution=obj.get("solution") is True, graph=obj.get("graph") is True)
-        return JSONResponse({"mime": "image/png" if fmt == "png" else "image/svg+xml",
-                             "base64": base64.b64encode(data).decode("ascii")})
-
-    async def tiled(request: Request) -> Response:
-        """The sketch as a new Tiled map and its tileset image (``export --to tiled``'s two files)."""
-        from designer.ops.sketches import tiled_files
-
-        found = await asyncio.to_thread(tiled_files, rows_of(await body(request)))
-        return JSONResponse({"map": found["map"], "image_name": found["image_name"],
-                             "image": base64.b64encode(found["image"]).decode("ascii")})
-
-    async def pack(request: Request) -> Response:
-        """The play page of a pack of sketches (``designer play``'s page)."""
-        from designer.ops.sketches import play_page
-
-        text = await asyncio.to_thread(play_page, levels_of(await body(request)))
-        return JSONResponse({"text": text})
-
-    def cave_of(obj: dict) -> str:
-        cave = obj.get("cave")
-        if not isinstance(cave, dict):
-            raise Refused(400, "cave: the cave (its JSON form) is needed")
-        rooms = cave.get("rooms")
-        for room in rooms if isinstance(rooms, list) else ():
-            rows = room.get("rows") if isinstance(room, dict) else None
-            if isinstance(rows, list) and all(isinstance(row, str) for row in rows):
-                sized(rows)  # every room goes on the board: at most 40x40 (the cave's reader checks the rest)
-        return json.dumps(cave)
-
-    async def cave_plan(request: Request) -> Response:
-        """A cave's floor plan and figures (``designer.ops.caves.plan_view``)."""
-        from designer.ops.caves import plan_view
-
-        return JSONResponse(await asyncio.to_thread(plan_view, cave_of(await body(request)), True))
-
-    async def cave_save(request: Request) -> Response:
-        """The cave as text, or as a Tiled world zipped (``designer.ops.caves.cave_save``)."""
-        from designer.ops.caves import cave_save as save_cave
-
-        obj = await body(request)
-        kind = obj.get("as")
-        found = await asyncio.to_thread(save_cave, cave_of(obj), kind if isinstance(kind, str) else "")
-        if "zip" in found:
-            return JSONResponse({"base64": base64.b64encode(found["zip"]).decode("ascii")})
-        return JSONResponse(found)
-
-    async def cave_play(request: Request) -> Response:
-        """The play page of the whole cave (``designer play``'s page of a cave)."""
-        from designer.caves.play import cave_page
-        from designer.ops.caves import parse_cave
-
-        def page(text: str) -> str:
-            cave = parse_cave(text)
-            if cave.free:
-                raise DesignerError("the cave has free cells (?): fill it first, then play it")
-            return cave_page(cave, "cave")
-
-        return JSONResponse({"text": await asyncio.to_thread(page, cave_of(await body(request)))})
-
-    def cave_options(obj: dict) -> dict:
-        """A cave fill: the cave's text and ``designer cave``'s options, checked before any process."""
-        from designer.ops.caves import CaveOptions, request_for
-
-        text, fields = cave_of(obj), fields_of(obj, CAVE_FIELDS)
-        request_for(CaveOptions(text=text, **fields))
-        return {"cave": text, **fields}
-
-    async def fill(request: Request) -> Response:
-        obj = await body(request)
-        page = obj.get("page")
-        if not isinstance(page, str) or page not in studio.pages:
-            raise Refused(400, "page: not a page of this studio (reload the page)")
-        if "cave" in obj:
-            options = await asyncio.to_thread(cave_options, obj)
-        else:
-            options = options_of(obj)
-            plan_of(options)  # bad options: refused here, in one line, before any process starts
-        busy = f"{MAX_FILLS} fills run already in other pages of this studio: cancel one, or wait for it to end"
-        if studio.running(but=page) >= MAX_FILLS:
-            raise Refused(429, busy)
-        started = Fill.start(options)  # on the loop's thread: a child ends with the thread that started it
-        fill_id = secrets.token_urlsafe(12)
-        taken, previous = studio.claim(page, fill_id, started)
-        if not taken:  # another page started one meanwhile
-            await asyncio.to_thread(started.cancel)
-            raise Refused(429, busy)
-        if previous is not None:  # one fill at a time per page
-            await asyncio.to_thread(previous.cancel)
-        return JSONResponse({"fill": fill_id})
-
-    def find(fill_id: str) -> tuple[str, Fill]:
-        with studio.lock:
-            for page, (known, found) in studio.fills.items():
-                if hmac.compare_digest(known, fill_id):
-                    return page, found
-        raise Refused(404, "no such fill")
-
-    async def events(request: Request) -> Response:
-        _, found = find(request.path_params["fill"])
-
-        async def stream():
-            queue: asyncio.Queue = asyncio.Queue()
-            loop = asyncio.get_running_loop()
-
-            def pump() -> None:
-                for event in found.events():
-                    loop.call_soon_threadsafe(queue.put_nowait, event)
-                loop.call_soon_threadsafe(queue.put_nowait, None)
-
-            threading.Thread(target=pump, name="fill events", daemon=True).start()
-            try:
-                while True:
-                    event = await queue.get()
-                    if event is None:
-                        break
-                    if event["kind"] == "cancelled" and studio.stopping.is_set():
-                        event = {"kind": "failed", "status": 1, "message": STOPPED}
-                    yield f"data: {json.dumps(event)}\n\n"
-            finally:  # the page went away (or the fill ended): nothing is left running
-                # (no await here: a closed stream's scope is cancelled, and an await would not run);
-                # the fill stays known (a cancel that follows is answered), until its page's next
-                threading.Thread(target=found.cancel, name="fill cancel", daemon=True).start()
-
-        return StreamingResponse(stream(), media_type="text/event-stream")
-
-    async def cancel(request: Request) -> Response:
-        _, found = find(request.path_params["fill"])
-        await asyncio.to_thread(found.cancel)
-        return JSONResponse({"cancelled": True})
-
-    routes = [Route("/", guarded(index, token=False)),  # the page and its scripts: public code, no secret
-              *(Route(path, guarded(static(path), token=False)) for path in STATIC),
-              Route("/api/page", guarded(new_page), methods=["POST"]),
-              Route("/api/figures", guarded(figures), methods=["POST"]),
-              Route("/api/check", guarded(check), methods=["POST"]),
-              Route("/api/open", guarded(open_file), methods=["POST"]),
-              Route("/api/save", guarded(save), methods=["POST"]),
-              Route("/api/picture", guarded(picture), methods=["POST"]),
-              Route("/api/pack", guarded(pack), methods=["POST"]),
-              Route("/api/tiled", guarded(tiled), methods=["POST"]),
-              Route("/api/fill", guarded(fill), methods=["POST"]),
-              Route("/api/cave/plan", guarded(cave_plan), methods=["POST"]),
-              Route("/api/cave/save", guarded(cave_save), methods=["POST"]),
-              Route("/api/cave/play", guarded(cave_play), methods=["POST"]),
-              Route("/api/fill/{fill}/events", guarded(events, query_token=True)),  # EventSource sends no headers
-              Route("/api/fill/{fill}/cancel", guarded(cancel), methods=["POST"]),
-              *playtest_routes(studio, guarded),
-              Route("/favicon.ico", guarded(no_icon, token=False))]  # asked by every page it serves
+    sketch, cave, fills = sketch_routes(guarded), cave_routes(guarded), fill_routes(studio, guarded)
+    routes = [
+        Route("/", guarded(index, token=False)),  # the page and its scripts: public code, no secret
+        *(Route(path, guarded(static(path), token=False)) for path in STATIC),
+        Route("/api/page", guarded(new_page), methods=["POST"]),
+        Route("/api/figures", guarded(figures), methods=["POST"]),
+        *(
+            sketch[path]
+            for path in (
+                "/api/check",
+                "/api/open",
+                "/api/save",
+                "/api/picture",
+                "/api/pack",
+                "/api/tiled",
+            )
+        ),
+        fills["/api/fill"],
+        *cave.values(),
+        fills["/api/fill/{fill}/events"],
+        fills["/api/fill/{fill}/cancel"],
+        *playtest_routes(studio, guarded),
+        Route("/favicon.ico", guarded(no_icon, token=False)),
+    ]  # asked by every page it serves
 
     async def not_found(request: Request, exc) -> Response:
         status = getattr(exc, "status_code", 404)
-        return JSONResponse({"error": "no such page" if status == 404 else "not allowed"}, status_code=status)
+        return JSONResponse(
+            {"error": "no such page" if status == 404 else "not allowed"}, status_code=status
+        )
 
     @asynccontextmanager
     async def lifespan(app):
         yield
         await asyncio.to_thread(studio.stop)  # the server stops: every fill it started ends
 
-    return Starlette(routes=routes, middleware=[Middleware(SecurityHeaders)],
-                     exception_handlers={404: not_found, 405: not_found}, lifespan=lifespan)
+    return Starlette(
+        routes=routes,
+        middleware=[Middleware(SecurityHeaders)],
+        exception_handlers={404: not_found, 405: not_found},
+        lifespan=lifespan,
+    )
 
 
 def serve(studio: Studio, sock) -> None:
@@ -492,5 +296,13 @@ def serve(studio: Studio, sock) -> None:
     # log_level error: a malformed request is answered 400 by uvicorn, not written to the log
     # backlog: the most connections taken in one turn of the loop, before the cap can close any
     cap = connection_cap()
-    Server(uvicorn.Config(create_app(studio), http=bounded(cap), backlog=ACCEPT_BATCH, log_level="error",
-                          access_log=False, lifespan="on")).run(sockets=[sock])
+    Server(
+        uvicorn.Config(
+            create_app(studio),
+            http=bounded(cap),
+            backlog=ACCEPT_BATCH,
+            log_level="error",
+            access_log=False,
+            lifespan="on",
+        )
+    ).run(sockets=[sock])

@@ -34,6 +34,11 @@ INPUTS = "tests/golden/inputs"
 #: folder of the run; a file or folder named there is read back into the record. A design runs
 #: on one worker: two race, and the first to finish wins (the spec says so).
 CASES: dict[str, tuple[list[str], str | None]] = {
+    # the command line itself: its commands in their panels and order, and each command's options
+    "help": (["--help"], None),
+    **{f"help-{name}": ([name, "--help"], None) for name in (
+        "solve", "analyze", "make", "cave", "studio", "playtest", "render", "export", "play", "import",
+        "compare", "pareto", "records", "bench")},
     # solve: a level of each family, a room, a cave
     "solve-plain": (["solve", f"{LEVELS}/seed003-hard.txt"], None),
     "solve-json": (["solve", f"{LEVELS}/seed003-hard.txt", "--json"], None),

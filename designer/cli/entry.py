@@ -26,7 +26,8 @@ from designer.cli import caves  # noqa: E402  cave
 from designer.cli import studio  # noqa: E402
 from designer.cli import levels  # noqa: E402  solve, analyze
 from designer.cli import exports  # noqa: E402  render, export, play
-from designer.cli import studies  # noqa: E402  compare, pareto, records
+from designer.cli import studies  # noqa: E402  compare, pareto
+from designer.cli import records  # noqa: E402
 from designer.cli import bench  # noqa: E402
 from designer.cli import playtest  # noqa: E402, F401  playtest
 
@@ -35,7 +36,7 @@ from designer.cli.shell import OutputClosed, app
 from designer.core.control import Cancelled, CancelToken, cancel_on_signals
 from designer.core.errors import DesignerError, RequestNotMet, shown
 
-COMMANDS = (make, caves, studio, levels, exports, studies, bench)
+COMMANDS = (make, caves, studio, levels, exports, studies, records, bench)
 
 #: Exit status after Ctrl-C (128 + SIGINT), as shells report it.
 INTERRUPTED = 128 + signal.SIGINT

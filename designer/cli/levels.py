@@ -8,6 +8,7 @@ from enum import Enum
 import typer
 
 from designer.cli.shell import INSPECT, LEVEL_HELP, app, echo, examples, finite
+from designer.cli.solved import full_answered, full_words, print_cave, print_room
 from designer.core.budget import command_budget
 from designer.core.errors import RequestNotMet
 
@@ -17,10 +18,16 @@ class By(str, Enum):
     distance = "distance"
 
 
-FULL_CLEAR_HELP = "A level with coins: the most seconds its full clear is searched (all coins, then the exit)."
-ANALYZE_LIMIT_HELP = ("The most seconds the whole analysis takes: the model's player and the structure when they fit "
-                      "in it, and with coins the full clear.")
-ROUTE_HELP = "In a room with doors 1-9: the route A:B only (repeatable; default: every pair of doors)."
+FULL_CLEAR_HELP = (
+    "A level with coins: the most seconds its full clear is searched (all coins, then the exit)."
+)
+ANALYZE_LIMIT_HELP = (
+    "The most seconds the whole analysis takes: the model's player and the structure when they fit "
+    "in it, and with coins the full clear."
+)
+ROUTE_HELP = (
+    "In a room with doors 1-9: the route A:B only (repeatable; default: every pair of doors)."
+)
 
 
 def _routes(texts: list[str] | None) -> list | None:
@@ -29,24 +36,44 @@ def _routes(texts: list[str] | None) -> list | None:
     return [parse_route(text) for text in texts] if texts else None
 
 
-@app.command(rich_help_panel=INSPECT, epilog=examples(
-    "designer solve level.json", "designer solve room.txt --route 1:3 --json", "designer solve cave.txt"))
+@app.command(
+    rich_help_panel=INSPECT,
+    epilog=examples(
+        "designer solve level.json",
+        "designer solve room.txt --route 1:3 --json",
+        "designer solve cave.txt",
+    ),
+)
 def solve(
     level_file: str = typer.Argument(..., metavar="LEVEL", help=LEVEL_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print the solution as JSON."),
-    by: By = typer.Option(By.moves, "--by", case_sensitive=False, metavar="moves|distance", help="Fewest moves (ties: least distance) or least distance."),
+    by: By = typer.Option(
+        By.moves,
+        "--by",
+        case_sensitive=False,
+        metavar="moves|distance",
+        help="Fewest moves (ties: least distance) or least distance.",
+    ),
     route: list[str] | None = typer.Option(None, "--route", metavar="A:B", help=ROUTE_HELP),
-    time_limit: float = typer.Option(10.0, "--time-limit", min=0.1, metavar="SECONDS", callback=lambda v: finite(v, "--time-limit"),
-                                     help=FULL_CLEAR_HELP),
+    time_limit: float = typer.Option(
+        10.0,
+        "--time-limit",
+        min=0.1,
+        metavar="SECONDS",
+        callback=lambda v: finite(v, "--time-limit"),
+        help=FULL_CLEAR_HELP,
+    ),
 ) -> None:
     """Print the optimal solution of a level (status 1 if it is unsolvable); with coins, its full clear."""
     from designer.ops import levels
 
-    solved = levels.solve(level_file, by=by.value, routes=_routes(route), budget=command_budget(time_limit))
+    solved = levels.solve(
+        level_file, by=by.value, routes=_routes(route), budget=command_budget(time_limit)
+    )
     if isinstance(solved, levels.RoomSolved):
-        return _solve_room(solved, as_json)
+        return print_room(solved, as_json)
     if isinstance(solved, levels.CaveSolved):
-        return _solve_cave(solved, as_json)
+        return print_cave(solved, as_json)
     solution = solved.solution
     full = solved.full
     if as_json:
@@ -57,110 +84,71 @@ def solve(
     elif solution:
         echo(f"{solution.moves}\nstops: {solution.stops}  distance: {solution.distance}")
         if solution.taken:
-            echo("items: " + ", ".join(f"{k + 1} at move {solution.taken[k]}" for k in solution.order()))
+            echo(
+                "items: "
+                + ", ".join(f"{k + 1} at move {solution.taken[k]}" for k in solution.order())
+            )
     if full is not None and not as_json:
-        echo(_full_words(solved.level, full))
-    _full_answered(full)
+        echo(full_words(solved.level, full))
+    full_answered(full)
     if solution is None:
         raise RequestNotMet("unsolvable: the goal cannot be reached from the start")
 
 
-def _full_words(found, full, route: str = "") -> str:
-    """The full clear's line (``full clear (3 coins): 12 moves (proven optimal)``) of a level, a
-    room or a cave, its moves below."""
-    count = len(found.coins)
-    head = f"route {route} full clear" if route else "full clear"
-    return f"{head} ({count} coin{'s' * (count > 1)}): {full.words()}" + (f"\n{full.moves}" if full.moves else "")
+PLAYER_HELP = (
+    "The model's player: a player file from designer playtest --fit (default: the parameters fitted to "
+    "glissade's levels)."
+)
 
 
-def _full_answered(*fulls) -> None:
-    """``solve``'s status 1 when a full clear's search could not answer within its limits (the
-    exit's solution printed first). ``analyze`` reports it among its figures, status 0, as it
-    reports an unsolvable level."""
-    for full in fulls:
-        if full is not None and full.moves is None and not full.proven:
-            least = f" (no full clear has fewer than {full.lower_bound} moves)" if full.lower_bound else ""
-            raise RequestNotMet(f"full clear: none found, {full.how}{least}")
-
-
-def _solve_room(solved, as_json: bool) -> None:
-    from designer.core.room import lost_words
-
-    """Every route's solution: one route as a level's, several one line each; with coins, each
-    route's full clear."""
-    if as_json:
-        payload = {"routes": [one.to_dict() for one in solved.routes]}
-        if solved.full is not None:
-            for one in payload["routes"]:
-                one["full_clear"] = solved.full[one["route"]].to_dict()
-        echo(json.dumps(payload))
-    elif len(solved.routes) == 1 and solved.routes[0].solution:
-        s = solved.routes[0].solution
-        echo(f"{s.moves}\nstops: {s.stops}  distance: {s.distance}")
-    else:
-        for one in solved.routes:
-            s = one.solution
-            echo(f"route {one.name}: {s.moves}  stops: {s.stops}  distance: {s.distance}" if s
-                 else f"route {one.name}: unsolvable")
-    if solved.full is not None and not as_json:
-        for name, full in solved.full.items():
-            echo(_full_words(solved.room, full, name if len(solved.full) > 1 else ""))
-    _full_answered(*(solved.full or {}).values())
-    lost = [one for one in solved.routes if one.solution is None]
-    if lost:
-        start, goal = lost[0].route
-        raise RequestNotMet(f"unsolvable: route {lost[0].name}: {lost_words(start, goal)}"
-                            + (f" (and {len(lost) - 1} more route{'s' if len(lost) > 2 else ''})" if len(lost) > 1 else ""))
-
-
-def _solve_cave(solved, as_json: bool) -> None:
-    """The way through a cave, room by room, and each key's pickup."""
-    from designer.export.report import way_lines
-
-    way = solved.way
-    if as_json:
-        payload = {"solvable": True, **way.to_dict()} if way else {"solvable": False}
-        if solved.full is not None:
-            payload["full_clear"] = solved.full.to_dict()
-        echo(json.dumps(payload))
-    elif way:
-        echo("\n".join(way_lines(way)))
-    if solved.full is not None and not as_json:
-        echo(_full_words(solved.cave, solved.full))
-    _full_answered(solved.full)
-    if way is None:
-        raise RequestNotMet("unsolvable: the exit cannot be reached from the entrance")
-
-
-PLAYER_HELP = ("The model's player: a player file from designer playtest --fit (default: the parameters fitted to "
-               "glissade's levels).")
-
-
-@app.command(rich_help_panel=INSPECT, epilog=examples(
-    "designer analyze level.json", "designer analyze level.txt --json", "designer analyze room.json --route 1:2"))
+@app.command(
+    rich_help_panel=INSPECT,
+    epilog=examples(
+        "designer analyze level.json",
+        "designer analyze level.txt --json",
+        "designer analyze room.json --route 1:2",
+    ),
+)
 def analyze(
     level_file: str = typer.Argument(..., metavar="LEVEL", help=LEVEL_HELP),
-    as_json: bool = typer.Option(False, "--json", help="Print the level's analysis object as JSON."),
+    as_json: bool = typer.Option(
+        False, "--json", help="Print the level's analysis object as JSON."
+    ),
     route: list[str] | None = typer.Option(None, "--route", metavar="A:B", help=ROUTE_HELP),
     player: str | None = typer.Option(None, "--player", metavar="FILE", help=PLAYER_HELP),
-    time_limit: float = typer.Option(10.0, "--time-limit", min=0.1, metavar="SECONDS", callback=lambda v: finite(v, "--time-limit"),
-                                     help=ANALYZE_LIMIT_HELP),
+    time_limit: float = typer.Option(
+        10.0,
+        "--time-limit",
+        min=0.1,
+        metavar="SECONDS",
+        callback=lambda v: finite(v, "--time-limit"),
+        help=ANALYZE_LIMIT_HELP,
+    ),
 ) -> None:
     """Solvability class, reversibility, min stops, SCCs, traps, difficulty figures and what the
     model's player costs; with coins, the full clear and each coin's figures."""
     from designer.export.report import coin_lines, player_lines, report, room_report
     from designer.ops import levels
 
-    analysed = levels.analyze(level_file, routes=_routes(route), player=read_player(player),
-                              budget=command_budget(time_limit))
+    analysed = levels.analyze(
+        level_file,
+        routes=_routes(route),
+        player=read_player(player),
+        budget=command_budget(time_limit),
+    )
     if isinstance(analysed, levels.RoomAnalysed):
         fulls = analysed.full or {}
         if as_json:
             echo(json.dumps(analysed.to_dict()))
         else:
             head, _, rows = room_report(analysed.analysis).partition("\n\n")
-            echo("\n".join([head, *(_full_words(analysed.room, full, name) for name, full in fulls.items())])
-                 + "\n\n" + rows)
+            echo(
+                "\n".join(
+                    [head, *(full_words(analysed.room, full, name) for name, full in fulls.items())]
+                )
+                + "\n\n"
+                + rows
+            )
     elif isinstance(analysed, levels.CaveAnalysed):
         from designer.export.report import cave_report
 
@@ -169,7 +157,7 @@ def analyze(
         else:
             extra = player_lines(analysed.player) if analysed.player is not None else []
             if analysed.full is not None:
-                extra.append(_full_words(analysed.cave, analysed.full))
+                extra.append(full_words(analysed.cave, analysed.full))
             echo("\n".join([cave_report(analysed.analysis), *extra]))
     elif as_json:
         echo(json.dumps(analysed.to_dict()))

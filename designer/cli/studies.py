@@ -38,40 +38,64 @@ def parse_targets(text: str) -> list[int]:
     try:
         targets = [int(part) for part in text.split(",")]
     except ValueError:
-        raise DesignerError(f"--min-stops {text!r} is not a number or a comma-separated list of numbers") from None
+        raise DesignerError(
+            f"--min-stops {text!r} is not a number or a comma-separated list of numbers"
+        ) from None
     if any(t < 1 for t in targets):
         raise DesignerError("--min-stops must be at least 1")
     return targets
 
 
-def parse_rocks(text: str) -> list[int]:
-    """``A..B`` (or one count ``A``) as the list of rock counts."""
-    low, sep, high = text.partition("..")
-    try:
-        first, last = int(low), int(high if sep else low)
-    except ValueError:
-        raise DesignerError(f"--rocks takes A..B or A (rock counts), not {text!r}") from None
-    if first < 0 or last < first or last > 64:
-        raise DesignerError(f"--rocks {text}: need 0 <= A <= B <= 64")
-    return list(range(first, last + 1))
-
-
-@app.command(rich_help_panel=STUDIES, epilog=examples(
-    "designer compare --min-stops 10,20,30 --budget 10 --seeds 3", "designer compare --methods auto,random --json"))
+@app.command(
+    rich_help_panel=STUDIES,
+    epilog=examples(
+        "designer compare --min-stops 10,20,30 --budget 10 --seeds 3",
+        "designer compare --methods auto,random --json",
+    ),
+)
 def compare(
     ctx: typer.Context,
-    min_stops: str = typer.Option("20", "--min-stops", metavar="K[,K...]", help="Target K, or a list: 10,15,20,25,30."),
-    budget: float = typer.Option(20.0, "--budget", min=0.1, metavar="SECONDS", callback=lambda v: finite(v, "--budget"),
-                                 help="Seconds per method per level."),
-    seeds: int = typer.Option(5, "--seeds", min=1, metavar="N", callback=bounded("--seeds", 1, MAX_RUNS), help="Seeds 1..N for every method and target."),
-    methods: str = typer.Option(",".join(m.value for m in Method), "--methods", metavar="M,M...",
-                                help="Comma-separated methods (default: all of them)."),
+    min_stops: str = typer.Option(
+        "20", "--min-stops", metavar="K[,K...]", help="Target K, or a list: 10,15,20,25,30."
+    ),
+    budget: float = typer.Option(
+        20.0,
+        "--budget",
+        min=0.1,
+        metavar="SECONDS",
+        callback=lambda v: finite(v, "--budget"),
+        help="Seconds per method per level.",
+    ),
+    seeds: int = typer.Option(
+        5,
+        "--seeds",
+        min=1,
+        metavar="N",
+        callback=bounded("--seeds", 1, MAX_RUNS),
+        help="Seeds 1..N for every method and target.",
+    ),
+    methods: str = typer.Option(
+        ",".join(m.value for m in Method),
+        "--methods",
+        metavar="M,M...",
+        help="Comma-separated methods (default: all of them).",
+    ),
     size: str = typer.Option("12x12", metavar="HxW", help="Grid size HxW (with a frame)."),
-    workers: int | None = typer.Option(None, "--workers", min=1, metavar="N", callback=machine_workers,
-                                          help="CP-SAT threads (default: all cores)."),
+    workers: int | None = typer.Option(
+        None,
+        "--workers",
+        min=1,
+        metavar="N",
+        callback=machine_workers,
+        help="CP-SAT threads (default: all cores).",
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the results as JSON."),
-    levels: bool = typer.Option(False, "--levels", help="Include every verified level in the JSON."),
-    plot_file: str | None = typer.Option(None, "--plot", metavar="FILE.png", help="Write a PNG of time to a level against K."),
+    levels: bool = typer.Option(
+        False, "--levels", help="Include every verified level in the JSON."
+    ),
+    plot_file: str | None = typer.Option(
+        None, "--plot", metavar="FILE.png", help="Write a PNG of time to a level against K."
+    ),
     force: bool = typer.Option(False, "--force", help="Overwrite an existing plot file."),
 ) -> None:
     """Run generators side by side on the same requests, budget and verifier."""
@@ -83,9 +107,19 @@ def compare(
     targets = parse_targets(min_stops)
     chosen = tuple(m.strip() for m in methods.split(",") if m.strip())
     with progress_bar(progress_shown()) as on_progress:
-        result = studies.compare(LayoutRequest(height=h, width=w, min_stops=max(targets)), targets,
-                                 list(range(1, seeds + 1)), budget, chosen, workers=workers, keep_levels=levels,
-                                 plot_file=plot_file, force=force, on_progress=on_progress, cancel=cancel_token(ctx))
+        result = studies.compare(
+            LayoutRequest(height=h, width=w, min_stops=max(targets)),
+            targets,
+            list(range(1, seeds + 1)),
+            budget,
+            chosen,
+            workers=workers,
+            keep_levels=levels,
+            plot_file=plot_file,
+            force=force,
+            on_progress=on_progress,
+            cancel=cancel_token(ctx),
+        )
     if as_json:
         echo(json.dumps(result))
         return
@@ -103,88 +137,110 @@ def compare(
     echo(text.getvalue(), nl=False)
 
 
-@app.command(rich_help_panel=STUDIES, epilog=examples(
-    "designer pareto --size 9x9 --time-limit 60 --out front", "designer pareto --time-limit 120 --plot front.png"))
+@app.command(
+    rich_help_panel=STUDIES,
+    epilog=examples(
+        "designer pareto --size 9x9 --time-limit 60 --out front",
+        "designer pareto --time-limit 120 --plot front.png",
+    ),
+)
 def pareto(
     ctx: typer.Context,
     size: str | None = size_option(),
     template: str | None = template_option(),
     no_frame: bool = no_frame_option(),
     max_rocks: int | None = max_rocks_option(),
-    snow: int | None = typer.Option(None, "--snow", min=0, metavar="N", help="Exactly N snow tiles."),
+    snow: int | None = typer.Option(
+        None, "--snow", min=0, metavar="N", help="Exactly N snow tiles."
+    ),
     start: str | None = typer.Option(None, metavar="R,C", help="Pin the start at R,C."),
     goal: str | None = typer.Option(None, metavar="R,C", help="Pin the goal at R,C."),
-    time_limit: float = typer.Option(..., "--time-limit", min=1.0, metavar="SECONDS", callback=lambda v: finite(v, "--time-limit"),
-                                     help="Seconds for the whole front (and the plot)."),
-    seed: int = typer.Option(0, min=0, metavar="N", callback=bounded("--seed", 0, MAX_SEED),
-                             help="Seed of every random choice."),
-    workers: int | None = typer.Option(None, "--workers", min=1, metavar="N", callback=machine_workers,
-                                          help="Threads per run (default: all cores)."),
-    out: str | None = typer.Option(None, "--out", metavar="DIR",
-                                      help="Write level-NNN.txt (by min stops) and front.json to DIR."),
-    plot_file: str | None = typer.Option(None, "--plot", metavar="FILE.png",
-                                            help="Draw the front over random generation and the repair generator."),
+    time_limit: float = typer.Option(
+        ...,
+        "--time-limit",
+        min=1.0,
+        metavar="SECONDS",
+        callback=lambda v: finite(v, "--time-limit"),
+        help="Seconds for the whole front (and the plot).",
+    ),
+    seed: int = typer.Option(
+        0,
+        min=0,
+        metavar="N",
+        callback=bounded("--seed", 0, MAX_SEED),
+        help="Seed of every random choice.",
+    ),
+    workers: int | None = typer.Option(
+        None,
+        "--workers",
+        min=1,
+        metavar="N",
+        callback=machine_workers,
+        help="Threads per run (default: all cores).",
+    ),
+    out: str | None = typer.Option(
+        None,
+        "--out",
+        metavar="DIR",
+        help="Write level-NNN.txt (by min stops) and front.json to DIR.",
+    ),
+    plot_file: str | None = typer.Option(
+        None,
+        "--plot",
+        metavar="FILE.png",
+        help="Draw the front over random generation and the repair generator.",
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the front as JSON."),
     force: bool = typer.Option(False, "--force", help="Overwrite existing files."),
-    dask: str | None = typer.Option(None, "--dask", metavar="ADDR",
-                                       help="Run the bands on dask: 'local' (a LocalCluster) or tcp://HOST:PORT."),
-    axis: str = typer.Option("options", "--axis", metavar="options|difficulty",
-                             help="The second measure: options along the solution, or the model's predicted "
-                                  "difficulty."),
+    dask: str | None = typer.Option(
+        None,
+        "--dask",
+        metavar="ADDR",
+        help="Run the bands on dask: 'local' (a LocalCluster) or tcp://HOST:PORT.",
+    ),
+    axis: str = typer.Option(
+        "options",
+        "--axis",
+        metavar="options|difficulty",
+        help="The second measure: options along the solution, or the model's predicted difficulty.",
+    ),
 ) -> None:
     """The Pareto front over min stops and options along the solution (or predicted difficulty).
 
     Strong, reversible levels, none beaten by another in both."""
     from designer.ops import design, studies
 
-    request = design.request_for(request_options(size, template, start, goal, no_frame, max_rocks, snow))
+    request = design.request_for(
+        request_options(size, template, start, goal, no_frame, max_rocks, snow)
+    )
     with progress_bar(progress_shown()) as on_progress:
-        made = studies.pareto(request, time_limit, seed=seed, workers=workers, out=out, plot_file=plot_file,
-                              force=force, dask=dask, on_progress=on_progress, cancel=cancel_token(ctx), axis=axis)
+        made = studies.pareto(
+            request,
+            time_limit,
+            seed=seed,
+            workers=workers,
+            out=out,
+            plot_file=plot_file,
+            force=force,
+            dask=dask,
+            on_progress=on_progress,
+            cancel=cancel_token(ctx),
+            axis=axis,
+        )
     if as_json:
         echo(json.dumps(made.as_json))
     else:
-        lines = ["| min stops | options | per stop | rail stops | solutions | predicted difficulty |",
-                 "| --- | --- | --- | --- | --- | --- |"]
+        lines = [
+            "| min stops | options | per stop | rail stops | solutions | predicted difficulty |",
+            "| --- | --- | --- | --- | --- | --- |",
+        ]
         for point in made.front:
             a = point.design.analysis
-            lines.append(f"| {a.min_stops} | {a.options} | {a.per_stop:.2f} | {a.rail_stops} | {a.solutions} | "
-                         f"{point.difficulty:g} |")
+            lines.append(
+                f"| {a.min_stops} | {a.options} | {a.per_stop:.2f} | {a.rail_stops} | {a.solutions} | "
+                f"{point.difficulty:g} |"
+            )
         echo("\n".join(lines))
     count = len(made.front)
     where = f"; wrote {count} levels and front.json to {out}" if out else ""
     note(f"front: {count} level{'s' if count != 1 else ''}, none dominated{where}")
-
-
-@app.command(rich_help_panel=STUDIES, epilog=examples(
-    "designer records --size 6x7 --rocks 1..5", "designer records --size 8x8 --dask local --checkpoint run.json"))
-def records(
-    ctx: typer.Context,
-    size: str = typer.Option("6x7", metavar="HxW", help="Grid size HxW."),
-    no_frame: bool = no_frame_option(),
-    rocks: str = typer.Option("1..5", "--rocks", metavar="A..B", help="Rock counts to find records for."),
-    time_limit: float = typer.Option(60.0, "--time-limit", min=0.1, metavar="SECONDS", callback=lambda v: finite(v, "--time-limit"),
-                                     help="Seconds per rock count."),
-    seed: int = typer.Option(0, min=0, metavar="N", callback=bounded("--seed", 0, MAX_SEED),
-                             help="Seed of every random choice."),
-    workers: int | None = typer.Option(None, "--workers", min=1, metavar="N", callback=machine_workers,
-                                          help="Threads or dask workers (default: all cores)."),
-    as_json: bool = typer.Option(False, "--json", help="Print the records as JSON."),
-    out: str | None = typer.Option(None, "--out", metavar="DIR",
-                                      help="Write records.md, records.json and rocks-NN.txt to DIR."),
-    checkpoint: str | None = typer.Option(None, "--checkpoint", metavar="FILE",
-                                             help="Keep progress in FILE; a stopped run resumes from it."),
-    dask: str | None = typer.Option(None, "--dask", metavar="ADDR",
-                                       help="Run the proof's shards on dask: 'local' (a LocalCluster) or tcp://HOST:PORT."),
-    force: bool = typer.Option(False, "--force", help="Overwrite existing files in --out."),
-) -> None:
-    """The longest strong, reversible level for each rock count, proven optimal where possible."""
-    from designer.ops import studies
-
-    h, w = parse_size(size)
-    counts = parse_rocks(rocks)
-    with progress_bar(progress_shown()) as on_progress:
-        made = studies.records(h, w, not no_frame, counts, time_limit, seed=seed, workers=workers, out=out,
-                               checkpoint=checkpoint, dask=dask, force=force, on_progress=on_progress,
-                               cancel=cancel_token(ctx), on_note=lambda text: note(f"designer: note: {text}"))
-    echo(json.dumps(made.as_json, indent=2) + "\n" if as_json else made.table, nl=False)

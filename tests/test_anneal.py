@@ -11,7 +11,8 @@ from designer.analysis.graph import analyze
 from designer.core.budget import Budget
 from designer.search.design import design
 from designer.search.goal import Goal
-from designer.search.stages import anneal_stage, empty_room
+from designer.search.stages import anneal_stage
+from designer.search.model_stages import empty_room
 from designer.search.state import Progress, Search
 from designer.core.level import Level
 from designer.core.terrain import ROCK

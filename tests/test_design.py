@@ -10,7 +10,7 @@ from designer.analysis.graph import analyze
 from designer.cli import main
 from designer.search.result import DesignFailed
 from designer.search.design import design
-from designer.search.stages import empty_room
+from designer.search.model_stages import empty_room
 from designer.core.errors import DesignerError
 from designer.formats.level_files import parse_level
 from designer.core.level import Level
@@ -351,7 +351,8 @@ def test_no_fresh_samples_once_the_climbs_time_is_up(monkeypatch, wall_clock):
 
 
 def test_the_stages_share_one_budget_and_one_verifier():
-    from designer.search.stages import model_stage, sample_stage
+    from designer.search.stages import sample_stage
+    from designer.search.model_stages import model_stage
 
     request = LayoutRequest(height=7, width=8, min_stops=9)
     search = new_search(request, seed=1)

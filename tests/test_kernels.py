@@ -349,7 +349,7 @@ def test_the_compiled_choices_are_the_analysis_choices(level):
 ])
 def test_a_chain_counting_choices_keeps_only_layouts_that_meet_its_conditions(objective, conditions):
     from designer.core.request import LayoutRequest
-    from designer.search.stages import empty_room
+    from designer.search.model_stages import empty_room
 
     request = LayoutRequest(height=9, width=9, min_stops=1)
     room = empty_room(request)

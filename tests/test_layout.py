@@ -18,7 +18,7 @@ from designer.core.request import LayoutRequest
 from designer.search.result import GeneratorRecord
 
 DOCTESTED = ["designer.core.request", "designer.core.space", "designer.core.budget", "designer.analysis.verify",
-             "designer.search.goal", "designer.search.methods", "designer.studies.pareto", "designer.analysis.graph", "designer.search.executor",
+             "designer.search.goal", "designer.search.methods", "designer.studies.pareto", "designer.analysis.along", "designer.search.executor",
              "designer.formats.output", "designer.models.loader", "designer.core.control", "designer.ops.design",
              "designer.core.limits", "designer.formats.signed", "designer.core.room", "designer.analysis.routes",
              "designer.models.symmetry"]

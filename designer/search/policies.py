@@ -7,6 +7,7 @@ from __future__ import annotations
 from designer.core.errors import DesignerError
 from designer.search.engines import anneal, exhaustive, opengrid
 from designer.search.goal import Goal
+from designer.search.model_stages import ends_model_stage, model_stage, refute_stage
 from designer.search.race import (
     beside_model,
     climb_for_more,
@@ -27,11 +28,8 @@ from designer.search.stages import (
     choices_stage,
     climb_stage,
     endpoints_stage,
-    ends_model_stage,
     exhaustive_stage,
-    model_stage,
     open_grid_stage,
-    refute_stage,
     room_choices_stage,
     sample_stage,
 )

@@ -9,13 +9,10 @@ from typing import Any
 
 from designer.core.budget import Budget
 from designer.search.engines import anneal, exhaustive, opengrid
+from designer.search.model_stages import model_stage
 from designer.search.reach import exhaustive_fits
 from designer.search.result import Design
-from designer.search.stages import (
-    anneal_stage,
-    climb_stage,
-    model_stage,
-)
+from designer.search.stages import anneal_stage, climb_stage
 from designer.search.state import Search, StageResult
 from designer.search.tuning import (
     ANNEAL_SHARE_BEFORE_MODEL,

@@ -97,7 +97,7 @@ def ranked_by_the_model(pack: list, *, seed: int = 3, plays: int = 60) -> dict:
     from scipy.stats import spearmanr
 
     from designer.analysis import player as model
-    from designer.studies import playtests
+    from designer.studies import playtest_model, playtests
     from designer.analysis.solver import solve
     from designer.core.items import state_table
     from designer.formats.playtest_log import Log, level_id, pack_id
@@ -113,7 +113,7 @@ def ranked_by_the_model(pack: list, *, seed: int = 3, plays: int = 60) -> dict:
             events += planner_log(level, table, k, f"p{visit}", rng)
     ids = [level_id(level.rows()) for _, level in pack[:half]]
     log = Log(pack_id(ids), tuple((name, ident) for (name, _), ident in zip(pack[:half], ids)), tuple(events))
-    fitted, _ = playtests.fit(playtests.replay([("planner", log)], pack[:half]), pack[:half])
+    fitted, _ = playtest_model.fit(playtests.replay([("planner", log)], pack[:half]), pack[:half])
     held = [level for _, level in pack[half:]]
     return {"fitted": fitted,
             "fitted_rho": float(spearmanr(medians, [model.play(level, fitted).expected_moves for level in held])[0]),

@@ -279,7 +279,7 @@ def test_a_rooms_coins_read_back_in_every_form_and_each_route_has_its_full_clear
     from designer.cli import main
     from designer.core.room import Room
     from designer.formats.level_files import parse_level_or_room, read_level_or_room, room_to_json
-    from designer.ops.levels import figures
+    from designer.ops.sketch_figures import figures
 
     rows = ["###2###", "#.#...#", "#$..#.#", "#..#$.#", "#.#..##", "###1###"]
     room = Room.from_rows(rows)

@@ -9,7 +9,7 @@ import pytest
 
 from conftest import one_error_line
 from designer.analysis import player as model
-from designer.studies import playtests
+from designer.studies import playtest_model, playtests
 from designer.cli import main
 from designer.core.errors import DesignerError
 from designer.core.level import Level
@@ -32,10 +32,10 @@ def pack(tmp_path_factory):
 def test_a_fit_recovers_the_player_that_made_the_logs(pack):
     levels = pack_levels(str(pack))
     true = model.Player(2.0, 1.5)
-    log = playtests.simulated_log(levels, true, 2000, seed=1)
+    log = playtest_model.simulated_log(levels, true, 2000, seed=1)
     found = playtests.replay([("sim", parse(write(log), "sim"))], levels)
     assert found.attempts == 2000 and sum(stats.players for stats in found.levels) == 2000
-    fitted, info = playtests.fit(found, levels)
+    fitted, info = playtest_model.fit(found, levels)
     assert fitted.skill == pytest.approx(true.skill, rel=0.1)
     assert fitted.back_aversion == pytest.approx(true.back_aversion, rel=0.1)
     assert info["log_likelihood_per_choice"] > info["random_log_likelihood_per_choice"]
@@ -44,7 +44,7 @@ def test_a_fit_recovers_the_player_that_made_the_logs(pack):
 def test_playtest_prints_each_level_writes_a_report_and_a_player(pack, tmp_path, capsys):
     levels = pack_levels(str(pack))
     log = tmp_path / "sim.jsonl"
-    log.write_text(write(playtests.simulated_log(levels[:3], model.Player(1.0, 1.0), 60, seed=2)))
+    log.write_text(write(playtest_model.simulated_log(levels[:3], model.Player(1.0, 1.0), 60, seed=2)))
     report, fitted = tmp_path / "report.html", tmp_path / "player.json"
     # a log of the first three levels of a pack of 12: another pack's id, but levels this pack holds
     assert main(["playtest", str(log), "--pack", str(pack), "-o", str(report), "--fit", str(fitted)]) == 0
@@ -75,12 +75,12 @@ def bad_input(tmp_path, pack_folder, text: str | None = None, size: int | None =
 
 def test_bad_logs_are_refused_in_one_line(pack, tmp_path, capsys):
     levels = pack_levels(str(pack))
-    good = write(playtests.simulated_log(levels[:2], model.Player(), 4, seed=3))
+    good = write(playtest_model.simulated_log(levels[:2], model.Player(), 4, seed=3))
     lines = good.splitlines(keepends=True)
     moved = json.loads(lines[2])
     moved["at"] = [0, 0]  # a stop the rules do not give
     other = Level.from_rows(["#####", "#S.G#", "#####"])
-    foreign = write(playtests.simulated_log([("x", other)], model.Player(), 2, seed=0))
+    foreign = write(playtest_model.simulated_log([("x", other)], model.Player(), 2, seed=0))
     cases = {
         "not the format": '{"format": "something else"}\n',
         "a later version": good.replace('"version": 1', '"version": 2', 1),
@@ -103,7 +103,7 @@ def test_bad_logs_are_refused_in_one_line(pack, tmp_path, capsys):
 
 def test_a_log_naming_levels_not_in_the_pack_is_read_and_says_what_was_skipped(pack, tmp_path, capsys):
     levels = pack_levels(str(pack))
-    log = playtests.simulated_log(levels[:2], model.Player(), 4, seed=4)
+    log = playtest_model.simulated_log(levels[:2], model.Player(), 4, seed=4)
     renamed = replace(log, levels=(log.levels[0], ("gone", "f" * 16)))
     path = tmp_path / "mixed.jsonl"
     path.write_text(write(renamed))
@@ -115,7 +115,7 @@ def test_a_log_naming_levels_not_in_the_pack_is_read_and_says_what_was_skipped(p
 
 def test_a_player_file_with_nan_is_refused(pack, tmp_path, capsys):
     log = tmp_path / "sim.jsonl"
-    log.write_text(write(playtests.simulated_log(pack_levels(str(pack))[:1], model.Player(), 2, seed=5)))
+    log.write_text(write(playtest_model.simulated_log(pack_levels(str(pack))[:1], model.Player(), 2, seed=5)))
     bad = tmp_path / "player.json"
     bad.write_text('{"format": "ice-designer player 1", "skill": NaN, "back_aversion": 1}')
     assert main(["playtest", str(log), "--pack", str(pack), "--player", str(bad)]) == 2

@@ -115,6 +115,7 @@ def make(
 ) -> None:
     """Design a strong, reversible level (or a room with doors) whose min stops is at least K."""
     from designer.ops import design as ops
+    from designer.ops import make_requests
     from designer.ops.summaries import summary
 
     if from_file is not None:
@@ -180,7 +181,7 @@ def make(
                 first=first,
                 curve_by=curve_by.value,
                 coins=coins or 0,
-                full_clear=ops.full_clear_band(full_clear),
+                full_clear=make_requests.full_clear_band(full_clear),
                 player=_player(player),
             )
         )
@@ -206,7 +207,7 @@ def _player(path: str | None) -> tuple[float, float] | None:
 
 def request_options(size, template, start, goal, no_frame, max_rocks, snow):
     """The options of the layout space, which ``make`` and ``pareto`` share, parsed."""
-    from designer.ops.design import MakeOptions
+    from designer.ops.make_requests import MakeOptions
 
     return MakeOptions(
         size=None if size is None else parse_size(size),

@@ -64,7 +64,7 @@ def playtest(logs: list[str], pack: str, *, player=None, fit: bool = False) -> P
     ``player`` (default: the fitted one) with the players; with ``fit``, fit the player first."""
     from designer.analysis import player as model
     from designer.formats.playtest_log import read
-    from designer.studies import playtests
+    from designer.studies import playtest_model, playtests
 
     if not logs:
         raise DesignerError("give at least one playtest log")
@@ -72,11 +72,11 @@ def playtest(logs: list[str], pack: str, *, player=None, fit: bool = False) -> P
     replayed = playtests.replay([(path, read(path)) for path in logs], levels)
     chosen, report = player or model.DEFAULT, None
     if fit:
-        chosen, report = playtests.fit(replayed, levels, chosen)
+        chosen, report = playtest_model.fit(replayed, levels, chosen)
     return Playtested(
         levels,
         replayed,
-        playtests.predicted_beside_observed(replayed, levels, chosen),
+        playtest_model.predicted_beside_observed(replayed, levels, chosen),
         chosen,
         report,
     )
@@ -85,7 +85,7 @@ def playtest(logs: list[str], pack: str, *, player=None, fit: bool = False) -> P
 def player_file(found: Playtested) -> str:
     """The player file of a fit (``--player FILE`` of every command that uses the model)."""
     obj = found.player.to_json()
-    from designer.studies.playtests import rounded
+    from designer.studies.playtest_model import rounded
 
     obj["fit"] = {
         **(found.fit or {}),
@@ -284,21 +284,21 @@ class Live:
         """What ``playtest`` finds in the lines so far, beside the model's ``player`` (default: the
         default player)."""
         from designer.analysis import player as model
-        from designer.studies import playtests
+        from designer.studies import playtest_model
 
         chosen = player or model.DEFAULT
         replayed = self.replaying.result()
         return Playtested(
             self.pack,
             replayed,
-            playtests.predicted_beside_observed(replayed, self.pack, chosen),
+            playtest_model.predicted_beside_observed(replayed, self.pack, chosen),
             chosen,
         )
 
     def figures(self) -> dict:
         """The studio's live view: lines and visits so far, ``playtest``'s lines, and per level
         the players' figures beside the model's."""
-        from designer.studies.playtests import rounded
+        from designer.studies.playtest_model import rounded
 
         if self._figures is None or self._figures[0] != len(self.events):
             found = self.found()

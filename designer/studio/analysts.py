@@ -49,7 +49,7 @@ def _serve(conn, parent: int) -> None:
     """A figures process: answer each grid of rows sent, in turn, until the pipe closes."""
     from designer.core.control import end_with_parent, name_process
     from designer.core.errors import DesignerError
-    from designer.ops.levels import figures
+    from designer.ops.sketch_figures import figures
 
     end_with_parent(parent)
     name_process(NAME)

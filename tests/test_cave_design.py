@@ -190,7 +190,7 @@ def test_rooms_on_dask_make_the_same_cave_as_in_process(tmp_path):
 def test_what_a_fill_would_refuse_is_said_with_the_caves_figures_before_any_fill():
     """The studio's cave panel (``plan_view``): a walled-in door of a free room, and a key that
     cannot matter, are said at once, not only under a room's fill; counts read as words."""
-    from designer.ops.caves import plan_view
+    from designer.ops.cave_views import plan_view
 
     text = (CAVES / "four-rooms.txt").read_text()
     lines = text.split("\n")

@@ -301,7 +301,7 @@ def write_play_page(source: str, output_file: str, *, force: bool = False) -> Wr
     output.check_file(output_file, force=force)
     title = f"ice-designer: {Path(source).name if source != '-' else 'level'}"
     if is_cave_source(source):
-        from designer.ops.caves import play_page
+        from designer.ops.cave_views import play_page
 
         output.write(output_file, play_page(source, title), force=force)
         return Written([output_file], 1)

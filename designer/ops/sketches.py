@@ -29,12 +29,12 @@ from designer.formats.tiled_map import MAP_SUFFIXES, map_from_document, map_from
 
 def open_sketch(name: str, text: str) -> dict:
     """A file's text as a sketch: {"kind": "map" | "template" | "level" | "room", "rows"} (a cave:
-    {"kind": "cave"} and ``designer.ops.caves.plan_view``'s keys); a Tiled
+    {"kind": "cave"} and ``designer.ops.cave_views.plan_view``'s keys); a Tiled
     map (by its name's suffix: JSON with layers, or Tiled's XML) is read as ``make --template``
     reads it (its tilesets embedded), a text with ``?`` as a template, anything else as a level or
     a room. One LevelError line naming the file for anything else."""
     from designer.caves import is_cave
-    from designer.ops.caves import plan_view
+    from designer.ops.cave_views import plan_view
 
     try:
         stripped = text.lstrip()

@@ -20,14 +20,14 @@ def cave_routes(guarded) -> dict[str, Route]:
     body = read_json
 
     async def cave_plan(request: Request) -> Response:
-        """A cave's floor plan and figures (``designer.ops.caves.plan_view``)."""
-        from designer.ops.caves import plan_view
+        """A cave's floor plan and figures (``designer.ops.cave_views.plan_view``)."""
+        from designer.ops.cave_views import plan_view
 
         return JSONResponse(await asyncio.to_thread(plan_view, cave_of(await body(request)), True))
 
     async def cave_save(request: Request) -> Response:
-        """The cave as text, or as a Tiled world zipped (``designer.ops.caves.cave_save``)."""
-        from designer.ops.caves import cave_save as save_cave
+        """The cave as text, or as a Tiled world zipped (``designer.ops.cave_views.cave_save``)."""
+        from designer.ops.cave_views import cave_save as save_cave
 
         obj = await body(request)
         kind = obj.get("as")

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import oracle_caves as oracle
-from designer.caves import graph
+from designer.caves import cave_analysis, graph
 from designer.caves.cave import Cave
 from designer.caves.parts import CaveRoom, Key, Link
 from designer.core.budget import Budget
@@ -118,7 +118,7 @@ def test_a_bad_cave_is_refused_in_one_line(text, why):
 
 
 def _agree(cave: Cave) -> None:
-    report = graph.analyze(cave, rooms=False)
+    report = cave_analysis.analyze(cave, rooms=False)
     stops = oracle.min_stops(cave)
     assert (report.min_stops if report.way else -1) == stops
     if report.way:
@@ -175,7 +175,7 @@ def test_a_cave_with_coins_reads_back_designs_around_them_and_reports_its_full_c
     assert solved.exit_code == 0 and "full clear (2 coins): 4 moves (proven optimal)\ndrru" in solved.output
     analysed = runner.invoke(app, ["analyze", str(path), "--json"])
     assert json.loads(analysed.output)["full_clear"]["taken_at"] == [1, 3]
-    from designer.ops.caves import plan_view
+    from designer.ops.cave_views import plan_view
 
     assert plan_view(text)["figures"].endswith("full clear (2 coins) 4 moves (proven optimal)")  # the studio's
     from designer.caves.world import read_world
@@ -219,13 +219,13 @@ def test_a_key_taken_mid_slide_opens_its_lock_in_the_same_slide():
     way = graph.solve(cave)
     assert way.moves == "drd" and way.keys == {"k": 2}
     assert oracle.min_stops(cave) == 3
-    report = graph.analyze(cave)
+    report = cave_analysis.analyze(cave)
     assert report.keys[0].needed and report.keys[0].matters
 
 
 def test_a_hole_with_no_way_back_is_one_way_in_play_and_a_doorway_is_not():
-    hole = graph.analyze(Cave.parse(TWO.replace("door a:2 b:2", "hole a:2 b:2")))
-    door = graph.analyze(Cave.parse(TWO))
+    hole = cave_analysis.analyze(Cave.parse(TWO.replace("door a:2 b:2", "hole a:2 b:2")))
+    door = cave_analysis.analyze(Cave.parse(TWO))
     assert [(use.used, use.one_way) for use in hole.links] == [(True, True)] and not hole.reversible
     assert [(use.used, use.one_way) for use in door.links] == [(True, False)] and door.reversible
     assert hole.reversible == oracle.reversible(hole.cave) and door.reversible == oracle.reversible(door.cave)
@@ -251,7 +251,7 @@ def test_no_move_leaves_the_exit_in_the_links_figures():
     b one way in play)."""
     cave = Cave.parse("room a\n##1###\n##.#.#\n##2#4#\n##.###\n##3###\nroom b\n#1#\n#.#\n#2#\n###\n"
                       "door a:3 b:1\ndoor a:4 b:2\nentrance a:1\nexit a:2")
-    found = graph.analyze(cave, rooms=False)
+    found = cave_analysis.analyze(cave, rooms=False)
     assert found.unreached == ("b",)
     assert [(use.used, use.one_way) for use in found.links] == [(False, False), (False, False)]
 
@@ -261,7 +261,7 @@ def test_a_hole_whose_only_way_on_is_the_exit_is_one_way_in_play():
     once made it look undone)."""
     cave = Cave.parse("room a\n#1###\n#...#\n3_..2\n#####\nroom b\n#1######\n#.#....#\n#3.._..2\n########\n"
                       "hole a:2 b:1\ndoor b:2 a:3\nentrance a:1\nexit b:3")
-    found = graph.analyze(cave, rooms=False)
+    found = cave_analysis.analyze(cave, rooms=False)
     hole = next(use for use in found.links if use.link.kind == "hole")
     assert hole.used and hole.one_way
 
@@ -278,7 +278,7 @@ def test_a_room_over_40x40_is_refused_in_one_line():
 def test_a_cave_being_drawn_says_what_it_lacks_however_odd_its_json():
     import json
 
-    from designer.ops.caves import plan_view
+    from designer.ops.cave_views import plan_view
 
     odd = [{"format": "ice-cave", "version": 1, "rooms": "x", "links": 5},
            {"format": "ice-cave", "version": 1, "rooms": [{"name": "a", "rows": ["#1#", "#.#", "###"]}, {"name": 7}, None],

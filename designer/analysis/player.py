@@ -15,7 +15,7 @@ the start, one restart more.
 
 So the player is an absorbing Markov chain over states (stop, last move): stops of the level's
 state graph (``designer.core.items.States``: items taken, portals, floors; a cave's keys and
-rooms through ``designer.caves.graph.played``), and the exit absorbs. Its figures are solved exactly with sparse linear algebra
+rooms through ``designer.caves.cave_analysis.played``), and the exit absorbs. Its figures are solved exactly with sparse linear algebra
 (``scipy.sparse.linalg.spsolve``): no sampling.
 
 - ``expected_moves``: the moves to the exit, restarts included;

@@ -1,7 +1,7 @@
 """Designing a cave: plan the bands of the free rooms' passages (``designer.caves.plan``), design
 each free room on its own with its bands (the designer's portfolio, ``designer.search``: side by
 side on processes, a lane per core, or at once on a dask cluster), then verify the cave whole
-(``graph.failure``).
+(``cave_analysis.failure``).
 
 A room that cannot meet its bands in its share of the time sends the plan back with those
 passages' most lowered; a cave that falls short of its band raises the floors of the passages on
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from designer.caves import graph as cave_graph
+from designer.caves import cave_analysis
 from designer.caves import plan as planning
 from designer.caves.cave import Cave
 from designer.caves.refusals import check_keys, drawn_failing
@@ -371,8 +371,8 @@ def _design(
             held("; ".join(failed_rooms))
             continue
         filled = cave.filled({name: made[keys[name]] for name in free})
-        report = cave_graph.analyze(filled)
-        why = cave_graph.failure(
+        report = cave_analysis.analyze(filled)
+        why = cave_analysis.failure(
             filled, request.min_stops, request.max_stops, report
         ) or outside_caps(filled, low, caps)
         if why is None:

@@ -222,7 +222,7 @@ def summary(found) -> str:
         else ""
     )
     from designer.analysis.player import room_difficulty
-    from designer.caves.graph import played
+    from designer.caves.cave_analysis import played
 
     rooms = ", ".join(f"{room.name} {room_difficulty(room.room)}" for room in found.cave.rooms)
     felt = f"; predicted difficulty {played(found.cave).difficulty:g} (rooms, their hardest route: {rooms})"

@@ -270,7 +270,7 @@ def way_lines(way) -> list[str]:
 
 
 def cave_report(analysed) -> str:
-    """The human-readable analysis of a cave (``designer.caves.graph.CaveAnalysis``) that
+    """The human-readable analysis of a cave (``designer.caves.cave_analysis.CaveAnalysis``) that
     ``designer analyze`` prints: the whole graph, then every room's own routes."""
     cave = analysed.cave
     floors = sorted({room.floor for room in cave.rooms})

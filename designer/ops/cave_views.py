@@ -113,7 +113,7 @@ def plan_view(text: str, draft: bool = False) -> dict:
     shows it, not refused."""
     import base64
 
-    from designer.caves.graph import analyze as analyze_cave
+    from designer.caves.cave_analysis import analyze as analyze_cave
     from designer.caves.picture import svg_plan
     from designer.core.errors import LevelError
     from designer.core.limits import sized

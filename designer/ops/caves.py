@@ -54,8 +54,8 @@ def solve(source: str, by: str = "moves"):
 
 
 def analyze(source: str):
-    """The analysis of the cave in ``source`` (``designer.caves.graph.CaveAnalysis``)."""
-    from designer.caves.graph import analyze as analyze_cave
+    """The analysis of the cave in ``source`` (``designer.caves.cave_analysis.CaveAnalysis``)."""
+    from designer.caves.cave_analysis import analyze as analyze_cave
 
     return analyze_cave(read_cave(source))
 

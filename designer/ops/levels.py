@@ -19,7 +19,8 @@ if TYPE_CHECKING:
     from designer.analysis.structure import Structure
     from designer.analysis.tour import FullClear
     from designer.caves.cave import Cave
-    from designer.caves.graph import CaveAnalysis, Way
+    from designer.caves.cave_analysis import CaveAnalysis
+    from designer.caves.graph import Way
     from designer.core.room import Room
 
 
@@ -98,7 +99,7 @@ class CaveSolved:
 
 @dataclass(frozen=True)
 class CaveAnalysed:
-    """A cave and its analysis (``designer.caves.graph.CaveAnalysis``), with what the model's
+    """A cave and its analysis (``designer.caves.cave_analysis.CaveAnalysis``), with what the model's
     player costs on the whole cave (``designer.analysis.player.Figures``; None: no way through)."""
 
     cave: Cave
@@ -225,8 +226,8 @@ def analyze(
             found, analyze_routes(found, routes), full_clears(found, budget, routes)
         )
     if not isinstance(found, Level):
-        from designer.caves.graph import analyze as analyze_cave
-        from designer.caves.graph import played
+        from designer.caves.cave_analysis import analyze as analyze_cave
+        from designer.caves.cave_analysis import played
 
         cave_report = analyze_cave(found)
         return CaveAnalysed(

@@ -307,7 +307,7 @@ def bench_caves(seeds: list[int], dask: bool = True) -> dict:
     per seed, each designed cave checked again here by the cave's verifier; and, with ``dask``,
     16 rooms designed on ``--dask local`` against here (a lane per core), compared file for file."""
     from designer.caves.cave import Cave
-    from designer.caves.graph import failure
+    from designer.caves.cave_analysis import failure
 
     caves = Path(__file__).resolve().parents[2] / "examples" / "caves"
     if not caves.is_dir():

@@ -6,7 +6,7 @@ Run: python examples/design_levels.py   (from any folder)
 from pathlib import Path
 
 from designer.core.request import LayoutRequest
-from designer.formats.level_files import dumps
+from designer.formats.level_json import dumps
 from designer.search.result import DesignFailed
 from designer.search.design import design
 from designer.search.packs import design_pack

@@ -7,7 +7,8 @@ from pathlib import Path
 
 from designer.analysis.graph import analyze
 from designer.analysis.classify import classify
-from designer.formats.level_files import dumps, read_level
+from designer.formats.level_files import read_level
+from designer.formats.level_json import dumps
 from designer.core.level import Level
 from designer.export.report import report
 from designer.core.rules import replay

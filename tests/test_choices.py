@@ -109,7 +109,8 @@ def test_a_choices_level_designs_itself_again(tmp_path, capsys):
 
 @needs_compiled
 def test_pareto_prints_a_front_none_dominated_and_every_level_verified(tmp_path, capsys):
-    from designer.formats.level_files import level_from_json, read_levels
+    from designer.formats.level_files import read_levels
+    from designer.formats.level_json import level_from_json
     from designer.studies.pareto import Point, dominates
 
     out, plot = tmp_path / "front", tmp_path / "front.png"

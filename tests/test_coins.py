@@ -13,7 +13,7 @@ from designer.analysis.coins import coin_report
 from designer.analysis.tour import full_clear
 from designer.core.errors import LevelError
 from designer.core.level import Level
-from designer.formats.level_files import dumps, level_from_json
+from designer.formats.level_json import dumps, level_from_json
 from test_portals import _plain, portal_levels
 
 
@@ -278,7 +278,8 @@ def test_coins_go_into_a_users_map_once(tmp_path):
 def test_a_rooms_coins_read_back_in_every_form_and_each_route_has_its_full_clear(tmp_path, capsys):
     from designer.cli import main
     from designer.core.room import Room
-    from designer.formats.level_files import parse_level_or_room, read_level_or_room, room_to_json
+    from designer.formats.level_files import parse_level_or_room, read_level_or_room
+    from designer.formats.level_json import room_to_json
     from designer.ops.sketch_figures import figures
 
     rows = ["###2###", "#.#...#", "#$..#.#", "#..#$.#", "#.#..##", "###1###"]

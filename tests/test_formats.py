@@ -6,7 +6,8 @@ from hypothesis import given
 
 from conftest import small_levels
 from designer.core.errors import LevelError
-from designer.formats.level_files import dumps, level_from_json, level_to_json, parse_level, read_level
+from designer.formats.level_files import parse_level, read_level
+from designer.formats.level_json import dumps, level_from_json, level_to_json
 from designer.core.level import Level
 
 LEVEL = Level.from_ascii("#####G#\n#..._.#\n#S....#\n#######")

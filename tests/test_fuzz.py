@@ -23,7 +23,8 @@ from hypothesis import strategies as st
 from conftest import EXAMPLES
 from designer.cli import main
 from designer.core.errors import DesignerError
-from designer.formats.level_files import level_from_json, parse_level
+from designer.formats.level_files import parse_level
+from designer.formats.level_json import level_from_json
 from designer.studies.checkpoint import Checkpoint
 
 FUZZ = settings(max_examples=int(os.environ.get("ICE_FUZZ_EXAMPLES", "40")), deadline=None,

@@ -14,7 +14,8 @@ from designer.core.errors import LevelError
 from designer.core.items import state_table
 from designer.core.level import Level
 from designer.core.terrain import ICE, ROCK, SNOW
-from designer.formats.level_files import dumps, parse_level
+from designer.formats.level_files import parse_level
+from designer.formats.level_json import dumps
 
 
 def random_rows(rng, height, width, items):

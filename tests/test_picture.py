@@ -11,7 +11,7 @@ import pytest
 from designer.export import picture, tiled, tiles
 from designer.analysis.graph import analyze
 from designer.cli import main
-from designer.formats.level_files import level_to_json, format_json
+from designer.formats.level_json import level_to_json, format_json
 from designer.analysis.stars import Stars
 from designer.core.level import Level
 from designer.core.terrain import ROCK, SNOW

@@ -278,7 +278,7 @@ def test_stars_at_par_one_over_and_far_over(browser, tmp_path, capsys):
     level, remaining, step = graph_of(path)
     par = remaining[level.start]
     source = tmp_path / "level.json"
-    from designer.formats.level_files import format_json, level_to_json
+    from designer.formats.level_json import format_json, level_to_json
     from designer.analysis.stars import Stars
 
     stars = Stars(par, par + 1, par + 3)  # the level's own thresholds

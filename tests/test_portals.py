@@ -191,7 +191,8 @@ def test_moves_that_stay_put_are_none_and_moves_to_one_state_are_each_counted(te
 # --- files: JSON, glissade, import, pictures, maps ------------------------------------------------
 
 def test_the_json_level_keeps_floors_and_portals():
-    from designer.formats.level_files import dumps, level_to_json, parse_level
+    from designer.formats.level_files import parse_level
+    from designer.formats.level_json import dumps, level_to_json
 
     level = Level.from_ascii(TWO_FLOORS)
     obj = level_to_json(level, with_analysis=False)
@@ -205,7 +206,8 @@ def test_the_json_level_keeps_floors_and_portals():
 def test_a_json_level_whose_letters_and_portals_disagree_is_one_line():
     import json
 
-    from designer.formats.level_files import level_to_json, parse_level
+    from designer.formats.level_files import parse_level
+    from designer.formats.level_json import level_to_json
 
     obj = level_to_json(Level.from_ascii(TWO_FLOORS), with_analysis=False)
     del obj["portals"][1]  # the one-way portal: its letter and its target's are left unexplained
@@ -408,7 +410,8 @@ def test_a_room_with_doors_holds_floors_and_portals_too(tmp_path, capsys):
 
     from designer.cli import main
     from designer.core.room import Room
-    from designer.formats.level_files import parse_level_or_room, read_level_or_room, room_to_json
+    from designer.formats.level_files import parse_level_or_room, read_level_or_room
+    from designer.formats.level_json import room_to_json
 
     room = Room.from_ascii(ROOM)
     assert [f.name for f in room.floors] == ["1F", "B1F"] and len(room.portals) == 2

@@ -242,7 +242,8 @@ def test_2_an_edited_checkpoint_is_found_out(tmp_path, capsys):
 
 
 def test_2_a_bound_that_is_not_evidence_is_dropped(tmp_path):
-    from designer.formats.level_files import level_to_json, parse_level
+    from designer.formats.level_files import parse_level
+    from designer.formats.level_json import level_to_json
     from designer.studies.checkpoint import Checkpoint
 
     level = parse_level("S.#..\n.....\n..#..\n.....\n....G\n")

@@ -49,7 +49,8 @@ def test_a_room_that_is_not_one_is_one_line(rows, words):
 
 
 def test_json_rooms_read_back_and_their_doors_must_agree(tmp_path, capsys):
-    from designer.formats.level_files import parse_level_or_room, room_to_json
+    from designer.formats.level_files import parse_level_or_room
+    from designer.formats.level_json import room_to_json
 
     room = Room.from_rows(ROOM)
     obj = room_to_json(room)

@@ -921,7 +921,7 @@ def test_a_coin_painted_stays_and_a_fill_places_more_each_worth_taking(studio):
     """The coin tool paints a `$` the fill keeps where it is (a template's pinned coin); ``coins``
     asks the fill for more, and every coin of the level it hands back is worth taking."""
     from designer.analysis.coins import coin_report
-    from designer.formats.level_files import level_from_json
+    from designer.formats.level_json import level_from_json
 
     with studio_page(studio) as (_, page, errors):
         page.fill('[name="size"]', "9x9")

@@ -197,7 +197,7 @@ def check(made: Plan, output: LevelOutput) -> list[Path]:
 
 def level_text(found, fmt: str) -> str:
     """A designed level as its file holds it: canonical ASCII, or the JSON level with its record."""
-    from designer.formats.level_files import format_json, level_to_json, room_to_json
+    from designer.formats.level_json import format_json, level_to_json, room_to_json
 
     if found.room is not None:  # doors as their digits; the JSON room with every route's analysis
         if fmt == "json":

@@ -148,7 +148,7 @@ def write_glissade(found: list[Imported], out: str, *, force: bool = False) -> l
     from contextlib import ExitStack
 
     from designer.formats import glissade, output
-    from designer.formats.level_files import dumps
+    from designer.formats.level_json import dumps
 
     paths = output.check_folder(out, [one.name for one in found], force=force)
     with ExitStack() as stack:

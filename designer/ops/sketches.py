@@ -16,13 +16,8 @@ import json
 from designer.core.errors import DesignerError, LevelError
 from designer.core.limits import sized
 from designer.core.room import Room
-from designer.formats.level_files import (
-    format_json,
-    level_to_json,
-    load_json,
-    parse_level_or_room,
-    room_to_json,
-)
+from designer.formats.level_files import load_json, parse_level_or_room
+from designer.formats.level_json import format_json, level_to_json, room_to_json
 from designer.formats.template import parse_template
 from designer.formats.tiled_map import MAP_SUFFIXES, map_from_document, map_from_text
 

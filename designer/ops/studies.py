@@ -107,7 +107,7 @@ def pareto(
     the front drawn over random generation and the repair generator. RequestNotMet when no
     level is found in the time."""
     from designer.formats import output
-    from designer.formats.level_files import level_to_json
+    from designer.formats.level_json import level_to_json
     from designer.search.validation import validate
     from designer.studies import pareto as front_search
 

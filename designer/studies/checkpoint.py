@@ -13,7 +13,7 @@ from designer.analysis.verify import meets
 from designer.core.errors import DesignerError, LevelError
 from designer.core.limits import MAX_CELLS, fits_seconds
 from designer.core.request import LayoutRequest
-from designer.formats.level_files import level_from_json
+from designer.formats.level_json import level_from_json
 from designer.formats.output import write
 from designer.formats.reading import decode_text, load_json, read_bytes
 from designer.formats.signed import sign, vouched

@@ -39,7 +39,7 @@ from designer.core.control import CancelToken, check
 from designer.core.errors import DesignerError
 from designer.core.level import Level
 from designer.core.request import LayoutRequest
-from designer.formats.level_files import level_from_json, level_to_json
+from designer.formats.level_json import level_from_json, level_to_json
 from designer.search.design import design, lower_bound
 from designer.search.engines import exhaustive
 from designer.search.result import DesignFailed

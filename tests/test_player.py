@@ -11,6 +11,7 @@ from hypothesis import given, settings
 
 from conftest import one_error_line, small_levels
 from designer.analysis import player as model
+from designer.analysis import player_runs
 from designer.analysis.graph import analyze
 from designer.analysis.structure import structure
 from designer.core.errors import DesignerError, LevelError
@@ -94,7 +95,7 @@ def test_the_exact_figures_are_what_playthroughs_give():
     for level in sampled_levels():
         chain = model.chain(state_table(level), model.DEFAULT, height=level.height)
         exact = model.solve_chain(chain, 1)
-        moves, restarts = model.simulate(chain, 20_000, np.random.default_rng(1))
+        moves, restarts = player_runs.simulate(chain, 20_000, np.random.default_rng(1))
         assert moves.mean() == pytest.approx(exact.expected_moves, rel=0.03)
         assert restarts.mean() == pytest.approx(exact.expected_restarts, rel=0.05, abs=0.01)
         par = int(moves.min())

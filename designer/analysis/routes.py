@@ -127,3 +127,19 @@ def analyze_routes(room: Room, routes: list[Route] | None = None) -> RoomAnalysi
             for level in (room.route(*route),)
         ),
     )
+
+
+def room_difficulty(room: Room, player=None) -> float | None:
+    """A room's predicted difficulty: its hardest route's (each pair of doors, each way, played as
+    a level from one door to the other; keys as items); None when no route can be crossed."""
+    from designer.analysis.player import DEFAULT, play
+    from designer.core.errors import LevelError
+
+    felt = []
+    for a, b in room.routes():
+        for route in ((a, b), (b, a)):
+            try:
+                felt.append(play(room.route(*route), player or DEFAULT).difficulty)
+            except LevelError:
+                continue
+    return max(felt) if felt else None

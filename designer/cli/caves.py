@@ -221,7 +221,7 @@ def summary(found) -> str:
         if a.keys
         else ""
     )
-    from designer.analysis.player import room_difficulty
+    from designer.analysis.routes import room_difficulty
     from designer.caves.cave_analysis import played
 
     rooms = ", ".join(f"{room.name} {room_difficulty(room.room)}" for room in found.cave.rooms)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from designer.analysis import player as model
+from designer.analysis import player_runs
 from designer.core.errors import DesignerError
 from designer.core.items import state_table
 from designer.core.level import Level
@@ -128,7 +129,7 @@ def simulated_log(
         visit, t, attempt, made = f"sim{n}", 0, 1, 0
         events.append(Event(visit, t, k, attempt, "start"))
         table = chains[k].states
-        for step in model.play_out(chains[k], rng):
+        for step in player_runs.play_out(chains[k], rng):
             t += 1000
             if step is None:
                 events.append(Event(visit, t, k, attempt, "restart"))

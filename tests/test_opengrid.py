@@ -10,7 +10,7 @@ from designer.core import kernels
 
 from designer.core import kernel_anneal
 from designer.core.budget import Budget
-from designer.search.engines import opengrid
+from designer.search.engines import compressed, opengrid
 from designer.search.design import design
 from designer.analysis.classify import classify
 from designer.core.level import Level
@@ -46,34 +46,34 @@ SPARSE = Level.from_ascii("\n".join([
 
 
 def test_compress_removes_the_lines_never_rested_on():
-    small = opengrid.compress(SPARSE)
+    small = compressed.compress(SPARSE)
     assert small.terrain.shape == (6, 7)
     assert int((small.terrain == ROCK).sum()) == 2
     assert puzzle(small) == puzzle(SPARSE)
-    assert opengrid.compress(small) == small  # nothing more to remove
+    assert compressed.compress(small) == small  # nothing more to remove
 
 
 def test_expand_undoes_compress_up_to_where_lines_go():
-    small = opengrid.compress(SPARSE)
-    grown = opengrid.expand(small, 9, 11)
+    small = compressed.compress(SPARSE)
+    grown = compressed.expand(small, 9, 11)
     assert grown.terrain.shape == (9, 11)
     assert puzzle(grown) == puzzle(SPARSE)
-    assert opengrid.compress(grown) == small
-    big = opengrid.expand(small, 30, 40)
+    assert compressed.compress(grown) == small
+    big = compressed.expand(small, 30, 40)
     assert big.terrain.shape == (30, 40) and puzzle(big) == puzzle(SPARSE)
-    assert opengrid.expand(small, 5, 7) is None  # never shrinks
+    assert compressed.expand(small, 5, 7) is None  # never shrinks
 
 
 def test_expand_needs_two_neighbouring_rock_free_lines():
     tight = Level.from_ascii("#..\n.#.\n..#\nS.G")  # every column, and every row but one, holds a rock
-    assert not opengrid.expandable(tight.terrain, 6, 3)
-    assert opengrid.expand(tight, 6, 3) is None
-    assert opengrid.expand(tight, 4, 6) is None
-    assert opengrid.expand(tight, 4, 3) == tight  # already that size
+    assert not compressed.expandable(tight.terrain, 6, 3)
+    assert compressed.expand(tight, 6, 3) is None
+    assert compressed.expand(tight, 4, 6) is None
+    assert compressed.expand(tight, 4, 3) == tight  # already that size
     loose = Level.from_ascii("#..\n...\n..#\nS.G")  # the rock-free rows 1 and 3 are not neighbours
-    assert opengrid.expand(loose, 6, 3) is None
+    assert compressed.expand(loose, 6, 3) is None
     roomy = Level.from_ascii("#..\n...\n...\nS.G")
-    assert puzzle(opengrid.expand(roomy, 7, 3)) == puzzle(roomy)
+    assert puzzle(compressed.expand(roomy, 7, 3)) == puzzle(roomy)
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -81,10 +81,10 @@ def test_compress_and_expand_keep_every_puzzle(seed):
     rng = np.random.default_rng(seed)
     for _ in range(150):
         level = random_open_level(rng, int(rng.integers(5, 12)), int(rng.integers(5, 14)), int(rng.integers(1, 7)))
-        small = opengrid.compress(level)
+        small = compressed.compress(level)
         assert puzzle(small) == puzzle(level)
         h, w = level.terrain.shape
-        grown = opengrid.expand(small, h + int(rng.integers(0, 6)), w + int(rng.integers(0, 6)))
+        grown = compressed.expand(small, h + int(rng.integers(0, 6)), w + int(rng.integers(0, 6)))
         if grown is not None:
             assert puzzle(grown) == puzzle(level)
             assert int((grown.terrain == ROCK).sum()) == int((level.terrain == ROCK).sum())
@@ -94,7 +94,7 @@ def test_best_ends_matches_trying_every_pair():
     rng = np.random.default_rng(7)
     for _ in range(20):
         level = random_open_level(rng, 6, 7, 5)
-        stops, start, goal = opengrid.best_ends(level.terrain)
+        stops, start, goal = compressed.best_ends(level.terrain)
         w = level.width
         best = -1
         for s in np.flatnonzero(level.terrain.reshape(-1) == ICE):
@@ -156,7 +156,7 @@ def test_an_annealing_chain_reports_an_exact_best(impl):
     c = classify(found.level)
     assert (c.solvability, c.reversible, c.min_stops) == ("strong", True, found.stops)
     assert int((found.level.terrain == ROCK).sum()) <= 3
-    assert opengrid.expand(found.level, 10, 12) is not None
+    assert compressed.expand(found.level, 10, 12) is not None
 
 
 def compiled_chain(seed: int, rocks: int = 4, height: int = 9, width: int = 11):
@@ -183,12 +183,12 @@ def test_the_compiled_chain_keeps_its_state_consistent_and_repeats_itself():
         assert h <= 9 and w <= 11 and int((grid == ROCK).sum()) == 4  # moves keep the rocks
         if chain["score"][0] >= 0:  # the score is a lower bound: the pair it came from, at its goal
             goal = chain["goal"][0] * w + chain["goal"][1]
-            assert opengrid.expandable(grid, 9, 11)
-            assert opengrid.best_ends(grid, 1, np.array([goal]))[0] >= chain["score"][0]
+            assert compressed.expandable(grid, 9, 11)
+            assert compressed.best_ends(grid, 1, np.array([goal]))[0] >= chain["score"][0]
     assert len(seen_moves) > 5
     stops, h, w, start, goal = (int(v) for v in chain["best"])
     best = Level(chain["best_terrain"][:h * w].reshape(h, w).copy(), divmod(start, w), divmod(goal, w))
-    assert opengrid.best_ends(best.terrain)[0] == stops == classify(best).min_stops  # the best is exact
+    assert compressed.best_ends(best.terrain)[0] == stops == classify(best).min_stops  # the best is exact
 
 
 @needs_compiled

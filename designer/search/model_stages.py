@@ -13,7 +13,7 @@ from designer.core.budget import Budget
 from designer.core.level import Level
 from designer.core.request import LayoutRequest
 from designer.core.space import LayoutSpace
-from designer.search.engines import exhaustive
+from designer.search.engines import endpoints
 from designer.search.goal import Goal
 from designer.search.state import Search, StageResult, timed
 from designer.search.tuning import (
@@ -32,7 +32,7 @@ def empty_room(request: LayoutRequest) -> Level | None:
     pairs = pairs[:EMPTY_ROOM_PAIRS]
     if not pairs:
         return None
-    terrains, starts, goals = exhaustive.endpoint_batch(space, terrain, pairs)
+    terrains, starts, goals = endpoints.endpoint_batch(space, terrain, pairs)
     classes, reversible, stops = classify_batch(terrains, starts, goals)
     good = np.flatnonzero(space.admissible(terrains, classes, reversible, stops, budgets=False))
     if not len(good):

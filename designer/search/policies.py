@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from designer.core.errors import DesignerError
-from designer.search.engines import anneal, exhaustive, opengrid
+from designer.search.engines import anneal, endpoints, opengrid
 from designer.search.goal import Goal
 from designer.search.model_stages import ends_model_stage, model_stage, refute_stage
 from designer.search.race import (
@@ -133,7 +133,7 @@ def room_choices(search: Search) -> Design:
 def meet_with_stages(search: Search) -> Design:
     """``auto``, meeting K: the cheapest stage that finds a level; then a proof, or the model."""
     request, goal, budget = search.request, search.goal, search.budget
-    if exhaustive.fixed_terrain(request) is not None:
+    if endpoints.fixed_terrain(request) is not None:
         return one_layout(search)
     if opengrid.applies(request):  # random layouts of a few rocks on a big grid are rarely strong
         found = search.absorb(
@@ -164,7 +164,7 @@ def meet_with_stages(search: Search) -> Design:
 def maximize_with_stages(search: Search) -> Design:
     """``auto --maximize``: the most stops the time allows, proven optimal where a stage can."""
     request, goal, budget = search.request, search.goal, search.budget
-    if exhaustive.fixed_terrain(request) is not None:
+    if endpoints.fixed_terrain(request) is not None:
         return one_layout(search)
     if opengrid.applies(request):
         search.absorb(open_grid_stage(search, goal, budget.share(SEARCH_SHARE_WITHOUT_PROOF)))

@@ -30,7 +30,7 @@ import numpy as np
 from designer.core.budget import Budget
 from designer.core.level import Level
 from designer.core.space import LayoutSpace
-from designer.search.engines import anneal, exhaustive, opengrid
+from designer.search.engines import anneal, endpoints, exhaustive, opengrid
 from designer.search.engines.climb import climb, layout_scores
 from designer.search.engines.sampling import batch_level, sample_for_request
 from designer.search.goal import Goal
@@ -57,9 +57,9 @@ def endpoints_stage(search: Search, goal: Goal, budget: Budget) -> StageResult:
     Maximizing, every pair is tried and the best verified level returned; otherwise the first
     batch's. Complete when every pair was tried."""
     search.progress.update(phase="every start and goal")
-    terrain = exhaustive.fixed_terrain(search.request)
+    terrain = endpoints.fixed_terrain(search.request)
     assert terrain is not None  # asked only of a request with one layout
-    found, complete = exhaustive.search_endpoints(
+    found, complete = endpoints.search_endpoints(
         search.request, terrain, budget, search.excluded, first_only=not goal.maximizing
     )
     for stops, level in found:

@@ -130,7 +130,7 @@ def bench_studio_cmd(
     """The studio's live analysis under load: 'designer studio' started, and its live figures
     asked for by many clients at once, over HTTP (median, 95th percentile, slowest)."""
     from designer.core.extras import need
-    from designer.studies.bench import bench_studio
+    from designer.studies.bench_studio import bench_studio
 
     need("starlette", "studio")
     h, w = framed_size(size)

@@ -16,7 +16,8 @@ import statistics
 
 from designer.core.errors import DesignerError, RequestNotMet
 from designer.core.limits import MAX_DESIGN_SIDE
-from designer.studies.bench import solvable_random_level, studio_server
+from designer.studies.bench import solvable_random_level
+from designer.studies.bench_studio import studio_server
 
 #: Chromium's flags for a headless run as root in a sandboxed machine with a closed network.
 FLAGS = [

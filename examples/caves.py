@@ -9,7 +9,8 @@ from pathlib import Path
 
 from designer.caves import graph, grammar
 from designer.caves.cave import Cave
-from designer.caves.design import CaveFailed, CaveRequest, design
+from designer.caves.design import design
+from designer.caves.cave_request import CaveFailed, CaveRequest
 from designer.caves.picture import svg_plan
 from designer.caves.play import cave_page
 from designer.caves.world import read_world, world_files

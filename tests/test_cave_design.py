@@ -11,7 +11,8 @@ import pytest
 import oracle_caves as oracle
 from designer.caves import cave_analysis, grammar, graph
 from designer.caves.cave import Cave
-from designer.caves.design import CaveFailed, CaveRequest, design
+from designer.caves.design import design
+from designer.caves.cave_request import CaveFailed, CaveRequest
 from designer.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent

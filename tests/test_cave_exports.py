@@ -12,7 +12,8 @@ import pytest
 
 from designer.caves import graph
 from designer.caves.cave import Cave
-from designer.caves.design import CaveRequest, design
+from designer.caves.design import design
+from designer.caves.cave_request import CaveRequest
 from designer.caves.world import read_world
 from designer.cli import main
 from test_caves import random_cave

@@ -11,7 +11,8 @@ import pytest
 import oracle_caves as oracle
 from designer.caves import grammar
 from designer.caves.cave import Cave
-from designer.caves.design import CaveRequest, design
+from designer.caves.design import design
+from designer.caves.cave_request import CaveRequest
 from designer.caves.refusals import refusals
 from designer.cli import main
 

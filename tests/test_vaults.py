@@ -12,7 +12,8 @@ import pytest
 import oracle_caves as oracle
 from designer.analysis.classify import min_stops
 from designer.caves.cave import Cave
-from designer.caves.design import CaveRequest, design
+from designer.caves.design import design
+from designer.caves.cave_request import CaveRequest
 from designer.cli import main
 from designer.core.errors import LevelError
 from designer.core.level import Level

@@ -17,11 +17,11 @@ dask whenever the rooms are found before their time limits.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 from designer.caves import cave_analysis
 from designer.caves import plan as planning
-from designer.caves.cave import Cave
+from designer.caves.cave_request import CaveDesign, CaveFailed, CaveRequest
 from designer.caves.refusals import check_keys, drawn_failing
 from designer.caves.room_jobs import (
     design_room,
@@ -35,7 +35,7 @@ from designer.caves.room_jobs import (
 from designer.core.budget import Budget
 from designer.core.control import Cancelled, CancelToken, OnProgress, Steps, no_progress
 from designer.core.control import check as check_cancel
-from designer.core.errors import DesignerError, RequestNotMet
+from designer.core.errors import DesignerError
 
 #: Rounds of plan, design and verify before the designer gives up (each round's rooms are cached).
 MAX_ROUNDS = 12
@@ -48,70 +48,6 @@ ROOM_SECONDS = 2.0
 #: longest levels known hold about half their inside (7x7: 13 of 25; 8x8: 21 of 36). The plan
 #: spreads its bands over this headroom; the cheap bounds alone cap it.
 LIKELY_SHARE = 0.45
-
-
-@dataclass(frozen=True)
-class CaveRequest:
-    """What a cave is asked for: the ``cave`` (its free rooms to fill), the band of its way
-    through, and bands a user gives per route (``routes``: (room, a, b, floor, ceiling)) or per
-    room (``rooms``: (room, floor, ceiling): every passage of it). ``grammar`` records how a cave
-    asked for from nothing was drawn (``designer.caves.grammar``), for ``--from``."""
-
-    cave: Cave
-    min_stops: int = 30
-    max_stops: int | None = None
-    routes: tuple = ()
-    rooms: tuple = ()
-    grammar: dict | None = None
-
-    def to_json(self) -> dict:
-        found = {"cave": str(self.cave), "min_stops": self.min_stops}
-        if self.max_stops is not None:
-            found["max_stops"] = self.max_stops
-        if self.routes:
-            found["routes"] = [list(route) for route in self.routes]
-        if self.rooms:
-            found["rooms"] = [list(room) for room in self.rooms]
-        if self.grammar:
-            found["grammar"] = self.grammar
-        return found
-
-    @classmethod
-    def from_json(cls, obj: object) -> CaveRequest:
-        if (
-            not isinstance(obj, dict)
-            or not isinstance(obj.get("cave"), str)
-            or type(obj.get("min_stops")) is not int
-        ):
-            raise DesignerError("the cave's generator record holds no request (cave and min_stops)")
-        try:
-            return cls(
-                Cave.parse(obj["cave"]),
-                obj["min_stops"],
-                obj.get("max_stops"),
-                tuple(tuple(route) for route in obj.get("routes", ())),
-                tuple(tuple(room) for room in obj.get("rooms", ())),
-                obj.get("grammar"),
-            )
-        except TypeError:
-            raise DesignerError("the cave's generator record's request is not one") from None
-
-
-@dataclass(frozen=True)
-class CaveDesign:
-    """A designed cave, verified, its analysis, and the record that makes it again."""
-
-    cave: Cave
-    analysis: object
-    record: dict = field(default_factory=dict)
-
-
-class CaveFailed(RequestNotMet):
-    """A cave request not met: ``reason`` is "infeasible" (proven) or "time limit"."""
-
-    def __init__(self, reason: str, message: str):
-        super().__init__(message)
-        self.reason = reason
 
 
 def design(

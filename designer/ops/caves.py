@@ -61,7 +61,7 @@ def analyze(source: str):
 
 
 if TYPE_CHECKING:
-    from designer.caves.design import CaveDesign
+    from designer.caves.cave_request import CaveDesign
 
 
 @dataclass(frozen=True)
@@ -105,7 +105,7 @@ def _band(text: str, what: str) -> tuple[int, int | None]:
 def request_for(options: CaveOptions):
     """The cave request the options ask for (checked: DesignerError, one line)."""
     from designer.caves import grammar
-    from designer.caves.design import CaveRequest
+    from designer.caves.cave_request import CaveRequest
 
     if options.source is not None:
         return _request_from(options.source)
@@ -174,7 +174,7 @@ def _route(text: str) -> tuple[str, int, int, str]:
 
 
 def _request_from(source: str):
-    from designer.caves.design import CaveRequest
+    from designer.caves.cave_request import CaveRequest
     from designer.formats.reading import decode_text, load_json, read_bytes
 
     obj = load_json(decode_text(read_bytes(source, "cave file")))

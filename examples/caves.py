@@ -7,7 +7,7 @@ out to Tiled, to a picture and to the play page. Run it from any folder: it writ
 
 from pathlib import Path
 
-from designer.caves import graph, grammar
+from designer.caves import cave_analysis, grammar, graph
 from designer.caves.cave import Cave
 from designer.caves.design import design
 from designer.caves.cave_request import CaveFailed, CaveRequest
@@ -39,7 +39,7 @@ way = graph.solve(cave)
 print(f"fewest moves: {way.moves} ({way.stops} stops), key brass at move {way.keys['brass']}")
 for visit in way.visits:
     print(f"  {visit.room}: {visit.moves} ({visit.stops} stop{'s' if visit.stops != 1 else ''})")
-report = graph.analyze(cave)
+report = cave_analysis.analyze(cave)
 print(f"strong: {report.strong}, reversible: {report.reversible}, key needed: {report.keys[0].needed}")
 
 # 2. Design the Ice Path template: 7 rooms on 3 floors, holes down, ladders up, a key locks the exit.

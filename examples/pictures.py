@@ -16,7 +16,7 @@ from designer.core.request import LayoutRequest
 from designer.export import picture, play, tiled, tiles
 from designer.formats import output
 from designer.search.design import design
-from designer.search.engines.opengrid import compress
+from designer.search.engines.compressed import compress
 
 args = [a for a in sys.argv[1:] if a != "--force"]
 force = "--force" in sys.argv[1:]

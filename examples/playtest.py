@@ -8,7 +8,7 @@ so the fit has an answer to find. Run: python examples/playtest.py   (from any f
 from pathlib import Path
 
 from designer.analysis import player as model
-from designer.studies import playtests
+from designer.studies import playtest_model
 from designer.analysis.structure import structure
 from designer.core.request import LayoutRequest
 from designer.formats import playtest_log
@@ -32,7 +32,7 @@ print("structure of level-001:", structure(pack[0][1]))
 
 # A log of 400 visits by a player who heads for the exit more and goes back less than the default.
 someone = model.Player(3.0, 1.0)
-Path("playtest.jsonl").write_text(playtest_log.write(playtests.simulated_log(pack, someone, 400, seed=7)))
+Path("playtest.jsonl").write_text(playtest_log.write(playtest_model.simulated_log(pack, someone, 400, seed=7)))
 
 # designer playtest playtest.jsonl --pack playtest-pack --fit player.json, as a library call.
 found = ops.playtest(["playtest.jsonl"], str(folder), fit=True)

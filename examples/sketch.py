@@ -5,7 +5,7 @@ grid is filled, each route has its numbered path, its traps and the moves left f
 Run: python examples/sketch.py
 """
 
-from designer.ops.levels import figures
+from designer.ops.sketch_figures import figures
 
 room = ["#####3######"] + ["#" + "?" * 10 + "#"] * 4 + ["2" + "?" * 10 + "#"] + ["#" + "?" * 10 + "#"] * 4 + [
     "#####1######"]

@@ -28,7 +28,7 @@ as u/d/l/r letters, empty for an unsolvable level), ``stars_two`` and ``stars_on
 moves for 2 and 1 stars; see ``designer.analysis.stars``; solvable levels only) and ``seed``
 (only when the level file records the seed it was designed from). Each tile of the tileset has
 the properties ``kind`` and ``solid`` (rock and wall). The tileset image is drawn by
-``designer.export.picture.tileset`` and written beside the map; the map refers to it by file
+``designer.export.tiles.tileset`` and written beside the map; the map refers to it by file
 name.
 """
 

@@ -1,5 +1,5 @@
 """The one registry of design methods: what ``designer make --method``, ``designer compare`` and
-the library all choose from. The modules that implement them (``design.POLICIES``,
+the library all choose from. The modules that implement them (``policies.POLICIES``,
 ``baselines.GENERATORS``) are imported only when a method runs, so that reading the registry (the
 command line does, at start-up) costs nothing; a test holds their tables to this one.
 

@@ -1,4 +1,4 @@
-"""The studio's live figures (``designer.ops.levels.figures``), computed in processes the server
+"""The studio's live figures (``designer.ops.sketch_figures.figures``), computed in processes the server
 can end, so that a newer edit ends the older call's work (issue 44).
 
 A figure of a small grid takes milliseconds, but one of a 40x40 grid with 8 items takes seconds,

@@ -3,7 +3,7 @@ token, Origin, bounded bodies, security headers on every answer), served by uvic
 with its connections bounded (``designer.studio.connections``).
 
 API: ``POST /api/page`` (a page's id, made here: a page asks for one as it loads), ``POST
-/api/figures`` (the live figures of a sketch, ``designer.ops.levels.figures``; a newer call of
+/api/figures`` (the live figures of a sketch, ``designer.ops.sketch_figures.figures``; a newer call of
 the same page cancels the older one's work), ``POST /api/check`` (the cheap bounds of a fill
 request), ``POST /api/open`` and ``POST /api/save`` (a file's text as a sketch; a sketch as a
 JSON level or into its Tiled map), ``POST /api/picture``, ``POST /api/tiled`` and ``POST

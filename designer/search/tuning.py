@@ -134,7 +134,7 @@ SAVE_EVERY = 2.0
 #: choices at that length.
 EXPERT_LENGTH_SHARE = 0.5
 
-# --- items (designer.search.engines.items.design_with_items) ----------------------------------------------------
+# --- items (designer.search.engines.items.design_with_items) --------------------------------------
 #: The share of the time limit the plain level may take before the items are placed and annealed
 #: (12x12, 3 items, --maximize --time-limit 60, seeds 1-5: 104, 96, 106, 88, 94 stops at 0.15;
 #: seeds 1-3 at 0.3: 88, 130, 96).

@@ -36,7 +36,7 @@ RELAXED = {"no-parents": {"parents"}, "no-strong": {"strong"}, "no-reversible": 
 def layered_model(req, stops: int):
     """The pair with min stops as booleans per layer (see the module docstring); strong
     solvability and reversibility as in the model."""
-    from designer.models.grid import Grid, stop_literals, tiles
+    from designer.models.grid import SlideGrid, stop_literals, tiles
     from designer.models.literals import Literals
     from designer.models.loader import cp_model
     from designer.models.properties import reversible, strongly_solvable
@@ -44,7 +44,7 @@ def layered_model(req, stops: int):
     model = cp_model.CpModel()
     lits = Literals(model)
     is_start, is_goal, rock, snow = tiles(model, lits, req)
-    grid = Grid(req, rock)
+    grid = SlideGrid(req, rock)
     forward, backward = (stop_literals(lits, grid, rock, snow, ends) for ends in (is_goal, is_start))
     within = [{c: model.new_bool_var("within") for c in grid.cells} for _ in range(stops)]
     for cell in grid.cells:

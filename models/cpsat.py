@@ -39,7 +39,7 @@ from designer.core.budget import Budget
 from designer.core.request import LayoutRequest
 from designer.core.terrain import Cell
 from designer.models.distances import forward_distances
-from designer.models.grid import Grid, stop_literals, tiles
+from designer.models.grid import SlideGrid, stop_literals, tiles
 from designer.models.literals import Lit, Literals
 from designer.models.loader import cp_model
 from designer.models.properties import reversible, strongly_solvable
@@ -156,7 +156,7 @@ def build_model(
     lits = Literals(model)
     is_start, is_goal, rock, snow = tiles(model, lits, req)
     check_time()
-    grid = Grid(req, rock)
+    grid = SlideGrid(req, rock)
     if req.is_room:
         rests, moves_to, goal_stops = _room_routes(
             model, lits, grid, req, rock, snow, require_min_stops, check_time, relax
@@ -188,7 +188,7 @@ def build_model(
 def _route(
     model,
     lits: Literals,
-    grid: Grid,
+    grid: SlideGrid,
     rock,
     snow,
     is_start,
@@ -234,7 +234,7 @@ def _route(
 def _room_routes(
     model,
     lits: Literals,
-    grid: Grid,
+    grid: SlideGrid,
     req: LayoutRequest,
     rock,
     snow,

@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-from designer.models.grid import Grid
+from designer.models.grid import SlideGrid
 from designer.models.literals import Literals
 
 
 def forward_distances(
-    model, lits: Literals, grid: Grid, is_start, is_goal, stops, check_time, exact: bool = True
+    model, lits: Literals, grid: SlideGrid, is_start, is_goal, stops, check_time, exact: bool = True
 ):
     """``rests[c]``: the player can rest on c; ``moves_to[c]``: the min stops to get there, exact
     (every value has a parent that attains it; 0 where c is not reached). Slides carry the

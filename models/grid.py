@@ -1,5 +1,5 @@
 """The grid and the rocks: the layout's variables (``tiles``), the cells the player may stand on
-and the slides through them (``Grid``), and when a slide stops (``stop_literals``)."""
+and the slides through them (``SlideGrid``), and when a slide stops (``stop_literals``)."""
 
 from __future__ import annotations
 
@@ -55,7 +55,7 @@ def tiles(model: cp_model.CpModel, lits: Literals, req: LayoutRequest):
     return is_start, is_goal, rock, snow
 
 
-class Grid:
+class SlideGrid:
     """The cells the player may stand on (every cell that is not rock for sure) and the slides
     through them."""
 
@@ -94,10 +94,10 @@ class Grid:
         return (prev, d) if prev in self.cell_set else None
 
 
-def stop_literals(lits: Literals, grid: Grid, rock, snow, capture) -> dict[Slide, Lit]:
+def stop_literals(lits: Literals, grid: SlideGrid, rock, snow, capture) -> dict[Slide, Lit]:
     """Per slide (c, d): a player sliding onto c in direction d stops there (the next cell is rock
     or off the grid, c is snow, c captures: the goal forward, the start in the swapped level; or c
-    is a portal, which leaves the player on its target: ``Grid.lands``)."""
+    is a portal, which leaves the player on its target: ``SlideGrid.lands``)."""
     stops = {}
     for cell, d in grid.slides:
         nxt = grid.step(cell, d)

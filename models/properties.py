@@ -4,11 +4,13 @@ moves down a potential."""
 from __future__ import annotations
 
 from designer.core.terrain import Cell
-from designer.models.grid import Grid
+from designer.models.grid import SlideGrid
 from designer.models.literals import Literals
 
 
-def strongly_solvable(model, lits: Literals, grid: Grid, rests, is_goal, stops, check_time) -> None:
+def strongly_solvable(
+    model, lits: Literals, grid: SlideGrid, rests, is_goal, stops, check_time
+) -> None:
     """Every resting cell but the goal has a move to a cell with a smaller ``to_goal`` potential,
     so the goal can be reached from everywhere the player can rest. ``slide_to_goal`` carries the
     potential of the cell where a slide stops back to the cell it leaves from."""
@@ -36,7 +38,7 @@ def strongly_solvable(model, lits: Literals, grid: Grid, rests, is_goal, stops, 
 def _moves_down(
     model,
     lits: Literals,
-    grid: Grid,
+    grid: SlideGrid,
     cell: Cell,
     potential,
     slide_potential,
@@ -60,7 +62,9 @@ def _moves_down(
     return moves
 
 
-def reversible(model, lits: Literals, grid: Grid, is_start, is_goal, stops, check_time) -> None:
+def reversible(
+    model, lits: Literals, grid: SlideGrid, is_start, is_goal, stops, check_time
+) -> None:
     """In the swapped level (the start captures, the goal is plain ice) a way leads from the goal to
     the start: each cell on it but the start takes a move to the next with a smaller
     ``back_potential``; ``on_way_back`` and ``back_sliding`` mark the cells and slides it uses."""

@@ -102,7 +102,7 @@ def _keep_sigint() -> None:
 
 
 @dataclass
-class Outcome:
+class RefuteOutcome:
     """How a run ended: ``verdict`` is "witness" (``level`` passes every route), "proof" (no
     layout left) or "time" (the budget ran out). ``rounds``: layouts proposed; ``learned``: the
     clauses learned, by kind."""
@@ -182,7 +182,7 @@ class Refuter:
                 terrain[cell] = ROCK if v <= len(model) and model[v - 1] > 0 else ICE
         return terrain
 
-    def run(self, budget: Budget) -> Outcome:
+    def run(self, budget: Budget) -> RefuteOutcome:
         """Propose, play and learn until a witness, a proof or the end of ``budget``."""
         solver, out, check = self.solver, self.out, self.check
         while True:
@@ -204,8 +204,8 @@ class Refuter:
             self.learned[KINDS[out[0]]] += 1
             solver.add_clause((-out[4 : 4 + out[3]]).tolist())
 
-    def _outcome(self, verdict: str, level: Level | None = None) -> Outcome:
-        return Outcome(verdict, level, self.rounds, dict(self.learned))
+    def _outcome(self, verdict: str, level: Level | None = None) -> RefuteOutcome:
+        return RefuteOutcome(verdict, level, self.rounds, dict(self.learned))
 
     def close(self) -> None:
         self.solver.delete()

@@ -21,13 +21,13 @@ from designer.core.request import LayoutRequest
 FRAMED = LayoutRequest(height=8, width=8, frame=True, min_stops=1, max_rocks=7)
 
 
-def chain_for(request: LayoutRequest, seed: int) -> anneal.Chain:
+def chain_for(request: LayoutRequest, seed: int) -> anneal.LayoutChain:
     level = empty_room(request)
     stops = analyze(level).min_stops
-    return anneal.Chain.start_from(anneal._closed(level, request), level, stops, seed)
+    return anneal.LayoutChain.start_from(anneal._closed(level, request), level, stops, seed)
 
 
-def step(request: LayoutRequest, chain: anneal.Chain, steps: int, heat: float = 1.0, target=None, stop=None) -> int:
+def step(request: LayoutRequest, chain: anneal.LayoutChain, steps: int, heat: float = 1.0, target=None, stop=None) -> int:
     free = np.array(request.fixed_grid()) < 0
     w = request.width
     return kernel_anneal.anneal_layout(chain.terrain, free, [r * w + c for r, c in request.start_cells()],
@@ -36,7 +36,7 @@ def step(request: LayoutRequest, chain: anneal.Chain, steps: int, heat: float = 
                                  chain.best_terrain, chain.best)
 
 
-def current_level(chain: anneal.Chain, w: int) -> Level:
+def current_level(chain: anneal.LayoutChain, w: int) -> Level:
     terrain = chain.terrain.copy()
     start, goal = divmod(int(chain.ends[0]), w), divmod(int(chain.ends[1]), w)
     terrain[start] = terrain[goal] = 0

@@ -73,13 +73,13 @@ def test_a_chain_whose_best_stops_rising_ends_before_its_steps():
     """A small grid's decisions are at their best within a few slices: the chain ends when its
     best has not risen for ``stall`` steps, long before its 500 million steps (which would take
     minutes), with the level it would have kept."""
-    from designer.search.engines.anneal import run_steps, Chain, _closed
+    from designer.search.engines.anneal import run_steps, LayoutChain, _closed
     from designer.search.tuning import SLICE_STEPS
 
     request = LayoutRequest(7, 7, min_stops=8, first=True)
     start = design(request, seed=1)
     terrain = _closed(start.level, request)
-    chain = Chain.start_from(terrain, start.level, start.min_stops, 7)
+    chain = LayoutChain.start_from(terrain, start.level, start.min_stops, 7)
     budget = Budget(120, clock="cpu")
     run_steps(request, chain, budget, 500_000_000, None, np.zeros(1, np.int32),
               anneal.choice_conditions(request, "decisions"), 1000 / 8, stall=4 * SLICE_STEPS)

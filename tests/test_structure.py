@@ -84,6 +84,17 @@ def test_no_line_runs_past_100_characters_outside_a_string(name, path):
     assert not long, f"{name}: lines over 100 characters outside strings: {sorted(long)}"
 
 
+def test_one_name_per_class():
+    """No two classes of the package share a name: a reader who meets one knows which it is."""
+    owners: dict[str, list[str]] = {}
+    for name, path in module_files().items():
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.ClassDef):
+                owners.setdefault(node.name, []).append(name)
+    shared = {cls: where for cls, where in owners.items() if len(where) > 1}
+    assert not shared, f"classes of one name in several modules: {shared}"
+
+
 def test_old_module_paths_are_gone():
     assert not (ROOT / "designer" / "_moved.py").exists()
     for old in ("designer.level", "designer.design", "designer.records"):

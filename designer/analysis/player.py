@@ -166,7 +166,7 @@ DIFFICULTY_POINTS = 2.25
 
 
 @dataclass(frozen=True)
-class Chain:
+class PlayerChain:
     """The player's absorbing chain over (state, last move) (rows: ``keys``): ``Q`` the sparse
     moves among transient states, ``to_exit`` each row's chance to end on the exit, ``restart``
     each row's chance to restart, and the row the player starts in."""
@@ -203,7 +203,7 @@ def features(
     return toward, valid, ends
 
 
-def chain(table: States, player: Player = DEFAULT, *, height: int | None = None) -> Chain:
+def chain(table: States, player: Player = DEFAULT, *, height: int | None = None) -> PlayerChain:
     """The player's chain on a table of states (``designer.core.items.state_table``, or a cave's
     ``designer.caves.graph.states``); LevelError when the exit cannot be reached from the start."""
     from scipy.sparse import csr_matrix
@@ -260,7 +260,7 @@ def chain(table: States, player: Player = DEFAULT, *, height: int | None = None)
         (restart, (np.arange(total), np.full(total, start_row))), shape=(total, total)
     )
     keys = np.stack([np.tile(live, 5), np.repeat(np.arange(5), n)], axis=1)
-    return Chain(
+    return PlayerChain(
         Q.tocsr(),
         to_exit,
         restart,
@@ -284,7 +284,7 @@ EXACT_MOST = 1e10
 STEPS_MOST, STEP_WORK = 20_000, 200_000_000
 
 
-def solve_chain(model: Chain, par: int, *, within: tuple[int, ...] | None = None) -> Figures:
+def solve_chain(model: PlayerChain, par: int, *, within: tuple[int, ...] | None = None) -> Figures:
     """The chain's figures, solved exactly (see the module docstring); for a chain too close to
     never finishing (``EXACT_MOST``), lower bounds from stepping it (``Figures.at_least``)."""
     from scipy.sparse import identity
@@ -323,7 +323,7 @@ def solve_chain(model: Chain, par: int, *, within: tuple[int, ...] | None = None
     )
 
 
-def _rests(model: Chain, visits: np.ndarray) -> dict[Cell, float]:
+def _rests(model: PlayerChain, visits: np.ndarray) -> dict[Cell, float]:
     """Each cell's expected rests, from each row's expected visits."""
     table = model.states
     per_cell = np.bincount(model.keys[:, 0] % table.cells, weights=visits, minlength=table.cells)
@@ -333,7 +333,7 @@ def _rests(model: Chain, visits: np.ndarray) -> dict[Cell, float]:
     }
 
 
-def _stepped(model: Chain, par: int, marks: tuple[int, ...]) -> Figures:
+def _stepped(model: PlayerChain, par: int, marks: tuple[int, ...]) -> Figures:
     """The figures of a chain too close to never finishing to solve: the chain stepped from the
     start, each figure summed over its first moves (the expected moves are at least the sum of
     the chances to be still playing after 0, 1, 2, ... moves). Every figure is so a lower bound,
@@ -367,7 +367,7 @@ def _stepped(model: Chain, par: int, marks: tuple[int, ...]) -> Figures:
     )
 
 
-def chance_within(model: Chain, marks: tuple[int, ...]) -> dict[int, float]:
+def chance_within(model: PlayerChain, marks: tuple[int, ...]) -> dict[int, float]:
     """The chance to have reached the exit within each number of moves in ``marks``."""
     QT = model.Q.T.tocsr()
     mass = np.zeros(model.Q.shape[0])

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from designer.analysis.player import Chain
+from designer.analysis.player import PlayerChain
 
 
 def simulate(
-    model: Chain, runs: int, rng: np.random.Generator, *, cap: int = 1_000_000
+    model: PlayerChain, runs: int, rng: np.random.Generator, *, cap: int = 1_000_000
 ) -> tuple[np.ndarray, np.ndarray]:
     """``runs`` playthroughs of the chain's player, all at once: the moves and the restarts of
     each (a run still going after ``cap`` moves stops there). For checking the exact figures."""
@@ -41,7 +41,7 @@ def simulate(
 
 
 def play_out(
-    model: Chain, rng: np.random.Generator, *, cap: int = 100_000
+    model: PlayerChain, rng: np.random.Generator, *, cap: int = 100_000
 ) -> list[tuple[int, int] | None]:
     """One playthrough of the chain's player: each move as (direction, the state it ends in), and
     None after a move into a trap (the player restarts from there). Ends on the exit, or after

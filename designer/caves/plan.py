@@ -60,7 +60,7 @@ class Edge:
 
 
 @dataclass
-class Plan:
+class CavePlan:
     """The floor of each designed passage (its route's band), and the model's verdict."""
 
     bands: dict = field(default_factory=dict)  # Passage: floor

@@ -65,7 +65,7 @@ def applies(request: LayoutRequest) -> bool:
 
 
 @dataclass
-class Chain:
+class LayoutChain:
     """One chain's state, updated in place by ``kernel_anneal.anneal_layout``."""
 
     terrain: np.ndarray  # (H, W) uint8, fixed tiles included; the ends' cells as the level has them
@@ -76,7 +76,7 @@ class Chain:
     best: np.ndarray  # int32 [stops, start, goal]
 
     @classmethod
-    def start_from(cls, terrain: np.ndarray, level: Level, stops: int, seed: int) -> Chain:
+    def start_from(cls, terrain: np.ndarray, level: Level, stops: int, seed: int) -> LayoutChain:
         ends = np.array([level.index(level.start), level.index(level.goal)], np.int32)
         terrain = np.ascontiguousarray(terrain, np.uint8).copy()
         return cls(
@@ -114,14 +114,14 @@ def _closed(level: Level, request: LayoutRequest) -> np.ndarray:
 
 def run_chain(
     request: LayoutRequest,
-    chain: Chain,
+    chain: LayoutChain,
     budget: Budget,
     target: int | None,
     stop: np.ndarray,
     on_best: Callable[[int], None] | None = None,
     conditions: dict | None = None,
     heat: float = 1.0,
-) -> Chain:
+) -> LayoutChain:
     """Anneal ``chain`` until ``budget`` is spent, ``target`` is reached or ``stop[0]`` is set.
     ``conditions``: the chain's objective and choice conditions (see ``choice_conditions``);
     ``heat``: the schedule's heats are multiplied by it (a score in finer units than a stop)."""
@@ -168,7 +168,7 @@ def run_chain(
 
 def run_steps(
     request: LayoutRequest,
-    chain: Chain,
+    chain: LayoutChain,
     budget: Budget,
     steps: int,
     target: int | None,
@@ -176,7 +176,7 @@ def run_steps(
     conditions: dict | None = None,
     heat: float = 1.0,
     stall: int | None = None,
-) -> Chain:
+) -> LayoutChain:
     """Anneal ``chain`` for ``steps`` steps, its heat falling from ``HOT`` to ``COLD`` (times
     ``heat``) over them, until it reaches ``target`` itself, its best has not risen for ``stall``
     steps (counted in whole slices), ``budget`` is spent or ``stop[0]`` is set: a budget of
@@ -291,10 +291,10 @@ def search(
     terrain = _closed(level, request)
     seeds = rng.integers(0, 2**63, max(1, workers))
     first = stops if conditions is None else -1  # -1: the chain scores its start itself
-    chains = [Chain.start_from(terrain, level, first, int(seed)) for seed in seeds]
+    chains = [LayoutChain.start_from(terrain, level, first, int(seed)) for seed in seeds]
     stop = np.zeros(1, np.int32)
 
-    def run(chain: Chain) -> Chain:
+    def run(chain: LayoutChain) -> LayoutChain:
         if steps is not None:
             return run_steps(request, chain, budget, steps, target, stop, conditions, heat, stall)
         return run_chain(request, chain, budget, target, stop, on_best, conditions, heat)

@@ -1,4 +1,4 @@
-"""One annealing chain over rocks, items and ends at once (``Chain``): a climb first, then
+"""One annealing chain over rocks, items and ends at once (``ItemChain``): a climb first, then
 annealing, one random change at a time, scored by ``designer.search.engines.item_scores``."""
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ PLACEMENTS = 200
 KEEP = 6
 
 
-class Chain:
+class ItemChain:
     """One annealing chain over a request's layouts with items (see the module docstring)."""
 
     #: After ``run``: the best valid layouts (at most KEEP), each (objective, stops, phase), and the

@@ -13,7 +13,7 @@ from designer.core.budget import Budget
 from designer.core.control import Cancelled, end_with_parent, signals_held
 from designer.core.level import Level
 from designer.core.request import LayoutRequest
-from designer.search.engines.item_chain import NO_LIMIT, Chain
+from designer.search.engines.item_chain import NO_LIMIT, ItemChain
 from designer.search.executor import end_lanes, lane_result
 
 _shared: dict = {}
@@ -79,7 +79,7 @@ def _start_chain(budget: Budget, limit, parent: int) -> None:
 
 def _chain(job) -> tuple[int | None, list[tuple[int, int, str, Level]]]:
     request, plain, stream, target, objective = job
-    chain, limit = Chain(request, stream, objective), _shared["limit"]
+    chain, limit = ItemChain(request, stream, objective), _shared["limit"]
     chain.run(plain, _shared["budget"], target=target, limit=lambda: limit.value)
     if chain.met_at is not None:
         with limit.get_lock():

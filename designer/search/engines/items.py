@@ -33,7 +33,7 @@ from designer.core.errors import DesignerError
 from designer.core.level import Level
 from designer.core.request import LayoutRequest
 from designer.core.terrain import ICE, ITEM_CHAR
-from designer.search.engines.item_chain import Chain
+from designer.search.engines.item_chain import ItemChain
 from designer.search.engines.item_lanes import chains
 from designer.search.goal import Goal
 from designer.search.result import Design, DesignFailed
@@ -222,7 +222,7 @@ def design_with_items(
 
     while search.best is None and not budget.expired():
         if lanes == 1:
-            Chain(request, search.rng, goal.objective).run(
+            ItemChain(request, search.rng, goal.objective).run(
                 start,
                 budget,
                 target=target,

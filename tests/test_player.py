@@ -141,6 +141,10 @@ def test_a_player_file_is_read_and_refused_in_one_line(tmp_path, capsys):
         (tmp_path / "bad.json").write_text(bad)
         assert main(["analyze", str(level), "--player", str(tmp_path / "bad.json")]) == 2
         assert one_error_line(capsys.readouterr().err)
+    (tmp_path / "bad.json").write_bytes(b"\x00\x01binary")  # not text: the line names the file
+    assert main(["analyze", str(level), "--player", str(tmp_path / "bad.json")]) == 2
+    err = capsys.readouterr().err
+    assert one_error_line(err) and "bad.json: not a text file" in err
     with pytest.raises(DesignerError):
         model.Player(float("nan"), 1.0)
 

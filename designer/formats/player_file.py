@@ -14,7 +14,11 @@ from designer.formats.reading import decode_text, read_bytes
 def read_player(path: str) -> Player:
     """The player of a file; DesignerError (one line) when it is not one: not JSON, NaN or
     Infinity, another format, an unknown field, a parameter out of range."""
-    text = decode_text(read_bytes(path, "player file"))
+    data = read_bytes(path, "player file")
+    try:
+        text = decode_text(data)
+    except DesignerError as exc:  # too large, or not text: said of this file
+        raise DesignerError(f"{path}: {exc}") from None
     try:
         obj = json.loads(text, parse_constant=_no_constant)
     except (ValueError, RecursionError) as exc:

@@ -11,7 +11,6 @@ from designer.cli.progress import progress_bar
 from designer.cli.shell import (
     STUDIES,
     app,
-    bounded,
     cancel_token,
     echo,
     examples,
@@ -21,9 +20,9 @@ from designer.cli.shell import (
     note,
     parse_size,
     progress_shown,
+    seed_option,
 )
 from designer.core.errors import DesignerError
-from designer.core.limits import MAX_SEED
 
 
 def parse_rocks(text: str) -> list[int]:
@@ -60,13 +59,7 @@ def records(
         callback=lambda v: finite(v, "--time-limit"),
         help="Seconds per rock count.",
     ),
-    seed: int = typer.Option(
-        0,
-        min=0,
-        metavar="N",
-        callback=bounded("--seed", 0, MAX_SEED),
-        help="Seed of every random choice.",
-    ),
+    seed: int = seed_option(),
     workers: int | None = typer.Option(
         None,
         "--workers",

@@ -86,6 +86,17 @@ def size_option():
     )
 
 
+def seed_option():
+    """``--seed`` as the studies take it (pareto, records): default 0."""
+    return typer.Option(
+        0,
+        min=0,
+        metavar="N",
+        callback=bounded("--seed", 0, limits.MAX_SEED),
+        help="Seed of every random choice.",
+    )
+
+
 def template_option():
     return typer.Option(
         None,

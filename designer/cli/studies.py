@@ -26,11 +26,12 @@ from designer.cli.shell import (
     note,
     parse_size,
     progress_shown,
+    seed_option,
     size_option,
     template_option,
 )
 from designer.core.errors import DesignerError
-from designer.core.limits import MAX_RUNS, MAX_SEED
+from designer.core.limits import MAX_RUNS
 
 
 def parse_targets(text: str) -> list[int]:
@@ -163,13 +164,7 @@ def pareto(
         callback=lambda v: finite(v, "--time-limit"),
         help="Seconds for the whole front (and the plot).",
     ),
-    seed: int = typer.Option(
-        0,
-        min=0,
-        metavar="N",
-        callback=bounded("--seed", 0, MAX_SEED),
-        help="Seed of every random choice.",
-    ),
+    seed: int = seed_option(),
     workers: int | None = typer.Option(
         None,
         "--workers",

@@ -106,9 +106,8 @@ def item_effects(level: Level, solution: Solution) -> list[ItemEffect]:
     """What each item adds to the fewest-moves ``solution`` of ``level`` (see ``ItemEffect``)."""
     effects = []
     for k, cell in enumerate(level.items):
-        if (
-            level.start == level.goal and len(level.items) == 1
-        ):  # a vault's one item: without it, no way at all
+        # a vault's one item: without it, no way at all
+        if level.start == level.goal and len(level.items) == 1:
             effects.append(ItemEffect(cell, solution.taken[k], solution.stops))
             continue
         without = solve(level.replace(items=level.items[:k] + level.items[k + 1 :]))

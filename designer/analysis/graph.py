@@ -95,19 +95,16 @@ class Analysis:
     sink_sccs: int  # components with no move out (the goal's is one when solvable)
     remaining: dict[tuple[int, ...], int]  # moves left to the goal from each cell that can reach it
     traps: list[dict] = field(default_factory=list)  # [{"sink": [...], "basin": [...]}]
-    trap_cells: list[tuple[int, ...]] = field(
-        default_factory=list
-    )  # cells that cannot reach the goal
+    # cells that cannot reach the goal
+    trap_cells: list[tuple[int, ...]] = field(default_factory=list)
     branching: list[Stop] = field(default_factory=list)
     creativity: Creativity | None = None
     solutions: int = 0  # distinct fewest-moves move strings (0 when unsolvable)
     items: list[ItemEffect] = field(default_factory=list)  # a level with items: what each adds
-    portals: list[dict] = field(
-        default_factory=list
-    )  # a level with portals: what each does (``passages``)
-    floors: list[dict] = field(
-        default_factory=list
-    )  # a level with floors: which can be left for good
+    # a level with portals: what each does (``passages``)
+    portals: list[dict] = field(default_factory=list)
+    # a level with floors: which can be left for good
+    floors: list[dict] = field(default_factory=list)
 
     @property
     def min_stops(self) -> int | None:
@@ -202,9 +199,8 @@ def analyze(level: Level) -> Analysis:
     distance_solution = walk(states, costs_to_goal(states, "distance", order))
     remaining = by_moves.primary if solution else {}  # moves left to the goal, by state
     del by_moves
-    graph = _flat_graph(
-        states, order, level.plain
-    )  # state numbers inside; cells (or labelled states) in what is returned
+    # state numbers inside; cells (or labelled states) in what is returned
+    graph = _flat_graph(states, order, level.plain)
     cells = states.label
     solvable = goal in graph
     can_reach_goal = (nx.ancestors(graph, goal) | {goal}) if solvable else set()
@@ -300,9 +296,8 @@ def passages(
         for d in range(4):
             after = int(states.dest[d, state])
             src = portal_of(level.index(states.cell(state)), d) if after >= 0 else None
-            if (
-                src is not None and states.cell(after) == target[src]
-            ):  # not caught by the goal on the way
+            # not caught by the goal on the way
+            if src is not None and states.cell(after) == target[src]:
                 through[src].append((state, after))
     portals = []
     for src, dst in level.portals:
@@ -320,10 +315,11 @@ def passages(
     floors = []
     for floor in level.floors:
         on = {state for state, name in floor_of.items() if name == floor.name}
+        # every state from which the player can rest on the floor again
         back, todo = (
             set(on),
             list(on),
-        )  # every state from which the player can rest on the floor again
+        )
         while todo:
             for before in graph.predecessors(todo.pop()):
                 if before not in back:

@@ -178,9 +178,8 @@ class PlayerChain:
     keys: np.ndarray  # (rows, 2): state, last move (NO_LAST: none)
     states: States
     choice: np.ndarray = field(repr=False)  # (rows, 4): the chance of each move
-    next_row: np.ndarray = field(
-        repr=False
-    )  # (rows, 4): the row each move leads to; -1 exit, -2 restart
+    # (rows, 4): the row each move leads to; -1 exit, -2 restart
+    next_row: np.ndarray = field(repr=False)
 
 
 def features(

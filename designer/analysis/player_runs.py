@@ -19,9 +19,8 @@ def simulate(
     restarts = np.zeros(runs, np.int64)
     going = np.ones(runs, bool)
     cumulative = np.cumsum(model.choice, axis=1)
-    cumulative /= np.maximum(
-        cumulative[:, -1:], 1e-300
-    )  # the last column exactly 1: a pick is always a move
+    # the last column exactly 1: a pick is always a move
+    cumulative /= np.maximum(cumulative[:, -1:], 1e-300)
     for _ in range(cap):
         active = np.flatnonzero(going)
         if not active.size:

@@ -104,9 +104,8 @@ class FullClear:
     def words(self) -> str:
         """One line: ``103 moves (found; at least 65: time limit reached)`` and the like."""
         if self.moves is None:
-            least = (
-                f"; at least {self.lower_bound}" if self.lower_bound else ""
-            )  # 0: its tables not even built
+            # 0: its tables not even built
+            least = f"; at least {self.lower_bound}" if self.lower_bound else ""
             return "no full clear (proven)" if self.proven else f"none found ({self.how}{least})"
         if self.proven:
             return f"{self.stops} moves (proven optimal)"
@@ -124,9 +123,8 @@ def full_clear(
     default) and ``max_states`` kept by the proof."""
     budget = budget if isinstance(budget, Budget) else Budget(10.0 if budget is None else budget)
     try:
-        if (
-            budget.expired() and level.height * level.width > LARGE_CELLS
-        ):  # no time: not even the tables
+        # no time: not even the tables
+        if budget.expired() and level.height * level.width > LARGE_CELLS:
             raise OutOfTime
         moves = slide_moves(level, things, budget)
         found = bounds(moves, budget)
@@ -185,10 +183,11 @@ def search(
 
 def _answer(place, moves: Moves, found, lower: int, proven: bool, how: str, kept: int) -> FullClear:
     letters, cells, masks = found
+    # the last move: into the exit
     cells, masks = (
         [*cells, moves.goal],
         [*masks, (1 << len(moves.things)) - 1],
-    )  # the last move: into the exit
+    )
     taken = [0] * len(moves.things)
     for move, (before, after) in enumerate(zip(masks, masks[1:]), 1):
         for k in range(len(taken)):
@@ -221,9 +220,8 @@ def _layers(
     cells, masks) of the first full clear met, or None. A layer is expanded ``CHUNK`` states at a
     time, so that neither its memory nor its time runs past the budgets: the proof keeps at most
     ``max_states`` states (about 25 bytes each: ``Seen``'s key and the way back to it)."""
-    if (
-        width is not None
-    ):  # no shortest full clear is longer: the cells it may rest on, for each thing and the exit
+    # no shortest full clear is longer: the cells it may rest on, for each thing and the exit
+    if width is not None:
         limit = min(
             limit, (len(moves.things) + 1) * (len(np.unique(moves.end[moves.end >= 0])) + 1)
         )
@@ -275,9 +273,8 @@ def _layers(
         key = np.concatenate([part[0] for part in parts])
         source = np.concatenate([part[1] for part in parts])
         d = np.concatenate([part[2] for part in parts])
-        if (
-            len(parts) > 1
-        ):  # the first of each state over the chunks, as over the whole layer at once
+        # the first of each state over the chunks, as over the whole layer at once
+        if len(parts) > 1:
             key, first = np.unique(key, return_index=True)
             source, d = source[first], d[first]
         if width is None:

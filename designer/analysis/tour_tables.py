@@ -261,9 +261,8 @@ def bounds(moves: Moves, budget: Budget | None = None) -> Bounds:
     exit_ = walk_back(into, tail[into_exit], cells, budget)
     take = np.empty((count, cells), np.int32)
     for k in range(count):
-        if (
-            budget is not None and cells > LARGE_CELLS and budget.expired()
-        ):  # a small level's tables: milliseconds
+        # a small level's tables: milliseconds
+        if budget is not None and cells > LARGE_CELLS and budget.expired():
             raise OutOfTime
         take[k] = walk_back(into, tail[(took >> k) & 1 == 1], cells, budget)
     after_move = np.where(into_exit, 0, exit_[head])  # after each move: the fewest to the exit

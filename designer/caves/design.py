@@ -134,9 +134,8 @@ def _design(
     from designer.search.packs import PackJob
     from designer.search.result import DesignFailed
 
-    clock = Budget(
-        time_limit
-    )  # the cave's: its rounds (each room's budget is of work: ``design_room``)
+    # the cave's: its rounds (each room's budget is of work: ``design_room``)
+    clock = Budget(time_limit)
     cave = request.cave
     free = [room.name for room in cave.rooms if room.free]
     graph = planning.edges(cave, set(free), measured_rooms(cave))
@@ -259,9 +258,8 @@ def _design(
                     "auto",
                 )
             )
-        share = max(
-            ROOM_SECONDS, ROUND_SHARE * time_limit / max(1, len(jobs))
-        )  # of work: the request's figure
+        # of work: the request's figure
+        share = max(ROOM_SECONDS, ROUND_SHARE * time_limit / max(1, len(jobs)))
         jobs = [replace(job, time_limit=share) for job in jobs]
         steps.label(f"round {rounds}: designing {len(jobs)} room{'s' if len(jobs) != 1 else ''}")
         results: dict = {}

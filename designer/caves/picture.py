@@ -110,9 +110,8 @@ def draw_plan(cave: Cave, *, cell: int = PLAN_CELL, way: bool = False):
     for link in cave.links:
         for door, other in ((link.a, link.b), (link.b, link.a)):
             far = cave.room(other[0]).floor != cave.room(door[0]).floor or link.kind != "door"
-            heading = (
-                "from" if link.one_way and door == link.b else "to"
-            )  # a hole's landing: where it comes from
+            # a hole's landing: where it comes from
+            heading = "from" if link.one_way and door == link.b else "to"
             label = (f"{link.kind} {heading} {door_text(other)}" if far else "") + (
                 f" lock {link.lock}" if link.lock else ""
             )
@@ -240,9 +239,8 @@ def _way(picture, cave: Cave, way, origin: dict, cell: int) -> None:
             leads[link.a] = link.b
     stay: list = []
     for room, (r, c) in way.path:
-        if (
-            stay and stay[-1][0] != room
-        ):  # the player came through a door: the stay before ends at its far side
+        # the player came through a door: the stay before ends at its far side
+        if stay and stay[-1][0] != room:
             door = leads[(room, next(n for n, at in cave.room(room).doors.items() if at == (r, c)))]
             _stay(picture, stay + [(door[0], cave.door_cell(door))], origin, cell)
             stay = []

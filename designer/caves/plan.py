@@ -107,10 +107,11 @@ def edges(cave: Cave, designed: set[str], measured) -> list[Edge]:
                 target, lock = leave[(room.name, b)]
                 passage = Passage(room.name, a, b)
                 if a == b and len(room.doors) > 1:
+                    # out by the door one came in by: at least out and back
                     weight, design = (
                         2,
                         False,
-                    )  # out by the door one came in by: at least out and back
+                    )
                 elif room.name in designed:
                     weight, design = 0, True
                 else:
@@ -213,9 +214,8 @@ def solve(
         model.Add(pot[(edge.target, edge.after)] <= pot[(edge.source, edge.held)] + weight)
     model.Add(pot[(EXIT, 0)] >= min_stops)
     likely = likely or most
-    share = model.NewIntVar(
-        0, 10**6, "share"
-    )  # the largest rise over a floor, in thousandths of its headroom
+    # the largest rise over a floor, in thousandths of its headroom
+    share = model.NewIntVar(0, 10**6, "share")
     for p, var in band.items():
         model.Add((var - low[p]) * 1000 <= share * max(1, min(most[p], likely[p]) - low[p]))
     model.Minimize(share * (len(band) * top + 1) + sum(band.values()))

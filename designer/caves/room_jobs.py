@@ -53,9 +53,8 @@ def request_for_room(
         for (a, b), floor in sorted(asked.items())
     )
     h, w = room.shape
-    rows = tuple(
-        row.replace("$", ".") for row in room.rows
-    )  # a coin's cell is fixed ice: the coin goes back on it
+    # a coin's cell is fixed ice: the coin goes back on it
+    rows = tuple(row.replace("$", ".") for row in room.rows)
     template = rows if keys else tuple(row.replace("*", ".") for row in rows)
     request = LayoutRequest(
         height=h, width=w, frame=False, min_stops=1, template=template, routes=routes
@@ -67,9 +66,8 @@ def passage_capacity(cave: Cave, passage: planning.Passage) -> int:
     """The most stops the cheap bounds allow the passage's route (``designer.analysis.bounds``)."""
     from designer.analysis.bounds import most_stops
 
-    request = request_for_room(
-        cave, passage.room, {}, None, keys=passage.a == passage.b
-    )  # a vault's: its keys
+    # a vault's: its keys
+    request = request_for_room(cave, passage.room, {}, None, keys=passage.a == passage.b)
     return max(1, most_stops(request.route_request(RouteBand(passage.a, passage.b, 1))))
 
 

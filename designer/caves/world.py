@@ -249,9 +249,8 @@ def _read(source):
                         raise LevelError(f"one map holds the {what}, as a whole door number")
                     ends[what] = (name, props[what])
             named = set()
-            for _, layer in layers_of(
-                "objectgroup", user.document["layers"]
-            ):  # keys: objects of type key
+            # keys: objects of type key
+            for _, layer in layers_of("objectgroup", user.document["layers"]):
                 for obj in layer.get("objects") or []:
                     if isinstance(obj, dict) and obj.get("type", obj.get("class")) == "key":
                         r, c = object_cell(obj, tw, th)

@@ -133,9 +133,8 @@ def echo(text: str, *, nl: bool = True) -> None:
     try:
         try:
             sys.stdout.write(text + ("\n" if nl else ""))
-        except (
-            UnicodeEncodeError
-        ):  # a character the stream cannot encode (a lone surrogate half): its escape
+        # a character the stream cannot encode (a lone surrogate half): its escape
+        except UnicodeEncodeError:
             encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
             sys.stdout.write(
                 (text + ("\n" if nl else "")).encode(encoding, "backslashreplace").decode(encoding)
@@ -221,9 +220,8 @@ def parse_cell(text: str | None, option: str) -> tuple[int, int] | None:
     if text is None:
         return None
     parts = text.split(",")
-    if len(parts) != 2 or not all(
-        _ascii_whole(part.strip()) for part in parts
-    ):  # int() takes any script's digits
+    # int() takes any script's digits
+    if len(parts) != 2 or not all(_ascii_whole(part.strip()) for part in parts):
         raise DesignerError(f"{option} {text!r} is not of the form R,C, e.g. 11,5")
     return int(parts[0]), int(parts[1])
 

@@ -268,9 +268,8 @@ def exhaustive(
     unless it is -1), one per symmetry class; returns (best, ties, mask, start, goal, layouts,
     complete) as the compiled search does. A room (``routes``): its score, as one pair."""
     table = np.asarray(routes, np.int64).reshape(-1, 4).tolist()
-    clock = (
-        time.thread_time if cpu_clock else time.perf_counter
-    )  # the thread's processor time: work
+    # the thread's processor time: work
+    clock = time.thread_time if cpu_clock else time.perf_counter
     began = clock()
     n = h * w
     base = np.asarray(base, np.uint8).reshape(n)

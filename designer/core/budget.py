@@ -77,9 +77,8 @@ def process_seconds() -> float:
     try:
         with open("/proc/self/stat", "rb") as stat:
             fields = stat.read().rsplit(b")", 1)[1].split()
-        started = int(fields[19]) / os.sysconf(
-            "SC_CLK_TCK"
-        )  # field 22: start time, in ticks since boot
+        # field 22: start time, in ticks since boot
+        started = int(fields[19]) / os.sysconf("SC_CLK_TCK")
         return max(0.0, time.clock_gettime(time.CLOCK_BOOTTIME) - started)
     except (OSError, ValueError, IndexError, AttributeError):
         return 0.0
@@ -223,10 +222,11 @@ class Budget:
         ``ended`` (a process-shared event) too: on the wall clock, the same deadline (the clock is
         the machine's); on the cpu clock, what is left now, on each forked process's own processor
         time, which starts at 0."""
+        # the machine's clock; the work counted so far, copied by the fork
         if self.clock in (
             "wall",
             "work",
-        ):  # the machine's clock; the work counted so far, copied by the fork
+        ):
             return Budget(self.time_limit, self.t0, ended, self.clock)
         return Budget(self.left(), 0.0, ended, "cpu")
 

@@ -110,9 +110,8 @@ def state_table(level: Level) -> States:
     check_states(level)
     if not level.plain:
         return _traced_states(level)
-    free_dest, free_length = terrain_slide_table(
-        level.terrain, -1
-    )  # the goal is ice: nothing captures
+    # the goal is ice: nothing captures
+    free_dest, free_length = terrain_slide_table(level.terrain, -1)
     rows, cols = np.divmod(np.arange(cells), width)
     count, full = len(level.items), (1 << len(level.items)) - 1
     points = np.array([level.goal, *level.items])  # the goal, then the items: (1 + count, 2)
@@ -130,9 +129,8 @@ def state_table(level: Level) -> States:
         k = np.where(same & (k >= 1) & (k <= reach), k, 0)
         at_goal, on = k[0], k[1:] > 0
         picked = (on * bits).sum(axis=0)  # the items the whole slide passes or ends on
-        before_goal = ((on & (k[1:] < at_goal)) * bits).sum(
-            axis=0
-        )  # of those, the ones before the goal
+        # of those, the ones before the goal
+        before_goal = ((on & (k[1:] < at_goal)) * bits).sum(axis=0)
         captured = (at_goal > 0) & ((taken | before_goal) == full)  # (sets taken, cells)
         moving = free_dest[d] >= 0
         ends = np.where(captured, level.index(level.goal), free_dest[d])
@@ -171,12 +169,10 @@ def _traced_states(level: Level) -> States:
                     caught = ~open_ & (now == full)
                     ends[caught], lengths[caught] = goal, step
                     open_ |= caught
-            moving = (
-                open_ if slide.loops else np.ones(full + 1, bool)
-            )  # round for ever unless caught
-            moving &= (
-                now * cells + ends != taken * cells + cell
-            )  # where it began, nothing taken: no move
+            # round for ever unless caught
+            moving = open_ if slide.loops else np.ones(full + 1, bool)
+            # where it began, nothing taken: no move
+            moving &= now * cells + ends != taken * cells + cell
             dest[d, taken * cells + cell] = np.where(moving, now * cells + ends, NO_MOVE).astype(
                 np.int32
             )

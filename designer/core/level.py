@@ -65,9 +65,8 @@ class Level(Grid):
                 )
             if terrain[r, c] != ICE:
                 raise LevelError(f"{name} ({r}, {c}) must be on an ice cell")
-        if (
-            start == goal and not self.items
-        ):  # with items: a vault's route, out to take them all and back
+        # with items: a vault's route, out to take them all and back
+        if start == goal and not self.items:
             raise LevelError(f"start and goal are the same cell ({start[0]}, {start[1]})")
         object.__setattr__(self, "items", check_items(terrain, self.items, (start, goal)))
         object.__setattr__(

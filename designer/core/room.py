@@ -279,9 +279,8 @@ def parse_route(text: str) -> Route:
     (1, 3)
     """
     a, sep, b = text.partition(":")
-    if (
-        not sep or len(a) != 1 or len(b) != 1 or a not in DOOR_CHARS or b not in DOOR_CHARS
-    ):  # ASCII 1-9 only
+    # ASCII 1-9 only
+    if not sep or len(a) != 1 or len(b) != 1 or a not in DOOR_CHARS or b not in DOOR_CHARS:
         raise LevelError(f"--route takes two doors A:B (1-9), such as 1:3, not {text!r}")
     return int(a), int(b)
 

@@ -82,9 +82,8 @@ def trace(
     floor = level.floor_of((r, c))
     dr, dc = DELTAS[d]
     top, bottom = floor.top, floor.top + floor.height
-    portals = (
-        portal_index(level) if portals is None else portals
-    )  # (flat cell: flat target), given by a caller
+    # (flat cell: flat target), given by a caller
+    portals = portal_index(level) if portals is None else portals
     path, lengths = [], []
     run = floor.width if dc else floor.height  # more steps than this without a stop: round for ever
     while True:

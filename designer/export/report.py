@@ -190,9 +190,8 @@ def _figures_lines(figures) -> list[str]:
     parts = figures.parts()
     within = ", ".join(f"{p:.0%} within {n}" for n, p in figures.within.items())
     hottest = ", ".join(f"{cell} {rests:.1f}" for cell, rests in figures.hottest())
-    least = (
-        "at least " if figures.at_least else ""
-    )  # a chain too close to never finishing: stepped, not solved
+    # a chain too close to never finishing: stepped, not solved
+    least = "at least " if figures.at_least else ""
     lines = [
         f"predicted difficulty: {least if figures.difficulty < 10 else ''}{figures.difficulty:.1f} of 10  "
         f"(expected moves {least}"
@@ -225,9 +224,8 @@ def room_report(analysed) -> str:
     verdict = (
         "yes" if not failing else "no (" + ", ".join(f"{name} {why}" for name, why in failing) + ")"
     )
-    if (
-        not room.plain and analysed.routes
-    ):  # the floors and portals, and what the first route finds of them
+    # the floors and portals, and what the first route finds of them
+    if not room.plain and analysed.routes:
         lines.extend(_passage_lines(room, analysed.routes[0].analysis))
     lines.append(f"routes: {len(analysed.routes)}, every one strong and reversible: {verdict}")
     for one in analysed.routes:

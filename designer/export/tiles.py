@@ -216,10 +216,11 @@ def put_tile(group: draw.Group, kind: str, x: float, y: float, cell: float) -> N
             .L(x + cell * 0.8, y + cell * 0.9)
             .Z()
         )
+    # two rails, three rungs, and an arrow the way it goes
     elif kind in (
         "ladder_up",
         "ladder_down",
-    ):  # two rails, three rungs, and an arrow the way it goes
+    ):
         w = max(1, cell / 14)
         for rail in (0.3, 0.7):
             group.append(

@@ -152,9 +152,8 @@ def _level_file(source: str | Path, name: str | None, parse) -> LevelFile:
     if text.lstrip().startswith("{"):
         obj = load_json(text)
         generator = obj.get("generator") if isinstance(obj.get("generator"), dict) else {}
-        stars = (
-            obj.get("stars") if "format" in obj else None
-        )  # a Tiled map's are not the designer's
+        # a Tiled map's are not the designer's
+        stars = obj.get("stars") if "format" in obj else None
     if name is None:
         name = "level" if str(source) == "-" else Path(source).stem
     return LevelFile(name, level, generator, stars)

@@ -146,9 +146,8 @@ def check_file(
     info = _stat(target)
     if info is not None and stat.S_ISDIR(info.st_mode):
         raise DesignerError(f"{target} is a folder; give a file name")
-    if (
-        suffixes and target.suffix.lower() not in suffixes and not _streamed(info)
-    ):  # a stream takes any format
+    # a stream takes any format
+    if suffixes and target.suffix.lower() not in suffixes and not _streamed(info):
         raise DesignerError(f"{option} {text}: the file is written as FILE{suffixes[0]}")
     if info is not None:
         if _streamed(info):

@@ -273,9 +273,8 @@ def _int(value, low: int, high: int) -> bool:
 def event_of(obj, name: str, k: int, levels: int) -> Event:
     """The event of one JSON object (line ``k`` of ``name``, whose header has ``levels`` levels),
     refused (DesignerError, one line) when it is not one."""
-    if (
-        type(obj) is dict and len(obj) == 8 and obj.get("event") == "move"
-    ):  # the common line, checked at once
+    # the common line, checked at once
+    if type(obj) is dict and len(obj) == 8 and obj.get("event") == "move":
         try:
             visit, t, level, attempt, move, at, by = (
                 obj["visit"],

@@ -240,9 +240,8 @@ def _from_document(document: object, folder: Path | None, xml=None) -> UserMap:
     walls = {(r, c) for r in range(height) for c in range(width) if grid[r][c] == "#"}
     doors = doors_of(document, grid, tile_w, tile_h)
     item_cells, items_layer = items_of(document, grid, tile_w, tile_h)
-    items_of(
-        document, grid, tile_w, tile_h, "coin", "$"
-    )  # coins: marked in the rows, as the text form has them
+    # coins: marked in the rows, as the text form has them
+    items_of(document, grid, tile_w, tile_h, "coin", "$")
     gaps = frozenset(cell for cell in walls if grid[cell[0]][cell[1]] != "#")
     gids: dict[str, int] = {}
     for gid, kind in sorted(kinds.items()):

@@ -159,9 +159,8 @@ def plan_view(text: str, draft: bool = False) -> dict:
     found["figures"] = line
     from designer.caves.cave import door_words
 
-    words = door_words(
-        cave
-    )  # each room's doors, where they lead: shown beside the room on the board
+    # each room's doors, where they lead: shown beside the room on the board
+    words = door_words(cave)
     found["doors"] = {
         room.name: [[n, words.get((room.name, n), "leads nowhere yet")] for n in sorted(room.doors)]
         for room in cave.rooms

@@ -160,9 +160,8 @@ def _checked(made: Plan, request: LayoutRequest) -> Plan:
             f"--seed {made.seed} with --count {made.count}: the last level's seed would pass {MAX_SEED}"
         )
     seconds(made.time_limit, "--time-limit")
-    method = get(
-        made.method
-    )  # a name from a page or a record is input like any other: one line if unknown
+    # a name from a page or a record is input like any other: one line if unknown
+    method = get(made.method)
     for asked, name in (
         (made.maximize, "--maximize"),
         (made.maximize_choices, "--maximize-choices"),
@@ -243,9 +242,8 @@ def make(
             stack.enter_context(files.folder(output.folder))
         count = made.count
         level_by_level = not designed_on_cluster(executor, count, made.method)
-        steps = Steps(
-            on_progress, count, "designing"
-        )  # a step: a level done, here or on the cluster
+        # a step: a level done, here or on the cluster
+        steps = Steps(on_progress, count, "designing")
         pack = design_pack(
             list(made.requests) if count > 1 else made.requests[0],
             count,

@@ -27,9 +27,8 @@ def _read(source: str):
 
     if str(source) != "-" and Path(source).is_dir():
         return read_levels(source), None
-    many = (
-        None if str(source) == "-" else read_glissade_pack(source)
-    )  # a game's file of levels: a pack
+    # a game's file of levels: a pack
+    many = None if str(source) == "-" else read_glissade_pack(source)
     if many is not None:
         return many, None
     one = read_level_file_or_room(source)
@@ -202,9 +201,8 @@ def export_tiled(
 
     if (output_file is None) == (out is None):
         raise DesignerError("give either -o FILE.tmj (one level) or --out DIR")
-    if (
-        str(source) != "-" and not Path(source).exists()
-    ):  # before the options are read against what it holds
+    # before the options are read against what it holds
+    if str(source) != "-" and not Path(source).exists():
         raise DesignerError(f"{source}: no such file")
     if is_cave_source(source):
         from designer.ops.caves import export_world

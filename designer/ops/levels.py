@@ -189,9 +189,8 @@ def solve(
     from designer.core.budget import Budget
     from designer.core.room import Room
 
-    budget = budget or Budget(
-        time_limit
-    )  # from the start: reading and the exit's solution count too
+    # from the start: reading and the exit's solution count too
+    budget = budget or Budget(time_limit)
     found = _read(source, routes)
     if isinstance(found, Room):
         return RoomSolved(
@@ -237,18 +236,16 @@ def analyze(
             full_clears(found, budget),
         )
     _analysis_fits(found, budget)
-    budget = budget.within(
-        budget.left() - REPORT_CELL_SECONDS * found.height * found.width
-    )  # the report's
+    # the report's
+    budget = budget.within(budget.left() - REPORT_CELL_SECONDS * found.height * found.width)
     report = analyze_level(found)
     figures = shape = None
     skipped = []
     for what, cost in (("player", PLAYER_SECONDS), ("structure", STRUCTURE_SECONDS)):
         if what == "player" and report.min_stops is None:
             continue
-        needs = (
-            cost * report.resting_cells
-        )  # the exact figures take about this long, and grow faster
+        # the exact figures take about this long, and grow faster
+        needs = cost * report.resting_cells
         if needs > LATER_SHARE * budget.left():
             skipped.append(
                 (

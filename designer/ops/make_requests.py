@@ -47,10 +47,11 @@ class MakeOptions:
     items: int = 0  # items to place (--items), besides those a template draws (*)
     teleports: int = 0  # teleport pairs to place (--teleports)
     coins: int = 0  # coins to place (--coins: designer.search.coins)
+    # the full clear's band (--full-clear K..M)
     full_clear: tuple[int | None, int | None] = (
         None,
         None,
-    )  # the full clear's band (--full-clear K..M)
+    )
     first: bool = (
         False  # the first level that meets the request (--first; designer.search.decisions)
     )

@@ -268,9 +268,8 @@ class Live:
             raise DesignerError("the page's lines name another visit than their own")
         try:
             self.replaying.add("the page", Log(*self.header, tuple(events)), continuing=True)
-        except (
-            DesignerError
-        ):  # all or nothing: the lines taken before, replayed again without these
+        # all or nothing: the lines taken before, replayed again without these
+        except DesignerError:
             from designer.studies.playtests import Replay
 
             self.replaying = Replay(self.pack)

@@ -35,9 +35,8 @@ def figures(rows: list[str]) -> dict:
     plain = [row.replace("?", ".") for row in rows]
     items: list = []
     coins: list = []
-    terrain, starts, goals, doors = scan_rows(
-        plain, CANONICAL, items, coins
-    )  # its errors are one line each
+    # its errors are one line each
+    terrain, starts, goals, doors = scan_rows(plain, CANONICAL, items, coins)
     height, width = terrain.shape
     if starts and goals and not doors:
         level = (
@@ -92,9 +91,8 @@ def figures(rows: list[str]) -> dict:
             }
         )
     free = sum(row.count("?") for row in rows)
-    if (
-        free and routes
-    ):  # what a fill can still make of each route, not a judgement of free cells as ice
+    # what a fill can still make of each route, not a judgement of free cells as ice
+    if free and routes:
         reach = fill_bounds(rows)
         for route in routes:
             route["fill"] = reach.get(route["route"])

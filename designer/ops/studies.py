@@ -114,9 +114,8 @@ def pareto(
     validate(request)
     if axis not in ("options", "difficulty"):
         raise DesignerError(f"--axis is options or difficulty, not {axis!r}")
-    if (
-        request.is_room
-    ):  # a front of (min stops, options) is one start and goal's: a room has one per route
+    # a front of (min stops, options) is one start and goal's: a room has one per route
+    if request.is_room:
         raise DesignerError(
             "pareto draws the front of levels with one start and one goal; a template with doors "
             "(a room) is designed with make (--maximize-choices counts every route)"

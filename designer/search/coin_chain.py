@@ -115,9 +115,8 @@ def rock_and_coin_chain(
         if budget.expired() or best.met:
             break
         grid, moved = level, coins
-        if (
-            rng.random() < 0.5 and request.difficulty is None
-        ):  # a free cell toggled between ice and rock
+        # a free cell toggled between ice and rock
+        if rng.random() < 0.5 and request.difficulty is None:
             # (no coin on it; a predicted difficulty asked for is the design's own: its rocks stay)
             cell = rng.choice(free)
             if cell in coins:

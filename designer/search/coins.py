@@ -121,9 +121,8 @@ def place_coins(
         tour = full_clear(level.replace(coins=tuple(coins)), budget.share(0.2), PLACING_STATES)
         return tour.stops if tour.proven and tour.moves else None
 
-    miss = band_miss(
-        band
-    )  # how far a full clear is from the band (0: in it), then the longer the better
+    # how far a full clear is from the band (0: in it), then the longer the better
+    miss = band_miss(band)
 
     coins: list[Cell] = list(pinned)
     order = pool[:]
@@ -159,12 +158,10 @@ def place_coins(
         coins.append(min(scored)[2])
         now = min(scored)[3]
     best = judge(level, coins, band, budget)
-    improved = (
-        miss(now)[0] <= CLIMB_REACH
-    )  # a climb moves a full clear a few moves; farther: another level
-    while (
-        not best.met and improved and not budget.expired()
-    ):  # sweeps: each coin moved to its best cell
+    # a climb moves a full clear a few moves; farther: another level
+    improved = miss(now)[0] <= CLIMB_REACH
+    # sweeps: each coin moved to its best cell
+    while not best.met and improved and not budget.expired():
         improved = False
         for k in rng.sample(range(len(pinned), len(coins)), len(coins) - len(pinned)):
             others = coins[:k] + coins[k + 1 :]
@@ -222,9 +219,8 @@ def design_with_coins(
     bare = replace(request, coins=0, full_clear_min=None, full_clear_max=None, template=template)
     band = (request.full_clear_min, request.full_clear_max)
     things = request.coins + len(pinned) + request.item_count
-    most = (
-        (things + 1) * request.height * request.width
-    )  # between two takes, a shortest way rests on no cell twice
+    # between two takes, a shortest way rests on no cell twice
+    most = (things + 1) * request.height * request.width
     if band[0] is not None and band[0] > most:
         taken = (
             f"{things} thing{'s' * (things != 1)} (coins and items)"
@@ -237,11 +233,12 @@ def design_with_coins(
             f"{request.width} makes at most {most:,} moves "
             f"(one cell at most once between two takes), below --full-clear {band[0]:,}",
         )
+    # a pack's levels, bare
     tried, best, attempt = (
         [level.replace(coins=()) for level in exclude],
         None,
         0,
-    )  # a pack's levels, bare
+    )
     while True:
         found = plain_design(
             bare,

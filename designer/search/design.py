@@ -163,9 +163,8 @@ def design(
             f"--method {method} does not count choices: --min-choices, --unique and "
             "--maximize-choices need --method auto"
         )
-    reason = (
-        None if request.portals else bounds.infeasible(request)
-    )  # the bounds reason on plain slides
+    # the bounds reason on plain slides
+    reason = None if request.portals else bounds.infeasible(request)
     if reason:
         raise DesignFailed("infeasible", f"{infeasible_message(request)}: {reason}")
     if maximize_choices:

@@ -96,9 +96,8 @@ def design_felt(
                 cancel=cancel,
                 **kwargs,
             )
-        except (
-            DesignFailed
-        ):  # proven infeasible, or out of its share of the time: too long a level here
+        # proven infeasible, or out of its share of the time: too long a level here
+        except DesignFailed:
             if budget.cancelled() or stops <= floor:
                 # nothing shorter is allowed: the floor itself cannot be met, and this says why
                 raise

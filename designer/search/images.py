@@ -33,9 +33,8 @@ def with_images(
         if failed.reason != "infeasible":
             raise
         image = unmade_image(search, exclude)
-        if (
-            image is None
-        ):  # the proof's words hold: every level left is excluded, or an image of one
+        # the proof's words hold: every level left is excluded, or an image of one
+        if image is None:
             raise
         return image
     if search.goal.maximizing:

@@ -111,9 +111,8 @@ class Method:
             )
         if request.teleports:  # nor portals
             raise DesignerError(f"--teleports needs --method auto, not {self.name}")
-        if (
-            request.template is not None
-        ):  # as published, they lay rocks on an open frame, not in a drawing
+        # as published, they lay rocks on an open frame, not in a drawing
+        if request.template is not None:
             raise DesignerError(f"--template needs --method {designer_names()}, not {self.name}")
         from designer.search.engines import baselines
 

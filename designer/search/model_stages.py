@@ -88,9 +88,8 @@ def model_stage(
             built.hint(layout.terrain, layout.start, layout.goal)
 
     hint()
-    target = (
-        request.room_target() if request.is_room else request.min_stops
-    )  # what the model's score must reach
+    # what the model's score must reach
+    target = request.room_target() if request.is_room else request.min_stops
     outcome = solve_model(
         built,
         budget,

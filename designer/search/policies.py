@@ -107,9 +107,8 @@ def room_choices(search: Search) -> Design:
         search.absorb(sample_stage(search, Goal.maximize()))
     stall = max(STALL_MIN_SECONDS, ROOM_CHOICES_STALL_SHARE * budget.time_limit)
     again = False
-    while (
-        not budget.expired()
-    ):  # the chains; without them, climbs, again from fresh samples when one stalls
+    # the chains; without them, climbs, again from fresh samples when one stalls
+    while not budget.expired():
         if again:
             search.absorb(sample_stage(search, Goal.maximize(), fresh=True))
         if search.pool and search.pool[0][0] < request.room_target():

@@ -90,9 +90,8 @@ class Search:
         )
         self.executor = executor  # where the exhaustive search's shards run (None: threads here)
         self.method, self.excluded, self.progress = method, excluded, progress
-        self.made = len(
-            excluded
-        )  # levels excluded from the start (a pack's earlier ones), for proofs' words
+        # levels excluded from the start (a pack's earlier ones), for proofs' words
+        self.made = len(excluded)
         self.rng = np.random.default_rng(seed)
         self.pool: list[tuple[int, Level]] = []
         self.best: Design | None = None
@@ -231,9 +230,8 @@ class Search:
     def timed_out(self) -> DesignFailed:
         request, most = self.request, self.best_stops_seen
         seen = ""
-        if (
-            request.is_room
-        ):  # its searches count a score over routes, not stops: what the verifier said
+        # its searches count a score over routes, not stops: what the verifier said
+        if request.is_room:
             return self._room_timed_out()
         if most > 0 and (most < request.min_stops or self.closest_failure is None):
             # what the searches' layouts reached; none of them was a level that passed the checks

@@ -44,9 +44,8 @@ def validate(request: LayoutRequest) -> None:
         ("--snow", request.snow),
     ):
         if value is not None:
-            whole(
-                value, option, 0, MAX_COUNT
-            )  # the bound a request read back from a file keeps too
+            # the bound a request read back from a file keeps too
+            whole(value, option, 0, MAX_COUNT)
     if request.difficulty is not None and not 1 <= request.difficulty <= 10:
         raise DesignerError(f"a predicted difficulty is from 1 to 10, not {request.difficulty:g}")
     _validate_items(request)

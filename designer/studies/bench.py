@@ -163,9 +163,8 @@ def bench_make(args: list[str], seeds: list[int]) -> dict:
             report = analyze(level)
             record = GeneratorRecord.from_json(json.loads(done.stdout).get("generator"))
             assert record.request is not None and report.per_stop is not None  # a designed level's
-            floor = (
-                report.min_stops if record.maximize else None
-            )  # a maximized level keeps its own stops
+            # a maximized level keeps its own stops
+            floor = report.min_stops if record.maximize else None
             run.update(
                 min_stops=report.min_stops,
                 options=report.options,

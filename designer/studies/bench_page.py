@@ -166,13 +166,11 @@ def _measure(
                 for box in cells[1:]:
                     page.mouse.move(box["x"] + 2, box["y"] + 2)
                 page.mouse.up()
-                r2, c2 = rng.choice(
-                    [cell for cell in ice if cell[0] != r]
-                )  # not one the drag painted
+                # not one the drag painted
+                r2, c2 = rng.choice([cell for cell in ice if cell[0] != r])
                 after_drag.append(click(f'[data-cell="{r2},{c2}"]'))
-                page.click(
-                    "#undo"
-                )  # the drag and the click undone: the next starts from the same level
+                # the drag and the click undone: the next starts from the same level
+                page.click("#undo")
                 page.click("#undo")
                 page.locator('body[data-figures="ready"]').wait_for()
         finally:

@@ -203,9 +203,8 @@ def pareto(
             )
             for n, k in enumerate(ks)
         ]
-        if executor is not None and not isinstance(
-            executor, InProcess
-        ):  # at once, each from the longest level
+        # at once, each from the longest level
+        if executor is not None and not isinstance(executor, InProcess):
 
             def ran(job, found) -> None:
                 if found:

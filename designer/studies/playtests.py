@@ -44,15 +44,12 @@ class LevelStats:
     par: int
     players: int = 0  # visits that started it
     finished: int = 0  # of those, the ones that reached the exit without the solver
-    moves: list[int] = field(
-        default_factory=list
-    )  # each finisher's moves, every attempt, to the first finish
-    seconds: list[float] = field(
-        default_factory=list
-    )  # each finisher's time from the first start to the finish
-    over_par: list[int] = field(
-        default_factory=list
-    )  # each finisher's finishing attempt, moves over par
+    # each finisher's moves, every attempt, to the first finish
+    moves: list[int] = field(default_factory=list)
+    # each finisher's time from the first start to the finish
+    seconds: list[float] = field(default_factory=list)
+    # each finisher's finishing attempt, moves over par
+    over_par: list[int] = field(default_factory=list)
     restarts: list[int] = field(default_factory=list)  # each player's restarts
     undos: list[int] = field(default_factory=list)
     hints: list[int] = field(default_factory=list)
@@ -223,9 +220,8 @@ class Replay:
                 continue
             key = (visit, k)
             one = visits.get(key)
-            if (
-                event.kind == "move" and one is not None and one.stack
-            ):  # the common event, replayed here at once
+            # the common event, replayed here at once
+            if event.kind == "move" and one is not None and one.stack:
                 table = tables[k]
                 state, last = one.stack[-1]
                 d = direction[event.move or ""]  # a move event names its move
@@ -323,9 +319,8 @@ def _step(
         one.hints += not one.done
     elif kind == "solve":
         one.assisted = one.solver = True
-    elif (
-        kind == "finish"
-    ):  # checked against the replay: on the exit, with the moves the attempt made
+    # checked against the replay: on the exit, with the moves the attempt made
+    elif kind == "finish":
         made = len(one.stack) - 1
         if state != table.goal:
             raise DesignerError(

@@ -114,9 +114,8 @@ def record(
         if stored["proven_optimal"] or time_limit <= (stored.get("time_limit") or 0):
             return Record.from_json(stored)
         earlier = checkpoint.records.pop(rocks)
-    run = Budget(
-        time_limit, ended=cancel
-    )  # this run's clock; time spent before a resume is added to it
+    # this run's clock; time spent before a resume is added to it
+    run = Budget(time_limit, ended=cancel)
     elapsed = float(
         checkpoint.partial.get(rocks, {}).get("seconds", earlier["seconds"] if earlier else 0.0)
     )

@@ -88,9 +88,8 @@ def cave_of(obj: dict) -> str:
     for room in rooms if isinstance(rooms, list) else ():
         rows = room.get("rows") if isinstance(room, dict) else None
         if isinstance(rows, list) and all(isinstance(row, str) for row in rows):
-            sized(
-                rows
-            )  # every room goes on the board: at most 40x40 (the cave's reader checks the rest)
+            # every room goes on the board: at most 40x40 (the cave's reader checks the rest)
+            sized(rows)
     return json.dumps(cave)
 
 

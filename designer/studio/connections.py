@@ -80,9 +80,8 @@ def bounded(cap: int, header_seconds: float = HEADER_SECONDS) -> type:
                 self.waiting_since = None  # a whole head came: the app answers it
 
         def on_response_complete(self) -> None:
-            self.waiting_since = (
-                time.monotonic()
-            )  # before the next request's head (pipelined ones too)
+            # before the next request's head (pipelined ones too)
+            self.waiting_since = time.monotonic()
             super().on_response_complete()
 
         def _deadline(self) -> None:

@@ -44,9 +44,8 @@ def fill_routes(studio, guarded) -> dict[str, Route]:
         busy = f"{MAX_FILLS} fills run already in other pages of this studio: cancel one, or wait for it to end"
         if studio.running(but=page) >= MAX_FILLS:
             raise Refused(429, busy)
-        started = Fill.start(
-            options
-        )  # on the loop's thread: a child ends with the thread that started it
+        # on the loop's thread: a child ends with the thread that started it
+        started = Fill.start(options)
         fill_id = secrets.token_urlsafe(12)
         taken, previous = studio.claim(page, fill_id, started)
         if not taken:  # another page started one meanwhile

@@ -34,9 +34,8 @@ def _child(options: dict, conn, parent: int) -> None:
             conn.send(("progress", update.label))
 
     try:
-        if (
-            "cave" in options
-        ):  # a cave's free rooms (designer.ops.caves), as designer cave fills them
+        # a cave's free rooms (designer.ops.caves), as designer cave fills them
+        if "cave" in options:
             from designer.ops import caves
 
             fields = {key: value for key, value in options.items() if key != "cave"}

@@ -299,9 +299,8 @@ def search(
             return run_steps(request, chain, budget, steps, target, stop, conditions, heat, stall)
         return run_chain(request, chain, budget, target, stop, on_best, conditions, heat)
 
-    if (
-        len(chains) == 1 or budget.clock == "work"
-    ):  # on the work clock, one after another: each reads its own work
+    # on the work clock, one after another: each reads its own work
+    if len(chains) == 1 or budget.clock == "work":
         for chain in chains:
             run(chain)
     else:

@@ -114,9 +114,8 @@ def generate(
     validate(request)
     if method not in GENERATORS:
         raise ValueError(f"method must be one of {tuple(GENERATORS)}")
-    if (
-        request.template is not None
-    ):  # as published, they lay rocks on an open frame, not in a drawing
+    # as published, they lay rocks on an open frame, not in a drawing
+    if request.template is not None:
         raise DesignerError(
             f"the {method} generator lays rocks on an open frame: it takes no template"
         )
@@ -132,9 +131,8 @@ def _random(request: LayoutRequest, rng: np.random.Generator, clock: _Clock) -> 
     while clock.left():
         terrains, starts, goals = sample_for_request(rng, request, RANDOM_BATCH, RANDOM_P)
         classes, reversible, stops = classify_batch(terrains, starts, goals)
-        hits = (classes > 0) & (
-            stops >= request.min_stops
-        )  # solvable and long enough: worth verifying
+        # solvable and long enough: worth verifying
+        hits = (classes > 0) & (stops >= request.min_stops)
         for k in np.flatnonzero(hits):
             found = clock.accept(request, batch_level(terrains, starts, goals, int(k)))
             if found:

@@ -140,9 +140,8 @@ def climb(
                 since_gain, run_best = 0, int(top)
             else:
                 since_gain += 1
-            choice = int(
-                rng.choice(np.flatnonzero(scores == top))
-            )  # the best neighbour, even if worse
+            # the best neighbour, even if worse
+            choice = int(rng.choice(np.flatnonzero(scores == top)))
             terrain, start, goal, score = (
                 terrains[choice],
                 int(starts[choice]),

@@ -147,9 +147,8 @@ def solve_pairs(
     context = multiprocessing.get_context("fork")
     stop = context.Event()  # set: every pair's search ends
     shared_best = context.Value("i", -1)  # the most stops verified so far (maximizing)
-    lane_budget = budget.forked(
-        stop
-    )  # what the lanes read: the machine's clock, or each its own work
+    # what the lanes read: the machine's clock, or each its own work
+    lane_budget = budget.forked(stop)
     jobs = [(goal, number, pair, len(pairs)) for number, pair in enumerate(pairs, 1)]
     done = 0
     search.progress.update(phase=f"{name}, ends 0/{len(pairs)}, {lanes} at once")
@@ -181,9 +180,8 @@ def solve_pairs(
                         if not goal.maximizing:
                             waiting[numbers[future]] = result
                             continue
-                        going = (
-                            take(result) and going and not result.skipped
-                        )  # every result is taken in
+                        # every result is taken in
+                        going = take(result) and going and not result.skipped
                         skipped = skipped or result.skipped
                         if best is not None:
                             with shared_best.get_lock():
@@ -224,9 +222,8 @@ def _start_lane(search: Search, budget: Budget, shared_best, parent: int, pose) 
     """Called first in each forked process: what the pairs share (inherited, not pickled)."""
     from designer.search.state import Progress
 
-    end_with_parent(
-        parent
-    )  # Ctrl-C reaches the whole group: the designer ends them through the event
+    # Ctrl-C reaches the whole group: the designer ends them through the event
+    end_with_parent(parent)
     search.progress = Progress()  # the designer's own progress is shown by the designer alone
     _lane.update(search=search, budget=budget, best=shared_best, pose=pose)
 

@@ -93,9 +93,8 @@ def estimated_seconds(request: LayoutRequest, workers: int) -> float:
     """A rough forecast of a complete search (the cost of a layout grows with cells squared)."""
     cells = request.height * request.width
     classes = layout_count(request) / (1 + len(symmetries(request, base_terrain(request))))
-    routes = (
-        len(request.route_bands) if request.is_room else 1
-    )  # a room: each layout scored once per route
+    # a room: each layout scored once per route
+    routes = len(request.route_bands) if request.is_room else 1
     return routes * classes * (cells / 42) ** 2 / RATE_42_CELLS / max(1, workers)
 
 
@@ -283,9 +282,8 @@ def search(
         for job in shard_jobs(request, threshold, budget, fewest_rocks, maximizing)
         if job.key not in results
     ]
-    stop = np.zeros(
-        1, np.int32
-    )  # set on Ctrl-C, an error, or (first_only) a hit: running kernels end at once
+    # set on Ctrl-C, an error, or (first_only) a hit: running kernels end at once
+    stop = np.zeros(1, np.int32)
     best = [threshold - 1]
 
     def shard(job: ShardJob):

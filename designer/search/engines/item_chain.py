@@ -247,9 +247,8 @@ class ItemChain:
         the level found in that phase (it is not kept as the best). Returns the best valid layout and its min stops ((None, -1): none);
         ``self.kept`` holds the best few, by the objective."""
         current, scored = None, None
-        self.meeting = (
-            target is not None
-        )  # a room meeting its floors counts them, not its shortest route
+        # a room meeting its floors counts them, not its shortest route
+        self.meeting = target is not None
         for _ in range(PLACEMENTS):  # the best of many placements on the plain level
             if budget.expired():
                 break

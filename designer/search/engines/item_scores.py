@@ -71,9 +71,8 @@ def _evaluate(
     """The figures of a level with items: cheapest checks first; the choices (``choices``; the
     solutions with ``unique``) only of a sound layout."""
     states = state_table(level)
-    add_work(
-        EVALUATE_SECONDS + states.count * EVALUATE_STATE_SECONDS
-    )  # the work clock's count of it
+    # the work clock's count of it
+    add_work(EVALUATE_SECONDS + states.count * EVALUATE_STATE_SECONDS)
     stops, order = reach(states.dest, states.start, states.goal)
     k = int(stops[states.goal])
     if k < 0:

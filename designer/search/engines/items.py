@@ -122,6 +122,7 @@ def design_with_items(
         if request.template is None
         else tuple(row.replace(ITEM_CHAR, ".") for row in request.template)
     )
+    # a start: no decisions
     plain = replace(
         request,
         items=0,
@@ -136,11 +137,10 @@ def design_with_items(
         unique=False,
         routes=routes,
         first=True,
-    )  # a start: no decisions
+    )
     if request.floors or request.is_vault:  # the portfolio's stages know one grid and two ends: the
-        start = opened_template(
-            request, np.random.default_rng(seed)
-        )  # chains start from the template itself
+        # chains start from the template itself
+        start = opened_template(request, np.random.default_rng(seed))
     else:
         progress.update(phase="items: the plain level first")
         try:
@@ -153,9 +153,8 @@ def design_with_items(
                 progress=progress,
                 cancel=cancel,
             ).level
-        except (
-            DesignFailed
-        ):  # no plain level that long (a proof for the plain level only: items revisit cells)
+        # no plain level that long (a proof for the plain level only: items revisit cells)
+        except DesignFailed:
             check(cancel)
             start = plain_design(
                 replace(
@@ -206,13 +205,14 @@ def design_with_items(
         phase=f"items: annealing rocks and {extras}" + (f", {lanes} chains" if lanes > 1 else "")
     )
 
+    # what the chains placed
     stage = (
         "items and portals"
         if request.item_count and (request.teleports or request.portals)
         else "items"
         if request.item_count
         else "portals"
-    )  # what the chains placed
+    )
 
     def rejected(level: Level, phase: str) -> bool:
         found = search.verify(level, f"{stage} {phase}")

@@ -325,9 +325,8 @@ def search(
     """
     streams = rng.spawn(max(1, workers))
     forked = len(streams) > 1 and sys.platform == "linux"
-    lanes = (
-        budget.forked(budget.ended) if forked else budget
-    )  # each forked chain's own work, on the cpu clock
+    # each forked chain's own work, on the cpu clock
+    lanes = budget.forked(budget.ended) if forked else budget
     jobs: list[tuple] = [
         (request.max_rocks, request.height, request.width, stream, lanes, target)
         for stream in streams

@@ -13,8 +13,9 @@ from pathlib import Path
 
 from designer.core.errors import DesignerError
 from designer.core.request import LayoutRequest
-from designer.export import picture, play, tiled, tiles
+from designer.export import picture, tiled, tiles
 from designer.formats import output
+from designer.ops.kinds import page
 from designer.search.design import design
 from designer.search.engines.compressed import compress
 
@@ -59,7 +60,7 @@ print("tiled properties:", {p["name"]: p["value"] for p in tmj["properties"]})
 print("tiled layers:", [layer["name"] for layer in tmj["layers"]])
 
 # One page that plays both levels offline, with hints, a solve button, stars and saved progress.
-html = play.page([("framed", framed.level), ("sparse", sparse.level)])
+html = page([("framed", framed.level), ("sparse", sparse.level)])
 save("play.html", html)
 print(f"play.html: {len(html):,} bytes, self-contained: {'http' not in html}")
 print(f"wrote {len(names)} files to {out}")

@@ -38,7 +38,7 @@ def _prop(name: str, kind: str, value) -> dict:
 
 def world_files(cave: Cave, cell: int = 32) -> dict[str, str]:
     """The files of the cave's world: ``NAME.tmj`` per room and ``cave.world`` (texts by name).
-    The tileset images the maps name are the Tiled export's (``designer.export.tiled.tileset_for``)."""
+    The tileset images the maps name are the Tiled export's (``designer.export.tiled.room_tileset``)."""
     from designer.analysis.stars import Stars
     from designer.caves.graph import solve
     from designer.caves.picture import layout

@@ -128,13 +128,11 @@ def export(
     written = exports.export_tiled(
         source, output_file=output_file, out=out, cell=cell, force=force, into=into
     )
-    if exports.is_cave_source(source):
+    world = next((path for path in written.paths if str(path).endswith(".world")), None)
+    if world is not None:  # a cave's: a map per room and the world
         maps = [path for path in written.paths if str(path).endswith((".tmj", ".tmx", ".json"))]
         copied = f" (copies of {into}'s maps)" if into else ""
-        note(
-            f"wrote {len(maps)} room maps and the world {next(p for p in written.paths if str(p).endswith('.world'))}"
-            f"{copied} to {out}"
-        )
+        note(f"wrote {len(maps)} room maps and the world {world}{copied} to {out}")
         return
     if into is not None:
         note(

@@ -70,9 +70,12 @@ def solve(
     solved = levels.solve(
         level_file, by=by.value, routes=_routes(route), budget=command_budget(time_limit)
     )
-    if isinstance(solved, levels.RoomSolved):
+    from designer.ops.kinds.cave import CaveSolved
+    from designer.ops.kinds.room import RoomSolved
+
+    if isinstance(solved, RoomSolved):
         return print_room(solved, as_json)
-    if isinstance(solved, levels.CaveSolved):
+    if isinstance(solved, CaveSolved):
         return print_cave(solved, as_json)
     solution = solved.solution
     full = solved.full
@@ -136,7 +139,10 @@ def analyze(
         player=read_player(player),
         budget=command_budget(time_limit),
     )
-    if isinstance(analysed, levels.RoomAnalysed):
+    from designer.ops.kinds.cave import CaveAnalysed
+    from designer.ops.kinds.room import RoomAnalysed
+
+    if isinstance(analysed, RoomAnalysed):
         fulls = analysed.full or {}
         if as_json:
             echo(json.dumps(analysed.to_dict()))
@@ -149,7 +155,7 @@ def analyze(
                 + "\n\n"
                 + rows
             )
-    elif isinstance(analysed, levels.CaveAnalysed):
+    elif isinstance(analysed, CaveAnalysed):
         from designer.export.report import cave_report
 
         if as_json:

@@ -3,7 +3,8 @@ lines with floors, wrap-around and portals marked."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
@@ -18,6 +19,20 @@ class Grid:
     """The shape of a grid of ``terrain``: what a level and a room (``designer.core.room``) share."""
 
     terrain: np.ndarray
+    #: The kind of puzzle the grid is ("level" or "room"; its operations: ``designer.ops.kinds``).
+    kind_name: ClassVar[str]
+    #: The template characters of its ends: a level's start and goal ("SG"), a room's doors.
+    end_chars: ClassVar[str]
+
+    def ends(self) -> list[tuple[str, Cell]]:
+        """Its ends, named as a map's objects name them: a level's ("start", cell) and ("goal",
+        cell), a room's (its number, cell) door by door."""
+        raise NotImplementedError
+
+    def route_levels(self) -> Sequence[tuple[str, Grid]]:
+        """Each of its routes as the classic level it is, with the suffix its figures are named
+        by: a level's one route ("", itself), a room's ("_A_B", the level from door A to B)."""
+        raise NotImplementedError
 
     def rows(self) -> list[str]:
         """The grid's rows in the text form (a level and a room each write their own)."""

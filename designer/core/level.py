@@ -10,7 +10,7 @@ prints the canonical form, and the two round-trip exactly.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
@@ -45,6 +45,14 @@ class Level(Grid):
     portals: tuple[tuple[Cell, Cell], ...] = ()  # (portal cell, its target), sorted
     floors: tuple[Floor, ...] = ()  # none: one grid that does not wrap
     coins: tuple[Cell, ...] = ()
+    kind_name: ClassVar[str] = "level"
+    end_chars: ClassVar[str] = "SG"
+
+    def ends(self) -> list[tuple[str, Cell]]:
+        return [("start", self.start), ("goal", self.goal)]
+
+    def route_levels(self) -> list[tuple[str, Level]]:
+        return [("", self)]
 
     def __post_init__(self) -> None:
         terrain = np.array(self.terrain, dtype=np.uint8, copy=True)

@@ -31,7 +31,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
@@ -61,6 +61,14 @@ class Room(Grid):
     portals: tuple[tuple[Cell, Cell], ...] = ()  # (portal cell, its target), sorted: as a level's
     floors: tuple[Floor, ...] = ()  # none: one grid that does not wrap
     coins: tuple[Cell, ...] = ()
+    kind_name: ClassVar[str] = "room"
+    end_chars: ClassVar[str] = DOOR_CHARS
+
+    def ends(self) -> list[tuple[str, Cell]]:
+        return [(str(number), cell) for number, cell in self.doors]
+
+    def route_levels(self) -> list[tuple[str, Level]]:
+        return [(f"_{a}_{b}", self.route(a, b)) for a, b in self.routes()]
 
     def __post_init__(self) -> None:
         terrain = np.array(self.terrain, dtype=np.uint8, copy=True)

@@ -294,6 +294,41 @@ def room_group(room: Room, cell: float, solved: list) -> draw.Group:
     return group
 
 
+def level_cell(
+    name: str,
+    level: Level,
+    *,
+    cell: int,
+    solution: bool = False,
+    moves_left: bool = False,
+    graph: bool = False,
+    **_,
+) -> tuple[draw.Group, str]:
+    """A level's place on a contact sheet: its group (drawn with its solution, moves left or move
+    graph when asked) and its caption, its name and min stops."""
+    analysis = analyze(level)
+    group = _level_group(level, cell, solution, moves_left, analysis, graph)
+    stops = analysis.min_stops
+    return group, f"{name}: {stops} stops" if stops is not None else f"{name}: unsolvable"
+
+
+def room_cell(
+    name: str, room: Room, *, cell: int, solution: bool = False, **_
+) -> tuple[draw.Group, str]:
+    """A room's place on a contact sheet: its doors numbered (with ``solution``, each route's path
+    in its colour), captioned with its routes' range of stops."""
+    from designer.analysis.routes import solve_routes
+
+    solved = solve_routes(room)
+    stops = sorted(one.solution.stops for one in solved if one.solution)
+    caption = (
+        f"{name}: {len(room.doors)} doors, {stops[0]}-{stops[-1]} stops"
+        if len(stops) == len(solved)
+        else f"{name}: a route unsolvable"
+    )
+    return room_group(room, cell, solved if solution else []), caption
+
+
 def contact_sheet(
     levels: list[tuple[str, Level]],
     *,
@@ -303,10 +338,12 @@ def contact_sheet(
     solution: bool = False,
     moves_left: bool = False,
     graph: bool = False,
+    cell_of=level_cell,
 ) -> draw.Drawing:
     """Every level of a pack in one picture, each captioned with its name and min stops (and
-    drawn with its solution or moves left when asked); a room with its doors numbered, captioned
-    with its routes' range of stops (and, with ``solution``, each route's path)."""
+    drawn with its solution or moves left when asked). ``cell_of`` draws each one's place
+    (``level_cell``'s arguments and answer): a pack of several kinds passes its kind's
+    (``designer.ops.kinds``: a room with its doors numbered, ``room_cell``)."""
     if not levels:
         raise ValueError("no levels to draw")
     columns = columns or max(1, math.ceil(math.sqrt(len(levels))))
@@ -320,24 +357,10 @@ def contact_sheet(
     for k, (name, level) in enumerate(levels):
         x = gap + (k % columns) * (box_w + gap)
         y = gap + (k // columns) * (box_h + gap)
-        if isinstance(level, Room):  # its routes' paths in their colours, its stops as a range
-            from designer.analysis.routes import solve_routes
-
-            solved = solve_routes(level)
-            sheet.append(draw.Use(room_group(level, cell, solved if solution else []), x, y))
-            stops = sorted(one.solution.stops for one in solved if one.solution)
-            caption = (
-                f"{name}: {len(level.doors)} doors, {stops[0]}-{stops[-1]} stops"
-                if len(stops) == len(solved)
-                else f"{name}: a route unsolvable"
-            )
-        else:
-            analysis = analyze(level)
-            sheet.append(
-                draw.Use(_level_group(level, cell, solution, moves_left, analysis, graph), x, y)
-            )
-            stops = analysis.min_stops
-            caption = f"{name}: {stops} stops" if stops is not None else f"{name}: unsolvable"
+        group, caption = cell_of(
+            name, level, cell=cell, solution=solution, moves_left=moves_left, graph=graph
+        )
+        sheet.append(draw.Use(group, x, y))
         sheet.append(
             draw.Text(
                 caption,

@@ -42,6 +42,7 @@ import html
 import json
 import re
 from importlib import resources
+from typing import cast
 
 from designer.analysis.solver import solve
 from designer.core.errors import LevelError
@@ -66,8 +67,7 @@ def kind_rows(level: Level | Room) -> list[str]:
 
 def level_entry(entry: LevelFile) -> dict:
     """What the page knows of one level: its tiles, ends, par (-1 when unsolvable) and stars."""
-    level = entry.level
-    assert isinstance(level, Level)  # a room is played route by route (route_entries)
+    level = cast(Level, entry.level)  # a level's file (a room is played route by route)
     solution = solve(level)
     stars = entry.stars_for(solution.stops) if solution else None
     return {
@@ -119,9 +119,9 @@ def coin_fields(items: list, coins: list, tour) -> dict:
     }
 
 
-def passage_entry(level: Level | Room) -> dict:
+def passage_entry(level: Level) -> dict:
     """A level's portals and floors as the page's rules read them (none for a plain level)."""
-    if isinstance(level, Room) or level.plain:
+    if level.plain:
         return {}
     return {
         "portals": [[list(src), list(dst)] for src, dst in level.portals],
@@ -162,38 +162,6 @@ def route_entries(name: str, room: Room) -> list[dict]:
             )
             entries.append({**entry, "kinds": kinds, "route": route_name(route), "doors": doors})
     return entries
-
-
-def page(
-    levels: list[LevelFile | tuple[str, Level | Room]],
-    *,
-    title: str = "ice-designer",
-    cell: int = PAGE_CELL,
-    sink: str | None = None,
-) -> str:
-    """The HTML page for ``levels`` (level files as ``read_levels`` gives them, or (name, level)
-    pairs), in that order; a room (``designer.core.room``) gives an entry per route, each way.
-    ``sink``: the address (on the page's own server) each line of its playtest log is sent to as
-    it is recorded (the studio's playtest); None for a page that keeps its log to itself."""
-    if not levels:
-        raise ValueError("no levels to play")
-    files = [
-        item if isinstance(item, LevelFile) else LevelFile(item[0], item[1], {}) for item in levels
-    ]
-    return entries_page(
-        [
-            one
-            for item in files
-            for one in (
-                route_entries(item.name, item.level)
-                if isinstance(item.level, Room)
-                else [level_entry(item)]
-            )
-        ],
-        title=title,
-        cell=cell,
-        sink=sink,
-    )
 
 
 def entries_page(

@@ -34,6 +34,8 @@ name.
 
 from __future__ import annotations
 
+from typing import cast
+
 from designer.analysis.solver import solve
 from designer.analysis.stars import Stars
 from designer.core.level import Level
@@ -72,9 +74,14 @@ TILESETS = (
 )
 
 
-def tileset_for(found: Level | Room) -> tuple[str, tuple[str, ...]]:
-    """The tileset (image name, tiles) of ``found``'s map: a level's, a room's, each with or without items."""
-    return TILESETS[isinstance(found, Room) + 2 * bool(found.items)]
+def level_tileset(level: Level) -> tuple[str, tuple[str, ...]]:
+    """The tileset (image name, tiles) of a level's map, with or without items."""
+    return TILESETS[2 * bool(level.items)]
+
+
+def room_tileset(room: Room) -> tuple[str, tuple[str, ...]]:
+    """The tileset (image name, tiles) of a room's map: its doors, with or without items."""
+    return TILESETS[1 + 2 * bool(room.items)]
 
 
 def tiled_property(name: str, kind: str, value) -> dict:
@@ -128,7 +135,7 @@ def to_tiled(
     """The Tiled JSON map of ``level`` (see the module docstring). ``stars`` defaults to the
     designer's thresholds for the level's par."""
     solution = solve(level)
-    default_image, kinds = tileset_for(level)
+    default_image, kinds = level_tileset(level)
     data = [gid(kind, kinds) for row in tile_kinds(level) for kind in row]
     ends = [0] * (level.height * level.width)
     placed = [
@@ -286,7 +293,9 @@ def room_to_tiled(
     properties ``min_stops_A_B`` (its par, -1 when it has no solution) and ``solution_A_B``."""
     from designer.analysis.routes import solve_routes
 
-    default_image, kinds = tileset or tileset_for(room)  # ``tileset``: one for every map of a world
+    default_image, kinds = tileset or room_tileset(
+        room
+    )  # ``tileset``: one for every map of a world
     data = [gid(kind, kinds) for row in tile_kinds(room) for kind in row]
     doors = [0] * (room.height * room.width)
     for _, (row, col) in room.doors:
@@ -331,9 +340,9 @@ def to_tiled_file(entry: LevelFile, *, cell: int = DEFAULT_CELL, image: str | No
     """The map of a level file: with the seed its generator record keeps, and its own star
     thresholds (a pack's), when it has them."""
     seed = entry.generator.get("seed")
-    assert isinstance(entry.level, Level)  # a room's map is room_to_tiled's
-    solution = solve(entry.level)
+    level = cast(Level, entry.level)  # a level's file (a room's map is room_to_tiled's)
+    solution = solve(level)
     stars = entry.stars_for(solution.stops) if solution else None
     return to_tiled(
-        entry.level, cell=cell, seed=seed if type(seed) is int else None, stars=stars, image=image
+        level, cell=cell, seed=seed if type(seed) is int else None, stars=stars, image=image
     )

@@ -9,7 +9,6 @@ from designer.analysis.solver import solve
 from designer.core.errors import LevelError
 from designer.core.level import Level
 from designer.core.room import Room
-from designer.core.terrain import DOOR_CHARS
 from designer.export.tiled import tiled_property
 from designer.export.tiles import (
     tile_kinds,
@@ -37,8 +36,6 @@ def into_map(user, found: Level | Room) -> dict:
         )
     import copy
 
-    from designer.analysis.routes import solve_routes
-
     if found.shape != (user.height, user.width):
         raise ValueError(
             f"the level is {found.height}x{found.width} and the map {user.height}x{user.width} (height x "
@@ -48,11 +45,7 @@ def into_map(user, found: Level | Room) -> dict:
     if why:
         raise ValueError(why)
     document = copy.deepcopy(user.document)
-    doors = (
-        [(str(n), cell) for n, cell in found.doors]
-        if isinstance(found, Room)
-        else [("start", found.start), ("goal", found.goal)]
-    )
+    doors = found.ends()
     door_cells = {cell for _, cell in doors}
     kinds = tile_kinds(found)
     data = list(user.cells)
@@ -79,21 +72,14 @@ def into_map(user, found: Level | Room) -> dict:
     _place_doors(document, user, doors)
     _place_items(document, user, sorted(items))
     _place_items(document, user, sorted(found.coins), "coin")
-    if isinstance(found, Room):
-        figures = []
-        for one in solve_routes(found):
-            a, b = one.route
-            figures += [
-                (f"min_stops_{a}_{b}", "int", one.solution.stops if one.solution else -1),
-                (f"solution_{a}_{b}", "string", one.solution.moves if one.solution else ""),
-            ]
-    else:
-        solution = solve(found)
-        figures = [
-            ("min_stops", "int", solution.stops if solution else -1),
-            ("solution", "string", solution.moves if solution else ""),
+    figures = []
+    for suffix, route in found.route_levels():  # a level's one route, unnamed; a room's each
+        solution = solve(route)
+        figures += [
+            (f"min_stops{suffix}", "int", solution.stops if solution else -1),
+            (f"solution{suffix}", "string", solution.moves if solution else ""),
         ]
-        if items and solution:
+        if items and solution and not suffix:  # where a level's items are taken
             figures.append(("items_taken_at", "string", ",".join(map(str, solution.taken))))
     _set_properties(document, figures)
     return document
@@ -147,8 +133,12 @@ def _as_list(properties) -> list[dict]:
 
 
 def _what(found: Level | Room) -> str:
-    return "room" if isinstance(found, Room) else "level"
+    return found.kind_name
 
+
+#: Each kind of puzzle as a map and as a file, when the two differ.
+_AS_MAP = {"room": "a room with doors 1-9", "level": "a level with a start and a goal"}
+_AS_FILE = {"room": "a room with doors 1-9", "level": "a level"}
 
 #: What each template character of a map is, in a refusal.
 _NAMES = {
@@ -171,12 +161,11 @@ def disagreement(user, found: Level | Room) -> str | None:
     """Why ``found`` is not the room a user's map shows (None when it is): of another kind (a
     level's start and goal against a room's doors 1-9), or a cell the map fixes (all but its free
     cells) drawn otherwise. A fixed ice cell may hold an item, a coin, or a door the map does not place."""
-    if user.is_room != isinstance(found, Room):
-        mine = "a room with doors 1-9" if user.is_room else "a level with a start and a goal"
-        return f"the map is {mine}, the file {'a room with doors 1-9' if isinstance(found, Room) else 'a level'}"
+    if user.kind_name != found.kind_name:
+        return f"the map is {_AS_MAP[user.kind_name]}, the file {_AS_FILE[found.kind_name]}"
     rows = found.rows()
     placed = {DOOR_NAMES[name] for name in user.doors}  # the template characters of the map's doors
-    unplaced = set(DOOR_CHARS if user.is_room else "SG") - placed
+    unplaced = set(found.end_chars) - placed
     for r, row in enumerate(user.rows):
         for c, drawn in enumerate(row):
             mine = rows[r][c]

@@ -94,9 +94,10 @@ class UserMap:
     )
 
     @property
-    def is_room(self) -> bool:
-        """Whether the map's doors are a room's (1-9), not a level's start and goal."""
-        return any(name in DOOR_CHARS for name in self.doors)
+    def kind_name(self) -> str:
+        """The kind of puzzle the map draws: "room" when its doors are a room's (1-9), "level"
+        for a start and a goal."""
+        return "room" if any(name in DOOR_CHARS for name in self.doors) else "level"
 
     @property
     def height(self) -> int:
@@ -169,7 +170,7 @@ def level_from_map(user: UserMap) -> Level | Room:
             "free): it is a template; fill it with designer make --template first"
         )
     portals, floors = passages(user)
-    if user.is_room:
+    if user.kind_name == "room":
         found = Room.from_rows(list(user.rows))
         return Room(found.terrain, found.doors, "tiled", found.items, portals, floors, found.coins)
     level = Level.from_rows(list(user.rows))

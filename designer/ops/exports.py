@@ -14,11 +14,9 @@ from designer.core.errors import DesignerError, RequestNotMet
 PICTURE_SUFFIXES = (".svg", ".png")
 
 
-def _read(source: str):
-    """(the level files of ``source``, the room it holds or None): a pack folder's levels and
-    rooms, or a glissade ``levels.json``'s; or a file's (or standard input's) level, or its room
-    with several doors."""
-    from designer.core.room import Room
+def read_files(source: str) -> list:
+    """The level files of ``source``: a pack folder's levels and rooms, or a glissade
+    ``levels.json``'s; or a file's (or standard input's) level, or its room with several doors."""
     from designer.formats.level_files import (
         read_glissade_pack,
         read_level_file_or_room,
@@ -26,39 +24,10 @@ def _read(source: str):
     )
 
     if str(source) != "-" and Path(source).is_dir():
-        return read_levels(source), None
+        return read_levels(source)
     # a game's file of levels: a pack
     many = None if str(source) == "-" else read_glissade_pack(source)
-    if many is not None:
-        return many, None
-    one = read_level_file_or_room(source)
-    return [one], one.level if isinstance(one.level, Room) else None
-
-
-def is_cave_source(source: str) -> bool:
-    """Whether ``source`` is a cave's file (or a Tiled world of room maps): a path, not a folder."""
-    from designer.ops.levels import cave_file
-
-    return str(source) != "-" and cave_file(source)
-
-
-def _unsolvable(entry) -> str | None:
-    """Why a level file's level (or a room's route) has no solution to draw, or None."""
-    from designer.analysis.graph import is_solvable
-    from designer.core.room import Room
-
-    if isinstance(entry.level, Room):
-        lost = [
-            f"{a}:{b}" for a, b in entry.level.routes() if not is_solvable(entry.level.route(a, b))
-        ]
-        return (
-            f"route {lost[0]} of {entry.name} has no solution to draw (--solution)"
-            if lost
-            else None
-        )
-    return (
-        None if is_solvable(entry.level) else f"{entry.name} has no solution to draw (--solution)"
-    )
+    return many if many is not None else [read_level_file_or_room(source)]
 
 
 @dataclass(frozen=True)
@@ -73,9 +42,12 @@ class Written:
     @classmethod
     def of(cls, paths: list, entries: list) -> Written:
         """The files written for ``entries`` (level files), their rooms counted."""
-        from designer.core.room import Room
+        from collections import Counter
 
-        return cls(paths, len(entries), sum(isinstance(entry.level, Room) for entry in entries))
+        from designer.ops.kinds import kind_of
+
+        held = Counter(kind_of(entry.level).name for entry in entries)
+        return cls(paths, len(entries), held["room"])
 
     def holding(self) -> str:
         """'1 level', '3 levels', '1 room', '2 levels and 1 room': what the files hold, in words."""
@@ -103,9 +75,9 @@ def render(
     """Draw a level (or a pack folder, as one contact sheet) as SVG or PNG, by ``output_file``'s
     suffix; with ``solution``, the fewest-moves path (``RequestNotMet`` when a level has none);
     with ``heat``, where the model's ``player`` (``designer.analysis.player``) rests, one level only."""
-    from designer.core.room import Room
     from designer.export import picture
     from designer.formats import output
+    from designer.ops.kinds import is_cave_source, kind_of, sheet_cell
 
     suffix = Path(output_file).suffix.lower()
     if suffix not in PICTURE_SUFFIXES:
@@ -114,11 +86,12 @@ def render(
             "use .svg or .png"
         )
     output.check_file(output_file, force=force)
-    if heat and (is_cave_source(source) or Path(source).is_dir()):
+    cave = is_cave_source(source)
+    if heat and (cave or Path(source).is_dir()):
         raise DesignerError(
             "--heat draws one level with one start and one goal, not a cave or a pack"
         )
-    if is_cave_source(source):
+    if cave:
         from designer.ops.caves import render_plan
 
         if moves_left or graph:
@@ -129,39 +102,49 @@ def render(
         data = render_plan(source, cell=cell, way=solution, png=suffix == ".png")
         output.write(output_file, data, force=force)
         return Written([output_file], 1)
-    levels, room = _read(source)
-    if room is not None:  # each door numbered, each route's path in a colour of its own
+    levels = read_files(source)
+    one = levels[0].level if len(levels) == 1 and not Path(source).is_dir() else None
+    if one is not None and not kind_of(one).draws_figures:
+        # a room: each door numbered, each route's path in a colour of its own
         if moves_left or graph or heat:
             raise DesignerError(
                 "--moves-left, --graph and --heat draw a level with one start and one goal, not a room's "
-                f"{len(room.doors)} doors"
+                f"{len(one.doors)} doors"
             )
         try:
-            drawing = picture.draw_room(room, cell=cell or picture.DEFAULT_CELL, solution=solution)
+            drawing = kind_of(one).picture(
+                one, cell=cell or picture.DEFAULT_CELL, solution=solution
+            )
         except ValueError as exc:
             raise RequestNotMet(f"unsolvable: {exc}") from None
     else:
-        unsolvable = [why for entry in levels if solution for why in (_unsolvable(entry),) if why]
+        unsolvable = [
+            why
+            for entry in levels
+            if solution
+            for why in (kind_of(entry.level).unsolvable(entry.name, entry.level),)
+            if why
+        ]
         if unsolvable:
             raise RequestNotMet(f"unsolvable: {unsolvable[0]}")
-        rooms = [entry.name for entry in levels if isinstance(entry.level, Room)]
+        rooms = [entry.name for entry in levels if not kind_of(entry.level).draws_figures]
         if rooms and (moves_left or graph):
             raise DesignerError(
                 f"--moves-left and --graph draw levels with one start and one goal: {rooms[0]} is "
                 "a room with several doors"
             )
-        if len(levels) == 1 and not Path(source).is_dir():
+        if one is not None:
             rests = None
             if heat:
                 from designer.analysis.player import DEFAULT, play
                 from designer.core.errors import LevelError
 
                 try:
-                    rests = play(levels[0].level, player or DEFAULT).rests
+                    rests = play(one, player or DEFAULT).rests
                 except LevelError as exc:
                     raise RequestNotMet(f"unsolvable: {exc}") from None
-            drawing = picture.draw_level(
-                levels[0].level,
+            drawing = kind_of(one).picture(
+                one,
                 cell=cell or picture.DEFAULT_CELL,
                 solution=solution,
                 moves_left=moves_left,
@@ -175,6 +158,7 @@ def render(
                 solution=solution,
                 moves_left=moves_left,
                 graph=graph,
+                cell_of=sheet_cell,
             )
     data = picture.png_bytes(drawing) if suffix == ".png" else picture.svg_text(drawing)
     output.write(output_file, data, force=force)
@@ -195,9 +179,9 @@ def export_tiled(
     and rooms: both images, the level's first). With ``into`` (a
     user's own map, the template the level was designed from), the level is written into a copy
     of that map instead (``designer.export.tiled_into.into_map``), and no image: ``paths`` is the map."""
-    from designer.core.room import Room
     from designer.export import picture, tiled, tiles
     from designer.formats import output
+    from designer.ops.kinds import is_cave_source, kind_of
 
     if (output_file is None) == (out is None):
         raise DesignerError("give either -o FILE.tmj (one level) or --out DIR")
@@ -212,9 +196,8 @@ def export_tiled(
         return Written(export_world(source, out, cell=cell, into=into, force=force), 1)
     if into is not None:
         return _export_into(source, into, output_file, out, force)
-    levels, _ = _read(source)
-    rooms = [isinstance(entry.level, Room) for entry in levels]
-    needed = {tiled.tileset_for(entry.level) for entry in levels}
+    levels = read_files(source)
+    needed = {kind_of(entry.level).tileset(entry.level) for entry in levels}
     tilesets = [
         one for one in tiled.TILESETS if one in needed
     ]  # the images a pack needs, in a fixed order
@@ -236,14 +219,8 @@ def export_tiled(
         paths = output.check_folder(out, names, force=force)
         maps, images = paths[: len(levels)], paths[len(levels) :]
     documents = [
-        json.dumps(
-            tiled.room_to_tiled(entry.level, cell=cell)
-            if room
-            else tiled.to_tiled_file(entry, cell=cell),
-            indent=1,
-        )
-        + "\n"
-        for entry, room in zip(levels, rooms)
+        json.dumps(kind_of(entry.level).tiled_map(entry, cell=cell), indent=1) + "\n"
+        for entry in levels
     ]
     with ExitStack() as stack:
         if out is not None:
@@ -277,7 +254,7 @@ def _export_into(
             f"{'XML map, written as FILE.tmx' if xml else 'JSON map, written as FILE.tmj (or FILE.json)'}"
         )
     output.check_file(output_file, force=force)
-    levels, _ = _read(source)
+    levels = read_files(source)
     if len(levels) > 1:
         raise DesignerError(f"{source} holds {len(levels)} levels: --into takes one")
     user = read_map(into)
@@ -291,8 +268,8 @@ def _export_into(
 
 def write_play_page(source: str, output_file: str, *, force: bool = False) -> Written:
     """A self-contained HTML page to play a level or a pack, offline."""
-    from designer.export.play import page
     from designer.formats import output
+    from designer.ops.kinds import is_cave_source, page
 
     if Path(output_file).suffix.lower() not in (".html", ".htm"):
         raise DesignerError(f"-o {output_file}: the page is written as FILE.html")
@@ -303,6 +280,6 @@ def write_play_page(source: str, output_file: str, *, force: bool = False) -> Wr
 
         output.write(output_file, play_page(source, title), force=force)
         return Written([output_file], 1)
-    levels, _ = _read(source)
+    levels = read_files(source)
     output.write(output_file, page(levels, title=title), force=force)
     return Written.of([output_file], levels)

@@ -33,30 +33,23 @@ def pack_levels(source: str) -> list:
     glissade ``levels.json``) holds, in its order: a room's routes each way, as the page has them.
     A cave is refused in one line (its page plays its rooms as one sheet of keys and locks, which
     the replay does not read)."""
-    from designer.ops.exports import _read, is_cave_source
+    from designer.ops.exports import read_files
+    from designer.ops.kinds import is_cave_source
 
     if is_cave_source(source):
         raise DesignerError(
             f"--pack {source}: a cave's playtests are not read (a pack of levels or rooms is)"
         )
-    files, _ = _read(source)
-    return page_levels([(item.name, item.level) for item in files])
+    return page_levels([(item.name, item.level) for item in read_files(source)])
 
 
 def page_levels(levels: list) -> list:
     """The (name, level) pairs of a play page of ``levels`` ((name, level or room) pairs), in the
-    page's order: a room's routes each way, named as the page names them."""
-    from designer.core.room import Room
+    page's order, each as its kind plays it: a room's routes each way, named as the page names
+    them."""
+    from designer.ops.kinds import kind_of
 
-    out = []
-    for name, level in levels:
-        if isinstance(level, Room):
-            for a, b in level.routes():
-                for route in ((a, b), (b, a)):
-                    out.append((f"{name}: door {route[0]} to door {route[1]}", level.route(*route)))
-        else:
-            out.append((name, level))
-    return out
+    return [pair for name, level in levels for pair in kind_of(level).played_levels(name, level)]
 
 
 def playtest(logs: list[str], pack: str, *, player=None, fit: bool = False) -> Playtested:
@@ -229,7 +222,7 @@ class Live:
     """
 
     def __init__(self, levels: list, *, sink: str, title: str = "ice-designer playtest") -> None:
-        from designer.export.play import page
+        from designer.ops.kinds import page
         from designer.studies.playtests import Replay
 
         self.pack = page_levels(levels)

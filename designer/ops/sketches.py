@@ -15,11 +15,10 @@ import json
 
 from designer.core.errors import DesignerError, LevelError
 from designer.core.limits import sized
-from designer.core.room import Room
 from designer.formats.level_files import load_json, parse_level_or_room
-from designer.formats.level_json import format_json, level_to_json, room_to_json
 from designer.formats.template import parse_template
 from designer.formats.tiled_map import MAP_SUFFIXES, map_from_document, map_from_text
+from designer.ops.kinds import kind_of
 
 
 def open_sketch(name: str, text: str) -> dict:
@@ -46,7 +45,7 @@ def open_sketch(name: str, text: str) -> dict:
         if "?" in text and not stripped.startswith("{"):
             return {"kind": "template", "rows": sized(list(parse_template(text)))}
         found = parse_level_or_room(text)
-        return {"kind": "room" if isinstance(found, Room) else "level", "rows": sized(found.rows())}
+        return {"kind": kind_of(found).name, "rows": sized(found.rows())}
     except DesignerError as exc:
         raise LevelError(f"{name}: {exc}") from None
 
@@ -64,11 +63,7 @@ def _filled(rows: list[str]):
 def level_text(rows: list[str]) -> str:
     """A filled sketch as its JSON level (or room), with its analysis."""
     found = _filled(rows)
-    if isinstance(found, Room):
-        from designer.analysis.routes import analyze_routes
-
-        return format_json(room_to_json(found, report=analyze_routes(found)))
-    return format_json(level_to_json(found))
+    return kind_of(found).sketch_json(found)
 
 
 def into_map_text(document: object, rows: list[str]) -> str:
@@ -97,15 +92,14 @@ def picture(
     found = _filled(rows)
     if fmt not in ("svg", "png"):
         raise DesignerError(f"a picture is svg or png, not {fmt!r}")
+    kind = kind_of(found)
+    if graph and not kind.draws_figures:
+        raise DesignerError(
+            "the move graph is drawn for a level with one start and one goal, not a room"
+        )
     try:
-        if isinstance(found, Room):
-            if graph:
-                raise DesignerError(
-                    "the move graph is drawn for a level with one start and one goal, not a room"
-                )
-            drawing = pictures.draw_room(found, solution=solution)
-        else:
-            drawing = pictures.draw_level(found, solution=solution, graph=graph)
+        figures = {"graph": graph} if kind.draws_figures else {}
+        drawing = kind.picture(found, cell=pictures.DEFAULT_CELL, solution=solution, **figures)
     except ValueError as exc:
         raise RequestNotMet(f"unsolvable: {exc}") from None
     return pictures.png_bytes(drawing) if fmt == "png" else pictures.svg_text(drawing).encode()
@@ -113,7 +107,7 @@ def picture(
 
 def play_page(levels: list[tuple[str, list[str]]], title: str = "ice-designer studio") -> str:
     """The play page (``designer play``) of named filled sketches, in their order."""
-    from designer.export.play import page
+    from designer.ops.kinds import page
 
     return page(filled_levels(levels), title=title)
 
@@ -129,15 +123,12 @@ def tiled_files(rows: list[str], cell: int = 32) -> dict:
     """A filled sketch as ``export --to tiled`` writes it: the map's JSON text, and its tileset
     image (PNG bytes) under the name the map gives it: {"map", "image", "image_name"}."""
     from designer.export import picture as pictures
-    from designer.export import tiled, tiles
+    from designer.export import tiles
+    from designer.formats.level_files import LevelFile
 
     found = _filled(rows)
-    name, kinds = tiled.tileset_for(found)
-    document = (
-        tiled.room_to_tiled(found, cell=cell)
-        if isinstance(found, Room)
-        else tiled.to_tiled(found, cell=cell)
-    )
+    name, kinds = kind_of(found).tileset(found)
+    document = kind_of(found).tiled_map(LevelFile("sketch", found, {}), cell=cell)
     return {
         "map": json.dumps(document, indent=1) + "\n",
         "image": pictures.png_bytes(tiles.tileset(cell, kinds)),

@@ -1,0 +1,149 @@
+"""A cave of rooms with keys (``designer.caves``) as a kind of puzzle (``CAVE``): told apart by
+its file's first bytes (or a Tiled world of room maps), solved and analysed as one graph of
+states; and the plain results of solving and analysing one (``CaveSolved``, ``CaveAnalysed``).
+
+A cave is drawn as its floor plan, exported as a Tiled world and played as one sheet of keys and
+locks from its own file (``designer.ops.caves``, ``designer.ops.cave_views``): the hooks of a
+level file's entries refuse it in one line."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from designer.core.errors import DesignerError
+
+if TYPE_CHECKING:
+    from designer.analysis.player import Figures
+    from designer.analysis.tour import FullClear
+    from designer.caves.cave import Cave
+    from designer.caves.cave_analysis import CaveAnalysis
+    from designer.caves.graph import Way
+
+
+@dataclass(frozen=True)
+class CaveSolved:
+    """A cave and its fewest-moves way through, room by room (``designer.caves.graph.Way``; None:
+    the exit cannot be reached)."""
+
+    cave: Cave
+    way: Way | None
+    full: FullClear | None = None  # with coins: the cave's full clear (designer.caves.coins)
+
+
+@dataclass(frozen=True)
+class CaveAnalysed:
+    """A cave and its analysis (``designer.caves.cave_analysis.CaveAnalysis``), with what the model's
+    player costs on the whole cave (``designer.analysis.player.Figures``; None: no way through)."""
+
+    cave: Cave
+    analysis: CaveAnalysis
+    player: Figures | None = None
+    full: FullClear | None = None  # with coins: the cave's full clear (designer.caves.coins)
+
+    def to_dict(self) -> dict:
+        out = self.analysis.to_dict()
+        out["player"] = None if self.player is None else self.player.to_json()
+        if self.full is not None:
+            out["full_clear"] = self.full.to_dict()
+        return out
+
+
+class CaveKind:
+    """The table of a cave: its hooks answer ``designer.ops.kinds.protocol.PuzzleKind``."""
+
+    name = "cave"
+    draws_figures = False
+    routes_refused: str | None = "this file holds a cave"
+
+    def holds(self, found: object) -> bool:
+        from designer.caves.cave import Cave
+
+        return isinstance(found, Cave)
+
+    def names_file(self, source: str) -> bool:
+        """Whether ``source`` names a cave's file: a Tiled world of room maps, or a regular file
+        whose first bytes say so (a stream, a FIFO or a device: no)."""
+        import os
+        import stat
+
+        from designer.caves import is_cave, is_world_path
+
+        if is_world_path(source):
+            return True
+        try:
+            if "\0" in source or not stat.S_ISREG(os.stat(source).st_mode):
+                return False
+            with open(source, "rb") as handle:
+                return is_cave(handle.read(4096))
+        except (OSError, ValueError):
+            return False
+
+    def parse(self, data: bytes | str) -> Cave:
+        from designer.ops.caves import parse_cave
+
+        return parse_cave(data)
+
+    def read_world(self, source: str) -> Cave:
+        from designer.ops.caves import read_cave
+
+        return read_cave(source)
+
+    def solve(self, found: Cave, *, by: str, routes: list | None, budget) -> CaveSolved:
+        from designer.caves.graph import solve as solve_cave
+
+        return CaveSolved(found, solve_cave(found, by), self.full_clear(found, budget))
+
+    def analyze(self, found: Cave, *, routes: list | None, player, budget) -> CaveAnalysed:
+        from designer.analysis import player as model
+        from designer.caves.cave_analysis import analyze as analyze_cave
+        from designer.caves.cave_analysis import played
+
+        report = analyze_cave(found)
+        return CaveAnalysed(
+            found,
+            report,
+            played(found, player or model.DEFAULT) if report.way is not None else None,
+            self.full_clear(found, budget),
+        )
+
+    def full_clear(self, found: Cave, budget, routes: list | None = None) -> FullClear | None:
+        """The cave's full clear (``designer.caves.coins``) when its rooms hold coins."""
+        from designer.caves.coins import full_clear
+
+        return full_clear(found, budget) if found.coins else None
+
+    # a level file's entries: a cave is drawn, exported and played from its own file
+    def unsolvable(self, name: str, found: Cave) -> str | None:
+        raise _own_file(name)
+
+    def picture(self, found: Cave, *, cell: int, solution: bool, **figures):
+        raise _own_file("the cave")
+
+    def sheet_cell(self, name: str, found: Cave, *, cell: int, solution: bool, **figures) -> tuple:
+        raise _own_file(name)
+
+    def tileset(self, found: Cave) -> tuple[str, tuple[str, ...]]:
+        raise _own_file("the cave")
+
+    def tiled_map(self, entry, *, cell: int) -> dict:
+        raise _own_file(entry.name)
+
+    def page_entries(self, entry) -> list[dict]:
+        raise _own_file(entry.name)
+
+    def played_levels(self, name: str, found: Cave) -> list[tuple[str, object]]:
+        raise _own_file(name)
+
+    def sketch_json(self, found: Cave) -> str:
+        raise _own_file("the cave")
+
+
+def _own_file(name: str) -> DesignerError:
+    return DesignerError(
+        f"{name} is a cave: it is drawn, exported and played from its own file (designer.ops.caves)"
+    )
+
+
+#: The table of a cave.
+CAVE = CaveKind()

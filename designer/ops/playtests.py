@@ -33,14 +33,9 @@ def pack_levels(source: str) -> list:
     glissade ``levels.json``) holds, in its order: a room's routes each way, as the page has them.
     A cave is refused in one line (its page plays its rooms as one sheet of keys and locks, which
     the replay does not read)."""
-    from designer.ops.exports import read_files
-    from designer.ops.kinds import is_cave_source
+    from designer.ops.kinds import file_kind
 
-    if is_cave_source(source):
-        raise DesignerError(
-            f"--pack {source}: a cave's playtests are not read (a pack of levels or rooms is)"
-        )
-    return page_levels([(item.name, item.level) for item in read_files(source)])
+    return file_kind(source).played_levels_of(source)
 
 
 def page_levels(levels: list) -> list:

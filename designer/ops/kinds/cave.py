@@ -113,6 +113,73 @@ class CaveKind:
 
         return full_clear(found, budget) if found.coins else None
 
+    # its own file: a floor plan, a Tiled world, one sheet of keys and locks
+    def render_file(
+        self,
+        source: str,
+        output_file: str,
+        *,
+        solution: bool,
+        moves_left: bool,
+        graph: bool,
+        cell: int | None,
+        force: bool,
+        heat: bool,
+        player,
+    ):
+        """The cave's floor plan (``--solution``: with its way through)."""
+        from pathlib import Path
+
+        from designer.formats import output
+        from designer.ops.caves import render_plan
+        from designer.ops.kinds.written import Written
+
+        if heat:
+            raise DesignerError(
+                "--heat draws one level with one start and one goal, not a cave or a pack"
+            )
+        if moves_left or graph:
+            raise DesignerError(
+                "--moves-left and --graph draw a level; a cave is drawn as its floor plan (--solution: "
+                "the way through)"
+            )
+        png = Path(output_file).suffix.lower() == ".png"
+        data = render_plan(source, cell=cell, way=solution, png=png)
+        output.write(output_file, data, force=force)
+        return Written([output_file], 1)
+
+    def export_file(
+        self,
+        source: str,
+        *,
+        output_file: str | None,
+        out: str | None,
+        cell: int,
+        force: bool,
+        into: str | None,
+    ):
+        """A Tiled map per room and the .world file, in the folder ``out``."""
+        from designer.ops.caves import export_world
+        from designer.ops.kinds.written import Written
+
+        if out is None:
+            raise DesignerError("a cave is a map per room and a .world file: use --out DIR, not -o")
+        return Written(export_world(source, out, cell=cell, into=into, force=force), 1)
+
+    def page_file(self, source: str, output_file: str, *, title: str, force: bool):
+        """The play page of the whole cave."""
+        from designer.formats import output
+        from designer.ops.cave_views import play_page
+        from designer.ops.kinds.written import Written
+
+        output.write(output_file, play_page(source, title), force=force)
+        return Written([output_file], 1)
+
+    def played_levels_of(self, source: str) -> list:
+        raise DesignerError(
+            f"--pack {source}: a cave's playtests are not read (a pack of levels or rooms is)"
+        )
+
     # a level file's entries: a cave is drawn, exported and played from its own file
     def unsolvable(self, name: str, found: Cave) -> str | None:
         raise _own_file(name)

@@ -70,3 +70,47 @@ class PuzzleKind(Protocol):
     def sketch_json(self, found: Any) -> str:
         """Its JSON file, as the studio saves a filled sketch."""
         ...
+
+
+class SourceKind(Protocol):
+    """What the exports of ``designer.ops.exports`` ask of a source file: a cave's
+    (``designer.ops.kinds.cave.CAVE``) or a file of levels and rooms
+    (``designer.ops.kinds.files.FILES``). Each returns what it wrote
+    (``designer.ops.kinds.files.Written``), its output paths checked by the caller."""
+
+    def render_file(
+        self,
+        source: str,
+        output_file: str,
+        *,
+        solution: bool,
+        moves_left: bool,
+        graph: bool,
+        cell: int | None,
+        force: bool,
+        heat: bool,
+        player: Any,
+    ) -> Any:
+        """Its picture, SVG or PNG by ``output_file``'s suffix."""
+        ...
+
+    def export_file(
+        self,
+        source: str,
+        *,
+        output_file: str | None,
+        out: str | None,
+        cell: int,
+        force: bool,
+        into: str | None,
+    ) -> Any:
+        """Its Tiled maps (a cave's: a world of room maps), or a copy of the user's ``into``."""
+        ...
+
+    def page_file(self, source: str, output_file: str, *, title: str, force: bool) -> Any:
+        """Its play page."""
+        ...
+
+    def played_levels_of(self, source: str) -> list:
+        """The (name, level) pairs its play page plays, as a playtest replays them."""
+        ...

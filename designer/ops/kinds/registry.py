@@ -1,0 +1,74 @@
+"""The registry of the kinds of puzzle (``KINDS``): a file read and told apart (``read``), the
+kind of a value (``kind_of``), and the play page of levels of every kind (``page``)."""
+
+from __future__ import annotations
+
+from designer.ops.kinds.cave import CAVE
+from designer.ops.kinds.level import LEVEL
+from designer.ops.kinds.protocol import PuzzleKind
+from designer.ops.kinds.room import ROOM
+
+#: Every kind, in the order a file is told apart: a cave's file says so in its first bytes, a room
+#: has numbered doors, and anything else is a level.
+KINDS: tuple[PuzzleKind, ...] = (CAVE, ROOM, LEVEL)
+
+
+def kind_of(found) -> PuzzleKind:
+    """The kind of puzzle ``found`` (a level, a room or a cave) is."""
+    for kind in KINDS:
+        if kind.holds(found):
+            return kind
+    raise TypeError(f"{type(found).__name__} is no kind of puzzle")
+
+
+def read(source: str, routes: list | None = None):
+    """The level, room or cave a file holds (a path, or - for standard input); with ``routes``
+    (pairs of doors), a room's: any other kind is refused in one line, saying what it holds."""
+    from pathlib import Path
+
+    from designer.caves import is_cave, is_world_path
+    from designer.core.errors import DesignerError, LevelError
+    from designer.formats.level_files import parse_level_or_room
+    from designer.formats.reading import read_bytes
+
+    found: object
+    if is_world_path(source):  # a Tiled world of room maps
+        found = CAVE.read_world(source)
+    else:  # the bytes read once (standard input, a FIFO): a cave, or a level or room
+        data = read_bytes(source)
+        try:
+            found = (
+                CAVE.parse(data)
+                if is_cave(data)
+                else parse_level_or_room(data, None if source == "-" else Path(source).parent)
+            )
+        except LevelError as exc:
+            raise LevelError(exc if source == "-" else f"{source}: {exc}") from None
+    refused = kind_of(found).routes_refused
+    if routes and refused:
+        raise DesignerError(f"--route names a room's doors (1-9): {refused}")
+    return found
+
+
+def is_cave_source(source: str) -> bool:
+    """Whether ``source`` is a cave's file (or a Tiled world of room maps): a path, not a folder or
+    a stream (a stream, a FIFO or a device is read once, by whoever reads it)."""
+    return str(source) != "-" and CAVE.names_file(source)
+
+
+def page(levels: list, *, title: str = "ice-designer", cell: int | None = None, sink=None) -> str:
+    """The play page (``designer.export.play``) of ``levels`` (level files as ``read_levels``
+    gives them, or (name, level or room) pairs), in that order, each as its kind plays it: a room
+    an entry per route, each way. ``sink``: the address (on the page's own server) each line of
+    its playtest log is sent to as it is recorded (the studio's playtest); None for a page that
+    keeps its log to itself."""
+    from designer.export.play import PAGE_CELL, entries_page
+    from designer.formats.level_files import LevelFile
+
+    if not levels:
+        raise ValueError("no levels to play")
+    files = [
+        item if isinstance(item, LevelFile) else LevelFile(item[0], item[1], {}) for item in levels
+    ]
+    entries = [one for item in files for one in kind_of(item.level).page_entries(item)]
+    return entries_page(entries, title=title, cell=cell or PAGE_CELL, sink=sink)

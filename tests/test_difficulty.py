@@ -9,7 +9,17 @@ from designer.analysis.graph import analyze
 from designer.analysis.verify import failure
 from designer.cli import main
 from designer.formats.level_files import read_levels
-from designer.search.difficulty import PRESETS, banded, curve_targets, parse_curve
+from designer.core.curves import Curve
+from designer.search.difficulty import PRESETS, banded
+
+
+def curve_targets(low, high, count):
+    return Curve("stops", low, high).targets(count)
+
+
+def parse_curve(text):
+    curve = Curve.parse(text, "stops")
+    return curve.low, curve.high
 from designer.core.request import LayoutRequest
 from designer.core.errors import DesignerError
 

@@ -22,14 +22,15 @@ from designer.cli.shell import (
     progress_shown,
     seed_option,
 )
+from designer.core.bands import Band
 from designer.core.errors import DesignerError
 
 
 def parse_rocks(text: str) -> list[int]:
     """``A..B`` (or one count ``A``) as the list of rock counts."""
-    low, sep, high = text.partition("..")
     try:
-        first, last = int(low), int(high if sep else low)
+        band = Band.parse(text)
+        first, last = band.low, band.low if band.high is None else band.high
     except ValueError:
         raise DesignerError(f"--rocks takes A..B or A (rock counts), not {text!r}") from None
     if first < 0 or last < first or last > 64:

@@ -1,16 +1,55 @@
-"""A route's band (``RouteBand``): the route of a room from door A to door B, with its floor K or its
+"""The band "K" or "K..M" (``Band``), the one form every option that takes a range reads
+(``--curve``, ``--full-clear``, ``--rocks``, a cave's ``min_stops=``, a route's band); and a
+route's band (``RouteBand``): the route of a room from door A to door B, with its floor K or its
 band K..M of min stops, in the text form ``--route`` takes ("1:3=15", "1:2=9..12")."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from designer.core.errors import LevelError
 from designer.core.room import parse_route
 
+N = TypeVar("N", int, float)
 
-def _digits(text: str) -> bool:
-    return text.isascii() and text.isdigit() and len(text) <= 7
+
+@dataclass(frozen=True)
+class Band(Generic[N]):
+    """A band of numbers in its text form: "K" (``high`` None: K, or from K up, as the option
+    says) or "K..M". ``parse`` reads it with the option's own reading of a number, and raises
+    ValueError where either number does not read; each option checks its range itself, in its
+    own words. It prints back as it was read:
+
+    >>> [str(Band.parse(text)) for text in ("5", "2..8")]
+    ['5', '2..8']
+    >>> Band.parse("2..8.5", float)
+    Band(low=2.0, high=8.5)
+    """
+
+    low: N
+    high: N | None = None
+
+    @classmethod
+    def parse(cls, text: str, number: Callable[[str], N] = int) -> Band[N]:
+        low, dots, high = text.partition("..")
+        return cls(number(low), number(high) if dots else None)
+
+    def __str__(self) -> str:
+        return f"{self.low}" if self.high is None else f"{self.low}..{self.high}"
+
+
+def digits(most: int) -> Callable[[str], int]:
+    """A reading of a number that takes plain digits only, at most ``most`` of them (no sign, no
+    space, no underscore): ValueError otherwise."""
+
+    def read(text: str) -> int:
+        if not (text.isascii() and text.isdigit() and len(text) <= most):
+            raise ValueError(f"not {most} digits or fewer: {text!r}")
+        return int(text)
+
+    return read
 
 
 @dataclass(frozen=True)
@@ -45,12 +84,13 @@ class RouteBand:
         a, b = parse_route(route)
         if not sep:
             return cls(a, b)
-        low, dots, high = band.partition("..")
-        if not _digits(low) or (dots and not _digits(high)):
+        try:
+            read = Band.parse(band, digits(7))
+        except ValueError:
             raise LevelError(
                 f"--route takes A:B, A:B=K or A:B=K..M (K and M whole numbers), not {text!r}"
-            )
-        return cls(a, b, int(low), int(high) if dots else None)
+            ) from None
+        return cls(a, b, read.low, read.high)
 
     @property
     def route(self) -> tuple[int, int]:

@@ -92,14 +92,17 @@ class CaveMade:
 
 
 def _band(text: str, what: str) -> tuple[int, int | None]:
-    low, dots, high = text.partition("..")
-    if not (low.isascii() and low.isdigit() and len(low) <= 6) or (
-        dots and not (high.isascii() and high.isdigit() and len(high) <= 6)
-    ):
-        raise DesignerError(f"{what} takes K or K..M (whole numbers) after '=', not {text!r}")
-    if dots and int(high) < int(low):
+    from designer.core.bands import Band, digits
+
+    try:
+        band = Band.parse(text, digits(6))
+    except ValueError:
+        raise DesignerError(
+            f"{what} takes K or K..M (whole numbers) after '=', not {text!r}"
+        ) from None
+    if band.high is not None and band.high < band.low:
         raise DesignerError(f"{what} {text!r}: the band's ceiling is below its floor")
-    return int(low), int(high) if dots else None
+    return band.low, band.high
 
 
 def request_for(options: CaveOptions):

@@ -23,9 +23,11 @@ from pathlib import Path
 
 from designer.core.control import CancelToken, OnProgress, Steps, no_progress
 from designer.core.control import check as check_cancel
+from designer.core.curves import Curve
 from designer.core.errors import DesignerError
 from designer.core.limits import MAX_LEVELS, MAX_SEED, seconds, whole
 from designer.core.request import LayoutRequest
+from designer.core.request_kinds import request_kind
 from designer.ops.make_requests import MakeOptions, felt_requests, request_for
 
 
@@ -108,8 +110,8 @@ def plan(options: MakeOptions) -> Plan:
             expert = presets.EXPERT if options.difficulty == presets.EXPERT else None
         else:
             assert options.curve is not None  # a pack by stops: a preset or a curve
-            low, high = presets.parse_curve(options.curve)
-            requests = presets.curve_requests(request, low, high, options.count)
+            curve = Curve.parse(options.curve, "stops")
+            requests = presets.curve_requests(request, curve, options.count)
             request = requests[-1]
     made = Plan(
         tuple(requests),
@@ -287,7 +289,11 @@ def by_difficulty(made: Plan) -> bool:
     curve, of stops or of difficulty, keeps the order it asked for), levels with one start and one
     goal."""
     request = made.requests[0]
-    return made.count > 1 and len(set(made.requests)) == 1 and not request.is_room
+    return (
+        made.count > 1
+        and len(set(made.requests)) == 1
+        and request_kind(request).predicts_difficulty
+    )
 
 
 def ordered_by_difficulty(designs: list, player=None) -> list:

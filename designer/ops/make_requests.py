@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from designer.core.bands import Band
+from designer.core.curves import Curve
 from designer.core.errors import DesignerError
 from designer.core.limits import MAX_COUNT, whole
 from designer.core.request import LayoutRequest
@@ -135,9 +137,9 @@ def full_clear_band(text: str | None) -> tuple[int | None, int | None]:
     """
     if text is None:
         return (None, None)
-    low, dots, high = text.partition("..")
     try:
-        band = (int(low), int(high) if dots else None)
+        read = Band.parse(text)
+        band = (read.low, read.high)
     except ValueError:
         raise DesignerError(f"--full-clear {text!r}: K or K..M, whole numbers of moves") from None
     if band[0] < 1 or (band[1] is not None and band[1] < band[0]):
@@ -152,7 +154,6 @@ def felt_requests(options: MakeOptions, request: LayoutRequest) -> list[LayoutRe
     """The requests of ``--curve-by difficulty``: each level's predicted difficulty, from the curve
     or the preset; min stops (``--min-stops``, default 1) a floor under each."""
     from designer.search import difficulty as presets
-    from designer.search import felt
 
     for flag, value in (
         ("--maximize", options.maximize),
@@ -168,8 +169,7 @@ def felt_requests(options: MakeOptions, request: LayoutRequest) -> list[LayoutRe
             "give one"
         )
     if options.curve is not None:
-        low, high = felt.parse_curve(options.curve)
-        targets = felt.curve_targets(low, high, options.count)
+        targets = Curve.parse(options.curve, "difficulty").targets(options.count)
     else:
         assert options.difficulty is not None  # by difficulty: a preset or a curve
         target = presets.preset(options.difficulty).felt

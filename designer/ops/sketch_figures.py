@@ -5,6 +5,7 @@ route's min stops, class and options (``figures``), and what a fill could still 
 from __future__ import annotations
 
 from designer.core.level import Level
+from designer.core.request_kinds import request_kind
 
 
 def figures(rows: list[str]) -> dict:
@@ -138,11 +139,7 @@ def fill_bounds(rows: list[str]) -> dict:
         request = request_for(MakeOptions(template=tuple(rows), min_stops=1))
     except DesignerError:
         return {}
-    named = (
-        [(f"{band.a}:{band.b}", request.route_request(band)) for band in request.route_bands]
-        if request.is_room
-        else [("S:G", request)]
-    )
+    named = request_kind(request).route_requests(request)
     found = {}
     for name, one in named:  # the sketch's rocks are drawn: the parity bound takes ends beside them
         odd_only = bounds.parity(replace(one, min_stops=2, max_stops=2), drawn=True) is not None

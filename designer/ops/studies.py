@@ -16,6 +16,7 @@ from designer.core.control import CancelToken, OnProgress, Steps, no_progress
 from designer.core.errors import DesignerError, RequestNotMet
 from designer.core.limits import MAX_SEED, seconds, whole
 from designer.core.request import LayoutRequest
+from designer.core.request_kinds import request_kind
 
 
 def check_plot(plot_file: str | None, force: bool) -> None:
@@ -115,7 +116,7 @@ def pareto(
     if axis not in ("options", "difficulty"):
         raise DesignerError(f"--axis is options or difficulty, not {axis!r}")
     # a front of (min stops, options) is one start and goal's: a room has one per route
-    if request.is_room:
+    if not request_kind(request).fronts:
         raise DesignerError(
             "pareto draws the front of levels with one start and one goal; a template with doors "
             "(a room) is designed with make (--maximize-choices counts every route)"

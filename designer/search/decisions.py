@@ -29,6 +29,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from designer.core.request import LayoutRequest
+from designer.core.request_kinds import request_kind
 from designer.search.engines import anneal
 from designer.search.result import Design, choice_figures, stops_of
 from designer.search.state import Search, StageResult, timed
@@ -119,7 +120,7 @@ def decisions_stage(search: Search, found: Design) -> StageResult:
         search.budget,
         DECISIONS_CHAINS,
         target=DECISIONS_ENOUGH,
-        objective="per_stop" if search.request.is_room else "decisions",
+        objective=request_kind(search.request).choice_objective("decisions"),
         steps=DECISIONS_STEPS,
         stall=DECISIONS_STALL,
     )

@@ -34,7 +34,7 @@ climb's head start) on one worker, the climb and the annealing beside it; meetin
 verified level wins; maximizing, what they verify raises the model's bar at once; a proof ends
 both, and the model gets every worker when the others give up.
 
-A room (``LayoutRequest.is_room``) runs the same portfolio, each stage scoring all its routes at
+A room (``designer.core.request_kinds.ROOM_REQUEST``) runs the same portfolio, each stage scoring all its routes at
 once (``designer.search.engines.rooms``). Coins are placed on the level designed (``coins``).
 
 Every candidate is re-checked by ``designer.analysis`` (networkx: strong, reversible, min stops
@@ -60,6 +60,7 @@ from designer.core.control import CancelToken
 from designer.core.errors import DesignerError
 from designer.core.level import Level
 from designer.core.request import LayoutRequest
+from designer.core.request_kinds import request_kind
 from designer.search import coins, decisions, felt
 from designer.search.engines.items import design_with_items
 from designer.search.goal import Goal
@@ -154,7 +155,8 @@ def design(
             method=method,
             cancel=cancel,
         )
-    if method == "cpsat-ends" and request.is_room:
+    kind = request_kind(request)
+    if method == "cpsat-ends" and not kind.poses_ends:
         raise DesignerError(
             "a room's doors are fixed, so there is one pair of ends to pose: use --method cpsat"
         )
@@ -168,13 +170,13 @@ def design(
     if reason:
         raise DesignFailed("infeasible", f"{infeasible_message(request)}: {reason}")
     if maximize_choices:
-        goal = Goal.maximize("per_stop" if request.is_room else "options")
+        goal = Goal.maximize(kind.choice_objective("options"))
     elif maximize:
         goal = Goal.maximize()
     elif request.min_choices is not None:
         goal = Goal.meet(request.min_choices, "options")
     else:
-        goal = Goal.meet(request.room_target() if request.is_room else request.min_stops)
+        goal = Goal.meet(kind.target(request))
     search = Search(
         request,
         goal,

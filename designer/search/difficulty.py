@@ -13,13 +13,13 @@ expert    the most     the longest level it can find (half the time limit, prove
                        solution (the other half)
 ========  ===========  ======================================================================
 
-A curve (``--count N --curve A..B``) gives level i (from 0) the target
+A curve (``--count N --curve A..B``, ``designer.core.curves.Curve``) gives level i (from 0) the target
 ``round(A + i (B - A) / (N - 1))`` and asks for a level of that many stops or one more, so the
 pack rises from A to B in even steps.
 
 >>> [PRESETS[name].band for name in ("easy", "medium", "hard")]
 [(3, 5), (6, 9), (10, None)]
->>> curve_targets(5, 35, 7)
+>>> Curve.parse("5..35", "stops").targets(7)
 [5, 10, 15, 20, 25, 30, 35]
 """
 
@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from designer.core.budget import Budget
+from designer.core.curves import Curve
 from designer.core.errors import DesignerError
 from designer.core.request import LayoutRequest
 from designer.search.tuning import EXPERT_LENGTH_SHARE
@@ -75,27 +76,9 @@ def banded(request: LayoutRequest, name: str) -> LayoutRequest:
     return replace(request, min_stops=low, max_stops=high)
 
 
-def parse_curve(text: str) -> tuple[int, int]:
-    """'5..35' -> (5, 35): the first and last level's min stops (at least 1, rising or flat)."""
-    try:
-        low, high = (int(part) for part in text.split(".."))
-    except ValueError:
-        raise DesignerError(f"--curve {text!r} is not of the form A..B, e.g. 5..35") from None
-    if low < 1 or high < low:
-        raise DesignerError(f"--curve {text!r} needs 1 <= A <= B")
-    return low, high
-
-
-def curve_targets(low: int, high: int, count: int) -> list[int]:
-    """The min stops of each level of a pack rising evenly from ``low`` to ``high``."""
-    if count == 1:
-        return [low]
-    return [round(low + k * (high - low) / (count - 1)) for k in range(count)]
-
-
-def curve_requests(request: LayoutRequest, low: int, high: int, count: int) -> list[LayoutRequest]:
-    """One request per level of the curve: a band of the target and one more."""
-    return [replace(request, min_stops=k, max_stops=k + 1) for k in curve_targets(low, high, count)]
+def curve_requests(request: LayoutRequest, curve: Curve, count: int) -> list[LayoutRequest]:
+    """One request per level of the curve (of min stops): a band of the target and one more."""
+    return [replace(request, min_stops=k, max_stops=k + 1) for k in curve.targets(count)]
 
 
 def design_expert(request: LayoutRequest, run, *, time_limit: float, **kwargs) -> Design:

@@ -23,12 +23,12 @@ within the tolerance. None within it: DesignFailed, saying how close it came.
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 
 from designer.core.budget import Budget
 from designer.core.errors import DesignerError
 from designer.core.request import LayoutRequest
+from designer.core.request_kinds import request_kind
 from designer.search.result import Design, DesignFailed
 
 #: How close the predicted difficulty must come to the target (a share of the target).
@@ -66,7 +66,7 @@ def design_felt(
         raise DesignerError(
             "a predicted difficulty is a target of its own: leave out --maximize and --maximize-choices"
         )
-    if request.is_room or request.extras:
+    if not request_kind(request).predicts_difficulty or request.extras:
         raise DesignerError(
             "a predicted difficulty is asked of a level with one start and one goal, no items or "
             "portals"
@@ -136,28 +136,6 @@ def design_felt(
         difficulty_felt=felt,
     )
     return replace(found, generator=record)
-
-
-def curve_targets(low: float, high: float, count: int) -> list[float]:
-    """The predicted difficulty of each level of a pack rising evenly from ``low`` to ``high``.
-
-    >>> curve_targets(2, 8, 4)
-    [2.0, 4.0, 6.0, 8.0]
-    """
-    if count == 1:
-        return [float(low)]
-    return [round(low + k * (high - low) / (count - 1), 2) for k in range(count)]
-
-
-def parse_curve(text: str) -> tuple[float, float]:
-    """'2..8' -> (2.0, 8.0): the first and last level's predicted difficulty (1 to 10, rising or flat)."""
-    try:
-        low, high = (float(part) for part in text.split(".."))
-    except ValueError:
-        raise DesignerError(f"--curve {text!r} is not of the form A..B, e.g. 2..8") from None
-    if not (1 <= low <= high <= 10) or math.isnan(low) or math.isnan(high):
-        raise DesignerError(f"--curve {text!r} by difficulty needs 1 <= A <= B <= 10")
-    return low, high
 
 
 def tune(

@@ -18,6 +18,7 @@ from designer.core.control import CancelToken
 from designer.core.errors import DesignerError
 from designer.core.level import Level
 from designer.core.request import LayoutRequest
+from designer.core.request_kinds import request_kind
 
 if TYPE_CHECKING:
     from designer.search.result import Design
@@ -100,7 +101,7 @@ class Method:
                 hint=hint,
                 cancel=cancel,
             )
-        if request.is_room:  # they lay a level's start and goal, never a room's doors
+        if not request_kind(request).lays_ends:  # they lay a level's start and goal, never doors
             raise DesignerError(
                 f"a room's doors (--door, or 1-9 in a template) need --method auto or cpsat, not "
                 f"{self.name}"

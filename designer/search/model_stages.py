@@ -12,6 +12,7 @@ from designer.analysis.classify import classify_batch
 from designer.core.budget import Budget
 from designer.core.level import Level
 from designer.core.request import LayoutRequest
+from designer.core.request_kinds import request_kind
 from designer.core.space import LayoutSpace
 from designer.search.engines import endpoints
 from designer.search.goal import Goal
@@ -89,7 +90,7 @@ def model_stage(
 
     hint()
     # what the model's score must reach
-    target = request.room_target() if request.is_room else request.min_stops
+    target = request_kind(request).target(request)
     outcome = solve_model(
         built,
         budget,

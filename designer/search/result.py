@@ -13,6 +13,7 @@ from designer.core.level import Level
 from designer.core.limits import MAX_SEED, fits_seconds
 from designer.core.request import LayoutRequest
 from designer.core.request_json import fields_to_json, json_fields
+from designer.core.request_kinds import request_kind
 
 if TYPE_CHECKING:
     from designer.analysis.routes import RoomAnalysis
@@ -227,22 +228,4 @@ def infeasible_message(request: LayoutRequest, made: int = 0) -> str:
         other = f" other than the {made} made before" + (
             " and their mirror images" if mirrors(request) else ""
         )
-    if request.is_room:
-        return (
-            f"proven infeasible: no {request.height}x{request.width} room whose routes "
-            f"({request.routes_text()}) are all strong and reversible exists under these constraints{other}"
-        )
-    band = f"min stops >= {request.min_stops}"
-    if request.max_stops is not None:
-        band = f"min stops in {request.min_stops}..{request.max_stops}"
-    return (
-        f"proven infeasible: no strong reversible {request.height}x{request.width} level "
-        f"with {band} exists under these constraints{other}"
-    )
-    band = f"min stops >= {request.min_stops}"
-    if request.max_stops is not None:
-        band = f"min stops in {request.min_stops}..{request.max_stops}"
-    return (
-        f"proven infeasible: no strong reversible {request.height}x{request.width} level "
-        f"with {band} exists under these constraints"
-    )
+    return request_kind(request).infeasible_text(request, other)

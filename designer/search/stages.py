@@ -29,6 +29,7 @@ import numpy as np
 
 from designer.core.budget import Budget
 from designer.core.level import Level
+from designer.core.request_kinds import request_kind
 from designer.core.space import LayoutSpace
 from designer.search.engines import anneal, endpoints, exhaustive, opengrid
 from designer.search.engines.climb import climb, layout_scores
@@ -250,11 +251,7 @@ def exhaustive_stage(search: Search, goal: Goal, budget: Budget) -> StageResult:
         bar = goal.target
     else:
         request = search.request
-        floor = (
-            min(band.floor for band in request.route_bands)
-            if request.is_room
-            else request.min_stops
-        )
+        floor = request_kind(request).floor(request)
         bar = search.best.min_stops + 1 if search.best else floor
     result = exhaustive.search(
         search.request,

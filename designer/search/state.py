@@ -21,6 +21,7 @@ from designer.analysis.verify import failure, room_analysis, room_failure
 from designer.core.budget import Budget
 from designer.core.level import Level
 from designer.core.request import LayoutRequest
+from designer.core.request_kinds import request_kind
 from designer.search.goal import Goal
 from designer.search.result import (
     Design,
@@ -224,7 +225,7 @@ class Search:
         counts a sum over routes, which is no number of stops: not shown)."""
         if stops > self.best_stops_seen:
             self.best_stops_seen = stops
-            if not (self.request.is_room and not self.goal.maximizing):
+            if request_kind(self.request).shows_best_stops(self.goal.maximizing):
                 self.progress.update(best_stops=stops)
 
     def timed_out(self) -> DesignFailed:

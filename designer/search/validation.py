@@ -8,7 +8,9 @@ from __future__ import annotations
 from designer.core.errors import DesignerError
 from designer.core.limits import MAX_COUNT, MAX_DESIGN_SIDE, whole
 from designer.core.request import LayoutRequest
-from designer.core.terrain import ICE, ROCK
+from designer.core.request_kinds import request_kind
+from designer.core.room_checks import shut_in
+from designer.core.terrain import ICE
 
 
 def validate(request: LayoutRequest) -> None:
@@ -49,12 +51,7 @@ def validate(request: LayoutRequest) -> None:
     if request.difficulty is not None and not 1 <= request.difficulty <= 10:
         raise DesignerError(f"a predicted difficulty is from 1 to 10, not {request.difficulty:g}")
     _validate_items(request)
-    if request.is_room:
-        _validate_room(request)
-    elif request.routes is not None:
-        raise DesignerError(
-            "--route names a room's doors (1-9): mark them with --door R,C or in the template"
-        )
+    request_kind(request).check(request, validate)
     if request.placed_snow() < 0:
         raise DesignerError(
             f"the template draws {request.fixed_snow()} snow tiles, more than --snow {request.snow}"
@@ -106,7 +103,7 @@ def _validate_coins(request: LayoutRequest) -> None:
     low, high = request.full_clear_min, request.full_clear_max
     if request.coins < 0:
         raise DesignerError("--coins must not be negative")
-    if (request.coins or request.pinned_coins) and request.is_room:
+    if (request.coins or request.pinned_coins) and not request_kind(request).takes_coins:
         raise DesignerError("--coins: a room with several doors is not designed with coins yet")
     drawn = len(request.pinned_coins)
     if request.coins + drawn > MAX_COINS:
@@ -145,7 +142,7 @@ def _validate_items(request: LayoutRequest) -> None:
             raise DesignerError(
                 f"--start or --goal {cell[0]},{cell[1]} is a portal or target the template draws"
             )
-    if request.teleports and request.is_room:
+    if request.teleports and not request_kind(request).takes_teleports:
         raise DesignerError(
             "--teleports: a room with several doors is not designed with portals yet"
         )
@@ -183,92 +180,3 @@ def _validate_items(request: LayoutRequest) -> None:
             raise DesignerError(
                 f"the item at {cell[0]},{cell[1]} is walled in on every side: nothing can reach it"
             )
-
-
-def shut_in(request: LayoutRequest, cell: tuple[int, int]) -> bool:
-    """Whether every side of ``cell`` is the grid's edge or a rock the designer cannot move (a
-    frame's corner, a template's walled nook): nothing can move onto it, or off it."""
-    r, c = cell
-    for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-        near = (r + dr, c + dc)
-        if (
-            0 <= near[0] < request.height
-            and 0 <= near[1] < request.width
-            and request.fixed_tile(near) != ROCK
-        ):
-            return False
-    return True
-
-
-def _validate_room(request: LayoutRequest) -> None:
-    """Refuse a room request that makes no sense: its doors (2 to 9, each on its own cell inside
-    the grid, on ice or a free cell, never a corner of the frame), its routes (between two of
-    its doors, each asked once, with a band that holds a number), and what the room cannot
-    take; then each route's own request as a level's."""
-    from designer.core.room import MAX_DOORS
-
-    h, w = request.height, request.width
-    for name, value in (
-        ("--start", request.start),
-        ("--goal", request.goal),
-        ("--tidy", request.tidy or None),
-    ):
-        if value is not None:
-            raise DesignerError(
-                f"{name} does not go with doors: a room's routes run between its doors"
-            )
-    if request.doors and any(ch.isdigit() for row in request.template or () for ch in row):
-        raise DesignerError(
-            "--door does not go with a template that draws its doors (1-9): keep one"
-        )
-    doors = request.room_doors
-    numbers = [number for number, _ in doors]
-    if len(doors) > MAX_DOORS or not all(1 <= n <= MAX_DOORS for n in numbers):
-        raise DesignerError(f"a room has at most {MAX_DOORS} doors, numbered 1 to {MAX_DOORS}")
-    if len(doors) < 2 and not (doors and request.pinned_items):
-        raise DesignerError(
-            "a room needs two doors (1-9), or one door and the items it holds drawn (*): a vault"
-        )
-    if len(set(numbers)) != len(numbers):
-        raise DesignerError(
-            f"two doors numbered {next(n for n in numbers if numbers.count(n) > 1)}"
-        )
-    seen: dict = {}
-    for number, (r, c) in doors:
-        if not (0 <= r < h and 0 <= c < w):
-            raise DesignerError(f"door {number} ({r},{c}) lies outside the {h}x{w} grid")
-        if request.frame and request.template is None and request.is_corner((r, c)):
-            raise DesignerError(
-                f"door {number} ({r},{c}) is a corner of the frame: nothing can move there or from there"
-            )
-        if request.template is not None and request.template[r][c] == "_":
-            raise DesignerError(
-                f"door {number} ({r},{c}) is a drawn snow tile of the template: a door is ice"
-            )
-        if shut_in(request, (r, c)):
-            raise DesignerError(
-                f"door {number} ({r},{c}) is walled in on every side: nothing can move there or "
-                "from there"
-            )
-        if (r, c) in seen:
-            raise DesignerError(f"doors {seen[(r, c)]} and {number} are the same cell ({r},{c})")
-        seen[(r, c)] = number
-    asked = [(band.a, band.b) for band in request.routes or ()]
-    for band in request.routes or ():
-        if band.a == band.b and len(doors) > 1:
-            raise DesignerError(
-                f"route {band.a}:{band.b} runs from a door to itself (only a vault's does)"
-            )
-        for number in (band.a, band.b):
-            if number not in numbers:
-                raise DesignerError(
-                    f"route {band.a}:{band.b} names door {number}, but the room's doors are "
-                    f"{', '.join(map(str, numbers))}"
-                )
-        if asked.count((band.a, band.b)) > 1:
-            raise DesignerError(f"route {band.a}:{band.b} is asked for twice")
-    for band in request.route_bands:
-        try:
-            validate(request.route_request(band))
-        except DesignerError as exc:
-            raise DesignerError(f"route {band.a}:{band.b}: {exc}") from None

@@ -30,9 +30,9 @@ from designer.core import kernel_anneal
 from designer.core.budget import Budget
 from designer.core.level import Level
 from designer.core.request import LayoutRequest
+from designer.core.request_kinds import request_kind
 from designer.core.space import LayoutSpace
 from designer.core.terrain import ICE
-from designer.search.engines.rooms import kernel_score, route_table
 from designer.search.tuning import COLD, EPOCH_SECONDS, HOT, REHEAT, SLICE_STEPS
 
 
@@ -231,19 +231,7 @@ def choice_conditions(
     wall). None for
     a plain min-stops chain. A room: its routes and how they make one score (``room_score``,
     ``designer.search.engines.rooms``), every route's band in them."""
-    if request.is_room:
-        return {
-            "routes": route_table(LayoutSpace.of(request)),
-            "room_score": kernel_score(maximizing, objective),
-        }
-    if objective == "stops" and not request.asks_for_choices:
-        return None
-    return {
-        "min_stops": request.min_stops,
-        "min_options": request.min_choices if objective != "options" else None,
-        "unique": request.unique,
-        "objective": objective,
-    }
+    return request_kind(request).conditions(request, objective, maximizing)
 
 
 def search(
@@ -280,12 +268,7 @@ def search(
     conditions = choice_conditions(request, objective, maximizing=target is None)
     heat = 1.0
     if objective in ("decisions", "per_stop"):  # thousandths of a stop's worth
-        heat = 1000 / max(
-            1,
-            min(band.floor for band in request.route_bands)
-            if request.is_room
-            else request.min_stops,
-        )
+        heat = 1000 / max(1, request_kind(request).floor(request))
     if objective == "decisions":
         target = None if target is None else target + kernel_anneal.DECISIONS_MET
     terrain = _closed(level, request)

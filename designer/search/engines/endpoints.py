@@ -12,6 +12,7 @@ from designer.analysis.classify import classify_batch
 from designer.core.budget import Budget
 from designer.core.level import Level
 from designer.core.request import LayoutRequest
+from designer.core.request_kinds import request_kind
 from designer.core.space import LayoutSpace
 from designer.core.terrain import ICE
 from designer.search.engines.exhaustive import base_terrain
@@ -21,7 +22,7 @@ from designer.search.tuning import ENDPOINT_BATCH
 def fixed_terrain(request: LayoutRequest) -> np.ndarray | None:
     """The one terrain a request allows, when it allows just one: no rock may be placed (a budget
     of 0) and no snow. The start and goal are then all that is left to choose."""
-    if request.max_rocks != 0 or request.placed_snow() or request.is_room:
+    if request.max_rocks != 0 or request.placed_snow() or not request_kind(request).lays_ends:
         return None
     return base_terrain(request)
 

@@ -22,9 +22,9 @@ from designer.core import kernel_search, kernels
 from designer.core.budget import Budget
 from designer.core.level import Level
 from designer.core.request import LayoutRequest
+from designer.core.request_kinds import kernel_score, request_kind
 from designer.core.space import LayoutSpace
 from designer.core.terrain import ICE, ROCK
-from designer.search.engines.rooms import kernel_score, route_table
 from designer.search.tuning import RATE_42_CELLS
 
 MAX_FREE_CELLS = kernels.MAX_FREE_CELLS
@@ -73,7 +73,7 @@ def _transforms(height: int, width: int):
 def symmetries(request: LayoutRequest, base: np.ndarray) -> list[list[int]]:
     """Permutations of free-cell indices under the grid symmetries that keep the space itself (a
     room's: none, its routes and bands being its own)."""
-    if request.is_room:
+    if not request_kind(request).symmetric:
         return []
     free = request.free_cells()
     index = {cell: k for k, cell in enumerate(free)}
@@ -94,7 +94,7 @@ def estimated_seconds(request: LayoutRequest, workers: int) -> float:
     cells = request.height * request.width
     classes = layout_count(request) / (1 + len(symmetries(request, base_terrain(request))))
     # a room: each layout scored once per route
-    routes = len(request.route_bands) if request.is_room else 1
+    routes = request_kind(request).route_count(request)
     return routes * classes * (cells / 42) ** 2 / RATE_42_CELLS / max(1, workers)
 
 
@@ -157,8 +157,8 @@ def run_shard(job: ShardJob, stop: np.ndarray | None = None) -> tuple:
 
 
 def room_routes(request: LayoutRequest) -> list | None:
-    """A room's routes for the kernels (``designer.search.engines.rooms.route_table``); None for a level."""
-    return route_table(LayoutSpace.of(request)) if request.is_room else None
+    """A room's routes for the kernels (``RequestKind.kernel_routes``); None for a level."""
+    return request_kind(request).kernel_routes(LayoutSpace.of(request))
 
 
 def shard_keys(request: LayoutRequest) -> list[tuple[int, int, int]]:

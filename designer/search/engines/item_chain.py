@@ -13,6 +13,7 @@ from designer.analysis.tidy import spare_tiles, tidy
 from designer.core.budget import Budget
 from designer.core.level import Level
 from designer.core.request import LayoutRequest
+from designer.core.request_kinds import request_kind
 from designer.core.terrain import ICE, ROCK, SNOW, Cell
 from designer.search.engines.item_scores import INVALID, Scored, evaluate
 from designer.search.engines.rooms import per_stop_milli
@@ -63,7 +64,7 @@ class ItemChain:
             self.request.tidy
             and self.request.placed_snow()
             and scored.sound
-            and not self.request.is_room
+            and request_kind(self.request).tidies
         ):
             scored = replace(scored, spare=self.spare_snow(level, scored))
         return scored
@@ -73,7 +74,7 @@ class ItemChain:
         its spare rocks turned into ice leave no snow tile spare (``designer.analysis.tidy``)."""
         return (
             not self.request.tidy
-            or self.request.is_room
+            or not request_kind(self.request).tidies
             or tidy(self.request, level, self.request.min_stops) is not None
         )
 
@@ -113,7 +114,7 @@ class ItemChain:
             return per_stop_milli(scored.options, scored.stops)
         if self.objective == "options":
             return scored.options
-        return scored.floors if self.request.is_room and self.meeting else scored.stops
+        return request_kind(self.request).met(scored, self.meeting)
 
     def placed_rocks(self, terrain: np.ndarray) -> int:
         return sum(int(terrain[cell] == ROCK) for cell in self.free)

@@ -32,6 +32,7 @@ from designer.core.control import check
 from designer.core.errors import DesignerError
 from designer.core.level import Level
 from designer.core.request import LayoutRequest
+from designer.core.request_kinds import request_kind
 from designer.core.terrain import ICE, ITEM_CHAR
 from designer.search.engines.item_chain import ItemChain
 from designer.search.engines.item_lanes import chains
@@ -94,7 +95,9 @@ def design_with_items(
             "(docs/model.md): --items, a template's items, --teleports and a template's floors or "
             "wrap need --method auto"
         )
-    if request.is_room and (request.asks_for_choices or maximize_choices):
+    if not request_kind(request).counts_item_choices and (
+        request.asks_for_choices or maximize_choices
+    ):
         raise DesignerError(
             "the choices along a room's routes are not counted with items: --min-choices, --unique "
             "and --maximize-choices need a room without items"
@@ -188,9 +191,7 @@ def design_with_items(
         excluded=set(exclude),
         progress=progress,
     )
-    target = (
-        None if goal.maximizing else request.room_target() if request.is_room else request.min_stops
-    )
+    target = None if goal.maximizing else request_kind(request).target(request)
     lanes = search.workers if sys.platform.startswith("linux") else 1
     extras = ", ".join(
         part

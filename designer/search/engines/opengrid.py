@@ -41,6 +41,7 @@ from designer.core.budget import Budget
 from designer.core.control import end_with_parent
 from designer.core.level import Level
 from designer.core.request import LayoutRequest
+from designer.core.request_kinds import request_kind
 from designer.core.terrain import ICE, ROCK
 from designer.search.engines.anneal import cooling
 from designer.search.engines.compressed import best_ends, expand, expandable, rock_free_lines
@@ -66,7 +67,7 @@ def applies(request: LayoutRequest) -> bool:
         and request.start is None
         and request.goal is None
         and request.max_stops is None
-        and not request.is_room
+        and request_kind(request).symmetric
         and request.height * request.width >= MIN_CELLS
     )
 

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from designer.analysis import bounds
 from designer.core.budget import Budget
+from designer.core.request_kinds import request_kind
 from designer.core.terrain import Cell
 from designer.search.engines.ends import PairResult, solve_pairs
 from designer.search.goal import Goal
@@ -38,7 +39,7 @@ def declines(search: Search, goal: Goal) -> str | None:
 
     request = search.request
     reason = model_declines(request)
-    if reason is None and request.is_room and goal.maximizing:
+    if reason is None and not request_kind(request).maximizes_by_proof and goal.maximizing:
         reason = "it does not maximize a room's routes"
     if reason is None and goal.objective != "stops":
         reason = "it does not count choices"
@@ -66,12 +67,7 @@ def proof_detail(request) -> str:
     """What a proof of the loop covered, for the message that says the request is infeasible."""
     from designer.models.symmetry import end_pairs
 
-    if request.is_room:
-        return " (the SAT loop proved it for the room's routes on one set of rocks)"
-    pairs = len(end_pairs(request))
-    if pairs == 1:
-        return " (the SAT loop proved it for the one start and goal pair)"
-    return f" (the SAT loop proved it for each of the {pairs} start and goal pairs)"
+    return request_kind(request).proof_text(request, lambda: len(end_pairs(request)))
 
 
 def solve(search: Search, goal: Goal, budget: Budget) -> tuple[Design | None, bool, str | None]:

@@ -1,6 +1,6 @@
 """A room's layouts scored as one number, so that every stage that ranks layouts ranks rooms.
 
-A room request (``LayoutRequest.is_room``) asks every route A:B to be strong, reversible and in
+A room request (``designer.core.request_kinds.ROOM_REQUEST``) asks every route A:B to be strong, reversible and in
 its band. A stage's candidate is a terrain with the doors open; it is scored once per route,
 all routes in one compiled batch:
 
@@ -26,6 +26,7 @@ import numpy as np
 
 from designer.analysis.classify import classify_batch
 from designer.core import kernel_anneal
+from designer.core.request_kinds import ROOM_REQUEST
 from designer.core.space import LayoutSpace
 from designer.core.terrain import STRONG
 
@@ -38,7 +39,7 @@ def room_scores(
     count = terrains.shape[0]
     if count == 0:
         return np.zeros(0, np.int64)
-    table = route_table(space)
+    table = ROOM_REQUEST.kernel_routes(space)
     routes = len(table)
     starts = np.repeat([a for a, _, _, _ in table], count)
     goals = np.repeat([b for _, b, _, _ in table], count)
@@ -60,30 +61,6 @@ def room_scores(
     return np.where(ok, score, -1)
 
 
-def route_table(space: LayoutSpace) -> list[tuple[int, int, int, int | None]]:
-    """A room's routes as the kernels take them: (door a, door b, floor, ceiling or None), doors
-    as flat indices, in the order of ``request.route_bands``."""
-    request = space.request
-    return [
-        (
-            space.index(request.door(band.a)),
-            space.index(request.door(band.b)),
-            band.floor,
-            band.max_stops,
-        )
-        for band in request.route_bands
-    ]
-
-
-def kernel_score(maximizing: bool, objective: str = "stops") -> str:
-    """How the compiled kernels combine a room's routes into one score (``kernels.ROOM_SCORES``),
-    the same score ``room_scores`` gives: the sum over routes of min(stops, floor) meeting the
-    floors, the shortest route maximizing, else the fewest options (or options a stop)."""
-    if objective == "stops":
-        return "min" if maximizing else "sum"
-    return objective
-
-
 def floors_of(bands) -> np.ndarray:
     """The routes' floors as a column (one row per route)."""
     return np.array([band.floor for band in bands], np.int64)[:, None]
@@ -99,7 +76,7 @@ def _fewest_options(
 ) -> np.ndarray:
     """The fewest options along any route's solution (``per_stop``: options a stop, in
     thousandths), for each terrain where ``ok``; -1 elsewhere."""
-    ends = [(a, b) for a, b, _, _ in route_table(space)]
+    ends = [(a, b) for a, b, _, _ in ROOM_REQUEST.kernel_routes(space)]
     score = np.full(terrains.shape[0], -1, np.int64)
     for k in np.flatnonzero(ok):
         options = [

@@ -34,7 +34,11 @@ class OptionalBuildExt(build_ext):
 
 setup(
     ext_modules=[
-        Extension("designer.core._kernels", ["designer/core/_kernels.c"], extra_compile_args=["-O2", "-std=c99"],
+        # one file a concern (designer/core/kernels.h): the bindings, then the kernels they call
+        Extension("designer.core._kernels",
+                  ["designer/core/_kernels.c"] + [f"designer/core/kernels_{concern}.c"
+                                                  for concern in ("tables", "search", "anneal", "explain")],
+                  depends=["designer/core/kernels.h"], extra_compile_args=["-O2", "-std=c99"],
                   libraries=[] if sys.platform == "win32" else ["m"], optional=True),
     ],
     cmdclass={"build_ext": OptionalBuildExt},

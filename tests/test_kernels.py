@@ -235,6 +235,7 @@ def test_bad_arguments_are_refused_before_the_kernel(impl):
 def test_the_compiled_bindings_check_what_keeps_memory_safe():
     # Called directly, past the Python checks, the C bindings still refuse out-of-range indices.
     from designer.core import _kernels
+    from designer.core.kernel_jobs import AnnealJob, SearchJob
 
     n = 12
     dest = np.full(4 * n, -1, np.int32)
@@ -250,34 +251,35 @@ def test_the_compiled_bindings_check_what_keeps_memory_safe():
     for rocks, first, second in ((2, 11, -1), (13, 0, -1), (-1, 0, -1), (1, -5, -1), (1, 0, 1), (3, 2, 2),
                                  (3, 2, 11), (3, 0, -7)):
         with pytest.raises(ValueError):
-            _kernels.exhaustive(base, 3, 4, cells, ok, ok, np.zeros(0, np.int32), 0, rocks, first, second, 1, 1.0,
-                                flag, NO_ROUTES, 0)
+            _kernels.exhaustive(SearchJob(base, 3, 4, cells, ok, ok, np.zeros(0, np.int32), 0, rocks, first, second, 1,
+                                          1.0, flag, NO_ROUTES, 0))
     with pytest.raises(ValueError):
-        _kernels.exhaustive(base, 3, 4, cells, ok, ok, np.full(n, 40, np.int32), 1, 1, 0, -1, 1, 1.0, flag, NO_ROUTES, 0)
+        _kernels.exhaustive(SearchJob(base, 3, 4, cells, ok, ok, np.full(n, 40, np.int32), 1, 1, 0, -1, 1, 1.0, flag,
+                                      NO_ROUTES, 0))
     # a room's routes: doors inside the grid and apart, floors from 0, a score the kernels know
     for routes, mode in (([[0, 12, 1, -1]], 0), ([[3, 3, 1, -1]], 0), ([[0, 3, -1, -1]], 1), ([[0, 3, 1, -1]], 2),
                          (np.zeros((1, 3), np.int32), 0)):
         with pytest.raises(ValueError):
-            _kernels.exhaustive(base, 3, 4, cells, ok, ok, np.zeros(0, np.int32), 0, 1, 0, -1, 1, 1.0, flag,
-                                np.array(routes, np.int32), mode)
+            _kernels.exhaustive(SearchJob(base, 3, 4, cells, ok, ok, np.zeros(0, np.int32), 0, 1, 0, -1, 1, 1.0, flag,
+                                          np.array(routes, np.int32), mode))
     # the annealing chain: start, goal and candidate cells are checked in C too
     terrain, best_terrain, rng = np.zeros(n, np.uint8), np.zeros(n, np.uint8), np.zeros(1, np.uint64)
     score, best = np.full(1, -1, np.int32), np.full(3, -1, np.int32)
     for starts, goals, ends in (([40], [0], [1, 0]), ([1], [-2], [1, 0]), ([1], [0], [1, 99]), ([1], [0], [1, 1]),
                                 ([], [0], [1, 0])):
         with pytest.raises(ValueError):
-            _kernels.anneal_layout(terrain, 3, 4, ok, np.array(starts, np.int32), np.array(goals, np.int32), -1, -1,
+            _kernels.anneal_layout(AnnealJob(terrain, 3, 4, ok, np.array(starts, np.int32), np.array(goals, np.int32), -1, -1,
                                    np.array(ends, np.int32), score, rng, 1.0, 1.0, 10, -1, flag, best_terrain, best,
-                                   -1, -1, 0, 0, NO_ROUTES, 0)
+                                   -1, -1, 0, 0, NO_ROUTES, 0))
     with pytest.raises(ValueError):  # an objective the chain does not know
-        _kernels.anneal_layout(terrain, 3, 4, ok, np.array([1], np.int32), np.array([0], np.int32), -1, -1,
+        _kernels.anneal_layout(AnnealJob(terrain, 3, 4, ok, np.array([1], np.int32), np.array([0], np.int32), -1, -1,
                                np.array([1, 0], np.int32), score, rng, 1.0, 1.0, 10, -1, flag, best_terrain, best,
-                               -1, -1, 0, 7, NO_ROUTES, 0)
+                               -1, -1, 0, 7, NO_ROUTES, 0))
     for routes, mode in (([[0, 1, 1, -1]], 4), ([[0, 99, 1, -1]], 0)):  # a room's score and routes, checked too
         with pytest.raises(ValueError):
-            _kernels.anneal_layout(terrain, 3, 4, ok, np.array([1], np.int32), np.array([0], np.int32), -1, -1,
+            _kernels.anneal_layout(AnnealJob(terrain, 3, 4, ok, np.array([1], np.int32), np.array([0], np.int32), -1, -1,
                                    np.array([1, 0], np.int32), score, rng, 1.0, 1.0, 10, -1, flag, best_terrain, best,
-                                   -1, -1, 0, 0, np.array(routes, np.int32), mode)
+                                   -1, -1, 0, 0, np.array(routes, np.int32), mode))
     for start, goal in ((12, 0), (-1, 0), (3, 3)):  # the choices of one level: its ends are checked in C too
         with pytest.raises(ValueError):
             _kernels.choice_figures(terrain, 3, 4, start, goal)

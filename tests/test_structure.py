@@ -69,6 +69,21 @@ def test_no_module_is_too_long(name, path):
     assert lines <= (250 if name.startswith("designer.cli") else 400), f"{name}: {lines} lines"
 
 
+@pytest.mark.parametrize("path", sorted((ROOT / "designer").rglob("*.[ch]")), ids=lambda path: path.name)
+def test_no_c_file_is_too_long(path):
+    """The compiled kernels are one file a concern (``designer/core/kernels.h``), none past 800 lines."""
+    lines = len(path.read_text().splitlines())
+    assert lines <= 800, f"{path.name}: {lines} lines"
+
+
+def test_the_kernels_and_their_twin_keep_one_split():
+    """Each concern of the C kernels has its twin module (the annealing chains are compiled only)."""
+    core = ROOT / "designer" / "core"
+    concerns = {path.stem.removeprefix("kernels_") for path in core.glob("kernels_*.c")}
+    assert concerns == {"tables", "search", "anneal", "explain"}
+    assert {concern for concern in concerns if (core / f"_py{concern}.py").exists()} == concerns - {"anneal"}
+
+
 @pytest.mark.parametrize("name,path", sorted(module_files().items()))
 def test_no_line_runs_past_100_characters_outside_a_string(name, path):
     """The formatter wraps code at 100 characters; what it cannot wrap is a string (a message, a

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from designer.core.budget import add_work
+from designer.core.kernel_jobs import AnnealJob
 from designer.core.kernels import (
     _NO_STOP,
     ANNEAL_CELL_SECONDS,
@@ -156,32 +157,33 @@ def anneal_layout(
     if room_score not in ROOM_SCORES:
         raise ValueError(f"room_score must be one of {ROOM_SCORES}, not {room_score!r}")
     table = _route_table(routes, n)
-    taken = _compiled.anneal_layout(
-        grid,
-        h,
-        w,
-        free_mask,
-        start_cells,
-        goal_cells,
-        bounds[0],
-        bounds[1],
-        ends,
-        score,
-        rng_state,
-        float(heat_hi),
-        float(heat_lo),
-        int(steps),
-        bounds[2],
-        flag,
-        best_terrain,
-        best,
-        bounds[3],
-        bounds[4],
-        int(bool(unique)),
-        OBJECTIVES.index(objective),
-        table,
-        ROOM_SCORES.index(room_score),
+    job = AnnealJob(
+        terrain=grid,
+        h=h,
+        w=w,
+        free=free_mask,
+        starts=start_cells,
+        goals=goal_cells,
+        max_rocks=bounds[0],
+        max_stops=bounds[1],
+        ends=ends,
+        score=score,
+        rng=rng_state,
+        heat_hi=float(heat_hi),
+        heat_lo=float(heat_lo),
+        steps=int(steps),
+        target=bounds[2],
+        stop=flag,
+        best_terrain=best_terrain,
+        best=best,
+        min_stops=bounds[3],
+        min_options=bounds[4],
+        unique=int(bool(unique)),
+        objective=OBJECTIVES.index(objective),
+        routes=table,
+        room_mode=ROOM_SCORES.index(room_score),
     )
+    taken = _compiled.anneal_layout(job)
     add_work(taken * n * max(1, len(table)) * ANNEAL_CELL_SECONDS)
     return taken
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from designer.core.kernel_jobs import SearchJob
 from designer.core.kernels import (
     _NO_CELLS,
     _NO_STOP,
@@ -37,22 +38,23 @@ def best_pair(terrain, start_ok, goal_ok, threshold: int) -> tuple[int, int, int
     impl = _impl()
     if impl is _compiled:  # the same answer with fewer checks: no ties to count
         return impl.best_pair(grid, h, w, masks[0], masks[1], int(threshold))
-    best, _, _, start, goal, _, _ = impl.exhaustive(
-        grid,
-        h,
-        w,
-        _NO_CELLS,
-        masks[0],
-        masks[1],
-        _NO_CELLS,
-        0,
-        0,
-        0,
-        -1,
-        int(threshold),
-        3600.0,
-        _NO_STOP,
+    job = SearchJob(
+        base=grid,
+        h=h,
+        w=w,
+        free_cells=_NO_CELLS,
+        start_ok=masks[0],
+        goal_ok=masks[1],
+        syms=_NO_CELLS,
+        nsyms=0,
+        rocks=0,
+        first=0,
+        second=-1,
+        threshold=int(threshold),
+        budget=3600.0,
+        stop=_NO_STOP,
     )
+    best, _, _, start, goal, _, _ = impl.exhaustive(job)
     return int(best), int(start), int(goal)
 
 
@@ -133,23 +135,24 @@ def exhaustive(
         raise ValueError("stop must be a one-element int32 array")
     if room_score not in ROOM_SCORES[:2]:
         raise ValueError(f"room_score must be 'sum' or 'min', not {room_score!r}")
-    best, ties, mask, start, goal, layouts, complete = _impl().exhaustive(
-        grid,
-        h,
-        w,
-        cells,
-        masks[0],
-        masks[1],
-        perms.reshape(-1),
-        len(perms),
-        rocks,
-        first,
-        second,
-        int(threshold),
-        budget,
-        flag,
-        _route_table(routes, n),
-        ROOM_SCORES.index(room_score),
-        int(bool(cpu_clock)),
+    job = SearchJob(
+        base=grid,
+        h=h,
+        w=w,
+        free_cells=cells,
+        start_ok=masks[0],
+        goal_ok=masks[1],
+        syms=perms.reshape(-1),
+        nsyms=len(perms),
+        rocks=rocks,
+        first=first,
+        second=second,
+        threshold=int(threshold),
+        budget=budget,
+        stop=flag,
+        routes=_route_table(routes, n),
+        room_mode=ROOM_SCORES.index(room_score),
+        cpu_clock=int(bool(cpu_clock)),
     )
+    best, ties, mask, start, goal, layouts, complete = _impl().exhaustive(job)
     return int(best), int(ties), int(mask), int(start), int(goal), int(layouts), bool(complete)

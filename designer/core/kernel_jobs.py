@@ -1,0 +1,76 @@
+"""The arguments of the kernels' two long calls, one value each: an exhaustive search over a
+shard of layouts (``SearchJob``) and one annealing chain over whole layouts (``AnnealJob``).
+
+The compiled kernels read each field by its name into the C struct of the same name and fields
+(``designer/core/kernels.h``), and the Python twin reads the same value
+(``designer.core._pykernels.exhaustive``): the arguments are written once, here, not as 17 or
+24 positional ones in three places. ``designer.core.kernel_search`` and
+``designer.core.kernel_anneal`` check every field before they build a job."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+def _no_routes() -> np.ndarray:
+    return np.zeros((0, 4), np.int32)
+
+
+@dataclass(frozen=True)
+class SearchJob:
+    """Every rock set of ``rocks`` free cells whose lowest is the ``first``-th (and next lowest
+    the ``second``-th, unless it is -1), one per symmetry class, each with every allowed start
+    and goal of at least ``threshold`` stops; a room (``routes``): its score by ``room_mode``."""
+
+    base: np.ndarray  # uint8, h * w: the fixed terrain, ice on the free cells
+    h: int
+    w: int
+    free_cells: np.ndarray  # int32: flat cells a rock may take (at most 64)
+    start_ok: np.ndarray  # uint8, h * w: 1 where the start may go
+    goal_ok: np.ndarray  # uint8, h * w: 1 where the goal may go
+    syms: np.ndarray  # int32, nsyms x len(free_cells): maps of free-cell indices
+    nsyms: int
+    rocks: int
+    first: int
+    second: int  # -1: any
+    threshold: int
+    budget: float  # seconds of its own
+    stop: np.ndarray  # int32[1]: set to 1 by another thread to give up
+    routes: np.ndarray = field(default_factory=_no_routes)  # int32 rows [a, b, floor, ceiling]
+    room_mode: int = 0  # an index of designer.core.kernels.ROOM_SCORES ("sum" or "min")
+    cpu_clock: int = 0  # 1: the budget is the thread's processor time
+
+
+@dataclass(frozen=True)
+class AnnealJob:
+    """One chain of ``steps`` annealing steps from ``terrain`` (in and out, with ``ends``,
+    ``score`` and ``rng``); the best layout it meets goes to ``best_terrain`` and ``best``. The
+    fields as ``designer.core.kernel_anneal.anneal_layout`` describes them, bounds of -1 for
+    none, ``objective`` and ``room_mode`` as indices of its ``OBJECTIVES`` and ``ROOM_SCORES``."""
+
+    terrain: np.ndarray  # uint8, h * w, in/out
+    h: int
+    w: int
+    free: np.ndarray  # uint8, h * w: cells whose tile the chain chooses
+    starts: np.ndarray  # int32: cells the start may take
+    goals: np.ndarray  # int32: cells the goal may take
+    max_rocks: int
+    max_stops: int
+    ends: np.ndarray  # int32[2], in/out: [start, goal]
+    score: np.ndarray  # int32[1], in/out (-1: to compute)
+    rng: np.ndarray  # uint64[1], in/out
+    heat_hi: float
+    heat_lo: float
+    steps: int
+    target: int
+    stop: np.ndarray  # int32[1]
+    best_terrain: np.ndarray  # uint8, h * w, out
+    best: np.ndarray  # int32[3], in/out: [score, start, goal]
+    min_stops: int
+    min_options: int
+    unique: int
+    objective: int
+    routes: np.ndarray  # int32 rows [a, b, floor, ceiling]: a room's, none for a level
+    room_mode: int

@@ -1,6 +1,6 @@
 """The figures along a level's solution: each stop's options, setbacks and traps (``Stop``), the rail
 stops, the creativity of the way (``Creativity``), what each item adds (``ItemEffect``), and how many
-fewest-moves solutions there are (``count_fewest_solutions``). ``designer.analysis.graph.analyze``
+fewest-moves solutions there are (``fewest_solutions``): the one place each is counted. ``designer.analysis.graph.analyze``
 gathers them into its ``Analysis``."""
 
 from __future__ import annotations
@@ -116,34 +116,52 @@ def item_effects(level: Level, solution: Solution) -> list[ItemEffect]:
     return effects
 
 
-def count_fewest_solutions(
-    graph: nx.DiGraph, start: Node, goal: Node, remaining: Mapping[Node, int]
-) -> int:
-    """The number of distinct fewest-moves solutions from ``start``: paths of the move graph on
-    which every move brings the goal one move closer (``remaining``: moves left to the goal from
-    each cell that can reach it). An edge is a move: on plain slides two moves from one cell never
-    end on the same cell; through portals or round a wrapping edge they can, and the graph is a
-    MultiDiGraph whose parallel edges are distinct move strings.
+def solution_path(states: States, moves: str) -> list[int]:
+    """The states a solution's ``moves`` (letters u/d/l/r) rest in, from the start to the goal."""
+    path = [states.start]
+    for letter in moves:
+        path.append(int(states.dest[DIRECTIONS.index(letter), path[-1]]))
+    return path
 
-    >>> g = nx.DiGraph([("s", "a"), ("s", "b"), ("a", "g"), ("b", "g"), ("s", "c"), ("c", "a")])
-    >>> count_fewest_solutions(g, "s", "g", {"g": 0, "a": 1, "b": 1, "c": 2, "s": 2})
-    2
-    >>> count_fewest_solutions(nx.MultiDiGraph([("s", "a"), ("s", "a"), ("a", "g")]), "s", "g", {"g": 0, "a": 1, "s": 2})
+
+def options_at(states: States, state: int) -> int:
+    """The moves open at ``state`` besides the one taken: each direction that moves is one (through
+    portals or round a wrapping edge, two directions may end in one state, and are two options)."""
+    return int((states.dest[:, state] >= 0).sum()) - 1
+
+
+def options_along(states: States, path: list[int]) -> int:
+    """The options along a solution's ``path`` (``solution_path``): ``options_at`` summed over its
+    stops, the goal not among them. The compiled kernels' ``choice_figures`` counts the same for a
+    plain level (``designer.core.kernel_anneal``), and the tests hold the two together."""
+    return int((states.dest[:, path[:-1]] >= 0).sum()) - (len(path) - 1)
+
+
+def fewest_solutions(states: States, remaining: Mapping[int, int]) -> int:
+    """The number of distinct fewest-moves solutions from the start: ways through ``states`` on
+    which every move brings the goal one move closer (``remaining``: moves left to the goal from
+    each state that can reach it). Two directions that end in one state are two ways.
+
+    >>> level = Level.from_rows(["#####", "#..G#", "#...#", "#S..#", "#####"])
+    >>> from designer.analysis.solver import costs_to_goal
+    >>> from designer.core.items import state_table
+    >>> states = state_table(level)
+    >>> fewest_solutions(states, costs_to_goal(states).primary)  # up then right, or right then up
     2
     """
-    if start not in remaining:
+    if states.start not in remaining:
         return 0
-    ways = {goal: 1}
-    for cell in sorted(
-        (c for c in remaining if remaining[c] <= remaining[start]), key=remaining.__getitem__
+    ways = {states.goal: 1}
+    for here in sorted(
+        (s for s in remaining if remaining[s] <= remaining[states.start]), key=remaining.__getitem__
     ):
-        if cell != goal:
-            ways[cell] = sum(
-                ways.get(nxt, 0)
-                for _, nxt in graph.edges(cell)
-                if remaining.get(nxt) == remaining[cell] - 1
+        if here != states.goal:
+            ways[here] = sum(
+                ways.get(int(t), 0)
+                for t in states.dest[:, here]
+                if t >= 0 and remaining.get(int(t)) == remaining[here] - 1
             )
-    return ways[start]
+    return ways[states.start]
 
 
 #: A stop with at most this many options besides the solution's move is a rail stop.
@@ -155,9 +173,7 @@ def stops_along(
 ) -> list[Stop]:
     """The stops of ``solution`` on the state-number ``graph`` (``remaining``: moves left, by state)."""
     stops = []
-    path = [states.start]
-    for letter in solution.moves:
-        path.append(int(states.dest[DIRECTIONS.index(letter), path[-1]]))
+    path = solution_path(states, solution.moves)
     for here, nxt, letter in zip(path, path[1:], solution.moves):
         left = remaining[here]
         alternatives = setbacks = traps = 0
@@ -177,7 +193,7 @@ def stops_along(
                 states.cell(here),
                 letter,
                 left,
-                graph.out_degree(here) - 1,
+                options_at(states, here),
                 alternatives,
                 setbacks,
                 traps,

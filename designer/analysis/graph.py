@@ -24,8 +24,8 @@ from designer.analysis.along import (
     Creativity,
     ItemEffect,
     Stop,
-    count_fewest_solutions,
     creativity_of,
+    fewest_solutions,
     item_effects,
     stops_along,
 )
@@ -191,7 +191,7 @@ def analyze(level: Level) -> Analysis:
             f"{'states' if level.items else 'cells'}: analyze takes at most {MAX_ANALYZED_MOVES:,} "
             "(about 500 MB); solve finds its solution"
         )
-    start, goal = states.start, states.goal
+    goal = states.goal
     # The solutions first, each cost table dropped once walked: on a 1000x1000 level the
     # searches' peaks and the graph's size then never add up.
     by_moves = costs_to_goal(states, "moves", order)
@@ -240,7 +240,7 @@ def analyze(level: Level) -> Analysis:
     branching = stops_along(states, graph, solution, remaining) if solution else []
     creativity = creativity_of(level, solution) if solution else None
     items = item_effects(level, solution) if solution and level.items else []
-    solutions = count_fewest_solutions(graph, start, goal, remaining) if solution else 0
+    solutions = fewest_solutions(states, remaining) if solution else 0
     portals, floors = passages(level, states, graph, components) if not level.plain else ([], [])
     return Analysis(
         solvability=solvability,

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from designer.analysis.along import fewest_solutions, options_along, solution_path
 from designer.analysis.classify import all_finish, items_matter_on, min_stops, pairs_matter
 from designer.analysis.solver import costs_to_goal, walk
 from designer.core.budget import add_work
@@ -16,7 +17,6 @@ from designer.core.items import States, state_table
 from designer.core.kernels import reach
 from designer.core.level import Level
 from designer.core.request import LayoutRequest
-from designer.core.rules import DIRECTIONS
 from designer.search.tuning import (
     EVALUATE_SECONDS,
     EVALUATE_STATE_SECONDS,
@@ -92,23 +92,10 @@ def _evaluate(
 
 def choice_figures(states: States, order: np.ndarray, count_solutions: bool) -> tuple[int, int]:
     """(options along the printed solution, fewest-moves solutions: 0 unless ``count_solutions``)
-    of a solvable level's states, as ``designer.analysis.graph.analyze`` counts them."""
+    of a solvable level's states, as ``designer.analysis.graph.analyze`` counts them
+    (``designer.analysis.along``)."""
     costs = costs_to_goal(states, "moves", order)
-    path = [states.start]
     solution = walk(states, costs)
     assert solution is not None  # asked of a solvable level
-    for letter in solution.moves:
-        path.append(int(states.dest[DIRECTIONS.index(letter), path[-1]]))
-    options = int((states.dest[:, path[:-1]] >= 0).sum()) - (len(path) - 1)
-    if not count_solutions:
-        return options, 0
-    left = costs.primary
-    ways = {states.goal: 1}
-    for here in sorted((s for s in left if left[s] <= left[states.start]), key=left.__getitem__):
-        if here != states.goal:
-            ways[here] = sum(
-                ways.get(int(t), 0)
-                for t in states.dest[:, here]
-                if t >= 0 and left.get(int(t)) == left[here] - 1
-            )
-    return options, ways[states.start]
+    options = options_along(states, solution_path(states, solution.moves))
+    return options, fewest_solutions(states, costs.primary) if count_solutions else 0

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import time
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from designer.core._pytables import classify_one, distances_to_goal, move_table, reach_lists
-from designer.core.kernel_jobs import SearchJob
 from designer.core.terrain import ROCK, STRONG
+
+if TYPE_CHECKING:
+    from designer.core.kernel_jobs import SearchJob
 
 
 def _room_score(terrain: np.ndarray, h: int, w: int, routes: list, mode: int) -> int:

@@ -7,16 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any
 
 from designer.core.errors import LevelError
 from designer.core.room import parse_route
 
-N = TypeVar("N", int, float)
-
 
 @dataclass(frozen=True)
-class Band(Generic[N]):
+class Band:
     """A band of numbers in its text form: "K" (``high`` None: K, or from K up, as the option
     says) or "K..M". ``parse`` reads it with the option's own reading of a number, and raises
     ValueError where either number does not read; each option checks its range itself, in its
@@ -28,11 +26,11 @@ class Band(Generic[N]):
     Band(low=2.0, high=8.5)
     """
 
-    low: N
-    high: N | None = None
+    low: Any  # int, or float as the option reads it
+    high: Any = None
 
     @classmethod
-    def parse(cls, text: str, number: Callable[[str], N] = int) -> Band[N]:
+    def parse(cls, text: str, number: Callable[[str], Any] = int) -> Band:
         low, dots, high = text.partition("..")
         return cls(number(low), number(high) if dots else None)
 

@@ -19,6 +19,7 @@ pack rises from A to B in even steps.
 
 >>> [PRESETS[name].band for name in ("easy", "medium", "hard")]
 [(3, 5), (6, 9), (10, None)]
+>>> from designer.core.curves import Curve
 >>> Curve.parse("5..35", "stops").targets(7)
 [5, 10, 15, 20, 25, 30, 35]
 """
@@ -29,12 +30,12 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from designer.core.budget import Budget
-from designer.core.curves import Curve
 from designer.core.errors import DesignerError
 from designer.core.request import LayoutRequest
 from designer.search.tuning import EXPERT_LENGTH_SHARE
 
 if TYPE_CHECKING:  # the command line reads PRESETS at start-up: nothing heavy is imported for it
+    from designer.core.curves import Curve
     from designer.search.result import Design
 
 

@@ -18,7 +18,6 @@ from designer.core.control import CancelToken
 from designer.core.errors import DesignerError
 from designer.core.level import Level
 from designer.core.request import LayoutRequest
-from designer.core.request_kinds import request_kind
 
 if TYPE_CHECKING:
     from designer.search.result import Design
@@ -101,6 +100,8 @@ class Method:
                 hint=hint,
                 cancel=cancel,
             )
+        from designer.core.request_kinds import request_kind
+
         if not request_kind(request).lays_ends:  # they lay a level's start and goal, never doors
             raise DesignerError(
                 f"a room's doors (--door, or 1-9 in a template) need --method auto or cpsat, not "

@@ -14,8 +14,9 @@ KINDS: tuple[PuzzleKind, ...] = (CAVE, ROOM, LEVEL)
 
 
 def kind_of(found) -> PuzzleKind:
-    """The kind of puzzle ``found`` (a level, a room or a cave) is."""
-    for kind in KINDS:
+    """The kind of puzzle ``found`` (a level, a room or a cave) is: a level's and a room's tables
+    asked first, so that a level's work never loads the caves."""
+    for kind in (LEVEL, ROOM, CAVE):
         if kind.holds(found):
             return kind
     raise TypeError(f"{type(found).__name__} is no kind of puzzle")

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import json
 from enum import Enum
 
 import typer
 
-from designer.cli.shell import INSPECT, LEVEL_HELP, app, echo, examples, finite
-from designer.cli.solved import full_answered, full_words, print_cave, print_room
+from designer.cli.analysed import ANALYSED
+from designer.cli.shell import INSPECT, LEVEL_HELP, app, examples, finite
+from designer.cli.solved import SOLVED
 from designer.core.budget import command_budget
-from designer.core.errors import RequestNotMet
 
 
 class By(str, Enum):
@@ -70,32 +69,7 @@ def solve(
     solved = levels.solve(
         level_file, by=by.value, routes=_routes(route), budget=command_budget(time_limit)
     )
-    from designer.ops.kinds.cave import CaveSolved
-    from designer.ops.kinds.room import RoomSolved
-
-    if isinstance(solved, RoomSolved):
-        return print_room(solved, as_json)
-    if isinstance(solved, CaveSolved):
-        return print_cave(solved, as_json)
-    solution = solved.solution
-    full = solved.full
-    if as_json:
-        payload = {"solvable": True, **solution.to_dict()} if solution else {"solvable": False}
-        if full is not None:
-            payload["full_clear"] = full.to_dict()
-        echo(json.dumps(payload))
-    elif solution:
-        echo(f"{solution.moves}\nstops: {solution.stops}  distance: {solution.distance}")
-        if solution.taken:
-            echo(
-                "items: "
-                + ", ".join(f"{k + 1} at move {solution.taken[k]}" for k in solution.order())
-            )
-    if full is not None and not as_json:
-        echo(full_words(solved.level, full))
-    full_answered(full)
-    if solution is None:
-        raise RequestNotMet("unsolvable: the goal cannot be reached from the start")
+    SOLVED[solved.kind](solved, as_json)  # each kind's answer printed as its own
 
 
 PLAYER_HELP = (
@@ -130,7 +104,6 @@ def analyze(
 ) -> None:
     """Solvability class, reversibility, min stops, SCCs, traps, difficulty figures and what the
     model's player costs; with coins, the full clear and each coin's figures."""
-    from designer.export.report import coin_lines, player_lines, report, room_report
     from designer.ops import levels
 
     analysed = levels.analyze(
@@ -139,44 +112,7 @@ def analyze(
         player=read_player(player),
         budget=command_budget(time_limit),
     )
-    from designer.ops.kinds.cave import CaveAnalysed
-    from designer.ops.kinds.room import RoomAnalysed
-
-    if isinstance(analysed, RoomAnalysed):
-        fulls = analysed.full or {}
-        if as_json:
-            echo(json.dumps(analysed.to_dict()))
-        else:
-            head, _, rows = room_report(analysed.analysis).partition("\n\n")
-            echo(
-                "\n".join(
-                    [head, *(full_words(analysed.room, full, name) for name, full in fulls.items())]
-                )
-                + "\n\n"
-                + rows
-            )
-    elif isinstance(analysed, CaveAnalysed):
-        from designer.export.report import cave_report
-
-        if as_json:
-            echo(json.dumps(analysed.to_dict()))
-        else:
-            extra = player_lines(analysed.player) if analysed.player is not None else []
-            if analysed.full is not None:
-                extra.append(full_words(analysed.cave, analysed.full))
-            echo("\n".join([cave_report(analysed.analysis), *extra]))
-    elif as_json:
-        echo(json.dumps(analysed.to_dict()))
-    else:
-        text = report(analysed.level, analysed.analysis)
-        extra = coin_lines(analysed.level, analysed.coins) if analysed.coins is not None else []
-        if analysed.player is not None or analysed.shape is not None:
-            extra += player_lines(analysed.player, analysed.shape)
-        extra += [f"{what}: {why}" for what, why in analysed.skipped]
-        if extra:
-            head, _, rest = text.partition("\n\n")
-            text = "\n".join([head, *extra]) + "\n\n" + rest
-        echo(text)
+    ANALYSED[analysed.kind](analysed, as_json)  # each kind's analysis printed as its own
 
 
 def read_player(path: str | None):

@@ -1,6 +1,6 @@
-"""What ``solve`` prints of a room's routes and of a cave's way, and of a full clear (its line,
-and its status 1 when none was found in its limits), beside the level's own answer in
-``designer.cli.levels``."""
+"""What ``solve`` prints of each kind of puzzle (``SOLVED``, by its kind's name): a level's
+solution, a room's routes, a cave's way; and of a full clear (its line, and its status 1 when
+none was found in its limits)."""
 
 from __future__ import annotations
 
@@ -32,6 +32,29 @@ def full_answered(*fulls) -> None:
                 else ""
             )
             raise RequestNotMet(f"full clear: none found, {full.how}{least}")
+
+
+def print_level(solved, as_json: bool) -> None:
+    """A level's solution (and the order its items are taken in); with coins, its full clear."""
+    solution = solved.solution
+    full = solved.full
+    if as_json:
+        payload = {"solvable": True, **solution.to_dict()} if solution else {"solvable": False}
+        if full is not None:
+            payload["full_clear"] = full.to_dict()
+        echo(json.dumps(payload))
+    elif solution:
+        echo(f"{solution.moves}\nstops: {solution.stops}  distance: {solution.distance}")
+        if solution.taken:
+            echo(
+                "items: "
+                + ", ".join(f"{k + 1} at move {solution.taken[k]}" for k in solution.order())
+            )
+    if full is not None and not as_json:
+        echo(full_words(solved.level, full))
+    full_answered(full)
+    if solution is None:
+        raise RequestNotMet("unsolvable: the goal cannot be reached from the start")
 
 
 def print_room(solved, as_json: bool) -> None:
@@ -90,3 +113,7 @@ def print_cave(solved, as_json: bool) -> None:
     full_answered(solved.full)
     if way is None:
         raise RequestNotMet("unsolvable: the exit cannot be reached from the entrance")
+
+
+#: Each kind's printer, by its name (``designer.ops.kinds``).
+SOLVED = {"level": print_level, "room": print_room, "cave": print_cave}

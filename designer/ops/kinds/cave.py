@@ -9,7 +9,7 @@ level file's entries refuse it in one line."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from designer.core.errors import DesignerError
 
@@ -26,6 +26,7 @@ class CaveSolved:
     """A cave and its fewest-moves way through, room by room (``designer.caves.graph.Way``; None:
     the exit cannot be reached)."""
 
+    kind: ClassVar[str] = "cave"
     cave: Cave
     way: Way | None
     full: FullClear | None = None  # with coins: the cave's full clear (designer.caves.coins)
@@ -36,6 +37,7 @@ class CaveAnalysed:
     """A cave and its analysis (``designer.caves.cave_analysis.CaveAnalysis``), with what the model's
     player costs on the whole cave (``designer.analysis.player.Figures``; None: no way through)."""
 
+    kind: ClassVar[str] = "cave"
     cave: Cave
     analysis: CaveAnalysis
     player: Figures | None = None

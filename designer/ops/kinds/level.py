@@ -5,7 +5,7 @@ results of solving and analysing one (``Solved``, ``Analysed``) for a shell to s
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from designer.core.level import Level
 
@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 class Solved:
     """A level and its optimal solution (None: the goal cannot be reached from the start)."""
 
+    kind: ClassVar[str] = "level"
     level: Level
     solution: Solution | None
     full: FullClear | None = None  # with coins
@@ -33,6 +34,7 @@ class Analysed:
     player costs on it (``designer.analysis.player.Figures``; None when it cannot be solved) and
     its structure (``designer.analysis.structure.Structure``)."""
 
+    kind: ClassVar[str] = "level"
     level: Level
     analysis: Analysis
     player: Figures | None = None

@@ -5,7 +5,7 @@ solving and analysing one (``RoomSolved``, ``RoomAnalysed``)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from designer.core.room import Room
 
@@ -18,6 +18,7 @@ class RoomSolved:
     """A room and the optimal solution of each route asked for
     (``designer.analysis.routes.RouteSolution``)."""
 
+    kind: ClassVar[str] = "room"
     room: Room
     routes: list
     full: dict | None = (
@@ -29,6 +30,7 @@ class RoomSolved:
 class RoomAnalysed:
     """A room and the analysis of each route asked for (``designer.analysis.routes.RoomAnalysis``)."""
 
+    kind: ClassVar[str] = "room"
     room: Room
     analysis: RoomAnalysis
     full: dict | None = None  # with coins: each route's full clear, by name

@@ -52,6 +52,7 @@ race beside the model ``designer.search.race``, and whether a proof is in reach
 from __future__ import annotations
 
 import os
+from functools import partial
 
 from designer.analysis import bounds
 from designer.analysis.classify import classify
@@ -91,6 +92,7 @@ def design(
     maximize_choices: bool = False,
     hint: Level | None = None,
     cancel: CancelToken | None = None,
+    checked: bool = False,
 ) -> Design:
     """A verified strong, reversible level meeting ``request``, or DesignFailed saying why; met with
     ``auto``, then raised in decisions (``designer.search.decisions``); asked in predicted difficulty,
@@ -100,12 +102,17 @@ def design(
     found in the time limit, the record saying whether proven optimal; ``maximize_choices``: the most
     options along the solution, every constraint kept. ``executor`` runs the exhaustive search's
     shards (``designer.search.executor``). ``hint``: a layout to start from (verified like any other).
-    ``cancel``: a token that ends the work when set (``designer.core.control``), as the time's end."""
-    validate(request)
+    ``cancel``: a token that ends the work when set (``designer.core.control``), as the time's end.
+    ``checked``: the request is one the designer derived from a request it checked (the coins,
+    difficulty and items wrappers pass ``again``), so a design is checked once, however many
+    wrappers it goes through."""
+    if not checked:
+        validate(request)
+    again = partial(design, checked=True)
     if request.coins or request.pinned_coins:
         return coins.design_with_coins(
             request,
-            design,
+            again,
             seed=seed,
             time_limit=time_limit,
             cancel=cancel,
@@ -121,7 +128,7 @@ def design(
     if request.difficulty is not None:  # asked in predicted difficulty (designer.search.felt)
         return felt.design_felt(
             request,
-            design,
+            again,
             seed=seed,
             time_limit=time_limit,
             cancel=cancel,
@@ -144,7 +151,7 @@ def design(
         # pinned portals
         return design_with_items(
             request,
-            plain_design=design,
+            plain_design=again,
             seed=seed,
             time_limit=time_limit,
             workers=workers,

@@ -9,6 +9,7 @@ from designer.core.request import LayoutRequest
 from designer.formats.level_json import dumps
 from designer.search.result import DesignFailed
 from designer.search.design import design
+from designer.search.job import DesignJob
 from designer.search.packs import design_pack
 
 # A 12x12 framed level that needs at least 30 moves, strong and reversible.
@@ -53,5 +54,5 @@ print("designed again from its record, the same level:", again.level == found.le
 print("the request as JSON:", record.request.to_json())
 
 # A pack of three distinct levels (seeds 1, 2, 3), as 'designer make --count 3 --out DIR' makes it.
-pack = list(design_pack(LayoutRequest(min_stops=20), 3, seed=1, time_limit=30))
+pack = list(design_pack(DesignJob(LayoutRequest(min_stops=20), seed=1, time_limit=30), 3))
 print("pack:", [level.min_stops for level in pack], "distinct:", len({level.level for level in pack}) == 3)

@@ -14,12 +14,13 @@ from designer.core.request import LayoutRequest
 from designer.formats import playtest_log
 from designer.ops import playtests as ops
 from designer.search.design import design
+from designer.search.job import DesignJob
 from designer.search.packs import design_pack
 
 # Four levels of 6 stops or more on 9x9, written as a pack folder (what designer play reads).
 folder = Path("playtest-pack")
 folder.mkdir(exist_ok=True)
-for k, found in enumerate(design_pack(LayoutRequest(height=9, width=9, min_stops=6), 4, seed=1)):
+for k, found in enumerate(design_pack(DesignJob(LayoutRequest(height=9, width=9, min_stops=6), seed=1), 4)):
     (folder / f"level-{k + 1:03d}.txt").write_text(str(found.level) + "\n")
 pack = ops.pack_levels(str(folder))
 

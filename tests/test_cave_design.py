@@ -269,13 +269,13 @@ def test_a_room_designed_on_the_work_clock_is_the_same_however_slow_the_machine(
     processor clocks say, here running ten times as fast as the work, the same room comes back."""
     from designer.caves import design as cave_design, plan, room_jobs
     from designer.core import budget as budgets
-    from designer.search.packs import PackJob
+    from designer.search.job import DesignJob
 
     template = Cave.parse((CAVES / "ice-path.txt").read_text())
     edges, low, most, likely = _plan_inputs(template)
     bands = plan.solve(template, edges, low, most, 80, 60.0, 1, likely)
     mine = {p: s for p, s in bands.items() if p.room == "b2"}
-    job = PackJob(room_jobs.request_for_room(template, "b2", mine, None), 5, 4.0, 1, False, "auto")
+    job = DesignJob(room_jobs.request_for_room(template, "b2", mine, None), seed=5, time_limit=4.0, workers=1)
     first = room_jobs.design_room(job)
     for name in ("wall", "cpu"):
         real, ahead = budgets.CLOCKS[name], [0.0]

@@ -12,6 +12,7 @@ from collections import deque
 import pytest
 
 from designer.core.request import LayoutRequest
+from designer.search.job import DesignJob
 from designer.search.packs import design_pack
 from designer.search.result import DesignFailed
 from conftest import needs_compiled
@@ -60,7 +61,7 @@ def test_a_pack_makes_every_level_then_proves_no_other_is_left(method):
     request = LayoutRequest(5, 5, min_stops=7)
     made = []
     with pytest.raises(DesignFailed) as failed:
-        for found in design_pack(request, len(space) + 1, method=method, time_limit=60, workers=1):
+        for found in design_pack(DesignJob(request, method=method, time_limit=60, workers=1), len(space) + 1):
             made.append(found)
     assert {str(found.level) for found in made} == space
     assert failed.value.reason == "infeasible"
@@ -75,7 +76,7 @@ def test_the_sat_loops_pack_reaches_all_74_levels_of_six_by_six_and_nine_stops()
     request = LayoutRequest(6, 6, min_stops=9)
     made = []
     with pytest.raises(DesignFailed, match="other than the 74 made before"):
-        for found in design_pack(request, 75, method="sat", time_limit=60, workers=1):
+        for found in design_pack(DesignJob(request, method="sat", time_limit=60, workers=1), 75):
             made.append(found)
     texts = {str(found.level) for found in made}
     assert len(texts) == 74

@@ -17,8 +17,6 @@ dask whenever the rooms are found before their time limits.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from designer.caves import cave_analysis
 from designer.caves import plan as planning
 from designer.caves.cave_request import CaveDesign, CaveFailed, CaveRequest
@@ -131,7 +129,7 @@ def _design(
     cancel: CancelToken,
     held_back: list[str],
 ) -> CaveDesign:
-    from designer.search.packs import PackJob
+    from designer.search.job import DesignJob
     from designer.search.result import DesignFailed
 
     # the cave's: its rounds (each room's budget is of work: ``design_room``)
@@ -249,18 +247,16 @@ def _design(
             )
             order.append((name, key, mine))
             jobs.append(
-                PackJob(
+                DesignJob(
                     room_request,
-                    seed + k + 1000 * redesign + RETRY_SEED * tries.get(name, 0),
-                    0.0,
-                    workers,
-                    False,
-                    "auto",
+                    seed=seed + k + 1000 * redesign + RETRY_SEED * tries.get(name, 0),
+                    time_limit=0.0,
+                    workers=workers,
                 )
             )
         # of work: the request's figure
         share = max(ROOM_SECONDS, ROUND_SHARE * time_limit / max(1, len(jobs)))
-        jobs = [replace(job, time_limit=share) for job in jobs]
+        jobs = [job.but(time_limit=share) for job in jobs]
         steps.label(f"round {rounds}: designing {len(jobs)} room{'s' if len(jobs) != 1 else ''}")
         results: dict = {}
         if executor is not None and len(jobs) > 1:
@@ -272,7 +268,7 @@ def _design(
             executor.run(design_room, jobs, designed)
         else:
             for job in jobs:
-                results[job.seed] = design_room(replace(job, cancel=cancel))
+                results[job.seed] = design_room(job.but(cancel=cancel))
                 check_cancel(cancel)
                 steps.step()
         failed_rooms = []

@@ -85,7 +85,7 @@ def keys_carried(cave: Cave, graph: list, bands: dict) -> dict:
 
 
 def design_room(job):
-    """One free room of a cave (a ``designer.search.packs.PackJob``), designed on a budget of
+    """One free room of a cave (a ``designer.search.job.DesignJob``), designed on a budget of
     work: its seconds are counted on the work clock (``designer.core.budget``, "work": what the
     kernels and CP-SAT report), so that a busy machine takes longer over it and designs the same
     room, step for step. A shard of its own, for the lanes and a cluster alike."""

@@ -227,6 +227,7 @@ def make(
     its best so far. DesignFailed when a level cannot be made; ``Cancelled`` when ``cancel`` ends
     the work."""
     from designer.formats import output as files
+    from designer.search.job import DesignJob
     from designer.search.packs import design_pack, designed_on_cluster
     from designer.search.result import DesignFailed
 
@@ -246,20 +247,24 @@ def make(
         level_by_level = not designed_on_cluster(executor, count, made.method)
         # a step: a level done, here or on the cluster
         steps = Steps(on_progress, count, "designing")
-        pack = design_pack(
-            list(made.requests) if count > 1 else made.requests[0],
-            count,
+        job = DesignJob(
+            made.requests[0],
             seed=made.seed,
             time_limit=made.time_limit,
             workers=made.workers,
-            maximize=made.maximize,
             method=made.method,
-            executor=executor,
-            progress_for=_level_progress(steps),
-            on_cluster_level=steps.step,
+            maximize=made.maximize,
             maximize_choices=made.maximize_choices,
             difficulty=made.difficulty,
+            executor=executor,
             cancel=cancel,
+        )
+        pack = design_pack(
+            job,
+            count,
+            requests=list(made.requests) if count > 1 else None,
+            progress_for=_level_progress(steps),
+            on_cluster_level=steps.step,
         )
         ordered = by_difficulty(made)
         try:

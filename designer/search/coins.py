@@ -188,18 +188,10 @@ PLACE_SECONDS = 4.0
 DESIGN_SHARE = 0.4
 
 
-def design_with_coins(
-    request,
-    plain_design,
-    *,
-    seed: int = 0,
-    time_limit: float = 60.0,
-    cancel=None,
-    exclude: tuple = (),
-    **options,
-):
-    """A level for a request with coins: the level designed with its coins aside
-    (``plain_design``, the designer's own ``design``, every guarantee of the request kept: coins
+def design_with_coins(job, plain_design):
+    """A level for a job (``designer.search.job.DesignJob``) whose request has coins: the level
+    designed with its coins aside (``plain_design``, the designer's own ``run``, every guarantee of
+    the request kept: coins
     change no figure of the way to the exit), then its coins placed (``place_coins``). When they
     cannot meet the request on that level, another is designed (the seed moved by ``RETRY_SEED``)
     while time is left. DesignFailed ("time limit") says the best placement found."""
@@ -208,8 +200,9 @@ def design_with_coins(
 
     from designer.search.result import DesignFailed
 
+    request, seed, cancel = job.request, job.seed, job.cancel
     began = time.perf_counter()
-    budget = Budget(time_limit, ended=cancel)
+    budget = Budget(job.time_limit, ended=cancel)
     pinned = request.pinned_coins  # a template's coins: fixed ice while the level is designed
     template = (
         None
@@ -235,18 +228,18 @@ def design_with_coins(
         )
     # a pack's levels, bare
     tried, best, attempt = (
-        [level.replace(coins=()) for level in exclude],
+        [level.replace(coins=()) for level in job.exclude],
         None,
         0,
     )
     while True:
         found = plain_design(
-            bare,
-            seed=seed + attempt * RETRY_SEED,
-            time_limit=budget.share(DESIGN_SHARE).left(),
-            exclude=tuple(tried),
-            cancel=cancel,
-            **options,
+            job.but(
+                request=bare,
+                seed=seed + attempt * RETRY_SEED,
+                time_limit=budget.share(DESIGN_SHARE).left(),
+                exclude=tuple(tried),
+            )
         )
         try:
             placed = place_coins(

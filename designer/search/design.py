@@ -52,7 +52,6 @@ race beside the model ``designer.search.race``, and whether a proof is in reach
 from __future__ import annotations
 
 import os
-from functools import partial
 
 from designer.analysis import bounds
 from designer.analysis.classify import classify
@@ -66,6 +65,7 @@ from designer.search import coins, decisions, felt
 from designer.search.engines.items import design_with_items
 from designer.search.goal import Goal
 from designer.search.images import with_images
+from designer.search.job import DesignJob
 from designer.search.policies import POLICIES
 from designer.search.result import Design, DesignFailed, infeasible_message
 from designer.search.stages import (
@@ -75,7 +75,7 @@ from designer.search.stages import (
 from designer.search.state import Progress, Search, StageResult
 from designer.search.validation import validate
 
-__all__ = ["design", "lower_bound"]
+__all__ = ["design", "lower_bound", "run"]
 
 
 def design(
@@ -92,7 +92,6 @@ def design(
     maximize_choices: bool = False,
     hint: Level | None = None,
     cancel: CancelToken | None = None,
-    checked: bool = False,
 ) -> Design:
     """A verified strong, reversible level meeting ``request``, or DesignFailed saying why; met with
     ``auto``, then raised in decisions (``designer.search.decisions``); asked in predicted difficulty,
@@ -103,45 +102,38 @@ def design(
     options along the solution, every constraint kept. ``executor`` runs the exhaustive search's
     shards (``designer.search.executor``). ``hint``: a layout to start from (verified like any other).
     ``cancel``: a token that ends the work when set (``designer.core.control``), as the time's end.
-    ``checked``: the request is one the designer derived from a request it checked (the coins,
-    difficulty and items wrappers pass ``again``), so a design is checked once, however many
-    wrappers it goes through."""
-    if not checked:
-        validate(request)
-    again = partial(design, checked=True)
-    if request.coins or request.pinned_coins:
-        return coins.design_with_coins(
+    The settings are one ``DesignJob`` (``designer.search.job``), checked once when it is built;
+    ``run`` designs one."""
+    return run(
+        DesignJob(
             request,
-            again,
             seed=seed,
             time_limit=time_limit,
-            cancel=cancel,
-            exclude=exclude,
             workers=workers,
+            method=method,
             maximize=maximize,
-            progress=progress,
-            method=method,
-            executor=executor,
             maximize_choices=maximize_choices,
-            hint=hint,
-        )
-    if request.difficulty is not None:  # asked in predicted difficulty (designer.search.felt)
-        return felt.design_felt(
-            request,
-            again,
-            seed=seed,
-            time_limit=time_limit,
-            cancel=cancel,
-            workers=workers,
             exclude=exclude,
+            hint=hint,
             progress=progress,
-            method=method,
             executor=executor,
-            maximize=maximize or maximize_choices,
+            cancel=cancel,
         )
+    )
+
+
+def run(job: DesignJob) -> Design:
+    """The design of ``job``, whose request was checked when the job was built: routed to the
+    coins, difficulty or items wrapper, each of which runs this again for the jobs it derives
+    (``DesignJob.but``), or to the method's policy."""
+    request, method = job.request, job.method
+    if request.coins or request.pinned_coins:
+        return coins.design_with_coins(job, run)
+    if request.difficulty is not None:  # asked in predicted difficulty (designer.search.felt)
+        return felt.design_felt(job, run)
     if method not in POLICIES:
         raise ValueError(f"method must be one of {tuple(POLICIES)}, not {method!r}")
-    if maximize and maximize_choices:
+    if job.maximize and job.maximize_choices:
         raise DesignerError(
             "--maximize and --maximize-choices are two objectives: choose one, or see both at "
             "once with designer pareto"
@@ -149,25 +141,13 @@ def design(
     if request.extras and not (method != "auto" and request.model_poses):
         # the plain level, then its items and portals (designer.search.engines.items); cpsat poses
         # pinned portals
-        return design_with_items(
-            request,
-            plain_design=again,
-            seed=seed,
-            time_limit=time_limit,
-            workers=workers,
-            maximize=maximize,
-            maximize_choices=maximize_choices,
-            exclude=exclude,
-            progress=progress,
-            method=method,
-            cancel=cancel,
-        )
+        return design_with_items(job, plain_design=run)
     kind = request_kind(request)
     if method == "cpsat-ends" and not kind.poses_ends:
         raise DesignerError(
             "a room's doors are fixed, so there is one pair of ends to pose: use --method cpsat"
         )
-    if method != "auto" and (request.asks_for_choices or maximize_choices):
+    if method != "auto" and (request.asks_for_choices or job.maximize_choices):
         raise DesignerError(
             f"--method {method} does not count choices: --min-choices, --unique and "
             "--maximize-choices need --method auto"
@@ -176,9 +156,9 @@ def design(
     reason = None if request.portals else bounds.infeasible(request)
     if reason:
         raise DesignFailed("infeasible", f"{infeasible_message(request)}: {reason}")
-    if maximize_choices:
+    if job.maximize_choices:
         goal = Goal.maximize(kind.choice_objective("options"))
-    elif maximize:
+    elif job.maximize:
         goal = Goal.maximize()
     elif request.min_choices is not None:
         goal = Goal.meet(request.min_choices, "options")
@@ -187,17 +167,17 @@ def design(
     search = Search(
         request,
         goal,
-        seed=seed,
-        budget=Budget(time_limit, ended=cancel),
-        workers=workers or os.cpu_count() or 1,
+        seed=job.seed,
+        budget=Budget(job.time_limit, ended=job.cancel),
+        workers=job.workers or os.cpu_count() or 1,
         method=method,
-        excluded=set(exclude),
-        progress=progress or Progress(),
-        executor=executor,
+        excluded=set(job.exclude),
+        progress=job.progress or Progress(),
+        executor=job.executor,
     )
-    if hint is not None:
-        search.absorb(StageResult(pool=((classify(hint).min_stops or 0, hint),)))
-    found = with_images(POLICIES[method], search, exclude)
+    if job.hint is not None:
+        search.absorb(StageResult(pool=((classify(job.hint).min_stops or 0, job.hint),)))
+    found = with_images(POLICIES[method], search, job.exclude)
     if decisions.wanted(request, method=method, maximizing=goal.maximizing):
         return decisions.improve(search, found)
     return found

@@ -36,6 +36,7 @@ from designer.search.tuning import EXPERT_LENGTH_SHARE
 
 if TYPE_CHECKING:  # the command line reads PRESETS at start-up: nothing heavy is imported for it
     from designer.core.curves import Curve
+    from designer.search.job import DesignJob
     from designer.search.result import Design
 
 
@@ -82,24 +83,29 @@ def curve_requests(request: LayoutRequest, curve: Curve, count: int) -> list[Lay
     return [replace(request, min_stops=k, max_stops=k + 1) for k in curve.targets(count)]
 
 
-def design_expert(request: LayoutRequest, run, *, time_limit: float, **kwargs) -> Design:
-    """The expert preset: the longest level ``run`` can find in a share of the time limit, then,
-    at that length, the level with the most options along its solution. ``run(request, **kw)`` is
-    a method's ``run`` (so packs, exclusions and progress work as for any request). The record
+def design_expert(job: DesignJob, run) -> Design:
+    """The expert preset: the longest level ``run`` can find in a share of ``job``'s time limit,
+    then, at that length, the level with the most options along its solution. ``run(job)`` is a
+    method's ``run`` (so packs, exclusions and progress work as for any request). The record
     keeps the request as given and ``difficulty="expert"``, which ``make --from`` runs again."""
     from designer.search.result import DesignFailed
 
+    request, time_limit = job.request, job.time_limit
     budget = Budget(time_limit)
-    longest = run(request, time_limit=budget.left() * EXPERT_LENGTH_SHARE, maximize=True, **kwargs)
+    longest = run(
+        job.but(time_limit=budget.left() * EXPERT_LENGTH_SHARE, maximize=True, difficulty=None)
+    )
     best = longest
     length = longest.min_stops
     try:
         best = run(
-            replace(request, min_stops=length),
-            time_limit=budget.left(),
-            maximize_choices=True,
-            hint=longest.level,
-            **kwargs,
+            job.but(
+                request=replace(request, min_stops=length),
+                time_limit=budget.left(),
+                maximize_choices=True,
+                hint=longest.level,
+                difficulty=None,
+            )
         )
     except DesignFailed:  # no time left for the choices: the longest level stands
         pass

@@ -29,6 +29,7 @@ from designer.core.budget import Budget
 from designer.core.errors import DesignerError
 from designer.core.request import LayoutRequest
 from designer.core.request_kinds import request_kind
+from designer.search.job import DesignJob
 from designer.search.result import Design, DesignFailed
 
 #: How close the predicted difficulty must come to the target (a share of the target).
@@ -53,16 +54,15 @@ def next_stops(stops: int, target: float, found: float, *, floor: int, ceiling: 
     return min(ceiling, max(floor, scaled))
 
 
-def design_felt(
-    request: LayoutRequest, run, *, seed: int, time_limit: float, cancel=None, **kwargs
-) -> Design:
-    """A level of ``request`` whose predicted difficulty is within the tolerance of
-    ``request.difficulty``; ``run(request, seed=, time_limit=, cancel=, **kwargs)`` designs a
-    level (``designer.search.design.design``)."""
+def design_felt(job: DesignJob, run) -> Design:
+    """A level of ``job``'s request whose predicted difficulty is within the tolerance of
+    ``request.difficulty``; ``run(job)`` designs a level (``designer.search.design.run``), for the
+    jobs derived here: a band of min stops, no objective of its own, no layout to start from."""
     from designer.analysis import bounds
     from designer.analysis.player import DEFAULT, Player, play
 
-    if kwargs.pop("maximize", False):
+    request, seed, time_limit, cancel = job.request, job.seed, job.time_limit, job.cancel
+    if job.maximize or job.maximize_choices:
         raise DesignerError(
             "a predicted difficulty is a target of its own: leave out --maximize and --maximize-choices"
         )
@@ -90,11 +90,14 @@ def design_felt(
         one = replace(request, difficulty=None, min_stops=stops, max_stops=min(ceiling, stops + 1))
         try:
             found = run(
-                one,
-                seed=seed + SEED_STEP * tried,
-                time_limit=budget.left() / 3,
-                cancel=cancel,
-                **kwargs,
+                job.but(
+                    request=one,
+                    seed=seed + SEED_STEP * tried,
+                    time_limit=budget.left() / 3,
+                    maximize=False,
+                    maximize_choices=False,
+                    hint=None,
+                )
             )
         # proven infeasible, or out of its share of the time: too long a level here
         except DesignFailed:

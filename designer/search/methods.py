@@ -14,10 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from designer.core.control import CancelToken
 from designer.core.errors import DesignerError
-from designer.core.level import Level
-from designer.core.request import LayoutRequest
+from designer.search.job import DesignJob
 
 if TYPE_CHECKING:
     from designer.search.result import Design
@@ -36,25 +34,11 @@ class Method:
         """Only the designer's policies can raise min stops and prove a best."""
         return self.designer
 
-    def run(
-        self,
-        request: LayoutRequest,
-        *,
-        seed: int = 0,
-        time_limit: float = 60.0,
-        workers: int | None = None,
-        maximize: bool = False,
-        exclude: tuple[Level, ...] = (),
-        progress=None,
-        executor=None,
-        maximize_choices: bool = False,
-        hint: Level | None = None,
-        difficulty: str | None = None,
-        cancel: CancelToken | None = None,
-    ) -> Design:
-        """Design a level for ``request`` (DesignFailed when it cannot be met). ``difficulty``
-        ``"expert"`` runs that preset's two searches (``designer.search.difficulty``); the banded
-        presets are requests of their own. ``cancel``: a token that ends the work when set."""
+    def run(self, job: DesignJob) -> Design:
+        """Design a level for ``job`` (``designer.search.job.DesignJob``; DesignFailed when it
+        cannot be met) by this method. ``job.difficulty`` ``"expert"`` runs that preset's two
+        searches (``designer.search.difficulty``); the banded presets are requests of their own."""
+        request, difficulty = job.request, job.difficulty
         if difficulty is not None:
             from designer.search.difficulty import EXPERT, design_expert
 
@@ -67,39 +51,16 @@ class Method:
                     "--difficulty expert needs --method auto (it raises the choices, which only "
                     "the portfolio counts)"
                 )
-            if maximize or maximize_choices:
+            if job.maximize or job.maximize_choices:
                 raise DesignerError(
                     "--difficulty expert sets its own objectives: leave out --maximize and "
                     "--maximize-choices"
                 )
-            return design_expert(
-                request,
-                self.run,
-                time_limit=time_limit,
-                seed=seed,
-                workers=workers,
-                exclude=exclude,
-                progress=progress,
-                executor=executor,
-                cancel=cancel,
-            )
+            return design_expert(job, self.run)
         if self.designer:
             from designer.search import design as policies
 
-            return policies.design(
-                request,
-                seed=seed,
-                time_limit=time_limit,
-                workers=workers,
-                maximize=maximize,
-                exclude=exclude,
-                progress=progress,
-                method=self.name,
-                executor=executor,
-                maximize_choices=maximize_choices,
-                hint=hint,
-                cancel=cancel,
-            )
+            return policies.run(job.but(method=self.name))
         from designer.core.request_kinds import request_kind
 
         if not request_kind(request).lays_ends:  # they lay a level's start and goal, never doors
@@ -119,7 +80,12 @@ class Method:
         from designer.search.engines import baselines
 
         return baselines.generate(
-            self.name, request, seed=seed, time_limit=time_limit, exclude=exclude, cancel=cancel
+            self.name,
+            request,
+            seed=job.seed,
+            time_limit=job.time_limit,
+            exclude=job.exclude,
+            cancel=job.cancel,
         )
 
 

@@ -9,91 +9,56 @@ earlier ones excluded, as the in-process pack would.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import replace
 
-from designer.core.control import CancelToken
 from designer.core.request import LayoutRequest
 from designer.search import methods
+from designer.search.job import DesignJob
 from designer.search.result import Design, DesignFailed
 
 
-@dataclass(frozen=True)
-class PackJob:
-    """One level of a pack, as a picklable job for an executor."""
-
-    request: LayoutRequest
-    seed: int
-    time_limit: float
-    workers: int | None
-    maximize: bool
-    method: str
-    maximize_choices: bool = False
-    difficulty: str | None = None
-    cancel: CancelToken | None = None  # ends it (in this process; in another, a token of its own)
-
-
-def run_pack_job(job: PackJob) -> Design | DesignFailed:
+def run_pack_job(job: DesignJob) -> Design | DesignFailed:
     """Design one level of a pack; a request that cannot be met comes back as its DesignFailed
     (so that it crosses a cluster as a value)."""
     try:
-        return methods.get(job.method).run(
-            job.request,
-            seed=job.seed,
-            time_limit=job.time_limit,
-            workers=job.workers,
-            maximize=job.maximize,
-            maximize_choices=job.maximize_choices,
-            difficulty=job.difficulty,
-            cancel=job.cancel,
-        )
+        return methods.get(job.method).run(job)
     except DesignFailed as failed:
         return failed
 
 
 def design_pack(
-    request: LayoutRequest | list[LayoutRequest],
+    job: DesignJob,
     count: int,
     *,
-    seed: int = 0,
-    time_limit: float = 60.0,
-    workers: int | None = None,
-    maximize: bool = False,
-    method: str = "auto",
-    executor=None,
-    maximize_choices: bool = False,
-    difficulty: str | None = None,
+    requests: list[LayoutRequest] | None = None,
     progress_for: Callable[[int], object] = lambda k: None,
     on_cluster_level: Callable[[], None] = lambda: None,
-    cancel: CancelToken | None = None,
 ) -> Iterator[Design]:
-    """Yield ``count`` distinct verified levels, level k from seed ``seed + k``; raise DesignFailed
-    (its message saying which level) when one cannot be made. ``request`` is one request for
-    every level, or one per level (a curve: ``designer.search.difficulty.curve_requests``);
-    ``difficulty`` ``"expert"`` runs that preset for each. ``progress_for(k)`` gives level k's
+    """Yield ``count`` distinct verified levels of ``job`` (``designer.search.job.DesignJob``),
+    level k from seed ``job.seed + k``; raise DesignFailed (its message saying which level) when
+    one cannot be made. ``requests``: one request per level (a curve:
+    ``designer.search.difficulty.curve_requests``), else ``job``'s for every level;
+    ``job.difficulty`` ``"expert"`` runs that preset for each. ``progress_for(k)`` gives level k's
     ``Progress``; ``on_cluster_level()`` is called as each level designed on the cluster arrives;
-    ``cancel`` ends the work in this process (a cluster's jobs end with the executor)."""
-    chosen = methods.get(method)
-    requests = list(request) if isinstance(request, list) else [request] * count
-    if len(requests) != count:
-        raise ValueError(f"{len(requests)} requests for a pack of {count}")
+    ``job.cancel`` ends the work in this process (a cluster's jobs end with the executor)."""
+    chosen = methods.get(job.method)
+    asked = [job.request] * count if requests is None else list(requests)
+    if len(asked) != count:
+        raise ValueError(f"{len(asked)} requests for a pack of {count}")
+    # each level's job, its request checked as it is built (a curve's differ from the first)
+    levels = [
+        job if asked[k] is job.request else replace(job, request=asked[k]) for k in range(count)
+    ]
     on_cluster: dict[int, Design | DesignFailed] = {}
-    if designed_on_cluster(executor, count, method):
+    executor = job.executor
+    if designed_on_cluster(executor, count, job.method):
         jobs = [
-            PackJob(
-                requests[k],
-                seed + k,
-                time_limit,
-                workers,
-                maximize,
-                method,
-                maximize_choices,
-                difficulty,
-            )
+            levels[k].but(seed=job.seed + k, progress=None, executor=None, cancel=None)
             for k in range(count)
         ]
 
-        def designed(job, result) -> None:
-            on_cluster[job.seed - seed] = result
+        def designed(one, result) -> None:
+            on_cluster[one.seed - job.seed] = result
             on_cluster_level()
 
         executor.run(run_pack_job, jobs, designed)
@@ -107,17 +72,11 @@ def design_pack(
                 found = earlier
             else:
                 found = chosen.run(
-                    requests[k],
-                    seed=seed + k,
-                    time_limit=time_limit,
-                    workers=workers,
-                    maximize=maximize,
-                    exclude=tuple(d.level for d in made),
-                    progress=progress_for(k),
-                    executor=executor,
-                    maximize_choices=maximize_choices,
-                    difficulty=difficulty,
-                    cancel=cancel,
+                    levels[k].but(
+                        seed=job.seed + k,
+                        exclude=tuple(d.level for d in made),
+                        progress=progress_for(k),
+                    )
                 )
         except DesignFailed as failure:
             if count == 1:

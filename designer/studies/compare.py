@@ -15,6 +15,7 @@ from dataclasses import replace
 from designer.core.control import CancelToken, check
 from designer.core.request import LayoutRequest
 from designer.search import methods as registry
+from designer.search.job import DesignJob
 from designer.search.result import Design, DesignFailed
 
 #: Every method of the registry (``designer.search.methods``).
@@ -30,9 +31,8 @@ def run_method(
     cancel: CancelToken | None = None,
 ) -> Design:
     """One attempt of a registered method, ``budget`` seconds."""
-    return registry.get(method).run(
-        request, seed=seed, time_limit=budget, workers=workers, cancel=cancel
-    )
+    job = DesignJob(request, seed=seed, time_limit=budget, workers=workers, cancel=cancel)
+    return registry.get(method).run(job)
 
 
 def _figures(found: Design) -> dict:

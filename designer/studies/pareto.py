@@ -34,8 +34,10 @@ from designer.core.control import CancelToken, check
 from designer.core.level import Level
 from designer.core.request import LayoutRequest
 from designer.search.design import design
+from designer.search.design import run as run_design
 from designer.search.engines import anneal
 from designer.search.executor import InProcess
+from designer.search.job import DesignJob
 from designer.search.result import Design, DesignFailed
 from designer.search.validation import validate
 
@@ -170,7 +172,7 @@ def pareto(
     top = runs[0] if runs else None
     if top is None:  # no level at all: the first band the request allows, from nothing
         found = run_floor(
-            FloorJob(
+            floor_job(
                 replace(request, min_stops=LOWEST_FLOOR),
                 seed + 1,
                 budget.left(),
@@ -193,7 +195,7 @@ def pareto(
             2 if request.frame else 1,
         )
         jobs = [
-            FloorJob(
+            floor_job(
                 replace(request, min_stops=k),
                 seed + 1 + n,
                 budget.left() / len(ks),
@@ -219,7 +221,7 @@ def pareto(
                     key=lambda run: run.analysis.options,
                 )
                 found = run_floor(
-                    replace(job, time_limit=budget.left() / (len(jobs) - n), hint=start.level)
+                    job.but(time_limit=budget.left() / (len(jobs) - n), hint=start.level)
                 )
                 check(cancel)
                 runs += [found] if found is not None else []
@@ -236,34 +238,33 @@ def pareto(
     return Front(front_of(tried, axis), tried)
 
 
-@dataclass(frozen=True)
-class FloorJob:
-    """One run of the front (a floor on min stops), as a picklable job for an executor."""
-
-    request: LayoutRequest
-    seed: int
-    time_limit: float
-    workers: int
-    hint: Level | None = None  # a level above the floor to start from
-    cancel: CancelToken | None = (
-        None  # on a cluster, a token of its own (the executor ends the job)
+def floor_job(
+    request: LayoutRequest,
+    seed: int,
+    time_limit: float,
+    workers: int,
+    hint: Level | None = None,
+    cancel: CancelToken | None = None,
+) -> DesignJob:
+    """One run of the front (a floor on min stops, ``request``'s), as a picklable job for an
+    executor: the most options the request allows, from ``hint`` (a level above the floor), or
+    the first level it allows where choices cannot be counted. On a cluster ``cancel`` is a token
+    of the job's own (the executor ends the job)."""
+    return DesignJob.derived(
+        request,
+        seed=seed,
+        time_limit=time_limit,
+        workers=workers,
+        maximize_choices=anneal.applies(request),
+        hint=hint,
+        cancel=cancel,
     )
 
 
-def run_floor(job: FloorJob) -> Design | None:
-    """The level with the most options the job's request allows within its time (the first level
-    it allows where choices cannot be counted); None when it allows none."""
-    choices = anneal.applies(job.request)
+def run_floor(job: DesignJob) -> Design | None:
+    """The level of a floor's job (``floor_job``); None when its request allows none."""
     try:
-        return design(
-            job.request,
-            seed=job.seed,
-            time_limit=job.time_limit,
-            workers=job.workers,
-            maximize_choices=choices,
-            hint=job.hint,
-            cancel=job.cancel,
-        )
+        return run_design(job)
     except DesignFailed:
         return None
 
@@ -294,7 +295,7 @@ def clouds(request: LayoutRequest, time_limit: float, *, seed: int = 0) -> dict[
         run += 1
         try:
             found = methods.get("repair").run(
-                request, seed=seed + run, time_limit=min(2.0, budget.left())
+                DesignJob.derived(request, seed=seed + run, time_limit=min(2.0, budget.left()))
             )
         except DesignFailed:
             continue

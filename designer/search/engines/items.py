@@ -37,6 +37,7 @@ from designer.core.terrain import ICE, ITEM_CHAR
 from designer.search.engines.item_chain import ItemChain
 from designer.search.engines.item_lanes import chains
 from designer.search.goal import Goal
+from designer.search.job import DesignJob
 from designer.search.result import Design, DesignFailed
 from designer.search.state import Progress, Search, StageResult
 from designer.search.tuning import (
@@ -66,20 +67,7 @@ def opened_template(request: LayoutRequest, rng: np.random.Generator) -> Level:
     )
 
 
-def design_with_items(
-    request: LayoutRequest,
-    *,
-    plain_design: Callable,
-    seed: int,
-    time_limit: float,
-    workers: int | None,
-    maximize: bool,
-    maximize_choices: bool,
-    exclude: tuple[Level, ...],
-    progress,
-    method: str,
-    cancel,
-) -> Design:
+def design_with_items(job: DesignJob, *, plain_design: Callable) -> Design:
     """A level (or a room) with items: the plain one first, by ``plain_design`` (the portfolio's
     ``design``, ``ITEMS_PLAIN_SHARE`` of the time; meeting K, a plain level of ``K -
     ITEMS_PLAIN_STOPS`` stops per item, which the items then lengthen), then the items placed and
@@ -87,7 +75,14 @@ def design_with_items(
     maximizing (stops, or with ``maximize_choices`` the options a stop along the solution, K
     kept), the best one (never proven optimal). ``--min-choices`` and ``--unique`` are conditions
     every layout the chain keeps meets."""
-
+    request, seed, workers, method, cancel = (
+        job.request,
+        job.seed,
+        job.workers,
+        job.method,
+        job.cancel,
+    )
+    maximize, maximize_choices, exclude = job.maximize, job.maximize_choices, job.exclude
     if method != "auto":
         model = "the SAT loop" if method == "sat" else "the CP-SAT model"
         raise DesignerError(
@@ -102,8 +97,8 @@ def design_with_items(
             "the choices along a room's routes are not counted with items: --min-choices, --unique "
             "and --maximize-choices need a room without items"
         )
-    progress = progress or Progress()
-    budget = Budget(time_limit, ended=cancel)
+    progress = job.progress or Progress()
+    budget = Budget(job.time_limit, ended=cancel)
 
     def lowered(stops: int) -> int:
         return (
@@ -148,31 +143,35 @@ def design_with_items(
         progress.update(phase="items: the plain level first")
         try:
             start = plain_design(
-                plain,
-                seed=seed,
-                time_limit=budget.left() * ITEMS_PLAIN_SHARE,
-                workers=workers,
-                maximize=maximize,
-                progress=progress,
-                cancel=cancel,
+                DesignJob.derived(
+                    plain,
+                    seed=seed,
+                    time_limit=budget.left() * ITEMS_PLAIN_SHARE,
+                    workers=workers,
+                    maximize=maximize,
+                    progress=progress,
+                    cancel=cancel,
+                )
             ).level
         # no plain level that long (a proof for the plain level only: items revisit cells)
         except DesignFailed:
             check(cancel)
             start = plain_design(
-                replace(
-                    plain,
-                    min_stops=1,
-                    routes=None
-                    if plain.routes is None
-                    else tuple(RouteBand(band.a, band.b) for band in plain.routes),
-                ),
-                seed=seed,
-                time_limit=budget.left() * ITEMS_PLAIN_SHARE,
-                workers=workers,
-                maximize=False,
-                progress=progress,
-                cancel=cancel,
+                DesignJob.derived(
+                    replace(
+                        plain,
+                        min_stops=1,
+                        routes=None
+                        if plain.routes is None
+                        else tuple(RouteBand(band.a, band.b) for band in plain.routes),
+                    ),
+                    seed=seed,
+                    time_limit=budget.left() * ITEMS_PLAIN_SHARE,
+                    workers=workers,
+                    maximize=False,
+                    progress=progress,
+                    cancel=cancel,
+                )
             ).level
     goal = (
         Goal.maximize("per_stop")

@@ -15,7 +15,7 @@ from designer.core.errors import DesignerError
 from designer.core.request import LayoutRequest
 from designer.export import picture, tiled, tiles
 from designer.formats import output
-from designer.ops.kinds import page
+from designer.ops.kinds.registry import page
 from designer.search.design import design
 from designer.search.engines.compressed import compress
 

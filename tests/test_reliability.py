@@ -13,7 +13,7 @@ import pytest
 from conftest import one_error_line
 
 from designer.cli import main
-from designer.ops.kinds import page
+from designer.ops.kinds.registry import page
 from designer.formats.level_files import read_levels
 
 pytestmark = pytest.mark.slow  # signals, clusters and checkpoints: processes started and stopped

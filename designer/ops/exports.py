@@ -8,7 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from designer.core.errors import DesignerError
-from designer.ops.kinds import Written, file_kind
+from designer.ops.kinds.files import file_kind
+from designer.ops.kinds.written import Written
 
 PICTURE_SUFFIXES = (".svg", ".png")
 

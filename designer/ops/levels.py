@@ -6,7 +6,7 @@ solved or analysed as the classic level it is (``designer.ops.kinds.room``), a c
 
 from __future__ import annotations
 
-from designer.ops import kinds
+from designer.ops.kinds.registry import kind_of, read
 
 
 def solve(
@@ -26,8 +26,8 @@ def solve(
 
     # from the start: reading and the exit's solution count too
     budget = budget or Budget(time_limit)
-    found = kinds.read(source, routes)
-    return kinds.kind_of(found).solve(found, by=by, routes=routes, budget=budget)
+    found = read(source, routes)
+    return kind_of(found).solve(found, by=by, routes=routes, budget=budget)
 
 
 def analyze(
@@ -40,5 +40,5 @@ def analyze(
     from designer.core.budget import Budget
 
     budget = budget or Budget(time_limit)  # from the start: reading and the analysis count too
-    found = kinds.read(source, routes)
-    return kinds.kind_of(found).analyze(found, routes=routes, player=player, budget=budget)
+    found = read(source, routes)
+    return kind_of(found).analyze(found, routes=routes, player=player, budget=budget)

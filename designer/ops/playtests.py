@@ -33,7 +33,7 @@ def pack_levels(source: str) -> list:
     glissade ``levels.json``) holds, in its order: a room's routes each way, as the page has them.
     A cave is refused in one line (its page plays its rooms as one sheet of keys and locks, which
     the replay does not read)."""
-    from designer.ops.kinds import file_kind
+    from designer.ops.kinds.files import file_kind
 
     return file_kind(source).played_levels_of(source)
 
@@ -42,7 +42,7 @@ def page_levels(levels: list) -> list:
     """The (name, level) pairs of a play page of ``levels`` ((name, level or room) pairs), in the
     page's order, each as its kind plays it: a room's routes each way, named as the page names
     them."""
-    from designer.ops.kinds import kind_of
+    from designer.ops.kinds.registry import kind_of
 
     return [pair for name, level in levels for pair in kind_of(level).played_levels(name, level)]
 
@@ -217,7 +217,7 @@ class Live:
     """
 
     def __init__(self, levels: list, *, sink: str, title: str = "ice-designer playtest") -> None:
-        from designer.ops.kinds import page
+        from designer.ops.kinds.registry import page
         from designer.studies.playtests import Replay
 
         self.pack = page_levels(levels)

@@ -18,7 +18,7 @@ from designer.core.limits import sized
 from designer.formats.level_files import load_json, parse_level_or_room
 from designer.formats.template import parse_template
 from designer.formats.tiled_map import MAP_SUFFIXES, map_from_document, map_from_text
-from designer.ops.kinds import kind_of
+from designer.ops.kinds.registry import kind_of
 
 
 def open_sketch(name: str, text: str) -> dict:
@@ -107,7 +107,7 @@ def picture(
 
 def play_page(levels: list[tuple[str, list[str]]], title: str = "ice-designer studio") -> str:
     """The play page (``designer play``) of named filled sketches, in their order."""
-    from designer.ops.kinds import page
+    from designer.ops.kinds.registry import page
 
     return page(filled_levels(levels), title=title)
 

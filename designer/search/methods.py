@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from designer.core.errors import DesignerError
-from designer.search.job import DesignJob
 
 if TYPE_CHECKING:
+    from designer.search.job import DesignJob
     from designer.search.result import Design
 
 

@@ -9,9 +9,8 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from designer.core.errors import DesignerError, RequestNotMet
-from designer.ops.kinds.cave import CAVE
 from designer.ops.kinds.protocol import SourceKind
-from designer.ops.kinds.registry import is_cave_source, kind_of
+from designer.ops.kinds.registry import cave_table, is_cave_source, kind_of
 from designer.ops.kinds.written import Written
 
 
@@ -237,4 +236,4 @@ FILES = LevelFiles()
 def file_kind(source: str) -> SourceKind:
     """What ``source`` is exported as: a cave's file (``designer.ops.kinds.cave.CAVE``) or a
     file of levels and rooms (``FILES``)."""
-    return CAVE if is_cave_source(source) else FILES
+    return cave_table() if is_cave_source(source) else FILES

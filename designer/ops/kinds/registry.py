@@ -1,22 +1,47 @@
-"""The registry of the kinds of puzzle (``KINDS``): a file read and told apart (``read``), the
+"""The registry of the kinds of puzzle (``kinds``): a file read and told apart (``read``), the
 kind of a value (``kind_of``), and the play page of levels of every kind (``page``)."""
 
 from __future__ import annotations
 
-from designer.ops.kinds.cave import CAVE
+from typing import TYPE_CHECKING
+
 from designer.ops.kinds.level import LEVEL
 from designer.ops.kinds.protocol import PuzzleKind
-from designer.ops.kinds.room import ROOM
 
-#: Every kind, in the order a file is told apart: a cave's file says so in its first bytes, a room
-#: has numbered doors, and anything else is a level.
-KINDS: tuple[PuzzleKind, ...] = (CAVE, ROOM, LEVEL)
+if TYPE_CHECKING:
+    from designer.ops.kinds.cave import CaveKind
+
+
+def kinds() -> tuple[PuzzleKind, ...]:
+    """Every kind, in the order a file is told apart: a cave's file says so in its first bytes, a
+    room has numbered doors, and anything else is a level. (A room's and a cave's tables are
+    loaded when they are asked for: a level's work never loads them.)
+
+    >>> [kind.name for kind in kinds()]
+    ['cave', 'room', 'level']
+    """
+    from designer.ops.kinds.room import ROOM
+
+    return cave_table(), ROOM, LEVEL
+
+
+def cave_table() -> CaveKind:
+    """A cave's table (``designer.ops.kinds.cave.CAVE``), loaded when it is first asked for."""
+    from designer.ops.kinds.cave import CAVE
+
+    return CAVE
 
 
 def kind_of(found) -> PuzzleKind:
-    """The kind of puzzle ``found`` (a level, a room or a cave) is: a level's and a room's tables
-    asked first, so that a level's work never loads the caves."""
-    for kind in (LEVEL, ROOM, CAVE):
+    """The kind of puzzle ``found`` (a level, a room or a cave) is.
+
+    >>> from designer.core.level import Level
+    >>> kind_of(Level.from_rows(["#G#", "#.#", "#S#"])).name
+    'level'
+    """
+    if LEVEL.holds(found):  # the most asked: a level's work loads no other table
+        return LEVEL
+    for kind in kinds():
         if kind.holds(found):
             return kind
     raise TypeError(f"{type(found).__name__} is no kind of puzzle")
@@ -34,12 +59,12 @@ def read(source: str, routes: list | None = None):
 
     found: object
     if is_world_path(source):  # a Tiled world of room maps
-        found = CAVE.read_world(source)
+        found = cave_table().read_world(source)
     else:  # the bytes read once (standard input, a FIFO): a cave, or a level or room
         data = read_bytes(source)
         try:
             found = (
-                CAVE.parse(data)
+                cave_table().parse(data)
                 if is_cave(data)
                 else parse_level_or_room(data, None if source == "-" else Path(source).parent)
             )
@@ -54,7 +79,7 @@ def read(source: str, routes: list | None = None):
 def is_cave_source(source: str) -> bool:
     """Whether ``source`` is a cave's file (or a Tiled world of room maps): a path, not a folder or
     a stream (a stream, a FIFO or a device is read once, by whoever reads it)."""
-    return str(source) != "-" and CAVE.names_file(source)
+    return str(source) != "-" and cave_table().names_file(source)
 
 
 def page(levels: list, *, title: str = "ice-designer", cell: int | None = None, sink=None) -> str:

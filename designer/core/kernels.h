@@ -120,6 +120,13 @@ typedef struct {
 } Explainer;
 
 
+/* The entry points are the kernels' own: hidden from the dynamic linker (only PyInit__kernels is
+ * exported), so that a call between them is a direct call the compiler may inline, never one
+ * through the procedure linkage table that another library could interpose. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(hidden)
+#endif
+
 /* ---- entry points (each documented where it is defined) ----------------------------------- */
 /* kernels_tables.c: slide and passage tables, reach, the classifier */
 void slide_table(const uint8_t *terrain, int h, int w, int64_t capture, int32_t *dest, int32_t *length);
@@ -150,5 +157,9 @@ int64_t anneal_open(uint8_t *t, int32_t *dims, int H, int W, int32_t *goal, int3
 /* kernels_explain.c: the refutations */
 int refute_explain(Explainer *x, const int32_t *routes, int nroutes, int32_t *out, int cap);
 Explainer *explainer(void);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #endif

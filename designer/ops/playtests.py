@@ -42,9 +42,9 @@ def page_levels(levels: list) -> list:
     """The (name, level) pairs of a play page of ``levels`` ((name, level or room) pairs), in the
     page's order, each as its kind plays it: a room's routes each way, named as the page names
     them."""
-    from designer.ops.kinds.registry import kind_of
+    from designer.ops.kinds.registry import entry_kind
 
-    return [pair for name, level in levels for pair in kind_of(level).played_levels(name, level)]
+    return [pair for name, level in levels for pair in entry_kind(level).played_levels(name, level)]
 
 
 def playtest(logs: list[str], pack: str, *, player=None, fit: bool = False) -> Playtested:

@@ -18,7 +18,7 @@ from designer.core.limits import sized
 from designer.formats.level_files import load_json, parse_level_or_room
 from designer.formats.template import parse_template
 from designer.formats.tiled_map import MAP_SUFFIXES, map_from_document, map_from_text
-from designer.ops.kinds.registry import kind_of
+from designer.ops.kinds.registry import entry_kind
 
 
 def open_sketch(name: str, text: str) -> dict:
@@ -45,7 +45,7 @@ def open_sketch(name: str, text: str) -> dict:
         if "?" in text and not stripped.startswith("{"):
             return {"kind": "template", "rows": sized(list(parse_template(text)))}
         found = parse_level_or_room(text)
-        return {"kind": kind_of(found).name, "rows": sized(found.rows())}
+        return {"kind": entry_kind(found).name, "rows": sized(found.rows())}
     except DesignerError as exc:
         raise LevelError(f"{name}: {exc}") from None
 
@@ -63,7 +63,7 @@ def _filled(rows: list[str]):
 def level_text(rows: list[str]) -> str:
     """A filled sketch as its JSON level (or room), with its analysis."""
     found = _filled(rows)
-    return kind_of(found).sketch_json(found)
+    return entry_kind(found).sketch_json(found)
 
 
 def into_map_text(document: object, rows: list[str]) -> str:
@@ -92,7 +92,7 @@ def picture(
     found = _filled(rows)
     if fmt not in ("svg", "png"):
         raise DesignerError(f"a picture is svg or png, not {fmt!r}")
-    kind = kind_of(found)
+    kind = entry_kind(found)
     if graph and not kind.draws_figures:
         raise DesignerError(
             "the move graph is drawn for a level with one start and one goal, not a room"
@@ -127,8 +127,8 @@ def tiled_files(rows: list[str], cell: int = 32) -> dict:
     from designer.formats.level_files import LevelFile
 
     found = _filled(rows)
-    name, kinds = kind_of(found).tileset(found)
-    document = kind_of(found).tiled_map(LevelFile("sketch", found, {}), cell=cell)
+    name, kinds = entry_kind(found).tileset(found)
+    document = entry_kind(found).tiled_map(LevelFile("sketch", found, {}), cell=cell)
     return {
         "map": json.dumps(document, indent=1) + "\n",
         "image": pictures.png_bytes(tiles.tileset(cell, kinds)),

@@ -3,8 +3,8 @@ its file's first bytes (or a Tiled world of room maps), solved and analysed as o
 states; and the plain results of solving and analysing one (``CaveSolved``, ``CaveAnalysed``).
 
 A cave is drawn as its floor plan, exported as a Tiled world and played as one sheet of keys and
-locks from its own file (``designer.ops.caves``, ``designer.ops.cave_views``): the hooks of a
-level file's entries refuse it in one line."""
+locks from its own file (``designer.ops.caves``, ``designer.ops.cave_views``): its table answers
+``SourceKind`` for those, not the hooks of a level file's entries (``EntryKind``)."""
 
 from __future__ import annotations
 
@@ -55,7 +55,6 @@ class CaveKind:
     """The table of a cave: its hooks answer ``designer.ops.kinds.protocol.PuzzleKind``."""
 
     name = "cave"
-    draws_figures = False
     routes_refused: str | None = "this file holds a cave"
 
     def holds(self, found: object) -> bool:
@@ -181,37 +180,6 @@ class CaveKind:
         raise DesignerError(
             f"--pack {source}: a cave's playtests are not read (a pack of levels or rooms is)"
         )
-
-    # a level file's entries: a cave is drawn, exported and played from its own file
-    def unsolvable(self, name: str, found: Cave) -> str | None:
-        raise _own_file(name)
-
-    def picture(self, found: Cave, *, cell: int, solution: bool, **figures):
-        raise _own_file("the cave")
-
-    def sheet_cell(self, name: str, found: Cave, *, cell: int, solution: bool, **figures) -> tuple:
-        raise _own_file(name)
-
-    def tileset(self, found: Cave) -> tuple[str, tuple[str, ...]]:
-        raise _own_file("the cave")
-
-    def tiled_map(self, entry, *, cell: int) -> dict:
-        raise _own_file(entry.name)
-
-    def page_entries(self, entry) -> list[dict]:
-        raise _own_file(entry.name)
-
-    def played_levels(self, name: str, found: Cave) -> list[tuple[str, object]]:
-        raise _own_file(name)
-
-    def sketch_json(self, found: Cave) -> str:
-        raise _own_file("the cave")
-
-
-def _own_file(name: str) -> DesignerError:
-    return DesignerError(
-        f"{name} is a cave: it is drawn, exported and played from its own file (designer.ops.caves)"
-    )
 
 
 #: The table of a cave.

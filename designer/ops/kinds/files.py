@@ -10,7 +10,7 @@ from pathlib import Path
 
 from designer.core.errors import DesignerError, RequestNotMet
 from designer.ops.kinds.protocol import SourceKind
-from designer.ops.kinds.registry import cave_table, is_cave_source, kind_of
+from designer.ops.kinds.registry import cave_table, entry_kind, is_cave_source
 from designer.ops.kinds.written import Written
 
 
@@ -58,7 +58,7 @@ class LevelFiles:
             )
         levels = read_files(source)
         one = levels[0].level if len(levels) == 1 and not Path(source).is_dir() else None
-        if one is not None and not kind_of(one).draws_figures:
+        if one is not None and not entry_kind(one).draws_figures:
             # a room: each door numbered, each route's path in a colour of its own
             if moves_left or graph or heat:
                 raise DesignerError(
@@ -66,7 +66,7 @@ class LevelFiles:
                     f"{len(one.doors)} doors"
                 )
             try:
-                drawing = kind_of(one).picture(
+                drawing = entry_kind(one).picture(
                     one, cell=cell or picture.DEFAULT_CELL, solution=solution
                 )
             except ValueError as exc:
@@ -76,12 +76,12 @@ class LevelFiles:
                 why
                 for entry in levels
                 if solution
-                for why in (kind_of(entry.level).unsolvable(entry.name, entry.level),)
+                for why in (entry_kind(entry.level).unsolvable(entry.name, entry.level),)
                 if why
             ]
             if unsolvable:
                 raise RequestNotMet(f"unsolvable: {unsolvable[0]}")
-            rooms = [entry.name for entry in levels if not kind_of(entry.level).draws_figures]
+            rooms = [entry.name for entry in levels if not entry_kind(entry.level).draws_figures]
             if rooms and (moves_left or graph):
                 raise DesignerError(
                     f"--moves-left and --graph draw levels with one start and one goal: {rooms[0]} is "
@@ -97,7 +97,7 @@ class LevelFiles:
                         rests = play(one, player or DEFAULT).rests
                     except LevelError as exc:
                         raise RequestNotMet(f"unsolvable: {exc}") from None
-                drawing = kind_of(one).picture(
+                drawing = entry_kind(one).picture(
                     one,
                     cell=cell or picture.DEFAULT_CELL,
                     solution=solution,
@@ -136,7 +136,7 @@ class LevelFiles:
         if into is not None:
             return _export_into(source, into, output_file, out, force)
         levels = read_files(source)
-        needed = {kind_of(entry.level).tileset(entry.level) for entry in levels}
+        needed = {entry_kind(entry.level).tileset(entry.level) for entry in levels}
         tilesets = [
             one for one in tiled.TILESETS if one in needed
         ]  # the images a pack needs, in a fixed order
@@ -160,7 +160,7 @@ class LevelFiles:
             paths = output.check_folder(out, names, force=force)
             maps, images = paths[: len(levels)], paths[len(levels) :]
         documents = [
-            json.dumps(kind_of(entry.level).tiled_map(entry, cell=cell), indent=1) + "\n"
+            json.dumps(entry_kind(entry.level).tiled_map(entry, cell=cell), indent=1) + "\n"
             for entry in levels
         ]
         with ExitStack() as stack:
@@ -186,13 +186,13 @@ class LevelFiles:
         return [
             pair
             for item in read_files(source)
-            for pair in kind_of(item.level).played_levels(item.name, item.level)
+            for pair in entry_kind(item.level).played_levels(item.name, item.level)
         ]
 
 
 def _sheet_cell(name: str, found, **drawn) -> tuple:
     """``found``'s place on a contact sheet, as its kind draws it."""
-    return kind_of(found).sheet_cell(name, found, **drawn)
+    return entry_kind(found).sheet_cell(name, found, **drawn)
 
 
 def _export_into(

@@ -10,18 +10,12 @@ class PuzzleKind(Protocol):
     """What the operations of ``designer.ops`` ask of a kind of puzzle (a level, a room, a cave).
 
     ``found`` is a value of the kind (``designer.core.level.Level``, ``designer.core.room.Room``,
-    ``designer.caves.cave.Cave``); ``entry`` a level file holding one
-    (``designer.formats.level_files.LevelFile``). A kind that has no answer to a hook raises
-    ``DesignerError`` with the reason in one line (a cave is drawn, exported and played from its
-    own file: ``designer.ops.caves``)."""
+    ``designer.caves.cave.Cave``)."""
 
     #: "level", "room" or "cave": what the kind is called in a sketch, a count or a refusal.
     name: str
     #: Why ``--route A:B`` does not apply to the kind (None: it does, to a room's doors).
     routes_refused: str | None
-    #: Whether the figures of one start and one goal are drawn of it (``--moves-left``, ``--graph``,
-    #: ``--heat``): a capability, as Tatham's ``can_solve`` is one.
-    draws_figures: bool
 
     def holds(self, found: object) -> bool:
         """Whether ``found`` is of this kind."""
@@ -38,6 +32,16 @@ class PuzzleKind(Protocol):
     def full_clear(self, found: Any, budget: Any, routes: list | None = None) -> Any:
         """Its full clear when it holds coins (None without), within ``budget``."""
         ...
+
+
+class EntryKind(PuzzleKind, Protocol):
+    """What a file of levels and rooms asks of each kind it holds (a level, a room): ``entry`` is a
+    level file holding ``found`` (``designer.formats.level_files.LevelFile``). A cave is drawn,
+    exported and played from its own file instead (``SourceKind``)."""
+
+    #: Whether the figures of one start and one goal are drawn of it (``--moves-left``, ``--graph``,
+    #: ``--heat``): a capability, as Tatham's ``can_solve`` is one.
+    draws_figures: bool
 
     def unsolvable(self, name: str, found: Any) -> str | None:
         """Why ``found`` (called ``name``) has no solution to draw, or None."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from designer.ops.kinds.level import LEVEL
-from designer.ops.kinds.protocol import PuzzleKind
+from designer.ops.kinds.protocol import EntryKind, PuzzleKind
 
 if TYPE_CHECKING:
     from designer.ops.kinds.cave import CaveKind
@@ -45,6 +45,17 @@ def kind_of(found) -> PuzzleKind:
         if kind.holds(found):
             return kind
     raise TypeError(f"{type(found).__name__} is no kind of puzzle")
+
+
+def entry_kind(found) -> EntryKind:
+    """The kind of a level or a room a file of levels and rooms holds, with the hooks its
+    pictures, maps and page entries take (``EntryKind``)."""
+    from designer.ops.kinds.room import ROOM
+
+    for kind in (LEVEL, ROOM):
+        if kind.holds(found):
+            return kind
+    raise TypeError(f"{type(found).__name__} is not what a level file holds")
 
 
 def read(source: str, routes: list | None = None):
@@ -96,5 +107,5 @@ def page(levels: list, *, title: str = "ice-designer", cell: int | None = None, 
     files = [
         item if isinstance(item, LevelFile) else LevelFile(item[0], item[1], {}) for item in levels
     ]
-    entries = [one for item in files for one in kind_of(item.level).page_entries(item)]
+    entries = [one for item in files for one in entry_kind(item.level).page_entries(item)]
     return entries_page(entries, title=title, cell=cell or PAGE_CELL, sink=sink)

@@ -141,38 +141,36 @@ def design_with_items(job: DesignJob, *, plain_design: Callable) -> Design:
         start = opened_template(request, np.random.default_rng(seed))
     else:
         progress.update(phase="items: the plain level first")
-        try:
-            start = plain_design(
+
+        def plain_level(asked: LayoutRequest, most: bool) -> Level:
+            """The plain level of ``asked``, in its share of the time left."""
+            return plain_design(
                 DesignJob.derived(
-                    plain,
+                    asked,
                     seed=seed,
                     time_limit=budget.left() * ITEMS_PLAIN_SHARE,
                     workers=workers,
-                    maximize=maximize,
+                    maximize=most,
                     progress=progress,
                     cancel=cancel,
                 )
             ).level
+
+        try:
+            start = plain_level(plain, maximize)
         # no plain level that long (a proof for the plain level only: items revisit cells)
         except DesignFailed:
             check(cancel)
-            start = plain_design(
-                DesignJob.derived(
-                    replace(
-                        plain,
-                        min_stops=1,
-                        routes=None
-                        if plain.routes is None
-                        else tuple(RouteBand(band.a, band.b) for band in plain.routes),
-                    ),
-                    seed=seed,
-                    time_limit=budget.left() * ITEMS_PLAIN_SHARE,
-                    workers=workers,
-                    maximize=False,
-                    progress=progress,
-                    cancel=cancel,
-                )
-            ).level
+            start = plain_level(
+                replace(
+                    plain,
+                    min_stops=1,
+                    routes=None
+                    if plain.routes is None
+                    else tuple(RouteBand(band.a, band.b) for band in plain.routes),
+                ),
+                False,
+            )
     goal = (
         Goal.maximize("per_stop")
         if maximize_choices

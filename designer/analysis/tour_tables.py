@@ -103,7 +103,7 @@ def _plain_moves(level: Level, things: tuple[Cell, ...]) -> Moves:
     """``slide_moves`` of a plain level (straight slides): the kernels' slide table, nothing
     capturing, gives each slide's end and length; a slide takes thing k, and passes the goal, when
     it starts behind it on its line and is long enough to reach it. Vector passes, a line a thing."""
-    from designer.core.rules import DELTAS, terrain_slide_table
+    from designer.core.rules import behind, taken_along, terrain_slide_table
 
     height, width = level.height, level.width
     cells, goal = height * width, level.index(level.goal)
@@ -121,24 +121,11 @@ def _plain_moves(level: Level, things: tuple[Cell, ...]) -> Moves:
     for k, cell in enumerate(things):
         bits[level.index(cell)] |= np.int64(1) << np.int64(k)
 
-    def behind(at: int, d: int) -> tuple[np.ndarray, np.ndarray]:
-        """The cells 1, 2, ... steps behind ``at`` against direction ``d``, up to the first rock or
-        edge, and whether each one's slide in ``d`` reaches ``at``."""
-        r, c = divmod(at, width)
-        dr, dc = DELTAS[d]
-        steps = np.arange(1, (height if dr else width))
-        rows, cols = r - dr * steps, c - dc * steps
-        inside = (rows >= 0) & (rows < height) & (cols >= 0) & (cols < width)
-        flat = (rows * width + cols)[inside]
-        blocked = rock[flat]
-        flat = flat[: int(np.argmax(blocked)) if blocked.any() else len(flat)]
-        return flat, length[d, flat] >= np.arange(1, len(flat) + 1)
-
+    spots = [(k, level.index(cell)) for k, cell in enumerate(things)]
     for d in range(4):
-        for k, cell in enumerate(things):
-            flat, reach = behind(level.index(cell), d)
-            takes[flat[reach], d] |= np.int64(1) << np.int64(k)
-        flat, reach = behind(goal, d)
+        takes[:, d] = taken_along(rock, width, d, length[d], spots)
+        flat = behind(rock, width, goal, d)
+        reach = length[d, flat] >= np.arange(1, len(flat) + 1)
         taken = np.bitwise_or.accumulate(np.concatenate([bits[[goal]], bits[flat]]))[
             : len(flat)
         ]  # up to the goal

@@ -25,7 +25,8 @@ from designer.analysis.tour_tables import Moves, bounds
 from designer.caves.cave import Cave
 from designer.caves.graph import Sheet, sheet, states
 from designer.core.budget import Budget
-from designer.core.rules import DELTAS
+from designer.core.rules import taken_along
+from designer.core.terrain import ROCK
 
 
 def coin_cells(laid: Sheet) -> tuple[int, ...]:
@@ -36,32 +37,21 @@ def coin_cells(laid: Sheet) -> tuple[int, ...]:
 def cave_moves(laid: Sheet) -> Moves:
     """The cave's moves over its states (``states``), with the coins each slide takes: a slide
     runs straight from its cell for as many cells as it slides (a link ends it on its door), so
-    its coins are those on that line. A slide into the exit is captured there, as the exit never
+    its coins are those on that line, as a level's (``designer.core.rules.taken_along``). A slide into the exit is captured there, as the exit never
     waits for coins (``first``, with the coins taken on the way)."""
     table = states(laid)
-    cells, width = table.cells, table.width
     count = table.count
     coins = coin_cells(laid)
-    cell_of = np.arange(count) % cells
-    rows, cols = np.divmod(cell_of, width)
+    rock = laid.level.terrain.reshape(-1) == ROCK
     end = np.full((count, 4), -1, np.int64)
     takes = np.zeros((count, 4), np.int64)
     first = np.zeros((count, 4), bool)
-    for d, (dr, dc) in enumerate(DELTAS):
+    for d in range(4):
         dest = table.dest[d].astype(np.int64)
-        reach = table.length[d].astype(np.int64)
-        took = np.zeros(count, np.int64)
-        for k, flat in enumerate(coins):
-            kr, kc = divmod(flat, width)
-            if dc == 0:
-                on, offset = cols == kc, (kr - rows) * dr
-            else:
-                on, offset = rows == kr, (kc - cols) * dc
-            took |= np.where(on & (offset >= 1) & (offset <= reach), 1 << k, 0)
+        takes[:, d] = taken_along(rock, table.width, d, table.length[d], enumerate(coins))
         into_exit = dest == table.goal
         first[:, d] = into_exit
         end[:, d] = np.where(into_exit, -1, dest)
-        takes[:, d] = took
     none = np.zeros((count, 4), np.int64)
     return Moves(
         end,

@@ -28,7 +28,7 @@ from designer.caves.parts import Door
 from designer.core.errors import LevelError
 from designer.core.items import States
 from designer.core.level import Level
-from designer.core.rules import DELTAS, NO_MOVE, traced_table
+from designer.core.rules import NO_MOVE, taken_along, traced_table
 from designer.core.terrain import ROCK, Cell
 
 
@@ -138,24 +138,17 @@ def states(cave_sheet: Sheet, capture: bool = True, without: int | None = None) 
         tables.append(traced_table(_locked(level, shut), exit_cell if capture else -1))
     dests = np.stack([t[0] for t in tables])  # (held, 4, cells)
     lengths = np.stack([t[1] for t in tables])
-    rows, cols = np.divmod(np.arange(cells), width)
-    keys = [(k, divmod(flat, width)) for k, flat in enumerate(cave_sheet.keys) if k != without]
+    rock = level.terrain.reshape(-1) == ROCK
+    keys = [(k, flat) for k, flat in enumerate(cave_sheet.keys) if k != without]
     dest = np.empty((4, cells * full), np.int32)
     length = np.empty((4, cells * full), np.int32)
     every = np.arange(cells)
-    for d, (dr, dc) in enumerate(DELTAS):
+    for d in range(4):
         for held in range(full):
             now = np.full(cells, held, np.int64)
             for _ in range(count + 1):  # a key taken can open a lock further along the same slide
-                reach = lengths[now, d, every]
-                picked = np.zeros(cells, np.int64)
-                for k, (kr, kc) in keys:
-                    if dc == 0:
-                        on, offset = cols == kc, (kr - rows) * dr
-                    else:
-                        on, offset = rows == kr, (kc - cols) * dc
-                    picked |= np.where(on & (offset >= 1) & (offset <= reach), 1 << k, 0)
-                now = held | picked
+                # the keys on each slide's line (as a level's coins: designer.core.rules)
+                now = held | taken_along(rock, width, d, lengths[now, d, every], keys)
             ends = dests[now, d, every]
             moving = ends != NO_MOVE
             target = (

@@ -12,6 +12,7 @@ exactly once.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import NamedTuple
 
 import numpy as np
@@ -164,3 +165,46 @@ def replay(level: Level, moves: str) -> tuple[Cell, int, int]:
         cell = level.cell(dest[d, i])
         distance += int(length[d, i])
     return cell, len(moves), distance
+
+
+def behind(rock: np.ndarray, width: int, at: int, d: int) -> np.ndarray:
+    """The flat cells 1, 2, ... steps behind cell ``at`` against direction ``d``, nearest first, up
+    to the first rock or the grid's edge (``rock``: a flat mask of the grid's rock, ``width``
+    wide): the cells whose slide in ``d`` may pass ``at`` or stop on it.
+
+    >>> behind(np.array([True, False, False, False]), 4, 3, 3).tolist()
+    [2, 1]
+    """
+    height = rock.size // width
+    r, c = divmod(at, width)
+    dr, dc = DELTAS[d]
+    steps = np.arange(1, (height if dr else width))
+    rows, cols = r - dr * steps, c - dc * steps
+    inside = (rows >= 0) & (rows < height) & (cols >= 0) & (cols < width)
+    flat = (rows * width + cols)[inside]
+    blocked = rock[flat]
+    return flat[: int(np.argmax(blocked)) if blocked.any() else len(flat)]
+
+
+def taken_along(
+    rock: np.ndarray, width: int, d: int, reach: np.ndarray, things: Iterable[tuple[int, int]]
+) -> np.ndarray:
+    """What the straight slides in direction ``d`` take, as masks: bit k where a slide passes or
+    stops on the cell of thing k (``things``: pairs of k and a flat cell), that is, where it starts
+    behind the thing on its line (``behind``) and slides as far: ``reach[state]`` cells. The
+    states are the grid's cells, or copies of them (a cave's cells for each set of keys held:
+    ``designer.caves.graph.states``), state s on cell s mod cells. A level's coins and items
+    (``designer.analysis.tour_tables``), a cave's coins and its keys are taken by this rule.
+
+    >>> taken_along(np.zeros(4, bool), 4, 3, np.array([3, 2, 1, 0]), [(0, 2)]).tolist()
+    [1, 1, 0, 0]
+    """
+    cells = rock.size
+    taken = np.zeros(reach.size, np.int64)
+    for k, at in things:
+        line = behind(rock, width, at, d)
+        steps = np.arange(1, len(line) + 1)
+        for layer in range(0, reach.size, cells):
+            states = line + layer
+            taken[states[reach[states] >= steps]] |= np.int64(1) << np.int64(k)
+    return taken

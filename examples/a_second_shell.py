@@ -20,7 +20,7 @@ folder = sys.argv[1] if len(sys.argv) > 1 else "pack"
 seconds = float(sys.argv[2]) if len(sys.argv) > 2 else 20.0
 
 # Seven 12x12 levels whose min stops rise evenly from 10 to 40, each designed within 30 s.
-plan = design.plan(design.MakeOptions(curve="10..40", count=7, seed=1, time_limit=30))
+plan = design.plan({"curve": "10..40", "count": 7, "seed": 1, "time_limit": 30})
 output = design.LevelOutput(folder=folder, force=True)
 
 cancel = CancelToken()

@@ -38,7 +38,7 @@ folder = Path("room-maps")
 folder.mkdir(exist_ok=True)
 for name in ("l-room.tmj", "ice-kit.tsj"):
     shutil.copy(Path(__file__).parent / "maps" / name, folder / name)
-plan = ops.plan(ops.MakeOptions(template=str(folder / "l-room.tmj"), min_stops=9, seed=1, time_limit=30))
+plan = ops.plan({"template": str(folder / "l-room.tmj"), "min_stops": 9, "seed": 1, "time_limit": 30})
 made = ops.make(plan, ops.LevelOutput(file=str(folder / "filled.json"), fmt="json", force=True))
 print(f"L-room from Tiled, shortest route {made.designs[0].min_stops} stops:")
 print(made.designs[0].room)

@@ -21,7 +21,8 @@ DOCTESTED = ["designer.core.request", "designer.core.space", "designer.core.budg
              "designer.search.goal", "designer.search.methods", "designer.studies.pareto", "designer.analysis.along", "designer.search.executor",
              "designer.formats.output", "designer.models.loader", "designer.core.control", "designer.ops.design",
              "designer.core.limits", "designer.formats.signed", "designer.core.room", "designer.analysis.routes",
-             "designer.models.symmetry"]
+             "designer.models.symmetry", "designer.core.errors", "designer.ops.asks", "designer.cli.flags",
+             "designer.core.rules", "designer.search.job"]
 
 
 @pytest.mark.parametrize("name", DOCTESTED)

@@ -213,7 +213,7 @@ def test_what_it_cannot_serve_it_declines_and_method_sat_says_so_in_one_line():
     assert "ceiling" in declines(LayoutRequest(8, 8, min_stops=10, max_stops=12))
     assert declines(LayoutRequest(8, 8, min_stops=10, items=1)) is not None
     assert declines(LayoutRequest(8, 8, min_stops=10, max_rocks=6)) is None
-    with pytest.raises(DesignerError, match="--method sat cannot serve this request: it places no snow"):
+    with pytest.raises(DesignerError, match="method sat cannot serve this request: it places no snow"):
         design(LayoutRequest(8, 8, min_stops=10, snow=2), method="sat", time_limit=5)
 
 

@@ -15,7 +15,7 @@ from designer.cli import main
 from designer.core.errors import DesignerError
 from designer.core.bands import RouteBand
 from designer.core.request import LayoutRequest
-from designer.ops.design import LevelOutput, MakeOptions, make, plan
+from designer.ops.design import LevelOutput, make, plan
 from designer.search.design import design
 
 THREE = ("--door", "8,4", "--door", "4,0", "--door", "0,4")
@@ -69,8 +69,8 @@ def assert_room_holds(rows: list[str], bands: dict) -> None:
 
 
 def test_make_designs_a_room_whose_every_route_meets_its_own_band():
-    made = make(plan(MakeOptions(size=(9, 9), doors=((8, 4), (4, 0), (0, 4)), seed=1, time_limit=30,
-                                 routes=("1:3=9", "1:2=5..9", "2:3=5"))), LevelOutput())
+    made = make(plan({"size": (9, 9), "doors": ((8, 4), (4, 0), (0, 4)), "seed": 1, "time_limit": 30,
+                      "routes": ("1:3=9", "1:2=5..9", "2:3=5")}), LevelOutput())
     room = made.designs[0].room
     assert room.doors == ((1, (8, 4)), (2, (4, 0)), (3, (0, 4)))
     assert made.text == str(room) + "\n"

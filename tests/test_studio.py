@@ -186,7 +186,7 @@ def test_a_fill_keeps_the_locked_cells_and_streams_its_progress(studio):
             assert ch == "?" or level["rows"][r][c] == ch
     assert level["generator"]["request"]["template"] == template
     status, refused = studio.post("/api/fill", {"page": studio.page(), "rows": template, "request": {"min_stops": "x"}})
-    assert status == 400 and refused["error"] == "--min-stops must be a whole number, not \"x\""
+    assert status == 400 and refused["error"] == "min stops must be a whole number, not \"x\""
 
 
 def test_cancelling_a_long_fill_ends_its_process_at_once(studio):

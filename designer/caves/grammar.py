@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 
 from designer.caves.cave import MAX_KEYS, MAX_ROOMS, Cave
 from designer.caves.parts import CaveRoom, Key, Link
-from designer.core.errors import DesignerError
+from designer.core.errors import DesignerError, RequestError, literal
 
 #: The smallest room a cave is drawn with: a main room may have six doors, and a 6x6 room with
 #: four doors is often proven unable to hold every route strong and reversible.
@@ -86,18 +86,20 @@ def check(
 ) -> None:
     """One DesignerError line for a drawing that cannot be made."""
     if not 2 <= rooms <= MAX_ROOMS:
-        raise DesignerError(f"--rooms takes 2 to {MAX_ROOMS} rooms, not {rooms}")
+        raise RequestError(f"{{rooms}} takes 2 to {MAX_ROOMS} rooms, not {rooms}")
     if not 0 <= keys <= MAX_KEYS:
-        raise DesignerError(f"--keys takes 0 to {MAX_KEYS} keys, not {keys}")
+        raise RequestError(f"{{keys}} takes 0 to {MAX_KEYS} keys, not {keys}")
     if not 1 <= floors <= MAX_FLOORS:
-        raise DesignerError(f"--floors takes 1 to {MAX_FLOORS} floors, not {floors}")
+        raise RequestError(f"{{floors}} takes 1 to {MAX_FLOORS} floors, not {floors}")
     if not all(MIN_SIDE <= side <= MAX_SIDE for side in size):
         raise DesignerError(
             f"a cave's rooms are {MIN_SIDE}x{MIN_SIDE} to {MAX_SIDE}x{MAX_SIDE}, not {size[0]}x{size[1]}"
         )
     if shape is not None:
         if shape not in SHAPES:
-            raise DesignerError(f"--shape takes one of {', '.join(SHAPES)}, not {shape!r}")
+            raise RequestError(
+                f"{{shape}} takes one of {', '.join(SHAPES)}, not " + literal(repr(shape))
+            )
         reason = why_not(shape, rooms, keys, floors)
         if reason:
             raise DesignerError(reason)
@@ -166,9 +168,9 @@ class _Drawing:
         that touch a neighbour) while another has room."""
         walls = self.open_walls(name, shut) or self.open_walls(name)
         if not walls:
-            raise DesignerError(
+            raise RequestError(
                 f"rooms of {self.h}x{self.w} leave no wall for room {name}'s doors: "
-                f"give larger rooms (--size)"
+                f"give larger rooms ({{size}})"
             )
         return self.door(name, self.rng.choice(walls))
 
@@ -190,9 +192,9 @@ class _Drawing:
     def _shared(self, one: str, its: str, other: str, theirs: str) -> int:
         shared = sorted(set(self.rooms[one].walls[its]) & set(self.rooms[other].walls[theirs]))
         if not shared:
-            raise DesignerError(
+            raise RequestError(
                 f"rooms of {self.h}x{self.w} leave no room in the wall between {one} and {other} "
-                f"for its doorways: give larger rooms (--size)"
+                f"for its doorways: give larger rooms ({{size}})"
             )
         return self.rng.choice(shared)
 

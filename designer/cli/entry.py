@@ -32,9 +32,10 @@ from designer.cli import bench  # noqa: E402
 from designer.cli import playtest  # noqa: E402, F401  playtest
 
 # isort: on
+from designer.cli.flags import flag
 from designer.cli.shell import OutputClosed, app
 from designer.core.control import Cancelled, CancelToken, cancel_on_signals
-from designer.core.errors import DesignerError, RequestNotMet, shown
+from designer.core.errors import DesignerError, RequestNotMet, shown, worded
 
 COMMANDS = (make, caves, studio, levels, exports, studies, records, bench)
 
@@ -132,8 +133,8 @@ def main(argv: list[str] | None = None) -> int:
         return _ended(exc.signum)
     except (KeyboardInterrupt, typer.Abort):  # CP-SAT's own Ctrl-C, or typer's
         return _ended(token.reason() or signal.SIGINT)
-    except DesignerError as exc:
-        typer.echo(f"designer: {_one_line(str(exc))}", err=True)
+    except DesignerError as exc:  # a request's own words for its fields said as the flags
+        typer.echo(f"designer: {_one_line(worded(exc, flag))}", err=True)
         return 2
     except RequestNotMet as exc:
         typer.echo(f"designer: {_one_line(str(exc))}", err=True)

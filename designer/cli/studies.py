@@ -9,7 +9,7 @@ import sys
 
 import typer
 
-from designer.cli.make import request_options
+from designer.cli.flags import asked
 from designer.cli.progress import progress_bar
 from designer.cli.shell import (
     STUDIES,
@@ -203,11 +203,10 @@ def pareto(
     """The Pareto front over min stops and options along the solution (or predicted difficulty).
 
     Strong, reversible levels, none beaten by another in both."""
-    from designer.ops import design, studies
+    from designer.ops import studies
+    from designer.ops.asks import request_of
 
-    request = design.request_for(
-        request_options(size, template, start, goal, no_frame, max_rocks, snow)
-    )
+    request = request_of(asked(ctx))  # the grid's flags, as make reads them
     with progress_bar(progress_shown()) as on_progress:
         made = studies.pareto(
             request,

@@ -20,7 +20,7 @@ import math
 from dataclasses import dataclass
 
 from designer.core.bands import Band
-from designer.core.errors import DesignerError
+from designer.core.errors import RequestError, literal
 
 #: Each axis: an example of its form, and the words of the range its targets keep to.
 AXES = {
@@ -48,11 +48,13 @@ class Curve:
         except ValueError:
             band = None
         if band is None or band.high is None:
-            raise DesignerError(f"--curve {text!r} is not of the form A..B, e.g. {example}")
+            raise RequestError(
+                f"{{curve}} {literal(repr(text))} is not of the form A..B, e.g. {example}"
+            )
         low, high = band.low, band.high
         top = math.inf if axis == "stops" else 10
         if not (1 <= low <= high <= top) or math.isnan(low) or math.isnan(high):
-            raise DesignerError(f"--curve {text!r} {words}")
+            raise RequestError(f"{{curve}} {literal(repr(text))} {words}")
         return cls(axis, low, high)
 
     def targets(self, count: int) -> list:

@@ -9,14 +9,14 @@ refuses, ``make`` refuses first, in one line with status 2.
 >>> whole(10**12, "--seed", 0, MAX_SEED)
 Traceback (most recent call last):
 ...
-designer.core.errors.DesignerError: --seed must be a whole number from 0 to 999999999999, not 1000000000000
+designer.core.errors.RequestError: --seed must be a whole number from 0 to 999999999999, not 1000000000000
 """
 
 from __future__ import annotations
 
 import math
 
-from designer.core.errors import DesignerError
+from designer.core.errors import DesignerError, RequestError, literal
 
 # --- what a level, a room and a cave hold (every reader keeps these, and the designer, and the page
 
@@ -125,21 +125,25 @@ def page_limits() -> dict:
 
 
 def whole(value: int, option: str, low: int, high: int) -> int:
-    """``value``, refused (DesignerError, one line) unless it is a whole number from ``low`` to
-    ``high``."""
+    """``value``, refused (``RequestError``, one line) unless it is a whole number from ``low`` to
+    ``high``. ``option`` names it: a field of a request (``"{seed}"``, which each shell words as
+    its own), or a shell's own word for it (``"--seed"``)."""
     if type(value) is not int or not low <= value <= high:
-        raise DesignerError(
-            f"{option} must be a whole number from {low} to {high}, not {value}"[:200]
-        )
+        said = f"{option} must be a whole number from {low} to {high}, not "
+        # the line cut at 200 characters (a field's "{seed}" is as long as its flag "--seed")
+        raise RequestError(said + literal(f"{value}"[: max(0, 200 - len(said))]))
     return value
 
 
 def seconds(value: float, option: str, low: float = 0.0) -> float:
-    """``value``, refused unless it is a finite number of seconds from ``low`` to ``MAX_SECONDS``."""
+    """``value``, refused unless it is a finite number of seconds from ``low`` to ``MAX_SECONDS``
+    (``option`` names it, as ``whole``'s does)."""
     if type(value) not in (int, float) or not math.isfinite(value):
-        raise DesignerError(f"{option} must be a finite number of seconds, not {value}")
+        raise RequestError(
+            f"{option} must be a finite number of seconds, not " + literal(f"{value}")
+        )
     if not low <= value <= MAX_SECONDS:
-        raise DesignerError(
+        raise RequestError(
             f"{option} must be from {low:g} to {MAX_SECONDS:,} seconds, not {value:g}"
         )
     return value

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from designer.core.errors import DesignerError
+from designer.core.errors import RequestError
 from designer.core.request import LayoutRequest
 from designer.core.space import LayoutSpace
 
@@ -159,8 +159,8 @@ class LevelRequestKind:
 
     def check(self, request: LayoutRequest, validate: Callable[[LayoutRequest], None]) -> None:
         if request.routes is not None:
-            raise DesignerError(
-                "--route names a room's doors (1-9): mark them with --door R,C or in the template"
+            raise RequestError(
+                "{routes} names a room's doors (1-9): mark them with {doors} R,C or in the template"
             )
 
     def infeasible_text(self, request: LayoutRequest, other: str) -> str:

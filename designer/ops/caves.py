@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from designer.core.control import CancelToken, OnProgress, no_progress
-from designer.core.errors import DesignerError, LevelError
+from designer.core.errors import DesignerError, LevelError, RequestError, literal
 
 
 def parse_cave(data: bytes | str):
@@ -92,16 +92,18 @@ class CaveMade:
 
 
 def _band(text: str, what: str) -> tuple[int, int | None]:
+    """A room's or a route's band, ``K`` or ``K..M``, as (K, M) (``what``: the field it is given
+    in, ``"{routes}"``)."""
     from designer.core.bands import Band, digits
 
     try:
         band = Band.parse(text, digits(6))
     except ValueError:
-        raise DesignerError(
-            f"{what} takes K or K..M (whole numbers) after '=', not {text!r}"
+        raise RequestError(
+            f"{what} takes K or K..M (whole numbers) after '=', not {literal(repr(text))}"
         ) from None
     if band.high is not None and band.high < band.low:
-        raise DesignerError(f"{what} {text!r}: the band's ceiling is below its floor")
+        raise RequestError(f"{what} {literal(repr(text))}: the band's ceiling is below its floor")
     return band.low, band.high
 
 
@@ -120,13 +122,13 @@ def request_for(options: CaveOptions):
         else "the cave"
     )
     if (given is None) == (options.rooms is None):
-        raise DesignerError(
-            "give a cave to fill (CAVE) or --rooms N for a cave from nothing, one of the two"
+        raise RequestError(
+            "give a cave to fill (CAVE) or {rooms} N for a cave from nothing, one of the two"
         )
     if given is not None:
         if options.keys or options.size or options.floors is not None or options.shape is not None:
-            raise DesignerError(
-                "--keys, --size, --floors and --shape draw a cave from nothing (with --rooms), "
+            raise RequestError(
+                "{keys}, {size}, {floors} and {shape} draw a cave from nothing (with {rooms}), "
                 "not a given cave"
             )
         cave, drawn = (read_cave(given) if options.text is None else parse_cave(options.text)), None
@@ -154,17 +156,17 @@ def request_for(options: CaveOptions):
     routes = []
     for text in options.routes:
         name, a, b, band = _route(text)
-        routes.append((name, a, b, *_band(band, "--route")))
+        routes.append((name, a, b, *_band(band, "{routes}")))
     rooms = []
     for text in options.room_bands:
         name, sep, band = text.partition("=")
         if not sep:
-            raise DesignerError(f"--room takes ROOM=K or ROOM=K..M, not {text!r}")
+            raise RequestError(f"{{room_bands}} takes ROOM=K or ROOM=K..M, not {literal(repr(text))}")
         cave.room(name)
-        rooms.append((name, *_band(band, "--room")))
+        rooms.append((name, *_band(band, "{room_bands}")))
     min_stops = options.min_stops if options.min_stops is not None else 30
     if options.max_stops is not None and options.max_stops < min_stops:
-        raise DesignerError(f"--max-stops {options.max_stops} is below --min-stops {min_stops}")
+        raise RequestError(f"{{max_stops}} {options.max_stops} is below {{min_stops}} {min_stops}")
     return CaveRequest(cave, min_stops, options.max_stops, tuple(routes), tuple(rooms), drawn)
 
 
@@ -172,7 +174,9 @@ def _route(text: str) -> tuple[str, int, int, str]:
     route, sep, band = text.partition("=")
     parts = route.split(":")
     if not sep or len(parts) != 3 or not all(p in "123456789" and len(p) == 1 for p in parts[1:]):
-        raise DesignerError(f"--route takes ROOM:A:B=K or ROOM:A:B=K..M (doors 1-9), not {text!r}")
+        raise RequestError(
+            f"{{routes}} takes ROOM:A:B=K or ROOM:A:B=K..M (doors 1-9), not {literal(repr(text))}"
+        )
     return parts[0], int(parts[1]), int(parts[2]), band
 
 

@@ -1,52 +1,54 @@
-"""Designing: one level or a pack, from a user's options or from a designed level's record.
+"""Designing: one level or a pack, from what a user asks or from a designed level's record.
 
 Three calls, in the order a shell makes them:
 
-1. ``plan(options)`` turns what the user asked for (``MakeOptions``, typed values) into a
-   ``Plan``: the request of each level (a preset or a curve expanded), the method, seed, time
-   limit and workers; or ``plan_from(path, ...)`` reads them from a designed level's generator
-   record (``make --from``). Every request is validated here, before any work.
+1. ``plan(asked)`` turns what the user asked for (an ask: the fields given, by name:
+   ``designer.ops.asks``) into a ``Plan``: each level's ``DesignJob``, its request (a preset or
+   a curve expanded) and the run's settings; or ``plan_from(path, ...)`` reads them from a
+   designed level's generator record (``make --from``). Each job checks its request once, when it
+   is built, before any work.
 2. ``check(plan, output)`` checks where the levels go (``LevelOutput``), before any work.
 3. ``make(plan, output, on_progress=..., cancel=...)`` designs and verifies every level (the
    one verifier, through ``designer.search``), writes the files and returns a ``Made``.
 
->>> made = make(plan(MakeOptions(min_stops=12, seed=3, time_limit=30)), LevelOutput())
+>>> made = make(plan({"min_stops": 12, "seed": 3, "time_limit": 30}), LevelOutput())
 >>> made.designs[0].min_stops >= 12, made.text.count("\\n") == 12
 (True, True)
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from designer.core.control import CancelToken, OnProgress, Steps, no_progress
 from designer.core.control import check as check_cancel
-from designer.core.curves import Curve
-from designer.core.errors import DesignerError
+from designer.core.errors import DesignerError, RequestError, literal
 from designer.core.limits import MAX_LEVELS, MAX_SEED, seconds, whole
-from designer.core.request import LayoutRequest
 from designer.core.request_kinds import request_kind
-from designer.ops.make_requests import MakeOptions, felt_requests, request_for
+from designer.ops import asks
+from designer.search.job import DesignJob
 
 
 @dataclass(frozen=True)
 class Plan:
-    """What ``make`` runs: the request of each level, and how they are designed."""
+    """What ``make`` runs: each level's job (``designer.search.job.DesignJob``: its request and
+    how it is designed), in order. Levels that ask the same share one job: each request is
+    checked once."""
 
-    requests: tuple[LayoutRequest, ...]
-    method: str = "auto"
-    seed: int = 0
-    time_limit: float = 60.0
-    workers: int | None = None
-    maximize: bool = False
-    maximize_choices: bool = False
-    difficulty: str | None = None  # "expert": that preset's two searches for each level
+    jobs: tuple[DesignJob, ...]
+
+    @property
+    def job(self) -> DesignJob:
+        """The first level's job, whose settings every level's share."""
+        return self.jobs[0]
 
     @property
     def count(self) -> int:
-        return len(self.requests)
+        return len(self.jobs)
 
 
 @dataclass(frozen=True)
@@ -68,62 +70,20 @@ class Made:
     text: str | None
 
 
-def plan(options: MakeOptions) -> Plan:
-    """The plan of ``make`` for these options: presets and curves expanded, every request
-    validated, the method able to do what is asked (DesignerError, one line, otherwise)."""
-    from designer.search import difficulty as presets
-
-    whole(options.count, "--count", 1, MAX_LEVELS)
-    request = request_for(options)
-    requests, expert = [request] * options.count, None
-    if options.curve_by not in ("stops", "difficulty"):
-        raise DesignerError(f"--curve-by is stops or difficulty, not {options.curve_by!r}")
-    if options.curve_by == "difficulty":
-        requests = felt_requests(options, request)
-        return _checked(
-            Plan(
-                tuple(requests),
-                options.method or "auto",
-                options.seed or 0,
-                60.0 if options.time_limit is None else options.time_limit,
-                options.workers,
-            ),
-            requests[-1],
-        )
-    if options.difficulty is not None or options.curve is not None:
-        if options.difficulty is not None and options.curve is not None:
-            raise DesignerError("--difficulty and --curve both set the min stops: choose one")
-        name = "--difficulty" if options.difficulty is not None else "--curve"
-        for flag, value in (
-            ("--min-stops", options.min_stops),
-            ("--max-stops", options.max_stops),
-            ("--maximize", options.maximize),
-            ("--maximize-choices", options.maximize_choices),
-        ):
-            if value:
-                raise DesignerError(
-                    f"{flag} does not go with {name}, which sets the min stops itself"
-                )
-        if options.difficulty is not None:
-            request = presets.banded(request, options.difficulty)
-            requests = [request] * options.count
-            expert = presets.EXPERT if options.difficulty == presets.EXPERT else None
-        else:
-            assert options.curve is not None  # a pack by stops: a preset or a curve
-            curve = Curve.parse(options.curve, "stops")
-            requests = presets.curve_requests(request, curve, options.count)
-            request = requests[-1]
-    made = Plan(
-        tuple(requests),
-        options.method or "auto",
-        options.seed or 0,
-        60.0 if options.time_limit is None else options.time_limit,
-        options.workers,
-        options.maximize,
-        options.maximize_choices,
-        expert,
-    )
-    return _checked(made, request)
+def plan(asked: Mapping[str, Any]) -> Plan:
+    """The plan of ``make`` for an ask (``designer.ops.asks``: the fields given, by name):
+    presets and curves expanded, every request checked, the method able to do what is asked
+    (one line in the request's own words otherwise)."""
+    asks.checked(asked)
+    count = asked.get("count", 1)
+    whole(count, "{count}", 1, MAX_LEVELS)
+    request = asks.request_of(asked)
+    curve_by = asked.get("curve_by", "stops")
+    if curve_by not in ("stops", "difficulty"):
+        raise RequestError(f"{{curve_by}} is stops or difficulty, not {literal(repr(curve_by))}")
+    requests, expert = asks.targeted(asked, request)
+    settings = {name: asked[name] for name in asks.RUN if asked.get(name) is not None}
+    return _checked(requests, DesignJob.derived(requests[0], **settings, difficulty=expert))
 
 
 def plan_from(source: str, *, time_limit: float | None = None, workers: int | None = None) -> Plan:
@@ -138,40 +98,46 @@ def plan_from(source: str, *, time_limit: float | None = None, workers: int | No
     except DesignerError as exc:
         raise DesignerError(f"--from {source}: {exc}") from None
     assert record.request is not None  # from_json refuses a record without one
-    made = Plan(
-        (record.request,),
-        record.method,
-        record.seed,
-        record.time_limit if time_limit is None else time_limit,
-        record.workers if workers is None else workers,
-        record.maximize,
-        record.maximize_choices,
-        record.difficulty,
+    settings = DesignJob.derived(
+        record.request,
+        method=record.method,
+        seed=record.seed,
+        time_limit=record.time_limit if time_limit is None else time_limit,
+        workers=record.workers if workers is None else workers,
+        maximize=record.maximize,
+        maximize_choices=record.maximize_choices,
+        difficulty=record.difficulty,
     )
-    return _checked(made, record.request)
+    return _checked([record.request], settings)
 
 
-def _checked(made: Plan, request: LayoutRequest) -> Plan:
+def _checked(requests: list, settings: DesignJob) -> Plan:
+    """The plan of a job for each of ``requests`` with the run's ``settings`` (a job not yet
+    checked): each distinct request checked once, as its job is built, then the run's settings."""
     from designer.search.methods import designer_names, get
-    from designer.search.validation import validate
 
-    validate(request)
-    whole(made.seed, "--seed", 0, MAX_SEED)
-    if made.seed + made.count - 1 > MAX_SEED:
-        raise DesignerError(
-            f"--seed {made.seed} with --count {made.count}: the last level's seed would pass {MAX_SEED}"
+    built: dict = {}
+    for one in requests:
+        if one not in built:
+            built[one] = replace(settings, request=one)  # a job checks its request as it is built
+    made = Plan(tuple(built[one] for one in requests))
+    whole(settings.seed, "{seed}", 0, MAX_SEED)
+    if settings.seed + made.count - 1 > MAX_SEED:
+        raise RequestError(
+            f"{{seed}} {settings.seed} with {{count}} {made.count}: the last level's seed would "
+            f"pass {MAX_SEED}"
         )
-    seconds(made.time_limit, "--time-limit")
+    seconds(settings.time_limit, "{time_limit}")
     # a name from a page or a record is input like any other: one line if unknown
-    method = get(made.method)
+    method = get(settings.method)
     for asked, name in (
-        (made.maximize, "--maximize"),
-        (made.maximize_choices, "--maximize-choices"),
+        (settings.maximize, "{maximize}"),
+        (settings.maximize_choices, "{maximize_choices}"),
     ):
         if asked and not method.can_maximize:
-            raise DesignerError(
-                f"{name} needs --method {designer_names()} (the {made.method} generator has no "
-                "proof of a best)"
+            raise RequestError(
+                f"{name} needs {{method}} {designer_names()} (the {settings.method} generator has "
+                "no proof of a best)"
             )
     return made
 
@@ -227,7 +193,6 @@ def make(
     its best so far. DesignFailed when a level cannot be made; ``Cancelled`` when ``cancel`` ends
     the work."""
     from designer.formats import output as files
-    from designer.search.job import DesignJob
     from designer.search.packs import design_pack, designed_on_cluster
     from designer.search.result import DesignFailed
 
@@ -239,30 +204,18 @@ def make(
         if dask is not None:
             from designer.search.executor import open_executor
 
-            executor = open_executor(dask, made.workers, cancel)
+            executor = open_executor(dask, made.job.workers, cancel)
             stack.callback(executor.close)
         if output.folder is not None:
             stack.enter_context(files.folder(output.folder))
         count = made.count
-        level_by_level = not designed_on_cluster(executor, count, made.method)
+        level_by_level = not designed_on_cluster(executor, count, made.job.method)
         # a step: a level done, here or on the cluster
         steps = Steps(on_progress, count, "designing")
-        job = DesignJob(
-            made.requests[0],
-            seed=made.seed,
-            time_limit=made.time_limit,
-            workers=made.workers,
-            method=made.method,
-            maximize=made.maximize,
-            maximize_choices=made.maximize_choices,
-            difficulty=made.difficulty,
-            executor=executor,
-            cancel=cancel,
-        )
         pack = design_pack(
-            job,
+            made.job.but(executor=executor, cancel=cancel),
             count,
-            requests=list(made.requests) if count > 1 else None,
+            levels=[job.but(executor=executor, cancel=cancel) for job in made.jobs],
             progress_for=_level_progress(steps),
             on_cluster_level=steps.step,
         )
@@ -278,7 +231,7 @@ def make(
             check_cancel(cancel)  # a search the cancel ended is no failure of the request
             raise
         if ordered:
-            designs = ordered_by_difficulty(designs, made.requests[0].player)
+            designs = ordered_by_difficulty(designs, made.job.request.player)
             for k, found in enumerate(designs):
                 if output.folder is not None:
                     files.write(targets[k], level_text(found, output.fmt), force=output.force)
@@ -293,10 +246,10 @@ def by_difficulty(made: Plan) -> bool:
     """Whether a pack is ordered by predicted difficulty: a pack of one request for every level (a
     curve, of stops or of difficulty, keeps the order it asked for), levels with one start and one
     goal."""
-    request = made.requests[0]
+    request = made.job.request
     return (
         made.count > 1
-        and len(set(made.requests)) == 1
+        and len({job.request for job in made.jobs}) == 1
         and request_kind(request).predicts_difficulty
     )
 

@@ -133,10 +133,10 @@ def fill_bounds(rows: list[str]) -> dict:
 
     from designer.analysis import bounds
     from designer.core.errors import DesignerError
-    from designer.ops.make_requests import MakeOptions, request_for
+    from designer.ops.asks import request_of
 
     try:
-        request = request_for(MakeOptions(template=tuple(rows), min_stops=1))
+        request = request_of({"template": tuple(rows), "min_stops": 1})
     except DesignerError:
         return {}
     named = request_kind(request).route_requests(request)

@@ -4,13 +4,14 @@ figures, and how it was found. A shell prints it; a script may too."""
 from __future__ import annotations
 
 
-def summary(found, plan) -> str:
-    """The line ``make`` prints for a designed level: what it is, and how it was found."""
+def summary(found, job) -> str:
+    """The line ``make`` prints for a designed level of ``job`` (``designer.search.job.DesignJob``):
+    what it is, and how it was found."""
     g = found.generator
     proof = ""
-    if plan.maximize:
+    if job.maximize:
         proof = ", proven optimal" if g.proven_optimal else ", not proven optimal"
-    elif plan.difficulty:
+    elif job.difficulty:
         proof = (
             ", the longest there is (proven)"
             if g.proven_optimal
@@ -30,9 +31,9 @@ def summary(found, plan) -> str:
             f"stop{'s' if a.rail_stops != 1 else ''}, "
             f"{a.solutions} fewest-moves solution{'s' if a.solutions != 1 else ''}"
         )
-        if plan.maximize_choices:
+        if job.maximize_choices:
             choices += ", not proven optimal"
-        elif plan.difficulty:
+        elif job.difficulty:
             choices += ", the most found at that length"
     if found.room is not None:  # every route's min stops (and options), the shortest's proof
         routes = ", ".join(
@@ -44,11 +45,9 @@ def summary(found, plan) -> str:
             )
             for one in found.routes.routes
         )
-        what = "shortest route" if plan.maximize else "every route"
+        what = "shortest route" if job.maximize else "every route"
         proof = (
-            proof.replace(", proven optimal", f", {what} proven optimal")
-            if plan.maximize
-            else proof
+            proof.replace(", proven optimal", f", {what} proven optimal") if job.maximize else proof
         )
         taken = (
             f"; {len(found.room.items)} item{'s' if len(found.room.items) != 1 else ''}, each mattering on every "

@@ -57,7 +57,7 @@ from designer.analysis import bounds
 from designer.analysis.classify import classify
 from designer.core.budget import Budget
 from designer.core.control import CancelToken
-from designer.core.errors import DesignerError
+from designer.core.errors import RequestError
 from designer.core.level import Level
 from designer.core.request import LayoutRequest
 from designer.core.request_kinds import request_kind
@@ -134,8 +134,8 @@ def run(job: DesignJob) -> Design:
     if method not in POLICIES:
         raise ValueError(f"method must be one of {tuple(POLICIES)}, not {method!r}")
     if job.maximize and job.maximize_choices:
-        raise DesignerError(
-            "--maximize and --maximize-choices are two objectives: choose one, or see both at "
+        raise RequestError(
+            "{maximize} and {maximize_choices} are two objectives: choose one, or see both at "
             "once with designer pareto"
         )
     if request.extras and not (method != "auto" and request.model_poses):
@@ -144,13 +144,13 @@ def run(job: DesignJob) -> Design:
         return design_with_items(job, plain_design=run)
     kind = request_kind(request)
     if method == "cpsat-ends" and not kind.poses_ends:
-        raise DesignerError(
-            "a room's doors are fixed, so there is one pair of ends to pose: use --method cpsat"
+        raise RequestError(
+            "a room's doors are fixed, so there is one pair of ends to pose: use {method} cpsat"
         )
     if method != "auto" and (request.asks_for_choices or job.maximize_choices):
-        raise DesignerError(
-            f"--method {method} does not count choices: --min-choices, --unique and "
-            "--maximize-choices need --method auto"
+        raise RequestError(
+            f"{{method}} {method} does not count choices: {{min_choices}}, {{unique}} and "
+            "{maximize_choices} need {method} auto"
         )
     # the bounds reason on plain slides
     reason = None if request.portals else bounds.infeasible(request)

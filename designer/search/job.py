@@ -11,7 +11,7 @@ front's floors (``designer.studies.pareto``).
 >>> DesignJob(LayoutRequest(height=8, width=8, min_stops=-1))
 Traceback (most recent call last):
 ...
-designer.core.errors.DesignerError: --min-stops must be at least 1
+designer.core.errors.RequestError: min_stops must be at least 1
 """
 
 from __future__ import annotations

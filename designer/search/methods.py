@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from designer.core.errors import DesignerError
+from designer.core.errors import DesignerError, RequestError
 
 if TYPE_CHECKING:
     from designer.search.job import DesignJob
@@ -47,14 +47,14 @@ class Method:
                     f"difficulty {difficulty!r} is a band of min stops: pose it as the request"
                 )
             if self.name != "auto":
-                raise DesignerError(
-                    "--difficulty expert needs --method auto (it raises the choices, which only "
+                raise RequestError(
+                    "{difficulty} expert needs {method} auto (it raises the choices, which only "
                     "the portfolio counts)"
                 )
             if job.maximize or job.maximize_choices:
-                raise DesignerError(
-                    "--difficulty expert sets its own objectives: leave out --maximize and "
-                    "--maximize-choices"
+                raise RequestError(
+                    "{difficulty} expert sets its own objectives: leave out {maximize} and "
+                    "{maximize_choices}"
                 )
             return design_expert(job, self.run)
         if self.designer:
@@ -64,19 +64,19 @@ class Method:
         from designer.core.request_kinds import request_kind
 
         if not request_kind(request).lays_ends:  # they lay a level's start and goal, never doors
-            raise DesignerError(
-                f"a room's doors (--door, or 1-9 in a template) need --method auto or cpsat, not "
+            raise RequestError(
+                f"a room's doors ({{doors}}, or 1-9 in a template) need {{method}} auto or cpsat, not "
                 f"{self.name}"
             )
         if request.item_count:  # they know no items
-            raise DesignerError(
-                f"items (--items, or * in a template) need --method auto, not {self.name}"
+            raise RequestError(
+                f"items ({{items}}, or * in a template) need {{method}} auto, not {self.name}"
             )
         if request.teleports:  # nor portals
-            raise DesignerError(f"--teleports needs --method auto, not {self.name}")
+            raise RequestError(f"{{teleports}} needs {{method}} auto, not {self.name}")
         # as published, they lay rocks on an open frame, not in a drawing
         if request.template is not None:
-            raise DesignerError(f"--template needs --method {designer_names()}, not {self.name}")
+            raise RequestError(f"{{template}} needs {{method}} {designer_names()}, not {self.name}")
         from designer.search.engines import baselines
 
         return baselines.generate(

@@ -8,10 +8,8 @@ earlier ones excluded, as the in-process pack would.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from dataclasses import replace
+from collections.abc import Callable, Iterator, Sequence
 
-from designer.core.request import LayoutRequest
 from designer.search import methods
 from designer.search.job import DesignJob
 from designer.search.result import Design, DesignFailed
@@ -30,25 +28,22 @@ def design_pack(
     job: DesignJob,
     count: int,
     *,
-    requests: list[LayoutRequest] | None = None,
+    levels: Sequence[DesignJob] | None = None,
     progress_for: Callable[[int], object] = lambda k: None,
     on_cluster_level: Callable[[], None] = lambda: None,
 ) -> Iterator[Design]:
     """Yield ``count`` distinct verified levels of ``job`` (``designer.search.job.DesignJob``),
     level k from seed ``job.seed + k``; raise DesignFailed (its message saying which level) when
-    one cannot be made. ``requests``: one request per level (a curve:
-    ``designer.search.difficulty.curve_requests``), else ``job``'s for every level;
+    one cannot be made. ``levels``: the job of each level (a curve's requests differ:
+    ``designer.search.difficulty.curve_requests``; each checked when it was built), else ``job``
+    for every level;
     ``job.difficulty`` ``"expert"`` runs that preset for each. ``progress_for(k)`` gives level k's
     ``Progress``; ``on_cluster_level()`` is called as each level designed on the cluster arrives;
     ``job.cancel`` ends the work in this process (a cluster's jobs end with the executor)."""
     chosen = methods.get(job.method)
-    asked = [job.request] * count if requests is None else list(requests)
-    if len(asked) != count:
-        raise ValueError(f"{len(asked)} requests for a pack of {count}")
-    # each level's job, its request checked as it is built (a curve's differ from the first)
-    levels = [
-        job if asked[k] is job.request else replace(job, request=asked[k]) for k in range(count)
-    ]
+    levels = [job] * count if levels is None else list(levels)
+    if len(levels) != count:
+        raise ValueError(f"{len(levels)} levels' jobs for a pack of {count}")
     on_cluster: dict[int, Design | DesignFailed] = {}
     executor = job.executor
     if designed_on_cluster(executor, count, job.method):

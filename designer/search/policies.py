@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from designer.core.errors import DesignerError
+from designer.core.errors import RequestError
 from designer.search.engines import anneal, endpoints, opengrid
 from designer.search.goal import Goal
 from designer.search.model_stages import ends_model_stage, model_stage, refute_stage
@@ -65,8 +65,8 @@ def choices_with_stages(search: Search) -> Design:
         return room_choices(search)
     if not anneal.applies(request):
         if goal.objective == "options":
-            raise DesignerError(
-                "--min-choices and --maximize-choices need the compiled kernels and no snow to "
+            raise RequestError(
+                "{min_choices} and {maximize_choices} need the compiled kernels and no snow to "
                 "place (the chains that count choices)"
             )
         return maximize_with_stages(search) if goal.maximizing else meet_with_stages(search)
@@ -99,8 +99,8 @@ def room_choices(search: Search) -> Design:
     them (``room_choices_stage``), again from fresh samples each time it stalls, the best kept."""
     request, goal, budget = search.request, search.goal, search.budget
     if goal.objective == "stops":
-        raise DesignerError(
-            "--unique does not go with doors: a room's searches count stops or options"
+        raise RequestError(
+            "{unique} does not go with doors: a room's searches count stops or options"
         )
     floors = Goal.meet(request.room_target())
     if not search.pool:
@@ -222,7 +222,9 @@ def sat_only(search: Search) -> Design:
 
     reason = declines(search, search.goal)
     if reason is not None:
-        raise DesignerError(f"--method sat cannot serve this request: {reason} (--method auto can)")
+        raise RequestError(
+            f"{{method}} sat cannot serve this request: {reason} ({{method}} auto can)"
+        )
     return model_only(search, refute_stage, proof_detail(search.request))
 
 

@@ -5,7 +5,7 @@ room's doors and routes. What is valid but cannot be met is the searches' to fin
 
 from __future__ import annotations
 
-from designer.core.errors import DesignerError
+from designer.core.errors import RequestError
 from designer.core.limits import MAX_COUNT, MAX_DESIGN_SIDE, whole
 from designer.core.request import LayoutRequest
 from designer.core.request_kinds import request_kind
@@ -17,44 +17,44 @@ def validate(request: LayoutRequest) -> None:
     """Refuse requests that make no sense (DesignerError, exit status 2 on the command line)."""
     h, w = request.height, request.width
     if h < 1 or w < 1 or h * w < 2:
-        raise DesignerError(f"size {h}x{w} has no room for a start and a goal")
+        raise RequestError(f"size {h}x{w} has no room for a start and a goal")
     if request.frame and (h < 3 or w < 3):
-        raise DesignerError(
-            f"size {h}x{w} is too small for a frame: at least 3x3 (or use --no-frame)"
+        raise RequestError(
+            f"size {h}x{w} is too small for a frame: at least 3x3 (or use {{no_frame}})"
         )
     if h > MAX_DESIGN_SIDE or w > MAX_DESIGN_SIDE:
-        raise DesignerError(
+        raise RequestError(
             f"size {h}x{w} is too large to design: at most {MAX_DESIGN_SIDE} per side"
         )
     if request.min_stops < 1:
-        raise DesignerError("--min-stops must be at least 1")
+        raise RequestError("{min_stops} must be at least 1")
     if request.min_choices is not None and request.min_choices < 0:
-        raise DesignerError("--min-choices must not be negative")
+        raise RequestError("{min_choices} must not be negative")
     if request.max_stops is not None and request.max_stops < request.min_stops:
-        raise DesignerError(
-            f"--max-stops {request.max_stops} is below --min-stops {request.min_stops}"
+        raise RequestError(
+            f"{{max_stops}} {request.max_stops} is below {{min_stops}} {request.min_stops}"
         )
     if request.max_rocks is not None and request.max_rocks < 0:
-        raise DesignerError("--max-rocks must not be negative")
+        raise RequestError("{max_rocks} must not be negative")
     if request.snow < 0:
-        raise DesignerError("--snow must not be negative")
+        raise RequestError("{snow} must not be negative")
     for option, value in (
-        ("--min-stops", request.min_stops),
-        ("--max-stops", request.max_stops),
-        ("--min-choices", request.min_choices),
-        ("--max-rocks", request.max_rocks),
-        ("--snow", request.snow),
+        ("{min_stops}", request.min_stops),
+        ("{max_stops}", request.max_stops),
+        ("{min_choices}", request.min_choices),
+        ("{max_rocks}", request.max_rocks),
+        ("{snow}", request.snow),
     ):
         if value is not None:
             # the bound a request read back from a file keeps too
             whole(value, option, 0, MAX_COUNT)
     if request.difficulty is not None and not 1 <= request.difficulty <= 10:
-        raise DesignerError(f"a predicted difficulty is from 1 to 10, not {request.difficulty:g}")
+        raise RequestError(f"a predicted difficulty is from 1 to 10, not {request.difficulty:g}")
     _validate_items(request)
     request_kind(request).check(request, validate)
     if request.placed_snow() < 0:
-        raise DesignerError(
-            f"the template draws {request.fixed_snow()} snow tiles, more than --snow {request.snow}"
+        raise RequestError(
+            f"the template draws {request.fixed_snow()} snow tiles, more than {{snow}} {request.snow}"
         )
     free = set(request.free_cells())
     ends_on_free = sum(
@@ -62,8 +62,8 @@ def validate(request: LayoutRequest) -> None:
         for cells in (request.start_cells(), request.goal_cells())
     )
     if request.placed_snow() > 0 and request.placed_snow() > len(free) - ends_on_free:
-        raise DesignerError(
-            f"--snow {request.snow} does not fit: {h}x{w} has {len(free)} free cell{'s' * (len(free) != 1)}, and the "
+        raise RequestError(
+            f"{{snow}} {request.snow} does not fit: {h}x{w} has {len(free)} free cell{'s' * (len(free) != 1)}, and the "
             f"start and goal take {ends_on_free} of them"
         )
     for name, cell in (("start", request.start), ("goal", request.goal)):
@@ -71,20 +71,20 @@ def validate(request: LayoutRequest) -> None:
             continue
         r, c = cell
         if not (0 <= r < h and 0 <= c < w):
-            raise DesignerError(f"--{name} {r},{c} lies outside the {h}x{w} grid")
+            raise RequestError(f"{{{name}}} {r},{c} lies outside the {h}x{w} grid")
         if request.frame and request.is_corner(cell):
-            raise DesignerError(
-                f"--{name} {r},{c} is a corner of the frame: nothing can move there or from there"
+            raise RequestError(
+                f"{{{name}}} {r},{c} is a corner of the frame: nothing can move there or from there"
             )
     if request.template is not None:
         for name, cell in (("start", request.start), ("goal", request.goal)):
             if cell is not None and request.fixed_tile(cell) not in (None, ICE):
-                raise DesignerError(
-                    f"--{name} {cell[0]},{cell[1]} is a drawn rock or snow tile of the template"
+                raise RequestError(
+                    f"{{{name}}} {cell[0]},{cell[1]} is a drawn rock or snow tile of the template"
                 )
     if request.start is not None and request.start == request.goal:
-        raise DesignerError(
-            f"--start and --goal are the same cell {request.start[0]},{request.start[1]}"
+        raise RequestError(
+            f"{{start}} and {{goal}} are the same cell {request.start[0]},{request.start[1]}"
         )
     vault = (
         request.start_cells() == request.goal_cells()
@@ -92,7 +92,7 @@ def validate(request: LayoutRequest) -> None:
         and request.pinned_items
     )
     if len(set(request.start_cells()) | set(request.goal_cells())) < 2 and not vault:
-        raise DesignerError("no two cells (free or ice) are left for the start and the goal")
+        raise RequestError("no two cells (free or ice) are left for the start and the goal")
 
 
 def _validate_coins(request: LayoutRequest) -> None:
@@ -102,28 +102,28 @@ def _validate_coins(request: LayoutRequest) -> None:
 
     low, high = request.full_clear_min, request.full_clear_max
     if request.coins < 0:
-        raise DesignerError("--coins must not be negative")
+        raise RequestError("{coins} must not be negative")
     if (request.coins or request.pinned_coins) and not request_kind(request).takes_coins:
-        raise DesignerError("--coins: a room with several doors is not designed with coins yet")
+        raise RequestError("{coins}: a room with several doors is not designed with coins yet")
     drawn = len(request.pinned_coins)
     if request.coins + drawn > MAX_COINS:
-        raise DesignerError(
-            f"--coins {request.coins}"
+        raise RequestError(
+            f"{{coins}} {request.coins}"
             + (f" and {drawn} drawn in the template" if drawn else "")
             + f": a level holds at most {MAX_COINS}"
         )
     if (low is not None or high is not None) and not (request.coins or request.pinned_coins):
-        raise DesignerError(
-            "--full-clear is the band of the full clear, which takes the coins: it needs --coins"
+        raise RequestError(
+            "{full_clear} is the band of the full clear, which takes the coins: it needs {coins}"
         )
     if low is not None and high is not None and low > high:
-        raise DesignerError(f"--full-clear {low}..{high}: the band is upside down")
+        raise RequestError(f"{{full_clear}} {low}..{high}: the band is upside down")
     if request.coins and request.coins + request.items + request.placed_snow() + 2 > len(
         request.free_cells()
     ):
         free = len(request.free_cells())
-        raise DesignerError(
-            f"--coins {request.coins} does not fit: {free} free cell{'s' * (free != 1)}"
+        raise RequestError(
+            f"{{coins}} {request.coins} does not fit: {free} free cell{'s' * (free != 1)}"
         )
 
 
@@ -133,18 +133,18 @@ def _validate_items(request: LayoutRequest) -> None:
     from designer.core.limits import MAX_ITEMS
 
     if request.items < 0:
-        raise DesignerError("--items must not be negative")
+        raise RequestError("{items} must not be negative")
     if request.teleports < 0:
-        raise DesignerError("--teleports must not be negative")
+        raise RequestError("{teleports} must not be negative")
     _validate_coins(request)
     for cell in (request.start, request.goal):
         if cell is not None and cell in request.portal_cells:
-            raise DesignerError(
-                f"--start or --goal {cell[0]},{cell[1]} is a portal or target the template draws"
+            raise RequestError(
+                f"{{start}} or {{goal}} {cell[0]},{cell[1]} is a portal or target the template draws"
             )
     if request.teleports and not request_kind(request).takes_teleports:
-        raise DesignerError(
-            "--teleports: a room with several doors is not designed with portals yet"
+        raise RequestError(
+            "{teleports}: a room with several doors is not designed with portals yet"
         )
     if (
         request.teleports
@@ -152,31 +152,29 @@ def _validate_items(request: LayoutRequest) -> None:
         < 2 * request.teleports + request.items + request.placed_snow() + 2
     ):
         free = len(request.free_cells())
-        raise DesignerError(
-            f"--teleports {request.teleports} does not fit: {free} free cell{'s' * (free != 1)} "
+        raise RequestError(
+            f"{{teleports}} {request.teleports} does not fit: {free} free cell{'s' * (free != 1)} "
             "for the portals, the items, the snow and the ends"
         )
     if request.item_count > MAX_ITEMS:
         pinned = (
             f" ({len(request.pinned_items)} drawn in the template)" if request.pinned_items else ""
         )
-        raise DesignerError(
-            f"{request.item_count} items{pinned}: a level holds at most {MAX_ITEMS}"
-        )
+        raise RequestError(f"{request.item_count} items{pinned}: a level holds at most {MAX_ITEMS}")
     if not request.item_count:
         return
     free = len(request.free_cells())
     if request.items + request.placed_snow() + 2 > free:
-        raise DesignerError(
-            f"--items {request.items} does not fit: {request.height}x{request.width} has {free} free "
+        raise RequestError(
+            f"{{items}} {request.items} does not fit: {request.height}x{request.width} has {free} free "
             "cells for the items, the snow and the ends"
         )
     for cell in request.pinned_items:
         if cell in (request.start, request.goal):
-            raise DesignerError(
-                f"--start or --goal {cell[0]},{cell[1]} is an item the template draws"
+            raise RequestError(
+                f"{{start}} or {{goal}} {cell[0]},{cell[1]} is an item the template draws"
             )
         if shut_in(request, cell):
-            raise DesignerError(
+            raise RequestError(
                 f"the item at {cell[0]},{cell[1]} is walled in on every side: nothing can reach it"
             )

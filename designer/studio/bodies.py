@@ -9,9 +9,9 @@ import json
 from designer.core.limits import sized
 from designer.studio.guard import Refused
 
-#: The fill request's fields (the ``make`` options the page sets), as ``MakeOptions`` takes them,
-#: and
-#: what each must be in JSON (the plan then checks its value as ``make`` does).
+#: The fill request's fields (the fields of ``make``'s ask that the page sets:
+#: ``designer.ops.asks``), and what each must be in JSON (the plan then checks its value as
+#: ``make`` does).
 _WHOLE = ("a whole number", lambda v: type(v) is int)
 _FLAG = ("true or false", lambda v: type(v) is bool)
 FILL_FIELDS = {
@@ -41,6 +41,12 @@ FILL_FIELDS = {
 CAVE_FIELDS = ("min_stops", "max_stops", "seed", "time_limit")
 
 
+def form_word(field: str) -> str:
+    """The studio's word for a request's ``field``: its form's label ("min stops"), by which it
+    says a refusal in the request's own words (``designer.core.errors.RequestError``)."""
+    return field.replace("_", " ")
+
+
 def rows_of(obj: dict) -> list[str]:
     rows = obj.get("rows")
     if not isinstance(rows, list) or not rows or not all(isinstance(row, str) for row in rows):
@@ -62,22 +68,20 @@ def fields_of(obj: dict, allowed) -> dict:
             continue
         what, fits = FILL_FIELDS[name]
         if not fits(value):
-            raise Refused(
-                400, f"--{name.replace('_', '-')} must be {what}, not {json.dumps(value)[:40]}"
-            )
+            raise Refused(400, f"{form_word(name)} must be {what}, not {json.dumps(value)[:40]}")
         found[name] = tuple(value) if name == "routes" else value
     return found
 
 
 def options_of(obj: dict) -> dict:
-    """The fill request as ``MakeOptions`` fields (JSON values), each checked by the plan."""
+    """The fill request as an ask's fields (JSON values), each checked by the plan."""
     return {"template": rows_of(obj), **fields_of(obj, FILL_FIELDS)}
 
 
 def plan_of(options: dict):
     from designer.ops import design as ops
 
-    return ops.plan(ops.MakeOptions(**{**options, "template": tuple(options["template"])}))
+    return ops.plan({**options, "template": tuple(options["template"])})
 
 
 def cave_of(obj: dict) -> str:

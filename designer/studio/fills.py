@@ -24,8 +24,9 @@ def _child(options: dict, conn, parent: int) -> None:
     the server ends (``kill -9`` included), at once on SIGTERM (``Fill.cancel``), and leaves Ctrl-C
     to the server; the searches it forks in turn (chains, lanes) end with it."""
     from designer.core.control import end_with_parent
-    from designer.core.errors import DesignerError, RequestNotMet
+    from designer.core.errors import DesignerError, RequestNotMet, worded
     from designer.ops import design as ops
+    from designer.studio.bodies import form_word
 
     end_with_parent(parent)
 
@@ -44,14 +45,12 @@ def _child(options: dict, conn, parent: int) -> None:
             )
             conn.send(("done", cave_made.text))
             return
-        made = ops.make(
-            ops.plan(ops.MakeOptions(**options)), ops.LevelOutput(fmt="json"), on_progress=progress
-        )
+        made = ops.make(ops.plan(options), ops.LevelOutput(fmt="json"), on_progress=progress)
         conn.send(("done", made.text))
     except RequestNotMet as exc:
         conn.send(("failed", 1, str(exc)))
     except DesignerError as exc:
-        conn.send(("failed", 2, str(exc)))
+        conn.send(("failed", 2, worded(exc, form_word)))
     except Exception as exc:  # a bug: said in one line, the server goes on
         conn.send(("failed", 3, f"{type(exc).__name__}: {exc}"))
     finally:
@@ -68,7 +67,7 @@ class Fill:
 
     @classmethod
     def start(cls, options: dict) -> Fill:
-        """Start designing ``options`` (``MakeOptions`` fields as JSON values; with ``cave``, a
+        """Start designing ``options`` (an ask's fields as JSON values: ``designer.ops.asks``; with ``cave``, a
         cave's text and ``CaveOptions`` fields) in a new process."""
         context = multiprocessing.get_context("spawn")  # no fork of a server that runs threads
         parent, child = context.Pipe(duplex=False)

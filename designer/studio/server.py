@@ -39,9 +39,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from designer.core.errors import DesignerError, RequestNotMet
+from designer.core.errors import DesignerError, RequestNotMet, worded
 from designer.studio.analysts import Analysts, Superseded
-from designer.studio.bodies import rows_of
+from designer.studio.bodies import form_word, rows_of
 from designer.studio.cave_routes import cave_routes
 from designer.studio.fill_routes import MAX_FILLS, fill_routes
 from designer.studio.fills import Fill
@@ -178,8 +178,8 @@ def create_app(studio: Studio) -> Starlette:
                 return await handler(request)
             except Refused as exc:
                 return JSONResponse({"error": str(exc)}, status_code=exc.status)
-            except DesignerError as exc:  # bad input: its one line
-                return JSONResponse({"error": str(exc)}, status_code=400)
+            except DesignerError as exc:  # bad input: its one line, a field as its form names it
+                return JSONResponse({"error": worded(exc, form_word)}, status_code=400)
             except (
                 RequestNotMet
             ) as exc:  # valid, but it cannot be met (an unsolvable level to draw)

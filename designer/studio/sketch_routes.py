@@ -26,7 +26,7 @@ def sketch_routes(guarded) -> dict[str, Route]:
         from designer.analysis import bounds
 
         plan = plan_of(options_of(await body(request)))
-        reason = bounds.infeasible(plan.requests[0])
+        reason = bounds.infeasible(plan.job.request)
         return JSONResponse({"ok": reason is None, "infeasible": reason})
 
     async def open_file(request: Request) -> Response:

@@ -103,7 +103,7 @@ def _plain_moves(level: Level, things: tuple[Cell, ...]) -> Moves:
     """``slide_moves`` of a plain level (straight slides): the kernels' slide table, nothing
     capturing, gives each slide's end and length; a slide takes thing k, and passes the goal, when
     it starts behind it on its line and is long enough to reach it. Vector passes, a line a thing."""
-    from designer.core.rules import behind, taken_along, terrain_slide_table
+    from designer.core.rules import behind, slide_takes, terrain_slide_table
 
     height, width = level.height, level.width
     cells, goal = height * width, level.index(level.goal)
@@ -123,7 +123,7 @@ def _plain_moves(level: Level, things: tuple[Cell, ...]) -> Moves:
 
     spots = [(k, level.index(cell)) for k, cell in enumerate(things)]
     for d in range(4):
-        takes[:, d] = taken_along(rock, width, d, length[d], spots)
+        takes[:, d] = slide_takes(rock, width, d, length[d], spots)
         flat = behind(rock, width, goal, d)
         reach = length[d, flat] >= np.arange(1, len(flat) + 1)
         taken = np.bitwise_or.accumulate(np.concatenate([bits[[goal]], bits[flat]]))[

@@ -25,7 +25,7 @@ from designer.analysis.tour_tables import Moves, bounds
 from designer.caves.cave import Cave
 from designer.caves.graph import Sheet, sheet, states
 from designer.core.budget import Budget
-from designer.core.rules import taken_along
+from designer.core.rules import slide_takes
 from designer.core.terrain import ROCK
 
 
@@ -37,8 +37,9 @@ def coin_cells(laid: Sheet) -> tuple[int, ...]:
 def cave_moves(laid: Sheet) -> Moves:
     """The cave's moves over its states (``states``), with the coins each slide takes: a slide
     runs straight from its cell for as many cells as it slides (a link ends it on its door), so
-    its coins are those on that line, as a level's (``designer.core.rules.taken_along``). A slide into the exit is captured there, as the exit never
-    waits for coins (``first``, with the coins taken on the way)."""
+    its coins are those on that line, as a level's (``designer.core.rules.slide_takes``). A
+    slide into the exit is captured there, as the exit never waits for coins (``first``, with
+    the coins taken on the way)."""
     table = states(laid)
     count = table.count
     coins = coin_cells(laid)
@@ -48,7 +49,7 @@ def cave_moves(laid: Sheet) -> Moves:
     first = np.zeros((count, 4), bool)
     for d in range(4):
         dest = table.dest[d].astype(np.int64)
-        takes[:, d] = taken_along(rock, table.width, d, table.length[d], enumerate(coins))
+        takes[:, d] = slide_takes(rock, table.width, d, table.length[d], enumerate(coins))
         into_exit = dest == table.goal
         first[:, d] = into_exit
         end[:, d] = np.where(into_exit, -1, dest)

@@ -28,7 +28,7 @@ from designer.caves.parts import Door
 from designer.core.errors import LevelError
 from designer.core.items import States
 from designer.core.level import Level
-from designer.core.rules import NO_MOVE, taken_along, traced_table
+from designer.core.rules import NO_MOVE, slide_takes, traced_table
 from designer.core.terrain import ROCK, Cell
 
 
@@ -148,7 +148,7 @@ def states(cave_sheet: Sheet, capture: bool = True, without: int | None = None) 
             now = np.full(cells, held, np.int64)
             for _ in range(count + 1):  # a key taken can open a lock further along the same slide
                 # the keys on each slide's line (as a level's coins: designer.core.rules)
-                now = held | taken_along(rock, width, d, lengths[now, d, every], keys)
+                now = held | slide_takes(rock, width, d, lengths[now, d, every], keys)
             ends = dests[now, d, every]
             moving = ends != NO_MOVE
             target = (

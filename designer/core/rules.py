@@ -186,7 +186,7 @@ def behind(rock: np.ndarray, width: int, at: int, d: int) -> np.ndarray:
     return flat[: int(np.argmax(blocked)) if blocked.any() else len(flat)]
 
 
-def taken_along(
+def slide_takes(
     rock: np.ndarray, width: int, d: int, reach: np.ndarray, things: Iterable[tuple[int, int]]
 ) -> np.ndarray:
     """What the straight slides in direction ``d`` take, as masks: bit k where a slide passes or
@@ -196,7 +196,7 @@ def taken_along(
     ``designer.caves.graph.states``), state s on cell s mod cells. A level's coins and items
     (``designer.analysis.tour_tables``), a cave's coins and its keys are taken by this rule.
 
-    >>> taken_along(np.zeros(4, bool), 4, 3, np.array([3, 2, 1, 0]), [(0, 2)]).tolist()
+    >>> slide_takes(np.zeros(4, bool), 4, 3, np.array([3, 2, 1, 0]), [(0, 2)]).tolist()
     [1, 1, 0, 0]
     """
     cells = rock.size

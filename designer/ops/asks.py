@@ -86,7 +86,8 @@ def request_of(asked: Mapping[str, Any]) -> LayoutRequest:
         ):
             if given is not None:
                 raise RequestError(
-                    f"{name} does not go with {{template}}: the template draws the grid and its walls"
+                    f"{name} does not go with {{template}}: the template draws the grid and its "
+                    "walls"
                 )
         if isinstance(template, (tuple, list)):
             rows, floors, portals = templates.parse_template_parts("\n".join(template))

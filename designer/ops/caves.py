@@ -161,7 +161,9 @@ def request_for(options: CaveOptions):
     for text in options.room_bands:
         name, sep, band = text.partition("=")
         if not sep:
-            raise RequestError(f"{{room_bands}} takes ROOM=K or ROOM=K..M, not {literal(repr(text))}")
+            raise RequestError(
+                f"{{room_bands}} takes ROOM=K or ROOM=K..M, not {literal(repr(text))}"
+            )
         cave.room(name)
         rooms.append((name, *_band(band, "{room_bands}")))
     min_stops = options.min_stops if options.min_stops is not None else 30

@@ -65,7 +65,8 @@ class Method:
 
         if not request_kind(request).lays_ends:  # they lay a level's start and goal, never doors
             raise RequestError(
-                f"a room's doors ({{doors}}, or 1-9 in a template) need {{method}} auto or cpsat, not "
+                f"a room's doors ({{doors}}, or 1-9 in a template) need {{method}} auto or cpsat, "
+                "not "
                 f"{self.name}"
             )
         if request.item_count:  # they know no items

@@ -54,7 +54,8 @@ def validate(request: LayoutRequest) -> None:
     request_kind(request).check(request, validate)
     if request.placed_snow() < 0:
         raise RequestError(
-            f"the template draws {request.fixed_snow()} snow tiles, more than {{snow}} {request.snow}"
+            f"the template draws {request.fixed_snow()} snow tiles, more than {{snow}} "
+            f"{request.snow}"
         )
     free = set(request.free_cells())
     ends_on_free = sum(
@@ -63,7 +64,8 @@ def validate(request: LayoutRequest) -> None:
     )
     if request.placed_snow() > 0 and request.placed_snow() > len(free) - ends_on_free:
         raise RequestError(
-            f"{{snow}} {request.snow} does not fit: {h}x{w} has {len(free)} free cell{'s' * (len(free) != 1)}, and the "
+            f"{{snow}} {request.snow} does not fit: {h}x{w} has {len(free)} free "
+            f"cell{'s' * (len(free) != 1)}, and the "
             f"start and goal take {ends_on_free} of them"
         )
     for name, cell in (("start", request.start), ("goal", request.goal)):
@@ -140,7 +142,8 @@ def _validate_items(request: LayoutRequest) -> None:
     for cell in (request.start, request.goal):
         if cell is not None and cell in request.portal_cells:
             raise RequestError(
-                f"{{start}} or {{goal}} {cell[0]},{cell[1]} is a portal or target the template draws"
+                f"{{start}} or {{goal}} {cell[0]},{cell[1]} is a portal or target the template "
+                "draws"
             )
     if request.teleports and not request_kind(request).takes_teleports:
         raise RequestError(
@@ -166,7 +169,8 @@ def _validate_items(request: LayoutRequest) -> None:
     free = len(request.free_cells())
     if request.items + request.placed_snow() + 2 > free:
         raise RequestError(
-            f"{{items}} {request.items} does not fit: {request.height}x{request.width} has {free} free "
+            f"{{items}} {request.items} does not fit: {request.height}x{request.width} has "
+            f"{free} free "
             "cells for the items, the snow and the ends"
         )
     for cell in request.pinned_items:

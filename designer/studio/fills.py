@@ -67,8 +67,8 @@ class Fill:
 
     @classmethod
     def start(cls, options: dict) -> Fill:
-        """Start designing ``options`` (an ask's fields as JSON values: ``designer.ops.asks``; with ``cave``, a
-        cave's text and ``CaveOptions`` fields) in a new process."""
+        """Start designing ``options`` (an ask's fields as JSON values: ``designer.ops.asks``;
+        with ``cave``, a cave's text and ``CaveOptions`` fields) in a new process."""
         context = multiprocessing.get_context("spawn")  # no fork of a server that runs threads
         parent, child = context.Pipe(duplex=False)
         # not a daemon: a fill may fork its own searches (the chains of items, the open grid's),

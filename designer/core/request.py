@@ -238,7 +238,7 @@ class LayoutRequest:
     def room_target(self) -> int:
         """What a room's searches count toward when meeting its routes' floors: the sum over
         routes of min(stops, floor), which reaches the sum of the floors exactly when every route
-        does (``designer.core.space.LayoutSpace.room_scores``)."""
+        does (``designer.search.engines.rooms.room_scores``)."""
         return sum(band.floor for band in self.route_bands)
 
     @property

@@ -1,7 +1,7 @@
 """Exports: a picture of a level or a pack, Tiled maps, the play page. Each checks its output
 paths before any work and writes them whole (``designer.formats.output``), then hands the source
-to what it is (``designer.ops.kinds.file_kind``: a cave's file, or a file of levels and rooms);
-each returns what it wrote (``designer.ops.kinds.Written``)."""
+to what it is (``designer.ops.kinds.files.file_kind``: a cave's file, or a file of levels and
+rooms); each returns what it wrote (``designer.ops.kinds.written.Written``)."""
 
 from __future__ import annotations
 

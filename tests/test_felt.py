@@ -11,6 +11,7 @@ from designer.cli import main
 from designer.core import kernels
 from designer.core import kernel_anneal
 from designer.core.request import LayoutRequest
+from designer.formats.level_json import level_from_json
 from designer.search.design import design
 from designer.search.felt import FELT_TOLERANCE
 
@@ -39,6 +40,24 @@ def test_a_pack_by_difficulty_rises_and_make_from_gives_the_level_again(tmp_path
     again = tmp_path / "again.json"
     assert main(["make", "--from", str(sorted(out.iterdir())[1]), "--format", "json", "-o", str(again)]) == 0
     assert json.loads(again.read_text())["rows"] == records[1]["rows"]
+
+
+@needs_compiled
+@pytest.mark.parametrize("mechanic, field", [
+    (["--teleports", "1"], "portals"),
+    pytest.param(["--items", "1"], "items", marks=pytest.mark.slow),  # short bands with an item run out their tries
+    (["--coins", "2"], "coins"),
+])
+def test_a_pack_with_a_mechanic_rises_in_predicted_difficulty(mechanic, field, tmp_path):
+    out = tmp_path / "pack"
+    assert main(["make", "--count", "3", "--curve-by", "difficulty", "--curve", "3..6", *mechanic, "--seed", "1",
+                 "--out", str(out), "--format", "json"]) == 0
+    levels = [json.loads(path.read_text()) for path in sorted(out.iterdir())]
+    felt = [level["generator"]["difficulty_felt"] for level in levels]
+    assert felt == sorted(felt) and all(abs(f - t) <= FELT_TOLERANCE * t for f, t in zip(felt, (3, 4.5, 6)))
+    assert all(level.get(field) for level in levels)  # each level holds its mechanic
+    # the difficulty is the level's own, as analyze predicts it (coins and all)
+    assert [round(play(level_from_json(level)).difficulty, 6) for level in levels] == [round(f, 6) for f in felt]
 
 
 @needs_compiled

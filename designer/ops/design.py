@@ -28,6 +28,7 @@ from designer.core.control import CancelToken, OnProgress, Steps, no_progress
 from designer.core.control import check as check_cancel
 from designer.core.errors import DesignerError, RequestError, literal
 from designer.core.limits import MAX_LEVELS, MAX_SEED, seconds, whole
+from designer.core.request import LayoutRequest
 from designer.core.request_kinds import request_kind
 from designer.ops import asks
 from designer.search.job import DesignJob
@@ -231,7 +232,7 @@ def make(
             check_cancel(cancel)  # a search the cancel ended is no failure of the request
             raise
         if ordered:
-            designs = ordered_by_difficulty(designs, made.job.request.player)
+            designs = ordered_by_difficulty(designs, made.job.request)
             for k, found in enumerate(designs):
                 if output.folder is not None:
                     files.write(targets[k], level_text(found, output.fmt), force=output.force)
@@ -254,14 +255,16 @@ def by_difficulty(made: Plan) -> bool:
     )
 
 
-def ordered_by_difficulty(designs: list, player=None) -> list:
-    """The designs sorted by the model's predicted difficulty (``designer.analysis.player``), the
-    easiest first (ties: the order they were made in), each record keeping its difficulty."""
+def ordered_by_difficulty(designs: list, request: LayoutRequest) -> list:
+    """The designs sorted by the model's predicted difficulty (``designer.analysis.player``, for
+    the request's player), the easiest first (ties: the order they were made in), each record
+    keeping its difficulty."""
     from dataclasses import replace as copy
 
-    from designer.analysis.player import DEFAULT, Player, play
+    from designer.analysis.player import play
+    from designer.search.felt import player_of
 
-    who = Player(*player) if player is not None else DEFAULT
+    who = player_of(request)
     felt = [play(found.level, who).difficulty for found in designs]
     ranked = sorted(range(len(designs)), key=lambda k: (felt[k], k))
     return [

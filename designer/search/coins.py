@@ -316,6 +316,13 @@ def _made(found, placed: Placed, bare, request, *, seed: int, seconds: float):
         return None  # every step of the chain was verified: never, but never handed back unverified
     if record.options is not None:
         record = record.but(**choice_figures(report))
+    if request.difficulty is not None:  # asked in predicted difficulty: the new level's own again
+        from designer.search.felt import within_target
+
+        felt = within_target(level, request)
+        if felt is None:
+            return None  # the chain's rocks took it out of the tolerance: another level is tried
+        record = record.but(difficulty_felt=felt)
     return replace(found, level=level, analysis=report, generator=record)
 
 

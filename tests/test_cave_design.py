@@ -76,7 +76,7 @@ def test_the_command_writes_json_and_from_makes_the_same_cave_again(tmp_path, ca
     capsys.readouterr()
     assert main(["solve", str(first)]) == 0
     out = capsys.readouterr().out
-    assert f"stops: {one['analysis']['min_stops']}" in out and "takes key k1" in out
+    assert f"stops: {one['analysis']['min_stops']}" in out and "takes key bronze" in out
     assert main(["analyze", str(first), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["keys"][0]["needed"] is True
 
@@ -98,11 +98,11 @@ def test_a_rooms_ceiling_is_kept(band, tmp_path, capsys):
 
 
 @pytest.mark.parametrize("args, why", [
-    (["--rooms", "4", "--room", "m1=9..5"], "the band's ceiling is below its floor"),
+    (["--rooms", "4", "--room", "gate=9..5"], "the band's ceiling is below its floor"),
     (["--rooms", "3", "--keys", "2"], "need at least 5 rooms"),
     (["--rooms", "4", "--size", "5x5"], "7x7 to 40x40"),
     ([], "give a cave to fill"),
-    (["--rooms", "4", "--route", "m1:1=5"], "--route takes ROOM:A:B=K"),
+    (["--rooms", "4", "--route", "gate:1=5"], "--route takes ROOM:A:B=K"),
     (["--rooms", "4", "--room", "nowhere=5"], "no room 'nowhere'"),
 ])
 def test_bad_requests_are_one_line_and_status_two(args, why, capsys):
@@ -239,7 +239,7 @@ def test_a_plan_of_48_rooms_and_4_keys_is_settled_by_its_work_and_a_net_too_shor
 def test_a_ceiling_below_the_shortest_way_is_proven_infeasible_at_once(capsys):
     assert main(["cave", "--rooms", "4", "--min-stops", "1", "--max-stops", "1", "--seed", "1"]) == 1
     err = capsys.readouterr().err
-    assert "proven infeasible: the shortest way, through rooms m1, m2, m3, m4, makes at least 4 stops" in err
+    assert "proven infeasible: the shortest way, through rooms gate, hall, gallery, chamber, makes at least 4 stops" in err
 
 
 def test_a_cave_drawn_by_hand_with_a_chain_of_three_keys_fills_and_needs_every_key():

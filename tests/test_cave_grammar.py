@@ -78,20 +78,20 @@ def test_every_shape_that_fits_needs_every_key_and_can_always_climb_back(rooms, 
 
 def test_each_shape_is_the_pattern_it_names():
     chain = grammar.draw(8, 3, (9, 9), 1, 3, "chain")
-    locked = {link.b[0]: link.lock for link in chain.links if link.b[0].startswith("s")}
-    assert locked == {"s1": None, "s2": "k1", "s3": "k2"}  # a key behind a key
-    assert [link.lock for link in chain.links if link.lock and not link.b[0].startswith("s")] == ["k3"]
+    locked = {link.b[0]: link.lock for link in chain.links if link.b[0] in grammar.SIDE_ROOMS}
+    assert locked == {"vault": None, "crypt": "bronze", "shrine": "silver"}  # a key behind a key
+    assert [link.lock for link in chain.links if link.lock and not link.b[0] in grammar.SIDE_ROOMS] == ["gold"]
     gates = grammar.draw(8, 3, (9, 9), 1, 3, "gates")
-    assert sorted(link.lock for link in gates.links if link.lock) == ["k1", "k2", "k3"]
-    assert not any(link.lock for link in gates.links if link.b[0].startswith("s"))
+    assert sorted(link.lock for link in gates.links if link.lock) == ["bronze", "gold", "silver"]
+    assert not any(link.lock for link in gates.links if link.b[0] in grammar.SIDE_ROOMS)
     shortcut = grammar.draw(8, 3, (9, 9), 1, 3, "shortcut")
     holes = [link for link in shortcut.links if link.kind == "hole"]
     assert len(holes) == 1 and holes[0].b[0] == shortcut.entrance[0] and holes[0].a[0] == shortcut.exit[0]
     loop = grammar.draw(9, 2, (9, 9), 1, 2, "loop")
-    below = [link for link in loop.links if "l1" in (link.a[0], link.b[0]) or "l2" in (link.a[0], link.b[0])]
+    below = [link for link in loop.links if "cellar" in (link.a[0], link.b[0]) or "undercroft" in (link.a[0], link.b[0])]
     assert len(below) == 3 and not any(link.lock for link in below)
     for link in below:  # round the other way
-        assert {"l1", "l2"} <= _rooms_reached(loop, loop.entrance[0], {"k1", "k2"}, skip=link)
+        assert {"cellar", "undercroft"} <= _rooms_reached(loop, loop.entrance[0], {"bronze", "silver"}, skip=link)
 
 
 def test_seeds_in_a_row_give_each_shape_that_fits_and_a_seed_its_cave_again():

@@ -26,10 +26,10 @@ the floors of the rooms, the gates, the doors' places, the keys' cells) flows fr
 
 >>> cave = draw(rooms=4, keys=1, size=(7, 7), seed=1, shape="gates")
 >>> [room.name for room in cave.rooms], [link.lock for link in cave.links if link.lock]
-(['m1', 'm2', 'm3', 's1'], ['k1'])
+(['gate', 'hall', 'gallery', 'vault'], ['bronze'])
 >>> cave = draw(rooms=6, keys=2, size=(8, 8), seed=2, floors=2, shape="chain")
 >>> sorted({link.kind for link in cave.links}), [key.room for key in cave.keys]
-(['door', 'hole', 'ladder'], ['s1', 's2'])
+(['door', 'hole', 'ladder'], ['vault', 'crypt'])
 """
 
 from __future__ import annotations
@@ -47,6 +47,42 @@ MIN_SIDE = 7
 MAX_SIDE = 40
 #: The most floors a cave is drawn on.
 MAX_FLOORS = 9
+#: The names a cave drawn from nothing gives, words a player reads: its main way's rooms (a
+#: number after the word when a way is longer than the list), the side rooms that hold the keys,
+#: the two rooms of a loop, and the keys, the first key first.
+MAIN_ROOMS = (
+    "gate",
+    "hall",
+    "gallery",
+    "chamber",
+    "grotto",
+    "passage",
+    "cavern",
+    "hollow",
+    "landing",
+    "nave",
+    "rotunda",
+    "cloister",
+    "atrium",
+    "terrace",
+    "chapel",
+    "throne",
+)
+SIDE_ROOMS = ("vault", "crypt", "shrine", "alcove")
+LOOP_ROOMS = ("cellar", "undercroft")
+KEYS = ("bronze", "silver", "gold", "iron")
+
+
+def named(words: tuple[str, ...], k: int) -> str:
+    """The ``k``-th name from ``words`` (from 0), a number after the word once they run out.
+
+    >>> n = len(MAIN_ROOMS)
+    >>> named(MAIN_ROOMS, 0), named(MAIN_ROOMS, n), named(MAIN_ROOMS, 1 + 2 * n)
+    ('gate', 'gate2', 'hall3')
+    """
+    return words[k % len(words)] + (str(k // len(words) + 1) if k >= len(words) else "")
+
+
 #: The shapes, in the order a seed takes them in (``seed`` modulo the shapes that fit).
 SHAPES = ("gates", "chain", "shortcut", "loop")
 
@@ -261,7 +297,7 @@ def draw(
         floor_of = [max(floors - k, 1) for k in range(main)]
         spots = [main - 2]
     at_loop = rng.choice(spots) if loop else None  # main rooms at_loop and at_loop + 1
-    names = [f"m{k + 1}" for k in range(main)]
+    names = [named(MAIN_ROOMS, k) for k in range(main)]
     column: dict[int, int] = {}
     for k in range(main):
         column[k] = column[k - 1] + 1 if k and floor_of[k] == floor_of[k - 1] else 0
@@ -284,7 +320,7 @@ def draw(
             rng.choice([k for k in range(host, end) if k != at_loop])
             for host, end in zip(hosts, ends)
         ]
-    locks = {gate: f"k{keys if shape == 'chain' else j + 1}" for j, gate in enumerate(gates)}
+    locks = {gate: KEYS[keys - 1 if shape == "chain" else j] for j, gate in enumerate(gates)}
 
     # the main way: doorways on a floor, a ladder up from one floor to the next
     for k in range(main - 1):
@@ -296,17 +332,17 @@ def draw(
             drawing.links.append(Link("ladder", a, b, locks.get(k)))
     # side rooms, each with its key
     for j, host in enumerate(hosts):
-        side = f"s{j + 1}"
+        side = SIDE_ROOMS[j]
         drawing.room(side, floor_of[host], (h, column[host] * w))
-        lock = f"k{j}" if shape == "chain" and j else None
+        lock = KEYS[j - 1] if shape == "chain" and j else None
         drawing.one_over_other(names[host], side, 2, lock)
-        drawing.key(f"k{j + 1}", side)
+        drawing.key(KEYS[j], side)
     # the loop: two rooms below two main rooms side by side
     if loop:
         below: list[str] = []
         assert at_loop is not None  # drawn with the loop
         for k in (at_loop, at_loop + 1):
-            name = f"l{len(below) + 1}"
+            name = LOOP_ROOMS[len(below)]
             drawing.room(name, floor_of[k], (h, column[k] * w))
             drawing.one_over_other(names[k], name, 1)
             below.append(name)

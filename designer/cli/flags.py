@@ -15,6 +15,8 @@ from typing import Any
 
 import typer
 
+from designer.cli.shell import parse_cell, parse_size
+
 #: The fields whose flag is not ``--`` and the field's name with dashes: the repeatable flags name
 #: one door, one route, one room's band (``designer cave``); ``make --from FILE`` reads a file.
 IRREGULAR = {
@@ -29,24 +31,6 @@ IRREGULAR = {
 def flag(field: str) -> str:
     """The flag of an ask's (or a command's) ``field``: ``--min-stops`` for ``min_stops``."""
     return IRREGULAR.get(field) or "--" + field.replace("_", "-")
-
-
-def _cell(name: str) -> Callable[[str], tuple[int, int] | None]:
-    from designer.cli.shell import parse_cell
-
-    return lambda text: parse_cell(text, flag(name))
-
-
-def _cells(texts: Iterable[str]) -> tuple:
-    from designer.cli.shell import parse_cell
-
-    return tuple(parse_cell(text, "--door") for text in texts)
-
-
-def _size(text: str) -> tuple[int, int]:
-    from designer.cli.shell import parse_size
-
-    return parse_size(text)
 
 
 def _full_clear(text: str) -> tuple[int | None, int | None]:
@@ -65,11 +49,11 @@ def _player(path: str) -> tuple[float, float]:
 #: The parameters that give an ask's field under another name or in a text form: the field, and
 #: how the flag's value reads as the field's.
 READ: dict[str, tuple[str, Callable[[Any], Any]]] = {
-    "size": ("size", _size),
-    "start": ("start", _cell("start")),
-    "goal": ("goal", _cell("goal")),
+    "size": ("size", parse_size),
+    "start": ("start", lambda text: parse_cell(text, "--start")),
+    "goal": ("goal", lambda text: parse_cell(text, "--goal")),
     "no_frame": ("frame", lambda given: not given),
-    "door": ("doors", _cells),
+    "door": ("doors", lambda texts: tuple(parse_cell(text, "--door") for text in texts)),
     "route": ("routes", tuple),
     "full_clear": ("full_clear", _full_clear),
     "player": ("player", _player),

@@ -62,12 +62,11 @@ def is_field(name: str) -> bool:
     return name in REQUEST or name in FORMS or name in RUN or name in PACK
 
 
-def checked(asked: Mapping[str, Any]) -> Mapping[str, Any]:
-    """``asked``, refused in one line when it names a field no ask has."""
+def checked(asked: Mapping[str, Any]) -> None:
+    """Refuse ``asked`` in one line when it names a field no ask has."""
     for name in asked:
         if not is_field(name):
             raise DesignerError(f"no such field of a design's ask: {str(name)[:40]!r}")
-    return asked
 
 
 def request_of(asked: Mapping[str, Any]) -> LayoutRequest:

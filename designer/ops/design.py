@@ -75,7 +75,6 @@ def plan(asked: Mapping[str, Any]) -> Plan:
     """The plan of ``make`` for an ask (``designer.ops.asks``: the fields given, by name):
     presets and curves expanded, every request checked, the method able to do what is asked
     (one line in the request's own words otherwise)."""
-    asks.checked(asked)
     count = asked.get("count", 1)
     whole(count, "{count}", 1, MAX_LEVELS)
     request = asks.request_of(asked)

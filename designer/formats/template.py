@@ -100,9 +100,9 @@ def read_template_parts(source: str | Path) -> tuple[tuple[str, ...], tuple | No
     """``read_template``, with a template's floors and pinned portals (``parse_template_parts``)."""
     if is_map_path(source):
         return read_template(source), None, None
-    text = decode_text(read_bytes(source, "template"))
+    data = read_bytes(source, "template")  # its refusals name the file already
     try:
-        return parse_template_parts(text)
+        return parse_template_parts(decode_text(data))
     except LevelError as exc:
         raise LevelError(exc if str(source) == "-" else f"{source}: {exc}") from None
 
@@ -117,10 +117,10 @@ def read_template(source: str | Path) -> tuple[str, ...]:
                 f"{source}: the map has no free cell to fill (a cell left empty inside the room, or a tile "
                 "of kind free): every cell is drawn already (solve and analyze read it as it is)"
             )
-        text = "\n".join(user.rows)
+        data: bytes | str = "\n".join(user.rows)
     else:
-        text = decode_text(read_bytes(source, "template"))
+        data = read_bytes(source, "template")  # its refusals name the file already
     try:
-        return parse_template(text)
+        return parse_template(decode_text(data))
     except LevelError as exc:
         raise LevelError(exc if str(source) == "-" else f"{source}: {exc}") from None

@@ -38,7 +38,7 @@ CASES: dict[str, tuple[list[str], str | None]] = {
     "help": (["--help"], None),
     **{f"help-{name}": ([name, "--help"], None) for name in (
         "solve", "analyze", "make", "cave", "studio", "playtest", "render", "export", "play", "import",
-        "compare", "pareto", "records", "bench")},
+        "compare", "pareto", "records", "bench", "game")},
     # solve: a level of each family, a room, a cave
     "solve-plain": (["solve", f"{LEVELS}/seed003-hard.txt"], None),
     "solve-json": (["solve", f"{LEVELS}/seed003-hard.txt", "--json"], None),

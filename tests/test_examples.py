@@ -16,7 +16,7 @@ SCRIPTS = sorted((ROOT / "examples").glob("*.py"))
 def test_every_example_is_covered():
     assert {p.name for p in SCRIPTS} == {"a_second_shell.py", "caves.py", "choices.py", "coins.py", "design_a_room.py",
                                          "design_levels.py",
-                                         "items.py", "pictures.py", "playtest.py", "portals.py", "proofs.py", "records.py",
+                                         "game.py", "items.py", "pictures.py", "playtest.py", "portals.py", "proofs.py", "records.py",
                                          "sketch.py", "solve_and_analyze.py"}
 
 
@@ -55,6 +55,10 @@ def test_every_example_is_covered():
     ("playtest.py", ["level-001: par ", "predicted difficulty", "structure of level-001: Structure(",
                      "level-001: 100 players, 100% finished; moves median ", "fitted: skill ",
                      "asked difficulty 5 for the fitted player: ", "wrote playtest-pack, playtest.jsonl"]),
+    ("game.py", ["the plan: 2 worlds, 6 levels", "world 1 (Snowfield): teaches snow",
+                 "with snow as ice: unsolvable", "every fewest-moves solution uses it",
+                 "world 2 (Warp Gallery): teaches teleports", "its cave: rooms ",
+                 "wrote game.html, game.json, plan.toml, report.html, tiled, world-1, world-2 to game"]),
     ("sketch.py", ["route 1:2: a fill can reach at most 92 stops, even counts only",
                    "route 1:3: a fill can reach at most 92 stops, odd counts only",
                    "S:G: 5 stops, strong, not reversible", "####0###", "moves left from the start: 5"]),

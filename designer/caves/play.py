@@ -33,7 +33,7 @@ KEY_COLOURS = ("#d4a017", "#2f80ed", "#27ae60", "#c0392b")
 
 #: What ``load`` runs for a cave: each locked door marked in its key's colour, each key ringed in
 #: it and named, each room named at its corner, and each door labelled with where it leads.
-_LOCK_MARKS = """
+LOCK_MARKS = """
   (level.locks || []).forEach(([r, c, k]) => {
     const mark = document.createElement("div");
     mark.className = "cell lock";
@@ -140,4 +140,4 @@ def cave_page(cave: Cave, title: str) -> str:
     """The self-contained HTML page that plays the whole cave."""
     from designer.export.play import entries_page
 
-    return entries_page([cave_entry(cave)], title=title, extra=(CAVE_JS, _LOCK_MARKS))
+    return entries_page([cave_entry(cave)], title=title, extra=(CAVE_JS, LOCK_MARKS))

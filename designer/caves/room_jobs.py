@@ -89,11 +89,9 @@ def design_room(job):
     work: its seconds are counted on the work clock (``designer.core.budget``, "work": what the
     kernels and CP-SAT report), so that a busy machine takes longer over it and designs the same
     room, step for step. A shard of its own, for the lanes and a cluster alike."""
-    from designer.core.budget import use_clock
-    from designer.search.packs import run_pack_job
+    from designer.search.packs import run_on_work
 
-    with use_clock("work"):
-        return run_pack_job(job)
+    return run_on_work(job)
 
 
 def stops_reached(failed, passage: planning.Passage) -> int | None:

@@ -30,6 +30,7 @@ from designer.cli import studies  # noqa: E402  compare, pareto
 from designer.cli import records  # noqa: E402
 from designer.cli import bench  # noqa: E402
 from designer.cli import playtest  # noqa: E402, F401  playtest
+from designer.cli import game  # noqa: E402, F401  game
 
 # isort: on
 from designer.cli.flags import flag

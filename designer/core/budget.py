@@ -10,11 +10,13 @@ A budget counts seconds on one of two clocks (``CLOCKS``):
   in every process of the machine, so forked chains can share a budget). What a user means by
   ``--time-limit``: the answer comes within it, however busy the machine is.
 - ``"work"``: the work this process has done, as the compiled kernels (layouts classified,
-  annealing steps) and CP-SAT (its deterministic time) report it in nominal seconds
+  annealing steps), CP-SAT (its deterministic time) and the slides traced in Python
+  (``designer.core.rules.trace``) report it in nominal seconds
   (``add_work``; each read of the clock in the main thread adds ``POLL_WORK``, so that a loop
   that only asks its budget still ends). A count, not a clock: the same search does the same
   work at any load, step for step, so its verdict and its level never change with the machine's
-  load. A cave designs its rooms on it (``designer.caves.design``), with the wall clock as a net.
+  load. A cave designs its rooms on it (``designer.caves.design``), with the wall clock as a net,
+  and a game its levels (``designer.game.design``).
 - ``"cpu"``: the processor time this process spends (``work_seconds``: all its threads, and its
   forked lanes once they have ended), each forked lane counting its own: a budget of **work**. A
   busy machine makes the work take longer, but about the same work is done: a search with room in

@@ -17,7 +17,7 @@ from designer.core.errors import DesignerError
 
 #: Each extra, what it brings, and what needs it. pyproject.toml lists the same packages.
 EXTRAS: dict[str, str] = {
-    "pictures": "render, export and play",  # drawsvg; cairosvg for PNG
+    "pictures": "render, export, play and game",  # drawsvg; cairosvg for PNG
     "plot": "the --plot of compare and pareto",  # matplotlib
     "dask": "--dask, shards on a dask.distributed cluster",  # dask.distributed
     "studio": "designer studio, the local web app",  # starlette, uvicorn

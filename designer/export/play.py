@@ -171,9 +171,12 @@ def entries_page(
     cell: int = PAGE_CELL,
     extra: tuple[str, str] = ("", ""),
     sink: str | None = None,
+    game: tuple[str, str, str] = ("", "", ""),
 ) -> str:
     """The page of ``entries`` (``level_entry``'s, or a cave's: ``designer.caves.play``); ``extra``
-    is (script, the code ``load`` runs after the doors are marked) for a page that needs more."""
+    is (script, the code ``load`` runs after the doors are marked) for a page that needs more;
+    ``game`` is (styles, markup at the top of the body, script run once the first level is
+    loaded) of a game's page (``designer.game.page``)."""
     # "<" never reaches the page raw: no "</script>" or "<!--" can end or bend the script element
     from designer.formats.playtest_log import level_id, pack_id
 
@@ -197,6 +200,9 @@ def entries_page(
         "SINK": json.dumps(sink).replace("<", "\\u003c").replace(">", "\\u003e"),
         # a page with rooms marks every door with its number; a page of levels stays as it was
         "DOORS": _DOOR_MARKS if any("doors" in one for one in entries) else "",
+        "GAME_CSS": game[0],
+        "GAME_HTML": game[1],
+        "GAME_JS": game[2],
     }
     # a page with portals, floors or wrap-around plays them; a page without stays as it was
     passages = any("portals" in one for one in entries)

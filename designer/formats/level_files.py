@@ -186,8 +186,13 @@ def read_pack(folder: str | Path) -> list[LevelFile]:
 
 def read_levels(source: str | Path) -> list[LevelFile]:
     """A level file (or - for standard input) as a pack of one, or a pack folder (whose files may
-    hold rooms)."""
+    hold rooms), or a game's folder (its levels, world by world:
+    ``designer.formats.game_index``)."""
     if str(source) != "-" and Path(source).is_dir():
+        from designer.formats.game_index import game_entries, is_game_folder
+
+        if is_game_folder(source):  # a game's levels, named as its page names them
+            return [read_level_file(path, name) for name, path in game_entries(source)]
         return read_pack(source)
     many = None if str(source) == "-" else read_glissade_pack(source)
     return many if many is not None else [read_level_file(source)]

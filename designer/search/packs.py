@@ -24,6 +24,17 @@ def run_pack_job(job: DesignJob) -> Design | DesignFailed:
         return failed
 
 
+def run_on_work(job: DesignJob) -> Design | DesignFailed:
+    """``run_pack_job`` on a budget of work: the job's seconds are counted on the work clock
+    (``designer.core.budget``, "work": what the kernels and CP-SAT report), so that a busy machine
+    takes longer over it and designs the same level, step for step. What a cave's rooms and a
+    game's levels are designed by (``designer.caves.room_jobs``, ``designer.game.design``)."""
+    from designer.core.budget import use_clock
+
+    with use_clock("work"):
+        return run_pack_job(job)
+
+
 def design_pack(
     job: DesignJob,
     count: int,

@@ -17,7 +17,7 @@ from conftest import one_error_line
 from designer.cli import main
 from designer.core.level import Level
 from designer.game.plan import DEFAULT, GamePlan
-from designer.game.variety import layout_distance, near_copies
+from designer.analysis.variety import layout_distance, near_copies
 
 #: Every mechanic, two levels each (the teaching one and one more), one cave: what the tests read.
 SMALL = """title = "Every mechanic"
@@ -213,7 +213,8 @@ def test_every_level_is_verified_and_no_two_are_near_copies(small_game):
         for b in levels[i + 1:]:
             assert not near_copies(a.level, b.level), (a.name, b.name)
     assert (small_game / "world-1" / "cave.txt").is_file() and not (small_game / "world-2" / "cave.txt").exists()
-    assert index["worlds"][0]["cave"]["par"] > 0 and index["worlds"][0]["cave"]["keys"] == ["bronze"]
+    cave = index["worlds"][0]["cave"]
+    assert cave["par"] > 0 and cave["keys"] == ["bronze"] and cave["keys_needed"] == [True]
 
 
 def test_mirror_images_and_near_copies_are_caught():

@@ -11,7 +11,7 @@ practice levels rising in predicted difficulty, and the cave that ends it (docs/
   mechanic that draws its own grid, wrap or floors, is laid out scattered on it). The later
   half brings back the mechanic of an earlier world with its own (``brought_back``). A world's
   practice levels are ordered by their predicted difficulty, the easiest first.
-- **Variety**: no level of a game is a near copy of another (``designer.game.variety``), and no
+- **Variety**: no level of a game is a near copy of another (``designer.analysis.variety``), and no
   two have one fewest-moves solution; a level that would be is designed again from its next
   seed.
 - **The cave** that ends a world is drawn from nothing with the plan's rooms and keys, on the
@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from designer.analysis.variety import apart, moves_of
 from designer.caves.cave_request import CaveDesign
 from designer.core.errors import RequestNotMet
 from designer.core.level import Level
@@ -35,7 +36,6 @@ from designer.game.mechanics import MECHANICS
 from designer.game.plan import GamePlan, World
 from designer.game.styles import STYLES, template
 from designer.game.teach import Ablation, ablation
-from designer.game.variety import moves_of, near_copies
 from designer.search.result import Design
 
 #: Seeds a teaching level tries before its world stops.
@@ -181,12 +181,6 @@ def _design(request, seed: int, seconds: float, exclude: tuple[Level, ...]):
     return run_on_work(job)
 
 
-def _apart(level: Level, others: list[Level], solutions: set[str]) -> bool:
-    """Whether ``level`` is no near copy of ``others`` and its fewest-moves solution is none of
-    theirs (``solutions``)."""
-    return moves_of(level) not in solutions and not any(near_copies(level, one) for one in others)
-
-
 def design_levels(job: WorldJob, on_level: Callable[[str], None] = lambda text: None):
     """The levels of ``job``'s world (a tuple of ``GameLevel``), or the GameFailed saying which
     level stopped it. ``on_level(label)`` as each level starts."""
@@ -206,7 +200,7 @@ def design_levels(job: WorldJob, on_level: Callable[[str], None] = lambda text: 
         if isinstance(found, DesignFailed):
             continue
         taught = ablation(found.level, mechanic.name)
-        if taught.teaches and _apart(found.level, others, solutions):
+        if taught.teaches and apart(found.level, others, solutions):
             felt = play(found.level, DEFAULT).difficulty
             if teaching is None or felt < teaching.difficulty:
                 teaching = GameLevel(found, "teaching", (mechanic.name,), felt, taught)
@@ -246,7 +240,7 @@ def design_levels(job: WorldJob, on_level: Callable[[str], None] = lambda text: 
             tried = _design(request, seed, LEVEL_SECONDS, tuple(others))
             if isinstance(tried, DesignFailed):
                 failure, failed = tried, failed + 1
-            elif _apart(tried.level, others, solutions):
+            elif apart(tried.level, others, solutions):
                 found = tried
                 break
             else:

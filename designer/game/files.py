@@ -9,9 +9,9 @@ world is. Each is a mapping of a path inside the game's folder to its text (or b
 
 from __future__ import annotations
 
+from designer.analysis.variety import NEAR, SAME_WAY, closest
 from designer.formats.game_index import INDEX_FORMAT
 from designer.game.design import Game, GameLevel, GameWorld
-from designer.game.variety import NEAR, SAME_WAY, closest
 
 #: The index's version (``game.json``; its format's name is ``INDEX_FORMAT``).
 INDEX_VERSION = 1
@@ -113,6 +113,7 @@ def index(game: Game) -> dict:
                 "file": cave_file(w),
                 "rooms": [room.name for room in found.rooms],
                 "keys": [key.name for key in found.keys],
+                "keys_needed": [key.needed for key in world.cave.analysis.keys],
                 "par": cave_par,
                 "stars": Stars.default(cave_par).to_json() if way else None,
             }
@@ -138,7 +139,7 @@ def index(game: Game) -> dict:
 def variety_figures(game: Game) -> dict:
     """The game's variety: the closest two levels (their layout distance and which), the
     thresholds, the sizes and the solutions repeated (none)."""
-    from designer.game.variety import moves_of
+    from designer.analysis.variety import moves_of
 
     levels = [one.level for world in game.worlds for one in world.levels]
     names = [

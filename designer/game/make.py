@@ -59,10 +59,10 @@ def make_game(
     """Design the game ``plan`` asks for, every level and cave verified, and write it into the
     folder ``out``; the ``Game``. ``dask``: a cluster's address (or "local") to design the
     worlds' levels on, at once. Progress: a step per level and per cave."""
+    from designer.analysis.variety import moves_of, near_copies
     from designer.caves.cave_request import CaveFailed
     from designer.formats import output
     from designer.game.files import world_files
-    from designer.game.variety import moves_of, near_copies
 
     folder = check_out(out, force)
     need("drawsvg", "pictures")  # the page's tiles and the maps' tileset images, checked first

@@ -72,10 +72,11 @@ def report_page(game: Game) -> str:
         parts.append("</table>")
         cave = said["cave"]
         if cave is not None:
+            needed = "each needed" if all(cave["keys_needed"]) else "not each needed"
             parts.append(
                 f"<p>The cave ({html.escape(cave['file'])}): rooms "
                 f"{html.escape(', '.join(cave['rooms']))}; keys "
-                f"{html.escape(', '.join(cave['keys']))}, each needed; par {cave['par']}.</p>"
+                f"{html.escape(', '.join(cave['keys']))}, {needed}; par {cave['par']}.</p>"
             )
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"

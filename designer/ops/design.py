@@ -218,6 +218,7 @@ def make(
             levels=[job.but(executor=executor, cancel=cancel) for job in made.jobs],
             progress_for=_level_progress(steps),
             on_cluster_level=steps.step,
+            apart=True,
         )
         ordered = by_difficulty(made)
         try:

@@ -3,16 +3,23 @@
 In this process the levels are designed one after another, each excluding the ones before it.
 On a cluster (an executor from ``designer.search.executor``) every level is designed at once,
 each from its own seed; a level that repeats an earlier one is then made again here with the
-earlier ones excluded, as the in-process pack would.
+earlier ones excluded, as the in-process pack would. Either way, asked so (``make --count``), no
+level is a near copy of an earlier one (``designer.analysis.variety``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 
+from designer.analysis.variety import near_copies
+from designer.core.limits import MAX_SEED
 from designer.search import methods
 from designer.search.job import DesignJob
 from designer.search.result import Design, DesignFailed
+
+#: The levels a pack's level k tries (from seeds ``seed + k``, ``seed + k + count``, ...) before it
+#: fails when each is a near copy of an earlier level (``designer.analysis.variety``).
+APART_TRIES = 12
 
 
 def run_pack_job(job: DesignJob) -> Design | DesignFailed:
@@ -42,10 +49,13 @@ def design_pack(
     levels: Sequence[DesignJob] | None = None,
     progress_for: Callable[[int], object] = lambda k: None,
     on_cluster_level: Callable[[], None] = lambda: None,
+    apart: bool = False,
 ) -> Iterator[Design]:
     """Yield ``count`` distinct verified levels of ``job`` (``designer.search.job.DesignJob``),
-    level k from seed ``job.seed + k``; raise DesignFailed (its message saying which level) when
-    one cannot be made. ``levels``: the job of each level (a curve's requests differ:
+    level k from seed ``job.seed + k``; with ``apart`` (``make --count``), none a near copy of an
+    earlier one (``designer.analysis.variety``: one that is, is designed again from seed ``job.seed + k + count``, then ``+ 2 count``, ...,
+    ``APART_TRIES`` in all; without, a pack may hold every level of a small space, mirror images
+    too). Raise DesignFailed (its message saying which level) when one cannot be made. ``levels``: the job of each level (a curve's requests differ:
     ``designer.search.difficulty.curve_requests``; each checked when it was built), else ``job``
     for every level;
     ``job.difficulty`` ``"expert"`` runs that preset for each. ``progress_for(k)`` gives level k's
@@ -71,16 +81,27 @@ def design_pack(
     made: list[Design] = []
     for k in range(count):
         try:
-            earlier = on_cluster.get(k)
-            if isinstance(earlier, DesignFailed):
-                raise earlier
-            if earlier is not None and earlier.level not in {d.level for d in made}:
-                found = earlier
-            else:
+            found = on_cluster.get(k)
+            if isinstance(found, DesignFailed):
+                raise found
+            others = [d.level for d in made]
+            for attempt in range(APART_TRIES + 1):
+                if found is not None and (
+                    found.level not in others
+                    if not apart or count == 1
+                    else not any(near_copies(found.level, one) for one in others)
+                ):
+                    break
+                if attempt == APART_TRIES:
+                    raise DesignFailed(
+                        "near copies",
+                        f"every one of {APART_TRIES} levels designed was a near copy of an earlier "
+                        "level of the pack (docs/spec.md, Variety)",
+                    )
                 found = chosen.run(
                     levels[k].but(
-                        seed=job.seed + k,
-                        exclude=tuple(d.level for d in made),
+                        seed=(job.seed + k + attempt * count) % (MAX_SEED + 1),
+                        exclude=tuple(others),
                         progress=progress_for(k),
                     )
                 )
@@ -90,6 +111,7 @@ def design_pack(
             raise DesignFailed(
                 failure.reason, f"level {k + 1} of {count}: {failure}", failure.best
             ) from None
+        assert found is not None  # the loop breaks on a level, or raises
         made.append(found)
         yield found
 

@@ -1,4 +1,4 @@
-"""How far apart two levels are (docs/spec.md, "Games", "Variety"): their layouts under the
+"""How far apart two levels are (docs/spec.md, "Variety"): their layouts under the
 grid's symmetries, and the shape of their solutions.
 
 - A level's **tiles** are its cells as what a player sees on each: ice, rock, snow, the start,
@@ -110,6 +110,12 @@ def moves_of(level: Level) -> str:
 
     found = solve(level)
     return "" if found is None else found.moves
+
+
+def apart(level: Level, others: list[Level], solutions: set[str]) -> bool:
+    """Whether ``level`` is no near copy of any of ``others`` and its fewest-moves solution is none
+    of ``solutions`` (theirs)."""
+    return moves_of(level) not in solutions and not any(near_copies(level, one) for one in others)
 
 
 def near_copies(a: Level, b: Level) -> bool:

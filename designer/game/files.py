@@ -9,6 +9,8 @@ world is. Each is a mapping of a path inside the game's folder to its text (or b
 
 from __future__ import annotations
 
+from typing import cast
+
 from designer.analysis.variety import NEAR, SAME_WAY, closest
 from designer.formats.game_index import INDEX_FORMAT
 from designer.game.design import Game, GameLevel, GameWorld
@@ -82,6 +84,7 @@ def index(game: Game) -> dict:
     level's file, role, mechanics, par, stars, predicted difficulty, verified class and (a
     teaching level) its ablation; each cave's file, par, stars and keys; and the variety figures."""
     from designer.analysis.stars import Stars
+    from designer.caves.cave_analysis import CaveAnalysis
     from designer.caves.graph import solve
 
     worlds = []
@@ -107,13 +110,14 @@ def index(game: Game) -> dict:
         cave = None
         if world.cave is not None:
             found = world.cave.cave
+            analysis = cast(CaveAnalysis, world.cave.analysis)
             way = solve(found)
             cave_par = way.stops if way else -1
             cave = {
                 "file": cave_file(w),
                 "rooms": [room.name for room in found.rooms],
                 "keys": [key.name for key in found.keys],
-                "keys_needed": [key.needed for key in world.cave.analysis.keys],
+                "keys_needed": [key.needed for key in analysis.keys],
                 "par": cave_par,
                 "stars": Stars.default(cave_par).to_json() if way else None,
             }

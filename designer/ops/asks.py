@@ -165,6 +165,11 @@ def targeted(
             )
     if difficulty is not None:
         expert = presets.EXPERT if difficulty == presets.EXPERT else None
+        if expert and asked.get("size") is None and asked.get("template") is None:
+            # a long level needs room for its decisions: the frame grows when none is asked
+            from designer.search.tuning import EXPERT_SIDE
+
+            request = replace(request, height=EXPERT_SIDE, width=EXPERT_SIDE)
         return [presets.banded(request, difficulty)] * count, expert
     assert curve is not None  # a preset or a curve: neither returned above, both refused
     return presets.curve_requests(request, Curve.parse(curve, "stops"), count), None

@@ -16,6 +16,8 @@ def summary(found, job) -> str:
             ", the longest there is (proven)"
             if g.proven_optimal
             else ", the longest found (not proven)"
+            if g.proven_optimal is not None
+            else ", the longest found with a quarter or fewer of its stops on rails"
         )
     skipped = "".join(f"; {why}" for why in g.skipped)
     if g.difficulty_felt is not None:
@@ -33,7 +35,7 @@ def summary(found, job) -> str:
         )
         if job.maximize_choices:
             choices += ", not proven optimal"
-        elif job.difficulty:
+        elif job.difficulty and g.proven_optimal is not None:
             choices += ", the most found at that length"
     if found.room is not None:  # every route's min stops (and options), the shortest's proof
         routes = ", ".join(

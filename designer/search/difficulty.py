@@ -8,9 +8,13 @@ name      min stops    what the designer does
 easy      3 to 5       a level in the band (source 003's "easy")
 medium    6 to 9       a level in the band (source 003's "medium")
 hard      10 or more   a level of at least 10 (source 003's "hard")
-expert    the most     the longest level it can find (half the time limit, proven optimal where
-                       the proof fits), then, at that length, the most options along the
-                       solution (the other half)
+expert    the most     the longest level it can find (40% of the time limit, proven optimal
+                       where the proof fits), then, at that length, the most options along the
+                       solution (20%); when more than a quarter of its stops (25 or more) are
+                       rail stops, the longest level of real decisions found in the rest
+                       (lengths halved between the railroad's and a level whose rails are a
+                       quarter or fewer, each designed with its decisions raised). With no
+                       size asked, on a 16x16 frame (``EXPERT_SIDE``)
 ========  ===========  ======================================================================
 
 A curve (``--count N --curve A..B``, ``designer.core.curves.Curve``) gives level i (from 0) the target
@@ -32,7 +36,13 @@ from typing import TYPE_CHECKING
 from designer.core.budget import Budget
 from designer.core.errors import DesignerError
 from designer.core.request import LayoutRequest
-from designer.search.tuning import EXPERT_LENGTH_SHARE
+from designer.search.tuning import (
+    EXPERT_CHOICES_SHARE,
+    EXPERT_LENGTH_SHARE,
+    EXPERT_RAIL_SHARE,
+    EXPERT_RAILS_FROM,
+    EXPERT_TRY_SHARE,
+)
 
 if TYPE_CHECKING:  # the command line reads PRESETS at start-up: nothing heavy is imported for it
     from designer.core.curves import Curve
@@ -85,9 +95,13 @@ def curve_requests(request: LayoutRequest, curve: Curve, count: int) -> list[Lay
 
 def design_expert(job: DesignJob, run) -> Design:
     """The expert preset: the longest level ``run`` can find in a share of ``job``'s time limit,
-    then, at that length, the level with the most options along its solution. ``run(job)`` is a
-    method's ``run`` (so packs, exclusions and progress work as for any request). The record
-    keeps the request as given and ``difficulty="expert"``, which ``make --from`` runs again."""
+    then, at that length, the level with the most options along its solution; when that level,
+    of ``EXPERT_RAILS_FROM`` stops or more, has rail stops more than ``EXPERT_RAIL_SHARE`` of its
+    stops (a railroad), the longest level of
+    real decisions (``_decided``: lengths halved between the railroad's and a level of decisions,
+    in the time left; none found: the railroad stands, its stage says so). ``run(job)`` is a method's ``run`` (so
+    packs, exclusions and progress work as for any request). The record keeps the request as
+    given and ``difficulty="expert"``, which ``make --from`` runs again."""
     from designer.search.result import DesignFailed
 
     request, time_limit = job.request, job.time_limit
@@ -101,7 +115,7 @@ def design_expert(job: DesignJob, run) -> Design:
         best = run(
             job.but(
                 request=replace(request, min_stops=length),
-                time_limit=budget.left(),
+                time_limit=min(budget.left(), time_limit * EXPERT_CHOICES_SHARE),
                 maximize_choices=True,
                 hint=longest.level,
                 difficulty=None,
@@ -114,6 +128,15 @@ def design_expert(job: DesignJob, run) -> Design:
         if best is not longest
         else f"expert: longest {longest.generator.stage}"
     )
+    if best.min_stops >= EXPERT_RAILS_FROM and _rails(best) > EXPERT_RAIL_SHARE * best.min_stops:
+        stage += f", {_rails(best)} of {best.min_stops} stops on rails"
+        decided = _decided(job, run, budget, length)
+        if decided is not None:
+            best = decided
+            stage += (
+                f"; then decisions: {decided.min_stops} stops, {_rails(decided)} on rails "
+                f"({decided.generator.stage})"
+            )
     return replace(
         best,
         generator=best.generator.but(
@@ -124,6 +147,44 @@ def design_expert(job: DesignJob, run) -> Design:
             maximize=False,
             maximize_choices=False,
             difficulty=EXPERT,
-            proven_optimal=longest.generator.proven_optimal,
+            # the proof is of the longest length: a shorter level of decisions has none
+            proven_optimal=longest.generator.proven_optimal if best.min_stops >= length else None,
         ),
     )
+
+
+def _decided(job: DesignJob, run, budget: Budget, length: int) -> Design | None:
+    """The longest level of real decisions (rail stops at most ``EXPERT_RAIL_SHARE`` of its
+    stops) found by halving between the longest length, a railroad, and the longest such level
+    found so far, from half of it: each length designed as ``auto`` designs (its decisions
+    raised), in at most ``EXPERT_TRY_SHARE`` of the time limit, while time is left and the
+    lengths are more than a twentieth of the longest apart. None when no length gave one."""
+    from designer.search.result import DesignFailed
+
+    best, low, high = None, 0, length  # ``low``: a level of decisions; ``high``: a railroad
+    stops = length // 2
+    while stops > low and budget.left() > 0:
+        try:
+            found = run(
+                job.but(
+                    request=replace(job.request, min_stops=stops),
+                    time_limit=min(budget.left(), job.time_limit * EXPERT_TRY_SHARE),
+                    difficulty=None,
+                )
+            )
+        except DesignFailed:  # not found in its share: taken as too long
+            high = stops
+        else:
+            if _rails(found) <= EXPERT_RAIL_SHARE * found.min_stops:
+                best, low = found, found.min_stops
+            else:
+                high = stops
+        if high - low <= max(1, length // 20):
+            break
+        stops = (low + high) // 2
+    return best
+
+
+def _rails(found: Design) -> int:
+    """The rail stops along a design's printed solution (``designer.analysis.along``)."""
+    return found.analysis.rail_stops

@@ -59,6 +59,7 @@ def test_the_default_plan_prints_and_parses_back_and_holds_enough():
         "worlds": [
             {"name": w.name, "mechanic": w.mechanic, "levels": w.levels, "band": w.band,
              "cave": {"rooms": w.cave.rooms, "keys": w.cave.keys, "min_stops": w.cave.min_stops,
+                      "size": f"{w.cave.size[0]}x{w.cave.size[1]}",
                       **({"shape": w.cave.shape} if w.cave.shape else {})}}
             for w in DEFAULT.worlds
         ],
@@ -76,6 +77,7 @@ BAD = {
     "items too easy": ('mechanic = "items"\nband = "2..4"', "starts below 3, the least predicted"),
     "a cave past the limit": ("cave = { rooms = 40, keys = 1 }", "cave rooms must be a whole number from 2 to 8"),
     "too many keys": ("cave = { rooms = 6, keys = 9 }", "cave keys must be a whole number from 1 to 4"),
+    "rooms too large": ('cave = { rooms = 3, size = "50x50" }', "cave size '50x50': rooms of 7x7 to 40x40"),
     "an unknown field": ("colour = 3", "unknown field 'colour'"),
 }
 
@@ -329,3 +331,15 @@ def test_the_page_plays_the_game_in_order_keeps_progress_and_its_playtest_is_rea
     for name in others:
         assert f"{name}: 1 player, 100% finished" in out
     assert "skipped" in out and "of 1 level not in the pack: Snow: the cave" in out
+
+
+def test_the_benchmark_reads_a_games_figures_from_its_files(small_game):
+    from designer.studies.bench_game import figures, spearman
+
+    found = figures(small_game)
+    assert (found["worlds"], found["levels"], found["caves"]) == (6, 12, 1)
+    assert found["teaching_levels_teach"] and found["solutions_repeated"] == 0
+    assert found["levels_of_25_stops_or_more"] == 0  # a game's levels are asked 24 stops at most
+    assert [world["mechanic"] for world in found["per_world"]] == [
+        "snow", "items", "coins", "teleports", "wrap", "floors"]
+    assert spearman([2.0, 3.5, 3.0, 5.0]) == 0.8 and spearman([4.0]) == 1.0

@@ -30,13 +30,37 @@ def bench_caves_cmd(
     """Whole-process times of 'designer cave' on the figures of caves, each cave verified again."""
     from designer.studies.bench import bench_caves
 
+    echo(json.dumps(bench_caves(_seeds(seeds), dask), indent=2))
+
+
+@bench_app.command(
+    "game",
+    epilog=examples("designer bench game", "designer bench game --seeds 0,1 --plan plan.toml"),
+)
+def bench_game_cmd(
+    seeds: str = typer.Option(
+        "0", "--seeds", metavar="S,S,...", help="A run per seed (the median is reported)."
+    ),
+    plan: str | None = typer.Option(
+        None, "--plan", metavar="PLAN", help="A game plan (default: designer game's own)."
+    ),
+) -> None:
+    """Whole-process times of 'designer game' and the figures of each game; the first seed made
+    again and compared file for file."""
+    from designer.studies.bench_game import bench_game
+
+    echo(json.dumps(bench_game(_seeds(seeds), plan), indent=2))
+
+
+def _seeds(seeds: str) -> list[int]:
+    """``--seeds S,S,...`` read: one line for anything else."""
     try:
         chosen = [int(seed) for seed in seeds.split(",")]
     except ValueError:
         raise DesignerError(f"--seeds takes whole numbers, such as 1,2,3, not {seeds!r}") from None
     if not chosen or len(chosen) > MAX_RUNS or not all(0 <= seed <= MAX_SEED for seed in chosen):
         raise DesignerError(f"--seeds takes 1 to {MAX_RUNS} seeds from 0 to {MAX_SEED}")
-    echo(json.dumps(bench_caves(chosen, dask), indent=2))
+    return chosen
 
 
 @bench_app.command("classify")

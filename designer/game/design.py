@@ -271,6 +271,7 @@ def design_cave(job: WorldJob, executor=None, on_progress=None):
         keys=cave.keys,
         floors=MECHANICS[job.world.mechanic].cave_floors,
         shape=cave.shape or None,
+        size=cave.size,
         min_stops=cave.min_stops,
         seed=job.seed,
     )

@@ -45,8 +45,8 @@ def cave_file(world: int) -> str:
 
 def world_files(number: int, world: GameWorld) -> dict[str, str]:
     """World ``number``'s files: its levels, each a JSON level with its generator record (its
-    request, seed and method: ``make --from`` makes it again), analysis and stars, and its cave in
-    the cave's text form."""
+    request, seed and method, its timings left out: ``TIMINGS``), analysis and stars, and its cave
+    in the cave's text form."""
     from designer.formats.level_json import format_json, level_to_json
 
     files = {}
@@ -60,9 +60,10 @@ def world_files(number: int, world: GameWorld) -> dict[str, str]:
     return files
 
 
-#: What a game's level records leave out: the seconds its design took, which differ from run to
-#: run, where the rest of a game is the same byte for byte.
-TIMINGS = ("seconds", "stage_seconds")
+#: What a game's level records leave out: the seconds its design took, and the time limit its last
+#: stage read off the clock (on the work clock, a reading whose last digits differ between a lane
+#: and a cluster's worker thread), where the rest of a game is the same byte for byte.
+TIMINGS = ("seconds", "stage_seconds", "time_limit")
 
 
 def record(one: GameLevel) -> dict:

@@ -39,13 +39,14 @@ MAX_NAME = 40
 @dataclass(frozen=True)
 class WorldCave:
     """The cave that ends a world: its ``rooms`` and ``keys`` (every key needed), its band of min
-    stops from ``min_stops``, and its ``shape`` (a mission grammar's: designer.caves.grammar;
-    "": the seed's)."""
+    stops from ``min_stops``, its ``shape`` (a mission grammar's: designer.caves.grammar; "": the
+    seed's) and the ``size`` of its rooms, frame included (``designer.caves.grammar``'s sides)."""
 
     rooms: int = 3
     keys: int = 1
     min_stops: int = 8
     shape: str = ""
+    size: tuple[int, int] = (12, 12)
 
 
 @dataclass(frozen=True)
@@ -118,9 +119,10 @@ class GamePlan:
             else:
                 cave = world.cave
                 shape = f", shape = {_quoted(cave.shape)}" if cave.shape else ""
+                size = f", size = {_quoted('x'.join(map(str, cave.size)))}"
                 lines.append(
                     f"cave = {{ rooms = {cave.rooms}, keys = {cave.keys}, "
-                    f"min_stops = {cave.min_stops}{shape} }}"
+                    f"min_stops = {cave.min_stops}{shape}{size} }}"
                 )
         return "\n".join(lines) + "\n"
 
@@ -222,7 +224,7 @@ def _cave(data, what: str, mechanic: str) -> WorldCave | None:
         return None
     if not isinstance(data, dict):
         raise DesignerError(f"{what}: cave is a table of rooms, keys, min_stops, shape, or false")
-    _keys(data, ("rooms", "keys", "min_stops", "shape"), f"{what}: cave")
+    _keys(data, ("rooms", "keys", "min_stops", "shape", "size"), f"{what}: cave")
     base = WorldCave()
     rooms = _whole(data.get("rooms", base.rooms), f"{what}: cave rooms", 2, MAX_CAVE_ROOMS)
     keys = _whole(data.get("keys", base.keys), f"{what}: cave keys", 1, MAX_KEYS)
@@ -238,7 +240,15 @@ def _cave(data, what: str, mechanic: str) -> WorldCave | None:
         why = f"no shape has {rooms} rooms for {keys} keys"
     if why is not None:
         raise DesignerError(f"{what}: cave: {why}")
-    return WorldCave(rooms, keys, stops, shape)
+    side = data.get("size", "x".join(map(str, base.size)))
+    try:
+        height, width = (int(part) for part in str(side).split("x"))
+    except ValueError:
+        raise DesignerError(f'{what}: cave size must be HxW, e.g. "10x10", not {side!r}') from None
+    low, high = grammar.MIN_SIDE, grammar.MAX_SIDE
+    if not isinstance(side, str) or not (low <= height <= high and low <= width <= high):
+        raise DesignerError(f"{what}: cave size {side!r}: rooms of {low}x{low} to {high}x{high}")
+    return WorldCave(rooms, keys, stops, shape, (height, width))
 
 
 #: The game ``designer game`` designs with no plan given: six worlds of eight levels, each
@@ -247,11 +257,13 @@ def _cave(data, what: str, mechanic: str) -> WorldCave | None:
 DEFAULT = GamePlan(
     "Ice Path",
     (
-        World("Snowfield", "snow", 8, "2.5..4", WorldCave(3, 1, 6)),
-        World("Treasure Hall", "items", 8, "3..5", WorldCave(3, 1, 8, "gates")),
-        World("Warp Gallery", "teleports", 8, "3.75..5.75", WorldCave(4, 1, 10, "shortcut")),
-        World("Coin Vault", "coins", 8, "4.5..6.5", WorldCave(5, 2, 12, "gates")),
-        World("Endless Rink", "wrap", 8, "5.25..7.25", WorldCave(6, 1, 12, "loop")),
-        World("Deep Caverns", "floors", 8, "6..8", WorldCave(5, 2, 14, "chain")),
+        World("Snowfield", "snow", 8, "2.5..4", WorldCave(3, 1, 6, size=(9, 9))),
+        World("Treasure Hall", "items", 8, "3..5", WorldCave(3, 1, 8, "gates", (10, 10))),
+        World(
+            "Warp Gallery", "teleports", 8, "3.75..5.75", WorldCave(4, 1, 10, "shortcut", (10, 12))
+        ),
+        World("Coin Vault", "coins", 8, "4.5..6.5", WorldCave(5, 2, 12, "gates", (12, 12))),
+        World("Endless Rink", "wrap", 8, "5.25..7.25", WorldCave(6, 1, 12, "loop", (12, 12))),
+        World("Deep Caverns", "floors", 8, "6..8", WorldCave(5, 2, 14, "chain", (12, 14))),
     ),
 )

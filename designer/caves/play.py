@@ -14,19 +14,12 @@ to take, and each locked door shut (``static/cave.js``) until its key is held.
 
 from __future__ import annotations
 
-from importlib import resources
-
 from designer.caves.cave import Cave, door_words
 from designer.caves.graph import sheet, solve
+from designer.export.play import script
 
 #: The cave's rules on the page (``static/cave.js``), after those of portals.
-CAVE_JS = (
-    resources.files("designer.export")
-    .joinpath("static")
-    .joinpath("cave.js")
-    .read_text()
-    .split("*/\n", 1)[1]
-)
+CAVE_JS = script("cave.js")
 
 #: Each key's colour on the page, its locks drawn in the same (a cave holds at most 4 keys).
 KEY_COLOURS = ("#d4a017", "#2f80ed", "#27ae60", "#c0392b")

@@ -313,24 +313,20 @@ _DOOR_MARKS = """
     board.appendChild(mark);
   });"""
 
+
+def script(name: str) -> str:
+    """A script of the pages (``designer/export/static/NAME``) without its opening comment, which
+    stays in the file."""
+    static = resources.files("designer.export").joinpath("static")
+    return static.joinpath(name).read_text().split("*/\n", 1)[1]
+
+
 #: The sliding rules in JavaScript (one slide, and the next move of a fewest-moves way), which the
 #: page holds and the studio serves: one copy of them (its comment stays in the file).
-RULES_JS = (
-    resources.files("designer.export")
-    .joinpath("static")
-    .joinpath("rules.js")
-    .read_text()
-    .split("*/\n", 1)[1]
-)
+RULES_JS = script("rules.js")
 #: The rules of portals, floors and wrap-around (``static/passages.js``): its ``slide`` takes the
 #: place of ``RULES_JS``'s on a page whose levels have them.
-PASSAGES_JS = (
-    resources.files("designer.export")
-    .joinpath("static")
-    .joinpath("passages.js")
-    .read_text()
-    .split("*/\n", 1)[1]
-)
+PASSAGES_JS = script("passages.js")
 
 #: The template's placeholders: __NAME__, where the page's parts go.
 _PLACEHOLDER = re.compile(r"__([A-Z_]+?)__")

@@ -13,18 +13,12 @@ from __future__ import annotations
 
 import html
 import json
-from importlib import resources
 
+from designer.export.play import script
 from designer.game.design import Game
 
 #: The game's script (``designer/export/static/game.js``): its comment stays in the file.
-GAME_JS = (
-    resources.files("designer.export")
-    .joinpath("static")
-    .joinpath("game.js")
-    .read_text()
-    .split("*/\n", 1)[1]
-)
+GAME_JS = script("game.js")
 
 _CSS = """
 #map { position: fixed; inset: 0; z-index: 20; background: #eef5f9; overflow-y: auto; padding: 16px;

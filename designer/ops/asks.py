@@ -150,8 +150,15 @@ def targeted(
     from designer.search import difficulty as presets
 
     count = asked.get("count", 1)
+    # a curve's long levels need room for their decisions: the frame grows when none is asked
+    grow = asked.get("size") is None and asked.get("template") is None
     if asked.get("curve_by", "stops") == "difficulty":
-        return _felt(asked, request, count), None
+        from designer.search.felt import first_stops
+
+        felt = _felt(asked, request, count)
+        if grow and asked.get("curve") is not None:
+            felt = [presets.grown(one, first_stops(one.difficulty or 1)) for one in felt]
+        return felt, None
     difficulty, curve = asked.get("difficulty"), asked.get("curve")
     if difficulty is None and curve is None:
         return [request] * count, None
@@ -172,7 +179,10 @@ def targeted(
             request = replace(request, height=EXPERT_SIDE, width=EXPERT_SIDE)
         return [presets.banded(request, difficulty)] * count, expert
     assert curve is not None  # a preset or a curve: neither returned above, both refused
-    return presets.curve_requests(request, Curve.parse(curve, "stops"), count), None
+    requests = presets.curve_requests(request, Curve.parse(curve, "stops"), count)
+    if grow:
+        requests = [presets.grown(one, one.min_stops) for one in requests]
+    return requests, None
 
 
 def _felt(asked: Mapping[str, Any], request: LayoutRequest, count: int) -> list[LayoutRequest]:

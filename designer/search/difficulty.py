@@ -93,6 +93,33 @@ def curve_requests(request: LayoutRequest, curve: Curve, count: int) -> list[Lay
     return [replace(request, min_stops=k, max_stops=k + 1) for k in curve.targets(count)]
 
 
+#: The square frame a pack's level of a curve gets when no size is asked, by its min stops: (most
+#: stops, side), the first that holds it; a long level needs room for its decisions (measured, seed
+#: 0, each level with its decisions raised: on 12x12, 25 stops had 4 rail stops, 31 had 10 and 35
+#: had 17; on 14x14, 31 stops had 4, 35 had 4 to 11 and 40 had 11; on 16x16, 35 had 5, 45 had 7
+#: and 51 had 9).
+FRAMES = ((25, 12), (31, 14), (55, 16))
+#: The side beyond the last of ``FRAMES``.
+LARGEST_FRAME = 20
+
+
+def frame_for(stops: int) -> int:
+    """The side of the square frame for a level of ``stops`` min stops (``FRAMES``).
+
+    >>> [frame_for(k) for k in (5, 25, 26, 31, 32, 55, 80)]
+    [12, 12, 14, 14, 16, 16, 20]
+    """
+    return next((side for most, side in FRAMES if stops <= most), LARGEST_FRAME)
+
+
+def grown(request: LayoutRequest, stops: int) -> LayoutRequest:
+    """``request`` on the frame ``frame_for(stops)`` when that is larger than its own."""
+    side = frame_for(stops)
+    if side <= max(request.height, request.width):
+        return request
+    return replace(request, height=side, width=side)
+
+
 def design_expert(job: DesignJob, run) -> Design:
     """The expert preset: the longest level ``run`` can find in a share of ``job``'s time limit,
     then, at that length, the level with the most options along its solution; when that level,

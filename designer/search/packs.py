@@ -53,11 +53,12 @@ def design_pack(
 ) -> Iterator[Design]:
     """Yield ``count`` distinct verified levels of ``job`` (``designer.search.job.DesignJob``),
     level k from seed ``job.seed + k``; with ``apart`` (``make --count``), none a near copy of an
-    earlier one (``designer.analysis.variety``: one that is, is designed again from seed ``job.seed + k + count``, then ``+ 2 count``, ...,
-    ``APART_TRIES`` in all; without, a pack may hold every level of a small space, mirror images
-    too). Raise DesignFailed (its message saying which level) when one cannot be made. ``levels``: the job of each level (a curve's requests differ:
-    ``designer.search.difficulty.curve_requests``; each checked when it was built), else ``job``
-    for every level;
+    earlier one (``designer.analysis.variety``: one that is, is excluded and designed again from
+    seed ``job.seed + k + count``, then ``+ 2 count``, ..., ``APART_TRIES`` in all; without, a
+    pack may hold every level of a small space, mirror images too). Raise DesignFailed (its
+    message saying which level) when one cannot be made. ``levels``: the job of each level (a
+    curve's requests differ: ``designer.search.difficulty.curve_requests``; each checked when it
+    was built), else ``job`` for every level;
     ``job.difficulty`` ``"expert"`` runs that preset for each. ``progress_for(k)`` gives level k's
     ``Progress``; ``on_cluster_level()`` is called as each level designed on the cluster arrives;
     ``job.cancel`` ends the work in this process (a cluster's jobs end with the executor)."""
@@ -85,6 +86,7 @@ def design_pack(
             if isinstance(found, DesignFailed):
                 raise found
             others = [d.level for d in made]
+            near: list = []  # the near copies designed for this level: not returned again
             for attempt in range(APART_TRIES + 1):
                 if found is not None and (
                     found.level not in others
@@ -92,6 +94,8 @@ def design_pack(
                     else not any(near_copies(found.level, one) for one in others)
                 ):
                     break
+                if found is not None and found.level not in others:
+                    near.append(found.level)
                 if attempt == APART_TRIES:
                     raise DesignFailed(
                         "near copies",
@@ -101,7 +105,7 @@ def design_pack(
                 found = chosen.run(
                     levels[k].but(
                         seed=(job.seed + k + attempt * count) % (MAX_SEED + 1),
-                        exclude=tuple(others),
+                        exclude=tuple(others + near),
                         progress=progress_for(k),
                     )
                 )

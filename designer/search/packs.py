@@ -82,32 +82,31 @@ def design_pack(
     made: list[Design] = []
     for k in range(count):
         try:
-            found = on_cluster.get(k)
+            found = on_cluster.get(k)  # the first try's level, unless it repeats an earlier one
             if isinstance(found, DesignFailed):
                 raise found
             others = [d.level for d in made]
+            if found is not None and found.level in others:
+                found = None
             near: list = []  # the near copies designed for this level: not returned again
-            for attempt in range(APART_TRIES + 1):
-                if found is not None and (
-                    found.level not in others
-                    if not apart or count == 1
-                    else not any(near_copies(found.level, one) for one in others)
-                ):
+            for attempt in range(APART_TRIES):
+                if found is None:
+                    found = chosen.run(
+                        levels[k].but(
+                            seed=(job.seed + k + attempt * count) % (MAX_SEED + 1),
+                            exclude=tuple(others + near),
+                            progress=progress_for(k),
+                        )
+                    )
+                if not apart or count == 1 or not any(near_copies(found.level, o) for o in others):
                     break
-                if found is not None and found.level not in others:
-                    near.append(found.level)
-                if attempt == APART_TRIES:
-                    raise DesignFailed(
-                        "near copies",
-                        f"every one of {APART_TRIES} levels designed was a near copy of an earlier "
-                        "level of the pack (docs/spec.md, Variety)",
-                    )
-                found = chosen.run(
-                    levels[k].but(
-                        seed=(job.seed + k + attempt * count) % (MAX_SEED + 1),
-                        exclude=tuple(others + near),
-                        progress=progress_for(k),
-                    )
+                near.append(found.level)
+                found = None
+            if found is None:
+                raise DesignFailed(
+                    "near copies",
+                    f"every one of {APART_TRIES} levels designed was a near copy of an earlier "
+                    "level of the pack (docs/spec.md, Variety)",
                 )
         except DesignFailed as failure:
             if count == 1:

@@ -23,6 +23,8 @@ grid's symmetries, and the shape of their solutions.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from designer.core.level import Level
@@ -90,22 +92,20 @@ def _sheet(level: Level) -> tuple:
 def shape(level: Level) -> str:
     """The level's solution shape: its fewest-moves solution up to the symmetries ("" when it has
     none)."""
-    from designer.analysis.solver import solve
-
-    found = solve(level)
-    if found is None:
-        return ""
+    moves = moves_of(level)
     forms = []
     for mirrored in (False, True):
-        moves = found.moves.translate(_MIRROR) if mirrored else found.moves
+        turned = moves.translate(_MIRROR) if mirrored else moves
         for _ in range(4):
-            forms.append(moves)
-            moves = moves.translate(_TURN)
+            forms.append(turned)
+            turned = turned.translate(_TURN)
     return min(forms)
 
 
+@lru_cache(maxsize=4096)
 def moves_of(level: Level) -> str:
-    """The level's fewest-moves solution as the solver prints it ("" when it has none)."""
+    """The level's fewest-moves solution as the solver prints it ("" when it has none); solved
+    once for a level, however many levels it is compared with."""
     from designer.analysis.solver import solve
 
     found = solve(level)

@@ -47,13 +47,12 @@ def game(
 ) -> None:
     """Design a whole game: worlds that each teach a mechanic, levels rising in predicted
     difficulty, a cave to end each world; its page, report and Tiled project."""
-    from designer.game.make import check_out, make_game
+    from designer.game.make import make_game
     from designer.game.plan import DEFAULT, read_plan
 
     plan = DEFAULT if plan_file is None else read_plan(plan_file)
     if seed is not None:
         plan = plan.but(seed=seed)
-    check_out(out, force)
     with progress_bar(progress_shown()) as on_progress:
         made = make_game(
             plan, out, force=force, dask=dask, on_progress=on_progress, cancel=cancel_token(ctx)

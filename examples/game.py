@@ -10,7 +10,7 @@ from pathlib import Path
 
 from designer.game.make import make_game
 from designer.game.plan import GamePlan
-from designer.game.teach import ablation
+from designer.game.teach import ablation, cave_ablation, held_words
 
 plan = GamePlan.parse("""
 title = "A first game"
@@ -21,7 +21,7 @@ name = "Snowfield"
 mechanic = "snow"
 levels = 3
 band = "2.5..4"
-cave = { rooms = 3, keys = 1, min_stops = 5 }
+cave = { rooms = 3, keys = 1, min_stops = 5, names = ["porch", "rink", "icehouse"] }
 
 [[worlds]]
 name = "Warp Gallery"
@@ -41,8 +41,15 @@ for number, world in enumerate(game.worlds, 1):
     print(f"  {ablation(teaching.level, world.world.mechanic).words()}")
     print("  predicted difficulty: " + ", ".join(f"{one.difficulty:.1f}" for one in world.levels))
     if world.cave is not None:
-        print(f"  its cave: rooms {', '.join(room.name for room in world.cave.cave.rooms)}")
+        rooms = ", ".join(
+            f"{room.name} {room.shape[0]}x{room.shape[1]}" for room in world.cave.cave.rooms
+        )
+        print(f"  its cave: rooms {rooms}")
+        # what the cave holds of the world's mechanic, taken away
+        print(f"  {held_words(cave_ablation(world.cave.cave, world.world.mechanic))}")
 
 index = json.loads(Path("game/game.json").read_text())
-print(f"closest two levels: {index['variety']['closest']['distance']:.0%} of their open cells apart")
+print(
+    f"closest two levels: {index['variety']['closest']['distance']:.0%} of their open cells apart"
+)
 print("wrote " + ", ".join(sorted(p.name for p in Path("game").iterdir())) + " to game")

@@ -5,6 +5,7 @@ the way back always open), and designed caves of them read by tests/oracle_caves
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -12,9 +13,11 @@ import oracle_caves as oracle
 from designer.caves import grammar
 from designer.caves.cave import Cave
 from designer.caves.design import design
+from designer.caves.dressing import Dressing, key_patterns
 from designer.caves.cave_request import CaveRequest
 from designer.caves.refusals import refusals
 from designer.cli import main
+from designer.core.errors import DesignerError
 
 
 def _rooms_reached(cave: Cave, start: str, held: set, reverse: bool = False, skip=None) -> set:
@@ -76,6 +79,60 @@ def test_every_shape_that_fits_needs_every_key_and_can_always_climb_back(rooms, 
                     assert 2 <= r < room.shape[0] - 2 and 2 <= c < room.shape[1] - 2
 
 
+VARIED = [(3, 1, 1), (5, 2, 1), (6, 1, 2), (8, 3, 3), (9, 2, 3), (8, 4, 1), (10, 3, 2), (7, 3, 1)]
+
+
+@pytest.mark.parametrize("rooms, keys, floors", VARIED)
+def test_a_varied_cave_has_rooms_of_several_sizes_and_keys_of_two_patterns_each_needed(rooms, keys, floors):
+    dressing = Dressing(varied=True, snow=1, coins=2)
+    for shape in grammar.shapes_for(rooms, keys, floors):
+        for size, seed in [((9, 9), 0), ((12, 14), 1), ((7, 7), 2), ((10, 12), 3)]:
+            cave = grammar.draw(rooms, keys, size, seed, floors, shape, dressing)
+            assert refusals(cave) == [] and str(Cave.parse(str(cave))) == str(cave)
+            names = {key.name for key in cave.keys}
+            assert _played(cave)[0] == names
+            for key in names:
+                assert cave.exit[0] not in _played(cave, key)[1]
+            assert _rooms_reached(cave, cave.entrance[0], names, reverse=True) == {room.name for room in cave.rooms}
+            assert len({room.shape for room in cave.rooms}) >= 2
+            for room in cave.rooms:  # a main room's sides within 2 of the size asked, a room below it 3 smaller
+                assert all(max(7, side - 5) <= own <= side + 2 for own, side in zip(room.shape, size))
+            patterns = key_patterns(cave)
+            # the last key opens a gate; two keys or more: a key opens another key's room too
+            assert patterns[-1] == "gate" and (keys < 2 or "chain" in patterns)
+            if keys >= 3 and shape != "chain":
+                assert patterns.count("gate") >= 2
+            main = [room for room in cave.rooms if not room.stars]
+            assert sum(row.count("_") for room in main for row in room.rows) >= len(main) - 2  # loop rooms
+            assert sum(row.count("$") for room in cave.rooms for row in room.rows) == 2
+
+
+def test_some_varied_rooms_have_corners_cut_and_names_come_from_the_dressing():
+    cut = 0
+    for seed in range(6):
+        cave = grammar.draw(5, 2, (12, 12), seed, shape="gates", dressing=Dressing(varied=True))
+        cut += sum(room.rows[1][1] == "#" or room.rows[1][-2] == "#" for room in cave.rooms)
+    assert cut >= 3
+    named = Dressing(True, ("door", "aisle", "nave", "sacristy", "reliquary"), ("red", "blue"))
+    cave = grammar.draw(5, 2, (10, 10), 1, shape="gates", dressing=named)
+    assert [room.name for room in cave.rooms] == ["door", "aisle", "nave", "sacristy", "reliquary"]
+    assert {link.lock for link in cave.links if link.lock} == {"red", "blue"}
+    assert [key.name for key in cave.keys] == ["red", "blue"]
+
+
+@pytest.mark.parametrize("dressing, why", [
+    (Dressing(names=("a", "b")), "names names 2 rooms, not the 5 drawn"),
+    (Dressing(names=("a", "b", "c", "d", "a")), "names one of its rooms twice"),
+    (Dressing(names=("a", "b", "c", "d", "e f")), "'e f' is not a name"),
+    (Dressing(key_names=("red",)), "key_names names 1 keys, not the 2 drawn"),
+    (Dressing(snow=5), "snow takes 0 to 4 cells a room, not 5"),
+    (Dressing(coins=6), "coins takes 0 to 5 coins (one a room), not 6"),
+])
+def test_a_dressing_the_counts_cannot_take_is_one_line(dressing, why):
+    with pytest.raises(DesignerError, match=re.escape(why)):
+        grammar.draw(5, 2, (10, 10), 1, shape="gates", dressing=dressing)
+
+
 def test_each_shape_is_the_pattern_it_names():
     chain = grammar.draw(8, 3, (9, 9), 1, 3, "chain")
     locked = {link.b[0]: link.lock for link in chain.links if link.b[0] in grammar.SIDE_ROOMS}
@@ -109,8 +166,9 @@ def test_seeds_in_a_row_give_each_shape_that_fits_and_a_seed_its_cave_again():
     (["--rooms", "6", "--shape", "spiral"], "--shape takes one of gates, chain, shortcut, loop"),
     (["--rooms", "3", "--floors", "4"], "0 keys on 4 floors need at least 4 rooms, not 3"),
     (["--rooms", "6", "--floors", "0"], "--floors takes 1 to 9 floors, not 0"),
-    (["examples/caves/four-rooms.txt", "--floors", "2"], "--keys, --size, --floors and --shape draw a cave from "
-                                                          "nothing"),
+    (["examples/caves/four-rooms.txt", "--floors", "2"], "--keys, --size, --floors, --shape and --varied draw a "
+                                                          "cave from nothing"),
+    (["examples/caves/four-rooms.txt", "--varied"], "--varied draw a cave from nothing"),
 ])
 def test_shapes_that_cannot_be_drawn_are_one_line_and_status_two(args, why, capsys):
     assert main(["cave", *args, "--min-stops", "20"]) == 2
@@ -138,3 +196,22 @@ def test_a_shaped_cave_designed_in_process_holds_every_promise():
     made = design(CaveRequest(template, 24), seed=4, time_limit=60)
     assert oracle.min_stops(made.cave) >= 24 and oracle.strong(made.cave)
     assert [key.needed for key in made.analysis.keys] == [True, True]
+
+
+def test_a_varied_cave_from_the_command_line_is_designed_recorded_and_read_by_the_plain_reader(tmp_path, capsys):
+    out = tmp_path / "cave.json"
+    assert main(["cave", "--rooms", "6", "--keys", "2", "--size", "9x9", "--shape", "gates", "--varied",
+                 "--min-stops", "20", "--seed", "3", "-o", str(out)]) == 0
+    capsys.readouterr()
+    saved = json.loads(out.read_text())
+    assert saved["generator"]["request"]["grammar"]["dressing"] == {"varied": True}
+    cave = Cave.from_json(saved)
+    assert len({room.shape for room in cave.rooms}) >= 3 and key_patterns(cave) == ["chain", "gate"]
+    assert oracle.min_stops(cave) >= 20 and oracle.strong(cave)
+    for k, _ in enumerate(cave.keys):
+        assert oracle.min_stops(cave, without=k) == -1
+    again = tmp_path / "again.json"
+    assert main(["cave", "--from", str(out), "-o", str(again)]) == 0
+    assert Cave.from_json(json.loads(again.read_text())) == cave
+    assert main(["cave", "--from", str(out), "--varied", "-o", str(tmp_path / "x.json")]) == 2
+    assert "--varied does not go with --from" in capsys.readouterr().err

@@ -9,6 +9,7 @@ import json
 import os
 from pathlib import Path
 
+import oracle_caves
 import oracle_coins
 import oracle_portals
 import pytest
@@ -25,7 +26,10 @@ seed = 4
 """
 for _name in ("snow", "items", "coins", "teleports", "wrap", "floors"):
     _band = "3..4" if _name == "items" else "2.5..4"
-    _cave = "{ rooms = 3, keys = 1, min_stops = 5 }" if _name == "snow" else "false"
+    _cave = {
+        "snow": '{ rooms = 3, keys = 1, min_stops = 5, names = ["porch", "rink", "icehouse"], key_names = ["frost"] }',
+        "coins": "{ rooms = 3, keys = 1, min_stops = 5 }",
+    }.get(_name, "false")
     SMALL += (
         f'\n[[worlds]]\nname = "{_name.title()}"\nmechanic = "{_name}"\nlevels = 2\n'
         f'band = "{_band}"\ncave = {_cave}\n'
@@ -67,6 +71,9 @@ def test_the_default_plan_prints_and_parses_back_and_holds_enough():
     assert GamePlan.parse(json.dumps(as_json)) == DEFAULT
     assert len(DEFAULT.worlds) >= 5 and sum(w.levels for w in DEFAULT.worlds) >= 40
     assert all(w.cave is not None for w in DEFAULT.worlds)
+    named = GamePlan.parse(SMALL)
+    assert named.worlds[0].cave.names == ("porch", "rink", "icehouse") and named.worlds[0].cave.key_names == ("frost",)
+    assert GamePlan.parse(str(named)) == named
 
 
 BAD = {
@@ -78,6 +85,10 @@ BAD = {
     "a cave past the limit": ("cave = { rooms = 40, keys = 1 }", "cave rooms must be a whole number from 2 to 8"),
     "too many keys": ("cave = { rooms = 6, keys = 9 }", "cave keys must be a whole number from 1 to 4"),
     "rooms too large": ('cave = { rooms = 3, size = "50x50" }', "cave size '50x50': rooms of 7x7 to 40x40"),
+    "too few names": ('cave = { rooms = 3, names = ["a"] }', "cave: names names 1 rooms, not the 3 drawn"),
+    "a name twice": ('cave = { rooms = 3, names = ["a", "b", "a"] }', "cave: names names one of its rooms twice"),
+    "names not words": ("cave = { rooms = 3, names = 3 }", 'cave names must be a list of names, such as ["hall"'),
+    "a key misnamed": ('cave = { rooms = 3, key_names = ["x y"] }', "cave: key_names: 'x y' is not a name"),
     "an unknown field": ("colour = 3", "unknown field 'colour'"),
 }
 
@@ -216,7 +227,31 @@ def test_every_level_is_verified_and_no_two_are_near_copies(small_game):
             assert not near_copies(a.level, b.level), (a.name, b.name)
     assert (small_game / "world-1" / "cave.txt").is_file() and not (small_game / "world-2" / "cave.txt").exists()
     cave = index["worlds"][0]["cave"]
-    assert cave["par"] > 0 and cave["keys"] == ["bronze"] and cave["keys_needed"] == [True]
+    assert cave["par"] > 0 and cave["keys"] == ["frost"] and cave["keys_needed"] == [True]
+
+
+def test_each_cave_has_rooms_of_several_sizes_named_by_the_plan_and_holds_its_worlds_mechanic(small_game):
+    from designer.caves.cave import Cave
+
+    index = json.loads((small_game / "game.json").read_text())
+    snow, coins = index["worlds"][0]["cave"], index["worlds"][2]["cave"]
+    assert snow["rooms"] == ["porch", "rink", "icehouse"] and coins["rooms"] == ["gate", "hall", "vault"]
+    for cave in (snow, coins):
+        text = (small_game / cave["file"]).read_text()
+        found = Cave.parse(text)
+        assert [f"{room.shape[0]}x{room.shape[1]}" for room in found.rooms] == cave["sizes"]
+        assert len(set(cave["sizes"])) >= 2 and cave["key_patterns"] == ["gate"]
+        assert cave["par"] == oracle_caves.min_stops(found)
+    # snow in every main room, and the way through changes without it (a plain reader's par)
+    text = (small_game / snow["file"]).read_text()
+    assert all("_" in "".join(room.rows) for room in Cave.parse(text).rooms if not room.stars)
+    melted = oracle_caves.min_stops(Cave.parse(text.replace("_", ".")))
+    assert snow["ablation"] == {"mechanic": "snow", "taken_away": "snow as ice", "par": snow["par"],
+                                "par_away": melted if melted > 0 else None}
+    assert snow["ablation"]["par_away"] != snow["par"]
+    # two coins in the coins world's cave, and its full clear takes them
+    text = (small_game / coins["file"]).read_text()
+    assert text.count("$") == 2 and coins["ablation"]["par_away"] == coins["par"] <= coins["ablation"]["par"]
 
 
 def test_mirror_images_and_near_copies_are_caught():
@@ -330,16 +365,18 @@ def test_the_page_plays_the_game_in_order_keeps_progress_and_its_playtest_is_rea
     assert f"{first}: 2 players, 50% finished" in out  # the reload was a visit of its own, on level 1
     for name in others:
         assert f"{name}: 1 player, 100% finished" in out
-    assert "skipped" in out and "of 1 level not in the pack: Snow: the cave" in out
+    assert "skipped" in out and "of 2 levels not in the pack: Coins: the cave, Snow: the cave" in out
 
 
 def test_the_benchmark_reads_a_games_figures_from_its_files(small_game):
     from designer.studies.bench_game import figures, spearman
 
     found = figures(small_game)
-    assert (found["worlds"], found["levels"], found["caves"]) == (6, 12, 1)
+    assert (found["worlds"], found["levels"], found["caves"]) == (6, 12, 2)
     assert found["teaching_levels_teach"] and found["solutions_repeated"] == 0
     assert found["levels_of_25_stops_or_more"] == 0  # a game's levels are asked 24 stops at most
+    assert found["cave_rooms"] == 6 and found["caves_of_several_sizes"] == 2 and found["cave_keys_all_needed"]
+    assert [held.split(":")[0] for held in found["caves_holding_their_mechanic"]] == ["snow", "coins"]
     assert [world["mechanic"] for world in found["per_world"]] == [
         "snow", "items", "coins", "teleports", "wrap", "floors"]
     assert spearman([2.0, 3.5, 3.0, 5.0]) == 0.8 and spearman([4.0]) == 1.0

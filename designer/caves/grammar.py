@@ -24,6 +24,10 @@ along the way. A hole only ever leads back along the way, so it never passes a g
 is needed, and the cave can always be climbed again. Every choice (the shape, when not named,
 the floors of the rooms, the gates, the doors' places, the keys' cells) flows from ``seed``.
 
+A ``Dressing`` (``designer.caves.dressing``) varies the drawing (rooms of several sizes, some
+with corners cut, keys in more than one pattern), names its rooms and keys, and draws snow and
+coins in its rooms; the rooms themselves are drawn by ``designer.caves.drawing``.
+
 >>> cave = draw(rooms=4, keys=1, size=(7, 7), seed=1, shape="gates")
 >>> [room.name for room in cave.rooms], [link.lock for link in cave.links if link.lock]
 (['gate', 'hall', 'gallery', 'vault'], ['bronze'])
@@ -35,10 +39,11 @@ the floors of the rooms, the gates, the doors' places, the keys' cells) flows fr
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
 
 from designer.caves.cave import MAX_KEYS, MAX_ROOMS, Cave
-from designer.caves.parts import CaveRoom, Key, Link
+from designer.caves.drawing import CORNERS, Drawing
+from designer.caves.dressing import PLAIN, Dressing, patterns
+from designer.caves.parts import Link
 from designer.core.errors import DesignerError, RequestError, literal
 
 #: The smallest room a cave is drawn with: a main room may have six doors, and a 6x6 room with
@@ -147,119 +152,18 @@ def check(
         )
 
 
-@dataclass
-class _Room:
-    name: str
-    floor: int
-    at: tuple[int, int]
-    grid: list[list[str]]
-    walls: dict = field(default_factory=dict)  # wall ("top", ...) -> free positions along it
-    count: int = 0
-
-
-class _Drawing:
-    """The rooms being drawn, their doors, links and keys."""
-
-    def __init__(self, size: tuple[int, int], rng: random.Random):
-        self.h, self.w = size
-        self.rng = rng
-        self.rooms: dict[str, _Room] = {}
-        self.links: list[Link] = []
-        self.keys: list[Key] = []
-
-    def room(self, name: str, floor: int, at: tuple[int, int]) -> None:
-        h, w = self.h, self.w
-        grid = [["#"] * w if r in (0, h - 1) else ["#"] + ["?"] * (w - 2) + ["#"] for r in range(h)]
-        walls = {
-            "top": list(range(1, w - 1)),
-            "bottom": list(range(1, w - 1)),
-            "left": list(range(1, h - 1)),
-            "right": list(range(1, h - 1)),
-        }
-        self.rooms[name] = _Room(name, floor, at, grid, walls)
-
-    def _cell(self, wall: str, k: int) -> tuple[int, int]:
-        return {"top": (0, k), "bottom": (self.h - 1, k), "left": (k, 0), "right": (k, self.w - 1)}[
-            wall
-        ]
-
-    def door(self, name: str, wall: str, k: int | None = None) -> tuple[str, int]:
-        """A door of room ``name`` on ``wall``, at position ``k`` along it (None: a free one at
-        random), two cells at least from the wall's other doors."""
-        room = self.rooms[name]
-        free = room.walls[wall]
-        if k is None:
-            k = self.rng.choice(free)
-        free[:] = [j for j in free if abs(j - k) > 1]
-        room.count += 1
-        r, c = self._cell(wall, k)
-        room.grid[r][c] = str(room.count)
-        return name, room.count
-
-    def open_walls(self, name: str, shut: tuple[str, ...] = ()) -> list[str]:
-        return [wall for wall, free in self.rooms[name].walls.items() if free and wall not in shut]
-
-    def any_door(self, name: str, shut: tuple[str, ...] = ()) -> tuple[str, int]:
-        """A door on any wall of the room with room to spare, but those in ``shut`` (the walls
-        that touch a neighbour) while another has room."""
-        walls = self.open_walls(name, shut) or self.open_walls(name)
-        if not walls:
-            raise RequestError(
-                f"rooms of {self.h}x{self.w} leave no wall for room {name}'s doors: "
-                f"give larger rooms ({{size}})"
-            )
-        return self.door(name, self.rng.choice(walls))
-
-    def side_by_side(self, left: str, right: str, lock: str | None = None) -> None:
-        """A doorway between two rooms side by side, in their shared wall."""
-        r = self._shared(left, "right", right, "left")
-        self.links.append(
-            Link("door", self.door(left, "right", r), self.door(right, "left", r), lock)
-        )
-
-    def one_over_other(self, upper: str, lower: str, count: int, lock: str | None = None) -> None:
-        """``count`` doorways between a room and the room below it, in their shared wall."""
-        for _ in range(count):
-            c = self._shared(upper, "bottom", lower, "top")
-            self.links.append(
-                Link("door", self.door(upper, "bottom", c), self.door(lower, "top", c), lock)
-            )
-
-    def _shared(self, one: str, its: str, other: str, theirs: str) -> int:
-        shared = sorted(set(self.rooms[one].walls[its]) & set(self.rooms[other].walls[theirs]))
-        if not shared:
-            raise RequestError(
-                f"rooms of {self.h}x{self.w} leave no room in the wall between {one} and {other} "
-                f"for its doorways: give larger rooms ({{size}})"
-            )
-        return self.rng.choice(shared)
-
-    def key(self, name: str, room: str) -> None:
-        """Key ``name`` in ``room``, a cell off its walls (beside a door, taking it may end the
-        way in)."""
-        r, c = self.rng.randint(2, self.h - 3), self.rng.randint(2, self.w - 3)
-        self.rooms[room].grid[r][c] = "*"
-        self.keys.append(Key(name, room, (r, c)))
-
-    def cave(self, entrance: tuple[str, int], exit_: tuple[str, int]) -> Cave:
-        rooms = tuple(
-            CaveRoom(room.name, tuple("".join(row) for row in room.grid), room.at, room.floor)
-            for room in self.rooms.values()
-        )
-        return Cave(
-            rooms,
-            tuple(sorted(self.links, key=lambda link: (link.a, link.b))),
-            entrance,
-            exit_,
-            tuple(self.keys),
-        )
-
-
 def pick_shape(rooms: int, keys: int, floors: int, seed: int) -> str:
     """The shape a seed gives: ``seed`` modulo the shapes that fit, so that seeds in a row give
     each shape in turn."""
     fitting = shapes_for(rooms, keys, floors)
     return fitting[seed % len(fitting)]
+
+
+def _sides(rng: random.Random, size: tuple[int, int], low: int, high: int) -> tuple[int, int]:
+    """Sides from ``low`` below to ``high`` above ``size``'s, within the grammar's."""
+    return tuple(  # type: ignore[return-value]
+        rng.randint(max(MIN_SIDE, side - low), min(MAX_SIDE, side + high)) for side in size
+    )
 
 
 def draw(
@@ -269,15 +173,20 @@ def draw(
     seed: int = 0,
     floors: int = 1,
     shape: str | None = None,
+    dressing: Dressing = PLAIN,
 ) -> Cave:
-    """The cave's graph of rooms, every room free (see the module docstring)."""
+    """The cave's graph of rooms, every room free (see the module docstring), dressed as
+    ``dressing`` says."""
     check(rooms, keys, size, floors, shape)
+    dressing.check(rooms, keys)
     shape = shape or pick_shape(rooms, keys, floors, seed)
     rng = random.Random(f"{shape} {seed}")
     loop = 2 if shape == "loop" else 0
     main = rooms - keys - loop
     h, w = size
-    drawing = _Drawing(size, rng)
+    drawing = Drawing(rng, dressing.varied)
+    given = list(dressing.names)
+    key_names = list(dressing.key_names) or list(KEYS[:keys])
 
     # the main way's rooms on the floors: floor `floors` first, each floor at least one room; a
     # loop's two rooms on one floor, with rooms enough before the way's last step for the keys
@@ -297,11 +206,15 @@ def draw(
         floor_of = [max(floors - k, 1) for k in range(main)]
         spots = [main - 2]
     at_loop = rng.choice(spots) if loop else None  # main rooms at_loop and at_loop + 1
-    names = [named(MAIN_ROOMS, k) for k in range(main)]
-    column: dict[int, int] = {}
-    for k in range(main):
-        column[k] = column[k - 1] + 1 if k and floor_of[k] == floor_of[k - 1] else 0
-        drawing.room(names[k], floor_of[k], (0, column[k] * w))
+    names = given[:main] or [named(MAIN_ROOMS, k) for k in range(main)]
+
+    def below(host: int, name: str, width: int | None = None) -> None:
+        """Room ``name`` below main room ``host``, as wide as it or narrower."""
+        upper = drawing.rooms[names[host]].size
+        sides = (h, w)
+        if dressing.varied:
+            sides = _sides(rng, upper, 3, 0)
+        drawing.room(name, floor_of[host], (upper[0], left[host]), (sides[0], width or sides[1]))
 
     # the rooms the side rooms hang below (none below the loop's, none after the way's last
     # step), then the gates (steps k -> k + 1 of the main way, never the loop's)
@@ -310,17 +223,29 @@ def draw(
             [k for k in range(main - 1) if at_loop is None or k not in (at_loop, at_loop + 1)], keys
         )
     )
-    if shape == "chain":
-        gates = (
-            [rng.choice([k for k in range(hosts[-1], main - 1) if k != at_loop])] if keys else []
-        )
-    else:
-        ends = hosts[1:] + [main - 1]
-        gates = [
-            rng.choice([k for k in range(host, end) if k != at_loop])
-            for host, end in zip(hosts, ends)
-        ]
-    locks = {gate: KEYS[keys - 1 if shape == "chain" else j] for j, gate in enumerate(gates)}
+    pattern = patterns(shape, keys, dressing.varied, rng)
+    ends = hosts[1:] + [main - 1]
+    locks = {
+        rng.choice([k for k in range(hosts[j], ends[j]) if k != at_loop]): key_names[j]
+        for j in range(keys)
+        if pattern[j] == "gate"
+    }
+
+    # the main rooms, side by side on each floor; a room with a room below keeps its bottom
+    # corners (its doorways down need the wall)
+    left: dict[int, int] = {}  # each main room's first column on its floor's plan
+    held_up = set(hosts) | ({at_loop, at_loop + 1} if at_loop is not None else set())
+    for k in range(main):
+        sides = (h, w)
+        cut: tuple[str, ...] = ()
+        if dressing.varied:
+            sides = _sides(rng, size, 2, 2)
+            corners = sorted(c for c in CORNERS if k not in held_up or c.startswith("top"))
+            if min(sides) >= 9 and rng.random() < 0.5:
+                cut = tuple(rng.sample(corners, rng.randint(1, 2)))
+        same = k and floor_of[k] == floor_of[k - 1]
+        left[k] = left[k - 1] + drawing.rooms[names[k - 1]].size[1] if same else 0
+        drawing.room(names[k], floor_of[k], (0, left[k]), sides, cut)
 
     # the main way: doorways on a floor, a ladder up from one floor to the next
     for k in range(main - 1):
@@ -331,22 +256,20 @@ def draw(
             b = drawing.any_door(names[k + 1], ("left", "right", "bottom"))
             drawing.links.append(Link("ladder", a, b, locks.get(k)))
     # side rooms, each with its key
+    vaults = given[main : main + keys] or list(SIDE_ROOMS[:keys])
     for j, host in enumerate(hosts):
-        side = SIDE_ROOMS[j]
-        drawing.room(side, floor_of[host], (h, column[host] * w))
-        lock = KEYS[j - 1] if shape == "chain" and j else None
-        drawing.one_over_other(names[host], side, 2, lock)
-        drawing.key(KEYS[j], side)
-    # the loop: two rooms below two main rooms side by side
+        below(host, vaults[j])
+        lock = key_names[j - 1] if j and pattern[j - 1] == "chain" else None
+        drawing.one_over_other(names[host], vaults[j], 2, lock)
+        drawing.key(key_names[j], vaults[j])
+    # the loop: two rooms below two main rooms side by side, each as wide as its main room
     if loop:
-        below: list[str] = []
         assert at_loop is not None  # drawn with the loop
-        for k in (at_loop, at_loop + 1):
-            name = LOOP_ROOMS[len(below)]
-            drawing.room(name, floor_of[k], (h, column[k] * w))
+        under = given[main + keys :] or list(LOOP_ROOMS)
+        for name, k in zip(under, (at_loop, at_loop + 1)):
+            below(k, name, drawing.rooms[names[k]].size[1])
             drawing.one_over_other(names[k], name, 1)
-            below.append(name)
-        drawing.side_by_side(*below)
+        drawing.side_by_side(*under)
 
     # holes: back along the way, never past a gate
     last = names[-1]
@@ -373,4 +296,9 @@ def draw(
             )
         )
     entrance = drawing.any_door(names[0], ("right", "bottom"))
+    for name in names:
+        for _ in range(dressing.snow):
+            drawing.mark(name, "_")
+    for name in rng.sample(sorted(drawing.rooms), dressing.coins) if dressing.coins else ():
+        drawing.mark(name, "$")
     return drawing.cave(entrance, exit_)

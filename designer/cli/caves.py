@@ -78,6 +78,11 @@ def cave(
         help="With --rooms: gates, chain, shortcut or loop (default: the seed "
         "picks one that fits).",
     ),
+    varied: bool = typer.Option(
+        False,
+        "--varied",
+        help="With --rooms: rooms of several sizes and shapes, keys in more than one pattern.",
+    ),
     min_stops: int | None = typer.Option(
         None,
         "--min-stops",
@@ -151,6 +156,7 @@ def cave(
     force: bool = typer.Option(False, "--force", help="Overwrite an existing output file."),
 ) -> None:
     """Design a cave of rooms whose whole way through has at least K min stops, every key needed."""
+    from designer.caves.dressing import Dressing
     from designer.ops import caves as ops
 
     if from_file is not None:
@@ -161,6 +167,7 @@ def cave(
             "--size": size,
             "--floors": floors,
             "--shape": shape,
+            "--varied": varied or None,
             "--min-stops": min_stops,
             "--max-stops": max_stops,
             "--route": route or None,
@@ -179,6 +186,7 @@ def cave(
         size=None if size is None else parse_size(size),
         floors=floors,
         shape=shape,
+        dressing=Dressing(varied=True) if varied else None,
         min_stops=min_stops,
         max_stops=max_stops,
         routes=tuple(route or ()),

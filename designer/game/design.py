@@ -260,17 +260,21 @@ def design_cave(job: WorldJob, executor=None, on_progress=None):
     """The cave that ends ``job``'s world (``designer.caves.cave_request.CaveDesign``), or None
     when its plan asks none; CaveFailed when it cannot be met."""
     from designer.caves.design import design
+    from designer.caves.dressing import Dressing
     from designer.core.control import no_progress
     from designer.ops.caves import CaveOptions, request_for
 
     cave = job.world.cave
     if cave is None:
         return None
+    mechanic = MECHANICS[job.world.mechanic]
+    dressing = Dressing(True, cave.names, cave.key_names, mechanic.cave_snow, mechanic.cave_coins)
     options = CaveOptions(
         rooms=cave.rooms,
         keys=cave.keys,
-        floors=MECHANICS[job.world.mechanic].cave_floors,
+        floors=mechanic.cave_floors,
         shape=cave.shape or None,
+        dressing=dressing,
         size=cave.size,
         min_stops=cave.min_stops,
         seed=job.seed,

@@ -86,7 +86,9 @@ def index(game: Game) -> dict:
     teaching level) its ablation; each cave's file, par, stars and keys; and the variety figures."""
     from designer.analysis.stars import Stars
     from designer.caves.cave_analysis import CaveAnalysis
+    from designer.caves.dressing import key_patterns
     from designer.caves.graph import solve
+    from designer.game.teach import cave_ablation
 
     worlds = []
     for w, world in enumerate(game.worlds, 1):
@@ -117,10 +119,13 @@ def index(game: Game) -> dict:
             cave = {
                 "file": cave_file(w),
                 "rooms": [room.name for room in found.rooms],
+                "sizes": ["x".join(map(str, room.shape)) for room in found.rooms],
                 "keys": [key.name for key in found.keys],
                 "keys_needed": [key.needed for key in analysis.keys],
+                "key_patterns": key_patterns(found),
                 "par": cave_par,
                 "stars": Stars.default(cave_par).to_json() if way else None,
+                "ablation": cave_ablation(found, world.world.mechanic),
             }
         worlds.append(
             {

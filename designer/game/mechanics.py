@@ -39,9 +39,11 @@ Size = tuple[int, int]
 class Mechanic:
     """One mechanic: its ``name``, the ``words`` a sentence says it in, what taking it away
     does (``taken_away``, in words; ``away``, the level without it), the least predicted
-    difficulty a level with it is measured to reach (``lowest``), the floors of the cave that ends
-    its world (``cave_floors``), and the ask of a level with it of a size (``ask``; a teaching
-    level's is the smallest size, ``teach_size``, with ``teach_stops`` its band of min stops)."""
+    difficulty a level with it is measured to reach (``lowest``), what the cave that ends its world
+    holds of it (its floors, ``cave_floors``; snow cells in each main room, ``cave_snow``; coins,
+    ``cave_coins``: a cave's rooms hold no teleports and do not wrap), and the ask of a level with
+    it of a size (``ask``; a teaching level's is the smallest size, ``teach_size``, with
+    ``teach_stops`` its band of min stops)."""
 
     name: str
     words: str
@@ -50,6 +52,8 @@ class Mechanic:
     ask: Callable[[Size, int], dict]
     lowest: float = 2.0
     cave_floors: int = 1
+    cave_snow: int = 0
+    cave_coins: int = 0
     teach_size: Size = (7, 7)
     teach_stops: tuple[int, int] = (3, 5)
     #: Whether a level on a mechanic's drawn grid (wrap, floors) may bring it back: snow to place
@@ -153,6 +157,7 @@ MECHANICS: dict[str, Mechanic] = {
             _snow_as_ice,
             lambda size, seed: {**_sized(size), "snow": 1 if size[0] <= 8 else 3},
             on_templates=False,
+            cave_snow=1,
         ),
         Mechanic(
             "items",
@@ -172,6 +177,7 @@ MECHANICS: dict[str, Mechanic] = {
             _no_coins,
             lambda size, seed: {**_sized(size), "coins": 1 if size[0] <= 8 else 2},
             teach_size=(8, 8),
+            cave_coins=2,
         ),
         Mechanic(
             "teleports",

@@ -40,13 +40,18 @@ MAX_NAME = 40
 class WorldCave:
     """The cave that ends a world: its ``rooms`` and ``keys`` (every key needed), its band of min
     stops from ``min_stops``, its ``shape`` (a mission grammar's: designer.caves.grammar; "": the
-    seed's) and the ``size`` of its rooms, frame included (``designer.caves.grammar``'s sides)."""
+    seed's), the ``size`` of its rooms, frame included (``designer.caves.grammar``'s sides; each
+    room's own sides vary around it), and the ``names`` of its rooms (the main way's in order,
+    then the key rooms', then a loop's two) and of its keys (``key_names``), words of the
+    grammar's when not given."""
 
     rooms: int = 3
     keys: int = 1
     min_stops: int = 8
     shape: str = ""
     size: tuple[int, int] = (12, 12)
+    names: tuple[str, ...] = ()
+    key_names: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -120,9 +125,14 @@ class GamePlan:
                 cave = world.cave
                 shape = f", shape = {_quoted(cave.shape)}" if cave.shape else ""
                 size = f", size = {_quoted('x'.join(map(str, cave.size)))}"
+                named = "".join(
+                    f", {field_} = [{', '.join(map(_quoted, given))}]"
+                    for field_, given in (("names", cave.names), ("key_names", cave.key_names))
+                    if given
+                )
                 lines.append(
                     f"cave = {{ rooms = {cave.rooms}, keys = {cave.keys}, "
-                    f"min_stops = {cave.min_stops}{shape}{size} }}"
+                    f"min_stops = {cave.min_stops}{shape}{size}{named} }}"
                 )
         return "\n".join(lines) + "\n"
 
@@ -223,8 +233,12 @@ def _cave(data, what: str, mechanic: str) -> WorldCave | None:
     if data is False:
         return None
     if not isinstance(data, dict):
-        raise DesignerError(f"{what}: cave is a table of rooms, keys, min_stops, shape, or false")
-    _keys(data, ("rooms", "keys", "min_stops", "shape", "size"), f"{what}: cave")
+        raise DesignerError(
+            f"{what}: cave is a table (rooms, keys, min_stops, shape, size, names, key_names) "
+            "or false"
+        )
+    fields = ("rooms", "keys", "min_stops", "shape", "size", "names", "key_names")
+    _keys(data, fields, f"{what}: cave")
     base = WorldCave()
     rooms = _whole(data.get("rooms", base.rooms), f"{what}: cave rooms", 2, MAX_CAVE_ROOMS)
     keys = _whole(data.get("keys", base.keys), f"{what}: cave keys", 1, MAX_KEYS)
@@ -248,7 +262,18 @@ def _cave(data, what: str, mechanic: str) -> WorldCave | None:
     low, high = grammar.MIN_SIDE, grammar.MAX_SIDE
     if not isinstance(side, str) or not (low <= height <= high and low <= width <= high):
         raise DesignerError(f"{what}: cave size {side!r}: rooms of {low}x{low} to {high}x{high}")
-    return WorldCave(rooms, keys, stops, shape, (height, width))
+    names, key_names = (_words(data.get(name, []), f"{what}: cave {name}") for name in fields[5:])
+    try:
+        grammar.Dressing(names=names, key_names=key_names).check(rooms, keys)
+    except DesignerError as error:
+        raise DesignerError(f"{what}: cave: {error}") from None
+    return WorldCave(rooms, keys, stops, shape, (height, width), names, key_names)
+
+
+def _words(given, what: str) -> tuple[str, ...]:
+    if not isinstance(given, list) or not all(isinstance(word, str) for word in given):
+        raise DesignerError(f'{what} must be a list of names, such as ["hall", "vault"]')
+    return tuple(given)
 
 
 #: The game ``designer game`` designs with no plan given: six worlds of eight levels, each

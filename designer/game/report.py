@@ -16,6 +16,7 @@ STEP, HEIGHT = 14, 160
 def report_page(game: Game) -> str:
     """The report's HTML."""
     from designer.game.files import index, level_file
+    from designer.game.teach import held_words
 
     found = index(game)
     parts = [
@@ -73,10 +74,15 @@ def report_page(game: Game) -> str:
         cave = said["cave"]
         if cave is not None:
             needed = "each needed" if all(cave["keys_needed"]) else "not each needed"
+            rooms = ", ".join(f"{name} {size}" for name, size in zip(cave["rooms"], cave["sizes"]))
+            keys = ", ".join(
+                f"{key} ({'opens a key' if pattern == 'chain' else 'opens a gate'})"
+                for key, pattern in zip(cave["keys"], cave["key_patterns"])
+            )
+            held = held_words(cave["ablation"])
             parts.append(
-                f"<p>The cave ({html.escape(cave['file'])}): rooms "
-                f"{html.escape(', '.join(cave['rooms']))}; keys "
-                f"{html.escape(', '.join(cave['keys']))}, {needed}; par {cave['par']}.</p>"
+                f"<p>The cave ({html.escape(cave['file'])}): rooms {html.escape(rooms)}; keys "
+                f"{html.escape(keys)}, {needed}; par {cave['par']}. {html.escape(held)}</p>"
             )
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"

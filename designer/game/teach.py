@@ -116,3 +116,65 @@ def _fewest(level: Level, dest: np.ndarray, allowed: np.ndarray) -> int | None:
                     step.append(to)
         frontier = step
     return None
+
+
+def cave_ablation(cave, mechanic: str) -> dict | None:
+    """What the cave that ends a world of ``mechanic`` holds of it, taken away: snow as ice, the
+    coins' full clear against the way through, each ladder and hole as a wall; its ``par`` with
+    it and ``par_away`` without (None: the exit cannot be reached). Keys are the items world's
+    (each key's verdict is the cave's own, ``keys_needed``); a cave's rooms hold no teleports and
+    do not wrap: None for those, and for a cave without the mechanic.
+
+    >>> from designer.caves.cave import Cave
+    >>> cave = Cave.parse("room a\\n#1###\\n#..##\\n#._.2\\n#####\\nentrance a:1\\nexit a:2")
+    >>> found = cave_ablation(cave, "snow")
+    >>> found
+    {'mechanic': 'snow', 'taken_away': 'snow as ice', 'par': 3, 'par_away': 2}
+    >>> held_words(found)
+    'With snow as ice: par 2 (par 3 with it).'
+    """
+    from dataclasses import replace
+
+    from designer.caves.graph import solve
+
+    way = solve(cave)
+    par = way.stops if way else None
+    if mechanic == "snow" and any("_" in row for room in cave.rooms for row in room.rows):
+        rooms = tuple(
+            replace(room, rows=tuple(row.replace("_", ".") for row in room.rows))
+            for room in cave.rooms
+        )
+        away = solve(replace(cave, rooms=rooms))
+    elif mechanic == "coins" and any("$" in row for room in cave.rooms for row in room.rows):
+        from designer.caves.coins import full_clear
+
+        tour = full_clear(cave)
+        par, away = (len(tour.moves) if tour.moves is not None else None), way
+    elif mechanic == "floors" and _apart(cave):
+        away = None  # the exit's floor is out of reach by doorways alone
+    else:
+        return None
+    return {
+        "mechanic": mechanic,
+        "taken_away": MECHANICS[mechanic].taken_away,
+        "par": par,
+        "par_away": away.stops if away else None,
+    }
+
+
+def _apart(cave) -> bool:
+    """Whether the exit's room is out of reach of the entrance's by doorways alone (every lock
+    open): no way through without the ladders and holes."""
+    import networkx as nx
+
+    graph = nx.Graph([(link.a[0], link.b[0]) for link in cave.links if link.kind == "door"])
+    graph.add_nodes_from(room.name for room in cave.rooms)
+    return not nx.has_path(graph, cave.entrance[0], cave.exit[0])
+
+
+def held_words(ablation: dict | None) -> str:
+    """A cave's ``cave_ablation`` in a sentence ("" for none)."""
+    if ablation is None:
+        return ""
+    away = "unsolvable" if ablation["par_away"] is None else f"par {ablation['par_away']}"
+    return f"With {ablation['taken_away']}: {away} (par {ablation['par']} with it)."

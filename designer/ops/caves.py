@@ -62,6 +62,7 @@ def analyze(source: str):
 
 if TYPE_CHECKING:
     from designer.caves.cave_request import CaveDesign
+    from designer.caves.dressing import Dressing
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,7 @@ class CaveOptions:
     size: tuple[int, int] | None = None  # and rooms of this size (default 12x12),
     floors: int | None = None  # on this many floors (default 1),
     shape: str | None = None  # in this shape (default: the seed's; designer.caves.grammar)
+    dressing: Dressing | None = None  # dressed so: varied rooms, names, snow, coins
     min_stops: int | None = None
     max_stops: int | None = None
     routes: tuple[str, ...] = ()  # "ROOM:A:B=K[..M]"
@@ -111,6 +113,7 @@ def request_for(options: CaveOptions):
     """The cave request the options ask for (checked: DesignerError, one line)."""
     from designer.caves import grammar
     from designer.caves.cave_request import CaveRequest
+    from designer.caves.dressing import PLAIN
 
     if options.source is not None:
         return _request_from(options.source)
@@ -126,10 +129,16 @@ def request_for(options: CaveOptions):
             "give a cave to fill (CAVE) or {rooms} N for a cave from nothing, one of the two"
         )
     if given is not None:
-        if options.keys or options.size or options.floors is not None or options.shape is not None:
+        if (
+            options.keys
+            or options.size
+            or options.floors is not None
+            or options.shape is not None
+            or options.dressing is not None
+        ):
             raise RequestError(
-                "{keys}, {size}, {floors} and {shape} draw a cave from nothing (with {rooms}), "
-                "not a given cave"
+                "{keys}, {size}, {floors}, {shape} and {varied} draw a cave from nothing (with "
+                "{rooms}), not a given cave"
             )
         cave, drawn = (read_cave(given) if options.text is None else parse_cave(options.text)), None
         if not cave.free:
@@ -152,7 +161,12 @@ def request_for(options: CaveOptions):
             "shape": shape,
             "seed": options.seed,
         }
-        cave = grammar.draw(options.rooms, options.keys, size, options.seed, floors, shape)
+        dressing = options.dressing or PLAIN
+        if options.dressing is not None:
+            drawn["dressing"] = dressing.to_json()
+        cave = grammar.draw(
+            options.rooms, options.keys, size, options.seed, floors, shape, dressing
+        )
     routes = []
     for text in options.routes:
         name, a, b, band = _route(text)

@@ -5,8 +5,10 @@ For each seed: the wall-clock seconds; the worlds, levels and caves; every teach
 ablation (teaches or not); within each world, the rank correlation (Spearman) of the practice
 levels' predicted difficulty with their place, and the worlds' medians rising; the closest two
 levels and the sizes and styles of layout; fewest-moves solutions repeated; the most rail stops
-as a share of a level's stops among levels of 25 stops or more. Then the first seed is made again
-and compared file for file (``reproducible``).
+as a share of a level's stops among levels of 25 stops or more; the caves' rooms and their sizes,
+the caves with keys of more than one pattern, every key needed, and what each cave holds of its
+world's mechanic, taken away. Then the first seed is made again and compared file for file
+(``reproducible``).
 
 >>> spearman([1.0, 2.0, 3.0]), spearman([3.0, 2.0, 1.0]), spearman([1.0, 1.0, 2.0])
 (1.0, -1.0, 0.866)
@@ -90,6 +92,23 @@ def figures(folder: Path) -> dict:
         "solutions_repeated": variety["solutions_repeated"],
         "levels_of_25_stops_or_more": len(rails),
         "most_rail_share_of_those": round(max(rails), 3) if rails else None,
+        **_caves([world["cave"] for world in index["worlds"] if world["cave"] is not None]),
+    }
+
+
+def _caves(caves: list[dict]) -> dict:
+    """The caves' figures: rooms and sizes, key patterns, keys needed, the mechanic held."""
+    return {
+        "cave_rooms": sum(len(cave["rooms"]) for cave in caves),
+        "cave_room_sizes": len({size for cave in caves for size in cave["sizes"]}),
+        "caves_of_several_sizes": sum(len(set(cave["sizes"])) > 1 for cave in caves),
+        "caves_of_two_key_patterns": sum(len(set(cave["key_patterns"])) > 1 for cave in caves),
+        "cave_keys_all_needed": all(all(cave["keys_needed"]) for cave in caves),
+        "caves_holding_their_mechanic": [
+            f"{held['mechanic']}: par {held['par']}, {held['par_away'] or 'unsolvable'} without"
+            for held in (cave["ablation"] for cave in caves)
+            if held is not None
+        ],
     }
 
 

@@ -76,13 +76,13 @@ def report_page(game: Game) -> str:
             needed = "each needed" if all(cave["keys_needed"]) else "not each needed"
             rooms = ", ".join(f"{name} {size}" for name, size in zip(cave["rooms"], cave["sizes"]))
             keys = ", ".join(
-                f"{key} ({'opens a key' if pattern == 'chain' else 'opens a gate'})"
+                f"{key} ({'opens a key room' if pattern == 'chain' else 'opens a gate'})"
                 for key, pattern in zip(cave["keys"], cave["key_patterns"])
             )
-            held = held_words(cave["ablation"])
+            held = " " + held_words(cave["ablation"]) if cave["ablation"] else ""
             parts.append(
                 f"<p>The cave ({html.escape(cave['file'])}): rooms {html.escape(rooms)}; keys "
-                f"{html.escape(keys)}, {needed}; par {cave['par']}. {html.escape(held)}</p>"
+                f"{html.escape(keys)}, {needed}; par {cave['par']}.{html.escape(held)}</p>"
             )
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"

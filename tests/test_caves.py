@@ -286,3 +286,22 @@ def test_a_cave_being_drawn_says_what_it_lacks_however_odd_its_json():
     for obj in odd:
         found = plan_view(json.dumps(obj), True)
         assert found["draft"] and found["figures"].startswith("not a cave yet: ") and "\n" not in found["figures"]
+
+
+def test_the_players_figures_name_each_cell_by_its_room_as_a_player_sees_it(tmp_path):
+    from typer.testing import CliRunner
+
+    from designer.cli import app
+
+    path = tmp_path / "two.txt"
+    path.write_text(TWO)
+    cave = Cave.parse(TWO)
+    runner = CliRunner()
+    printed = runner.invoke(app, ["analyze", str(path)])
+    assert printed.exit_code == 0, printed.output
+    line = next(line for line in printed.output.splitlines() if line.startswith("player: "))
+    hottest = json.loads(runner.invoke(app, ["analyze", str(path), "--json"]).output)["player"]["hottest"]
+    names = {room.name for room in cave.rooms}
+    for room, (r, c), rests in hottest:  # a cell of its room, never of the sheet the rooms lie on
+        assert room in names and cave.room(room).rows[r][c] != "#"
+        assert f"{room} ({r}, {c}) {rests:.1f}" in line

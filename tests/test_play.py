@@ -241,6 +241,31 @@ def test_solve_plays_the_rest_from_mid_level_and_earns_no_stars(browser, tmp_pat
     page.close()
 
 
+def test_a_hint_costs_the_stars_the_page_was_made_with_and_a_restart_begins_free(browser, tmp_path, capsys):
+    path = LEVELS / "strong-reversible.txt"
+    moves = solution_of(path, capsys)
+    free = open_page(browser, make_page(tmp_path, path))
+    free.keyboard.press("h")
+    play(free, moves)
+    assert free.locator("body").get_attribute("data-stars") == "3"  # by default hints are free
+    free.close()
+    costly = tmp_path / "costly.html"
+    assert main(["play", str(path), "-o", str(costly), "--hint-cost", "1"]) == 0
+    page = open_page(browser, costly)
+    for _ in range(2):
+        page.keyboard.press("h")  # two hints: two stars off a run at par
+    play(page, moves)
+    body = page.locator("body")
+    assert state(page) == ("solved", len(moves)) and body.get_attribute("data-stars") == "1"
+    assert page.locator("#status").inner_text().endswith("\u2605\u2606\u2606")
+    page.click("#restart")
+    play(page, moves)  # a new attempt, no hint
+    assert body.get_attribute("data-stars") == "3"
+    page.close()
+    assert main(["play", str(path), "-o", str(tmp_path / "x.html"), "--hint-cost", "4"]) == 2
+    assert "--hint-cost takes 0 to 3 stars a hint, not 4" in capsys.readouterr().err
+
+
 def test_keys_work_the_moment_the_solver_has_solved(browser, tmp_path, capsys):
     # R (restart) and U (undo) pressed right after the solver's last move, before its slide ends
     path = LEVELS / "strong-reversible.txt"

@@ -232,3 +232,30 @@ def test_damaged_lines_and_versions_that_only_equal_1_are_refused(damage):
                "a key twice": head + start.replace('"visit": "v"', '"visit": "v", "visit": "w"') + "".join(rest)}[damage]
     with pytest.raises(DesignerError):
         parse(damaged, "log")
+
+
+def test_a_fit_on_too_few_choices_is_refused_with_the_count_and_on_few_warns(pack, tmp_path, capsys):
+    levels = pack_levels(str(pack))[:1]
+    short, few = tmp_path / "short.jsonl", tmp_path / "few.jsonl"
+    short.write_text(write(playtest_model.simulated_log(levels, model.Player(2.0, 1.5), 1, seed=1)))
+    few.write_text(write(playtest_model.simulated_log(levels, model.Player(2.0, 1.5), 1, seed=0)))
+    fitted = tmp_path / "player.json"
+    assert main(["playtest", str(short), "--pack", str(pack), "--fit", str(fitted)]) == 2
+    err = capsys.readouterr().err
+    assert one_error_line(err) and "the logs hold 18 choices to fit" in err and "needs 20 at the least" in err
+    assert not fitted.exists()
+    assert main(["playtest", str(few), "--pack", str(pack), "--fit", str(fitted)]) == 0
+    err = capsys.readouterr().err
+    assert "warning: the fit rests on 132 choices, fewer than 1000" in err
+    assert json.loads(fitted.read_text())["fit"]["warning"].startswith("the fit rests on 132 choices")
+
+
+def test_the_report_draws_each_level_as_a_point_and_labels_par_as_par(pack, tmp_path, capsys):
+    levels = pack_levels(str(pack))[:1]
+    log, report = tmp_path / "one.jsonl", tmp_path / "report.html"
+    log.write_text(write(playtest_model.simulated_log(levels, model.Player(2.0, 1.5), 3, seed=0)))
+    assert main(["playtest", str(log), "--pack", str(pack / "level-001.txt"), "-o", str(report)]) == 0
+    page = report.read_text()
+    # a curve of one level: a point on each line (observed, predicted, par), where a line is unseen
+    assert page.count('class="point"') == 3 and "<title>observed, level 1: " in page
+    assert ">par (scaled)</text>" in page and "asked" not in page

@@ -214,3 +214,22 @@ def played(cave: Cave, player=None):
     if way is None:
         raise LevelError("the cave cannot be crossed: the player model needs a way to the exit")
     return solve_chain(chain(states(laid), player or DEFAULT, height=laid.level.height), way.stops)
+
+
+def room_cells(cave: Cave):
+    """What names a cell of the cave's sheet (the grid its rooms are laid on, one under another,
+    for the player's chain) as a player sees it: its room and the room's own row and column.
+
+    >>> cave = Cave.parse("room a\\n#1#\\n#.2\\n###\\nroom b\\n#1#\\n2.#\\n###\\ndoor a:2 b:2\\n"
+    ...                   "entrance a:1\\nexit b:1")
+    >>> where = room_cells(cave)
+    >>> where((1, 1)), where((4, 1))
+    (('a', (1, 1)), ('b', (1, 1)))
+    """
+    laid = sheet(cave)
+
+    def name(cell) -> tuple[str, tuple[int, int]]:
+        flat = laid.level.index(tuple(cell))
+        return laid.room_of(flat), laid.local(flat)
+
+    return name

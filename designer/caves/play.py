@@ -129,8 +129,11 @@ def door_labels(cave: Cave, laid) -> list:
     return out
 
 
-def cave_page(cave: Cave, title: str) -> str:
-    """The self-contained HTML page that plays the whole cave."""
+def cave_page(cave: Cave, title: str, hint_cost: int = 0) -> str:
+    """The self-contained HTML page that plays the whole cave (``hint_cost``: the stars each hint
+    of an attempt takes off)."""
     from designer.export.play import entries_page
 
-    return entries_page([cave_entry(cave)], title=title, extra=(CAVE_JS, LOCK_MARKS))
+    return entries_page(
+        [cave_entry(cave)], title=title, extra=(CAVE_JS, LOCK_MARKS), hint_cost=hint_cost
+    )

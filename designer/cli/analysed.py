@@ -46,12 +46,14 @@ def print_room(analysed, as_json: bool) -> None:
 
 def print_cave(analysed, as_json: bool) -> None:
     """A cave's report, what the model's player costs on it, and its full clear."""
+    from designer.caves.cave_analysis import room_cells
     from designer.export.report import cave_report, player_lines
 
     if as_json:
         echo(json.dumps(analysed.to_dict()))
         return
-    extra = player_lines(analysed.player) if analysed.player is not None else []
+    where = room_cells(analysed.cave)
+    extra = player_lines(analysed.player, where=where) if analysed.player is not None else []
     if analysed.full is not None:
         extra.append(full_words(analysed.cave, analysed.full))
     echo("\n".join([cave_report(analysed.analysis), *extra]))

@@ -152,12 +152,18 @@ def export(
 def play(
     source: str = typer.Argument(..., metavar="LEVEL|DIR", help=LEVELS_HELP),
     output_file: str = typer.Option(..., "-o", "--output", metavar="FILE.html", help="The page."),
+    hint_cost: int = typer.Option(
+        0,
+        "--hint-cost",
+        metavar="N",
+        help="Stars each hint of an attempt takes off (0 to 3; default 0: hints are free).",
+    ),
     force: bool = typer.Option(False, "--force", help="Overwrite an existing page."),
 ) -> None:
     """Write a self-contained HTML page to play a level or a pack, offline."""
     from designer.ops import exports
 
-    written = exports.write_play_page(source, output_file, force=force)
+    written = exports.write_play_page(source, output_file, force=force, hint_cost=hint_cost)
     note(f"wrote {output_file} ({written.holding()})")
 
 

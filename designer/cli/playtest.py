@@ -68,6 +68,8 @@ def playtest(
             f"{f['random_log_likelihood_per_choice']}); {f['exit_in_sight']} with the exit in sight, "
             f"{f['against_the_model']} of them not taking it"
         )
+        if "warning" in f:
+            note(f"warning: {f['warning']}")
         output.write(fit, playtests.player_file(found), force=force)
         note(f"wrote {fit}")
     if output_file is not None:

@@ -13,7 +13,9 @@ move and R restarts the level.
   saved as solved.
 - **Stars** against par (the level's min stops): 3 at par, 2 and 1 up to the thresholds the
   level file gives (``"stars"``; see ``designer.analysis.stars``) or the designer's default.
-  They are shown on solving and in the level list.
+  They are shown on solving and in the level list. A page made with a hint cost (``play
+  --hint-cost N``) takes N stars off for each hint of the attempt that showed a move (a restart
+  begins a new attempt); by default hints are free.
 - **Progress** (solved levels, best counts, stars) is kept in the browser's ``localStorage``
   under a key per pack (made from the levels themselves), so it survives a reload; "Reset
   progress" clears it.
@@ -172,11 +174,13 @@ def entries_page(
     extra: tuple[str, str] = ("", ""),
     sink: str | None = None,
     game: tuple[str, str, str] = ("", "", ""),
+    hint_cost: int = 0,
 ) -> str:
     """The page of ``entries`` (``level_entry``'s, or a cave's: ``designer.caves.play``); ``extra``
     is (script, the code ``load`` runs after the doors are marked) for a page that needs more;
     ``game`` is (styles, markup at the top of the body, script run once the first level is
-    loaded) of a game's page (``designer.game.page``)."""
+    loaded) of a game's page (``designer.game.page``); ``hint_cost``, the stars each hint of an
+    attempt takes off its stars (0: hints are free)."""
     # "<" never reaches the page raw: no "</script>" or "<!--" can end or bend the script element
     from designer.formats.playtest_log import level_id, pack_id
 
@@ -193,6 +197,7 @@ def entries_page(
         "TILES": _tile_css(cell, ITEM_TILES if items else TILES),
         "CELL": str(cell),
         "SLIDE_MS": str(SLIDE_MS),
+        "HINT_COST": str(int(hint_cost)),
         "LIMITS": json.dumps(page_limits()),
         "KEY": json.dumps(pack_key(entries)),
         "LEVELS": data,

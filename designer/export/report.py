@@ -178,18 +178,21 @@ def coin_lines(level: Level, coins) -> list[str]:
     return lines
 
 
-def player_lines(figures, shape=None) -> list[str]:
+def player_lines(figures, shape=None, where=None) -> list[str]:
     """The lines of ``analyze`` for the model's player (``designer.analysis.player.Figures``; None:
-    not worked out) and the level's structure (``designer.analysis.structure.Structure``)."""
-    return (_figures_lines(figures) if figures is not None else []) + (
+    not worked out) and the level's structure (``designer.analysis.structure.Structure``);
+    ``where`` names a cell as a player sees it (a cave's: its room and the room's own cell,
+    ``designer.caves.cave_analysis.room_cells``)."""
+    return (_figures_lines(figures, where) if figures is not None else []) + (
         _shape_lines(shape) if shape is not None else []
     )
 
 
-def _figures_lines(figures) -> list[str]:
+def _figures_lines(figures, where=None) -> list[str]:
     parts = figures.parts()
     within = ", ".join(f"{p:.0%} within {n}" for n, p in figures.within.items())
-    hottest = ", ".join(f"{cell} {rests:.1f}" for cell, rests in figures.hottest())
+    named = (lambda cell: " ".join(map(str, where(cell)))) if where else str
+    hottest = ", ".join(f"{named(cell)} {rests:.1f}" for cell, rests in figures.hottest())
     # a chain too close to never finishing: stepped, not solved
     least = "at least " if figures.at_least else ""
     lines = [

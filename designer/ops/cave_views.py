@@ -95,11 +95,11 @@ def cave_save(text: str, kind: str) -> dict:
     return {"zip": buffer.getvalue()}
 
 
-def play_page(source: str, title: str) -> str:
+def play_page(source: str, title: str, hint_cost: int = 0) -> str:
     """The play page of the whole cave in ``source`` (``designer.export.play``)."""
     from designer.caves.play import cave_page
 
-    return cave_page(read_cave(source), title)
+    return cave_page(read_cave(source), title, hint_cost)
 
 
 #: The seconds the studio's live figures give a cave's full clear.

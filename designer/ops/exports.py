@@ -77,12 +77,18 @@ def export_tiled(
     )
 
 
-def write_play_page(source: str, output_file: str, *, force: bool = False) -> Written:
-    """A self-contained HTML page to play a level or a pack (or a whole cave), offline."""
+def write_play_page(
+    source: str, output_file: str, *, force: bool = False, hint_cost: int = 0
+) -> Written:
+    """A self-contained HTML page to play a level or a pack (or a whole cave), offline, each hint
+    of an attempt taking ``hint_cost`` stars off (0 to 3)."""
     from designer.formats import output
 
     if Path(output_file).suffix.lower() not in (".html", ".htm"):
         raise DesignerError(f"-o {output_file}: the page is written as FILE.html")
+    if not 0 <= hint_cost <= 3:
+        raise DesignerError(f"--hint-cost takes 0 to 3 stars a hint, not {hint_cost}")
     output.check_file(output_file, force=force)
     title = f"ice-designer: {Path(source).name if source != '-' else 'level'}"
-    return file_kind(source).page_file(source, output_file, title=title, force=force)
+    kind = file_kind(source)
+    return kind.page_file(source, output_file, title=title, force=force, hint_cost=hint_cost)

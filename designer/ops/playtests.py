@@ -161,7 +161,8 @@ def report_page(found: Playtested, title: str = "ice-designer playtest") -> str:
 
 def _curve_svg(found: Playtested) -> str:
     """The pack's curve on the 1-10 scale: observed (the players' mean moves to the finish),
-    predicted (the model's expected moves) and asked (the par each level was asked for)."""
+    predicted (the model's expected moves) and par (each level's fewest moves, on the same
+    scale), each level a point on its line, so that a curve of one level is seen too."""
     from designer.analysis.player import scale
 
     n = len(found.pack)
@@ -169,7 +170,7 @@ def _curve_svg(found: Playtested) -> str:
     series = {
         "observed": ("#d9433b", [one["observed_difficulty"] for one in found.compared]),
         "predicted": ("#1d6fb8", [one["predicted_difficulty"] for one in found.compared]),
-        "asked (par)": (
+        "par (scaled)": (
             "#888",
             [scale(stats.par) if stats.par > 0 else None for stats in found.replayed.levels],
         ),
@@ -187,6 +188,12 @@ def _curve_svg(found: Playtested) -> str:
         out.append(
             f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{points}" class="curve"/>'
         )
+        out += [
+            f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="4" fill="{colour}" class="point">'
+            f"<title>{label}, level {i + 1}: {v:.1f}</title></circle>"
+            for i, v in enumerate(values)
+            if v is not None
+        ]
         out.append(
             f'<text x="{pad + 110 * k}" y="16" font-size="12" fill="{colour}">{label}</text>'
         )

@@ -46,6 +46,14 @@ class CaveAnalysed:
     def to_dict(self) -> dict:
         out = self.analysis.to_dict()
         out["player"] = None if self.player is None else self.player.to_json()
+        if self.player is not None:  # each cell named by its room, as a player sees it
+            from designer.caves.cave_analysis import room_cells
+
+            where, rows = room_cells(self.cave), []
+            for cell, rests in self.player.hottest():
+                room, local = where(cell)
+                rows.append([room, list(local), round(rests, 3)])
+            out["player"]["hottest"] = rows
         if self.full is not None:
             out["full_clear"] = self.full.to_dict()
         return out
@@ -167,13 +175,15 @@ class CaveKind:
             raise DesignerError("a cave is a map per room and a .world file: use --out DIR, not -o")
         return Written(export_world(source, out, cell=cell, into=into, force=force), 1)
 
-    def page_file(self, source: str, output_file: str, *, title: str, force: bool):
+    def page_file(
+        self, source: str, output_file: str, *, title: str, force: bool, hint_cost: int = 0
+    ):
         """The play page of the whole cave."""
         from designer.formats import output
         from designer.ops.cave_views import play_page
         from designer.ops.kinds.written import Written
 
-        output.write(output_file, play_page(source, title), force=force)
+        output.write(output_file, play_page(source, title, hint_cost), force=force)
         return Written([output_file], 1)
 
     def played_levels_of(self, source: str) -> list:

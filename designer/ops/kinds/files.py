@@ -172,13 +172,15 @@ class LevelFiles:
                 output.write(path, document, force=force)
         return Written.of([*maps, *images], levels)
 
-    def page_file(self, source: str, output_file: str, *, title: str, force: bool) -> Written:
+    def page_file(
+        self, source: str, output_file: str, *, title: str, force: bool, hint_cost: int = 0
+    ) -> Written:
         """The play page of every level file, in order."""
         from designer.formats import output
         from designer.ops.kinds.registry import page
 
         levels = read_files(source)
-        output.write(output_file, page(levels, title=title), force=force)
+        output.write(output_file, page(levels, title=title, hint_cost=hint_cost), force=force)
         return Written.of([output_file], levels)
 
     def played_levels_of(self, source: str) -> list:

@@ -111,8 +111,10 @@ class SourceKind(Protocol):
         """Its Tiled maps (a cave's: a world of room maps), or a copy of the user's ``into``."""
         ...
 
-    def page_file(self, source: str, output_file: str, *, title: str, force: bool) -> Any:
-        """Its play page."""
+    def page_file(
+        self, source: str, output_file: str, *, title: str, force: bool, hint_cost: int = 0
+    ) -> Any:
+        """Its play page (``hint_cost``: the stars each hint of an attempt takes off)."""
         ...
 
     def played_levels_of(self, source: str) -> list:

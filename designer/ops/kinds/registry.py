@@ -93,12 +93,19 @@ def is_cave_source(source: str) -> bool:
     return str(source) != "-" and cave_table().names_file(source)
 
 
-def page(levels: list, *, title: str = "ice-designer", cell: int | None = None, sink=None) -> str:
+def page(
+    levels: list,
+    *,
+    title: str = "ice-designer",
+    cell: int | None = None,
+    sink=None,
+    hint_cost: int = 0,
+) -> str:
     """The play page (``designer.export.play``) of ``levels`` (level files as ``read_levels``
     gives them, or (name, level or room) pairs), in that order, each as its kind plays it: a room
     an entry per route, each way. ``sink``: the address (on the page's own server) each line of
     its playtest log is sent to as it is recorded (the studio's playtest); None for a page that
-    keeps its log to itself."""
+    keeps its log to itself. ``hint_cost``: the stars each hint of an attempt takes off."""
     from designer.export.play import PAGE_CELL, entries_page
     from designer.formats.level_files import LevelFile
 
@@ -108,4 +115,6 @@ def page(levels: list, *, title: str = "ice-designer", cell: int | None = None, 
         item if isinstance(item, LevelFile) else LevelFile(item[0], item[1], {}) for item in levels
     ]
     entries = [one for item in files for one in entry_kind(item.level).page_entries(item)]
-    return entries_page(entries, title=title, cell=cell or PAGE_CELL, sink=sink)
+    return entries_page(
+        entries, title=title, cell=cell or PAGE_CELL, sink=sink, hint_cost=hint_cost
+    )

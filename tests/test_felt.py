@@ -43,6 +43,20 @@ def test_a_pack_by_difficulty_rises_and_make_from_gives_the_level_again(tmp_path
 
 
 @needs_compiled
+def test_a_dense_curve_is_written_rising_each_level_within_its_places_tolerance(tmp_path):
+    out = tmp_path / "pack"
+    assert main(["make", "--count", "8", "--curve-by", "difficulty", "--curve", "3..4", "--size", "9x9",
+                 "--seed", "0", "--out", str(out), "--format", "json"]) == 0
+    records = [json.loads(path.read_text())["generator"] for path in sorted(out.iterdir())]
+    felt = [record["difficulty_felt"] for record in records]
+    asked = [record["request"]["difficulty"] for record in records]
+    places = [round(3 + k / 7, 2) for k in range(8)]
+    assert felt == sorted(felt) and sorted(asked) == places and asked != places  # levels moved, none lost
+    for level, own, place in zip(felt, asked, places):  # within its own target, and its place's
+        assert abs(level - own) <= FELT_TOLERANCE * own and abs(level - place) <= FELT_TOLERANCE * place
+
+
+@needs_compiled
 @pytest.mark.parametrize("mechanic, field", [
     (["--teleports", "1"], "portals"),
     pytest.param(["--items", "1"], "items", marks=pytest.mark.slow),  # short bands with an item run out their tries

@@ -68,6 +68,12 @@ def oracle_expected_moves(rows: list[str], player: model.Player) -> float:
     return value[(start, None)]
 
 
+def err_of(main, args, capsys) -> str:
+    """Standard error of a refused command (status 2)."""
+    assert main(args) == 2
+    return capsys.readouterr().err
+
+
 @settings(max_examples=40)
 @given(small_levels(max_side=6, snow=True))
 def test_the_exact_solution_is_the_oracles(level):
@@ -137,10 +143,13 @@ def test_a_player_file_is_read_and_refused_in_one_line(tmp_path, capsys):
         Level.from_rows(level.read_text().split()), model.Player(2.5, 0.5)).expected_moves, rel=1e-3)
     assert set(shown["structure"]) == {"subgoals", "counter_intuitive", "reachable", "dead_ends", "traps", "branching"}
     for bad in ('{"format": "ice-designer player 1", "skill": NaN}', '{"format": "ice-designer player 1", "skill": "x"}',
-                '{"skill": 1}', "not json", '{"format": "ice-designer player 1", "skill": 1e400}'):
+                '{"skill": 1}', "not json", '{"format": "ice-designer player 1", "skill": 1e400}',
+                '{"format": "ice-designer player 1", "skill": 1}'):
         (tmp_path / "bad.json").write_text(bad)
         assert main(["analyze", str(level), "--player", str(tmp_path / "bad.json")]) == 2
         assert one_error_line(capsys.readouterr().err)
+    assert "bad.json: the player file gives no back_aversion (it names both parameters)" in err_of(
+        main, ["analyze", str(level), "--player", str(tmp_path / "bad.json")], capsys)
     (tmp_path / "bad.json").write_bytes(b"\x00\x01binary")  # not text: the line names the file
     assert main(["analyze", str(level), "--player", str(tmp_path / "bad.json")]) == 2
     err = capsys.readouterr().err

@@ -91,7 +91,10 @@ class Player:
         unknown = sorted(set(obj) - {"format", "skill", "back_aversion", "fit"})
         if unknown:
             raise DesignerError(f"the player file has an unknown field {unknown[0]!r}")
-        return cls(**{name: obj[name] for name in ("skill", "back_aversion") if name in obj})
+        missing = [name for name in ("skill", "back_aversion") if name not in obj]
+        if missing:
+            raise DesignerError(f"the player file gives no {missing[0]} (it names both parameters)")
+        return cls(obj["skill"], obj["back_aversion"])
 
 
 PLAYER_FORMAT = "ice-designer player 1"

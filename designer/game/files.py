@@ -83,7 +83,9 @@ def level_class(one: GameLevel) -> str:
 def index(game: Game) -> dict:
     """``game.json``: what an engine reads of the game: each world's mechanic and band, each
     level's file, role, mechanics, par, stars, predicted difficulty, verified class and (a
-    teaching level) its ablation; each cave's file, par, stars and keys; and the variety figures."""
+    teaching level) its ablation; each cave's file, rooms and their sizes, keys and their patterns,
+    par, stars and what it holds of its world's mechanic (``teach.cave_ablation``); and the
+    variety figures."""
     from designer.analysis.stars import Stars
     from designer.caves.cave_analysis import CaveAnalysis
     from designer.caves.dressing import key_patterns

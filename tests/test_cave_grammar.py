@@ -75,8 +75,9 @@ def test_every_shape_that_fits_needs_every_key_and_can_always_climb_back(rooms, 
             assert _rooms_reached(cave, cave.entrance[0], names) == {room.name for room in cave.rooms}
             assert _rooms_reached(cave, cave.entrance[0], names, reverse=True) == {room.name for room in cave.rooms}
             for room in cave.rooms:
-                for r, c in room.stars:  # a key lies off the walls
+                for r, c in room.stars:  # a key lies off the walls, and out of its doors' lines
                     assert 2 <= r < room.shape[0] - 2 and 2 <= c < room.shape[1] - 2
+                    assert all(r != dr and c != dc for dr, dc in room.doors.values())
 
 
 VARIED = [(3, 1, 1), (5, 2, 1), (6, 1, 2), (8, 3, 3), (9, 2, 3), (8, 4, 1), (10, 3, 2), (7, 3, 1)]

@@ -45,9 +45,8 @@ class _Room:
 class Drawing:
     """The rooms being drawn, their doors, links and keys; every choice from ``rng``."""
 
-    def __init__(self, rng: random.Random, clear: bool = False):
+    def __init__(self, rng: random.Random):
         self.rng = rng
-        self.clear = clear  # keys out of line with a door
         self.rooms: dict[str, _Room] = {}
         self.links: list[Link] = []
         self.keys: list[Key] = []
@@ -143,7 +142,8 @@ class Drawing:
     def inside(self, room: str, clear: bool = False) -> tuple[int, int]:
         """A free cell of ``room`` two cells at least from its walls (beside a door, a key or
         snow may end the way in); ``clear``, in no door's row or column either (a key in line
-        with a door, two cells in, left vaults of 7 rows that no search filled in its budget)."""
+        with a door, two cells in, left vaults that no search filled in its budget: `cave
+        --rooms 8 --keys 3 --min-stops 40`, seeds 0-5, gave 5 caves of 6 before, 6 after)."""
         grid = self.rooms[room].grid
         h, w = len(grid), len(grid[0])
         doors = [(r, c) for r, row in enumerate(grid) for c, ch in enumerate(row) if ch.isdigit()]
@@ -162,9 +162,8 @@ class Drawing:
                 return r, c
 
     def key(self, name: str, room: str) -> None:
-        """Key ``name`` in ``room``, on a cell ``inside`` it (out of a door's line when the
-        drawing is ``clear``)."""
-        r, c = self.inside(room, self.clear)
+        """Key ``name`` in ``room``, on a cell ``inside`` it and out of its doors' lines."""
+        r, c = self.inside(room, clear=True)
         self.rooms[room].grid[r][c] = "*"
         self.keys.append(Key(name, room, (r, c)))
 

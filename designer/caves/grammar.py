@@ -184,7 +184,7 @@ def draw(
     loop = 2 if shape == "loop" else 0
     main = rooms - keys - loop
     h, w = size
-    drawing = Drawing(rng, dressing.varied)
+    drawing = Drawing(rng)
     given = list(dressing.names)
     key_names = list(dressing.key_names) or list(KEYS[:keys])
 

@@ -89,11 +89,12 @@ def planner_log(level, table, k, visit, rng, depth=2, noise=0.3):
 
 
 
-def ranked_by_the_model(pack: list, *, seed: int = 3, plays: int = 60) -> dict:
-    """The planner plays every level of ``pack`` (20 levels: (name, level)) ``plays`` times; the
-    model's player is fitted to its logged moves on the first half, and ranks the second half;
-    Spearman's rho of that ranking (and of the default player's, and of par) against the
-    planner's median moves there."""
+def ranked_by_the_model(pack: list, *, seed: int = 3, plays: int = 60, player=None) -> dict:
+    """The planner (or ``player``, a log of one play as ``planner_log`` gives it: one of
+    ``other_players.py``) plays every level of ``pack`` (20 levels: (name, level)) ``plays``
+    times; the model's player is fitted to its logged moves on the first half, and ranks the
+    second half; Spearman's rho of that ranking (and of the default player's, and of par) against
+    the player's median moves there (of its plays that finished)."""
     from scipy.stats import spearmanr
 
     from designer.analysis import player as model
@@ -104,13 +105,19 @@ def ranked_by_the_model(pack: list, *, seed: int = 3, plays: int = 60) -> dict:
 
     rng = np.random.default_rng(seed)
     half = len(pack) // 2
-    medians = [float(np.median([planner_moves(level, rng) for _ in range(plays)])) for _, level in pack[half:]]
+    if player is None:  # the planner, as measured since issue 50
+        medians = [float(np.median([planner_moves(level, rng) for _ in range(plays)])) for _, level in pack[half:]]
+    else:
+        from other_players import logs, play_counts
+
+        counted = play_counts(logs(pack[half:], player, plays, seed + 1).events)
+        medians = [float(np.median(counted[k]["moves"] or [np.inf])) for k in range(len(pack) - half)]
     events, visit = [], 0
     for k, (_, level) in enumerate(pack[:half]):
         table = state_table(level)
         for _ in range(plays):
             visit += 1
-            events += planner_log(level, table, k, f"p{visit}", rng)
+            events += (player or planner_log)(level, table, k, f"p{visit}", rng)
     ids = [level_id(level.rows()) for _, level in pack[:half]]
     log = Log(pack_id(ids), tuple((name, ident) for (name, _), ident in zip(pack[:half], ids)), tuple(events))
     fitted, _ = playtest_model.fit(playtests.replay([("planner", log)], pack[:half]), pack[:half])

@@ -259,3 +259,22 @@ def test_the_report_draws_each_level_as_a_point_and_labels_par_as_par(pack, tmp_
     # a curve of one level: a point on each line (observed, predicted, par), where a line is unseen
     assert page.count('class="point"') == 3 and "<title>observed, level 1: " in page
     assert ">par (scaled)</text>" in page and "asked" not in page
+
+
+@pytest.mark.parametrize("kind", ["wall", "lapse"])
+def test_players_of_other_kinds_are_replayed_as_they_counted_their_own_plays(kind, pack):
+    """The wall follower and the player who lapses from the solution (tests/other_players.py, from
+    the rules alone): ``playtest`` reads their logs, and its figures are the players' own counts."""
+    import other_players
+
+    levels = pack_levels(str(pack))[:4]
+    player = {"wall": other_players.wall_log, "lapse": other_players.lapse_log}[kind]
+    log = other_players.logs(levels, player, 10, seed=4)
+    counted = other_players.play_counts(log.events)
+    found = playtests.replay([(kind, parse(write(log), kind))], levels)
+    for k, stats in enumerate(found.levels):
+        mine = counted[k]
+        assert (stats.players, stats.finished) == (mine["plays"], mine["finished"]) == (10, mine["finished"])
+        assert sorted(stats.moves) == sorted(mine["moves"]) and mine["finished"] > 0
+    fitted, info = playtest_model.fit(found, levels)  # a player no softmax: the fit still reads it
+    assert info["choices"] > 0 and info["log_likelihood_per_choice"] > info["random_log_likelihood_per_choice"]

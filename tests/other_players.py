@@ -1,0 +1,142 @@
+"""Two more players of other kinds, written here from the rules alone (issue 63, "Players written
+for the tests"), beside the depth-2 planner of ``other_player.py``. Neither is a softmax over what
+a stop shows:
+
+- ``wall_log``: a **wall follower**. After each slide it turns right of the way it came if it can,
+  else goes on, else turns left, else goes back; with chance ``noise`` a random move instead (a
+  follower alone circles for ever). It gives up and restarts after ``patience`` moves.
+- ``lapse_log``: a player who **knows the solution and lapses**: from each stop it takes a move
+  that brings the exit one move nearer (its fewest moves, by a search over the stops), and with
+  chance ``lapse`` a random move instead. Into a trap, it restarts.
+
+Each returns one play as the page would log it (``designer.formats.playtest_log`` events), and
+``play_counts`` what the player itself counted, for the replay to agree with.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+import numpy as np
+
+#: The way each move turns: u, d, l, r (``designer.core.rules`` order) to the move right of it,
+#: and the move back.
+RIGHT_OF = {0: 3, 3: 1, 1: 2, 2: 0}
+BACK = {0: 1, 1: 0, 2: 3, 3: 2}
+#: The most moves one play is logged for (the page's own cut is the player's leaving).
+LONGEST = 3000
+
+
+def _options(table, state):
+    from designer.core.rules import NO_MOVE
+
+    return [(d, int(table.dest[d, state])) for d in range(4) if table.dest[d, state] != NO_MOVE]
+
+
+def _to_exit(table) -> dict:
+    """Each stop's fewest moves to the exit (a breadth-first search backwards over the moves)."""
+    back: dict[int, list[int]] = {}
+    seen, todo = {table.start}, deque([table.start])
+    while todo:  # the stops reached from the start, and each one's moves backwards
+        state = todo.popleft()
+        for _, end in _options(table, state):
+            back.setdefault(end, []).append(state)
+            if end not in seen:
+                seen.add(end)
+                todo.append(end)
+    far, todo = {table.goal: 0}, deque([table.goal])
+    while todo:
+        state = todo.popleft()
+        for before in back.get(state, ()):
+            if before not in far:
+                far[before] = far[state] + 1
+                todo.append(before)
+    return far
+
+
+def _play(table, k, visit, choose, restart_when):
+    """One play: ``choose(state, last, rng-free)`` picks each move, ``restart_when(state, made)``
+    says when the attempt is given up."""
+    from designer.formats.playtest_log import MOVES, Event
+
+    out, attempt, t = [Event(visit, 0, k, 1, "start")], 1, 0
+    state, last, made = table.start, None, 0
+    while state != table.goal and t < LONGEST:
+        d, end = choose(state, last)
+        t += 1
+        made += 1
+        state, last = end, d
+        out.append(Event(visit, t, k, attempt, "move", MOVES[d], table.cell(end)))
+        if state != table.goal and restart_when(state, made):
+            out.append(Event(visit, t, k, attempt, "restart"))
+            attempt += 1
+            made, state, last = 0, table.start, None
+            out.append(Event(visit, t, k, attempt, "start"))
+    out.append(Event(visit, t, k, attempt, "finish", moves=made) if state == table.goal else
+               Event(visit, t, k, attempt, "leave"))
+    return out
+
+
+def wall_log(level, table, k, visit, rng, noise: float = 0.25, patience: int = 60):
+    """One play of the wall follower (see the module docstring)."""
+
+    def choose(state, last):
+        options = dict(_options(table, state))
+        if last is None or rng.random() < noise:
+            d = list(options)[int(rng.integers(len(options)))]
+            return d, options[d]
+        right = RIGHT_OF[last]
+        for d in (right, last, BACK[right], BACK[last]):
+            if d in options:
+                return d, options[d]
+        raise AssertionError("a stop the player rests on offers a move")
+
+    far = _to_exit(table)
+    return _play(table, k, visit, choose, lambda state, made: made >= patience or state not in far)
+
+
+def lapse_log(level, table, k, visit, rng, lapse: float = 0.3):
+    """One play of the player who knows the solution and lapses (see the module docstring)."""
+    far = _to_exit(table)
+
+    def choose(state, last):
+        options = _options(table, state)
+        if rng.random() < lapse:
+            return options[int(rng.integers(len(options)))]
+        better = [(d, end) for d, end in options if far.get(end, -1) == far[state] - 1]
+        return better[int(rng.integers(len(better)))]
+
+    return _play(table, k, visit, choose, lambda state, made: state not in far)
+
+
+def play_counts(events) -> dict:
+    """What a player counted of its own plays, per level: plays, plays finished, and the moves of
+    each finished attempt and of every attempt to the first finish of each play."""
+    found: dict = {}
+    by_visit: dict = {}
+    for event in events:
+        by_visit.setdefault((event.visit, event.level), []).append(event)
+    for (_, level), mine in by_visit.items():
+        one = found.setdefault(level, {"plays": 0, "finished": 0, "moves": []})
+        one["plays"] += 1
+        if mine[-1].kind == "finish":
+            one["finished"] += 1
+            one["moves"].append(sum(e.kind == "move" for e in mine))
+    return found
+
+
+def logs(pack, player, plays: int, seed: int):
+    """A playtest log (``designer.formats.playtest_log.Log``) of ``plays`` plays of each level of
+    ``pack`` ((name, level) pairs) by ``player`` (``wall_log`` or ``lapse_log``)."""
+    from designer.core.items import state_table
+    from designer.formats.playtest_log import Log, level_id, pack_id
+
+    rng = np.random.default_rng(seed)
+    events, visit = [], 0
+    for k, (_, level) in enumerate(pack):
+        table = state_table(level)
+        for _ in range(plays):
+            visit += 1
+            events += player(level, table, k, f"v{visit}", rng)
+    ids = [level_id(level.rows()) for _, level in pack]
+    return Log(pack_id(ids), tuple((name, ident) for (name, _), ident in zip(pack, ids)), tuple(events))

@@ -61,11 +61,14 @@ def game(
         difficulty = [one.difficulty for one in world.levels]
         rooms = None if world.cave is None else len(world.cave.cave.rooms)
         cave = "" if rooms is None else f"; its cave of {rooms} rooms"
+        count = len(world.levels)
         note(
-            f"world {number} ({world.world.name}, {world.world.mechanic}): {len(world.levels)} "
-            f"levels, predicted difficulty {min(difficulty):.1f} to {max(difficulty):.1f}{cave}"
+            f"world {number} ({world.world.name}, {world.world.mechanic}): {count} "
+            f"level{'s' * (count != 1)}, predicted difficulty {min(difficulty):.1f} to "
+            f"{max(difficulty):.1f}{cave}"
         )
     levels = sum(len(world.levels) for world in made.worlds)
     note(
-        f"wrote a game of {len(made.worlds)} worlds and {levels} levels to {out} (seed {plan.seed})"
+        f"wrote a game of {len(made.worlds)} world{'s' * (len(made.worlds) != 1)} and {levels} "
+        f"level{'s' * (levels != 1)} to {out} (seed {plan.seed})"
     )

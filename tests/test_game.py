@@ -380,3 +380,19 @@ def test_the_benchmark_reads_a_games_figures_from_its_files(small_game):
     assert [world["mechanic"] for world in found["per_world"]] == [
         "snow", "items", "coins", "teleports", "wrap", "floors"]
     assert spearman([2.0, 3.5, 3.0, 5.0]) == 0.8 and spearman([4.0]) == 1.0
+
+
+def test_a_plans_hint_cost_goes_onto_its_page_and_back_into_its_plan(tmp_path, capsys):
+    world = '[[worlds]]\nname = "Snow"\nmechanic = "snow"\nlevels = 1\nband = "2.5..4"\ncave = false\n'
+    plan = tmp_path / "plan.toml"
+    plan.write_text(f'title = "Costly"\nhint_cost = 1\n\n{world}')
+    assert main(["game", str(plan), "--out", str(tmp_path / "g")]) == 0
+    assert "const HINT_COST = 1;" in (tmp_path / "g" / "game.html").read_text()
+    again = GamePlan.parse((tmp_path / "g" / "plan.toml").read_text())
+    assert again.hint_cost == 1 and GamePlan.parse(str(again)) == again
+    plan.write_text(f'title = "Costly"\nhint_cost = 5\n\n{world}')
+    capsys.readouterr()
+    assert main(["game", str(plan), "--out", str(tmp_path / "h")]) == 2
+    err = capsys.readouterr().err
+    assert one_error_line(err) and "hint_cost must be a whole number from 0 to 3, not 5" in err
+    assert not (tmp_path / "h").exists()

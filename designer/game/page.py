@@ -92,4 +92,5 @@ def game_page(game: Game) -> str:
         title=game.plan.title,
         extra=(CAVE_JS, _CAVE_ONLY.replace("LOCK_MARKS", LOCK_MARKS)) if caves else ("", ""),
         game=(_CSS, markup, script),
+        hint_cost=game.plan.hint_cost,
     )

@@ -74,12 +74,14 @@ class World:
 
 @dataclass(frozen=True)
 class GamePlan:
-    """A game: its ``title``, its ``seed`` (``designer game --seed`` sets it) and its worlds in
-    order."""
+    """A game: its ``title``, its ``seed`` (``designer game --seed`` sets it), its worlds in
+    order, and the stars each hint of an attempt takes off on its page (``hint_cost``: 0, hints
+    free; ``designer play --hint-cost``)."""
 
     title: str
     worlds: tuple[World, ...]
     seed: int = 0
+    hint_cost: int = 0
 
     @classmethod
     def parse(cls, text: str, where: str = "") -> GamePlan:
@@ -110,6 +112,8 @@ class GamePlan:
             f"title = {_quoted(self.title)}",
             f"seed = {self.seed}",
         ]
+        if self.hint_cost:
+            lines.append(f"hint_cost = {self.hint_cost}")
         for world in self.worlds:
             lines += [
                 "",
@@ -186,7 +190,7 @@ def _keys(table: dict, allowed: tuple[str, ...], what: str) -> None:
 def _plan(data) -> GamePlan:
     if not isinstance(data, dict):
         raise DesignerError("a plan is a table of title, seed and worlds")
-    _keys(data, ("title", "seed", "worlds"), "the plan")
+    _keys(data, ("title", "seed", "hint_cost", "worlds"), "the plan")
     worlds = data.get("worlds")
     if not isinstance(worlds, list) or not 1 <= len(worlds) <= MAX_WORLDS:
         raise DesignerError(f"worlds: a plan has 1 to {MAX_WORLDS} worlds ([[worlds]] tables)")
@@ -194,6 +198,7 @@ def _plan(data) -> GamePlan:
         _text(data.get("title", "Ice Path"), "title"),
         tuple(_world(one, k + 1) for k, one in enumerate(worlds)),
         _whole(data.get("seed", 0), "seed", 0, MAX_SEED),
+        _whole(data.get("hint_cost", 0), "hint_cost", 0, 3),
     )
 
 

@@ -57,14 +57,15 @@ def test_a_dense_curve_is_written_rising_each_level_within_its_places_tolerance(
 
 
 @needs_compiled
-@pytest.mark.parametrize("mechanic, field", [
-    (["--teleports", "1"], "portals"),
-    pytest.param(["--items", "1"], "items", marks=pytest.mark.slow),  # short bands with an item run out their tries
-    (["--coins", "2"], "coins"),
+@pytest.mark.parametrize("mechanic, field, seed", [
+    (["--teleports", "1"], "portals", "1"),
+    # short bands with an item run out their tries: seed 2 made this pack in 11.4 s, seed 1 in 20.9 s
+    pytest.param(["--items", "1"], "items", "2", marks=pytest.mark.slow),
+    (["--coins", "2"], "coins", "1"),
 ])
-def test_a_pack_with_a_mechanic_rises_in_predicted_difficulty(mechanic, field, tmp_path):
+def test_a_pack_with_a_mechanic_rises_in_predicted_difficulty(mechanic, field, seed, tmp_path):
     out = tmp_path / "pack"
-    assert main(["make", "--count", "3", "--curve-by", "difficulty", "--curve", "3..6", *mechanic, "--seed", "1",
+    assert main(["make", "--count", "3", "--curve-by", "difficulty", "--curve", "3..6", *mechanic, "--seed", seed,
                  "--out", str(out), "--format", "json"]) == 0
     levels = [json.loads(path.read_text()) for path in sorted(out.iterdir())]
     felt = [level["generator"]["difficulty_felt"] for level in levels]

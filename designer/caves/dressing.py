@@ -44,8 +44,10 @@ class Dressing:
 
     def check(self, rooms: int, keys: int) -> None:
         """One RequestError line for a dressing these counts cannot take."""
-        for given, count, what in ((self.names, rooms, "rooms"), (self.key_names, keys, "keys")):
-            field_ = "{names}" if what == "rooms" else "{key_names}"
+        for given, count, what, field_ in (
+            (self.names, rooms, "rooms", "{names}"),
+            (self.key_names, keys, "keys", "{key_names}"),
+        ):
             if not given:
                 continue
             if len(given) != count:
@@ -69,9 +71,9 @@ MAX_SNOW = 4
 
 def patterns(shape: str, keys: int, varied: bool, rng: random.Random) -> list[str]:
     """Each key's pattern, the first key first: ``gate`` (the key opens a gate of the main way
-    ahead) or ``chain`` (it opens the room of the next key). The last key opens a gate; a chain is
-    chains to its last key; a varied cave of 2 keys or more has both patterns, and each of its keys
-    but the last one takes either."""
+    ahead) or ``chain`` (it opens the room of the next key). The last key opens a gate; in the
+    chain shape every other key opens the next key's room; a varied cave of 2 keys or more has
+    both patterns, and each of its keys but the last one takes either."""
     if shape == "chain":
         return ["chain"] * (keys - 1) + ["gate"] * min(keys, 1)
     if not varied or keys < 2:
@@ -90,7 +92,6 @@ def key_patterns(cave: Cave) -> list[str]:
     >>> from designer.caves.grammar import draw
     >>> key_patterns(draw(7, 3, (9, 9), seed=1, shape="chain"))
     ['chain', 'chain', 'gate']
-    >>> from designer.caves.grammar import draw
     >>> key_patterns(draw(7, 3, (9, 9), seed=0, shape="gates", dressing=Dressing(varied=True)))
     ['gate', 'chain', 'gate']
     """

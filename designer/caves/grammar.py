@@ -161,9 +161,11 @@ def pick_shape(rooms: int, keys: int, floors: int, seed: int) -> str:
 
 def _sides(rng: random.Random, size: tuple[int, int], low: int, high: int) -> tuple[int, int]:
     """Sides from ``low`` below to ``high`` above ``size``'s, within the grammar's."""
-    return tuple(  # type: ignore[return-value]
-        rng.randint(max(MIN_SIDE, side - low), min(MAX_SIDE, side + high)) for side in size
-    )
+
+    def side(of: int) -> int:
+        return rng.randint(max(MIN_SIDE, of - low), min(MAX_SIDE, of + high))
+
+    return side(size[0]), side(size[1])
 
 
 def draw(

@@ -156,11 +156,12 @@ def game_files(game: Game) -> dict[str, str | bytes]:
     from designer.game.report import report_page
     from designer.game.tiled import tiled_files
 
+    found = index(game)  # once: the report reads the same figures
     files: dict[str, str | bytes] = {
         "plan.toml": str(game.plan),
-        "game.json": json.dumps(index(game), indent=1) + "\n",
+        "game.json": json.dumps(found, indent=1) + "\n",
         "game.html": game_page(game),
-        "report.html": report_page(game),
+        "report.html": report_page(game, found),
     }
     files.update(tiled_files(game))
     return files

@@ -13,12 +13,12 @@ from designer.game.design import Game
 STEP, HEIGHT = 14, 160
 
 
-def report_page(game: Game) -> str:
-    """The report's HTML."""
+def report_page(game: Game, found: dict | None = None) -> str:
+    """The report's HTML, from the game's ``game.json`` figures (``found``; None: worked out)."""
     from designer.game.files import index, level_file
     from designer.game.teach import held_words
 
-    found = index(game)
+    found = index(game) if found is None else found
     parts = [
         "<!doctype html>",
         '<html lang="en"><head><meta charset="utf-8">',

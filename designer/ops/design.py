@@ -220,7 +220,7 @@ def make(
             on_cluster_level=steps.step,
             apart=True,
         )
-        ordered = by_difficulty(made) or rising(made)
+        ordered = by_difficulty(made)
         try:
             for k, found in enumerate(pack):
                 designs.append(found)
@@ -232,11 +232,7 @@ def make(
             check_cancel(cancel)  # a search the cancel ended is no failure of the request
             raise
         if ordered:
-            designs = (
-                ordered_by_difficulty(designs, made.job.request)
-                if by_difficulty(made)
-                else risen(designs)
-            )
+            designs = ordered_by_difficulty(designs, made.job.request)
             for k, found in enumerate(designs):
                 if output.folder is not None:
                     files.write(targets[k], level_text(found, output.fmt), force=output.force)
@@ -248,52 +244,41 @@ def make(
 
 
 def by_difficulty(made: Plan) -> bool:
-    """Whether a pack is ordered by predicted difficulty: a pack of one request for every level (a
-    curve, of stops or of difficulty, keeps the order it asked for), levels with one start and one
-    goal."""
+    """Whether a pack is written ordered by predicted difficulty: a pack of one request for every
+    level, of levels with one start and one goal, or a curve of predicted difficulty
+    (``--curve-by difficulty``), so that it rises without a dip (a curve of stops keeps the order
+    it asked for)."""
     request = made.job.request
-    return (
-        made.count > 1
-        and len({job.request for job in made.jobs}) == 1
+    return made.count > 1 and (
+        len({job.request for job in made.jobs}) == 1
         and request_kind(request).predicts_difficulty
+        or all(job.request.difficulty is not None for job in made.jobs)
     )
-
-
-def rising(made: Plan) -> bool:
-    """Whether a pack is a curve of predicted difficulty (``--curve-by difficulty``): its levels
-    are written rising (``risen``)."""
-    return made.count > 1 and all(job.request.difficulty is not None for job in made.jobs)
-
-
-def risen(designs: list) -> list:
-    """A curve of predicted difficulty in the order of each level's own (its record's
-    ``difficulty_felt``; ties: the order asked), so that the pack rises without a dip. Each
-    level keeps its record, its own target in it. Every level is within 15% of its place's
-    target too: the targets rise, so the bounds 0.85 t and 1.15 t of the places rise, and the
-    k-th least of levels each within their own place's bounds is within the k-th place's (k of
-    them are at most its upper bound, n - k + 1 at least its lower one).
-
-    >>> from types import SimpleNamespace as Found
-    >>> made = [Found(generator=Found(difficulty_felt=f)) for f in (2.0, 3.4, 3.1, 4.0)]
-    >>> [one.generator.difficulty_felt for one in risen(made)]
-    [2.0, 3.1, 3.4, 4.0]
-    """
-    felt = [found.generator.difficulty_felt for found in designs]
-    ranked = sorted(range(len(designs)), key=lambda k: (felt[k] is None, felt[k] or 0.0, k))
-    return [designs[k] for k in ranked]
 
 
 def ordered_by_difficulty(designs: list, request: LayoutRequest) -> list:
     """The designs sorted by the model's predicted difficulty (``designer.analysis.player``, for
-    the request's player), the easiest first (ties: the order they were made in), each record
-    keeping its difficulty."""
+    the request's player; a level asked in predicted difficulty has it in its record's
+    ``difficulty_felt`` already), the easiest first (ties: the order they were made in), each
+    record keeping its difficulty.
+
+    A curve of predicted difficulty keeps each level within 15% of its place's target too: the
+    targets rise, so the bounds 0.85 t and 1.15 t of the places rise, and the k-th least of levels
+    each within their own place's bounds is within the k-th place's (k of them are at most its
+    upper bound, n - k + 1 at least its lower one). Each record keeps its own target.
+    """
     from dataclasses import replace as copy
 
     from designer.analysis.player import play
     from designer.search.felt import player_of
 
     who = player_of(request)
-    felt = [play(found.level, who).difficulty for found in designs]
+    felt = [
+        found.generator.difficulty_felt
+        if found.generator.difficulty_felt is not None
+        else play(found.level, who).difficulty
+        for found in designs
+    ]
     ranked = sorted(range(len(designs)), key=lambda k: (felt[k], k))
     return [
         copy(designs[k], generator=designs[k].generator.but(difficulty_felt=felt[k]))

@@ -37,7 +37,7 @@ setup(
         # one file a concern (designer/core/kernels.h): the bindings, then the kernels they call
         Extension("designer.core._kernels",
                   ["designer/core/_kernels.c"] + [f"designer/core/kernels_{concern}.c"
-                                                  for concern in ("tables", "search", "anneal", "explain")],
+                                                  for concern in ("tables", "search", "anneal", "explain", "player")],
                   depends=["designer/core/kernels.h"], extra_compile_args=["-O2", "-std=c99"],
                   libraries=[] if sys.platform == "win32" else ["m"], optional=True),
     ],

@@ -4,17 +4,17 @@
   ``--glissade FILE``): Spearman's rho of each measure alone, and of the model's expected moves
   with its two parameters fitted to the order leaving each level out in turn (a grid search).
 - ``exact``: on random levels (plain, items, portals, wrap, a cave), the exact expected moves
-  beside the mean of 20,000 playthroughs of the same player.
-- ``fit``: 2,000 attempts simulated from a known player over a 12-level pack, the fit's
-  parameters beside the true ones, and its time.
-- ``other``: a different player (a depth-limited planner with noise and a memory of the stops it
-  has seen, written here and nowhere else) plays 20 levels; the model, fitted on 10 of them,
-  ranks the other 10 by that player's median moves.
-- ``speed``: predicted difficulty of a 12x12 level and of the Ice Path cave, playtest of 10,000
-  attempts, a fit.
+  beside the mean of the same player's runs at the default number of runs (the kernel).
+- ``fit``: 2,000 attempts simulated from a known member of each kind over a 12-level pack, the
+  fit's parameters beside the true ones, and its time.
+- ``family``: the players of tests/ (a depth-2 planner, a wall follower, a player who knows the
+  solution and lapses), each on 3 packs of 20 levels; the family, fitted on 10 of them, ranks the
+  other 10 by that player's median moves.
+- ``speed``: predicted difficulty of a 12x12 level, a pack of 20 and the Ice Path cave, for the
+  simple player and one with memory; playtest of 10,000 attempts, a fit.
 
 Run: python docs/player_study.py --glissade levels.json
-     python docs/player_study.py --only exact,fit,other,speed
+     python docs/player_study.py --only exact,fit,family,speed
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import time
 
 import numpy as np
 
-PARTS = ("glissade", "exact", "fit", "other", "speed")
+PARTS = ("glissade", "exact", "fit", "family", "speed")
 
 
 def spearman(a, b) -> float:
@@ -128,30 +128,38 @@ def random_levels(count: int, seed: int):
     return made
 
 
-def exact_part(count: int, runs: int) -> None:
+def exact_part(count: int) -> None:
+    """The runs of the players with an exact chain (the default simple player, a careful one),
+    at the default number of runs (``designer.analysis.player_runs.played``), beside the exact
+    solution."""
     from designer.analysis import player as model
+    from designer.analysis.player_runs import played
     from designer.caves.graph import sheet, states
     from designer.core.items import state_table
+    from designer.core.players import Player
 
-    worst, rows, skipped = 0.0, [], 0
-    for kind, level in random_levels(4 * count, seed=7):
-        chain = model.chain(state_table(level), model.DEFAULT, height=level.height)
-        if model.solve_chain(chain, 1).expected_moves > MOST_SIMULATED:
-            skipped += 1  # a playthrough this long is too slow to sample 20,000 times
-            continue
-        rows.append((kind, chain))
-        if len(rows) == count - 1:
-            break
-    laid = sheet(designed_cave())
-    rows.append(("cave", model.chain(states(laid), model.DEFAULT, height=laid.level.height)))
-    for k, (kind, chain) in enumerate(rows):
-        exact = model.solve_chain(chain, 1).expected_moves
-        moves, _ = model.simulate(chain, runs, np.random.default_rng(k))
-        worst = max(worst, abs(moves.mean() - exact) / exact)
-    kinds = {kind: sum(1 for one, _ in rows if one == kind) for kind, _ in rows}
-    print(f"exact: {len(rows)} levels ({', '.join(f'{n} {kind}' for kind, n in kinds.items())}; {skipped} random ones "
-          f"left out, over {MOST_SIMULATED:,} expected moves): the exact expected moves beside the mean of {runs:,} "
-          f"playthroughs of the same player: the largest gap {worst:.2%}")
+    careful = Player(member="careful", **KNOWN[1][1])
+    for player in (model.DEFAULT, careful):
+        worst, rows, skipped, runs = 0.0, [], 0, []
+        for kind, level in random_levels(4 * count, seed=7):
+            table = state_table(level)
+            if model.solve_chain(model.chain(table, player, height=level.height), 1).expected_moves > MOST_SIMULATED:
+                skipped += 1  # a playthrough this long is too slow to sample again and again
+                continue
+            rows.append((kind, table, level.height))
+            if len(rows) == count - 1:
+                break
+        laid = sheet(designed_cave())
+        rows.append(("cave", states(laid), laid.level.height))
+        for kind, table, height in rows:
+            exact = model.solve_chain(model.chain(table, player, height=height), 1).expected_moves
+            run = played(model.walked_chain(table, player, height), player, 1, seed=0)
+            worst = max(worst, abs(run.expected_moves - exact) / exact)
+            runs.append(run.runs)
+        kinds = {kind: sum(1 for one, _, _ in rows if one == kind) for kind, _, _ in rows}
+        print(f"exact: the {player.member} player, {len(rows)} levels ({', '.join(f'{n} {kind}' for kind, n in kinds.items())}; "
+              f"{skipped} random ones left out, over {MOST_SIMULATED:,} expected moves): the exact expected moves beside "
+              f"the runs' mean at the default number of runs ({min(runs):,} to {max(runs):,}): the largest gap {worst:.2%}")
 
 
 #: Levels whose expected moves pass this are left out of the sampled check (too slow to sample).
@@ -174,68 +182,110 @@ def small_pack(count: int, seed: int = 0):
                              seed=seed + k).level) for k in range(count)]
 
 
+#: The members a fit is checked on, each with parameters a designer might meet.
+KNOWN = (
+    ("simple", dict(skill=2.0, back_aversion=1.5)),
+    ("careful", dict(skill=2.0, back_aversion=1.0, foresight=2, lapse=0.15)),
+    ("explorer", dict(skill=2.0, back_aversion=1.5, memory=1.0, foresight=1, lapse=0.2)),
+    ("impatient", dict(skill=3.0, back_aversion=1.0, memory=1.5, lapse=0.1, patience=20.0)),
+)
+
+
 def fit_part() -> None:
-    from designer.analysis import player as model
-    from designer.studies import playtests
+    from designer.core.players import Player
+    from designer.studies import playtest_fit, playtest_model, playtests
+    from designer.studies.playtest_choices import choices_of
 
     pack = small_pack(12)
-    true = model.Player(2.0, 1.5)
-    log = playtests.simulated_log(pack, true, 2000, seed=1)
-    began = time.perf_counter()
-    found = playtests.replay([("sim", log)], pack)
-    fitted, info = playtests.fit(found, pack)
-    seconds = time.perf_counter() - began
-    print(f"fit: 2,000 attempts over 12 levels by {true}: fitted {fitted} "
-          f"(skill {abs(fitted.skill / true.skill - 1):.1%} off, back_aversion "
-          f"{abs(fitted.back_aversion / true.back_aversion - 1):.1%} off) from {info['choices']:,} choices in {seconds:.1f} s")
+    for member, values in KNOWN:
+        true = Player(member=member, **values)
+        log = playtest_model.simulated_log(pack, true, 2000, seed=1)
+        began = time.perf_counter()
+        data = choices_of(playtests.replay([("sim", log)], pack), pack)
+        fitted = playtest_fit.fit_member(member, data)
+        seconds = time.perf_counter() - began
+        off = {name: abs(getattr(fitted, name) / value - 1) for name, value in values.items()}
+        print(f"fit: 2,000 attempts over 12 levels by the {member} player {values}: fitted "
+              f"{fitted.to_json()}, worst {max(off, key=off.get)} {max(off.values()):.1%} off, from "
+              f"{data.count:,} choices in {seconds:.1f} s")
 
 
-def other_part() -> None:
+def family_part() -> None:
+    """Each player of tests/ (a depth-2 planner, a wall follower, the solution with lapses) on three
+    packs of 20 levels of 9x9 (designs of seeds 100, 200, 300), 60 plays a level: the family fitted
+    on the first 10 levels' logs (the held-out winner), the other 10 ranked by the player's median
+    moves (Spearman), each member's held-out log-likelihood a choice beside a random player's."""
     import sys
     from pathlib import Path
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-    from other_player import ranked_by_the_model  # the tests' own player, and the check they make
+    import other_players
+    from other_player import planner_log
 
-    got = ranked_by_the_model(small_pack(20, seed=100), seed=3)
-    print(f"other: a depth-2 planner with noise 0.3 and a memory, 60 plays a level; the model fitted on 10 levels "
-          f"({got['fitted']}); the other 10 ranked by the planner's median moves: Spearman {got['fitted_rho']:+.3f} "
-          f"(the default player {got['default_rho']:+.3f}; par {got['par_rho']:+.3f})")
+    from designer.analysis import player as model
+    from designer.analysis.solver import solve
+    from designer.studies import playtest_fit, playtests
+
+    players = {"planner": planner_log, "wall": other_players.wall_log, "lapse": other_players.lapse_log}
+    for name, player in players.items():
+        for base in (100, 200, 300):
+            pack = small_pack(20, seed=base)
+            fit_half, held = pack[:10], pack[10:]
+            found = playtests.replay([(name, other_players.logs(fit_half, player, 60, 3))], fit_half)
+            counted = other_players.play_counts(other_players.logs(held, player, 60, 4).events)
+            medians = [float(np.median(counted[k]["moves"] or [np.inf])) for k in range(len(held))]
+            fitted, info = playtest_fit.fit(found, fit_half)
+            simple, _ = playtest_fit.fit(found, fit_half, "simple")
+            rho = spearman(medians, [model.play(level, fitted).expected_moves for _, level in held])
+            rho_simple = spearman(medians, [model.play(level, simple).expected_moves for _, level in held])
+            par = spearman(medians, [solve(level).stops for _, level in held])
+            print(f"family: {name}, pack {base}: {info['member']} won ({fitted.to_json()}); Spearman "
+                  f"{rho:+.3f} (the simple player fitted {rho_simple:+.3f}, par {par:+.3f}); held out "
+                  f"{info['held_out']}, at random {info['random_log_likelihood_per_choice']}")
 
 
 def speed_part() -> None:
     from designer.analysis import player as model
-    from designer.studies import playtests
+    from designer.core.players import Player
     from designer.core.request import LayoutRequest
     from designer.formats.playtest_log import parse, write
     from designer.search.design import design
+    from designer.studies import playtest_fit, playtest_model, playtests
 
     level = design(LayoutRequest(min_stops=25, first=True), seed=3).level
-    model.play(level)  # scipy loaded once
-    times = []
-    for _ in range(7):
+    pack = small_pack(20)
+    for player in (Player(), Player(member="explorer", **KNOWN[2][1])):
+        model.play(level, player)  # scipy loaded once
+        times = []
+        for _ in range(7):
+            began = time.perf_counter()
+            model.play(level, player)
+            times.append(time.perf_counter() - began)
         began = time.perf_counter()
-        model.play(level)
-        times.append(time.perf_counter() - began)
-    print(f"speed: predicted difficulty of a 12x12 level of 25 stops: {1000 * float(np.median(times)):.1f} ms (median of 7)")
-    from designer.caves.design import CaveRequest, design as design_cave
+        for _, one in pack:
+            model.play(one, player)
+        print(f"speed: the {player.member} player: a 12x12 level of 25 stops "
+              f"{1000 * float(np.median(times)):.1f} ms (median of 7); a pack of 20 levels of 9x9 "
+              f"{time.perf_counter() - began:.2f} s")
+    from designer.caves.design import CaveRequest
+    from designer.caves.design import design as design_cave
+    from designer.caves.graph import played
     from designer.ops.caves import read_cave
 
     cave = design_cave(CaveRequest(read_cave("examples/caves/ice-path.txt"), min_stops=80), seed=0).cave
     began = time.perf_counter()
-    from designer.caves.graph import played
-
     figures = played(cave)
     print(f"speed: the Ice Path cave ({figures.states:,} states of the chain): {time.perf_counter() - began:.2f} s")
     pack = small_pack(12)
-    text = write(playtests.simulated_log(pack, model.Player(2.0, 1.5), 10_000, seed=4))
+    text = write(playtest_model.simulated_log(pack, Player(2.0, 1.5), 10_000, seed=4))
     began = time.perf_counter()
     found = playtests.replay([("sim", parse(text, "sim"))], pack)
     read_seconds = time.perf_counter() - began
     began = time.perf_counter()
-    playtests.fit(found, pack)
-    print(f"speed: playtest of 10,000 attempts ({text.count(chr(10)):,} lines): {read_seconds:.2f} s to read and "
-          f"replay; a fit of them: {time.perf_counter() - began:.2f} s")
+    playtest_fit.fit(found, pack)
+    print(f"speed: 10,000 attempts ({text.count(chr(10)):,} lines): {read_seconds:.2f} s to read and "
+          f"replay; the family's fit of them (every member compared, the winner fitted): "
+          f"{time.perf_counter() - began:.2f} s")
 
 
 def main() -> None:
@@ -243,17 +293,16 @@ def main() -> None:
     parser.add_argument("--glissade", help="glissade's levels.json")
     parser.add_argument("--only", default=",".join(PARTS))
     parser.add_argument("--levels", type=int, default=50)
-    parser.add_argument("--runs", type=int, default=20_000)
     args = parser.parse_args()
     parts = args.only.split(",")
     if "glissade" in parts and args.glissade:
         glissade_part(args.glissade)
     if "exact" in parts:
-        exact_part(args.levels, args.runs)
+        exact_part(args.levels)
     if "fit" in parts:
         fit_part()
-    if "other" in parts:
-        other_part()
+    if "family" in parts:
+        family_part()
     if "speed" in parts:
         speed_part()
 

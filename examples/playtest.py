@@ -39,13 +39,13 @@ Path("playtest.jsonl").write_text(playtest_log.write(playtest_model.simulated_lo
 found = ops.playtest(["playtest.jsonl"], str(folder), fit=True)
 for line in ops.lines(found):
     print(line)
-print(f"fitted: skill {found.player.skill:.2f}, back_aversion {found.player.back_aversion:.2f} "
-      f"(the log's player: {someone.skill}, {someone.back_aversion})")
+print(f"fitted: the {found.player.member} player, skill {found.player.skill:.2f}, back_aversion "
+      f"{found.player.back_aversion:.2f} (the log's player: {someone.skill}, {someone.back_aversion})")
 Path("player.json").write_text(ops.player_file(found))
 Path("report.html").write_text(ops.report_page(found))
 
 # A level asked in predicted difficulty, for that player (the record keeps both).
 hard = design(LayoutRequest(height=9, width=9, min_stops=1, difficulty=5.0,
-                            player=(found.player.skill, found.player.back_aversion)), seed=3)
+                            player=found.player.as_request()), seed=3)
 print(f"asked difficulty 5 for the fitted player: {hard.generator.difficulty_felt} with {hard.min_stops} stops")
 print("wrote playtest-pack, playtest.jsonl, player.json and report.html")

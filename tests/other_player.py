@@ -92,13 +92,13 @@ def planner_log(level, table, k, visit, rng, depth=2, noise=0.3):
 def ranked_by_the_model(pack: list, *, seed: int = 3, plays: int = 60, player=None) -> dict:
     """The planner (or ``player``, a log of one play as ``planner_log`` gives it: one of
     ``other_players.py``) plays every level of ``pack`` (20 levels: (name, level)) ``plays``
-    times; the model's player is fitted to its logged moves on the first half, and ranks the
+    times; the family of players is fitted to its logged moves on the first half, and ranks the
     second half; Spearman's rho of that ranking (and of the default player's, and of par) against
     the player's median moves there (of its plays that finished)."""
     from scipy.stats import spearmanr
 
     from designer.analysis import player as model
-    from designer.studies import playtest_model, playtests
+    from designer.studies import playtest_fit, playtests
     from designer.analysis.solver import solve
     from designer.core.items import state_table
     from designer.formats.playtest_log import Log, level_id, pack_id
@@ -120,7 +120,8 @@ def ranked_by_the_model(pack: list, *, seed: int = 3, plays: int = 60, player=No
             events += (player or planner_log)(level, table, k, f"p{visit}", rng)
     ids = [level_id(level.rows()) for _, level in pack[:half]]
     log = Log(pack_id(ids), tuple((name, ident) for (name, _), ident in zip(pack[:half], ids)), tuple(events))
-    fitted, _ = playtest_model.fit(playtests.replay([("planner", log)], pack[:half]), pack[:half])
+    # the family's fit: every member compared on held-out attempts, the winner fitted on all
+    fitted, _ = playtest_fit.fit(playtests.replay([("planner", log)], pack[:half]), pack[:half])
     held = [level for _, level in pack[half:]]
     return {"fitted": fitted,
             "fitted_rho": float(spearmanr(medians, [model.play(level, fitted).expected_moves for level in held])[0]),

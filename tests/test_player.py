@@ -148,7 +148,7 @@ def test_a_player_file_is_read_and_refused_in_one_line(tmp_path, capsys):
         (tmp_path / "bad.json").write_text(bad)
         assert main(["analyze", str(level), "--player", str(tmp_path / "bad.json")]) == 2
         assert one_error_line(capsys.readouterr().err)
-    assert "bad.json: the player file gives no back_aversion (it names both parameters)" in err_of(
+    assert "bad.json: the player file gives no back_aversion (the simple player's parameters: skill, back_aversion)" in err_of(
         main, ["analyze", str(level), "--player", str(tmp_path / "bad.json")], capsys)
     (tmp_path / "bad.json").write_bytes(b"\x00\x01binary")  # not text: the line names the file
     assert main(["analyze", str(level), "--player", str(tmp_path / "bad.json")]) == 2
@@ -200,10 +200,10 @@ def test_every_allowed_player_gives_finite_figures_exact_or_marked_as_lower_boun
             figures = model.play(level, model.Player(skill, aversion))
             assert math.isfinite(figures.expected_moves) and figures.expected_moves >= figures.par
             assert math.isfinite(figures.expected_restarts) and figures.expected_restarts >= 0
-            assert all(0 <= p <= 1 for p in figures.within.values()) and 1 <= figures.difficulty <= 10
+            assert all(0 <= p <= 1 for p in figures.within.values()) and 1 <= figures.difficulty
             marked += figures.at_least
             if figures.at_least:
-                assert figures.difficulty == 10.0  # stuck in a loop: far past 10,000 moves
+                assert figures.difficulty >= 10.0  # stuck in a loop: far past 10,000 moves
     assert 0 < marked < len(values) ** 2
     exact = model.play(level, model.Player(2.0, 0.5))
     assert not exact.at_least and "at_least" not in exact.to_json()
@@ -213,7 +213,7 @@ def test_every_allowed_player_gives_finite_figures_exact_or_marked_as_lower_boun
     player.write_text('{"format": "ice-designer player 1", "skill": 50, "back_aversion": 0.5}')
     assert main(["analyze", str(examples_dir / "strong-reversible.txt"), "--player", str(player), "--json"]) == 0
     found = json.loads(capsys.readouterr().out, parse_constant=lambda name: pytest.fail(f"bare {name} in JSON"))
-    assert found["player"]["at_least"] is True and found["player"]["difficulty"] == 10.0
+    assert found["player"]["at_least"] is True and found["player"]["difficulty"] >= 10.0
 
 
 def test_a_large_levels_player_and_structure_wait_for_the_time_they_need(tmp_path, capsys):

@@ -9,7 +9,7 @@ import pytest
 
 from conftest import one_error_line
 from designer.analysis import player as model
-from designer.studies import playtest_model, playtests
+from designer.studies import playtest_fit, playtest_model, playtests
 from designer.cli import main
 from designer.core.errors import DesignerError
 from designer.core.level import Level
@@ -35,7 +35,7 @@ def test_a_fit_recovers_the_player_that_made_the_logs(pack):
     log = playtest_model.simulated_log(levels, true, 2000, seed=1)
     found = playtests.replay([("sim", parse(write(log), "sim"))], levels)
     assert found.attempts == 2000 and sum(stats.players for stats in found.levels) == 2000
-    fitted, info = playtest_model.fit(found, levels)
+    fitted, info = playtest_fit.fit(found, levels, "simple")
     assert fitted.skill == pytest.approx(true.skill, rel=0.1)
     assert fitted.back_aversion == pytest.approx(true.back_aversion, rel=0.1)
     assert info["log_likelihood_per_choice"] > info["random_log_likelihood_per_choice"]
@@ -50,7 +50,9 @@ def test_playtest_prints_each_level_writes_a_report_and_a_player(pack, tmp_path,
     assert main(["playtest", str(log), "--pack", str(pack), "-o", str(report), "--fit", str(fitted)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("level-001: 20 players, 100% finished; moves median ")
-    assert out[3] == "level-004: no players" and out[-1].startswith("fit: skill ")
+    assert out[3] == "level-004: no players" and out[12].startswith("fit: the ")
+    assert out[13].startswith("held out (fitted on half the attempts, scored on the others): simple ")
+    assert out[-1].startswith("fit on level-003: ")
     assert "where they restarted" in report.read_text() and 'class="curve"' in report.read_text()
     from designer.formats.player_file import read_player
 
@@ -142,7 +144,8 @@ def test_undo_restart_hint_and_the_solver_count_as_the_page_records_them():
     assert (stats.players, stats.finished, stats.moves, stats.over_par) == (3, 1, [3], [2 - stats.par])
     assert sorted(stats.restarts) == [0, 0, 1] and sorted(stats.undos) == [0, 0, 1] and sorted(stats.hints) == [0, 0, 1]
     assert stats.solver == 1 and stats.quits == {(1, 1): 1}  # the solver's finish is no quit
-    assert len(found.choices) == 4  # the player's own moves only
+    # the player's own moves only, and the restart they asked for, each with its attempt
+    assert [(c.move, c.attempt) for c in found.choices] == [(0, 1), (playtests.RESTART, 1), (3, 2), (0, 2), (0, 4)]
 
 
 # --- what an audit found (issue 60): each log read as the page wrote it, and nothing more --------
@@ -276,5 +279,5 @@ def test_players_of_other_kinds_are_replayed_as_they_counted_their_own_plays(kin
         mine = counted[k]
         assert (stats.players, stats.finished) == (mine["plays"], mine["finished"]) == (10, mine["finished"])
         assert sorted(stats.moves) == sorted(mine["moves"]) and mine["finished"] > 0
-    fitted, info = playtest_model.fit(found, levels)  # a player no softmax: the fit still reads it
+    fitted, info = playtest_fit.fit(found, levels)  # a player no softmax: the fit still reads it
     assert info["choices"] > 0 and info["log_likelihood_per_choice"] > info["random_log_likelihood_per_choice"]

@@ -80,7 +80,7 @@ def test_the_kernels_and_their_twin_keep_one_split():
     """Each concern of the C kernels has its twin module (the annealing chains are compiled only)."""
     core = ROOT / "designer" / "core"
     concerns = {path.stem.removeprefix("kernels_") for path in core.glob("kernels_*.c")}
-    assert concerns == {"tables", "search", "anneal", "explain"}
+    assert concerns == {"tables", "search", "anneal", "explain", "player"}
     assert {concern for concern in concerns if (core / f"_py{concern}.py").exists()} == concerns - {"anneal"}
 
 

@@ -24,8 +24,9 @@ rooms through ``designer.caves.cave_analysis.played``), and the exit absorbs. It
 - ``rests``: how often the player rests on each cell, on average (where they spend their time).
 
 ``difficulty`` turns the expected moves into a 1-10 scale a designer reads: 1 + 2.25 log10(moves),
-so 1 move is 1, 10 moves 3.25, 100 moves 5.5, 1,000 moves 7.75 and 10,000 moves 10 (clamped):
-each tenfold in expected moves is 2.25 points. Its parts, in moves: the par, the moves lost
+so 1 move is 1, 10 moves 3.25, 100 moves 5.5, 1,000 moves 7.75 and 10,000 moves 10: each tenfold
+in expected moves is 2.25 points. A level rarely passes 10; a cave of many rooms does, and the
+scale goes on past it (30,000 moves is 11.1), so that no two of them tie at the top. Its parts, in moves: the par, the moves lost
 wandering, and the moves lost to restarts.
 
 >>> from designer.core.level import Level
@@ -39,193 +40,95 @@ wandering, and the moves lost to restarts.
 
 from __future__ import annotations
 
-import math
 import warnings
-from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
-from designer.core.errors import DesignerError, LevelError
+from designer.analysis.player_figures import (
+    DIFFICULTY_POINTS,
+    Figures,
+    PlayerChain,
+    raw_scale,
+    rests_of,
+    scale,
+)
+from designer.analysis.player_runs import played
+from designer.analysis.player_sight import toward as seen_toward
+from designer.core.errors import LevelError
 from designer.core.items import States, state_table
 from designer.core.level import Level
-from designer.core.limits import PLAYER_RANGE
+from designer.core.players import DEFAULT, PLAYER_FORMAT, Player
 from designer.core.rules import NO_MOVE
 from designer.core.terrain import Cell
+
+__all__ = [
+    "DEFAULT",
+    "DIFFICULTY_POINTS",
+    "PLAYER_FORMAT",
+    "Figures",
+    "Player",
+    "PlayerChain",
+    "chain",
+    "play",
+    "raw_scale",
+    "scale",
+]
 
 #: The opposite of each direction (u, d, l, r): the move back.
 OPPOSITE = np.array([1, 0, 3, 2])
 NO_LAST = 4  # the state of a player who has not moved yet (on the start, or after a restart)
 
 
-@dataclass(frozen=True)
-class Player:
-    """The model's parameters (docs/spec.md "Difficulty"); the defaults are the pair that ranks
-    glissade's 26 levels closest to their designer's order (docs/player.md says how weakly)."""
-
-    skill: float = 2.0
-    back_aversion: float = 0.5
-
-    def __post_init__(self) -> None:
-        for name in ("skill", "back_aversion"):
-            value = getattr(self, name)
-            if (
-                isinstance(value, bool)
-                or not isinstance(value, (int, float))
-                or not math.isfinite(value)
-            ):
-                raise DesignerError(f"the player's {name} must be a finite number, not {value!r}")
-            if not -PLAYER_RANGE <= value <= PLAYER_RANGE:
-                raise DesignerError(
-                    f"the player's {name} must lie in -{PLAYER_RANGE}..{PLAYER_RANGE}, not {value!r}"
-                )
-
-    def to_json(self) -> dict:
-        return {"format": PLAYER_FORMAT, "skill": self.skill, "back_aversion": self.back_aversion}
-
-    @classmethod
-    def from_json(cls, obj: object) -> Player:
-        """A player read back; DesignerError (one line) for anything else."""
-        if not isinstance(obj, dict) or obj.get("format") != PLAYER_FORMAT:
-            raise DesignerError(f'a player file is a JSON object with "format": "{PLAYER_FORMAT}"')
-        unknown = sorted(set(obj) - {"format", "skill", "back_aversion", "fit"})
-        if unknown:
-            raise DesignerError(f"the player file has an unknown field {unknown[0]!r}")
-        missing = [name for name in ("skill", "back_aversion") if name not in obj]
-        if missing:
-            raise DesignerError(f"the player file gives no {missing[0]} (it names both parameters)")
-        return cls(obj["skill"], obj["back_aversion"])
-
-
-PLAYER_FORMAT = "ice-designer player 1"
-DEFAULT = Player()
-
-
-@dataclass(frozen=True)
-class Figures:
-    """What the model's player costs on one level (see the module docstring)."""
-
-    par: int  # the fewest moves
-    expected_moves: float
-    expected_restarts: float
-    within: dict[int, float]  # moves -> the chance to have finished within them
-    rests: dict[Cell, float] = field(repr=False)  # cell -> expected rests there (the heat map)
-    states: int = 0  # states of the chain
-    #: The chain is too close to never finishing to solve exactly (``EXACT_MOST``): the figures
-    #: are what ``STEPS_MOST`` moves of it give, each a lower bound (``within`` stays exact).
-    at_least: bool = False
-
-    @property
-    def difficulty(self) -> float:
-        """1 + 2.25 log10(expected moves), clamped to 1..10, to one decimal."""
-        return scale(self.expected_moves)
-
-    def parts(self) -> dict[str, float]:
-        """The expected moves in parts: the par, the moves lost wandering, and the moves spent
-        on attempts that ended in a restart (each restart's own moves, estimated as the
-        expected moves divided among the attempts)."""
-        attempts = 1 + self.expected_restarts
-        restarts = self.expected_moves * self.expected_restarts / attempts
-        return {
-            "par": float(self.par),
-            "wandering": max(0.0, self.expected_moves - restarts - self.par),
-            "restarts": restarts,
-        }
-
-    def hottest(self, count: int = 3) -> list[tuple[Cell, float]]:
-        """The cells the player rests on most, most first."""
-        return sorted(self.rests.items(), key=lambda item: (-item[1], item[0]))[:count]
-
-    def to_json(self) -> dict:
-        found = {
-            "expected_moves": round(self.expected_moves, 3),
-            "expected_restarts": round(self.expected_restarts, 3),
-            "within": {str(n): round(p, 4) for n, p in self.within.items()},
-            "difficulty": self.difficulty,
-            "parts": {name: round(value, 3) for name, value in self.parts().items()},
-            "hottest": [[list(cell), round(value, 3)] for cell, value in self.hottest()],
-        }
-        if self.at_least:
-            found["at_least"] = True
-        return found
-
-
-def scale(expected_moves: float) -> float:
-    """The 1-10 difficulty of an expected number of moves.
-
-    >>> scale(1), scale(10), scale(100), scale(1e4)
-    (1.0, 3.2, 5.5, 10.0)
-    """
-    return round(raw_scale(expected_moves), 1)
-
-
-def raw_scale(expected_moves: float) -> float:
-    """``scale`` unrounded: 1 + 2.25 log10(expected moves), clamped to 1..10."""
-    return min(10.0, max(1.0, 1 + DIFFICULTY_POINTS * math.log10(max(expected_moves, 1.0))))
-
-
-#: Points of difficulty for each tenfold in expected moves (10,000 expected moves is 10).
-DIFFICULTY_POINTS = 2.25
-
-
-@dataclass(frozen=True)
-class PlayerChain:
-    """The player's absorbing chain over (state, last move) (rows: ``keys``): ``Q`` the sparse
-    moves among transient states, ``to_exit`` each row's chance to end on the exit, ``restart``
-    each row's chance to restart, and the row the player starts in."""
-
-    Q: Any  # scipy.sparse.csr_matrix (scipy ships no types)
-    to_exit: np.ndarray
-    restart: np.ndarray
-    start_row: int
-    keys: np.ndarray  # (rows, 2): state, last move (NO_LAST: none)
-    states: States
-    choice: np.ndarray = field(repr=False)  # (rows, 4): the chance of each move
-    # (rows, 4): the row each move leads to; -1 exit, -2 restart
-    next_row: np.ndarray = field(repr=False)
-
-
 def features(
-    table: States, stops: np.ndarray, height: int | None = None
+    table: States, stops: np.ndarray, height: int | None = None, foresight: int = 0
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """What the player sees of each move from each of ``stops`` (state numbers): ``toward`` (4, n)
-    how much nearer the exit the move ends, over the grid's larger side; ``valid`` (4, n) whether
-    it is a move; ``ends`` (4, n) the state it ends in (NO_MOVE: none)."""
-    width = table.width
-    rows_of = height or (table.cells // width)
-    gr, gc = divmod(int(table.goal % table.cells), width)
-    r, c = np.divmod(np.arange(table.cells), width)
-    distance = np.abs(r - gr) + np.abs(c - gc)
+    how much nearer the exit the move brings them, looking ``foresight`` moves ahead of its end
+    (``designer.analysis.player_sight``); ``valid`` (4, n) whether it is a move; ``ends`` (4, n)
+    the state it ends in (NO_MOVE: none)."""
     ends = table.dest[:, stops]
-    valid = ends != NO_MOVE
-    safe_ends = np.where(valid, ends, 0)
-    toward = (distance[stops % table.cells][None, :] - distance[safe_ends % table.cells]) / max(
-        rows_of, width
-    )
-    return toward, valid, ends
+    return seen_toward(table, stops, height, foresight), ends != NO_MOVE, ends
+
+
+def _move_graph(table: States):
+    """The moves of a table of states as a sparse graph (scipy.sparse.csr_matrix)."""
+    from scipy.sparse import csr_matrix
+
+    dest, count = table.dest, table.count
+    moving = dest != NO_MOVE
+    src = np.broadcast_to(np.arange(count), dest.shape)[moving]
+    return csr_matrix((np.ones(src.size, np.int8), (src, dest[moving])), shape=(count, count))
+
+
+def alive_states(table: States, graph=None) -> np.ndarray:
+    """Whether the exit can be reached from each state (the exit itself included)."""
+    from scipy.sparse.csgraph import breadth_first_order
+
+    graph = _move_graph(table) if graph is None else graph
+    alive = np.zeros(table.count, bool)
+    back = graph.T.tocsr()
+    alive[breadth_first_order(back, table.goal, directed=True, return_predecessors=False)] = True
+    return alive
 
 
 def chain(table: States, player: Player = DEFAULT, *, height: int | None = None) -> PlayerChain:
     """The player's chain on a table of states (``designer.core.items.state_table``, or a cave's
-    ``designer.caves.graph.states``); LevelError when the exit cannot be reached from the start."""
+    ``designer.caves.graph.states``); LevelError when the exit cannot be reached from the start.
+    For a player with memory (not ``player.exact``) it is the chain of the same player without
+    it (``designer.analysis.player_runs`` plays the memory out)."""
     from scipy.sparse import csr_matrix
     from scipy.sparse.csgraph import breadth_first_order
 
-    dest, count, goal = table.dest, table.count, table.goal
-    moving = dest != NO_MOVE
-    src = np.broadcast_to(np.arange(count), dest.shape)[moving]
-    graph = csr_matrix((np.ones(src.size, np.int8), (src, dest[moving])), shape=(count, count))
+    count, goal = table.count, table.goal
+    graph = _move_graph(table)
     reach = breadth_first_order(graph, table.start, directed=True, return_predecessors=False)
-    alive = np.zeros(count, bool)
-    alive[breadth_first_order(graph.T.tocsr(), goal, directed=True, return_predecessors=False)] = (
-        True
-    )
+    alive = alive_states(table, graph)
     if not alive[table.start]:
         raise LevelError(
             "the exit cannot be reached from the start: the player model needs a solvable level"
         )
     live = reach[alive[reach] & (reach != goal)]  # the stops a player can rest on and still finish
-    toward, valid, ends = features(table, live, height)
+    toward, valid, ends = features(table, live, height, player.foresight)
     safe_ends = np.where(valid, ends, 0)
     n = live.size
     row_of = np.full(count, -1, np.int64)
@@ -241,6 +144,10 @@ def chain(table: States, player: Player = DEFAULT, *, height: int | None = None)
     seen = at_exit.any(axis=0)
     weight = np.where(seen[None, None, :], at_exit[None, :, :].astype(float), weight)
     choice = weight / weight.sum(axis=1, keepdims=True)  # (5, 4, n)
+    if player.lapse:  # a share of the moves at random (a move onto the exit is still taken)
+        at_random = valid / valid.sum(axis=0, keepdims=True)
+        mixed = (1 - player.lapse) * choice + player.lapse * at_random[None]
+        choice = np.where(seen[None, None, :], choice, mixed)
     # where each move leads: the exit, a restart (a trap), or a row (stop, move)
     trapped = valid & (ends != goal) & ~alive[safe_ends]
     target_row = np.where(valid & ~trapped & (ends != goal), row_of[safe_ends], -1)  # stop index
@@ -327,12 +234,7 @@ def solve_chain(model: PlayerChain, par: int, *, within: tuple[int, ...] | None 
 
 def _rests(model: PlayerChain, visits: np.ndarray) -> dict[Cell, float]:
     """Each cell's expected rests, from each row's expected visits."""
-    table = model.states
-    per_cell = np.bincount(model.keys[:, 0] % table.cells, weights=visits, minlength=table.cells)
-    return {
-        divmod(flat, table.width): float(per_cell[flat])
-        for flat in np.flatnonzero(per_cell > 1e-9).tolist()
-    }
+    return rests_of(model.states, model.keys[:, 0], visits)
 
 
 def _stepped(model: PlayerChain, par: int, marks: tuple[int, ...]) -> Figures:
@@ -384,11 +286,33 @@ def chance_within(model: PlayerChain, marks: tuple[int, ...]) -> dict[int, float
     return out
 
 
-def play(level: Level, player: Player = DEFAULT) -> Figures:
-    """The model's figures on ``level`` (items, portals and floors included)."""
+def play(level: Level, player: Player = DEFAULT, *, seed: int = 0) -> Figures:
+    """The model's figures on ``level`` (items, portals and floors included): solved exactly for
+    a player without memory, played out from ``seed`` for one with it."""
     from designer.analysis.solver import solve
 
     solution = solve(level)
     if solution is None:
         raise LevelError("the level is unsolvable: the player model needs a way to the exit")
-    return solve_chain(chain(state_table(level), player, height=level.height), len(solution.moves))
+    return figures_of(
+        state_table(level), player, len(solution.moves), height=level.height, seed=seed
+    )
+
+
+def figures_of(
+    table: States, player: Player, par: int, *, height: int | None = None, seed: int = 0
+) -> Figures:
+    """A player's figures on a table of states (as ``chain`` takes it): its chain solved exactly
+    (``solve_chain``) for a player without memory, its runs from ``seed``
+    (``designer.analysis.player_runs.played``) for one with it."""
+    if player.exact:
+        return solve_chain(chain(table, player, height=height), par)
+    return played(walked_chain(table, player, height), player, par, seed=seed)
+
+
+def walked_chain(table: States, player: Player, height: int | None = None) -> PlayerChain:
+    """The chain a player's runs walk (``designer.analysis.player_runs``): that of the same player
+    without lapses (the runs count the memory and the lapses in)."""
+    from dataclasses import replace
+
+    return chain(table, replace(player, lapse=0.0), height=height)

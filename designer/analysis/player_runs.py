@@ -1,12 +1,116 @@
-"""The model's player played out, run by run: many runs counted (``simulate``, which the tests hold
-the exact figures to) and one run step by step (``play_out``, the simulated playtests' logs). The
-chain they walk is ``designer.analysis.player.chain``'s."""
+"""The model's player played out, run by run: a player with memory predicted by its runs
+(``played``, the compiled kernel's ``player_runs``), many runs of a chain counted (``simulate``,
+which the tests hold the exact figures to) and one run step by step (``play_out``, the simulated
+playtests' logs). The chain they walk is ``designer.analysis.player.chain``'s."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from designer.analysis.player import PlayerChain
+from designer.analysis.player_figures import Figures, PlayerChain, rests_of
+from designer.core.players import Player
+from designer.core.rules import NO_MOVE
+
+#: A prediction's runs: at least ``LEAST_RUNS``, then batches of ``BATCH`` until the 95% interval
+#: of the expected moves is within ``PRECISION`` of them either way, at most ``MOST_RUNS`` runs
+#: or ``WORK_MOST`` moves in all. A run is cut off at ``CAP`` moves (its figures then lower
+#: bounds: ``Figures.at_least``).
+LEAST_RUNS, BATCH, MOST_RUNS = 4_000, 2_000, 40_000
+PRECISION = 0.01
+WORK_MOST = 100_000_000
+CAP = 200_000
+#: The z of a two-sided 95% interval.
+Z95 = 1.96
+
+
+def played(
+    model: PlayerChain, player: Player, par: int, *, seed: int = 0, runs: int | None = None
+) -> Figures:
+    """The figures of ``player`` on the chain ``model`` (``chain`` of the same player without
+    lapses: the weights before the memory and the lapses are counted in), from its runs: ``runs`` of them, or as many as the precision asks
+    (see ``LEAST_RUNS`` above). Each figure is a mean over the runs, with the half-width of its 95%
+    interval in ``Figures.interval``; the same ``seed`` gives the same figures."""
+    from designer.core import kernels
+    from designer.core.kernel_jobs import PlayerJob
+
+    n, live, nxt, weight, sight = tables(model)
+    table = model.states
+    marks = tuple(sorted({max(1, par), 2 * max(1, par), 4 * max(1, par)}))
+    moves_all, restarts_all = [], []
+    visits = np.zeros(n)
+    batch = 0
+    while True:
+        size = runs if runs is not None else (LEAST_RUNS if batch == 0 else BATCH)
+        moves, restarts = np.zeros(size, np.int64), np.zeros(size, np.int64)
+        state = np.random.SeedSequence([seed, batch]).generate_state(2, np.uint64)
+        kernels.player_runs(
+            PlayerJob(
+                n, nxt.reshape(-1), weight.reshape(-1), sight,
+                give_up(player.patience), math.exp(player.memory), float(player.lapse),
+                model.start_row - 4 * n, size, CAP,
+                int(state[0] >> np.uint64(1)), moves, restarts, visits,
+            )
+        )  # fmt: skip
+        moves_all.append(moves)
+        restarts_all.append(restarts)
+        batch += 1
+        done = np.concatenate(moves_all)
+        mean = float(done.mean())
+        half = Z95 * float(done.std()) / math.sqrt(done.size)
+        if (
+            runs is not None
+            or half <= PRECISION * mean
+            or done.size >= MOST_RUNS
+            or done.sum() >= WORK_MOST
+        ):
+            break
+    again = np.concatenate(restarts_all)
+    count = done.size
+    finished = done < CAP
+    within = {mark: float((finished & (done <= mark)).mean()) for mark in marks}
+    interval = {
+        "expected_moves": half,
+        "expected_restarts": Z95 * float(again.std()) / math.sqrt(count),
+        **{f"within {mark}": Z95 * math.sqrt(p * (1 - p) / count) for mark, p in within.items()},
+    }
+    return Figures(
+        par,
+        mean,
+        float(again.mean()),
+        within,
+        rests_of(table, live, visits / count),
+        n,
+        at_least=bool((~finished).any()),
+        runs=count,
+        interval=interval,
+    )
+
+
+def tables(model: PlayerChain) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A chain as the kernel reads it (``designer/core/kernels_player.c``): its stops (``n``,
+    their states ``live``), where each move leads (``next``, (n, 4): a stop, -1 the exit, -2 a
+    trap, -3 no move), each move's weight after each last move (``weight``, (n, 5, 4)) and the
+    move onto the exit from each stop (``sight``, 4: none)."""
+    n = model.keys.shape[0] // 5
+    live = model.keys[:n, 0]
+    ends = model.states.dest[:, live].T  # (n, 4)
+    row_next = model.next_row[4 * n :]  # the rows of a player who has not moved: (n, 4)
+    nxt = np.where(row_next >= 0, row_next % max(n, 1), row_next)
+    nxt = np.ascontiguousarray(np.where(ends == NO_MOVE, -3, nxt), np.int32)
+    weight = np.ascontiguousarray(model.choice.reshape(5, n, 4).transpose(1, 0, 2), np.float64)
+    sight = np.where(ends == model.states.goal, np.arange(4), 4).min(axis=1).astype(np.uint8)
+    return n, live, nxt, weight, sight
+
+
+def give_up(patience: float | None) -> np.ndarray:
+    """The chance to give up after k moves without a new stop, k = 0, 1, ... (the last holds on):
+    1 / (1 + exp(patience - k)); none for a player who never gives up."""
+    if patience is None:
+        return np.zeros(1)
+    k = np.arange(int(math.ceil(patience)) + 40)
+    return 1.0 / (1.0 + np.exp(patience - k))
 
 
 def simulate(
@@ -40,11 +144,19 @@ def simulate(
 
 
 def play_out(
-    model: PlayerChain, rng: np.random.Generator, *, cap: int = 100_000
+    model: PlayerChain,
+    rng: np.random.Generator,
+    *,
+    player: Player | None = None,
+    cap: int = 100_000,
 ) -> list[tuple[int, int] | None]:
     """One playthrough of the chain's player: each move as (direction, the state it ends in), and
-    None after a move into a trap (the player restarts from there). Ends on the exit, or after
-    ``cap`` moves."""
+    None after a move into a trap or a restart the player asked for (the player restarts from
+    there). Ends on the exit, or after ``cap`` moves. ``player``: a member with memory or
+    lapses, played on its chain without lapses (``walked_chain``, as ``played`` plays it);
+    otherwise the chain's own choices."""
+    if player is not None and (not player.exact or player.lapse):
+        return _remembering(model, player, rng, cap)
     table = model.states
     out: list[tuple[int, int] | None] = []
     row = model.start_row
@@ -60,4 +172,46 @@ def play_out(
             out.append(None)
             nxt = model.start_row
         row = nxt
+    return out
+
+
+def _remembering(
+    model: PlayerChain, player: Player, rng: np.random.Generator, cap: int
+) -> list[tuple[int, int] | None]:
+    """``play_out`` of a player with memory or lapses: the kernel's rules, one run, in Python."""
+    n, live, nxt, weight, sight = tables(model)
+    table = model.states
+    quit_after = give_up(player.patience)
+    novelty, lapse = math.exp(player.memory), player.lapse
+    start = model.start_row - 4 * n
+    out: list[tuple[int, int] | None] = []
+    stop, last, stale, seen = start, 4, 0, {start}
+    while len(out) < cap:
+        to = nxt[stop]
+        if sight[stop] < 4:
+            d = int(sight[stop])
+            out.append((d, int(table.dest[d, live[stop]])))
+            break
+        if stale and rng.random() < quit_after[min(stale, quit_after.size - 1)]:
+            out.append(None)
+            stop, last, stale, seen = start, 4, 0, {start}
+            continue
+        if lapse and rng.random() < lapse:
+            w = (to != -3).astype(float)
+        else:
+            fresh = np.array([end == -2 or (end >= 0 and end not in seen) for end in to.tolist()])
+            w = np.where(fresh, weight[stop, last] * novelty, weight[stop, last])
+        cumulative = np.cumsum(w)
+        d = min(3, int(np.searchsorted(cumulative, rng.random() * cumulative[3], side="right")))
+        out.append((d, int(table.dest[d, live[stop]])))
+        end = int(to[d])
+        if end == -1:
+            break
+        if end == -2:
+            out.append(None)
+            stop, last, stale, seen = start, 4, 0, {start}
+            continue
+        stale = stale + 1 if end in seen else 0
+        seen.add(end)
+        stop, last = end, d
     return out

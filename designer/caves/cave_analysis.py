@@ -206,14 +206,15 @@ def failure(
 
 def played(cave: Cave, player=None):
     """What the model's player (``designer.analysis.player``; default: the fitted one) costs on the
-    whole cave: its chain over the cave's states (rooms, keys held), solved exactly."""
-    from designer.analysis.player import DEFAULT, chain, solve_chain
+    whole cave: its chain over the cave's states (rooms, keys held), solved exactly (a player
+    with memory: played out)."""
+    from designer.analysis.player import DEFAULT, figures_of
 
     laid = sheet(cave)
     way = solve(cave, laid=laid)
     if way is None:
         raise LevelError("the cave cannot be crossed: the player model needs a way to the exit")
-    return solve_chain(chain(states(laid), player or DEFAULT, height=laid.level.height), way.stops)
+    return figures_of(states(laid), player or DEFAULT, way.stops, height=laid.level.height)
 
 
 def room_cells(cave: Cave):

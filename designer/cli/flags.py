@@ -39,11 +39,10 @@ def _full_clear(text: str) -> tuple[int | None, int | None]:
     return full_clear_band(text)
 
 
-def _player(path: str) -> tuple[float, float]:
+def _player(path: str) -> tuple:
     from designer.cli.levels import read_player
 
-    who = read_player(path)
-    return (who.skill, who.back_aversion)
+    return read_player(path).as_request()
 
 
 #: The parameters that give an ask's field under another name or in a text form: the field, and

@@ -13,6 +13,7 @@ from designer.cli.shell import INSPECT, app, echo, examples, note
         "designer playtest playtest-*.jsonl --pack pack",
         "designer playtest logs/*.jsonl --pack pack -o report.html",
         "designer playtest logs/*.jsonl --pack pack --fit player.json",
+        "designer playtest logs/*.jsonl --pack pack --fit player.json --member simple",
     ),
 )
 def playtest(
@@ -35,6 +36,13 @@ def playtest(
         metavar="FILE",
         help="Fit the model's player to the logs and write its player file here.",
     ),
+    member: str | None = typer.Option(
+        None,
+        "--member",
+        metavar="NAME",
+        help="With --fit: fit this member of the family (simple, careful, explorer, impatient); "
+        "default: the one that explains held-out choices best.",
+    ),
     player: str | None = typer.Option(
         None,
         "--player",
@@ -52,22 +60,22 @@ def playtest(
     for path in (output_file, fit):
         if path is not None:
             output.check_file(path, force=force)
-    if fit is not None and player is not None:
-        from designer.core.errors import DesignerError
+    from designer.core.errors import DesignerError
 
+    if fit is not None and player is not None:
         raise DesignerError("--fit finds the player itself: leave out --player")
-    found = playtests.playtest(logs, pack, player=read_player(player), fit=fit is not None)
+    if member is not None:
+        playtests.check_member(member, fit is not None)
+    found = playtests.playtest(
+        logs, pack, player=read_player(player), fit=fit is not None, member=member
+    )
     for line in playtests.lines(found):
         echo(line)
     if found.fit is not None:
         assert fit is not None  # fitted when --fit names its file
         f = found.fit
-        echo(
-            f"fit: skill {found.player.skill:g}, back_aversion {found.player.back_aversion:g} from {f['choices']} "
-            f"choices (log-likelihood {f['log_likelihood_per_choice']} a choice; at random "
-            f"{f['random_log_likelihood_per_choice']}); {f['exit_in_sight']} with the exit in sight, "
-            f"{f['against_the_model']} of them not taking it"
-        )
+        for line in playtests.fit_lines(found):
+            echo(line)
         if "warning" in f:
             note(f"warning: {f['warning']}")
         output.write(fit, playtests.player_file(found), force=force)

@@ -10,6 +10,7 @@ import sys
 import typer
 
 from designer.cli.flags import asked
+from designer.cli.make_asks import PlayerOption
 from designer.cli.progress import progress_bar
 from designer.cli.shell import (
     STUDIES,
@@ -199,6 +200,7 @@ def pareto(
         metavar="options|difficulty",
         help="The second measure: options along the solution, or the model's predicted difficulty.",
     ),
+    player: PlayerOption = None,
 ) -> None:
     """The Pareto front over min stops and options along the solution (or predicted difficulty).
 

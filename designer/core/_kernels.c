@@ -574,6 +574,68 @@ static PyObject *py_refute_explain(PyObject *self, PyObject *args)
     return PyLong_FromLong(written);
 }
 
+/* player_runs(job: PlayerJob): the runs' moves, restarts and rests into the job's out buffers */
+static PyObject *py_player_runs(PyObject *self, PyObject *job)
+{
+    static const char *const names[7] = {"next", "weight", "sight", "give_up", "moves", "restarts", "visits"};
+    static const int writable[7] = {0, 0, 0, 0, 1, 1, 1};
+    int n, start;
+    long long runs, cap, seed;
+    double novelty, lapse;
+    if (field_int(job, "n", &n) < 0 || field_int(job, "start", &start) < 0 ||
+        field_long(job, "runs", &runs) < 0 || field_long(job, "cap", &cap) < 0 ||
+        field_long(job, "seed", &seed) < 0 || field_double(job, "novelty", &novelty) < 0 ||
+        field_double(job, "lapse", &lapse) < 0)
+        return NULL;
+    if (n < 1 || start < 0 || start >= n || runs < 0 || cap < 1 || !(novelty >= 0) || !(novelty < HUGE_VAL) ||
+        !(lapse >= 0 && lapse <= 1))
+        return PyErr_Format(PyExc_ValueError, "player_runs: bad stops, start, runs, cap, novelty or lapse");
+    Py_buffer v[7];
+    if (field_buffers(job, names, v, writable, 7) < 0) return NULL;
+    const char *bad = NULL;
+    if (v[0].len != (Py_ssize_t)16 * n || v[1].len != (Py_ssize_t)160 * n || v[2].len != n || v[3].len < 8 ||
+        v[3].len % 8 || v[4].len != 8 * runs || v[5].len != 8 * runs || v[6].len != (Py_ssize_t)8 * n)
+        bad = "inconsistent buffers";
+    const int32_t *next = (const int32_t *)v[0].buf;
+    const double *weight = (const double *)v[1].buf, *give_up = (const double *)v[3].buf;
+    const uint8_t *sight = (const uint8_t *)v[2].buf;
+    for (int s = 0; s < n && !bad; s++) {
+        int open = 0;
+        for (int a = 0; a < 4; a++) {
+            const int32_t to = next[4 * s + a];
+            if (to < -3 || to >= n) bad = "a move to a stop out of range";
+            open += to != -3;
+            for (int l = 0; l < 5; l++) {
+                const double x = weight[(5 * s + l) * 4 + a];
+                if (!(x >= 0 && x < HUGE_VAL)) bad = "a weight that is not a finite number of at least 0";
+            }
+        }
+        if (!open) bad = "a stop with no move";
+        for (int l = 0; l < 5 && !bad; l++) {
+            double total = 0.0;
+            for (int a = 0; a < 4; a++)
+                if (next[4 * s + a] != -3) total += weight[(5 * s + l) * 4 + a];
+            if (!(total > 0)) bad = "a stop whose open moves all weigh 0";
+        }
+        if (sight[s] > 4 || (sight[s] < 4 && next[4 * s + sight[s]] != -1)) bad = "a sight that is no move onto the exit";
+    }
+    for (Py_ssize_t k = 0; k < v[3].len / 8 && !bad; k++)
+        if (!(give_up[k] >= 0 && give_up[k] <= 1)) bad = "a chance to give up outside 0..1";
+    if (bad) {
+        release_buffers(v, 7);
+        return PyErr_Format(PyExc_ValueError, "player_runs: %s", bad);
+    }
+    const PlayerJob play = {n, next, weight, sight, give_up, (int)(v[3].len / 8), novelty, lapse, start,
+                            (int64_t)runs, (int64_t)cap, (uint64_t)seed};
+    int failed;
+    Py_BEGIN_ALLOW_THREADS
+    failed = player_runs(&play, (int64_t *)v[4].buf, (int64_t *)v[5].buf, (double *)v[6].buf);
+    Py_END_ALLOW_THREADS
+    release_buffers(v, 7);
+    if (failed) return PyErr_NoMemory();
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
     {"slide_table", py_slide_table, METH_VARARGS, "slide_table(terrain, h, w, capture, dest, length)"},
     {"passage_table", py_passage_table, METH_VARARGS,
@@ -593,6 +655,7 @@ static PyMethodDef methods[] = {
      "choice_figures(terrain, h, w, start, goal) -> (options, rail stops, solutions up to 2)"},
     {"refute_explain", py_refute_explain, METH_VARARGS,
      "refute_explain(base, var, h, w, nv, routes, nroutes, model, out) -> -1 (every route passes) or entries written"},
+    {"player_runs", py_player_runs, METH_O, "player_runs(job: PlayerJob): runs of one member of the player family"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -74,3 +74,25 @@ class AnnealJob:
     objective: int
     routes: np.ndarray  # int32 rows [a, b, floor, ceiling]: a room's, none for a level
     room_mode: int
+
+
+@dataclass(frozen=True)
+class PlayerJob:
+    """``runs`` runs of one member of the player family on a chain of ``n`` stops
+    (``designer/core/kernels_player.c`` says what each table holds); the runs' moves and
+    restarts go to ``moves`` and ``restarts``, each stop's rests are added to ``visits``."""
+
+    n: int
+    next: np.ndarray  # int32, n * 4: the stop each move ends on; -1 exit, -2 trap, -3 no move
+    weight: np.ndarray  # float64, n * 5 * 4: each move's weight after each last move
+    sight: np.ndarray  # uint8, n: the move onto the exit, or 4
+    give_up: np.ndarray  # float64, at least 1: the chance to give up after k stale moves
+    novelty: float  # the factor of a move onto a stop not seen this attempt
+    lapse: float
+    start: int
+    runs: int
+    cap: int  # the most moves of one run
+    seed: int  # 0 .. 2**63 - 1
+    moves: np.ndarray  # int64, runs: out
+    restarts: np.ndarray  # int64, runs: out
+    visits: np.ndarray  # float64, n: added to

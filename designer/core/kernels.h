@@ -3,7 +3,8 @@
  * the structs the concerns pass between them, and each concern's entry points. One file a
  * concern: kernels_tables.c (slide and passage tables, reach, the classifier), kernels_search.c
  * (choice figures, the exhaustive search, the best pair of one terrain), kernels_anneal.c (the
- * two annealing chains), kernels_explain.c (the refutations of the counterexample loop), and
+ * two annealing chains), kernels_explain.c (the refutations of the counterexample loop),
+ * kernels_player.c (the player family played out), and
  * _kernels.c (the Python bindings, which read each call's arguments into these structs).
  */
 #ifndef DESIGNER_KERNELS_H
@@ -119,6 +120,21 @@ typedef struct {
     int32_t cell_of[EX_MAXN + 1];
 } Explainer;
 
+/* Runs of one member of the player family (designer/core/kernel_jobs.py's PlayerJob, field for
+ * field; kernels_player.c says what each table holds). */
+typedef struct {
+    int n;                      /* stops */
+    const int32_t *next;        /* (n, 4) */
+    const double *weight;       /* (n, 5, 4) */
+    const uint8_t *sight;       /* (n) */
+    const double *give_up;      /* (hazards) */
+    int hazards;
+    double novelty, lapse;
+    int start;
+    int64_t runs, cap;
+    uint64_t seed;
+} PlayerJob;
+
 
 /* The entry points are the kernels' own: hidden from the dynamic linker (only PyInit__kernels is
  * exported), so that a call between them is a direct call the compiler may inline, never one
@@ -153,6 +169,9 @@ int64_t anneal_open(uint8_t *t, int32_t *dims, int H, int W, int32_t *goal, int3
                            double heat_hi, double heat_lo, int64_t steps, int32_t target,
                            volatile const int32_t *stop, uint8_t *best_t, int32_t *best, uint8_t *moved,
                            uint8_t *start_ok, uint8_t *goal_ok, int32_t *scratch);
+
+/* kernels_player.c: the player family played out */
+int player_runs(const PlayerJob *job, int64_t *moves, int64_t *restarts, double *visits);
 
 /* kernels_explain.c: the refutations */
 int refute_explain(Explainer *x, const int32_t *routes, int nroutes, int32_t *out, int cap);

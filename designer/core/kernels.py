@@ -1,4 +1,5 @@
-"""The kernels (slide table, reachability, batch classifier, exhaustive search), guarded.
+"""The kernels (slide table, reachability, batch classifier, exhaustive search, the player
+family's runs), guarded.
 
 Two implementations sit behind this module: the compiled one (``_kernels.c``, built at install
 when a C compiler is there) and a numpy/Python twin (``_pykernels``) with the same functions and
@@ -12,6 +13,7 @@ environment variable ``DESIGNER_KERNELS=python`` forces the twin.
 
 from __future__ import annotations
 
+import math
 import os
 from contextlib import contextmanager
 
@@ -264,3 +266,40 @@ _NO_CELLS = np.zeros(0, np.int32)
 
 
 _NO_STOP = np.zeros(1, np.int32)
+
+
+def player_runs(job) -> None:
+    """The runs of ``job`` (``designer.core.kernel_jobs.PlayerJob``: one member of the player
+    family on one level) into its out arrays, each table checked first (ValueError)."""
+    n = int(job.n)
+    if n < 1 or not 0 <= int(job.start) < n or int(job.runs) < 0 or int(job.cap) < 1:
+        raise ValueError("player_runs: bad stops, start, runs or cap")
+    nxt, weight, sight, give_up = job.next, job.weight, job.sight, job.give_up
+    shapes = (
+        (nxt, np.int32, 4 * n),
+        (weight, np.float64, 20 * n),
+        (sight, np.uint8, n),
+        (job.moves, np.int64, job.runs),
+        (job.restarts, np.int64, job.runs),
+        (job.visits, np.float64, n),
+    )
+    for array, kind, size in shapes:
+        if array.dtype != kind or array.size != size or not array.flags.c_contiguous:
+            raise ValueError("player_runs: a table of the wrong kind or size")
+    if give_up.dtype != np.float64 or give_up.size < 1:
+        raise ValueError("player_runs: the chances to give up are float64, at least one")
+    if nxt.min() < -3 or nxt.max() >= n or not (nxt.reshape(n, 4) != -3).any(axis=1).all():
+        raise ValueError("player_runs: a move to a stop out of range, or a stop with no move")
+    if not (np.isfinite(weight).all() and weight.min() >= 0):
+        raise ValueError("player_runs: a weight that is not a finite number of at least 0")
+    open_weight = (weight.reshape(n, 5, 4) * (nxt.reshape(n, 1, 4) != -3)).sum(axis=2)
+    if not (open_weight > 0).all():
+        raise ValueError("player_runs: a stop whose open moves all weigh 0")
+    onto = nxt.reshape(n, 4)[np.arange(n), np.minimum(sight, 3)]
+    if sight.max() > 4 or ((sight < 4) & (onto != -1)).any():
+        raise ValueError("player_runs: a sight that is no move onto the exit")
+    if not (0 <= give_up.min() and give_up.max() <= 1 and 0 <= job.lapse <= 1):
+        raise ValueError("player_runs: a chance outside 0..1")
+    if not (math.isfinite(job.novelty) and job.novelty >= 0 and 0 <= job.seed < 2**63):
+        raise ValueError("player_runs: bad novelty or seed")
+    _impl().player_runs(job)

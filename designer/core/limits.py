@@ -61,8 +61,10 @@ MAX_LEVELS = 10_000
 MAX_RUNS = 10**6
 #: Random levels a benchmark classifies.
 MAX_SAMPLES = 10**9
-#: A player's two parameters (skill, back aversion) lie in -PLAYER_RANGE..PLAYER_RANGE.
+#: A player's weights (skill, back aversion, memory) lie in -PLAYER_RANGE..PLAYER_RANGE.
 PLAYER_RANGE = 50
+#: The most moves a player without a new stop makes before giving up, when they ever do.
+MAX_PATIENCE = 10_000
 
 # --- playtests, pictures --------------------------------------------------------------------------
 
@@ -105,7 +107,11 @@ TABLE = (
     ("`make --count` (a pack)", f"1 to {MAX_LEVELS:,}"),
     ("`compare --seeds`, `bench make --seeds`, `--repeats`, `--runs`", f"1 to {MAX_RUNS:,}"),
     ("`bench classify --count`", f"1 to {MAX_SAMPLES:,}"),
-    ("a player's skill and back aversion", f"-{PLAYER_RANGE} to {PLAYER_RANGE}, finite"),
+    (
+        "a player's skill, back aversion and memory; foresight; lapse; patience",
+        f"-{PLAYER_RANGE} to {PLAYER_RANGE}, finite; 0 to 3 moves; 0 to 1; 0 to {MAX_PATIENCE:,}"
+        " moves or none",
+    ),
     ("a playtest log; the levels its header names", f"{MAX_LOG_BYTES:,} bytes; {MAX_LOG_LEVELS:,}"),
     (
         "lines a studio's live playtest takes; playtests a studio keeps",

@@ -83,9 +83,9 @@ class LayoutRequest:
     difficulty: float | None = (
         None  # a predicted difficulty (1-10) to meet within 15% (designer.search.felt)
     )
-    player: tuple[float, float] | None = (
-        None  # the model's player (skill, back aversion); None: the default
-    )
+    # the model's player: (skill, back aversion), or a member's (name, value) pairs
+    # (designer.core.players.Player.as_request); None: the default
+    player: tuple | None = None
 
     # --- items (designer.core.items) ----------------------------------------------------------
 
@@ -355,6 +355,8 @@ class LayoutRequest:
             out["floors"] = [list(floor) for floor in self.floors]
         if self.portals is not None:
             out["portals"] = [[list(src), list(dst)] for src, dst in self.portals]
+        if self.player is not None and not isinstance(self.player[0], float):
+            out["player"] = dict(self.player)  # a member of the family: as its player file
         return out
 
     @classmethod

@@ -90,6 +90,30 @@ def _is_band(value) -> bool:
         return False
 
 
+def _is_pair(value) -> bool:
+    return (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(type(x) in (int, float) and -PLAYER_RANGE <= x <= PLAYER_RANGE for x in value)
+    )
+
+
+def _member(value: dict) -> tuple:
+    from designer.core.players import PLAYER_FORMAT, Player
+
+    return Player.from_json({"format": PLAYER_FORMAT, **value}).as_request()
+
+
+def _is_member(value) -> bool:
+    if not isinstance(value, dict) or "format" in value or "fit" in value:
+        return False
+    try:
+        _member(value)
+    except DesignerError:
+        return False
+    return True
+
+
 _ROWS = _Kind(
     "a list of rows",
     lambda v: isinstance(v, list) and bool(v) and all(isinstance(r, str) for r in v),
@@ -122,13 +146,10 @@ REQUEST_FIELD_KINDS = {
     ),
     "player": _maybe(
         _Kind(
-            f"a pair [skill, back aversion] of numbers from -{PLAYER_RANGE} to {PLAYER_RANGE}",
-            lambda v: (
-                isinstance(v, list)
-                and len(v) == 2
-                and all(type(x) in (int, float) and -PLAYER_RANGE <= x <= PLAYER_RANGE for x in v)
-            ),
-            lambda v: (float(v[0]), float(v[1])),
+            f"a pair [skill, back aversion] of numbers from -{PLAYER_RANGE} to {PLAYER_RANGE}, or "
+            "a player of the family {member, its parameters} as a player file holds it",
+            lambda v: _is_pair(v) or _is_member(v),
+            lambda v: (float(v[0]), float(v[1])) if _is_pair(v) else _member(v),
         )
     ),
     "doors": _maybe(

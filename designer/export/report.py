@@ -190,19 +190,31 @@ def player_lines(figures, shape=None, where=None) -> list[str]:
 
 def _figures_lines(figures, where=None) -> list[str]:
     parts = figures.parts()
-    within = ", ".join(f"{p:.0%} within {n}" for n, p in figures.within.items())
+    spread = figures.interval or {}  # a player played out: each figure's 95% interval
+
+    def give(name: str, text: str) -> str:
+        return f" ± {text.format(spread[name])}" if name in spread else ""
+
+    within = ", ".join(
+        f"{p:.0%}{give(f'within {n}', '{:.0%}')} within {n}" for n, p in figures.within.items()
+    )
     named = (lambda cell: " ".join(map(str, where(cell)))) if where else str
     hottest = ", ".join(f"{named(cell)} {rests:.1f}" for cell, rests in figures.hottest())
     # a chain too close to never finishing: stepped, not solved
     least = "at least " if figures.at_least else ""
     lines = [
-        f"predicted difficulty: {least if figures.difficulty < 10 else ''}{figures.difficulty:.1f} of 10  "
+        f"predicted difficulty: {least}{figures.difficulty:.1f} "
+        f"{'of 10' if figures.difficulty <= 10 else '(past the top of 10)'}  "
         f"(expected moves {least}"
-        f"{figures.expected_moves:.1f} = "
+        f"{figures.expected_moves:.1f}{give('expected_moves', '{:.1f}')} = "
         f"par {parts['par']:.0f} + {parts['wandering']:.1f} wandering + {parts['restarts']:.1f} in attempts "
         f"restarted; {figures.expected_restarts:.2f} restarts)",
         f"player: {within}; rests most on {hottest}",
     ]
+    if spread:
+        lines.append(
+            f"played out: {figures.runs:,} runs (each ± a 95% interval), the same for the same seed"
+        )
     return lines
 
 

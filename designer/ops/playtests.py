@@ -47,12 +47,15 @@ def page_levels(levels: list) -> list:
     return [pair for name, level in levels for pair in entry_kind(level).played_levels(name, level)]
 
 
-def playtest(logs: list[str], pack: str, *, player=None, fit: bool = False) -> Playtested:
+def playtest(
+    logs: list[str], pack: str, *, player=None, fit: bool = False, member: str | None = None
+) -> Playtested:
     """Read every log (``designer.formats.playtest_log``) against the pack and compare the model's
-    ``player`` (default: the fitted one) with the players; with ``fit``, fit the player first."""
+    ``player`` (default: the fitted one) with the players; with ``fit``, fit the player first:
+    the family's ``member``, or the member that explains held-out choices best (None)."""
     from designer.analysis import player as model
     from designer.formats.playtest_log import read
-    from designer.studies import playtest_model, playtests
+    from designer.studies import playtest_fit, playtest_model, playtests
 
     if not logs:
         raise DesignerError("give at least one playtest log")
@@ -60,7 +63,7 @@ def playtest(logs: list[str], pack: str, *, player=None, fit: bool = False) -> P
     replayed = playtests.replay([(path, read(path)) for path in logs], levels)
     chosen, report = player or model.DEFAULT, None
     if fit:
-        chosen, report = playtest_model.fit(replayed, levels, chosen)
+        chosen, report = playtest_fit.fit(replayed, levels, member)
     return Playtested(
         levels,
         replayed,
@@ -80,6 +83,50 @@ def player_file(found: Playtested) -> str:
         "levels": [rounded(one) for one in found.compared if one["observed_moves"] is not None],
     }
     return json.dumps(obj, indent=2) + "\n"
+
+
+def check_member(member: str, fitting: bool) -> None:
+    """``--member``'s value, refused in one line unless it names a member and comes with a fit."""
+    from designer.core.players import MEMBERS
+
+    if not fitting:
+        raise DesignerError("--member says which member --fit fits: give --fit FILE too")
+    if member not in MEMBERS:
+        raise DesignerError(
+            f"--member must name a member of the family ({', '.join(MEMBERS)}), not "
+            f"{shown(member)!r}"
+        )
+
+
+def fit_lines(found: Playtested) -> list[str]:
+    """What ``playtest --fit`` prints of its fit: the player, the figures beside the simple
+    player's and a random one's, each member's held-out figure, and per level."""
+    f = found.fit or {}
+    player = found.player.to_json()
+    named = ", ".join(
+        f"{name} {value:g}" if value is not None else f"{name} never"
+        for name, value in player.items()
+        if name not in ("format", "member")
+    )
+    out = [
+        f"fit: the {f['member']} player ({named}) from {f['choices']} choices and "
+        f"{f['restarts_asked']} restarts asked for; log-likelihood a choice {f['log_likelihood_per_choice']} "
+        f"(the simple player {f['simple_log_likelihood_per_choice']}, at random "
+        f"{f['random_log_likelihood_per_choice']}); {f['exit_in_sight']} with the exit in "
+        f"sight, {f['against_the_model']} of them not taking it"
+    ]
+    if "held_out" in f:
+        held = ", ".join(
+            f"{name} {value}{' (won)' * (name == f['member'])}"
+            for name, value in f["held_out"].items()
+        )
+        out.append(f"held out (fitted on half the attempts, scored on the others): {held}")
+    for one in f["per_level"]:
+        out.append(
+            f"fit on {shown(one['name'])}: {one['fitted']} a choice over {one['choices']} "
+            f"(the simple player {one['simple']}, at random {one['random']})"
+        )
+    return out
 
 
 def lines(found: Playtested) -> list[str]:

@@ -61,7 +61,7 @@ def player_of(request: LayoutRequest):
     """The model's player a request asks its difficulty of (``--player``; the default's)."""
     from designer.analysis.player import DEFAULT, Player
 
-    return Player(*request.player) if request.player is not None else DEFAULT
+    return Player.from_request(request.player) if request.player is not None else DEFAULT
 
 
 def within_target(level, request: LayoutRequest) -> float | None:

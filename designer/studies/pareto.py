@@ -227,10 +227,12 @@ def pareto(
                 runs += [found] if found is not None else []
                 on_run(f"at least {job.request.min_stops} stops")
     from designer.analysis.player import play
+    from designer.search.felt import player_of
 
+    who = player_of(request)  # --player's, or the default
     tried = sorted(
         (
-            Point(run.min_stops, run.analysis.options, run, play(run.level).difficulty)
+            Point(run.min_stops, run.analysis.options, run, play(run.level, who).difficulty)
             for run in runs
         ),
         key=lambda p: p.min_stops,

@@ -89,12 +89,20 @@ def _mean(values) -> float | None:
 
 class Choice(NamedTuple):
     """One move a player chose: on level ``level`` (the pack's index), from ``state`` after the
-    move ``last`` (``model.NO_LAST``: none yet), the direction ``move`` (0-3: u, d, l, r)."""
+    move ``last`` (``model.NO_LAST``: none yet), the direction ``move`` (0-3: u, d, l, r), or
+    ``RESTART`` (4): a restart the player asked for there. ``attempt`` numbers the attempt it was
+    made in (1, 2, ... over the whole replay): an attempt's choices come in the order they were
+    made, so what the player had seen at each one follows from those before it."""
 
     level: int
     state: int
     last: int
     move: int
+    attempt: int
+
+
+#: A ``Choice``'s move when the player restarted rather than move.
+RESTART = 4
 
 
 @dataclass
@@ -140,6 +148,7 @@ class _Visit:
     solver: bool = False
     first: int | None = None
     done: bool = False
+    attempt: int = 0  # the number of the attempt being played (``Choice.attempt``)
 
 
 def replay(logs: list[tuple[str, Log]], pack: list[tuple[str, Level]]) -> Replayed:
@@ -228,7 +237,7 @@ class Replay:
                 end = table.dest[d][state]
                 if end != NO_MOVE and state != table.goal and table.cell_of[end] == event.at:
                     if event.by == "player" and not one.done:
-                        choices.append(new(Choice, (k, state, last, d)))
+                        choices.append(new(Choice, (k, state, last, d, one.attempt)))
                         one.moves += 1
                     levels[k].rests[event.at] += 1
                     one.stack.append((end, d))
@@ -287,6 +296,7 @@ def _step(
             one.first = event.t
         if kind == "start":
             found.attempts += 1
+            one.attempt = found.attempts
             return
     state, last = one.stack[-1]
     where = f"{source}: visit {event.visit}, {named[0]}, attempt {event.attempt}"
@@ -304,7 +314,7 @@ def _step(
                 f"{'is no move' if cell is None else f'on {list(cell)}'} by the rules"
             )
         if event.by == "player" and not one.done:
-            found.choices.append(Choice(key[1], state, last, d))
+            found.choices.append(Choice(key[1], state, last, d, one.attempt))
             one.moves += 1
         stats.rests[cell] += 1
         one.stack.append((end, d))
@@ -313,6 +323,8 @@ def _step(
             one.stack.pop()
         one.undos += not one.done
     elif kind == "restart":
+        if event.by == "player" and not one.done and state != table.goal:
+            found.choices.append(Choice(key[1], state, last, RESTART, one.attempt))
         one.restarts += not one.done
         stats.restarted_at[table.cell(state)] += 1
     elif kind == "hint":

@@ -1,0 +1,55 @@
+"""What a player sees from a stop, looking ahead: how near the exit each move brings them.
+
+A player who looks ``foresight`` moves ahead judges a move by the stop nearest the exit they can
+see from where it ends: that stop itself (``foresight`` 0, the simple player's view), or any stop
+within ``foresight`` more moves of it. Nearness is the Manhattan distance to the exit as the
+level is drawn, over the grid's larger side, so a move that ends 2 cells nearer on a 10x10 level
+is worth 0.2 whatever the look-ahead; the exit itself is at distance 0, so a player who looks
+ahead sees the exit a move or two away and heads for it.
+
+>>> from designer.core.items import state_table
+>>> from designer.core.level import Level
+>>> level = Level.from_rows(["#######", "#S...G#", "#.#####", "#######"])
+>>> table = state_table(level)
+>>> start = np.array([table.start])
+>>> toward(table, start, level.height, 0)[[1, 3], 0].round(3).tolist()   # down, right
+[-0.143, 0.571]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from designer.core.items import States
+from designer.core.rules import NO_MOVE
+
+
+def nearest(table: States, foresight: int) -> np.ndarray:
+    """Each state's distance to the exit, or the least distance of a state within ``foresight``
+    moves of it (the exit: 0), in cells."""
+    width = table.width
+    gr, gc = divmod(int(table.goal % table.cells), width)
+    r, c = np.divmod(np.arange(table.count) % table.cells, width)
+    far = np.abs(r - gr) + np.abs(c - gc)
+    far[table.goal] = 0
+    dest = table.dest
+    moving = dest != NO_MOVE
+    safe = np.where(moving, dest, 0)
+    for _ in range(foresight):
+        seen = np.where(moving, far[safe], far[None, :]).min(axis=0)
+        far = np.minimum(far, seen)
+    return far
+
+
+def toward(table: States, stops: np.ndarray, height: int | None, foresight: int) -> np.ndarray:
+    """(4, len(stops)): how much nearer the exit each move from each of ``stops`` brings a
+    player who looks ``foresight`` moves ahead, over the grid's larger side (0 for no move)."""
+    rows_of = height or (table.cells // table.width)
+    width = table.width
+    gr, gc = divmod(int(table.goal % table.cells), width)
+    r, c = np.divmod(stops % table.cells, width)
+    here = np.abs(r - gr) + np.abs(c - gc)
+    ends = table.dest[:, stops]
+    valid = ends != NO_MOVE
+    there = nearest(table, foresight)[np.where(valid, ends, 0)]
+    return np.where(valid, (here[None, :] - there) / max(rows_of, width), 0.0)

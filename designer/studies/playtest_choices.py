@@ -1,0 +1,142 @@
+"""The choices of a playtest as the player family sees them: every move a player chose, with what
+that attempt had seen before it, so that its probability under a player with memory is exact.
+
+A replay (``designer.studies.playtests.replay``) keeps each choice with its attempt, in order.
+Walking an attempt's choices gives, at each one, the stops seen so far this attempt (the start,
+and the end of every move made, undone ones too) and the moves made since a new stop last came
+into sight: what ``memory`` and ``patience`` read. A choice made where the exit is in sight,
+or on a stop the exit cannot be reached from, tells the family nothing (the first is always the
+exit's move, the second a restart), and is set apart.
+
+>>> from designer.core.level import Level
+>>> from designer.formats.playtest_log import Event, Log, level_id, pack_id
+>>> from designer.studies.playtests import replay
+>>> level = Level.from_rows(["#####", "#S..#", "#.#G#", "#####"])
+>>> ident = level_id(level.rows())
+>>> log = Log(pack_id([ident]), (("one", ident),), (Event("v", 0, 0, 1, "start"),
+...     Event("v", 1, 0, 1, "move", "d", (2, 1)), Event("v", 2, 0, 1, "move", "u", (1, 1)),
+...     Event("v", 3, 0, 1, "move", "r", (1, 3)), Event("v", 4, 0, 1, "move", "d", (2, 3)),
+...     Event("v", 4, 0, 1, "finish", moves=4)))
+>>> seen = choices_of(replay([("log", log)], [("one", level)]), [("one", level)])
+>>> seen.stale.tolist(), seen.new.astype(int).tolist()
+([0, 1, 0], [[0, 1, 0, 1], [0, 0, 0, 0], [0, 0, 0, 1]])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from designer.analysis import player as model
+from designer.analysis.player_sight import toward
+from designer.core.items import state_table
+from designer.core.level import Level
+from designer.core.players import MOST_FORESIGHT
+from designer.core.rules import NO_MOVE
+from designer.studies.playtests import RESTART, Replayed
+
+
+@dataclass(frozen=True)
+class Choices:
+    """Every choice away from the exit's sight, one row each (``count`` of them): its level (the
+    pack's index), attempt and state, the moves open (``valid`` (count, 4)), how much nearer the exit
+    each brings a player who looks f moves ahead (``toward`` (foresight + 1, count, 4)), which is
+    the move back (``back``), which end on a stop not seen this attempt (``new``), the moves
+    since a new stop (``stale``), and the move chosen (``move``: ``RESTART`` for a restart)."""
+
+    level: np.ndarray
+    attempt: np.ndarray
+    state: np.ndarray
+    valid: np.ndarray
+    toward: np.ndarray
+    back: np.ndarray
+    new: np.ndarray
+    stale: np.ndarray
+    move: np.ndarray
+    in_sight: int  # choices where the exit was in sight (set apart)
+    against: int  # of those, the ones that did not take the exit
+
+    @property
+    def count(self) -> int:
+        return int(self.move.size)
+
+    def where(self, keep: np.ndarray) -> Choices:
+        """The rows ``keep`` (a mask) only."""
+        return Choices(
+            self.level[keep],
+            self.attempt[keep],
+            self.state[keep],
+            self.valid[keep],
+            self.toward[:, keep],
+            self.back[keep],
+            self.new[keep],
+            self.stale[keep],
+            self.move[keep],
+            self.in_sight,
+            self.against,
+        )
+
+    def same(self) -> tuple[np.ndarray, np.ndarray]:
+        """The rows that differ (one of each set of choices with the same level, state, move
+        back, new stops and move: the same chance under every player), and how many each
+        stands for."""
+        bits = (self.new * np.array([1, 2, 4, 8])).sum(axis=1)
+        back = np.where(self.back.any(axis=1), self.back.argmax(axis=1), 4)
+        key = np.stack([self.level, self.state, back, bits, self.move], axis=1)
+        _, first, counts = np.unique(key, axis=0, return_index=True, return_counts=True)
+        return first, counts
+
+
+def choices_of(found: Replayed, pack: list[tuple[str, Level]]) -> Choices:
+    """The choices of a replay (see the module docstring)."""
+    tables = [state_table(level) for _, level in pack]
+    alive = [model.alive_states(table) for table in tables]
+    rows: list[tuple[int, int, int, int, int, int]] = []  # level, attempt, state, last, move, stale
+    news: list[list[bool]] = []
+    in_sight = against = 0
+    seen: set[int] = set()
+    current, stale = -1, 0
+    for choice in sorted(found.choices, key=lambda c: c.attempt):  # stable: an attempt in order
+        table = tables[choice.level]
+        if choice.attempt != current:
+            current, seen, stale = choice.attempt, {table.start}, 0
+        ends = table.dest[:, choice.state].tolist()
+        if not alive[choice.level][choice.state]:
+            continue  # on a stop the exit cannot be reached from: the model has restarted
+        if table.goal in ends:
+            if choice.move != RESTART:
+                in_sight += 1
+                against += ends[choice.move] != table.goal
+            continue
+        rows.append((choice.level, choice.attempt, choice.state, choice.last, choice.move, stale))
+        news.append([end != NO_MOVE and end not in seen for end in ends])
+        if choice.move == RESTART:
+            continue
+        end = ends[choice.move]
+        if end in seen:
+            stale += 1
+        else:
+            seen.add(end)
+            stale = 0
+    return _arrays(tables, pack, rows, news, in_sight, against)
+
+
+def _arrays(tables, pack, rows, news, in_sight: int, against: int) -> Choices:
+    count = len(rows)
+    level, attempt, state, last, move, stale = (
+        np.array([row[j] for row in rows], np.int64).reshape(count) for j in range(6)
+    )
+    valid = np.zeros((count, 4), bool)
+    near = np.zeros((MOST_FORESIGHT + 1, count, 4))
+    for k, table in enumerate(tables):
+        at = np.flatnonzero(level == k)
+        if not at.size:
+            continue
+        valid[at] = (table.dest[:, state[at]] != NO_MOVE).T
+        for f in range(MOST_FORESIGHT + 1):
+            near[f, at] = toward(table, state[at], pack[k][1].height, f).T
+    back_of = np.where(last < 4, model.OPPOSITE[np.minimum(last, 3)], -1)
+    back = np.arange(4)[None, :] == back_of[:, None]
+    new = np.array(news, bool).reshape(count, 4)
+    return Choices(level, attempt, state, valid, near, back, new, stale, move, in_sight, against)

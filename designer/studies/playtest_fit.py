@@ -1,0 +1,275 @@
+"""The player family fitted to the choices players made (docs/player.md, "The family").
+
+Each choice away from the exit's sight has an exact probability under a member of the family
+(``designer.studies.playtest_choices`` gives what that attempt had seen): with ``u = skill *
+(toward_f - back_aversion * back) + memory * new``, a move's chance is ``(1 - lapse) *
+softmax(u) + lapse / open moves``, times the chance not to give up, ``1 - h(stale)``, and a
+restart asked for has the chance ``h(stale) = 1 / (1 + exp(patience - stale))``. A fit maximises
+the log-likelihood of the logged choices: the weights and the lapse together (L-BFGS-B, with the
+exact gradient), each foresight in turn, and the patience on its own (its part of the
+likelihood is apart from the rest).
+
+``compare`` fits every member on half the attempts (``halves``) and scores it on the other
+half: the member with the best held-out log-likelihood per choice wins, and is fitted again on
+all of them.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from designer.core.errors import DesignerError
+from designer.core.level import Level
+from designer.core.players import DEFAULT, MEMBERS, MOST_FORESIGHT, RANGES, Player
+from designer.studies.playtest_choices import Choices, choices_of
+from designer.studies.playtests import RESTART, Replayed
+
+#: The fewest choices a fit is made on: ten for each parameter of the simple player.
+LEAST_CHOICES = 20
+#: Below this many choices a fit warns: logs simulated from a known simple player (a pack of 12
+#: levels of 9x9, 12 seeds a count) gave parameters a median 13% to 31% off (90th percentile
+#: 34% to 124%) at 200 to 800 choices, and 9% to 10% off at 900 to 2,800.
+FEW_CHOICES = 1000
+
+#: The weights and the lapse a fit moves, in this order.
+FITTED = ("skill", "back_aversion", "memory", "lapse")
+#: A lapse is fitted within these (a lapse of exactly 0 has no gradient to leave it by).
+LAPSE_BOUNDS = (1e-6, 0.95)
+
+
+def move_log_likelihood(player: Player, data: Choices) -> np.ndarray:
+    """Each move's log-probability under ``player`` (its restarts asked for left out, and the
+    chance not to give up not counted: ``give_up_log_likelihood`` has it)."""
+    return _moves(_params(player), data.where(data.move != RESTART), player.foresight)[0]
+
+
+def _params(player: Player) -> np.ndarray:
+    return np.array([float(getattr(player, name)) for name in FITTED])
+
+
+def _moves(
+    p: np.ndarray, data: Choices, foresight: int, counts: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each move's log-probability, and the gradient of their sum (each row counted ``counts``
+    times) in ``FITTED``'s order."""
+    skill, back_aversion, memory, lapse = p
+    near, valid, back, new = data.toward[foresight], data.valid, data.back, data.new
+    move = data.move
+    pick = np.arange(move.size)
+    u = np.where(valid, skill * (near - back_aversion * back) + memory * new, -np.inf)
+    u = u - u.max(axis=1, keepdims=True)
+    e = np.exp(u)
+    total = e.sum(axis=1)
+    q = e / total[:, None]
+    log_q = u[pick, move] - np.log(total)
+    open_moves = valid.sum(axis=1)
+    if lapse > 0:
+        log_p = np.logaddexp(math.log1p(-lapse) + log_q, math.log(lapse) - np.log(open_moves))
+    else:
+        log_p = log_q
+    share = np.exp(math.log1p(-lapse) + log_q - log_p)  # the softmax's part of each move's chance
+
+    times = np.ones(move.size) if counts is None else counts
+    weight = share * times
+
+    def along(du: np.ndarray) -> float:
+        du = np.where(valid, du, 0.0)
+        return float((weight * (du[pick, move] - (q * du).sum(axis=1))).sum())
+
+    gradient = np.array(
+        [
+            along(near - back_aversion * back),
+            along(-skill * back.astype(float)),
+            along(new.astype(float)),
+            float(((1 / open_moves - np.exp(log_q)) * np.exp(-log_p) * times).sum()),
+        ]
+    )
+    return log_p, gradient
+
+
+def give_up_log_likelihood(patience: float | None, data: Choices) -> float:
+    """The log-likelihood of every choice to go on or to restart (after at least one move
+    without a new stop) under ``patience`` (None: never gives up)."""
+    stale, quit = _give_up_rows(data)
+    if patience is None:
+        return 0.0 if not quit.any() else -math.inf
+    x = stale - patience
+    return float((quit * x - np.logaddexp(0.0, x)).sum())
+
+
+def _give_up_rows(data: Choices) -> tuple[np.ndarray, np.ndarray]:
+    keep = data.stale > 0
+    return data.stale[keep].astype(float), data.move[keep] == RESTART
+
+
+def fit_member(member: str, data: Choices) -> Player:
+    """The ``member`` likeliest to have made the choices of ``data``."""
+    from scipy.optimize import minimize, minimize_scalar
+
+    free = MEMBERS[member]
+    moves = data.where(data.move != RESTART)
+    if not moves.count:
+        raise ValueError("no move to fit")
+    rows, counts = moves.same()
+    moves = moves.where(rows)
+    # the start: the default player, who lapses a little if the member can (logs that tell
+    # nothing, every choice with one move, leave the default as it is)
+    base = np.array([DEFAULT.skill, DEFAULT.back_aversion, 0.0, 0.05 if "lapse" in free else 0.0])
+    mask = np.array([name in free for name in FITTED])
+    bounds = [LAPSE_BOUNDS if name == "lapse" else RANGES[name] for name in FITTED if name in free]
+    total = float(counts.sum())
+    best = None
+    for foresight in range(MOST_FORESIGHT + 1) if "foresight" in free else (0,):
+
+        def loss(x: np.ndarray, f: int = foresight) -> tuple[float, np.ndarray]:
+            p = base.copy()
+            p[mask] = x
+            log_p, gradient = _moves(p, moves, f, counts)
+            return -float(log_p @ counts) / total, -gradient[mask] / total
+
+        found = minimize(loss, base[mask], jac=True, method="L-BFGS-B", bounds=bounds)
+        if best is None or found.fun < best[0]:
+            best = (float(found.fun), found.x, foresight)
+    assert best is not None
+    values = base.copy()
+    values[mask] = best[1]
+    fitted = {name: float(round(values[j], 4)) for j, name in enumerate(FITTED) if name in free}
+    if "foresight" in free:
+        fitted["foresight"] = best[2]
+    if "patience" in free:
+        stale, quit = _give_up_rows(data)
+        if quit.any():
+            low, high = RANGES["patience"]
+            found = minimize_scalar(
+                lambda patience: -give_up_log_likelihood(patience, data),
+                bounds=(low, high),
+                method="bounded",
+                options={"xatol": 1e-3},
+            )
+            fitted["patience"] = float(round(found.x, 3))
+    return Player(member=member, **fitted)  # type: ignore[arg-type]
+
+
+def random_log_likelihood(data: Choices) -> float:
+    """The log-likelihood per move of a player who picks among the open moves at random."""
+    moves = data.where(data.move != RESTART)
+    return float(-np.log(moves.valid.sum(axis=1)).mean())
+
+
+def fit(
+    found: Replayed, pack: list[tuple[str, Level]], member: str | None = None
+) -> tuple[Player, dict]:
+    """The player of the family likeliest to have made the logged choices, and what the fit saw.
+
+    ``member``: that member's fit; None: every member compared on held-out attempts
+    (``compare``), and the winner fitted on all of them. The report: the choices used, those
+    with the exit in sight (set apart; the ones that did not take it count against the model),
+    the fitted player's log-likelihood per choice beside the simple player's and a random
+    player's, in all and per level, and each member's held-out figure when they were compared."""
+    data = choices_of(found, pack)
+    moves = int((data.move != RESTART).sum())
+    if not moves:
+        raise DesignerError(
+            "the logs hold no move a player chose away from the exit's sight: nothing to fit"
+        )
+    if moves < LEAST_CHOICES:
+        raise DesignerError(
+            f"the logs hold {moves} choices to fit (moves chosen away from the exit's "
+            f"sight): too few to fit, a fit needs {LEAST_CHOICES} at the least"
+        )
+    held = None
+    if member is None:
+        split = halves(data.attempt)
+        held = compare(data) if split.any() and not split.all() else None
+        member = winner(held) if held else "simple"
+    player = fit_member(member, data)
+    simple = player if member == "simple" else fit_member("simple", data)
+    ours, theirs = move_log_likelihood(player, data), move_log_likelihood(simple, data)
+    level_of = data.level[data.move != RESTART]
+    at_random = -np.log(data.valid[data.move != RESTART].sum(axis=1))
+    per_level = []
+    for k, (name, _) in enumerate(pack):
+        mine = level_of == k
+        if mine.any():
+            per_level.append(
+                {
+                    "name": name,
+                    "choices": int(mine.sum()),
+                    "fitted": round(float(ours[mine].mean()), 4),
+                    "simple": round(float(theirs[mine].mean()), 4),
+                    "random": round(float(at_random[mine].mean()), 4),
+                }
+            )
+    report = {
+        "member": member,
+        "choices": moves,
+        "restarts_asked": int((data.move == RESTART).sum()),
+        "exit_in_sight": data.in_sight,
+        "against_the_model": data.against,
+        "log_likelihood_per_choice": round(float(ours.mean()), 4),
+        "simple_log_likelihood_per_choice": round(float(theirs.mean()), 4),
+        "random_log_likelihood_per_choice": round(float(at_random.mean()), 4),
+        "per_level": per_level,
+    }
+    if held is not None:
+        report["held_out"] = {name: round(value, 4) for name, value in held.items()}
+    if moves < FEW_CHOICES:
+        report["warning"] = few(moves)
+    return player, report
+
+
+def few(choices: int) -> str:
+    """The warning of a fit on fewer than ``FEW_CHOICES`` choices.
+
+    >>> few(423)
+    'the fit rests on 423 choices, fewer than 1000: its parameters may be 15% to 30% off (docs/player.md)'
+    """
+    return (
+        f"the fit rests on {choices} choices, fewer than {FEW_CHOICES}: its parameters may be 15% "
+        "to 30% off (docs/player.md)"
+    )
+
+
+#: How much better per choice (held out) a member with more parameters must be to win.
+MARGIN = 0.001
+
+
+def winner(held: dict[str, float]) -> str:
+    """The member a comparison chooses: the best held-out log-likelihood per choice, but a member
+    with more parameters only when it beats each one with fewer by ``MARGIN``.
+
+    >>> winner({"simple": -0.50, "careful": -0.4995, "explorer": -0.45, "impatient": -0.46})
+    'explorer'
+    >>> winner({"simple": -0.50, "careful": -0.4995, "explorer": -0.4992, "impatient": -0.6})
+    'simple'
+    """
+    best = "simple"
+    for name in sorted(held, key=lambda name: (len(MEMBERS[name]), list(MEMBERS).index(name))):
+        fewer = [other for other in held if len(MEMBERS[other]) < len(MEMBERS[name])]
+        if held[name] > held[best] and all(held[name] >= held[o] + MARGIN for o in fewer):
+            best = name
+    return best
+
+
+def halves(attempt: np.ndarray) -> np.ndarray:
+    """Whether each attempt falls in the first half of a comparison: by a fixed scrambling of its
+    number (Knuth's multiplicative hash), so that every level and player falls in both halves.
+
+    >>> halves(np.arange(1, 9)).astype(int).tolist()
+    [1, 0, 1, 0, 0, 1, 0, 1]
+    """
+    return (attempt.astype(np.uint64) * np.uint64(2654435761)) % np.uint64(2**32) >= 2**31
+
+
+def compare(data: Choices) -> dict[str, float]:
+    """Each member's held-out log-likelihood per move: fitted on half the attempts, scored on
+    the other half (see the module docstring)."""
+    even = halves(data.attempt)
+    fit_on, held = data.where(even), data.where(~even)
+    out = {}
+    for member in MEMBERS:
+        player = fit_member(member, fit_on)
+        out[member] = float(move_log_likelihood(player, held).mean())
+    return out

@@ -1,0 +1,276 @@
+"""The family of players (designer.core.players): its player files, its runs against the
+exact chain and against an independent reading of a player with memory, the compiled kernel
+against its twin, the exact fit, and ``playtest --fit`` choosing a member."""
+
+import json
+import math
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from conftest import one_error_line
+from designer.analysis import player as model
+from designer.analysis import player_runs
+from designer.core.players import MEMBERS, Player
+from designer.cli import main
+from designer.core import kernels
+from designer.core.errors import DesignerError
+from designer.core.items import state_table
+from designer.core.level import Level
+from designer.core.request import LayoutRequest
+from designer.formats.playtest_log import write
+from designer.search.design import design
+from designer.studies import playtest_fit, playtest_model, playtests
+from designer.studies.playtest_choices import choices_of
+
+EXPLORER = Player(2.0, 1.5, memory=1.0, foresight=1, lapse=0.2, member="explorer")
+CAREFUL = Player(2.0, 1.0, foresight=2, lapse=0.15, member="careful")
+IMPATIENT = Player(3.0, 1.0, memory=1.5, lapse=0.1, patience=20.0, member="impatient")
+SMALL = Level.from_rows(["#######", "#..#.G#", "#.....#", "#.#...#", "#...#.#", "#S#####"])
+
+
+@pytest.fixture(scope="module")
+def levels():
+    """Twelve small levels of 4 to 9 stops (the pack of docs/player_study.py)."""
+    return [(f"l{k}", design(LayoutRequest(height=9, width=9, min_stops=4 + k // 2, first=True),
+                             seed=k).level) for k in range(12)]
+
+
+def test_each_member_prints_and_reads_back_and_an_old_file_is_the_simple_player(tmp_path):
+    from designer.formats.player_file import read_player
+
+    for player in (Player(), EXPLORER, CAREFUL, IMPATIENT):
+        path = tmp_path / f"{player.member}.json"
+        path.write_text(json.dumps(player.to_json()))
+        assert read_player(str(path)) == player
+        assert set(json.loads(path.read_text())) == {"format", "member", *MEMBERS[player.member]}
+        assert len(MEMBERS[player.member]) <= 5
+    old = tmp_path / "old.json"  # a player file of issue 50: no member
+    old.write_text('{"format": "ice-designer player 1", "skill": 2.5, "back_aversion": 0.5, "fit": {}}')
+    assert read_player(str(old)) == Player(2.5, 0.5)
+
+
+@pytest.mark.parametrize("text,said", [
+    ('{"format": "ice-designer player 1", "member": "wizard", "skill": 1}', "unknown member 'wizard'"),
+    ('{"format": "ice-designer player 1", "member": 3}', "unknown member 3"),
+    ('{"format": "ice-designer player 1", "member": "careful", "skill": 1, "back_aversion": 0, "foresight": 9, '
+     '"lapse": 0.1}', "foresight must lie in 0..3"),
+    ('{"format": "ice-designer player 1", "member": "careful", "skill": 1, "back_aversion": 0, "foresight": 1.5, '
+     '"lapse": 0.1}', "foresight must be a whole number of moves, not 1.5"),
+    ('{"format": "ice-designer player 1", "member": "careful", "skill": 1, "back_aversion": 0, "foresight": 1, '
+     '"lapse": 1.5}', "lapse must lie in 0..1"),
+    ('{"format": "ice-designer player 1", "member": "impatient", "skill": 1, "back_aversion": 0, "memory": 1, '
+     '"lapse": 0, "patience": -2}', "patience must lie in 0..10000"),
+    ('{"format": "ice-designer player 1", "member": "explorer", "skill": 1, "back_aversion": 0, "memory": NaN, '
+     '"foresight": 0, "lapse": 0}', "NaN is not a number"),
+    ('{"format": "ice-designer player 1", "member": "explorer", "skill": 1, "back_aversion": 0, "foresight": 0, '
+     '"lapse": 0}', "gives no memory (the explorer player's parameters: skill, back_aversion, memory"),
+    ('{"format": "ice-designer player 1", "skill": 1, "back_aversion": 0, "memory": 2}',
+     "a field 'memory' that the simple player has not"),
+])
+def test_a_player_file_out_of_the_family_is_refused_in_one_line(text, said, tmp_path, capsys):
+    (tmp_path / "level.txt").write_text("\n".join(SMALL.rows()) + "\n")
+    (tmp_path / "bad.json").write_text(text)
+    assert main(["analyze", str(tmp_path / "level.txt"), "--player", str(tmp_path / "bad.json")]) == 2
+    err = capsys.readouterr().err
+    assert one_error_line(err) and said in err, err
+    with pytest.raises(DesignerError, match="the simple player has no memory"):
+        Player(memory=1.0)
+
+
+@pytest.mark.parametrize("implementation", kernels.available())
+@pytest.mark.parametrize("player", [Player(), Player(0.5, -1.0), CAREFUL], ids=["default", "averse", "careful"])
+def test_runs_of_a_player_with_an_exact_chain_land_within_2_percent_of_it(player, implementation, levels):
+    """The runs at the default number (as many as the interval asks) against the exact solution,
+    on levels of every size of the pack: expected moves within 2%, and each figure within a few
+    of its intervals."""
+    with kernels.use(implementation):
+        for _, level in levels[::3] + [("small", SMALL)]:
+            table = state_table(level)
+            exact = model.solve_chain(model.chain(table, player, height=level.height), 5)
+            run = player_runs.played(model.walked_chain(table, player, level.height), player, 5, seed=1)
+            assert run.runs >= player_runs.LEAST_RUNS and run.interval is not None
+            assert run.expected_moves == pytest.approx(exact.expected_moves, rel=0.02)
+            assert abs(run.expected_moves - exact.expected_moves) <= 4 * run.interval["expected_moves"]
+            for mark, chance in exact.within.items():
+                assert abs(run.within[mark] - chance) <= 4 * run.interval[f"within {mark}"] + 1e-9
+            hot = exact.hottest(1)[0]
+            assert run.rests[hot[0]] == pytest.approx(hot[1], rel=0.05)
+
+
+def remembering_oracle(level: Level, player: Player) -> float:
+    """A player with memory, solved exactly over (stop, last move, stops seen this attempt) by
+    value iteration, from the rules as docs/spec.md words them (no chain, no kernel): the
+    expected moves to the exit."""
+    table = state_table(level)
+    goal, side = table.goal, max(level.height, level.width)
+    gr, gc = table.cell(goal)
+    dist = {}
+
+    def distance(state):
+        if state not in dist:
+            r, c = table.cell(state)
+            dist[state] = abs(r - gr) + abs(c - gc)
+        return dist[state]
+
+    def moves(state):
+        return {d: int(table.dest[d, state]) for d in range(4) if table.dest[d, state] != -1}
+
+    alive = model.alive_states(table)
+    back = {0: 1, 1: 0, 2: 3, 3: 2}
+
+    def chances(state, last, seen):
+        out = moves(state)
+        if goal in out.values():
+            return {d: float(end == goal) for d, end in out.items()}
+        weight = {d: math.exp(player.skill * ((distance(state) - distance(end)) / side
+                                              - player.back_aversion * (last is not None and d == back[last]))
+                              + player.memory * (end not in seen)) for d, end in out.items()}
+        total = sum(weight.values())
+        return {d: (1 - player.lapse) * w / total + player.lapse / len(out) for d, w in weight.items()}
+
+    start = (table.start, None, frozenset([table.start]))
+    value, todo, order = {}, [start], []
+    while todo:  # every (stop, last, seen) a player can be in
+        key = todo.pop()
+        if key in value:
+            continue
+        value[key] = 0.0
+        order.append(key)
+        state, last, seen = key
+        for d, end in moves(state).items():
+            if end != goal and alive[end]:
+                todo.append((end, d, seen | {end}))
+    for _ in range(5000):
+        change = 0.0
+        for key in order:
+            state, last, seen = key
+            new = 1.0
+            for d, p in chances(state, last, seen).items():
+                end = moves(state)[d]
+                new += p * (0.0 if end == goal else value[start] if not alive[end] else value[(end, d, seen | {end})])
+            change = max(change, abs(new - value[key]))
+            value[key] = new
+        if change < 1e-9:
+            break
+    return value[start]
+
+
+@pytest.mark.parametrize("implementation", kernels.available())
+def test_a_player_with_memory_is_played_as_an_exact_reading_of_its_rules_has_it(implementation):
+    level = Level.from_rows(["#######", "#..#.G#", "#.....#", "#...#.#", "#S#####"])
+    table = state_table(level)
+    for player in (replace(EXPLORER, foresight=0), Player(1.0, 0.0, memory=-1.5, lapse=0.3, member="explorer")):
+        exact = remembering_oracle(level, player)
+        with kernels.use(implementation):
+            run = player_runs.played(model.walked_chain(table, player, level.height), player, 5, seed=2)
+        assert abs(run.expected_moves - exact) <= 4 * run.interval["expected_moves"], (exact, run)
+
+
+def test_the_same_seed_gives_the_same_figures_and_another_seed_others_within_their_intervals():
+    one, again = model.play(SMALL, EXPLORER, seed=5), model.play(SMALL, EXPLORER, seed=5)
+    assert one == again and one.to_json() == again.to_json()
+    other = model.play(SMALL, EXPLORER, seed=6)
+    assert other.expected_moves != one.expected_moves
+    assert abs(other.expected_moves - one.expected_moves) <= 3 * one.interval["expected_moves"]
+
+
+def test_the_kernel_refuses_a_table_it_would_read_outside_of():
+    from designer.core.kernel_jobs import PlayerJob
+
+    n = 2
+    good = dict(n=n, next=np.array([1, -3, -3, -3, -1, 0, -3, -3], np.int32), weight=np.ones(20 * n),
+                sight=np.array([4, 0], np.uint8), give_up=np.zeros(1), novelty=1.0, lapse=0.0, start=0, runs=3,
+                cap=100, seed=1, moves=np.zeros(3, np.int64), restarts=np.zeros(3, np.int64), visits=np.zeros(n))
+    for implementation in kernels.available():
+        with kernels.use(implementation):
+            kernels.player_runs(PlayerJob(**good))
+    assert good["moves"].tolist() == [2, 2, 2]
+    for change in ({"next": np.array([5, -3, -3, -3, -1, 0, -3, -3], np.int32)},
+                   {"next": np.array([-3, -3, -3, -3, -1, 0, -3, -3], np.int32)},
+                   {"sight": np.array([0, 0], np.uint8)}, {"weight": -np.ones(20 * n)},
+                   {"give_up": np.array([1.5])}, {"start": 2}, {"moves": np.zeros(2, np.int64)},
+                   {"lapse": 2.0}, {"novelty": math.inf},
+                   {"weight": np.tile([0.0, 1, 1, 1], 5 * n)}):  # stop 0's one open move weighs 0
+        with pytest.raises(ValueError):
+            kernels.player_runs(PlayerJob(**{**good, **change}))
+
+
+@pytest.mark.parametrize("true", [EXPLORER, CAREFUL, IMPATIENT], ids=lambda p: p.member)
+def test_a_fit_recovers_each_parameter_of_a_member_within_10_percent(true, levels):
+    """2,000 attempts played by a member with known parameters, written as the page writes a log
+    and read back: the fit of that member gives each parameter within 10%."""
+    from designer.formats.playtest_log import parse
+
+    log = parse(write(playtest_model.simulated_log(levels, true, 2000, seed=1)), "sim")
+    found = playtests.replay([("sim", log)], levels)
+    fitted = playtest_fit.fit_member(true.member, choices_of(found, levels))
+    for name in MEMBERS[true.member]:
+        assert getattr(fitted, name) == pytest.approx(getattr(true, name), rel=0.1), name
+
+
+def test_playtest_fit_compares_the_members_and_writes_the_winner(levels, tmp_path, capsys):
+    folder = tmp_path / "pack"
+    folder.mkdir()
+    for k, (_, level) in enumerate(levels[:4]):
+        (folder / f"level-{k + 1:03d}.txt").write_text("\n".join(level.rows()) + "\n")
+    log = tmp_path / "log.jsonl"
+    from designer.ops.playtests import pack_levels
+
+    log.write_text(write(playtest_model.simulated_log(pack_levels(str(folder)), EXPLORER, 800, seed=3)))
+    fitted = tmp_path / "player.json"
+    assert main(["playtest", str(log), "--pack", str(folder), "--fit", str(fitted)]) == 0
+    out = capsys.readouterr().out
+    assert "fit: the explorer player (skill " in out and "explorer " in out and "(won)" in out
+    assert "fit on level-001: " in out and "(the simple player " in out
+    written = json.loads(fitted.read_text())
+    assert written["member"] == "explorer" and written["fit"]["held_out"]["explorer"] > written["fit"]["held_out"]["simple"]
+    assert main(["analyze", str(folder / "level-001.txt"), "--player", str(fitted)]) == 0
+    assert "played out: " in capsys.readouterr().out
+    simple = tmp_path / "simple.json"
+    assert main(["playtest", str(log), "--pack", str(folder), "--fit", str(simple), "--member", "simple"]) == 0
+    assert json.loads(simple.read_text())["member"] == "simple" and "held_out" not in json.loads(simple.read_text())["fit"]
+    capsys.readouterr()
+    for args, said in ((["--fit", str(tmp_path / "x.json"), "--member", "wizard"], "--member must name a member"),
+                       (["--member", "simple"], "--member says which member --fit fits")):
+        assert main(["playtest", str(log), "--pack", str(folder), *args]) == 2
+        err = capsys.readouterr().err
+        assert one_error_line(err) and said in err
+
+
+@pytest.mark.parametrize("kind", ["planner", "wall", "lapse"])
+def test_the_family_explains_players_of_other_kinds_better_than_the_simple_player(kind, levels):
+    """The players written from the rules alone (tests/other_player.py, tests/other_players.py):
+    fitted on half the attempts, the family's winner explains the other half's choices better
+    than the simple player does."""
+    import other_players
+    from other_player import planner_log
+
+    player = {"planner": planner_log, "wall": other_players.wall_log, "lapse": other_players.lapse_log}[kind]
+    pack = levels[:6]
+    log = other_players.logs(pack, player, 20, seed=5)
+    data = choices_of(playtests.replay([(kind, log)], pack), pack)
+    held = playtest_fit.compare(data)
+    best = playtest_fit.winner(held)
+    assert best != "simple" and held[best] > held["simple"], held
+
+
+def test_the_winner_needs_a_margin_to_take_more_parameters():
+    assert playtest_fit.winner({name: -0.5 for name in MEMBERS}) == "simple"
+    assert playtest_fit.winner({"simple": -0.5, "careful": -0.49, "explorer": -0.4895, "impatient": -0.6}) == "careful"
+
+
+@pytest.mark.slow
+def test_caves_of_3_5_and_8_rooms_from_one_request_rise_in_predicted_difficulty():
+    """Issue 63: every cave scored 10, the scale's top (29,479 expected moves for 8 rooms). The
+    scale goes on past 10, and caves of 3, 5 and 8 rooms of the same request rise through it."""
+    from designer.caves.cave_analysis import played
+    from designer.ops.caves import CaveOptions, design as design_cave
+
+    felt = []
+    for rooms in (3, 5, 8):
+        made = design_cave(CaveOptions(rooms=rooms, keys=1, seed=1, time_limit=60))
+        felt.append(played(made.design.cave).difficulty)
+    assert felt == sorted(set(felt)), felt
+    assert model.scale(3e4) == 11.1 and model.scale(1e4) == 10.0

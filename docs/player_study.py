@@ -96,6 +96,13 @@ def glissade_part(path: str) -> None:
         held_out.append(figures[who][k].expected_moves)
     print(f"  expected moves, parameters fitted leaving each level out (out of sample): "
           f"{spearman(order, held_out):+.3f}")
+    from designer.core.players import Player
+
+    for member, values in KNOWN[1:]:  # each richer member, at the parameters the fit check uses
+        who = Player(member=member, **values)
+        moves = [model.figures_of(t, who, par, height=one.level.height).expected_moves
+                 for one, t, par in zip(levels, tables, pars)]
+        print(f"  expected moves, the {member} player {values} (not fitted): {spearman(order, moves):+.3f}")
 
 
 def random_levels(count: int, seed: int):
@@ -269,7 +276,7 @@ def speed_part() -> None:
               f"{time.perf_counter() - began:.2f} s")
     from designer.caves.design import CaveRequest
     from designer.caves.design import design as design_cave
-    from designer.caves.graph import played
+    from designer.caves.cave_analysis import played
     from designer.ops.caves import read_cave
 
     cave = design_cave(CaveRequest(read_cave("examples/caves/ice-path.txt"), min_stops=80), seed=0).cave

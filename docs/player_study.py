@@ -99,7 +99,7 @@ def glissade_part(path: str) -> None:
     from designer.core.players import Player
 
     for member, values in KNOWN[1:]:  # each richer member, at the parameters the fit check uses
-        who = Player(member=member, **values)
+        who = Player.of(member, **values)
         moves = [model.figures_of(t, who, par, height=one.level.height).expected_moves
                  for one, t, par in zip(levels, tables, pars)]
         print(f"  expected moves, the {member} player {values} (not fitted): {spearman(order, moves):+.3f}")
@@ -145,7 +145,7 @@ def exact_part(count: int) -> None:
     from designer.core.items import state_table
     from designer.core.players import Player
 
-    careful = Player(member="careful", **KNOWN[1][1])
+    careful = Player.of("careful", **KNOWN[1][1])
     for player in (model.DEFAULT, careful):
         worst, rows, skipped, runs = 0.0, [], 0, []
         for kind, level in random_levels(4 * count, seed=7):
@@ -195,6 +195,7 @@ KNOWN = (
     ("careful", dict(skill=2.0, back_aversion=1.0, foresight=2, lapse=0.15)),
     ("explorer", dict(skill=2.0, back_aversion=1.5, memory=1.0, foresight=1, lapse=0.2)),
     ("impatient", dict(skill=3.0, back_aversion=1.0, memory=1.5, lapse=0.1, patience=20.0)),
+    ("seeker", dict(skill=2.0, memory=1.0, foresight=2, lapse=0.15, patience=10.0)),
 )
 
 
@@ -205,7 +206,7 @@ def fit_part() -> None:
 
     pack = small_pack(12)
     for member, values in KNOWN:
-        true = Player(member=member, **values)
+        true = Player.of(member, **values)
         log = playtest_model.simulated_log(pack, true, 2000, seed=1)
         began = time.perf_counter()
         data = choices_of(playtests.replay([("sim", log)], pack), pack)
@@ -261,7 +262,7 @@ def speed_part() -> None:
 
     level = design(LayoutRequest(min_stops=25, first=True), seed=3).level
     pack = small_pack(20)
-    for player in (Player(), Player(member="explorer", **KNOWN[2][1])):
+    for player in (Player(), Player.of("explorer", **KNOWN[2][1])):
         model.play(level, player)  # scipy loaded once
         times = []
         for _ in range(7):

@@ -1,10 +1,12 @@
-"""Two more players of other kinds, written here from the rules alone (issue 63, "Players written
-for the tests"), beside the depth-2 planner of ``other_player.py``. Neither is a softmax over what
+"""More players of other kinds, written here from the rules alone (issue 63, "Players written
+for the tests"), beside the depth-2 planner of ``other_player.py``. None is a softmax over what
 a stop shows:
 
 - ``wall_log``: a **wall follower**. After each slide it turns right of the way it came if it can,
   else goes on, else turns left, else goes back; with chance ``noise`` a random move instead (a
   follower alone circles for ever). It gives up and restarts after ``patience`` moves.
+- ``seeker_log``: a player as **issue 63 tells of one**: it plans two moves ahead, prefers stops
+  it has not seen, slips at random, and restarts when nothing new turns up.
 - ``lapse_log``: a player who **knows the solution and lapses**: from each stop it takes a move
   that brings the exit one move nearer (its fewest moves, by a search over the stops), and with
   chance ``lapse`` a random move instead. Into a trap, it restarts.
@@ -107,6 +109,46 @@ def lapse_log(level, table, k, visit, rng, lapse: float = 0.3):
         return better[int(rng.integers(len(better)))]
 
     return _play(table, k, visit, choose, lambda state, made: state not in far)
+
+
+def seeker_log(level, table, k, visit, rng, slip: float = 0.15, depth: int = 2, bored: int = 12):
+    """One play of a player as issue 63 tells of one: it looks ``depth`` moves ahead and takes the
+    move whose look-ahead ends nearest the exit (Manhattan distance), but first of all a move onto
+    a stop it has not seen this attempt; with chance ``slip`` a random move instead; and it
+    restarts once ``bored`` moves in a row brought nothing new. Into a trap, it restarts."""
+    far = _to_exit(table)
+    gr, gc = table.cell(table.goal)
+
+    def near(state, left):
+        if state == table.goal:
+            return -1
+        r, c = table.cell(state)
+        best = abs(r - gr) + abs(c - gc)
+        for _, end in (_options(table, state) if left else ()):
+            best = min(best, near(end, left - 1))
+        return best
+
+    seen, stale = {table.start}, [0]
+
+    def choose(state, last):
+        options = _options(table, state)
+        if rng.random() < slip:
+            d, end = options[int(rng.integers(len(options)))]
+        else:
+            d, end = min(options, key=lambda o: (o[1] in seen, near(o[1], depth - 1), rng.random()))
+        stale[0] = 0 if end not in seen else stale[0] + 1
+        seen.add(end)
+        return d, end
+
+    def restart_when(state, made):
+        if state not in far or stale[0] >= bored:
+            seen.clear()
+            seen.add(table.start)
+            stale[0] = 0
+            return True
+        return False
+
+    return _play(table, k, visit, choose, restart_when)
 
 
 def play_counts(events) -> dict:

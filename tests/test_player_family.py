@@ -27,6 +27,7 @@ from designer.studies.playtest_choices import choices_of
 EXPLORER = Player(2.0, 1.5, memory=1.0, foresight=1, lapse=0.2, member="explorer")
 CAREFUL = Player(2.0, 1.0, foresight=2, lapse=0.15, member="careful")
 IMPATIENT = Player(3.0, 1.0, memory=1.5, lapse=0.1, patience=20.0, member="impatient")
+SEEKER = Player.of("seeker", skill=2.0, memory=1.0, foresight=2, lapse=0.15, patience=10.0)
 SMALL = Level.from_rows(["#######", "#..#.G#", "#.....#", "#.#...#", "#...#.#", "#S#####"])
 
 
@@ -40,7 +41,7 @@ def levels():
 def test_each_member_prints_and_reads_back_and_an_old_file_is_the_simple_player(tmp_path):
     from designer.formats.player_file import read_player
 
-    for player in (Player(), EXPLORER, CAREFUL, IMPATIENT):
+    for player in (Player(), EXPLORER, CAREFUL, IMPATIENT, SEEKER):
         path = tmp_path / f"{player.member}.json"
         path.write_text(json.dumps(player.to_json()))
         assert read_player(str(path)) == player
@@ -198,7 +199,7 @@ def test_the_kernel_refuses_a_table_it_would_read_outside_of():
             kernels.player_runs(PlayerJob(**{**good, **change}))
 
 
-@pytest.mark.parametrize("true", [EXPLORER, CAREFUL, IMPATIENT], ids=lambda p: p.member)
+@pytest.mark.parametrize("true", [EXPLORER, CAREFUL, IMPATIENT, SEEKER], ids=lambda p: p.member)
 def test_a_fit_recovers_each_parameter_of_a_member_within_10_percent(true, levels):
     """2,000 attempts played by a member with known parameters, written as the page writes a log
     and read back: the fit of that member gives each parameter within 10%."""
@@ -240,7 +241,7 @@ def test_playtest_fit_compares_the_members_and_writes_the_winner(levels, tmp_pat
         assert one_error_line(err) and said in err
 
 
-@pytest.mark.parametrize("kind", ["planner", "wall", "lapse"])
+@pytest.mark.parametrize("kind", ["planner", "wall", "lapse", "seeker"])
 def test_the_family_explains_players_of_other_kinds_better_than_the_simple_player(kind, levels):
     """The players written from the rules alone (tests/other_player.py, tests/other_players.py):
     fitted on half the attempts, the family's winner explains the other half's choices better
@@ -248,7 +249,8 @@ def test_the_family_explains_players_of_other_kinds_better_than_the_simple_playe
     import other_players
     from other_player import planner_log
 
-    player = {"planner": planner_log, "wall": other_players.wall_log, "lapse": other_players.lapse_log}[kind]
+    player = {"planner": planner_log, "wall": other_players.wall_log, "lapse": other_players.lapse_log,
+              "seeker": other_players.seeker_log}[kind]
     pack = levels[:6]
     log = other_players.logs(pack, player, 20, seed=5)
     data = choices_of(playtests.replay([(kind, log)], pack), pack)

@@ -40,7 +40,8 @@ def playtest(
         None,
         "--member",
         metavar="NAME",
-        help="With --fit: fit this member of the family (simple, careful, explorer, impatient); "
+        help="With --fit: fit this member of the family (simple, careful, explorer, impatient, "
+        "seeker); "
         "default: the one that explains held-out choices best.",
     ),
     player: str | None = typer.Option(

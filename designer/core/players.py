@@ -37,6 +37,7 @@ MEMBERS = {
     "careful": ("skill", "back_aversion", "foresight", "lapse"),
     "explorer": ("skill", "back_aversion", "memory", "foresight", "lapse"),
     "impatient": ("skill", "back_aversion", "memory", "lapse", "patience"),
+    "seeker": ("skill", "memory", "foresight", "lapse", "patience"),
 }
 #: Every parameter, in the order a player file writes them.
 PARAMETERS = ("skill", "back_aversion", "memory", "foresight", "lapse", "patience")
@@ -88,6 +89,21 @@ class Player:
                     f"the {self.member} player has no {name} (its parameters: "
                     f"{', '.join(MEMBERS[self.member])})"
                 )
+
+    @classmethod
+    def of(cls, member: str, **values) -> Player:
+        """The ``member`` with ``values`` (its parameters), every other parameter at its value of
+        no effect (DesignerError, one line, for an unknown member or a parameter it has not).
+
+        >>> Player.of("seeker", skill=2.0, memory=1.0, foresight=1, lapse=0.1, patience=12.0)
+        Player(skill=2.0, back_aversion=0.0, memory=1.0, foresight=1, lapse=0.1, patience=12.0, member='seeker')
+        """
+        if member not in MEMBERS:
+            raise DesignerError(
+                f"the player is of an unknown member {member!r} (the family: {', '.join(MEMBERS)})"
+            )
+        fixed = {name: NO_EFFECT[name] for name in PARAMETERS if name not in MEMBERS[member]}
+        return cls(member=member, **{**fixed, **values})
 
     @property
     def exact(self) -> bool:
@@ -141,7 +157,7 @@ class Player:
                 f"the player file gives no {missing[0]} (the {member} player's parameters: "
                 f"{', '.join(wanted)})"
             )
-        return cls(member=member, **{name: obj[name] for name in wanted})
+        return cls.of(member, **{name: obj[name] for name in wanted})
 
 
 #: Each parameter's range (a player file's values are checked against it).

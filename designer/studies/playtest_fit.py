@@ -10,7 +10,7 @@ exact gradient), each foresight in turn, and the patience on its own (its part o
 likelihood is apart from the rest).
 
 ``compare`` fits every member on half the attempts (``halves``) and scores it on the other
-half: the member with the best held-out log-likelihood per choice wins, and is fitted again on
+half (its moves, and its choices to give up: ``held_out_score``): the member with the best held-out log-likelihood per choice wins, and is fitted again on
 all of them.
 """
 
@@ -116,7 +116,8 @@ def fit_member(member: str, data: Choices) -> Player:
     moves = moves.where(rows)
     # the start: the default player, who lapses a little if the member can (logs that tell
     # nothing, every choice with one move, leave the default as it is)
-    base = np.array([DEFAULT.skill, DEFAULT.back_aversion, 0.0, 0.05 if "lapse" in free else 0.0])
+    aversion = DEFAULT.back_aversion if "back_aversion" in free else 0.0
+    base = np.array([DEFAULT.skill, aversion, 0.0, 0.05 if "lapse" in free else 0.0])
     mask = np.array([name in free for name in FITTED])
     bounds = [LAPSE_BOUNDS if name == "lapse" else RANGES[name] for name in FITTED if name in free]
     total = float(counts.sum())
@@ -149,7 +150,7 @@ def fit_member(member: str, data: Choices) -> Player:
                 options={"xatol": 1e-3},
             )
             fitted["patience"] = float(round(found.x, 3))
-    return Player(member=member, **fitted)  # type: ignore[arg-type]
+    return Player.of(member, **fitted)
 
 
 def random_log_likelihood(data: Choices) -> float:
@@ -214,7 +215,9 @@ def fit(
         "per_level": per_level,
     }
     if held is not None:
-        report["held_out"] = {name: round(value, 4) for name, value in held.items()}
+        report["held_out"] = {
+            name: round(value, 4) + 0.0 for name, value in held.items()
+        }  # no -0.0
     if moves < FEW_CHOICES:
         report["warning"] = few(moves)
     return player, report
@@ -264,12 +267,29 @@ def halves(attempt: np.ndarray) -> np.ndarray:
 
 
 def compare(data: Choices) -> dict[str, float]:
-    """Each member's held-out log-likelihood per move: fitted on half the attempts, scored on
-    the other half (see the module docstring)."""
+    """Each member's held-out log-likelihood per move, restarts asked for included: fitted on half
+    the attempts, scored on the other half (see the module docstring)."""
     even = halves(data.attempt)
     fit_on, held = data.where(even), data.where(~even)
     out = {}
     for member in MEMBERS:
         player = fit_member(member, fit_on)
-        out[member] = float(move_log_likelihood(player, held).mean())
+        out[member] = held_out_score(player, fit_on, held)
     return out
+
+
+def held_out_score(player: Player, fit_on: Choices, held: Choices) -> float:
+    """``player``'s log-likelihood of ``held``'s choices per move: its moves, and its choices to
+    give up or go on. A player without patience gives up, for this score, at the rate the
+    choices of ``fit_on`` gave up at, whatever it has seen: the score of a member that does not
+    model giving up is then that of one that gives up at random, and a member with patience
+    gains only where restarts follow what the player has seen."""
+    moves = move_log_likelihood(player, held)
+    if player.patience is not None:
+        quits = give_up_log_likelihood(player.patience, held)
+    else:
+        _, before = _give_up_rows(fit_on)
+        rate = min(max(float(before.mean()) if before.size else 0.0, 1e-6), 1 - 1e-6)
+        _, quit = _give_up_rows(held)
+        quits = float(quit.sum()) * math.log(rate) + float((~quit).sum()) * math.log1p(-rate)
+    return float((moves.sum() + quits) / max(1, moves.size))

@@ -84,9 +84,9 @@ def test_a_player_file_out_of_the_family_is_refused_in_one_line(text, said, tmp_
 @pytest.mark.parametrize("player", [Player(), Player(0.5, -1.0), CAREFUL], ids=["default", "averse", "careful"])
 def test_runs_of_a_player_with_an_exact_chain_land_within_2_percent_of_it(player, implementation, levels):
     """The runs at the default number (as many as the interval asks) against the exact solution,
-    on levels of every size of the pack (the numpy twin, slower, on two): expected moves within
+    on levels of every size of the pack (the numpy twin, slower, on the small one): expected moves within
     2%, and each figure within a few of its intervals."""
-    some = levels[::3] if implementation == "compiled" else levels[:1]
+    some = levels[::3] if implementation == "compiled" else []
     with kernels.use(implementation):
         for _, level in some + [("small", SMALL)]:
             table = state_table(level)
@@ -199,10 +199,12 @@ def test_the_kernel_refuses_a_table_it_would_read_outside_of():
             kernels.player_runs(PlayerJob(**{**good, **change}))
 
 
-@pytest.mark.parametrize("true", [EXPLORER, CAREFUL, IMPATIENT, SEEKER], ids=lambda p: p.member)
+@pytest.mark.parametrize("true", [EXPLORER, SEEKER], ids=lambda p: p.member)
 def test_a_fit_recovers_each_parameter_of_a_member_within_10_percent(true, levels):
     """2,000 attempts played by a member with known parameters, written as the page writes a log
-    and read back: the fit of that member gives each parameter within 10%."""
+    and read back: the fit of that member gives each parameter within 10%. The two members of 5
+    parameters, between them every parameter (``docs/player_study.py --only fit`` checks each
+    member)."""
     from designer.formats.playtest_log import parse
 
     log = parse(write(playtest_model.simulated_log(levels, true, 2000, seed=1)), "sim")

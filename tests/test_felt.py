@@ -114,3 +114,15 @@ def test_pareto_takes_predicted_difficulty_as_an_axis(capsys):
     stops, felt = [p["min_stops"] for p in front], [p["difficulty"] for p in front]
     assert stops == sorted(stops) and all(a > b for a, b in zip(felt, felt[1:]))  # none dominated
     assert main(["pareto", "--size", "6x6", "--time-limit", "4", "--axis", "fun"]) == 2
+
+
+def test_pareto_measures_its_difficulty_for_the_player_it_is_given(tmp_path, capsys):
+    """``pareto --player FILE``: the difficulty axis is that player's, a member of the family with
+    memory included (issue 63: the model is used everywhere it is used)."""
+    explorer = Player.of("explorer", skill=2.0, back_aversion=0.5, memory=1.0, foresight=1, lapse=0.1)
+    (tmp_path / "explorer.json").write_text(json.dumps(explorer.to_json()))
+    assert main(["pareto", "--size", "6x6", "--time-limit", "4", "--axis", "difficulty", "--json",
+                 "--player", str(tmp_path / "explorer.json")]) == 0
+    front = json.loads(capsys.readouterr().out)["front"]
+    assert front and all(point["difficulty"] == play(level_from_json(point["level"]), explorer).difficulty
+                         for point in front)

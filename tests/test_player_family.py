@@ -295,3 +295,22 @@ def test_a_request_keeps_a_member_of_the_family_and_reads_an_old_pair():
     assert LayoutRequest(player=EXPLORER.as_request()).to_json()["player"]["member"] == "explorer"
     with pytest.raises(DesignerError, match="the request's 'player' must be"):
         LayoutRequest.from_json({**LayoutRequest().to_json(), "player": {"member": "wizard"}})
+
+
+def test_the_studios_live_figures_and_playtests_take_the_player_they_are_given(tmp_path, capsys):
+    """``designer studio --player FILE``: the live figures' predicted difficulty and a studio
+    playtest's predictions are that player's (a bad file: one line, status 2, nothing served)."""
+    from designer.ops.playtests import Live
+    from designer.ops.sketch_figures import figures
+
+    rows, who = SMALL.rows(), replace(EXPLORER, back_aversion=0.5, lapse=0.1)
+    assert model.play(SMALL, who).difficulty != model.play(SMALL).difficulty  # the check can fail
+    assert figures(rows, who)["routes"][0]["difficulty"] == model.play(SMALL, who).difficulty
+    assert figures(rows)["routes"][0]["difficulty"] == model.play(SMALL).difficulty
+    live = Live([("one", SMALL)], sink="/lines", player=EXPLORER)
+    assert live.found().player == EXPLORER and live.found().compared[0]["predicted_moves"] == pytest.approx(
+        model.play(SMALL, EXPLORER).expected_moves)
+    (tmp_path / "bad.json").write_text('{"format": "ice-designer player 1", "member": "wizard"}')
+    assert main(["studio", "--no-browser", "--player", str(tmp_path / "bad.json")]) == 2
+    captured = capsys.readouterr()
+    assert one_error_line(captured.err) and "unknown member 'wizard'" in captured.err and not captured.out

@@ -935,3 +935,28 @@ def test_a_coin_painted_stays_and_a_fill_places_more_each_worth_taking(studio):
         report = coin_report(level, 30.0)
         assert report.traps == 0 and all(coin.adds >= 1 for coin in report.coins)
         assert errors == []
+
+
+def test_a_studio_started_with_a_player_gives_that_players_difficulty_over_http(tmp_path):
+    """``designer studio --player FILE`` as a user starts it: the live figures' predicted difficulty
+    over real HTTP is that player's (a member with memory, played out in the figures process)."""
+    from designer.analysis.player import play
+    from designer.core.level import Level
+    from designer.core.players import Player
+
+    explorer = Player.of("explorer", skill=2.0, back_aversion=0.5, memory=1.0, foresight=1, lapse=0.1)
+    (tmp_path / "explorer.json").write_text(json.dumps(explorer.to_json()))
+    proc = subprocess.Popen([sys.executable, "-m", "designer", "studio", "--no-browser", "--player",
+                             str(tmp_path / "explorer.json")], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"}, cwd=tmp_path)
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith("designer studio: http://127.0.0.1:"), line + proc.stderr.read()
+        served = Studio(proc, line.split(": ", 1)[1].strip())
+        rows = ["#######", "#..#.G#", "#.....#", "#.#...#", "#...#.#", "#S#####"]
+        status, found = served.post("/api/figures", {"rows": rows})
+        assert status == 200
+        assert found["routes"][0]["difficulty"] == play(Level.from_rows(rows), explorer).difficulty
+    finally:
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(20) == 130

@@ -28,6 +28,13 @@ def studio(
     no_browser: bool = typer.Option(
         False, "--no-browser", help="Print the address; do not open a browser."
     ),
+    player: str | None = typer.Option(
+        None,
+        "--player",
+        metavar="FILE",
+        help="The model's player of the live figures' predicted difficulty and the playtests "
+        "(a player file; default: the simple player).",
+    ),
 ) -> None:
     """Paint a room, lock what you like, let the solver fill the rest: a local web app.
 
@@ -49,6 +56,9 @@ def studio(
             f"--host {host} listens on every interface, but the studio answers only the address it "
             "is served under: give the one other machines reach this one by (say --host 192.168.1.5)"
         )
+    from designer.cli.levels import read_player
+
+    who = read_player(player)  # before anything listens: a bad file is one line, status 2
     need("starlette", "studio")
     need("uvicorn", "studio")
     from designer.studio.server import Studio, serve
@@ -63,7 +73,7 @@ def studio(
         raise DesignerError(
             f"--host {host} --port {port}: cannot listen there ({getattr(exc, 'strerror', None) or exc})"
         ) from None
-    studio_ = Studio(host, sock.getsockname()[1])
+    studio_ = Studio(host, sock.getsockname()[1], player=who)
     if host not in LOOPBACK:
         note(
             f"warning: listening on {host}, not this machine alone: anyone who can reach it and learns the token "

@@ -270,7 +270,9 @@ class Live:
     1
     """
 
-    def __init__(self, levels: list, *, sink: str, title: str = "ice-designer playtest") -> None:
+    def __init__(
+        self, levels: list, *, sink: str, title: str = "ice-designer playtest", player=None
+    ) -> None:
         from designer.ops.kinds.registry import page
         from designer.studies.playtests import Replay
 
@@ -281,6 +283,7 @@ class Live:
             self.replaying.pack_id,
             tuple((name, ident) for (name, _), ident in zip(self.pack, self.replaying.ids)),
         )
+        self.player = player  # the model's player beside the players (None: the default)
         self.events: list = []
         self.have: dict[str, int] = {}  # visit -> its lines taken
         self._figures: tuple[int, dict] | None = None
@@ -323,11 +326,11 @@ class Live:
 
     def found(self, player=None) -> Playtested:
         """What ``playtest`` finds in the lines so far, beside the model's ``player`` (default: the
-        default player)."""
+        studio's player, else the default one)."""
         from designer.analysis import player as model
         from designer.studies import playtest_model
 
-        chosen = player or model.DEFAULT
+        chosen = player or self.player or model.DEFAULT
         replayed = self.replaying.result()
         return Playtested(
             self.pack,

@@ -8,14 +8,15 @@ from designer.core.level import Level
 from designer.core.request_kinds import request_kind
 
 
-def figures(rows: list[str]) -> dict:
+def figures(rows: list[str], player=None) -> dict:
     """The live figures of a grid as a sketch holds it (``designer studio`` shows them after every
     edit): rows of canonical ASCII, where ``?`` (a free cell, still the solver's) counts as ice,
     with ``S`` and ``G`` or doors ``1``-``9``, and items ``*``. One entry per route (a level: S to G):
     solvable, min stops, class, reversible, options, rail stops, the solution's path, the trap cells
     (with items: the cells of the trap states), the moves left to the goal from each resting cell
     ([row, col, moves], before any item is taken), its ends, its items and what each adds, its
-    predicted difficulty (``designer.analysis.player``; null when unsolvable), and its
+    predicted difficulty (``designer.analysis.player``, for ``player``: a member of the family,
+    default the simple one; null when unsolvable), and its
     star thresholds (``designer.analysis.stars``: what the studio's play mode awards); with free
     cells, ``fill``: what a fill can still make of the route (``fill_bounds``). A grid with no two
     ends yet has no route. LevelError (one line) for rows that are no grid.
@@ -88,7 +89,7 @@ def figures(rows: list[str]) -> dict:
                 "stars": Stars.default(analysis.min_stops).to_json()
                 if analysis.solution and analysis.min_stops is not None
                 else None,
-                "difficulty": _difficulty(level) if analysis.solution else None,
+                "difficulty": _difficulty(level, player) if analysis.solution else None,
             }
         )
     free = sum(row.count("?") for row in rows)
@@ -109,13 +110,13 @@ def figures(rows: list[str]) -> dict:
     }
 
 
-def _difficulty(level: Level) -> float | None:
+def _difficulty(level: Level, player=None) -> float | None:
     """The model's predicted difficulty of a route (``designer.analysis.player``), for the live figures."""
-    from designer.analysis.player import play
+    from designer.analysis.player import DEFAULT, play
     from designer.core.errors import LevelError
 
     try:
-        return play(level).difficulty
+        return play(level, player or DEFAULT).difficulty
     except LevelError:
         return None
 

@@ -45,8 +45,9 @@ class Superseded(Exception):
     """A page's call that its newer call replaced."""
 
 
-def _serve(conn, parent: int) -> None:
-    """A figures process: answer each grid of rows sent, in turn, until the pipe closes."""
+def _serve(conn, parent: int, player=None) -> None:
+    """A figures process: answer each grid of rows sent, in turn, until the pipe closes (each
+    predicted difficulty for ``player``: ``designer studio --player``'s, or the default)."""
     from designer.core.control import end_with_parent, name_process
     from designer.core.errors import DesignerError
     from designer.ops.sketch_figures import figures
@@ -61,7 +62,7 @@ def _serve(conn, parent: int) -> None:
         except (EOFError, OSError):
             return
         try:
-            conn.send(("ok", figures(rows)))
+            conn.send(("ok", figures(rows, player)))
         except DesignerError as exc:
             conn.send(("refused", str(exc)))
         except Exception as exc:  # noqa: BLE001 - a bug: said in one line, the process goes on
@@ -71,11 +72,14 @@ def _serve(conn, parent: int) -> None:
 class _Process:
     """One figures process and the server's end of its pipe."""
 
-    def __init__(self):
+    def __init__(self, player=None):
         context = multiprocessing.get_context("spawn")  # no fork of a server that runs threads
         self.conn, child = context.Pipe()
         self.process = context.Process(
-            target=_serve, args=(child, os.getpid()), name="designer studio figures", daemon=True
+            target=_serve,
+            args=(child, os.getpid(), player),
+            name="designer studio figures",
+            daemon=True,
         )
         self.process.start()
         child.close()
@@ -111,8 +115,9 @@ class _Process:
 class Analysts:
     """``size`` figures processes and the calls of each page (see the module)."""
 
-    def __init__(self, size: int = 2):
+    def __init__(self, size: int = 2, player=None):
         self.size = size
+        self.player = player  # the model's player of the predicted difficulty (None: the default)
         self.lock = threading.Lock()
         self.all: set[_Process] = set()
         self.latest: dict[str, int] = {}  # page -> the number of its newest call
@@ -136,7 +141,7 @@ class Analysts:
         thread ends, ``PR_SET_PDEATHSIG``), and queue it once it is ready."""
         if self.stopped:
             return
-        loop, one, idle = asyncio.get_running_loop(), _Process(), self.idle
+        loop, one, idle = asyncio.get_running_loop(), _Process(self.player), self.idle
         assert idle is not None  # started by _ensure, which makes the queue first
         with self.lock:
             self.all.add(one)

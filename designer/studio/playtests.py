@@ -61,6 +61,7 @@ def playtest_routes(studio, guarded) -> list[Route]:
                 filled_levels(levels),
                 sink=f"/playtest/{ident}/lines",
                 title="ice-designer playtest",
+                player=studio.player,
             )
         )
         with studio.lock:

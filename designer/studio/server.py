@@ -32,6 +32,7 @@ from collections import OrderedDict
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from importlib import resources
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -77,6 +78,10 @@ class Studio:
     analysts: Analysts = field(default_factory=Analysts)  # the live figures' processes
     lock: threading.Lock = field(default_factory=threading.Lock)
     playtests: OrderedDict = field(default_factory=OrderedDict)  # playtest id -> (Live, its lock)
+    player: Any = None  # the model's player (designer studio --player; None: the default)
+
+    def __post_init__(self) -> None:
+        self.analysts.player = self.player  # the live figures' predicted difficulty is its
 
     @property
     def origin(self) -> str:

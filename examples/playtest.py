@@ -1,5 +1,6 @@
 """What players feel, from Python: a pack, what the model's player predicts, a playtest log read
-back, the player fitted to it, and a pack asked in predicted difficulty.
+back, the family of players fitted to it, a player with memory played out, and a pack asked in
+predicted difficulty.
 
 A real log comes from the play page ("Save playtest"); here one is simulated from a known player
 so the fit has an answer to find. Run: python examples/playtest.py   (from any folder)
@@ -43,6 +44,14 @@ print(f"fitted: the {found.player.member} player, skill {found.player.skill:.2f}
       f"{found.player.back_aversion:.2f} (the log's player: {someone.skill}, {someone.back_aversion})")
 Path("player.json").write_text(ops.player_file(found))
 Path("report.html").write_text(ops.report_page(found))
+
+# A player who remembers the stops it has seen and looks a move ahead (a member of the family:
+# designer.core.players) is played out, not solved: each figure comes with its 95% interval, and
+# the same seed gives the same figures.
+explorer = model.Player.of("explorer", skill=2.0, back_aversion=1.0, memory=1.0, foresight=1, lapse=0.1)
+felt = model.play(pack[0][1], explorer, seed=0)
+print(f"the explorer on level-001: expected moves {felt.expected_moves:.1f} "
+      f"± {felt.interval['expected_moves']:.1f} over {felt.runs:,} runs, predicted difficulty {felt.difficulty}")
 
 # A level asked in predicted difficulty, for that player (the record keeps both).
 hard = design(LayoutRequest(height=9, width=9, min_stops=1, difficulty=5.0,

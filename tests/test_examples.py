@@ -53,7 +53,7 @@ def test_every_example_is_covered():
     pytest.param("choices.py", ["plain:    25 stops", "choices:  25 stops", "guaranteed: 21 stops",
                                 "1 fewest-moves solution", "front: [("], marks=needs_compiled),
     ("playtest.py", ["level-001: par ", "predicted difficulty", "structure of level-001: Structure(",
-                     "level-001: 100 players, 100% finished; moves median ", "fitted: the simple player, skill ",
+                     "level-001: 100 players, 100% finished; moves median ", "fitted: the simple player, skill ", "the explorer on level-001: expected moves ",
                      "asked difficulty 5 for the fitted player: ", "wrote playtest-pack, playtest.jsonl"]),
     ("game.py", ["the plan: 2 worlds, 6 levels", "world 1 (Snowfield): teaches snow",
                  "with snow as ice: unsolvable", "every fewest-moves solution uses it",

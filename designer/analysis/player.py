@@ -1,4 +1,4 @@
-"""A model of a player, solved exactly: what a level costs someone who does not know its solution.
+"""A model of a player: what a level costs someone who does not know its solution.
 
 The player (docs/spec.md, "Difficulty") rests on a stop and sees the moves open there. They pick
 one by a softmax over what they can see of each move:
@@ -15,8 +15,11 @@ the start, one restart more.
 
 So the player is an absorbing Markov chain over states (stop, last move): stops of the level's
 state graph (``designer.core.items.States``: items taken, portals, floors; a cave's keys and
-rooms through ``designer.caves.cave_analysis.played``), and the exit absorbs. Its figures are solved exactly with sparse linear algebra
-(``scipy.sparse.linalg.spsolve``): no sampling.
+rooms through ``designer.caves.cave_analysis.played``), and the exit absorbs. Its figures are
+solved exactly with sparse linear algebra (``scipy.sparse.linalg.spsolve``): no sampling. That
+is the simplest member of a family (``designer.core.players``): a member that looks ahead or
+lapses is still such a chain, solved the same way; one that remembers the stops it has seen is
+not, and is played out (``designer.analysis.player_runs``; ``figures_of`` picks).
 
 - ``expected_moves``: the moves to the exit, restarts included;
 - ``expected_restarts``;
@@ -26,8 +29,8 @@ rooms through ``designer.caves.cave_analysis.played``), and the exit absorbs. It
 ``difficulty`` turns the expected moves into a 1-10 scale a designer reads: 1 + 2.25 log10(moves),
 so 1 move is 1, 10 moves 3.25, 100 moves 5.5, 1,000 moves 7.75 and 10,000 moves 10: each tenfold
 in expected moves is 2.25 points. A level rarely passes 10; a cave of many rooms does, and the
-scale goes on past it (30,000 moves is 11.1), so that no two of them tie at the top. Its parts, in moves: the par, the moves lost
-wandering, and the moves lost to restarts.
+scale goes on past it (30,000 moves is 11.1), so that no two of them tie at the top. Its parts,
+in moves: the par, the moves lost wandering, and the moves lost to restarts.
 
 >>> from designer.core.level import Level
 >>> level = Level.from_rows(["#####", "#S.G#", "#####"])

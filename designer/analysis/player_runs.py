@@ -1,7 +1,7 @@
 """The model's player played out, run by run: a player with memory predicted by its runs
-(``played``, the compiled kernel's ``player_runs``), many runs of a chain counted (``simulate``,
-which the tests hold the exact figures to) and one run step by step (``play_out``, the simulated
-playtests' logs). The chain they walk is ``designer.analysis.player.chain``'s."""
+(``played``), many runs of a chain counted (``simulate``, which the tests hold the exact figures
+to), both by the compiled kernel's ``player_runs``, and one run step by step (``play_out``, the
+simulated playtests' logs). The chain they walk is ``designer.analysis.player.chain``'s."""
 
 from __future__ import annotations
 
@@ -29,30 +29,19 @@ def played(
     model: PlayerChain, player: Player, par: int, *, seed: int = 0, runs: int | None = None
 ) -> Figures:
     """The figures of ``player`` on the chain ``model`` (``chain`` of the same player without
-    lapses: the weights before the memory and the lapses are counted in), from its runs: ``runs`` of them, or as many as the precision asks
-    (see ``LEAST_RUNS`` above). Each figure is a mean over the runs, with the half-width of its 95%
-    interval in ``Figures.interval``; the same ``seed`` gives the same figures."""
-    from designer.core import kernels
-    from designer.core.kernel_jobs import PlayerJob
-
-    n, live, nxt, weight, sight = tables(model)
-    table = model.states
+    lapses: the weights before the memory and the lapses are counted in), from its runs:
+    ``runs`` of them, or as many as the precision asks (see ``LEAST_RUNS`` above). Each figure
+    is a mean over the runs, with the half-width of its 95% interval in ``Figures.interval``;
+    the same ``seed`` gives the same figures."""
+    tabled = tables(model)
     marks = tuple(sorted({max(1, par), 2 * max(1, par), 4 * max(1, par)}))
     moves_all, restarts_all = [], []
-    visits = np.zeros(n)
+    visits = np.zeros(tabled[0])
     batch = 0
     while True:
         size = runs if runs is not None else (LEAST_RUNS if batch == 0 else BATCH)
-        moves, restarts = np.zeros(size, np.int64), np.zeros(size, np.int64)
         state = np.random.SeedSequence([seed, batch]).generate_state(2, np.uint64)
-        kernels.player_runs(
-            PlayerJob(
-                n, nxt.reshape(-1), weight.reshape(-1), sight,
-                give_up(player.patience), math.exp(player.memory), float(player.lapse),
-                model.start_row - 4 * n, size, CAP,
-                int(state[0] >> np.uint64(1)), moves, restarts, visits,
-            )
-        )  # fmt: skip
+        moves, restarts = _runs(model, tabled, player, size, int(state[0] >> np.uint64(1)), visits)
         moves_all.append(moves)
         restarts_all.append(restarts)
         batch += 1
@@ -80,12 +69,50 @@ def played(
         mean,
         float(again.mean()),
         within,
-        rests_of(table, live, visits / count),
-        n,
+        rests_of(model.states, tabled[1], visits / count),
+        tabled[0],
         at_least=bool((~finished).any()),
         runs=count,
         interval=interval,
     )
+
+
+def _runs(
+    model: PlayerChain,
+    tabled: tuple,
+    player: Player | None,
+    size: int,
+    seed: int,
+    visits: np.ndarray,
+    cap: int = CAP,
+) -> tuple[np.ndarray, np.ndarray]:
+    """``size`` runs by the kernel (``designer/core/kernels_player.c``) of ``player`` on its
+    walked chain, or of the chain's own choices (``player`` None): each run's moves and
+    restarts, every rest added to ``visits``."""
+    from designer.core import kernels
+    from designer.core.kernel_jobs import PlayerJob
+
+    n, _, nxt, weight, sight = tabled
+    moves, restarts = np.zeros(size, np.int64), np.zeros(size, np.int64)
+    kernels.player_runs(
+        PlayerJob(
+            n=n,
+            next=nxt.reshape(-1),
+            weight=weight.reshape(-1),
+            sight=sight,
+            give_up=give_up(player.patience if player else None),
+            novelty=math.exp(player.memory) if player else 1.0,
+            lapse=float(player.lapse) if player else 0.0,
+            start=model.start_row - 4 * n,
+            runs=size,
+            cap=cap,
+            seed=seed,
+            moves=moves,
+            restarts=restarts,
+            visits=visits,
+        )
+    )
+    return moves, restarts
 
 
 def tables(model: PlayerChain) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -116,31 +143,12 @@ def give_up(patience: float | None) -> np.ndarray:
 def simulate(
     model: PlayerChain, runs: int, rng: np.random.Generator, *, cap: int = 1_000_000
 ) -> tuple[np.ndarray, np.ndarray]:
-    """``runs`` playthroughs of the chain's player, all at once: the moves and the restarts of
-    each (a run still going after ``cap`` moves stops there). For checking the exact figures."""
-    row = np.full(runs, model.start_row, np.int64)
-    moves = np.zeros(runs, np.int64)
-    restarts = np.zeros(runs, np.int64)
-    going = np.ones(runs, bool)
-    cumulative = np.cumsum(model.choice, axis=1)
-    # the last column exactly 1: a pick is always a move
-    cumulative /= np.maximum(cumulative[:, -1:], 1e-300)
-    for _ in range(cap):
-        active = np.flatnonzero(going)
-        if not active.size:
-            break
-        here = row[active]
-        pick = (rng.random(active.size)[:, None] > cumulative[here]).sum(axis=1)
-        pick = np.minimum(pick, 3)
-        nxt = model.next_row[here, pick]
-        moves[active] += 1
-        ended = nxt == -1
-        trapped = nxt == -2
-        restarts[active[trapped]] += 1
-        nxt = np.where(trapped, model.start_row, nxt)
-        row[active] = nxt
-        going[active[ended]] = False
-    return moves, restarts
+    """``runs`` playthroughs of the chain's player, by the kernel as ``played`` runs them: the
+    moves and the restarts of each (a run still going after ``cap`` moves stops there). For
+    checking the exact figures."""
+    tabled = tables(model)
+    seed = int(rng.integers(2**63))
+    return _runs(model, tabled, None, runs, seed, np.zeros(tabled[0]), cap)
 
 
 def play_out(

@@ -40,10 +40,11 @@ from designer.studies.playtests import RESTART, Replayed
 @dataclass(frozen=True)
 class Choices:
     """Every choice away from the exit's sight, one row each (``count`` of them): its level (the
-    pack's index), attempt and state, the moves open (``valid`` (count, 4)), how much nearer the exit
-    each brings a player who looks f moves ahead (``toward`` (foresight + 1, count, 4)), which is
-    the move back (``back``), which end on a stop not seen this attempt (``new``), the moves
-    since a new stop (``stale``), and the move chosen (``move``: ``RESTART`` for a restart)."""
+    pack's index), attempt and state, the moves open (``valid`` (count, 4)), how much nearer the
+    exit each brings a player who looks f moves ahead (``toward`` (foresight + 1, count, 4)),
+    which is the move back (``back``), which end on a stop not seen this attempt (``new``), the
+    moves since a new stop (``stale``), and the move chosen (``move``: ``RESTART`` for a
+    restart)."""
 
     level: np.ndarray
     attempt: np.ndarray

@@ -10,8 +10,8 @@ exact gradient), each foresight in turn, and the patience on its own (its part o
 likelihood is apart from the rest).
 
 ``compare`` fits every member on half the attempts (``halves``) and scores it on the other
-half (its moves, and its choices to give up: ``held_out_score``): the member with the best held-out log-likelihood per choice wins, and is fitted again on
-all of them.
+half (its moves, and its choices to give up: ``held_out_score``): the member with the best
+held-out log-likelihood per choice wins (``winner``), and is fitted again on all of them.
 """
 
 from __future__ import annotations
@@ -89,12 +89,10 @@ def _moves(
     return log_p, gradient
 
 
-def give_up_log_likelihood(patience: float | None, data: Choices) -> float:
+def give_up_log_likelihood(patience: float, data: Choices) -> float:
     """The log-likelihood of every choice to go on or to restart (after at least one move
-    without a new stop) under ``patience`` (None: never gives up)."""
+    without a new stop) under ``patience``."""
     stale, quit = _give_up_rows(data)
-    if patience is None:
-        return 0.0 if not quit.any() else -math.inf
     x = stale - patience
     return float((quit * x - np.logaddexp(0.0, x)).sum())
 
@@ -153,10 +151,9 @@ def fit_member(member: str, data: Choices) -> Player:
     return Player.of(member, **fitted)
 
 
-def random_log_likelihood(data: Choices) -> float:
-    """The log-likelihood per move of a player who picks among the open moves at random."""
-    moves = data.where(data.move != RESTART)
-    return float(-np.log(moves.valid.sum(axis=1)).mean())
+def random_log_likelihood(data: Choices) -> np.ndarray:
+    """Each move's log-probability under a player who picks among the open moves at random."""
+    return -np.log(data.valid[data.move != RESTART].sum(axis=1))
 
 
 def fit(
@@ -189,7 +186,7 @@ def fit(
     simple = player if member == "simple" else fit_member("simple", data)
     ours, theirs = move_log_likelihood(player, data), move_log_likelihood(simple, data)
     level_of = data.level[data.move != RESTART]
-    at_random = -np.log(data.valid[data.move != RESTART].sum(axis=1))
+    at_random = random_log_likelihood(data)
     per_level = []
     for k, (name, _) in enumerate(pack):
         mine = level_of == k
@@ -214,10 +211,8 @@ def fit(
         "random_log_likelihood_per_choice": round(float(at_random.mean()), 4),
         "per_level": per_level,
     }
-    if held is not None:
-        report["held_out"] = {
-            name: round(value, 4) + 0.0 for name, value in held.items()
-        }  # no -0.0
+    if held is not None:  # + 0.0: a figure that rounds to nothing is 0.0, never -0.0
+        report["held_out"] = {name: round(value, 4) + 0.0 for name, value in held.items()}
     if moves < FEW_CHOICES:
         report["warning"] = few(moves)
     return player, report

@@ -8,8 +8,8 @@
 - ``fit``: 2,000 attempts simulated from a known member of each kind over a 12-level pack, the
   fit's parameters beside the true ones, and its time.
 - ``family``: the players of tests/ (a depth-2 planner, a wall follower, a player who knows the
-  solution and lapses), each on 3 packs of 20 levels; the family, fitted on 10 of them, ranks the
-  other 10 by that player's median moves.
+  solution and lapses, the issue's seeker), each on 3 packs of 20 levels; the family, fitted on
+  10 of them, ranks the other 10 by that player's median moves.
 - ``speed``: predicted difficulty of a 12x12 level, a pack of 20 and the Ice Path cave, for the
   simple player and one with memory; playtest of 10,000 attempts, a fit.
 
@@ -196,6 +196,8 @@ KNOWN = (
     ("explorer", dict(skill=2.0, back_aversion=1.5, memory=1.0, foresight=1, lapse=0.2)),
     ("impatient", dict(skill=3.0, back_aversion=1.0, memory=1.5, lapse=0.1, patience=20.0)),
     ("seeker", dict(skill=2.0, memory=1.0, foresight=2, lapse=0.15, patience=10.0)),
+    ("knowing", dict(skill=2.0, back_aversion=1.0, route=2.0, lapse=0.15)),
+    ("follower", dict(skill=2.0, back_aversion=1.0, turn=1.5, lapse=0.2)),
 )
 
 
@@ -219,10 +221,11 @@ def fit_part() -> None:
 
 
 def family_part() -> None:
-    """Each player of tests/ (a depth-2 planner, a wall follower, the solution with lapses) on three
-    packs of 20 levels of 9x9 (designs of seeds 100, 200, 300), 60 plays a level: the family fitted
-    on the first 10 levels' logs (the held-out winner), the other 10 ranked by the player's median
-    moves (Spearman), each member's held-out log-likelihood a choice beside a random player's."""
+    """Each player of tests/ (a depth-2 planner, a wall follower, the solution with lapses, the
+    issue's seeker) on three packs of 20 levels of 9x9 (designs of seeds 100, 200, 300), 60 plays
+    a level: the family fitted on the first 10 levels' logs (the held-out winner), the other 10
+    ranked by the player's median moves (Spearman; a play that never finished counts as more than
+    any that did), each member's held-out log-likelihood a choice beside a random player's."""
     import sys
     from pathlib import Path
 
@@ -234,21 +237,25 @@ def family_part() -> None:
     from designer.analysis.solver import solve
     from designer.studies import playtest_fit, playtests
 
-    players = {"planner": planner_log, "wall": other_players.wall_log, "lapse": other_players.lapse_log}
+    players = {"planner": planner_log, "wall": other_players.wall_log, "lapse": other_players.lapse_log,
+               "seeker": other_players.seeker_log}
     for name, player in players.items():
         for base in (100, 200, 300):
             pack = small_pack(20, seed=base)
             fit_half, held = pack[:10], pack[10:]
             found = playtests.replay([(name, other_players.logs(fit_half, player, 60, 3))], fit_half)
             counted = other_players.play_counts(other_players.logs(held, player, 60, 4).events)
-            medians = [float(np.median(counted[k]["moves"] or [np.inf])) for k in range(len(held))]
+            medians = [other_players.median_moves(counted[k]) for k in range(len(held))]
+            finished = [float(np.median(counted[k]["moves"] or [np.inf])) for k in range(len(held))]
             fitted, info = playtest_fit.fit(found, fit_half)
             simple, _ = playtest_fit.fit(found, fit_half, "simple")
             rho = spearman(medians, [model.play(level, fitted).expected_moves for _, level in held])
             rho_simple = spearman(medians, [model.play(level, simple).expected_moves for _, level in held])
             par = spearman(medians, [solve(level).stops for _, level in held])
+            before = spearman(finished, [model.play(level, fitted).expected_moves for _, level in held])
             print(f"family: {name}, pack {base}: {info['member']} won ({fitted.to_json()}); Spearman "
-                  f"{rho:+.3f} (the simple player fitted {rho_simple:+.3f}, par {par:+.3f}); held out "
+                  f"{rho:+.3f} (the simple player fitted {rho_simple:+.3f}, par {par:+.3f}; against the "
+                  f"median of the finished plays alone {before:+.3f}); held out "
                   f"{info['held_out']}, at random {info['random_log_likelihood_per_choice']}")
 
 

@@ -94,7 +94,8 @@ def ranked_by_the_model(pack: list, *, seed: int = 3, plays: int = 60, player=No
     ``other_players.py``) plays every level of ``pack`` (20 levels: (name, level)) ``plays``
     times; the family of players is fitted to its logged moves on the first half, and ranks the
     second half; Spearman's rho of that ranking (and of the default player's, and of par) against
-    the player's median moves there (of its plays that finished)."""
+    the player's median moves there (a play that never finished counting as more than any that
+    did: ``other_players.median_moves``)."""
     from scipy.stats import spearmanr
 
     from designer.analysis import player as model
@@ -108,10 +109,10 @@ def ranked_by_the_model(pack: list, *, seed: int = 3, plays: int = 60, player=No
     if player is None:  # the planner, as measured since issue 50
         medians = [float(np.median([planner_moves(level, rng) for _ in range(plays)])) for _, level in pack[half:]]
     else:
-        from other_players import logs, play_counts
+        from other_players import logs, median_moves, play_counts
 
         counted = play_counts(logs(pack[half:], player, plays, seed + 1).events)
-        medians = [float(np.median(counted[k]["moves"] or [np.inf])) for k in range(len(pack) - half)]
+        medians = [median_moves(counted[k]) for k in range(len(pack) - half)]
     events, visit = [], 0
     for k, (_, level) in enumerate(pack[:half]):
         table = state_table(level)

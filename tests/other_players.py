@@ -167,6 +167,14 @@ def play_counts(events) -> dict:
     return found
 
 
+def median_moves(counted: dict) -> float:
+    """The median moves of a level's plays (``play_counts``'s entry for it), a play that never
+    finished counting as more than any that did (infinite): a level a player finishes once in 60
+    plays is hard, whatever that one play took."""
+    unfinished = [np.inf] * (counted["plays"] - counted["finished"])
+    return float(np.median(counted["moves"] + unfinished))
+
+
 def logs(pack, player, plays: int, seed: int):
     """A playtest log (``designer.formats.playtest_log.Log``) of ``plays`` plays of each level of
     ``pack`` ((name, level) pairs) by ``player`` (``wall_log`` or ``lapse_log``)."""

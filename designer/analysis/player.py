@@ -17,9 +17,11 @@ So the player is an absorbing Markov chain over states (stop, last move): stops 
 state graph (``designer.core.items.States``: items taken, portals, floors; a cave's keys and
 rooms through ``designer.caves.cave_analysis.played``), and the exit absorbs. Its figures are
 solved exactly with sparse linear algebra (``scipy.sparse.linalg.spsolve``): no sampling. That
-is the simplest member of a family (``designer.core.players``): a member that looks ahead or
-lapses is still such a chain, solved the same way; one that remembers the stops it has seen is
-not, and is played out (``designer.analysis.player_runs``; ``figures_of`` picks).
+is the simplest member of a family (``designer.core.players``): a member that looks ahead,
+lapses, knows the way (``route``: the weight of a move that takes a move off the fewest to the
+exit) or turns by habit (``turn``: the weight of the move right of the last one, minus it for the
+one left of it) is still such a chain, solved the same way; one that remembers the stops it has
+seen is not, and is played out (``designer.analysis.player_runs``; ``figures_of`` picks).
 
 - ``expected_moves``: the moves to the exit, restarts included;
 - ``expected_restarts``;
@@ -56,6 +58,7 @@ from designer.analysis.player_figures import (
     scale,
 )
 from designer.analysis.player_runs import played
+from designer.analysis.player_sight import route_gain
 from designer.analysis.player_sight import toward as seen_toward
 from designer.core.errors import LevelError
 from designer.core.items import States, state_table
@@ -80,6 +83,13 @@ __all__ = [
 #: The opposite of each direction (u, d, l, r): the move back.
 OPPOSITE = np.array([1, 0, 3, 2])
 NO_LAST = 4  # the state of a player who has not moved yet (on the start, or after a restart)
+#: The move right of each direction (u, d, l, r), as a player facing the way they slid sees it.
+RIGHT = np.array([3, 2, 0, 1])
+#: (last move, move): 1 for the move right of the last one, -1 for the one left of it, 0 for any
+#: other, and for a player who has not moved yet (what ``turn`` weighs).
+SIDE = np.zeros((5, 4))
+SIDE[np.arange(4), RIGHT] = 1.0
+SIDE[np.arange(4), OPPOSITE[RIGHT]] = -1.0
 
 
 def features(
@@ -140,6 +150,10 @@ def chain(table: States, player: Player = DEFAULT, *, height: int | None = None)
     utility = np.repeat((player.skill * toward)[None, :, :], 5, axis=0)
     for last in range(4):
         utility[last, OPPOSITE[last]] -= player.skill * player.back_aversion
+    if player.route:
+        utility += player.route * route_gain(table, live)[None, :, :]
+    if player.turn:
+        utility += player.turn * SIDE[:, :, None]
     utility = np.where(valid[None, :, :], utility, -np.inf)
     utility -= utility.max(axis=1, keepdims=True)
     weight = np.exp(utility)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from designer.cli.shell import INSPECT, app, echo, examples, note
+from designer.core.players import MEMBERS
 
 
 @app.command(
@@ -40,9 +41,8 @@ def playtest(
         None,
         "--member",
         metavar="NAME",
-        help="With --fit: fit this member of the family (simple, careful, explorer, impatient, "
-        "seeker); "
-        "default: the one that explains held-out choices best.",
+        help=f"With --fit: fit this member of the family ({', '.join(MEMBERS)}); default: the "
+        "one that explains held-out choices best.",
     ),
     player: str | None = typer.Option(
         None,

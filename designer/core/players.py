@@ -10,7 +10,12 @@ adds what people do that the simplest member does not:
 - ``lapse``: the share of moves made at random, whatever the player sees;
 - ``patience``: how many moves in a row without a new stop the player makes before they give up
   and restart (the chance to give up after k such moves is 1 / (1 + exp(patience - k)); None:
-  never).
+  never);
+- ``route``: how much the player knows the way: the weight of a move that takes a move off the
+  fewest to the exit (``designer.analysis.player_sight.route_gain``; 0: they do not know it, as
+  on a first play; large: they play the solution);
+- ``turn``: a habit of turning one way, as a maze walker keeps a hand on one wall: the weight of
+  the move right of the last one, and minus it of the move left of it (negative: left).
 
 Each member names the parameters it fits (at most 5); the others keep their values of no effect.
 ``simple`` is the player of issue 50, unchanged; a member with no memory and no patience is a
@@ -20,7 +25,7 @@ Markov chain over (stop, last move), solved exactly; one with memory is played o
 >>> Player().member, Player().exact
 ('simple', True)
 >>> Player.from_json({"format": "ice-designer player 1", "skill": 2, "back_aversion": 0.5})
-Player(skill=2, back_aversion=0.5, memory=0.0, foresight=0, lapse=0.0, patience=None, member='simple')
+Player(skill=2, back_aversion=0.5, memory=0.0, foresight=0, lapse=0.0, patience=None, route=0.0, turn=0.0, member='simple')
 """
 
 from __future__ import annotations
@@ -38,9 +43,11 @@ MEMBERS = {
     "explorer": ("skill", "back_aversion", "memory", "foresight", "lapse"),
     "impatient": ("skill", "back_aversion", "memory", "lapse", "patience"),
     "seeker": ("skill", "memory", "foresight", "lapse", "patience"),
+    "knowing": ("skill", "back_aversion", "route", "lapse"),
+    "follower": ("skill", "back_aversion", "turn", "lapse"),
 }
 #: Every parameter, in the order a player file writes them.
-PARAMETERS = ("skill", "back_aversion", "memory", "foresight", "lapse", "patience")
+PARAMETERS = ("skill", "back_aversion", "memory", "foresight", "lapse", "patience", "route", "turn")
 #: The most moves a player looks ahead.
 MOST_FORESIGHT = 3
 PLAYER_FORMAT = "ice-designer player 1"
@@ -58,6 +65,8 @@ class Player:
     foresight: int = 0
     lapse: float = 0.0
     patience: float | None = None
+    route: float = 0.0
+    turn: float = 0.0
     member: str = "simple"
 
     def __post_init__(self) -> None:
@@ -96,7 +105,7 @@ class Player:
         no effect (DesignerError, one line, for an unknown member or a parameter it has not).
 
         >>> Player.of("seeker", skill=2.0, memory=1.0, foresight=1, lapse=0.1, patience=12.0)
-        Player(skill=2.0, back_aversion=0.0, memory=1.0, foresight=1, lapse=0.1, patience=12.0, member='seeker')
+        Player(skill=2.0, back_aversion=0.0, memory=1.0, foresight=1, lapse=0.1, patience=12.0, route=0.0, turn=0.0, member='seeker')
         """
         if member not in MEMBERS:
             raise DesignerError(
@@ -168,6 +177,8 @@ RANGES = {
     "foresight": (0, MOST_FORESIGHT),
     "lapse": (0, 1),
     "patience": (0, MAX_PATIENCE),
+    "route": (-PLAYER_RANGE, PLAYER_RANGE),
+    "turn": (-PLAYER_RANGE, PLAYER_RANGE),
 }
 #: The value of each parameter that has no effect: what a member without it holds.
 NO_EFFECT = {
@@ -177,5 +188,7 @@ NO_EFFECT = {
     "foresight": 0,
     "lapse": 0.0,
     "patience": None,
+    "route": 0.0,
+    "turn": 0.0,
 }
 DEFAULT = Player()

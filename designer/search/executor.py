@@ -248,8 +248,11 @@ class Dask:
 
         # A client closed mid-request (an ending signal) leaves dask's comm futures to time out
         # unread; asyncio would print each as "Future exception was never retrieved" after the
-        # designer's one line. The work is over: what the client's loop says of it is no news.
-        logging.getLogger("asyncio").setLevel(logging.CRITICAL)
+        # designer's one line, tornado a traceback for the results tracker whose gather the
+        # closing cluster cut ("Exception in callback ... CommClosedError"), and the client
+        # "Couldn't gather 1 keys". The work is over: what the client's loop says of it is no news.
+        for name in ("asyncio", "tornado.application", "distributed.client"):
+            logging.getLogger(name).setLevel(logging.CRITICAL)
         with signals_held() as arrived:
             if self.client is not None:
                 self.client.close(timeout=CLOSE_SECONDS)

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from designer.analysis import player as model
-from designer.analysis.player_sight import toward
+from designer.analysis.player_sight import route_gain, toward
 from designer.core.items import state_table
 from designer.core.level import Level
 from designer.core.players import MOST_FORESIGHT
@@ -43,8 +43,9 @@ class Choices:
     pack's index), attempt and state, the moves open (``valid`` (count, 4)), how much nearer the
     exit each brings a player who looks f moves ahead (``toward`` (foresight + 1, count, 4)),
     which is the move back (``back``), which end on a stop not seen this attempt (``new``), the
-    moves since a new stop (``stale``), and the move chosen (``move``: ``RESTART`` for a
-    restart)."""
+    moves each takes off the fewest to the exit (``route``), which turn right or left of the last
+    move (``side``: 1, -1), the moves since a new stop (``stale``), and the move chosen
+    (``move``: ``RESTART`` for a restart)."""
 
     level: np.ndarray
     attempt: np.ndarray
@@ -53,6 +54,8 @@ class Choices:
     toward: np.ndarray
     back: np.ndarray
     new: np.ndarray
+    route: np.ndarray
+    side: np.ndarray
     stale: np.ndarray
     move: np.ndarray
     in_sight: int  # choices where the exit was in sight (set apart)
@@ -72,6 +75,8 @@ class Choices:
             self.toward[:, keep],
             self.back[keep],
             self.new[keep],
+            self.route[keep],
+            self.side[keep],
             self.stale[keep],
             self.move[keep],
             self.in_sight,
@@ -130,14 +135,19 @@ def _arrays(tables, pack, rows, news, in_sight: int, against: int) -> Choices:
     )
     valid = np.zeros((count, 4), bool)
     near = np.zeros((MOST_FORESIGHT + 1, count, 4))
+    route = np.zeros((count, 4))
     for k, table in enumerate(tables):
         at = np.flatnonzero(level == k)
         if not at.size:
             continue
         valid[at] = (table.dest[:, state[at]] != NO_MOVE).T
+        route[at] = route_gain(table, state[at]).T
         for f in range(MOST_FORESIGHT + 1):
             near[f, at] = toward(table, state[at], pack[k][1].height, f).T
     back_of = np.where(last < 4, model.OPPOSITE[np.minimum(last, 3)], -1)
     back = np.arange(4)[None, :] == back_of[:, None]
     new = np.array(news, bool).reshape(count, 4)
-    return Choices(level, attempt, state, valid, near, back, new, stale, move, in_sight, against)
+    side = np.where(valid, model.SIDE[np.minimum(last, model.NO_LAST)], 0.0)
+    return Choices(
+        level, attempt, state, valid, near, back, new, route, side, stale, move, in_sight, against
+    )

@@ -2,7 +2,8 @@
 
 Each choice away from the exit's sight has an exact probability under a member of the family
 (``designer.studies.playtest_choices`` gives what that attempt had seen): with ``u = skill *
-(toward_f - back_aversion * back) + memory * new``, a move's chance is ``(1 - lapse) *
+(toward_f - back_aversion * back) + memory * new + route * route_gain + turn * side``, a move's
+chance is ``(1 - lapse) *
 softmax(u) + lapse / open moves``, times the chance not to give up, ``1 - h(stale)``, and a
 restart asked for has the chance ``h(stale) = 1 / (1 + exp(patience - stale))``. A fit maximises
 the log-likelihood of the logged choices: the weights and the lapse together (L-BFGS-B, with the
@@ -34,7 +35,7 @@ LEAST_CHOICES = 20
 FEW_CHOICES = 1000
 
 #: The weights and the lapse a fit moves, in this order.
-FITTED = ("skill", "back_aversion", "memory", "lapse")
+FITTED = ("skill", "back_aversion", "memory", "lapse", "route", "turn")
 #: A lapse is fitted within these (a lapse of exactly 0 has no gradient to leave it by).
 LAPSE_BOUNDS = (1e-6, 0.95)
 
@@ -54,11 +55,12 @@ def _moves(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Each move's log-probability, and the gradient of their sum (each row counted ``counts``
     times) in ``FITTED``'s order."""
-    skill, back_aversion, memory, lapse = p
+    skill, back_aversion, memory, lapse, route, turn = p
     near, valid, back, new = data.toward[foresight], data.valid, data.back, data.new
     move = data.move
     pick = np.arange(move.size)
-    u = np.where(valid, skill * (near - back_aversion * back) + memory * new, -np.inf)
+    seen = skill * (near - back_aversion * back) + memory * new + route * data.route
+    u = np.where(valid, seen + turn * data.side, -np.inf)
     u = u - u.max(axis=1, keepdims=True)
     e = np.exp(u)
     total = e.sum(axis=1)
@@ -84,6 +86,8 @@ def _moves(
             along(-skill * back.astype(float)),
             along(new.astype(float)),
             float(((1 / open_moves - np.exp(log_q)) * np.exp(-log_p) * times).sum()),
+            along(data.route),
+            along(data.side),
         ]
     )
     return log_p, gradient
@@ -115,7 +119,7 @@ def fit_member(member: str, data: Choices) -> Player:
     # the start: the default player, who lapses a little if the member can (logs that tell
     # nothing, every choice with one move, leave the default as it is)
     aversion = DEFAULT.back_aversion if "back_aversion" in free else 0.0
-    base = np.array([DEFAULT.skill, aversion, 0.0, 0.05 if "lapse" in free else 0.0])
+    base = np.array([DEFAULT.skill, aversion, 0.0, 0.05 if "lapse" in free else 0.0, 0.0, 0.0])
     mask = np.array([name in free for name in FITTED])
     bounds = [LAPSE_BOUNDS if name == "lapse" else RANGES[name] for name in FITTED if name in free]
     total = float(counts.sum())

@@ -49,16 +49,15 @@ def nearest(table: States, foresight: int) -> np.ndarray:
 
 
 def to_exit(table: States) -> np.ndarray:
-    """Each state's fewest moves to the exit (``inf``: the exit cannot be reached from it), by a
-    breadth-first search backwards over the moves."""
-    from scipy.sparse import csr_matrix
-    from scipy.sparse.csgraph import dijkstra
+    """Each state's fewest moves to the exit (``inf``: the exit cannot be reached from it, or the
+    state from the start), as the solver counts them
+    (``designer.analysis.solver.costs_to_goal``)."""
+    from designer.analysis.solver import costs_to_goal
 
-    dest = table.dest
-    moving = dest != NO_MOVE
-    src = np.broadcast_to(np.arange(table.count), dest.shape)[moving]
-    back = csr_matrix((np.ones(src.size), (dest[moving], src)), shape=(table.count, table.count))
-    return dijkstra(back, directed=True, indices=table.goal, unweighted=True)
+    far = np.full(table.count, np.inf)
+    fewest = costs_to_goal(table).primary
+    far[list(fewest)] = list(fewest.values())
+    return far
 
 
 def route_gain(table: States, stops: np.ndarray) -> np.ndarray:

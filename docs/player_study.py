@@ -10,11 +10,14 @@
 - ``family``: the players of tests/ (a depth-2 planner, a wall follower, a player who knows the
   solution and lapses, the issue's seeker), each on 3 packs of 20 levels; the family, fitted on
   10 of them, ranks the other 10 by that player's median moves.
+- ``caves``: caves of 3, 5 and 8 rooms from one request (``designer cave --rooms N``, rooms of
+  12x12 and 9x9, 0 and 1 key, seeds 1 to 3, the default min stops and time limit): each cave's
+  predicted difficulty, min stops and the stops it was asked, and whether the three rise.
 - ``speed``: predicted difficulty of a 12x12 level, a pack of 20 and the Ice Path cave, for the
   simple player and one with memory; playtest of 10,000 attempts, a fit.
 
 Run: python docs/player_study.py --glissade levels.json
-     python docs/player_study.py --only exact,fit,family,speed
+     python docs/player_study.py --only exact,fit,family,caves,speed
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ import time
 
 import numpy as np
 
-PARTS = ("glissade", "exact", "fit", "family", "speed")
+PARTS = ("glissade", "exact", "fit", "family", "caves", "speed")
 
 
 def spearman(a, b) -> float:
@@ -259,6 +262,29 @@ def family_part() -> None:
                   f"{info['held_out']}, at random {info['random_log_likelihood_per_choice']}")
 
 
+def caves_part() -> None:
+    from designer.caves.cave_analysis import played
+    from designer.ops.caves import CaveOptions, design, request_for
+
+    rising = 0
+    for size in ((12, 12), (9, 9)):
+        for keys in (0, 1):
+            for seed in (1, 2, 3):
+                row = []
+                for rooms in (3, 5, 8):
+                    options = CaveOptions(rooms=rooms, keys=keys, size=size, seed=seed)
+                    made = design(options).design
+                    row.append((played(made.cave).difficulty, made.analysis.min_stops,
+                                request_for(options).min_stops))
+                felt = [one[0] for one in row]
+                rising += felt == sorted(set(felt))
+                print(f"caves: {size[0]}x{size[1]}, {keys} key(s), seed {seed}: " + ", ".join(
+                    f"{rooms} rooms {d:.1f} ({stops} stops, asked {asked})"
+                    for rooms, (d, stops, asked) in zip((3, 5, 8), row))
+                    + ("" if felt == sorted(set(felt)) else "  (not rising)"))
+    print(f"caves: rising in {rising} of 12 requests")
+
+
 def speed_part() -> None:
     from designer.analysis import player as model
     from designer.core.players import Player
@@ -318,6 +344,8 @@ def main() -> None:
         fit_part()
     if "family" in parts:
         family_part()
+    if "caves" in parts:
+        caves_part()
     if "speed" in parts:
         speed_part()
 

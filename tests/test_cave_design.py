@@ -214,7 +214,7 @@ def _plan_inputs(cave: Cave):
     edges = plan.edges(cave, free, room_jobs.measured_rooms(cave))
     passages = sorted({edge.passage for edge in edges if edge.designed}, key=str)
     most = {p: room_jobs.passage_capacity(cave, p) for p in passages}
-    likely = {p: max(1, round(cave_design.LIKELY_SHARE * (most[p] + 1))) for p in passages}
+    likely = {p: cave_design.likely_holds(most[p]) for p in passages}
     return edges, {p: 1 for p in passages}, most, likely
 
 

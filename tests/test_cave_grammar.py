@@ -216,3 +216,20 @@ def test_a_varied_cave_from_the_command_line_is_designed_recorded_and_read_by_th
     assert Cave.from_json(json.loads(again.read_text())) == cave
     assert main(["cave", "--from", str(out), "--varied", "-o", str(tmp_path / "x.json")]) == 2
     assert "--varied does not go with --from" in capsys.readouterr().err
+
+
+def test_a_cave_from_nothing_asks_more_stops_of_more_rooms_unless_told():
+    """Issue 63: ``--rooms 8`` asked the 30 min stops of 3 rooms, and spread them into rooms of 4
+    stops. Untold, a cave from nothing asks 10 a room, within what its rooms likely hold (so
+    small rooms are not asked past it), 30 at least; a given cave 30; never above --max-stops."""
+    from designer.caves.design import default_min_stops
+    from designer.ops.caves import CaveOptions, request_for
+
+    asked = [request_for(CaveOptions(rooms=n, seed=1)).min_stops for n in (2, 3, 5, 8)]
+    assert asked == [30, 30, 50, 80]
+    small = request_for(CaveOptions(rooms=8, keys=3, size=(7, 7), seed=1))
+    assert 30 < small.min_stops < 80 and small.min_stops == default_min_stops(small.cave)
+    assert request_for(CaveOptions(rooms=8, seed=1, max_stops=40)).min_stops == 40
+    assert request_for(CaveOptions(rooms=8, seed=1, min_stops=12)).min_stops == 12
+    given = request_for(CaveOptions(template="examples/caves/four-rooms.txt"))
+    assert given.min_stops == 30 and given.grammar is None

@@ -535,6 +535,7 @@ def test_cancelling_a_long_fill_in_the_page_leaves_it_responsive_and_no_process(
         browser.close()
 
 
+@needs_browser
 def test_cancel_while_the_fill_is_still_starting_wins_over_its_answer(studio):
     """Cancel between the click on Fill and the server's answer (a busy machine makes that gap
     long): the page is back to editing at once, and the fill whose id arrives after is ended."""
@@ -801,6 +802,7 @@ PLAYTEST_LEVELS = [("first", ["#####", "#S.##", "#...#", "##.G#", "#####"]),
                    ("second", ["######", "#S...#", "#.##.#", "#...G#", "######"])]
 
 
+@needs_browser
 def test_a_playtest_the_studio_serves_sends_each_line_as_it_is_played(studio, tmp_path):
     """The pack's page served by the studio (its inline script allowed by its hash, nothing else)
     sends every line of its log as it is recorded; the studio shows the figures live, and its

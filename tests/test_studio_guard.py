@@ -24,7 +24,7 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
 from test_play import CHROMIUM, FLAGS, sync_playwright  # noqa: E402
-from test_studio import Studio, studio  # noqa: E402, F401  the same client, and the module's studio
+from test_studio import Studio, needs_browser, studio  # noqa: E402, F401  the same client, and the module's studio
 
 pytestmark = pytest.mark.slow  # the studio's guards, in Chromium and over HTTP
 
@@ -207,6 +207,7 @@ class Spy(http.server.BaseHTTPRequestHandler):
         pass
 
 
+@needs_browser
 def test_two_studios_side_by_side_both_keep_working_and_another_server_gets_no_token(tmp_path):
     procs = [subprocess.Popen([sys.executable, "-m", "designer", "studio", "--no-browser"], stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True, cwd=tmp_path, env={**os.environ, "PYTHONUNBUFFERED": "1"})

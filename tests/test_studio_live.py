@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
-from test_studio import studio  # noqa: E402, F401  the module's studio, started as users start it
+from test_studio import needs_browser, studio  # noqa: E402, F401  the module's studio, started as users start it
 
 pytestmark = pytest.mark.slow  # the studio's live figures in Chromium
 
@@ -99,6 +99,7 @@ def opened(p, studio, rows, **context):
     return browser, page
 
 
+@needs_browser
 def test_the_board_reads_at_a_glance_numbered_path_traps_moves_left_legend_and_words(studio):
     from test_play import sync_playwright
 
@@ -126,6 +127,7 @@ def test_the_board_reads_at_a_glance_numbered_path_traps_moves_left_legend_and_w
         browser.close()
 
 
+@needs_browser
 def test_an_unfilled_room_says_what_a_fill_can_reach_and_unlock_all_lets_a_fill_redraw_an_opened_level(studio):
     from test_play import sync_playwright
 
@@ -155,6 +157,7 @@ def test_an_unfilled_room_says_what_a_fill_can_reach_and_unlock_all_lets_a_fill_
         browser.close()
 
 
+@needs_browser
 def test_on_a_phone_a_touch_drag_paints_every_cell_a_swipe_plays_and_fill_is_in_reach(studio):
     from test_play import sync_playwright
 

@@ -9,6 +9,10 @@ from dataclasses import dataclass, field
 from designer.caves.cave import Cave
 from designer.core.errors import DesignerError, RequestNotMet
 
+#: The min stops a cave is asked when the user names none (a cave drawn from nothing asks more of
+#: more rooms: ``designer.caves.design.default_min_stops``).
+DEFAULT_MIN_STOPS = 30
+
 
 @dataclass(frozen=True)
 class CaveRequest:
@@ -18,7 +22,7 @@ class CaveRequest:
     asked for from nothing was drawn (``designer.caves.grammar``), for ``--from``."""
 
     cave: Cave
-    min_stops: int = 30
+    min_stops: int = DEFAULT_MIN_STOPS
     max_stops: int | None = None
     routes: tuple = ()
     rooms: tuple = ()

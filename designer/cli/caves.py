@@ -7,6 +7,7 @@ from enum import Enum
 
 import typer
 
+from designer.cli.designed_cave import summary
 from designer.cli.progress import progress_bar
 from designer.cli.shell import (
     DESIGN,
@@ -88,7 +89,11 @@ def cave(
         "--min-stops",
         metavar="K",
         min=1,
-        help="At least K min stops over the whole way through (default 30).",
+        help=(
+            "At least K min stops over the whole way through (default: 10 a room of a cave "
+            "from nothing, at most half of what its way's rooms likely hold, 30 at least; 30 for "
+            "a given cave; never above --max-stops)."
+        ),
     ),
     max_stops: int | None = typer.Option(
         None, "--max-stops", metavar="M", min=1, help="At most M min stops over the way through."
@@ -210,38 +215,3 @@ def cave(
     if made.text is not None:
         echo(made.text, nl=False)
     note(summary(made.design))
-
-
-#: The most seconds the summary of a cave with coins spends on its full clear.
-FULL_CLEAR_SECONDS = 2.0
-
-
-def summary(found) -> str:
-    """The line ``designer cave`` prints for a designed cave: its way, its rooms, how it was made."""
-    a, record = found.analysis, found.record
-    stops = ", ".join(f"{visit.room} {visit.stops}" for visit in a.way.visits)
-    keys = (
-        "; "
-        + ", ".join(
-            f"key {k.name} needed" if k.needed else f"key {k.name} saves {k.without - k.stops}"
-            for k in a.keys
-        )
-        if a.keys
-        else ""
-    )
-    from designer.analysis.routes import room_difficulty
-    from designer.caves.cave_analysis import played
-
-    rooms = ", ".join(f"{room.name} {room_difficulty(room.room)}" for room in found.cave.rooms)
-    felt = f"; predicted difficulty {played(found.cave).difficulty:g} (rooms, their hardest route: {rooms})"
-    coins = len(found.cave.coins)
-    if coins:  # the coins a template drew: the full clear, searched for at most FULL_CLEAR_SECONDS
-        from designer.caves.coins import full_clear
-
-        felt += f"; full clear ({coins} coin{'s' * (coins > 1)}) {full_clear(found.cave, FULL_CLEAR_SECONDS).words()}"
-    return (
-        f"designed: a cave of {len(found.cave.rooms)} rooms, min stops {a.min_stops} ({stops}); strong on the "
-        f"whole graph, every room strong and reversible on every route{keys}{felt} (cave: {record['rounds']} "
-        f"round{'s' if record['rounds'] != 1 else ''} of plan and rooms, seed {record['seed']}, "
-        f"{record['seconds']:.2f} s)"
-    )

@@ -180,7 +180,15 @@ def request_for(options: CaveOptions):
             )
         cave.room(name)
         rooms.append((name, *_band(band, "{room_bands}")))
-    min_stops = options.min_stops if options.min_stops is not None else 30
+    from designer.caves.cave_request import DEFAULT_MIN_STOPS
+    from designer.caves.design import default_min_stops
+
+    if options.min_stops is not None:
+        min_stops = options.min_stops
+    else:  # from nothing: a count that grows with the rooms asked; never above --max-stops
+        min_stops = default_min_stops(cave) if drawn is not None else DEFAULT_MIN_STOPS
+        if options.max_stops is not None:
+            min_stops = min(min_stops, options.max_stops)
     if options.max_stops is not None and options.max_stops < min_stops:
         raise RequestError(f"{{max_stops}} {options.max_stops} is below {{min_stops}} {min_stops}")
     return CaveRequest(cave, min_stops, options.max_stops, tuple(routes), tuple(rooms), drawn)

@@ -1,0 +1,38 @@
+"""What ``designer cave`` prints of a designed cave: its way room by room, its keys, its predicted
+difficulty and its rooms', and how it was made."""
+
+from __future__ import annotations
+
+#: The most seconds the summary of a cave with coins spends on its full clear.
+FULL_CLEAR_SECONDS = 2.0
+
+
+def summary(found) -> str:
+    """The line ``designer cave`` prints for a designed cave: its way, its rooms, how it was made."""
+    a, record = found.analysis, found.record
+    stops = ", ".join(f"{visit.room} {visit.stops}" for visit in a.way.visits)
+    keys = (
+        "; "
+        + ", ".join(
+            f"key {k.name} needed" if k.needed else f"key {k.name} saves {k.without - k.stops}"
+            for k in a.keys
+        )
+        if a.keys
+        else ""
+    )
+    from designer.analysis.routes import room_difficulty
+    from designer.caves.cave_analysis import played
+
+    rooms = ", ".join(f"{room.name} {room_difficulty(room.room)}" for room in found.cave.rooms)
+    felt = f"; predicted difficulty {played(found.cave).difficulty:g} (rooms, their hardest route: {rooms})"
+    coins = len(found.cave.coins)
+    if coins:  # the coins a template drew: the full clear, searched for at most FULL_CLEAR_SECONDS
+        from designer.caves.coins import full_clear
+
+        felt += f"; full clear ({coins} coin{'s' * (coins > 1)}) {full_clear(found.cave, FULL_CLEAR_SECONDS).words()}"
+    return (
+        f"designed: a cave of {len(found.cave.rooms)} rooms, min stops {a.min_stops} ({stops}); strong on the "
+        f"whole graph, every room strong and reversible on every route{keys}{felt} (cave: {record['rounds']} "
+        f"round{'s' if record['rounds'] != 1 else ''} of plan and rooms, seed {record['seed']}, "
+        f"{record['seconds']:.2f} s)"
+    )

@@ -212,9 +212,7 @@ def _plan_inputs(cave: Cave):
 
     free = {room.name for room in cave.rooms if room.free}
     edges = plan.edges(cave, free, room_jobs.measured_rooms(cave))
-    passages = sorted({edge.passage for edge in edges if edge.designed}, key=str)
-    most = {p: room_jobs.passage_capacity(cave, p) for p in passages}
-    likely = {p: cave_design.likely_holds(most[p]) for p in passages}
+    passages, most, likely = cave_design.passage_bounds(cave, edges)
     return edges, {p: 1 for p in passages}, most, likely
 
 

@@ -62,6 +62,14 @@ def likely_holds(most: int) -> int:
     return max(1, round(LIKELY_SHARE * (most + 1)))
 
 
+def passage_bounds(cave, graph: list) -> tuple[list, dict, dict]:
+    """The designed passages of ``graph`` (in order), the most stops each holds by the cheap
+    bounds, and what each likely holds (``likely_holds``)."""
+    passages = sorted({edge.passage for edge in graph if edge.designed}, key=str)
+    most = {p: passage_capacity(cave, p) for p in passages}
+    return passages, most, {p: likely_holds(most[p]) for p in passages}
+
+
 def default_min_stops(cave) -> int:
     """The min stops asked of a cave drawn from nothing when none is named (see
     ``STOPS_A_ROOM``): ``STOPS_A_ROOM`` times its rooms, at most ``WAY_SHARE`` of the shortest
@@ -73,12 +81,9 @@ def default_min_stops(cave) -> int:
     >>> default_min_stops(grammar.draw(8, 0, (7, 7), seed=2))
     37
     """
-    graph = planning.edges(cave, {room.name for room in cave.rooms}, measured_rooms(cave))
-    likely = {
-        edge.passage: likely_holds(passage_capacity(cave, edge.passage))
-        for edge in graph
-        if edge.designed
-    }
+    free = {room.name for room in cave.rooms if room.free}
+    graph = planning.edges(cave, free, measured_rooms(cave))
+    _, _, likely = passage_bounds(cave, graph)
     way = planning.shortest(cave, graph, lambda e: likely[e.passage] if e.designed else e.weight)
     held = int(WAY_SHARE * way[0]) if way is not None else DEFAULT_MIN_STOPS
     return max(DEFAULT_MIN_STOPS, min(STOPS_A_ROOM * len(cave.rooms), held))
@@ -173,9 +178,7 @@ def _design(
     cave = request.cave
     free = [room.name for room in cave.rooms if room.free]
     graph = planning.edges(cave, set(free), measured_rooms(cave))
-    passages = sorted({edge.passage for edge in graph if edge.designed}, key=str)
-    most = {p: passage_capacity(cave, p) for p in passages}
-    likely = {p: likely_holds(most[p]) for p in passages}
+    passages, most, likely = passage_bounds(cave, graph)
     low = {p: 1 for p in passages}
     caps: dict = {}  # a user's ceilings: --room ROOM=K..M and --route ROOM:A:B=K..M
     for name, floor, ceiling in request.rooms:

@@ -3,9 +3,9 @@
 Each choice away from the exit's sight has an exact probability under a member of the family
 (``designer.studies.playtest_choices`` gives what that attempt had seen): with ``u = skill *
 (toward_f - back_aversion * back) + memory * new + route * route_gain + turn * side``, a move's
-chance is ``(1 - lapse) *
-softmax(u) + lapse / open moves``, times the chance not to give up, ``1 - h(stale)``, and a
-restart asked for has the chance ``h(stale) = 1 / (1 + exp(patience - stale))``. A fit maximises
+chance is ``(1 - lapse) * softmax(u) + lapse / open moves``, times the chance not to give up,
+``1 - h(stale)``, and a restart asked for has the chance ``h(stale) = 1 / (1 + exp(patience -
+stale))``. A fit maximises
 the log-likelihood of the logged choices: the weights and the lapse together (L-BFGS-B, with the
 exact gradient), each foresight in turn, and the patience on its own (its part of the
 likelihood is apart from the rest).

@@ -200,7 +200,7 @@ KNOWN = (
     ("impatient", dict(skill=3.0, back_aversion=1.0, memory=1.5, lapse=0.1, patience=20.0)),
     ("seeker", dict(skill=2.0, memory=1.0, foresight=2, lapse=0.15, patience=10.0)),
     ("knowing", dict(skill=2.0, back_aversion=1.0, route=2.0, lapse=0.15)),
-    ("follower", dict(skill=2.0, back_aversion=1.0, turn=1.5, lapse=0.2)),
+    ("follower", dict(skill=2.0, back_aversion=1.0, turn=1.5, lapse=0.2, notice=0.6)),
 )
 
 

@@ -22,7 +22,8 @@ DOCTESTED = ["designer.core.request", "designer.core.space", "designer.core.budg
              "designer.formats.output", "designer.models.loader", "designer.core.control", "designer.ops.design",
              "designer.core.limits", "designer.formats.signed", "designer.core.room", "designer.analysis.routes",
              "designer.models.symmetry", "designer.core.errors", "designer.ops.asks", "designer.cli.flags",
-             "designer.core.rules", "designer.search.job"]
+             "designer.core.rules", "designer.search.job", "designer.core.players",
+             "designer.studies.playtest_choices", "designer.studies.playtest_fit"]
 
 
 @pytest.mark.parametrize("name", DOCTESTED)

@@ -31,7 +31,7 @@ CAREFUL = Player(2.0, 1.0, foresight=2, lapse=0.15, member="careful")
 IMPATIENT = Player(3.0, 1.0, memory=1.5, lapse=0.1, patience=20.0, member="impatient")
 SEEKER = Player.of("seeker", skill=2.0, memory=1.0, foresight=2, lapse=0.15, patience=10.0)
 KNOWING = Player.of("knowing", skill=2.0, back_aversion=1.0, route=2.0, lapse=0.15)
-FOLLOWER = Player.of("follower", skill=2.0, back_aversion=1.0, turn=1.5, lapse=0.2)
+FOLLOWER = Player.of("follower", skill=2.0, back_aversion=1.0, turn=1.5, lapse=0.2, notice=0.6)
 SMALL = Level.from_rows(["#######", "#..#.G#", "#.....#", "#.#...#", "#...#.#", "#S#####"])
 
 
@@ -54,6 +54,10 @@ def test_each_member_prints_and_reads_back_and_an_old_file_is_the_simple_player(
     old = tmp_path / "old.json"  # a player file of issue 50: no member
     old.write_text('{"format": "ice-designer player 1", "skill": 2.5, "back_aversion": 0.5, "fit": {}}')
     assert read_player(str(old)) == Player(2.5, 0.5)
+    before = tmp_path / "follower.json"  # a follower's file from before the notice: always notices
+    before.write_text('{"format": "ice-designer player 1", "member": "follower", "skill": 2, "back_aversion": 1, '
+                      '"turn": 1.5, "lapse": 0.2}')
+    assert read_player(str(before)) == replace(FOLLOWER, notice=1.0)
 
 
 @pytest.mark.parametrize("text,said", [
@@ -71,6 +75,10 @@ def test_each_member_prints_and_reads_back_and_an_old_file_is_the_simple_player(
      '"foresight": 0, "lapse": 0}', "NaN is not a number"),
     ('{"format": "ice-designer player 1", "member": "explorer", "skill": 1, "back_aversion": 0, "foresight": 0, '
      '"lapse": 0}', "gives no memory (the explorer player's parameters: skill, back_aversion, memory"),
+    ('{"format": "ice-designer player 1", "member": "follower", "skill": 1, "back_aversion": 0, "turn": 1, '
+     '"lapse": 0, "notice": 1.2}', "notice must lie in 0..1"),
+    ('{"format": "ice-designer player 1", "member": "careful", "skill": 1, "back_aversion": 0, "foresight": 1, '
+     '"lapse": 0, "notice": 0.5}', "a field 'notice' that the careful player has not"),
     ('{"format": "ice-designer player 1", "skill": 1, "back_aversion": 0, "memory": 2}',
      "a field 'memory' that the simple player has not"),
 ])
@@ -85,7 +93,8 @@ def test_a_player_file_out_of_the_family_is_refused_in_one_line(text, said, tmp_
 
 
 @pytest.mark.parametrize("implementation", kernels.available())
-@pytest.mark.parametrize("player", [Player(), Player(0.5, -1.0), CAREFUL], ids=["default", "averse", "careful"])
+@pytest.mark.parametrize("player", [Player(), Player(0.5, -1.0), CAREFUL, FOLLOWER],
+                         ids=["default", "averse", "careful", "follower"])
 def test_runs_of_a_player_with_an_exact_chain_land_within_2_percent_of_it(player, implementation, levels):
     """The runs at the default number (as many as the interval asks) against the exact solution,
     on levels of every size of the pack (the numpy twin, slower, on the small one): expected moves within
@@ -137,14 +146,16 @@ def remembering_oracle(level: Level, player: Player) -> float:
 
     def chances(state, last, seen):
         out = moves(state)
-        if goal in out.values():
-            return {d: float(end == goal) for d, end in out.items()}
         weight = {d: math.exp(player.skill * ((distance(state) - distance(end)) / side
                                               - player.back_aversion * (last is not None and d == back[last]))
-                              + player.memory * (end not in seen) + player.route * way(state, end)
+                              + player.memory * (end not in seen and end != goal) + player.route * way(state, end)
                               + player.turn * turned(last, d)) for d, end in out.items()}
         total = sum(weight.values())
-        return {d: (1 - player.lapse) * w / total + player.lapse / len(out) for d, w in weight.items()}
+        usual = {d: (1 - player.lapse) * w / total + player.lapse / len(out) for d, w in weight.items()}
+        onto = sum(end == goal for end in out.values())
+        if onto:  # the exit in sight: taken when noticed, else a move as any other
+            return {d: player.notice * (end == goal) / onto + (1 - player.notice) * usual[d] for d, end in out.items()}
+        return usual
 
     start = (table.start, None, frozenset([table.start]))
     value, todo, order = {}, [start], []
@@ -184,11 +195,13 @@ def test_a_player_with_memory_is_played_as_an_exact_reading_of_its_rules_has_it(
         assert abs(run.expected_moves - exact) <= 4 * run.interval["expected_moves"], (exact, run)
 
 
-@pytest.mark.parametrize("player", [KNOWING, FOLLOWER, Player.of("follower", turn=-2.0)],
-                         ids=["knowing", "follower", "left-handed"])
+@pytest.mark.parametrize("player", [KNOWING, FOLLOWER, Player.of("follower", turn=-2.0),
+                                    Player.of("follower", skill=1.0, turn=1.0, notice=0.0)],
+                         ids=["knowing", "follower", "left-handed", "walking-past-the-exit"])
 def test_a_player_who_knows_the_way_or_keeps_a_hand_on_a_wall_is_solved_as_its_rules_say(player):
-    """The route and the turn, read from the rules (a search of the player's own for the fewest
-    moves, the right of each move as the tests' wall follower has it): the exact chain gives the
+    """The route, the turn and the notice, read from the rules (a search of the player's own for
+    the fewest moves, the right of each move as the tests' wall follower has it, the exit in sight
+    taken when noticed): the exact chain gives the
     expected moves an independent value iteration gives."""
     level = Level.from_rows(["#######", "#..#.G#", "#.....#", "#...#.#", "#S#####"])
     assert player.exact
@@ -218,7 +231,7 @@ def test_the_kernel_refuses_a_table_it_would_read_outside_of():
 
     n = 2
     good = dict(n=n, next=np.array([1, -3, -3, -3, -1, 0, -3, -3], np.int32), weight=np.ones(20 * n),
-                sight=np.array([4, 0], np.uint8), give_up=np.zeros(1), novelty=1.0, lapse=0.0, start=0, runs=3,
+                sight=np.array([4, 0], np.uint8), give_up=np.zeros(1), novelty=1.0, lapse=0.0, notice=1.0, start=0, runs=3,
                 cap=100, seed=1, moves=np.zeros(3, np.int64), restarts=np.zeros(3, np.int64), visits=np.zeros(n))
     for implementation in kernels.available():
         with kernels.use(implementation):
@@ -228,7 +241,7 @@ def test_the_kernel_refuses_a_table_it_would_read_outside_of():
                    {"next": np.array([-3, -3, -3, -3, -1, 0, -3, -3], np.int32)},
                    {"sight": np.array([0, 0], np.uint8)}, {"weight": -np.ones(20 * n)},
                    {"give_up": np.array([1.5])}, {"start": 2}, {"moves": np.zeros(2, np.int64)},
-                   {"lapse": 2.0}, {"novelty": math.inf},
+                   {"lapse": 2.0}, {"novelty": math.inf}, {"notice": -0.5},
                    {"weight": np.tile([0.0, 1, 1, 1], 5 * n)}):  # stop 0's one open move weighs 0
         with pytest.raises(ValueError):
             kernels.player_runs(PlayerJob(**{**good, **change}))
@@ -304,7 +317,8 @@ def test_the_family_explains_players_of_other_kinds_better_than_the_simple_playe
 
 #: The players whose rule a member has: the member that wins on their logs, and what it finds.
 FOUND_BY = {
-    "wall": ("follower", lambda p: p.turn > 1 and abs(p.lapse - 0.25) < 0.05),  # right, then on
+    # right, then on, and past the exit unless that is where the rule goes
+    "wall": ("follower", lambda p: p.turn > 1 and abs(p.lapse - 0.25) < 0.05 and p.notice < 0.2),
     "lapse": ("knowing", lambda p: p.route > 1 and abs(p.lapse - 0.3) < 0.05),  # the way, 30% off
 }
 

@@ -9,9 +9,10 @@ one by a softmax over what they can see of each move:
 
 A move's weight is ``exp(skill * (toward - back_aversion * back))``: ``skill`` 0 is a player who
 picks at random, a large one heads straight for the exit; ``back_aversion`` is how much they dislike
-undoing their last slide. A move that ends on the exit is always taken (the player sees it). A
-move into a trap (a stop the exit cannot be reached from) is a restart: the player is back on
-the start, one restart more.
+undoing their last slide. A move that ends on the exit is taken when the player sees it: always,
+but for a member whose ``notice`` is below 1 (``designer.core.players``), who otherwise picks as
+anywhere else. A move into a trap (a stop the exit cannot be reached from) is a restart: the
+player is back on the start, one restart more.
 
 So the player is an absorbing Markov chain over states (stop, last move): stops of the level's
 state graph (``designer.core.items.States``: items taken, portals, floors; a cave's keys and
@@ -157,14 +158,16 @@ def chain(table: States, player: Player = DEFAULT, *, height: int | None = None)
     utility = np.where(valid[None, :, :], utility, -np.inf)
     utility -= utility.max(axis=1, keepdims=True)
     weight = np.exp(utility)
-    at_exit = valid & (ends == goal)  # a move onto the exit is always taken
-    seen = at_exit.any(axis=0)
-    weight = np.where(seen[None, None, :], at_exit[None, :, :].astype(float), weight)
     choice = weight / weight.sum(axis=1, keepdims=True)  # (5, 4, n)
-    if player.lapse:  # a share of the moves at random (a move onto the exit is still taken)
+    if player.lapse:  # a share of the moves at random
         at_random = valid / valid.sum(axis=0, keepdims=True)
-        mixed = (1 - player.lapse) * choice + player.lapse * at_random[None]
-        choice = np.where(seen[None, None, :], choice, mixed)
+        choice = (1 - player.lapse) * choice + player.lapse * at_random[None]
+    # a move onto the exit is taken when the player notices it (always, but for a follower)
+    at_exit = valid & (ends == goal)
+    seen = at_exit.any(axis=0)
+    onto = at_exit / np.maximum(1, at_exit.sum(axis=0))  # (portals may give two such moves)
+    noticed = player.notice * onto[None, :, :] + (1 - player.notice) * choice
+    choice = np.where(seen[None, None, :], noticed, choice)
     # where each move leads: the exit, a restart (a trap), or a row (stop, move)
     trapped = valid & (ends != goal) & ~alive[safe_ends]
     target_row = np.where(valid & ~trapped & (ends != goal), row_of[safe_ends], -1)  # stop index
@@ -195,6 +198,7 @@ def chain(table: States, player: Player = DEFAULT, *, height: int | None = None)
         table,
         choice.transpose(0, 2, 1).reshape(total, 4),
         next_row.transpose(0, 2, 1).reshape(total, 4),
+        float(player.notice),
     )
 
 

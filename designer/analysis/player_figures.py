@@ -102,7 +102,8 @@ def rests_of(table: States, states: np.ndarray, visits: np.ndarray) -> dict[Cell
 class PlayerChain:
     """The player's absorbing chain over (state, last move) (rows: ``keys``): ``Q`` the sparse
     moves among transient states, ``to_exit`` each row's chance to end on the exit, ``restart``
-    each row's chance to restart, and the row the player starts in."""
+    each row's chance to restart, and the row the player starts in; ``notice``, the player's
+    chance to take a move onto the exit in sight (``choice`` counts it in)."""
 
     Q: Any  # scipy.sparse.csr_matrix (scipy ships no types)
     to_exit: np.ndarray
@@ -113,3 +114,4 @@ class PlayerChain:
     choice: np.ndarray = field(repr=False)  # (rows, 4): the chance of each move
     # (rows, 4): the row each move leads to; -1 exit, -2 restart
     next_row: np.ndarray = field(repr=False)
+    notice: float = 1.0

@@ -103,6 +103,7 @@ def _runs(
             give_up=give_up(player.patience if player else None),
             novelty=math.exp(player.memory) if player else 1.0,
             lapse=float(player.lapse) if player else 0.0,
+            notice=model.notice,
             start=model.start_row - 4 * n,
             runs=size,
             cap=cap,
@@ -119,16 +120,23 @@ def tables(model: PlayerChain) -> tuple[int, np.ndarray, np.ndarray, np.ndarray,
     """A chain as the kernel reads it (``designer/core/kernels_player.c``): its stops (``n``,
     their states ``live``), where each move leads (``next``, (n, 4): a stop, -1 the exit, -2 a
     trap, -3 no move), each move's weight after each last move (``weight``, (n, 5, 4)) and the
-    move onto the exit from each stop (``sight``, 4: none)."""
+    move onto the exit from each stop (``sight``, 4: none). Where the exit is in sight, a
+    player who may not notice it (``model.notice`` below 1) weighs the moves as one who has not
+    seen it: the chain's choice there less the part that takes the exit on sight."""
     n = model.keys.shape[0] // 5
     live = model.keys[:n, 0]
     ends = model.states.dest[:, live].T  # (n, 4)
     row_next = model.next_row[4 * n :]  # the rows of a player who has not moved: (n, 4)
     nxt = np.where(row_next >= 0, row_next % max(n, 1), row_next)
     nxt = np.ascontiguousarray(np.where(ends == NO_MOVE, -3, nxt), np.int32)
-    weight = np.ascontiguousarray(model.choice.reshape(5, n, 4).transpose(1, 0, 2), np.float64)
-    sight = np.where(ends == model.states.goal, np.arange(4), 4).min(axis=1).astype(np.uint8)
-    return n, live, nxt, weight, sight
+    weight = model.choice.reshape(5, n, 4).transpose(1, 0, 2)
+    at_exit = ends == model.states.goal
+    sight = np.where(at_exit, np.arange(4), 4).min(axis=1).astype(np.uint8)
+    if model.notice < 1:
+        onto = at_exit / np.maximum(1, at_exit.sum(axis=1, keepdims=True))
+        blind = (weight - model.notice * onto[:, None, :]) / (1 - model.notice)
+        weight = np.where((sight < 4)[:, None, None], np.maximum(blind, 0.0), weight)
+    return n, live, nxt, np.ascontiguousarray(weight, np.float64), sight
 
 
 def give_up(patience: float | None) -> np.ndarray:
@@ -190,13 +198,13 @@ def _remembering(
     n, live, nxt, weight, sight = tables(model)
     table = model.states
     quit_after = give_up(player.patience)
-    novelty, lapse = math.exp(player.memory), player.lapse
+    novelty, lapse, notice = math.exp(player.memory), player.lapse, player.notice
     start = model.start_row - 4 * n
     out: list[tuple[int, int] | None] = []
     stop, last, stale, seen = start, 4, 0, {start}
     while len(out) < cap:
         to = nxt[stop]
-        if sight[stop] < 4:
+        if sight[stop] < 4 and (notice >= 1 or rng.random() < notice):
             d = int(sight[stop])
             out.append((d, int(table.dest[d, live[stop]])))
             break

@@ -29,7 +29,9 @@ def player_runs(job) -> None:
     while active.size:
         here = state[active]
         np.add.at(job.visits, here, 1.0)
-        finished = job.sight[here] < 4  # the exit in sight: taken
+        finished = job.sight[here] < 4  # the exit in sight: taken when noticed
+        if job.notice < 1:
+            finished &= rng.random(here.size) < job.notice
         made[active[finished]] += 1
         quit = job.give_up[np.minimum(stale[active], hazards - 1)]
         gave_up = ~finished & (stale[active] > 0) & (quit > 0)

@@ -89,6 +89,7 @@ class PlayerJob:
     give_up: np.ndarray  # float64, at least 1: the chance to give up after k stale moves
     novelty: float  # the factor of a move onto a stop not seen this attempt
     lapse: float
+    notice: float  # the chance to take the move onto the exit in sight
     start: int
     runs: int
     cap: int  # the most moves of one run

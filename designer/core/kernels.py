@@ -298,7 +298,8 @@ def player_runs(job) -> None:
     onto = nxt.reshape(n, 4)[np.arange(n), np.minimum(sight, 3)]
     if sight.max() > 4 or ((sight < 4) & (onto != -1)).any():
         raise ValueError("player_runs: a sight that is no move onto the exit")
-    if not (0 <= give_up.min() and give_up.max() <= 1 and 0 <= job.lapse <= 1):
+    chances = (give_up.min(), give_up.max(), job.lapse, job.notice)
+    if not all(0 <= chance <= 1 for chance in chances):
         raise ValueError("player_runs: a chance outside 0..1")
     if not (math.isfinite(job.novelty) and job.novelty >= 0 and 0 <= job.seed < 2**63):
         raise ValueError("player_runs: bad novelty or seed")

@@ -7,7 +7,10 @@
  *   next[s*4 + a]      the stop move a from stop s ends on; EXIT, TRAP (a restart) or NONE
  *   weight[(s*5 + l)*4 + a]  the move's weight exp(utility) after last move l (4: none yet);
  *                      a move that is not open is never picked, whatever its weight
- *   sight[s]           the move onto the exit from s (the player takes it), or 4 for none
+ *   sight[s]           the move onto the exit from s, or 4 for none
+ *   notice             the chance the player takes the move onto the exit in sight; if not, the
+ *                      move is picked as anywhere else (the weights of such a stop are those of a
+ *                      player who has not seen the exit)
  *   give_up[k]         the chance to restart after k moves without a new stop (k >= count: last)
  *   novelty            the factor of a move onto a stop not seen this attempt (exp(memory))
  *   lapse              the chance that a move is one of the open moves at random
@@ -48,7 +51,7 @@ int player_runs(const PlayerJob *job, int64_t *moves, int64_t *restarts, double 
             visits[state] += 1.0;
             const int at_exit = job->sight[state];
             const int32_t *to = job->next + (size_t)state * 4;
-            if (at_exit < 4) { made++; break; }
+            if (at_exit < 4 && (job->notice >= 1 || uniform(&rng) < job->notice)) { made++; break; }
             if (stale > 0) {
                 const double quit = job->give_up[stale < job->hazards ? stale : job->hazards - 1];
                 if (quit > 0 && uniform(&rng) < quit) {

@@ -109,7 +109,8 @@ TABLE = (
     ("`compare --seeds`, `bench make --seeds`, `--repeats`, `--runs`", f"1 to {MAX_RUNS:,}"),
     ("`bench classify --count`", f"1 to {MAX_SAMPLES:,}"),
     (
-        "a player's skill, back aversion, memory, route and turn; foresight; lapse; patience",
+        "a player's skill, back aversion, memory, route and turn; foresight; lapse and notice;"
+        " patience",
         f"-{PLAYER_RANGE} to {PLAYER_RANGE}, finite; 0 to 3 moves; 0 to 1; 0 to {MAX_PATIENCE:,}"
         " moves or none",
     ),

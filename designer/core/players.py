@@ -15,7 +15,10 @@ adds what people do that the simplest member does not:
   fewest to the exit (``designer.analysis.player_sight.route_gain``; 0: they do not know it, as
   on a first play; large: they play the solution);
 - ``turn``: a habit of turning one way, as a maze walker keeps a hand on one wall: the weight of
-  the move right of the last one, and minus it of the move left of it (negative: left).
+  the move right of the last one, and minus it of the move left of it (negative: left);
+- ``notice``: the chance that the player sees an exit one move away and takes it (1, as every
+  member but the follower: always); a player who does not notice it picks as anywhere else, the
+  move onto the exit one of the moves open (a player of habits walks past the exit).
 
 Each member names the parameters it fits (at most 5); the others keep their values of no effect.
 ``simple`` is the player of issue 50, unchanged; a member with no memory and no patience is a
@@ -25,7 +28,7 @@ Markov chain over (stop, last move), solved exactly; one with memory is played o
 >>> Player().member, Player().exact
 ('simple', True)
 >>> Player.from_json({"format": "ice-designer player 1", "skill": 2, "back_aversion": 0.5})
-Player(skill=2, back_aversion=0.5, memory=0.0, foresight=0, lapse=0.0, patience=None, route=0.0, turn=0.0, member='simple')
+Player(skill=2, back_aversion=0.5, memory=0.0, foresight=0, lapse=0.0, patience=None, route=0.0, turn=0.0, notice=1.0, member='simple')
 """
 
 from __future__ import annotations
@@ -44,10 +47,23 @@ MEMBERS = {
     "impatient": ("skill", "back_aversion", "memory", "lapse", "patience"),
     "seeker": ("skill", "memory", "foresight", "lapse", "patience"),
     "knowing": ("skill", "back_aversion", "route", "lapse"),
-    "follower": ("skill", "back_aversion", "turn", "lapse"),
+    "follower": ("skill", "back_aversion", "turn", "lapse", "notice"),
 }
 #: Every parameter, in the order a player file writes them.
-PARAMETERS = ("skill", "back_aversion", "memory", "foresight", "lapse", "patience", "route", "turn")
+PARAMETERS = (
+    "skill",
+    "back_aversion",
+    "memory",
+    "foresight",
+    "lapse",
+    "patience",
+    "route",
+    "turn",
+    "notice",
+)
+#: The parameters a member gained after its files were first written, and the value a file
+#: without one holds (a follower's file from before ``notice`` is a follower who always notices).
+LATER = {"notice": 1.0}
 #: The most moves a player looks ahead.
 MOST_FORESIGHT = 3
 PLAYER_FORMAT = "ice-designer player 1"
@@ -67,6 +83,7 @@ class Player:
     patience: float | None = None
     route: float = 0.0
     turn: float = 0.0
+    notice: float = 1.0
     member: str = "simple"
 
     def __post_init__(self) -> None:
@@ -105,7 +122,7 @@ class Player:
         no effect (DesignerError, one line, for an unknown member or a parameter it has not).
 
         >>> Player.of("seeker", skill=2.0, memory=1.0, foresight=1, lapse=0.1, patience=12.0)
-        Player(skill=2.0, back_aversion=0.0, memory=1.0, foresight=1, lapse=0.1, patience=12.0, route=0.0, turn=0.0, member='seeker')
+        Player(skill=2.0, back_aversion=0.0, memory=1.0, foresight=1, lapse=0.1, patience=12.0, route=0.0, turn=0.0, notice=1.0, member='seeker')
         """
         if member not in MEMBERS:
             raise DesignerError(
@@ -160,13 +177,13 @@ class Player:
             raise DesignerError(
                 f"the player file has a field {unknown[0]!r} that the {member} player has not"
             )
-        missing = [name for name in wanted if name not in obj]
+        missing = [name for name in wanted if name not in obj and name not in LATER]
         if missing:
             raise DesignerError(
                 f"the player file gives no {missing[0]} (the {member} player's parameters: "
                 f"{', '.join(wanted)})"
             )
-        return cls.of(member, **{name: obj[name] for name in wanted})
+        return cls.of(member, **{name: obj.get(name, LATER.get(name)) for name in wanted})
 
 
 #: Each parameter's range (a player file's values are checked against it).
@@ -179,6 +196,7 @@ RANGES = {
     "patience": (0, MAX_PATIENCE),
     "route": (-PLAYER_RANGE, PLAYER_RANGE),
     "turn": (-PLAYER_RANGE, PLAYER_RANGE),
+    "notice": (0, 1),
 }
 #: The value of each parameter that has no effect: what a member without it holds.
 NO_EFFECT = {
@@ -190,5 +208,6 @@ NO_EFFECT = {
     "patience": None,
     "route": 0.0,
     "turn": 0.0,
+    "notice": 1.0,
 }
 DEFAULT = Player()

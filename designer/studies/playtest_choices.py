@@ -4,9 +4,11 @@ that attempt had seen before it, so that its probability under a player with mem
 A replay (``designer.studies.playtests.replay``) keeps each choice with its attempt, in order.
 Walking an attempt's choices gives, at each one, the stops seen so far this attempt (the start,
 and the end of every move made, undone ones too) and the moves made since a new stop last came
-into sight: what ``memory`` and ``patience`` read. A choice made where the exit is in sight,
-or on a stop the exit cannot be reached from, tells the family nothing (the first is always the
-exit's move, the second a restart), and is set apart.
+into sight: what ``memory`` and ``patience`` read. A choice made on a stop the exit cannot be
+reached from tells the family nothing (the model has restarted there), and is left out. A move
+made where the exit is in sight is kept, marked (``exit``: the moves onto it): it tells only of a
+member who may not notice the exit (``notice``; the others always take it); a restart asked for
+there is left out (no member gives up with the exit in sight).
 
 >>> from designer.core.level import Level
 >>> from designer.formats.playtest_log import Event, Log, level_id, pack_id
@@ -19,7 +21,9 @@ exit's move, the second a restart), and is set apart.
 ...     Event("v", 4, 0, 1, "finish", moves=4)))
 >>> seen = choices_of(replay([("log", log)], [("one", level)]), [("one", level)])
 >>> seen.stale.tolist(), seen.new.astype(int).tolist()
-([0, 1, 0], [[0, 1, 0, 1], [0, 0, 0, 0], [0, 0, 0, 1]])
+([0, 0, 1, 0], [[0, 1, 0, 1], [0, 0, 0, 0], [0, 0, 0, 1], [0, 0, 0, 0]])
+>>> seen.exit.any(axis=1).tolist(), seen.in_sight, seen.against
+([False, False, False, True], 1, 0)
 """
 
 from __future__ import annotations
@@ -39,13 +43,14 @@ from designer.studies.playtests import RESTART, Replayed
 
 @dataclass(frozen=True)
 class Choices:
-    """Every choice away from the exit's sight, one row each (``count`` of them): its level (the
-    pack's index), attempt and state, the moves open (``valid`` (count, 4)), how much nearer the
-    exit each brings a player who looks f moves ahead (``toward`` (foresight + 1, count, 4)),
-    which is the move back (``back``), which end on a stop not seen this attempt (``new``), the
-    moves each takes off the fewest to the exit (``route``), which turn right or left of the last
-    move (``side``: 1, -1), the moves since a new stop (``stale``), and the move chosen
-    (``move``: ``RESTART`` for a restart)."""
+    """Every choice, one row each (``count`` of them): its level (the pack's index), attempt and
+    state, the moves open (``valid`` (count, 4)), how much nearer the exit each brings a player
+    who looks f moves ahead (``toward`` (foresight + 1, count, 4)), which is the move back
+    (``back``), which end on a stop not seen this attempt (``new``), the moves each takes off the
+    fewest to the exit (``route``), which turn right or left of the last move (``side``: 1, -1),
+    the moves since a new stop (``stale``), the move chosen (``move``: ``RESTART`` for a
+    restart), and the moves onto the exit (``exit``: none away from its sight). ``in_sight``
+    counts the moves made with the exit in sight, ``against`` those that did not take it."""
 
     level: np.ndarray
     attempt: np.ndarray
@@ -58,8 +63,9 @@ class Choices:
     side: np.ndarray
     stale: np.ndarray
     move: np.ndarray
-    in_sight: int  # choices where the exit was in sight (set apart)
-    against: int  # of those, the ones that did not take the exit
+    exit: np.ndarray
+    in_sight: int
+    against: int
 
     @property
     def count(self) -> int:
@@ -79,9 +85,15 @@ class Choices:
             self.side[keep],
             self.stale[keep],
             self.move[keep],
+            self.exit[keep],
             self.in_sight,
             self.against,
         )
+
+    def away(self) -> Choices:
+        """The choices made away from the exit's sight: all that a member who always takes the
+        exit is fitted on."""
+        return self.where(np.logical_not(self.exit.any(axis=1)))
 
     def same(self) -> tuple[np.ndarray, np.ndarray]:
         """The rows that differ (one of each set of choices with the same level, state, move
@@ -111,12 +123,12 @@ def choices_of(found: Replayed, pack: list[tuple[str, Level]]) -> Choices:
         if not alive[choice.level][choice.state]:
             continue  # on a stop the exit cannot be reached from: the model has restarted
         if table.goal in ends:
-            if choice.move != RESTART:
-                in_sight += 1
-                against += ends[choice.move] != table.goal
-            continue
+            if choice.move == RESTART:
+                continue
+            in_sight += 1
+            against += ends[choice.move] != table.goal
         rows.append((choice.level, choice.attempt, choice.state, choice.last, choice.move, stale))
-        news.append([end != NO_MOVE and end not in seen for end in ends])
+        news.append([end not in (NO_MOVE, table.goal) and end not in seen for end in ends])
         if choice.move == RESTART:
             continue
         end = ends[choice.move]
@@ -136,11 +148,13 @@ def _arrays(tables, pack, rows, news, in_sight: int, against: int) -> Choices:
     valid = np.zeros((count, 4), bool)
     near = np.zeros((MOST_FORESIGHT + 1, count, 4))
     route = np.zeros((count, 4))
+    exit_ = np.zeros((count, 4), bool)
     for k, table in enumerate(tables):
         at = np.flatnonzero(level == k)
         if not at.size:
             continue
         valid[at] = (table.dest[:, state[at]] != NO_MOVE).T
+        exit_[at] = (table.dest[:, state[at]] == table.goal).T
         route[at] = route_gain(table, state[at]).T
         for f in range(MOST_FORESIGHT + 1):
             near[f, at] = toward(table, state[at], pack[k][1].height, f).T
@@ -149,5 +163,18 @@ def _arrays(tables, pack, rows, news, in_sight: int, against: int) -> Choices:
     new = np.array(news, bool).reshape(count, 4)
     side = np.where(valid, model.SIDE[np.minimum(last, model.NO_LAST)], 0.0)
     return Choices(
-        level, attempt, state, valid, near, back, new, route, side, stale, move, in_sight, against
+        level,
+        attempt,
+        state,
+        valid,
+        near,
+        back,
+        new,
+        route,
+        side,
+        stale,
+        move,
+        exit_,
+        in_sight,
+        against,
     )

@@ -201,6 +201,7 @@ KNOWN = (
     ("seeker", dict(skill=2.0, memory=1.0, foresight=2, lapse=0.15, patience=10.0)),
     ("knowing", dict(skill=2.0, back_aversion=1.0, route=2.0, lapse=0.15)),
     ("follower", dict(skill=2.0, back_aversion=1.0, turn=1.5, lapse=0.2, notice=0.6)),
+    ("tinkerer", dict(skill=2.0, back_aversion=1.0, variety=1.5, lapse=0.15)),
 )
 
 
@@ -225,7 +226,7 @@ def fit_part() -> None:
 
 def family_part() -> None:
     """Each player of tests/ (a depth-2 planner, a wall follower, the solution with lapses, the
-    issue's seeker) on three packs of 20 levels of 9x9 (designs of seeds 100, 200, 300), 60 plays
+    issue's seeker, a greedy player who tries another way) on three packs of 20 levels of 9x9 (designs of seeds 100, 200, 300), 60 plays
     a level: the family fitted on the first 10 levels' logs (the held-out winner), the other 10
     ranked by the player's median moves (Spearman; a play that never finished counts as more than
     any that did), each member's held-out log-likelihood a choice beside a random player's."""
@@ -241,7 +242,7 @@ def family_part() -> None:
     from designer.studies import playtest_fit, playtests
 
     players = {"planner": planner_log, "wall": other_players.wall_log, "lapse": other_players.lapse_log,
-               "seeker": other_players.seeker_log}
+               "seeker": other_players.seeker_log, "greedy": other_players.greedy_log}
     for name, player in players.items():
         for base in (100, 200, 300):
             pack = small_pack(20, seed=base)
@@ -295,7 +296,8 @@ def speed_part() -> None:
 
     level = design(LayoutRequest(min_stops=25, first=True), seed=3).level
     pack = small_pack(20)
-    for player in (Player(), Player.of("explorer", **KNOWN[2][1])):
+    played_out = [Player.of(member, **values) for member, values in KNOWN if member in ("explorer", "tinkerer")]
+    for player in (Player(), *played_out):
         model.play(level, player)  # scipy loaded once
         times = []
         for _ in range(7):

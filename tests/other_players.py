@@ -10,6 +10,10 @@ a stop shows:
 - ``lapse_log``: a player who **knows the solution and lapses**: from each stop it takes a move
   that brings the exit one move nearer (its fewest moves, by a search over the stops), and with
   chance ``lapse`` a random move instead. Into a trap, it restarts.
+- ``greedy_log``: a **greedy player who tries another way**: it takes the move that ends nearest
+  the exit as the level is drawn, among the moves it has not made from that stop this attempt
+  (all of them once each is made), slips at random, and restarts after ``longest`` moves or
+  into a trap.
 
 Each returns one play as the page would log it (``designer.formats.playtest_log`` events), and
 ``play_counts`` what the player itself counted, for the replay to agree with.
@@ -95,6 +99,33 @@ def wall_log(level, table, k, visit, rng, noise: float = 0.25, patience: int = 6
 
     far = _to_exit(table)
     return _play(table, k, visit, choose, lambda state, made: made >= patience or state not in far)
+
+
+def greedy_log(level, table, k, visit, rng, slip: float = 0.2, longest: int = 100):
+    """One play of the greedy player who tries another way (see the module docstring)."""
+    goal = table.cell(table.goal)
+    made: set = set()  # the moves made from each stop this attempt
+
+    def distance(state):
+        r, c = table.cell(state)
+        return abs(r - goal[0]) + abs(c - goal[1])
+
+    def choose(state, last):
+        options = _options(table, state)
+        if last is None and state == table.start:  # a new attempt (a first move is made from the start)
+            made.clear()
+        if rng.random() < slip:
+            d, end = options[int(rng.integers(len(options)))]
+        else:
+            fresh = [(d, end) for d, end in options if (state, d) not in made] or options
+            best = min(distance(end) for _, end in fresh)
+            nearest = [(d, end) for d, end in fresh if distance(end) == best]
+            d, end = nearest[int(rng.integers(len(nearest)))]
+        made.add((state, d))
+        return d, end
+
+    far = _to_exit(table)
+    return _play(table, k, visit, choose, lambda state, moves: moves >= longest or state not in far)
 
 
 def lapse_log(level, table, k, visit, rng, lapse: float = 0.3):

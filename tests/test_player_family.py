@@ -32,6 +32,7 @@ IMPATIENT = Player(3.0, 1.0, memory=1.5, lapse=0.1, patience=20.0, member="impat
 SEEKER = Player.of("seeker", skill=2.0, memory=1.0, foresight=2, lapse=0.15, patience=10.0)
 KNOWING = Player.of("knowing", skill=2.0, back_aversion=1.0, route=2.0, lapse=0.15)
 FOLLOWER = Player.of("follower", skill=2.0, back_aversion=1.0, turn=1.5, lapse=0.2, notice=0.6)
+TINKERER = Player.of("tinkerer", skill=2.0, back_aversion=1.0, variety=1.5, lapse=0.15)
 SMALL = Level.from_rows(["#######", "#..#.G#", "#.....#", "#.#...#", "#...#.#", "#S#####"])
 
 
@@ -45,7 +46,7 @@ def levels():
 def test_each_member_prints_and_reads_back_and_an_old_file_is_the_simple_player(tmp_path):
     from designer.formats.player_file import read_player
 
-    for player in (Player(), EXPLORER, CAREFUL, IMPATIENT, SEEKER, KNOWING, FOLLOWER):
+    for player in (Player(), EXPLORER, CAREFUL, IMPATIENT, SEEKER, KNOWING, FOLLOWER, TINKERER):
         path = tmp_path / f"{player.member}.json"
         path.write_text(json.dumps(player.to_json()))
         assert read_player(str(path)) == player
@@ -144,12 +145,13 @@ def remembering_oracle(level: Level, player: Player) -> float:
             return 0
         return 1 if d == other_players.RIGHT_OF[last] else -1 if d == back[other_players.RIGHT_OF[last]] else 0
 
-    def chances(state, last, seen):
+    def chances(state, last, seen, tried):
         out = moves(state)
         weight = {d: math.exp(player.skill * ((distance(state) - distance(end)) / side
                                               - player.back_aversion * (last is not None and d == back[last]))
                               + player.memory * (end not in seen and end != goal) + player.route * way(state, end)
-                              + player.turn * turned(last, d)) for d, end in out.items()}
+                              + player.turn * turned(last, d) + player.variety * ((state, d) not in tried))
+                  for d, end in out.items()}
         total = sum(weight.values())
         usual = {d: (1 - player.lapse) * w / total + player.lapse / len(out) for d, w in weight.items()}
         onto = sum(end == goal for end in out.values())
@@ -157,26 +159,30 @@ def remembering_oracle(level: Level, player: Player) -> float:
             return {d: player.notice * (end == goal) / onto + (1 - player.notice) * usual[d] for d, end in out.items()}
         return usual
 
-    start = (table.start, None, frozenset([table.start]))
+    def made(tried, state, d):  # the moves made from each stop, kept for a player with variety
+        return tried | {(state, d)} if player.variety else tried
+
+    start = (table.start, None, frozenset([table.start]), frozenset())
     value, todo, order = {}, [start], []
-    while todo:  # every (stop, last, seen) a player can be in
+    while todo:  # every (stop, last, seen, moves made) a player can be in
         key = todo.pop()
         if key in value:
             continue
         value[key] = 0.0
         order.append(key)
-        state, last, seen = key
+        state, last, seen, tried = key
         for d, end in moves(state).items():
             if end != goal and alive[end]:
-                todo.append((end, d, seen | {end}))
+                todo.append((end, d, seen | {end}, made(tried, state, d)))
     for _ in range(5000):
         change = 0.0
         for key in order:
-            state, last, seen = key
+            state, last, seen, tried = key
             new = 1.0
-            for d, p in chances(state, last, seen).items():
+            for d, p in chances(state, last, seen, tried).items():
                 end = moves(state)[d]
-                new += p * (0.0 if end == goal else value[start] if not alive[end] else value[(end, d, seen | {end})])
+                after = (end, d, seen | {end}, made(tried, state, d))
+                new += p * (0.0 if end == goal else value[start] if not alive[end] else value[after])
             change = max(change, abs(new - value[key]))
             value[key] = new
         if change < 1e-9:
@@ -193,6 +199,24 @@ def test_a_player_with_memory_is_played_as_an_exact_reading_of_its_rules_has_it(
         with kernels.use(implementation):
             run = player_runs.played(model.walked_chain(table, player, level.height), player, 5, seed=2)
         assert abs(run.expected_moves - exact) <= 4 * run.interval["expected_moves"], (exact, run)
+
+
+@pytest.mark.parametrize("implementation", kernels.available())
+def test_a_player_who_remembers_its_moves_is_played_as_an_exact_reading_of_its_rules_has_it(implementation):
+    """The moves made from each stop kept per attempt (the oracle's state holds them: a smaller
+    level, where the variety moves the expected moves by 6%), in the kernel and in one run step by
+    step (``play_out``, the simulated logs' player)."""
+    level = Level.from_rows(["#######", "#..#.G#", "#.....#", "#S#####"])
+    table = state_table(level)
+    for player in (TINKERER, replace(TINKERER, variety=-1.0)):
+        exact = remembering_oracle(level, player)
+        walked = model.walked_chain(table, player, level.height)
+        with kernels.use(implementation):
+            run = player_runs.played(walked, player, 5, seed=2)
+        assert abs(run.expected_moves - exact) <= 4 * run.interval["expected_moves"], (exact, run)
+    rng = np.random.default_rng(3)
+    lengths = [sum(step is not None for step in player_runs.play_out(walked, rng, player=player)) for _ in range(3000)]
+    assert abs(np.mean(lengths) - exact) <= 4 * 1.96 * np.std(lengths) / math.sqrt(len(lengths)), (exact, np.mean(lengths))
 
 
 @pytest.mark.parametrize("player", [KNOWING, FOLLOWER, Player.of("follower", turn=-2.0),
@@ -231,7 +255,7 @@ def test_the_kernel_refuses_a_table_it_would_read_outside_of():
 
     n = 2
     good = dict(n=n, next=np.array([1, -3, -3, -3, -1, 0, -3, -3], np.int32), weight=np.ones(20 * n),
-                sight=np.array([4, 0], np.uint8), give_up=np.zeros(1), novelty=1.0, lapse=0.0, notice=1.0, start=0, runs=3,
+                sight=np.array([4, 0], np.uint8), give_up=np.zeros(1), novelty=1.0, variety=1.0, lapse=0.0, notice=1.0, start=0, runs=3,
                 cap=100, seed=1, moves=np.zeros(3, np.int64), restarts=np.zeros(3, np.int64), visits=np.zeros(n))
     for implementation in kernels.available():
         with kernels.use(implementation):
@@ -241,14 +265,15 @@ def test_the_kernel_refuses_a_table_it_would_read_outside_of():
                    {"next": np.array([-3, -3, -3, -3, -1, 0, -3, -3], np.int32)},
                    {"sight": np.array([0, 0], np.uint8)}, {"weight": -np.ones(20 * n)},
                    {"give_up": np.array([1.5])}, {"start": 2}, {"moves": np.zeros(2, np.int64)},
-                   {"lapse": 2.0}, {"novelty": math.inf}, {"notice": -0.5},
+                   {"lapse": 2.0}, {"novelty": math.inf}, {"notice": -0.5}, {"variety": -1.0},
                    {"weight": np.tile([0.0, 1, 1, 1], 5 * n)}):  # stop 0's one open move weighs 0
         with pytest.raises(ValueError):
             kernels.player_runs(PlayerJob(**{**good, **change}))
 
 
-@pytest.mark.parametrize("true,attempts", [(EXPLORER, 2000), (SEEKER, 2000), (KNOWING, 2000), (FOLLOWER, 500)],
-                         ids=["explorer", "seeker", "knowing", "follower"])
+@pytest.mark.parametrize("true,attempts", [(EXPLORER, 2000), (SEEKER, 2000), (KNOWING, 2000), (FOLLOWER, 500),
+                                          (TINKERER, 2000)],
+                         ids=["explorer", "seeker", "knowing", "follower", "tinkerer"])
 def test_a_fit_recovers_each_parameter_of_a_member_within_10_percent(true, attempts, levels):
     """2,000 attempts played by a member with known parameters, written as the page writes a log
     and read back: the fit of that member gives each parameter within 10%. Between them every
@@ -293,7 +318,7 @@ def test_playtest_fit_compares_the_members_and_writes_the_winner(levels, tmp_pat
         assert one_error_line(err) and said in err
 
 
-@pytest.mark.parametrize("kind", ["planner", "wall", "lapse", "seeker"])
+@pytest.mark.parametrize("kind", ["planner", "wall", "lapse", "seeker", "greedy"])
 def test_the_family_explains_players_of_other_kinds_better_than_the_simple_player(kind, levels):
     """The players written from the rules alone (tests/other_player.py, tests/other_players.py):
     fitted on half the attempts, the family's winner explains the other half's choices better
@@ -302,7 +327,7 @@ def test_the_family_explains_players_of_other_kinds_better_than_the_simple_playe
     from other_player import planner_log
 
     player = {"planner": planner_log, "wall": other_players.wall_log, "lapse": other_players.lapse_log,
-              "seeker": other_players.seeker_log}[kind]
+              "seeker": other_players.seeker_log, "greedy": other_players.greedy_log}[kind]
     pack = levels[:6]
     log = other_players.logs(pack, player, 20, seed=5)
     data = choices_of(playtests.replay([(kind, log)], pack), pack)
@@ -320,6 +345,7 @@ FOUND_BY = {
     # right, then on, and past the exit unless that is where the rule goes
     "wall": ("follower", lambda p: p.turn > 1 and abs(p.lapse - 0.25) < 0.05 and p.notice < 0.2),
     "lapse": ("knowing", lambda p: p.route > 1 and abs(p.lapse - 0.3) < 0.05),  # the way, 30% off
+    "greedy": ("tinkerer", lambda p: p.variety > 1 and p.skill > 1),  # nearest the exit, another way
 }
 
 

@@ -264,14 +264,15 @@ def test_the_report_draws_each_level_as_a_point_and_labels_par_as_par(pack, tmp_
     assert ">par (scaled)</text>" in page and "asked" not in page
 
 
-@pytest.mark.parametrize("kind", ["wall", "lapse"])
+@pytest.mark.parametrize("kind", ["wall", "lapse", "greedy"])
 def test_players_of_other_kinds_are_replayed_as_they_counted_their_own_plays(kind, pack):
-    """The wall follower and the player who lapses from the solution (tests/other_players.py, from
-    the rules alone): ``playtest`` reads their logs, and its figures are the players' own counts."""
+    """The wall follower, the player who lapses from the solution and the greedy player who tries
+    another way (tests/other_players.py, from the rules alone): ``playtest`` reads their logs, and
+    its figures are the players' own counts."""
     import other_players
 
     levels = pack_levels(str(pack))[:4]
-    player = {"wall": other_players.wall_log, "lapse": other_players.lapse_log}[kind]
+    player = {"wall": other_players.wall_log, "lapse": other_players.lapse_log, "greedy": other_players.greedy_log}[kind]
     log = other_players.logs(levels, player, 10, seed=4)
     counted = other_players.play_counts(log.events)
     found = playtests.replay([(kind, parse(write(log), kind))], levels)

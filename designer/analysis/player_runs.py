@@ -102,6 +102,7 @@ def _runs(
             sight=sight,
             give_up=give_up(player.patience if player else None),
             novelty=math.exp(player.memory) if player else 1.0,
+            variety=math.exp(player.variety) if player else 1.0,
             lapse=float(player.lapse) if player else 0.0,
             notice=model.notice,
             start=model.start_row - 4 * n,
@@ -199,9 +200,11 @@ def _remembering(
     table = model.states
     quit_after = give_up(player.patience)
     novelty, lapse, notice = math.exp(player.memory), player.lapse, player.notice
+    variety = math.exp(player.variety)
     start = model.start_row - 4 * n
     out: list[tuple[int, int] | None] = []
     stop, last, stale, seen = start, 4, 0, {start}
+    tried: set[tuple[int, int]] = set()  # the moves made from each stop this attempt
     while len(out) < cap:
         to = nxt[stop]
         if sight[stop] < 4 and (notice >= 1 or rng.random() < notice):
@@ -210,22 +213,25 @@ def _remembering(
             break
         if stale and rng.random() < quit_after[min(stale, quit_after.size - 1)]:
             out.append(None)
-            stop, last, stale, seen = start, 4, 0, {start}
+            stop, last, stale, seen, tried = start, 4, 0, {start}, set()
             continue
         if lapse and rng.random() < lapse:
             w = (to != -3).astype(float)
         else:
             fresh = np.array([end == -2 or (end >= 0 and end not in seen) for end in to.tolist()])
             w = np.where(fresh, weight[stop, last] * novelty, weight[stop, last])
+            untried = np.array([(stop, a) not in tried for a in range(4)])
+            w = np.where(untried, w * variety, w)
         cumulative = np.cumsum(w)
         d = min(3, int(np.searchsorted(cumulative, rng.random() * cumulative[3], side="right")))
         out.append((d, int(table.dest[d, live[stop]])))
+        tried.add((stop, d))
         end = int(to[d])
         if end == -1:
             break
         if end == -2:
             out.append(None)
-            stop, last, stale, seen = start, 4, 0, {start}
+            stop, last, stale, seen, tried = start, 4, 0, {start}, set()
             continue
         stale = stale + 1 if end in seen else 0
         seen.add(end)

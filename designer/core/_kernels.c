@@ -581,16 +581,17 @@ static PyObject *py_player_runs(PyObject *self, PyObject *job)
     static const int writable[7] = {0, 0, 0, 0, 1, 1, 1};
     int n, start;
     long long runs, cap, seed;
-    double novelty, lapse, notice;
+    double novelty, variety, lapse, notice;
     if (field_int(job, "n", &n) < 0 || field_int(job, "start", &start) < 0 ||
         field_long(job, "runs", &runs) < 0 || field_long(job, "cap", &cap) < 0 ||
         field_long(job, "seed", &seed) < 0 || field_double(job, "novelty", &novelty) < 0 ||
-        field_double(job, "lapse", &lapse) < 0 || field_double(job, "notice", &notice) < 0)
+        field_double(job, "variety", &variety) < 0 || field_double(job, "lapse", &lapse) < 0 ||
+        field_double(job, "notice", &notice) < 0)
         return NULL;
     if (n < 1 || start < 0 || start >= n || runs < 0 || cap < 1 || !(novelty >= 0) || !(novelty < HUGE_VAL) ||
-        !(lapse >= 0 && lapse <= 1) || !(notice >= 0 && notice <= 1))
+        !(variety >= 0) || !(variety < HUGE_VAL) || !(lapse >= 0 && lapse <= 1) || !(notice >= 0 && notice <= 1))
         return PyErr_Format(PyExc_ValueError,
-                            "player_runs: bad stops, start, runs, cap, novelty, lapse or notice");
+                            "player_runs: bad stops, start, runs, cap, novelty, variety, lapse or notice");
     Py_buffer v[7];
     if (field_buffers(job, names, v, writable, 7) < 0) return NULL;
     const char *bad = NULL;
@@ -626,8 +627,8 @@ static PyObject *py_player_runs(PyObject *self, PyObject *job)
         release_buffers(v, 7);
         return PyErr_Format(PyExc_ValueError, "player_runs: %s", bad);
     }
-    const PlayerJob play = {n, next, weight, sight, give_up, (int)(v[3].len / 8), novelty, lapse, notice, start,
-                            (int64_t)runs, (int64_t)cap, (uint64_t)seed};
+    const PlayerJob play = {n, next, weight, sight, give_up, (int)(v[3].len / 8), novelty, variety, lapse, notice,
+                            start, (int64_t)runs, (int64_t)cap, (uint64_t)seed};
     int failed;
     Py_BEGIN_ALLOW_THREADS
     failed = player_runs(&play, (int64_t *)v[4].buf, (int64_t *)v[5].buf, (double *)v[6].buf);

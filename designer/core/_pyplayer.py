@@ -24,6 +24,8 @@ def player_runs(job) -> None:
     again = np.zeros(runs, np.int64)
     seen = np.zeros((runs, n), bool)
     seen[:, job.start] = True
+    keep_tried = job.variety != 1.0  # the moves made from each stop this attempt
+    tried = np.zeros((runs, n, 4) if keep_tried else (0, 0, 4), bool)
     active = np.arange(runs)
     open_moves = nxt != NONE
     while active.size:
@@ -36,13 +38,15 @@ def player_runs(job) -> None:
         quit = job.give_up[np.minimum(stale[active], hazards - 1)]
         gave_up = ~finished & (stale[active] > 0) & (quit > 0)
         gave_up &= rng.random(active.size) < quit
-        _restart(active[gave_up], state, last, stale, seen, again, job.start)
+        _restart(active[gave_up], state, last, stale, seen, tried, again, job.start)
         choosing = ~finished & ~gave_up
         going, here = active[choosing], here[choosing]
         to = nxt[here]
         w = np.where(open_moves[here], weight[here, last[going]], 0.0)
         new = np.where(to >= 0, ~seen[going[:, None], np.maximum(to, 0)], to == TRAP)
         w = np.where(new, w * job.novelty, w)
+        if keep_tried:
+            w = np.where(tried[going, here], w, w * job.variety)
         if job.lapse > 0:
             lapsed = rng.random(going.size) < job.lapse
             w = np.where(lapsed[:, None], open_moves[here].astype(float), w)
@@ -51,7 +55,9 @@ def player_runs(job) -> None:
         pick = np.minimum(pick, 3)
         end = to[np.arange(going.size), pick]
         made[going] += 1
-        _restart(going[end == TRAP], state, last, stale, seen, again, job.start)
+        if keep_tried:
+            tried[going, here, pick] = True
+        _restart(going[end == TRAP], state, last, stale, seen, tried, again, job.start)
         moving = end >= 0
         movers, ends = going[moving], end[moving]
         fresh = ~seen[movers, ends]
@@ -64,9 +70,11 @@ def player_runs(job) -> None:
     job.restarts[:] = again
 
 
-def _restart(who, state, last, stale, seen, again, start) -> None:
-    """The runs ``who`` back on the start, a new attempt that has seen only it."""
+def _restart(who, state, last, stale, seen, tried, again, start) -> None:
+    """The runs ``who`` back on the start, a new attempt that has seen only it and made no move."""
     again[who] += 1
     state[who], last[who], stale[who] = start, 4, 0
     seen[who] = False
     seen[who, start] = True
+    if tried.size:
+        tried[who] = False

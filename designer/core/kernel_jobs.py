@@ -88,6 +88,7 @@ class PlayerJob:
     sight: np.ndarray  # uint8, n: the move onto the exit, or 4
     give_up: np.ndarray  # float64, at least 1: the chance to give up after k stale moves
     novelty: float  # the factor of a move onto a stop not seen this attempt
+    variety: float  # the factor of a move not yet made from its stop this attempt
     lapse: float
     notice: float  # the chance to take the move onto the exit in sight
     start: int

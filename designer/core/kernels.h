@@ -129,7 +129,7 @@ typedef struct {
     const uint8_t *sight;       /* (n) */
     const double *give_up;      /* (hazards) */
     int hazards;
-    double novelty, lapse, notice;
+    double novelty, variety, lapse, notice;
     int start;
     int64_t runs, cap;
     uint64_t seed;

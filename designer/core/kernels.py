@@ -301,6 +301,7 @@ def player_runs(job) -> None:
     chances = (give_up.min(), give_up.max(), job.lapse, job.notice)
     if not all(0 <= chance <= 1 for chance in chances):
         raise ValueError("player_runs: a chance outside 0..1")
-    if not (math.isfinite(job.novelty) and job.novelty >= 0 and 0 <= job.seed < 2**63):
-        raise ValueError("player_runs: bad novelty or seed")
+    factors = (job.novelty, job.variety)
+    if not (all(math.isfinite(x) and x >= 0 for x in factors) and 0 <= job.seed < 2**63):
+        raise ValueError("player_runs: bad novelty, variety or seed")
     _impl().player_runs(job)

@@ -13,10 +13,13 @@
  *                      player who has not seen the exit)
  *   give_up[k]         the chance to restart after k moves without a new stop (k >= count: last)
  *   novelty            the factor of a move onto a stop not seen this attempt (exp(memory))
+ *   variety            the factor of a move not yet made from its stop this attempt
+ *                      (exp(variety)); 1: the moves made are not kept
  *   lapse              the chance that a move is one of the open moves at random
  *
  * A run's memory is the set of stops seen this attempt, kept as the attempt's number in `seen`
- * (a new attempt forgets at once). The random stream is splitmix64 from the call's seed.
+ * (a new attempt forgets at once), and the moves made from each stop, as the attempt's number in
+ * `tried`. The random stream is splitmix64 from the call's seed.
  */
 #include "kernels.h"
 
@@ -38,9 +41,16 @@ static inline double uniform(uint64_t *state) { return (double)(split_next(state
 int player_runs(const PlayerJob *job, int64_t *moves, int64_t *restarts, double *visits)
 {
     const int n = job->n;
+    const int keep_tried = job->variety != 1.0;
     int64_t *seen = (int64_t *)malloc(sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
-    if (!seen) return -1;
+    int64_t *tried = keep_tried ? (int64_t *)malloc(sizeof(int64_t) * 4 * (size_t)(n > 0 ? n : 1)) : NULL;
+    if (!seen || (keep_tried && !tried)) {
+        free(seen);
+        free(tried);
+        return -1;
+    }
     for (int s = 0; s < n; s++) seen[s] = -1;
+    for (int s = 0; keep_tried && s < 4 * n; s++) tried[s] = -1;
     uint64_t rng = job->seed;
     int64_t attempt = 0;
     for (int64_t run = 0; run < job->runs; run++) {
@@ -74,6 +84,7 @@ int player_runs(const PlayerJob *job, int64_t *moves, int64_t *restarts, double 
                 for (int a = 0; a < 4; a++) {
                     double x = to[a] == NONE ? 0.0 : w[a]; /* a move that is not open: never */
                     if (to[a] >= 0 ? seen[to[a]] != attempt : to[a] == TRAP) x *= job->novelty;
+                    if (keep_tried && tried[(size_t)state * 4 + a] != attempt) x *= job->variety;
                     each[a] = x;
                     total += x;
                 }
@@ -86,6 +97,7 @@ int player_runs(const PlayerJob *job, int64_t *moves, int64_t *restarts, double 
                 }
             }
             made++;
+            if (keep_tried) tried[(size_t)state * 4 + pick] = attempt;
             const int32_t end = to[pick];
             if (end == EXIT) break;
             if (end == TRAP) {
@@ -103,5 +115,6 @@ int player_runs(const PlayerJob *job, int64_t *moves, int64_t *restarts, double 
         restarts[run] = again;
     }
     free(seen);
+    free(tried);
     return 0;
 }

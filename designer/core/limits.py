@@ -61,7 +61,7 @@ MAX_LEVELS = 10_000
 MAX_RUNS = 10**6
 #: Random levels a benchmark classifies.
 MAX_SAMPLES = 10**9
-#: A player's weights (skill, back aversion, memory, route, turn) lie in
+#: A player's weights (skill, back aversion, memory, route, turn, variety) lie in
 #: -PLAYER_RANGE..PLAYER_RANGE.
 PLAYER_RANGE = 50
 #: The most moves a player without a new stop makes before giving up, when they ever do.
@@ -109,8 +109,8 @@ TABLE = (
     ("`compare --seeds`, `bench make --seeds`, `--repeats`, `--runs`", f"1 to {MAX_RUNS:,}"),
     ("`bench classify --count`", f"1 to {MAX_SAMPLES:,}"),
     (
-        "a player's skill, back aversion, memory, route and turn; foresight; lapse and notice;"
-        " patience",
+        "a player's skill, back aversion, memory, route, turn and variety; foresight; lapse and"
+        " notice; patience",
         f"-{PLAYER_RANGE} to {PLAYER_RANGE}, finite; 0 to 3 moves; 0 to 1; 0 to {MAX_PATIENCE:,}"
         " moves or none",
     ),

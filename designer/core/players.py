@@ -18,17 +18,20 @@ adds what people do that the simplest member does not:
   the move right of the last one, and minus it of the move left of it (negative: left);
 - ``notice``: the chance that the player sees an exit one move away and takes it (1, as every
   member but the follower: always); a player who does not notice it picks as anywhere else, the
-  move onto the exit one of the moves open (a player of habits walks past the exit).
+  move onto the exit one of the moves open (a player of habits walks past the exit);
+- ``variety``: how much the player prefers a move it has not made from this stop this attempt
+  (0: no such memory), as one who tries another way from a stop where the last one failed.
 
 Each member names the parameters it fits (at most 5); the others keep their values of no effect.
 ``simple`` is the player of issue 50, unchanged; a member with no memory and no patience is a
-Markov chain over (stop, last move), solved exactly; one with memory is played out
+Markov chain over (stop, last move), solved exactly; one with memory (of stops or of moves) is
+played out
 (``designer.analysis.player_runs``).
 
 >>> Player().member, Player().exact
 ('simple', True)
 >>> Player.from_json({"format": "ice-designer player 1", "skill": 2, "back_aversion": 0.5})
-Player(skill=2, back_aversion=0.5, memory=0.0, foresight=0, lapse=0.0, patience=None, route=0.0, turn=0.0, notice=1.0, member='simple')
+Player(skill=2, back_aversion=0.5, memory=0.0, foresight=0, lapse=0.0, patience=None, route=0.0, turn=0.0, notice=1.0, variety=0.0, member='simple')
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ MEMBERS = {
     "seeker": ("skill", "memory", "foresight", "lapse", "patience"),
     "knowing": ("skill", "back_aversion", "route", "lapse"),
     "follower": ("skill", "back_aversion", "turn", "lapse", "notice"),
+    "tinkerer": ("skill", "back_aversion", "variety", "lapse"),
 }
 #: Every parameter, in the order a player file writes them.
 PARAMETERS = (
@@ -60,6 +64,7 @@ PARAMETERS = (
     "route",
     "turn",
     "notice",
+    "variety",
 )
 #: The parameters a member gained after its files were first written, and the value a file
 #: without one holds (a follower's file from before ``notice`` is a follower who always notices).
@@ -84,6 +89,7 @@ class Player:
     route: float = 0.0
     turn: float = 0.0
     notice: float = 1.0
+    variety: float = 0.0
     member: str = "simple"
 
     def __post_init__(self) -> None:
@@ -122,7 +128,7 @@ class Player:
         no effect (DesignerError, one line, for an unknown member or a parameter it has not).
 
         >>> Player.of("seeker", skill=2.0, memory=1.0, foresight=1, lapse=0.1, patience=12.0)
-        Player(skill=2.0, back_aversion=0.0, memory=1.0, foresight=1, lapse=0.1, patience=12.0, route=0.0, turn=0.0, notice=1.0, member='seeker')
+        Player(skill=2.0, back_aversion=0.0, memory=1.0, foresight=1, lapse=0.1, patience=12.0, route=0.0, turn=0.0, notice=1.0, variety=0.0, member='seeker')
         """
         if member not in MEMBERS:
             raise DesignerError(
@@ -133,8 +139,9 @@ class Player:
 
     @property
     def exact(self) -> bool:
-        """Whether the player is a Markov chain over (stop, last move): no memory, no giving up."""
-        return self.memory == 0 and self.patience is None
+        """Whether the player is a Markov chain over (stop, last move): no memory of stops or of
+        moves, no giving up."""
+        return self.memory == 0 and self.variety == 0 and self.patience is None
 
     def to_json(self) -> dict:
         """The player as a file holds it: its member and that member's parameters."""
@@ -197,6 +204,7 @@ RANGES = {
     "route": (-PLAYER_RANGE, PLAYER_RANGE),
     "turn": (-PLAYER_RANGE, PLAYER_RANGE),
     "notice": (0, 1),
+    "variety": (-PLAYER_RANGE, PLAYER_RANGE),
 }
 #: The value of each parameter that has no effect: what a member without it holds.
 NO_EFFECT = {
@@ -209,5 +217,6 @@ NO_EFFECT = {
     "route": 0.0,
     "turn": 0.0,
     "notice": 1.0,
+    "variety": 0.0,
 }
 DEFAULT = Player()

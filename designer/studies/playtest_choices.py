@@ -3,8 +3,9 @@ that attempt had seen before it, so that its probability under a player with mem
 
 A replay (``designer.studies.playtests.replay``) keeps each choice with its attempt, in order.
 Walking an attempt's choices gives, at each one, the stops seen so far this attempt (the start,
-and the end of every move made, undone ones too) and the moves made since a new stop last came
-into sight: what ``memory`` and ``patience`` read. A choice made on a stop the exit cannot be
+and the end of every move made, undone ones too), the moves made from each stop (``variety``
+reads which are not yet) and the moves made since a new stop last came into sight: what
+``memory`` and ``patience`` read. A choice made on a stop the exit cannot be
 reached from tells the family nothing (the model has restarted there), and is left out. A move
 made where the exit is in sight is kept, marked (``exit``: the moves onto it): it tells only of a
 member who may not notice the exit (``notice``; the others always take it); a restart asked for
@@ -24,6 +25,8 @@ there is left out (no member gives up with the exit in sight).
 ([0, 0, 1, 0], [[0, 1, 0, 1], [0, 0, 0, 0], [0, 0, 0, 1], [0, 0, 0, 0]])
 >>> seen.exit.any(axis=1).tolist(), seen.in_sight, seen.against
 ([False, False, False, True], 1, 0)
+>>> seen.untried[2].astype(int).tolist()  # back on the start: down made, right not yet
+[0, 0, 0, 1]
 """
 
 from __future__ import annotations
@@ -49,7 +52,8 @@ class Choices:
     (``back``), which end on a stop not seen this attempt (``new``), the moves each takes off the
     fewest to the exit (``route``), which turn right or left of the last move (``side``: 1, -1),
     the moves since a new stop (``stale``), the move chosen (``move``: ``RESTART`` for a
-    restart), and the moves onto the exit (``exit``: none away from its sight). ``in_sight``
+    restart), the moves onto the exit (``exit``: none away from its sight), and the moves not
+    yet made from that stop this attempt (``untried``). ``in_sight``
     counts the moves made with the exit in sight, ``against`` those that did not take it."""
 
     level: np.ndarray
@@ -64,6 +68,7 @@ class Choices:
     stale: np.ndarray
     move: np.ndarray
     exit: np.ndarray
+    untried: np.ndarray
     in_sight: int
     against: int
 
@@ -86,6 +91,7 @@ class Choices:
             self.stale[keep],
             self.move[keep],
             self.exit[keep],
+            self.untried[keep],
             self.in_sight,
             self.against,
         )
@@ -97,9 +103,10 @@ class Choices:
 
     def same(self) -> tuple[np.ndarray, np.ndarray]:
         """The rows that differ (one of each set of choices with the same level, state, move
-        back, new stops and move: the same chance under every player), and how many each
-        stands for."""
+        back, new stops, moves not yet made and move: the same chance under every player), and
+        how many each stands for."""
         bits = (self.new * np.array([1, 2, 4, 8])).sum(axis=1)
+        bits += (self.untried * np.array([16, 32, 64, 128])).sum(axis=1)
         back = np.where(self.back.any(axis=1), self.back.argmax(axis=1), 4)
         key = np.stack([self.level, self.state, back, bits, self.move], axis=1)
         _, first, counts = np.unique(key, axis=0, return_index=True, return_counts=True)
@@ -112,13 +119,15 @@ def choices_of(found: Replayed, pack: list[tuple[str, Level]]) -> Choices:
     alive = [model.alive_states(table) for table in tables]
     rows: list[tuple[int, int, int, int, int, int]] = []  # level, attempt, state, last, move, stale
     news: list[list[bool]] = []
+    untried: list[list[bool]] = []
     in_sight = against = 0
     seen: set[int] = set()
+    tried: set[tuple[int, int]] = set()
     current, stale = -1, 0
     for choice in sorted(found.choices, key=lambda c: c.attempt):  # stable: an attempt in order
         table = tables[choice.level]
         if choice.attempt != current:
-            current, seen, stale = choice.attempt, {table.start}, 0
+            current, seen, tried, stale = choice.attempt, {table.start}, set(), 0
         ends = table.dest[:, choice.state].tolist()
         if not alive[choice.level][choice.state]:
             continue  # on a stop the exit cannot be reached from: the model has restarted
@@ -129,18 +138,20 @@ def choices_of(found: Replayed, pack: list[tuple[str, Level]]) -> Choices:
             against += ends[choice.move] != table.goal
         rows.append((choice.level, choice.attempt, choice.state, choice.last, choice.move, stale))
         news.append([end not in (NO_MOVE, table.goal) and end not in seen for end in ends])
+        untried.append([(choice.state, d) not in tried for d in range(4)])
         if choice.move == RESTART:
             continue
+        tried.add((choice.state, choice.move))
         end = ends[choice.move]
         if end in seen:
             stale += 1
         else:
             seen.add(end)
             stale = 0
-    return _arrays(tables, pack, rows, news, in_sight, against)
+    return _arrays(tables, pack, rows, news, untried, in_sight, against)
 
 
-def _arrays(tables, pack, rows, news, in_sight: int, against: int) -> Choices:
+def _arrays(tables, pack, rows, news, untried, in_sight: int, against: int) -> Choices:
     count = len(rows)
     level, attempt, state, last, move, stale = (
         np.array([row[j] for row in rows], np.int64).reshape(count) for j in range(6)
@@ -175,6 +186,7 @@ def _arrays(tables, pack, rows, news, in_sight: int, against: int) -> Choices:
         stale,
         move,
         exit_,
+        np.array(untried, bool).reshape(count, 4) & valid,
         in_sight,
         against,
     )

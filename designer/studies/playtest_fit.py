@@ -2,7 +2,8 @@
 
 Each choice away from the exit's sight has an exact probability under a member of the family
 (``designer.studies.playtest_choices`` gives what that attempt had seen): with ``u = skill *
-(toward_f - back_aversion * back) + memory * new + route * route_gain + turn * side``, a move's
+(toward_f - back_aversion * back) + memory * new + route * route_gain + turn * side + variety *
+untried``, a move's
 chance is ``(1 - lapse) * softmax(u) + lapse / open moves``, times the chance not to give up,
 ``1 - h(stale)``, and a restart asked for has the chance ``h(stale) = 1 / (1 + exp(patience -
 stale))``. With the exit in sight, a member who may not notice it (``notice``) takes it with the
@@ -39,7 +40,7 @@ LEAST_CHOICES = 20
 FEW_CHOICES = 1000
 
 #: The weights and the chances a fit moves, in this order.
-FITTED = ("skill", "back_aversion", "memory", "lapse", "route", "turn", "notice")
+FITTED = ("skill", "back_aversion", "memory", "lapse", "route", "turn", "notice", "variety")
 #: A lapse is fitted within these (a lapse of exactly 0 has no gradient to leave it by), and the
 #: notice within these (at 1 a move past the exit would have no chance, and one held out would
 #: score minus infinity: a player who always took the exit is fitted 0.9999).
@@ -92,11 +93,12 @@ def _moves(
     times) in ``FITTED``'s order. A move in sight of the exit counts the notice (the module
     docstring says how); with ``exit_chance``, each move's log-probability before the notice and,
     instead of the gradient, each row's chance of the moves onto the exit before it."""
-    skill, back_aversion, memory, lapse, route, turn, notice = p
+    skill, back_aversion, memory, lapse, route, turn, notice, variety = p
     near, valid, back, new = data.toward[foresight], data.valid, data.back, data.new
     move = data.move
     pick = np.arange(move.size)
     seen = skill * (near - back_aversion * back) + memory * new + route * data.route
+    seen = seen + variety * data.untried
     u = np.where(valid, seen + turn * data.side, -np.inf)
     u = u - u.max(axis=1, keepdims=True)
     e = np.exp(u)
@@ -140,6 +142,7 @@ def _moves(
             along(data.route),
             along(data.side),
             float((by_notice * times).sum()),
+            along(data.untried.astype(float)),
         ]
     )
     return log_final, gradient
@@ -174,7 +177,7 @@ def fit_member(member: str, data: Choices) -> Player:
     aversion = DEFAULT.back_aversion if "back_aversion" in free else 0.0
     lapse = 0.05 if "lapse" in free else 0.0
     notice = 0.9 if "notice" in free else 1.0
-    base = np.array([DEFAULT.skill, aversion, 0.0, lapse, 0.0, 0.0, notice])
+    base = np.array([DEFAULT.skill, aversion, 0.0, lapse, 0.0, 0.0, notice, 0.0])
     mask = np.array([name in free for name in FITTED])
     chances = {"lapse": LAPSE_BOUNDS, "notice": NOTICE_BOUNDS}
     bounds = [chances.get(name, RANGES[name]) for name in FITTED if name in free]

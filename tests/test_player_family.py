@@ -202,7 +202,7 @@ def test_a_player_with_memory_is_played_as_an_exact_reading_of_its_rules_has_it(
 
 
 @pytest.mark.parametrize("implementation", kernels.available())
-def test_a_player_who_remembers_its_moves_is_played_as_an_exact_reading_of_its_rules_has_it(implementation):
+def test_a_player_with_memory_of_its_moves_is_played_as_an_exact_reading_of_its_rules_has_it(implementation):
     """The moves made from each stop kept per attempt (the oracle's state holds them: a smaller
     level, where the variety moves the expected moves by 6%), in the kernel and in one run step by
     step (``play_out``, the simulated logs' player)."""

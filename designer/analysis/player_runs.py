@@ -220,8 +220,9 @@ def _remembering(
         else:
             fresh = np.array([end == -2 or (end >= 0 and end not in seen) for end in to.tolist()])
             w = np.where(fresh, weight[stop, last] * novelty, weight[stop, last])
-            untried = np.array([(stop, a) not in tried for a in range(4)])
-            w = np.where(untried, w * variety, w)
+            if variety != 1.0:
+                untried = np.array([(stop, a) not in tried for a in range(4)])
+                w = np.where(untried, w * variety, w)
         cumulative = np.cumsum(w)
         d = min(3, int(np.searchsorted(cumulative, rng.random() * cumulative[3], side="right")))
         out.append((d, int(table.dest[d, live[stop]])))

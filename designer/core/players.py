@@ -66,9 +66,9 @@ PARAMETERS = (
     "notice",
     "variety",
 )
-#: The parameters a member gained after its files were first written, and the value a file
-#: without one holds (a follower's file from before ``notice`` is a follower who always notices).
-LATER = {"notice": 1.0}
+#: The parameters a member gained after its files were first written: a file without one holds
+#: its value of no effect (a follower's file from before ``notice`` always notices the exit).
+LATER = ("notice",)
 #: The most moves a player looks ahead.
 MOST_FORESIGHT = 3
 PLAYER_FORMAT = "ice-designer player 1"
@@ -190,7 +190,7 @@ class Player:
                 f"the player file gives no {missing[0]} (the {member} player's parameters: "
                 f"{', '.join(wanted)})"
             )
-        return cls.of(member, **{name: obj.get(name, LATER.get(name)) for name in wanted})
+        return cls.of(member, **{name: obj.get(name, NO_EFFECT[name]) for name in wanted})
 
 
 #: Each parameter's range (a player file's values are checked against it).

@@ -12,7 +12,8 @@
   10 of them, ranks the other 10 by that player's median moves.
 - ``caves``: caves of 3, 5 and 8 rooms from one request (``designer cave --rooms N``, rooms of
   12x12 and 9x9, 0 and 1 key, seeds 1 to 3, the default min stops and time limit): each cave's
-  predicted difficulty, min stops and the stops it was asked, and whether the three rise.
+  predicted difficulty, min stops and the stops it was asked, which design of it landed in the
+  band its rooms aim at (``designer.caves.felt``), and whether the three rise.
 - ``speed``: predicted difficulty of a 12x12 level, a pack of 20 and the Ice Path cave, for the
   simple player and one with memory; playtest of 10,000 attempts, a fit.
 
@@ -276,12 +277,12 @@ def caves_part() -> None:
                     options = CaveOptions(rooms=rooms, keys=keys, size=size, seed=seed)
                     made = design(options).design
                     row.append((played(made.cave).difficulty, made.analysis.min_stops,
-                                request_for(options).min_stops))
+                                request_for(options).min_stops, made.record["felt"]["designs"]))
                 felt = [one[0] for one in row]
                 rising += felt == sorted(set(felt))
                 print(f"caves: {size[0]}x{size[1]}, {keys} key(s), seed {seed}: " + ", ".join(
-                    f"{rooms} rooms {d:.1f} ({stops} stops, asked {asked})"
-                    for rooms, (d, stops, asked) in zip((3, 5, 8), row))
+                    f"{rooms} rooms {d:.1f} ({stops} stops, asked {asked}; design {k})"
+                    for rooms, (d, stops, asked, k) in zip((3, 5, 8), row))
                     + ("" if felt == sorted(set(felt)) else "  (not rising)"))
     print(f"caves: rising in {rising} of 12 requests")
 

@@ -1,5 +1,6 @@
 """A cave of rooms joined by doors, ladders and holes, with a key that opens a locked door:
-read one, solve and analyse it, design one from a template and one from nothing, and take one
+read one, solve and analyse it, design one from a template, one from nothing and one to a band of
+predicted difficulty, and take one
 out to Tiled, to a picture and to the play page. Run it from any folder: it writes into ./caves.
 
     python examples/caves.py
@@ -53,6 +54,14 @@ drawn = grammar.draw(rooms=6, keys=2, size=(9, 9), seed=3)
 from_nothing = design(CaveRequest(drawn, min_stops=40), seed=3, time_limit=60)
 print(f"from nothing: {len(from_nothing.cave.rooms)} rooms, min stops {from_nothing.analysis.min_stops}, "
       f"keys needed: {[key.needed for key in from_nothing.analysis.keys]}")
+
+# 3b. A cave asked a band of predicted difficulty (as `designer cave --difficulty 5..5.6`): its
+# rooms are designed again, from other seeds, until the model's player feels it within the band.
+small = grammar.draw(rooms=2, keys=0, size=(7, 7), seed=1)
+felt = design(CaveRequest(small, min_stops=8, difficulty=(5.0, 5.6)), seed=1, time_limit=60, workers=1)
+landing = felt.record["felt"]
+print(f"asked 5..5.6: felt {cave_analysis.played(felt.cave).difficulty} ({landing['difficulty']}), "
+      f"design {landing['designs']}, in the band: {landing['in_band']}")
 
 # 4. A band no plan can meet is proven so, naming the rooms that hold the cave back.
 try:

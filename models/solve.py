@@ -40,7 +40,10 @@ def new_solver(
     # when the signal lands in malloc (OR-Tools 9.15), and it leaves SIGINT at the system's
     # default afterwards. Ctrl-C reaches the search through ``solve``'s watcher instead.
     params.catch_sigint_signal = False
-    params.random_seed = seed
+    # CP-SAT's seed is a 32-bit signed number; a seed past it (``--seed`` takes up to 10^12 - 1,
+    # and a cave's designs move theirs by a million each) is taken modulo 2^31, so every seed a
+    # user may give designs, and the seeds below 2^31 keep their searches
+    params.random_seed = seed % 2**31
     params.max_time_in_seconds = seconds * (CPU_NET if clock in ("cpu", "work") else 1)
     if clock == "work":  # a budget of work: CP-SAT's own measure of it, counted back by ``solve``
         params.max_deterministic_time = seconds

@@ -370,14 +370,19 @@ def test_the_winner_needs_a_margin_to_take_more_parameters():
 @pytest.mark.slow
 def test_caves_of_3_5_and_8_rooms_from_one_request_rise_in_predicted_difficulty():
     """Issue 63: every cave scored 10, the scale's top (29,479 expected moves for 8 rooms). The
-    scale goes on past 10, and caves of 3, 5 and 8 rooms of the same request rise through it."""
+    scale goes on past 10, and caves of 3, 5 and 8 rooms of the same request rise through it, each
+    in the band its rooms aim at."""
     from designer.caves.cave_analysis import played
     from designer.ops.caves import CaveOptions, design as design_cave
+
+    from designer.caves.felt import aimed
 
     felt = []
     for rooms in (3, 5, 8):
         made = design_cave(CaveOptions(rooms=rooms, keys=1, seed=1, time_limit=60))
         felt.append(played(made.design.cave).difficulty)
+        low, high = aimed(rooms)  # a cave from nothing aims at a band that rises with its rooms
+        assert low <= felt[-1] <= high and made.design.record["felt"]["in_band"]
     assert felt == sorted(set(felt)), felt
     assert model.scale(3e4) == 11.1 and model.scale(1e4) == 10.0
 

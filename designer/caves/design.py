@@ -6,7 +6,9 @@ side on processes, a lane per core, or at once on a dask cluster), then verify t
 A room that cannot meet its bands in its share of the time sends the plan back with those
 passages' most lowered; a cave that falls short of its band raises the floors of the passages on
 its shortest way; a room that makes the cave weak is designed again from another seed. A request
-no plan can meet is proven so before any room is designed (``plan.Infeasible``).
+no plan can meet is proven so before any room is designed (``plan.Infeasible``). A cave asked a
+band of predicted difficulty is designed again, whole, from other seeds, until it lands in it
+(``designer.caves.felt``), the time limit covering every design.
 
 Each room k is designed from seed ``seed + k`` (``+ 1000`` a round after a redesign, and
 ``+ RETRY_SEED`` each time that room ran out of time) on one
@@ -17,7 +19,7 @@ dask whenever the rooms are found before their time limits.
 
 from __future__ import annotations
 
-from designer.caves import cave_analysis
+from designer.caves import cave_analysis, felt
 from designer.caves import plan as planning
 from designer.caves.cave_request import DEFAULT_MIN_STOPS, CaveDesign, CaveFailed, CaveRequest
 from designer.caves.refusals import check_keys, drawn_failing
@@ -31,7 +33,7 @@ from designer.caves.room_jobs import (
     stops_reached,
 )
 from designer.core.budget import Budget
-from designer.core.control import Cancelled, CancelToken, OnProgress, Steps, no_progress
+from designer.core.control import Cancelled, CancelToken, OnProgress, Steps, Update, no_progress
 from designer.core.control import check as check_cancel
 from designer.core.errors import DesignerError
 
@@ -138,20 +140,45 @@ def design(
             timer = threading.Timer(time_limit, time_is_up)
             timer.daemon = True
             timer.start()
-        return _design(request, seed, time_limit, workers, executor, on_progress, net, held)
+        clock = Budget(time_limit)  # the whole cave's, every design of it included
+        heading = [""]  # which design of the cave runs, once there is more than one
+
+        def shown(update: Update) -> None:
+            label = update.label and heading[0] + update.label
+            on_progress(Update(update.done, update.total, label))
+
+        def once(seed: int) -> CaveDesign:
+            try:
+                return _design(
+                    request, seed, time_limit, workers, executor, shown, net, held, clock
+                )
+            except Cancelled:
+                if cancel is not None and cancel.is_set() or not net.is_set():
+                    raise
+                raise CaveFailed("time limit", _out_of_time(request, time_limit, held)) from None
+
+        if request.difficulty is None:
+            return once(seed)
+
+        def label(text: str) -> None:
+            heading[0] = text + "; "
+
+        return felt.designed(request.difficulty, request.aim, seed, once, label, clock.seconds)
     except Cancelled:
         if cancel is not None and cancel.is_set() or not net.is_set():
             raise
-        raise CaveFailed(
-            "time limit",
-            f"time limit reached: no cave met min stops {request.min_stops} in "
-            f"{time_limit:g} s" + (f" ({held[-1]})" if held else ""),
-        ) from None
+        raise CaveFailed("time limit", _out_of_time(request, time_limit, held)) from None
     finally:
         if timer is not None:
             timer.cancel()
         if forked is not None:
             forked.close()
+
+
+def _out_of_time(request: CaveRequest, time_limit: float, held: list[str]) -> str:
+    return f"time limit reached: no cave met min stops {request.min_stops} in {time_limit:g} s" + (
+        f" ({held[-1]})" if held else ""
+    )
 
 
 #: The share of the time limit a round's rooms get as their budgets of work, all together (each
@@ -169,12 +196,12 @@ def _design(
     on_progress: OnProgress,
     cancel: CancelToken,
     held_back: list[str],
+    clock: Budget,
 ) -> CaveDesign:
     from designer.search.job import DesignJob
     from designer.search.result import DesignFailed
 
-    # the cave's: its rounds (each room's budget is of work: ``design_room``)
-    clock = Budget(time_limit)
+    # ``clock``: the cave's, every design of it (each room's budget is of work: ``design_room``)
     cave = request.cave
     free = [room.name for room in cave.rooms if room.free]
     graph = planning.edges(cave, set(free), measured_rooms(cave))

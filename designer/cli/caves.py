@@ -37,6 +37,7 @@ class CaveFormat(str, Enum):
         "designer cave examples/caves/four-rooms.txt --min-stops 60 -o cave.txt",
         "designer cave --rooms 6 --keys 2 --min-stops 70 --seed 3 -o cave.json",
         "designer cave --rooms 8 --keys 3 --floors 3 --shape chain --min-stops 100 -o cave.txt",
+        "designer cave --rooms 5 --keys 1 --difficulty 9..10 -o cave.json",
         "designer cave examples/caves/ice-path.txt --min-stops 80 --route b1:1:2=12",
         "designer cave --from cave.json",
     ),
@@ -97,6 +98,16 @@ def cave(
     ),
     max_stops: int | None = typer.Option(
         None, "--max-stops", metavar="M", min=1, help="At most M min stops over the way through."
+    ),
+    difficulty: str | None = typer.Option(
+        None,
+        "--difficulty",
+        metavar="A[..B]",
+        help=(
+            "Design the cave again, from other seeds, until its predicted difficulty is A..B (or "
+            "A at least; default for a cave from nothing without --min-stops: aimed at a band "
+            "that rises with its rooms)."
+        ),
     ),
     route: list[str] | None = typer.Option(
         None,
@@ -175,6 +186,7 @@ def cave(
             "--varied": varied or None,
             "--min-stops": min_stops,
             "--max-stops": max_stops,
+            "--difficulty": difficulty,
             "--route": route or None,
             "--room": room or None,
             "--seed": seed,
@@ -194,6 +206,7 @@ def cave(
         dressing=Dressing(varied=True) if varied else None,
         min_stops=min_stops,
         max_stops=max_stops,
+        difficulty=difficulty,
         routes=tuple(route or ()),
         room_bands=tuple(room or ()),
         seed=seed or 0,

@@ -7,6 +7,22 @@ from __future__ import annotations
 FULL_CLEAR_SECONDS = 2.0
 
 
+def landed(record: dict) -> str:
+    """How a cave asked a band of predicted difficulty landed in it: ", aimed 8.6..9.7, design 2
+    of at most 8 (seed 1000002)"; nothing for a cave asked none."""
+    landing = record.get("felt")
+    if landing is None:
+        return ""
+    from designer.caves.felt import TRIES, said
+
+    band = said(tuple(landing["band"]))
+    designs = landing["designs"]
+    asked = "aimed" if landing["aim"] else "asked"
+    if not landing["in_band"]:
+        return f", {asked} {band}: not reached in {designs} designs, the nearest kept"
+    return f", {asked} {band}, design {designs} of at most {TRIES} (seed {landing['seed']})"
+
+
 def summary(found) -> str:
     """The line ``designer cave`` prints for a designed cave: its way, its rooms, how it was made."""
     a, record = found.analysis, found.record
@@ -24,7 +40,7 @@ def summary(found) -> str:
     from designer.caves.cave_analysis import played
 
     rooms = ", ".join(f"{room.name} {room_difficulty(room.room)}" for room in found.cave.rooms)
-    felt = f"; predicted difficulty {played(found.cave).difficulty:g} (rooms, their hardest route: {rooms})"
+    felt = f"; predicted difficulty {played(found.cave).difficulty:g}{landed(record)} (rooms, their hardest route: {rooms})"
     coins = len(found.cave.coins)
     if coins:  # the coins a template drew: the full clear, searched for at most FULL_CLEAR_SECONDS
         from designer.caves.coins import full_clear

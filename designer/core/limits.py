@@ -61,6 +61,9 @@ MAX_LEVELS = 10_000
 MAX_RUNS = 10**6
 #: Random levels a benchmark classifies.
 MAX_SAMPLES = 10**9
+#: A band of predicted difficulty a cave is asked (``cave --difficulty``): the scale's floor to 100
+#: million expected moves.
+FELT_LOWEST, FELT_HIGHEST = 1.0, 19.0
 #: A player's weights (skill, back aversion, memory, route, turn, variety) lie in
 #: -PLAYER_RANGE..PLAYER_RANGE.
 PLAYER_RANGE = 50
@@ -106,6 +109,10 @@ TABLE = (
         f"0 to {MAX_COUNT:,} (the cells of the largest level)",
     ),
     ("`make --count` (a pack)", f"1 to {MAX_LEVELS:,}"),
+    (
+        "`cave --difficulty` (a band of predicted difficulty)",
+        f"{FELT_LOWEST:g} to {FELT_HIGHEST:g}",
+    ),
     ("`compare --seeds`, `bench make --seeds`, `--repeats`, `--runs`", f"1 to {MAX_RUNS:,}"),
     ("`bench classify --count`", f"1 to {MAX_SAMPLES:,}"),
     (

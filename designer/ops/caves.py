@@ -79,6 +79,7 @@ class CaveOptions:
     dressing: Dressing | None = None  # dressed so: varied rooms, names, snow, coins
     min_stops: int | None = None
     max_stops: int | None = None
+    difficulty: str | None = None  # "A..B" or "A": a band of predicted difficulty
     routes: tuple[str, ...] = ()  # "ROOM:A:B=K[..M]"
     room_bands: tuple[str, ...] = ()  # "ROOM=K[..M]"
     seed: int = 0
@@ -191,7 +192,36 @@ def request_for(options: CaveOptions):
             min_stops = min(min_stops, options.max_stops)
     if options.max_stops is not None and options.max_stops < min_stops:
         raise RequestError(f"{{max_stops}} {options.max_stops} is below {{min_stops}} {min_stops}")
-    return CaveRequest(cave, min_stops, options.max_stops, tuple(routes), tuple(rooms), drawn)
+    felt, aim = _felt_band(options, drawn is not None)
+    return CaveRequest(
+        cave, min_stops, options.max_stops, tuple(routes), tuple(rooms), drawn, felt, aim
+    )
+
+
+def _felt_band(options: CaveOptions, drawn: bool) -> tuple[tuple[float, float | None] | None, bool]:
+    """The band of predicted difficulty the options ask (and whether it is only the default's
+    aim): ``--difficulty``'s; for a cave from nothing with neither it nor ``--min-stops``, the aim
+    of its rooms (``designer.caves.felt.aimed``); otherwise none."""
+    from designer.caves import felt
+    from designer.caves.cave_request import band_fault
+    from designer.core.bands import Band
+
+    if options.difficulty is None:
+        if drawn and options.min_stops is None:
+            assert options.rooms is not None  # drawn from nothing
+            return felt.aimed(options.rooms), True
+        return None, False
+    try:
+        band = Band.parse(options.difficulty, float)
+    except ValueError:
+        raise RequestError(
+            "{difficulty} takes A or A..B (predicted difficulties, as 8.5..9.5), not "
+            + literal(repr(options.difficulty))
+        ) from None
+    fault = band_fault(band.low, band.high)
+    if fault:
+        raise RequestError(fault)
+    return (band.low, band.high), False
 
 
 def _route(text: str) -> tuple[str, int, int, str]:

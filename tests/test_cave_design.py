@@ -208,11 +208,11 @@ def test_what_a_fill_would_refuse_is_said_with_the_caves_figures_before_any_fill
 
 
 def _plan_inputs(cave: Cave):
-    from designer.caves import design as cave_design, plan, room_jobs
+    from designer.caves import asking, plan, room_jobs
 
     free = {room.name for room in cave.rooms if room.free}
     edges = plan.edges(cave, free, room_jobs.measured_rooms(cave))
-    passages, most, likely = cave_design.passage_bounds(cave, edges)
+    passages, most, likely = asking.passage_bounds(cave, edges)
     return edges, {p: 1 for p in passages}, most, likely
 
 
@@ -245,7 +245,7 @@ def test_a_cave_drawn_by_hand_with_a_chain_of_three_keys_fills_and_needs_every_k
     hole down, a locked ladder up and a hall of four doors. Each key is carried only on the
     passage its plan takes it on (the crypt's silver was an item of all six of its routes), and
     the cave is filled, every key needed by the plain reader."""
-    from designer.caves import design as cave_design, plan, room_jobs
+    from designer.caves import asking, plan, room_jobs
 
     template = Cave.parse((CAVES / "chain-of-three.txt").read_text())
     edges, low, most, likely = _plan_inputs(template)
@@ -265,7 +265,7 @@ def test_a_room_designed_on_the_work_clock_is_the_same_however_slow_the_machine(
     """Issue 60: a cave's seed gave two caves on a busy machine (its rooms were designed on
     shares of the seconds left). A room is designed on the work clock: whatever the wall and
     processor clocks say, here running ten times as fast as the work, the same room comes back."""
-    from designer.caves import design as cave_design, plan, room_jobs
+    from designer.caves import asking, plan, room_jobs
     from designer.core import budget as budgets
     from designer.search.job import DesignJob
 

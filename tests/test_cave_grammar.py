@@ -222,7 +222,7 @@ def test_a_cave_from_nothing_asks_more_stops_of_more_rooms_unless_told():
     """Issue 63: ``--rooms 8`` asked the 30 min stops of 3 rooms, and spread them into rooms of 4
     stops. Untold, a cave from nothing asks 10 a room, within what its rooms likely hold (so
     small rooms are not asked past it), 30 at least; a given cave 30; never above --max-stops."""
-    from designer.caves.design import default_min_stops
+    from designer.caves.asking import default_min_stops
     from designer.ops.caves import CaveOptions, request_for
 
     asked = [request_for(CaveOptions(rooms=n, seed=1)).min_stops for n in (2, 3, 5, 8)]

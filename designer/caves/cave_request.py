@@ -12,7 +12,7 @@ from designer.core.errors import DesignerError, RequestNotMet
 from designer.core.limits import FELT_HIGHEST, FELT_LOWEST
 
 #: The min stops a cave is asked when the user names none (a cave drawn from nothing asks more of
-#: more rooms: ``designer.caves.design.default_min_stops``).
+#: more rooms: ``designer.caves.asking.default_min_stops``).
 DEFAULT_MIN_STOPS = 30
 
 

@@ -181,8 +181,8 @@ def request_for(options: CaveOptions):
             )
         cave.room(name)
         rooms.append((name, *_band(band, "{room_bands}")))
+    from designer.caves.asking import default_min_stops
     from designer.caves.cave_request import DEFAULT_MIN_STOPS
-    from designer.caves.design import default_min_stops
 
     if options.min_stops is not None:
         min_stops = options.min_stops

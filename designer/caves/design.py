@@ -119,10 +119,6 @@ def design(
             heading[0] = text + "; "
 
         return felt.designed(request.difficulty, request.aim, seed, once, label, clock.seconds)
-    except Cancelled:
-        if cancel is not None and cancel.is_set() or not net.is_set():
-            raise
-        raise CaveFailed("time limit", _out_of_time(request, time_limit, held)) from None
     finally:
         if timer is not None:
             timer.cancel()

@@ -40,7 +40,9 @@ def summary(found) -> str:
     from designer.caves.cave_analysis import played
 
     rooms = ", ".join(f"{room.name} {room_difficulty(room.room)}" for room in found.cave.rooms)
-    felt = f"; predicted difficulty {played(found.cave).difficulty:g}{landed(record)} (rooms, their hardest route: {rooms})"
+    # a cave asked a band was measured as it landed: its record holds what it felt
+    difficulty = record["felt"]["difficulty"] if "felt" in record else played(found.cave).difficulty
+    felt = f"; predicted difficulty {difficulty:g}{landed(record)} (rooms, their hardest route: {rooms})"
     coins = len(found.cave.coins)
     if coins:  # the coins a template drew: the full clear, searched for at most FULL_CLEAR_SECONDS
         from designer.caves.coins import full_clear

@@ -4,7 +4,8 @@
   ``--glissade FILE``): Spearman's rho of each measure alone, and of the model's expected moves
   with its two parameters fitted to the order leaving each level out in turn (a grid search).
 - ``exact``: on random levels (plain, items, portals, wrap, a cave), the exact expected moves
-  beside the mean of the same player's runs at the default number of runs (the kernel).
+  beside the same player's runs less their controls at the default number of runs, and beside
+  the plain mean of 10,000 runs of its chain (the kernel).
 - ``fit``: 2,000 attempts simulated from a known member of each kind over a 12-level pack, the
   fit's parameters beside the true ones, and its time.
 - ``family``: the players of tests/ (a depth-2 planner, a wall follower, a player who knows the
@@ -14,23 +15,25 @@
   12x12 and 9x9, 0 and 1 key, seeds 1 to 3, the default min stops and time limit): each cave's
   predicted difficulty, min stops and the stops it was asked, which design of it landed in the
   band its rooms aim at (``designer.caves.felt``), and whether the three rise.
+- ``controls``: how much the controls cut the variance of the runs of each member played out.
 - ``speed``: predicted difficulty of a 12x12 level, a pack of 20 and the Ice Path cave, for the
   simple player and one with memory; of ten 12x12 levels for every member; playtest of 10,000
   attempts, a fit.
 
 Run: python docs/player_study.py --glissade levels.json
-     python docs/player_study.py --only exact,fit,family,caves,speed
+     python docs/player_study.py --only exact,fit,family,caves,speed,controls
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import time
 
 import numpy as np
 
-PARTS = ("glissade", "exact", "fit", "family", "caves", "speed")
+PARTS = ("glissade", "exact", "fit", "family", "caves", "speed", "controls")
 
 
 def spearman(a, b) -> float:
@@ -145,7 +148,7 @@ def exact_part(count: int) -> None:
     at the default number of runs (``designer.analysis.player_runs.played``), beside the exact
     solution."""
     from designer.analysis import player as model
-    from designer.analysis.player_runs import played
+    from designer.analysis.player_runs import played, simulate
     from designer.caves.graph import sheet, states
     from designer.core.items import state_table
     from designer.core.players import Player
@@ -163,15 +166,23 @@ def exact_part(count: int) -> None:
                 break
         laid = sheet(designed_cave())
         rows.append(("cave", states(laid), laid.level.height))
+        plain, errors = 0.0, 0.0  # the kernel's own runs, no controls: the chain's choices
         for kind, table, height in rows:
-            exact = model.solve_chain(model.chain(table, player, height=height), 1).expected_moves
+            chain = model.chain(table, player, height=height)
+            exact = model.solve_chain(chain, 1).expected_moves
             run = played(model.walked_chain(table, player, height), player, 1, seed=0)
             worst = max(worst, abs(run.expected_moves - exact) / exact)
             runs.append(run.runs)
+            moves, _ = simulate(chain, 10_000, np.random.default_rng(0))
+            plain = max(plain, abs(moves.mean() - exact) / exact)
+            if moves.std() > 0:  # a level every run plays alike has no error to count
+                errors = max(errors, abs(moves.mean() - exact) / (moves.std() / math.sqrt(moves.size)))
         kinds = {kind: sum(1 for one, _, _ in rows if one == kind) for kind, _, _ in rows}
         print(f"exact: the {player.member} player, {len(rows)} levels ({', '.join(f'{n} {kind}' for kind, n in kinds.items())}; "
               f"{skipped} random ones left out, over {MOST_SIMULATED:,} expected moves): the exact expected moves beside "
-              f"the runs' mean at the default number of runs ({min(runs):,} to {max(runs):,}): the largest gap {worst:.2%}")
+              f"the runs' mean less its controls at the default number of runs ({min(runs):,} to {max(runs):,}): the "
+              f"largest gap {worst:.2%}; the plain mean of 10,000 runs, no controls: the largest gap {plain:.2%}, "
+              f"{errors:.1f} standard errors")
 
 
 #: Levels whose expected moves pass this are left out of the sampled check (too slow to sample).
@@ -346,6 +357,42 @@ def speed_part() -> None:
           f"{time.perf_counter() - began:.2f} s")
 
 
+def controls_part() -> None:
+    """How much the controls cut the spread of a run's moves (designer.analysis.player_controls):
+    each member played out, on the ten 12x12 levels of the speed part, 500 runs counted for the
+    second guess, then 4,000 runs: the variance of their moves over that of their moves less the
+    fitted controls; and the runs ``played`` took."""
+    from designer.analysis import player as model
+    from designer.analysis import player_controls, player_runs
+    from designer.core.items import state_table
+    from designer.core.players import Player
+    from designer.core.request import LayoutRequest
+    from designer.search.design import design
+
+    levels = [design(LayoutRequest(min_stops=25, first=True), seed=seed).level for seed in range(10)]
+    for member, values in KNOWN:
+        player = Player.of(member, **values)
+        if player.exact:
+            continue
+        ratios, runs = [], []
+        for level in levels:
+            chain = model.walked_chain(state_table(level), player, level.height)
+            tabled = player_runs.tables(chain)
+            n = tabled[0]
+            exact = player_controls.twin_guess(chain)
+            counts = np.zeros(30 * n)
+            player_runs._runs(chain, tabled, player, 500, 1, np.zeros(n), guesses=[exact], counts=counts)
+            counted = player_controls.counted_guess(tabled, counts, chain.start_row - 4 * n, exact)
+            moves, _, control = player_runs._runs(chain, tabled, player, 4000, 2, np.zeros(n),
+                                                  guesses=[exact, counted])
+            plain = player_controls.controlled(moves, control[:, :0])[1]
+            ratios.append(plain / player_controls.controlled(moves, control)[1])
+            runs.append(model.play(level, player).runs)
+        print(f"controls: the {member} player on ten 12x12 levels: the variance of a run's moves cut "
+              f"{min(ratios):.1f} to {max(ratios):.1f} times (median {float(np.median(ratios)):.1f}); "
+              f"played out in {min(runs):,} to {max(runs):,} runs (median {int(np.median(runs)):,})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--glissade", help="glissade's levels.json")
@@ -365,6 +412,8 @@ def main() -> None:
         caves_part()
     if "speed" in parts:
         speed_part()
+    if "controls" in parts:
+        controls_part()
 
 
 

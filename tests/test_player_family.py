@@ -116,9 +116,11 @@ def test_runs_of_a_player_with_an_exact_chain_land_within_2_percent_of_it(player
 
 
 def remembering_oracle(level: Level, player: Player) -> float:
-    """A player with memory, solved exactly over (stop, last move, stops seen this attempt) by
-    value iteration, from the rules as docs/spec.md words them (no chain, no kernel): the
-    expected moves to the exit."""
+    """A player with memory, solved exactly over (stop, last move, stops seen this attempt, moves
+    made, moves since a new stop) by value iteration, from the rules as docs/spec.md words them
+    (no chain, no kernel): the expected moves to the exit. A player who gives up does so after k
+    moves without a new stop with chance 1 / (1 + exp(patience - k)), once the exit in sight is
+    not taken; past patience + 15 such moves the chance is held (it is then 1 within 3e-7)."""
     table = state_table(level)
     goal, side = table.goal, max(level.height, level.width)
     gr, gc = table.cell(goal)
@@ -162,27 +164,42 @@ def remembering_oracle(level: Level, player: Player) -> float:
     def made(tried, state, d):  # the moves made from each stop, kept for a player with variety
         return tried | {(state, d)} if player.variety else tried
 
-    start = (table.start, None, frozenset([table.start]), frozenset())
+    held = 0 if player.patience is None else math.ceil(player.patience) + 15
+
+    def stale_after(stale, seen, end):  # the moves since a new stop, once the move ends on `end`
+        return 0 if end not in seen or player.patience is None else min(held, stale + 1)
+
+    def quits(stale):
+        return 0.0 if player.patience is None or stale == 0 else 1 / (1 + math.exp(player.patience - stale))
+
+    start = (table.start, None, frozenset([table.start]), frozenset(), 0)
     value, todo, order = {}, [start], []
-    while todo:  # every (stop, last, seen, moves made) a player can be in
+    while todo:  # every (stop, last, seen, moves made, moves since a new stop) a player can be in
         key = todo.pop()
         if key in value:
             continue
         value[key] = 0.0
         order.append(key)
-        state, last, seen, tried = key
+        state, last, seen, tried, stale = key
         for d, end in moves(state).items():
             if end != goal and alive[end]:
-                todo.append((end, d, seen | {end}, made(tried, state, d)))
-    for _ in range(5000):
+                todo.append((end, d, seen | {end}, made(tried, state, d), stale_after(stale, seen, end)))
+    for _ in range(20000):
         change = 0.0
         for key in order:
-            state, last, seen, tried = key
-            new = 1.0
+            state, last, seen, tried, stale = key
+            out = moves(state)
+            sighted = player.notice if goal in out.values() else 0.0
+            rest = 0.0  # the moves after this one, over the chances (the exit's: none)
             for d, p in chances(state, last, seen, tried).items():
-                end = moves(state)[d]
-                after = (end, d, seen | {end}, made(tried, state, d))
-                new += p * (0.0 if end == goal else value[start] if not alive[end] else value[after])
+                end = out[d]
+                if end != goal:
+                    after = (end, d, seen | {end}, made(tried, state, d), stale_after(stale, seen, end))
+                    rest += p * (value[start] if not alive[end] else value[after])
+            # the exit in sight taken (one move); else giving up (no move); else a move
+            wander = rest / (1 - sighted) if sighted < 1 else 0.0
+            quit = quits(stale)
+            new = sighted + (1 - sighted) * (quit * value[start] + (1 - quit) * (1 + wander))
             change = max(change, abs(new - value[key]))
             value[key] = new
         if change < 1e-9:
@@ -420,3 +437,19 @@ def test_the_studios_live_figures_and_playtests_take_the_player_they_are_given(t
     assert main(["studio", "--no-browser", "--player", str(tmp_path / "bad.json")]) == 2
     captured = capsys.readouterr()
     assert one_error_line(captured.err) and "unknown member 'wizard'" in captured.err and not captured.out
+
+
+@pytest.mark.parametrize("implementation", kernels.available())
+def test_a_player_who_gives_up_is_played_as_an_exact_reading_of_its_rules_has_it(implementation):
+    """Giving up, the one rule the readings above do not reach: players of little patience, on a
+    level where they give up again and again, against the oracle that keeps the moves since a
+    new stop."""
+    level = Level.from_rows(["#######", "#..#.G#", "#.....#", "#S#####"])
+    table = state_table(level)
+    for player in (replace(SEEKER, patience=1.5, foresight=0), replace(IMPATIENT, patience=3.0),
+                   Player(1.0, 0.0, memory=0.5, lapse=0.3, patience=0.5, member="impatient")):
+        exact = remembering_oracle(level, player)
+        with kernels.use(implementation):
+            run = player_runs.played(model.walked_chain(table, player, level.height), player, 5, seed=4)
+        assert run.expected_restarts > 0.2
+        assert abs(run.expected_moves - exact) <= 4 * run.interval["expected_moves"], (exact, run)

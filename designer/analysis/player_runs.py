@@ -1,28 +1,31 @@
 """The model's player played out, run by run: a player with memory predicted by its runs
 (``played``), many runs of a chain counted (``simulate``, which the tests hold the exact figures
 to), both by the compiled kernel's ``player_runs``, and one run step by step (``play_out``, the
-simulated playtests' logs). The chain they walk is ``designer.analysis.player.chain``'s."""
+simulated playtests' logs). The chain they walk is ``designer.analysis.player.chain``'s. A
+played-out figure is the runs' mean less their controls (``designer.analysis.player_controls``
+says what they are and why they need far fewer runs), and the runs of each batch go in two
+halves, side by side on two cores."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
+from designer.analysis.player_controls import chance, counted_guess, pooled, twin_guess
 from designer.analysis.player_figures import Figures, PlayerChain, rests_of
 from designer.core.players import Player
 from designer.core.rules import NO_MOVE
 
-#: A prediction's runs: at least ``LEAST_RUNS``, then batches of ``BATCH`` until the 95% interval
-#: of the expected moves is within ``PRECISION`` of them either way, at most ``MOST_RUNS`` runs
-#: or ``WORK_MOST`` moves in all. A run is cut off at ``CAP`` moves (its figures then lower
-#: bounds: ``Figures.at_least``).
-LEAST_RUNS, BATCH, MOST_RUNS = 4_000, 2_000, 40_000
+#: A prediction's runs: a first batch of ``FIRST`` (the one counted for the second guess), then
+#: batches of ``BATCH`` until the 95% interval of the expected moves is within ``PRECISION`` of
+#: them either way, at least ``LEAST_RUNS``, at most ``MOST_RUNS`` runs or ``WORK_MOST`` moves in
+#: all. A run is cut off at ``CAP`` moves (its figures then lower bounds: ``Figures.at_least``).
+FIRST, BATCH, LEAST_RUNS, MOST_RUNS = 250, 500, 1_250, 40_000
 PRECISION = 0.01
 WORK_MOST = 100_000_000
 CAP = 200_000
-#: The z of a two-sided 95% interval.
-Z95 = 1.96
 
 
 def played(
@@ -30,48 +33,60 @@ def played(
 ) -> Figures:
     """The figures of ``player`` on the chain ``model`` (``chain`` of the same player without
     lapses: the weights before the memory and the lapses are counted in), from its runs:
-    ``runs`` of them, or as many as the precision asks (see ``LEAST_RUNS`` above). Each figure
-    is a mean over the runs, with the half-width of its 95% interval in ``Figures.interval``;
-    the same ``seed`` gives the same figures."""
+    ``runs`` of them, or as many as the precision asks (see ``FIRST`` above). The expected moves
+    and restarts are the runs' means less their fitted controls, the chances to finish within N
+    moves the shares of runs that did (``designer.analysis.player_controls``), each with the
+    half-width of its 95% interval in ``Figures.interval``; the same ``seed`` gives the same
+    figures."""
     tabled = tables(model)
+    n = tabled[0]
     marks = tuple(sorted({max(1, par), 2 * max(1, par), 4 * max(1, par)}))
-    moves_all, restarts_all = [], []
-    visits = np.zeros(tabled[0])
-    batch = 0
+    exact = twin_guess(model)
+    guesses = [] if exact is None else [exact]
+    batches: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # moves, restarts, controls
+    visits, counts = np.zeros(n), np.zeros(30 * n)
     while True:
-        size = runs if runs is not None else (LEAST_RUNS if batch == 0 else BATCH)
-        state = np.random.SeedSequence([seed, batch]).generate_state(2, np.uint64)
-        moves, restarts = _runs(model, tabled, player, size, int(state[0] >> np.uint64(1)), visits)
-        moves_all.append(moves)
-        restarts_all.append(restarts)
-        batch += 1
-        done = np.concatenate(moves_all)
-        mean = float(done.mean())
-        half = Z95 * float(done.std()) / math.sqrt(done.size)
+        size = runs if runs is not None else (FIRST if not batches else BATCH)
+        state = np.random.SeedSequence([seed, len(batches)]).generate_state(2, np.uint64)
+        batches.append(
+            _runs(
+                model,
+                tabled,
+                player,
+                size,
+                int(state[0] >> np.uint64(1)),
+                visits,
+                guesses=guesses,
+                counts=None if len(batches) else counts,
+            )
+        )
+        if len(batches) == 1:
+            counted = counted_guess(tabled, counts, model.start_row - 4 * n, exact)
+            guesses += [] if counted is None else [counted]
+        done = np.concatenate([moves for moves, _, _ in batches])
+        mean, half, weights = pooled([(moves, control) for moves, _, control in batches])
         if (
             runs is not None
-            or half <= PRECISION * mean
+            or (half <= PRECISION * mean and done.size >= LEAST_RUNS)
             or done.size >= MOST_RUNS
             or done.sum() >= WORK_MOST
         ):
             break
-    again = np.concatenate(restarts_all)
     count = done.size
-    finished = done < CAP
-    within = {mark: float((finished & (done <= mark)).mean()) for mark in marks}
-    interval = {
-        "expected_moves": half,
-        "expected_restarts": Z95 * float(again.std()) / math.sqrt(count),
-        **{f"within {mark}": Z95 * math.sqrt(p * (1 - p) / count) for mark, p in within.items()},
-    }
+    restarts, restarts_half, _ = pooled(
+        [(again, control) for _, again, control in batches], weights
+    )
+    within, interval = {}, {"expected_moves": half, "expected_restarts": restarts_half}
+    for mark in marks:
+        within[mark], interval[f"within {mark}"] = chance((done < CAP) & (done <= mark))
     return Figures(
         par,
         mean,
-        float(again.mean()),
+        max(0.0, restarts),
         within,
         rests_of(model.states, tabled[1], visits / count),
-        tabled[0],
-        at_least=bool((~finished).any()),
+        n,
+        at_least=bool((done >= CAP).any()),
         runs=count,
         interval=interval,
     )
@@ -85,36 +100,56 @@ def _runs(
     seed: int,
     visits: np.ndarray,
     cap: int = CAP,
-) -> tuple[np.ndarray, np.ndarray]:
+    *,
+    guesses: Sequence[np.ndarray] = (),
+    counts: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``size`` runs by the kernel (``designer/core/kernels_player.c``) of ``player`` on its
-    walked chain, or of the chain's own choices (``player`` None): each run's moves and
-    restarts, every rest added to ``visits``."""
+    walked chain, or of the chain's own choices (``player`` None): each run's moves, restarts and
+    controls (one a guess), every rest added to ``visits`` and, given ``counts``, what followed
+    it to ``counts``."""
     from designer.core import kernels
     from designer.core.kernel_jobs import PlayerJob
 
     n, _, nxt, weight, sight = tabled
     moves, restarts = np.zeros(size, np.int64), np.zeros(size, np.int64)
+    control = np.zeros((size, len(guesses)))
+    value = np.concatenate(guesses) if len(guesses) else np.zeros(0)
+    # two halves, each from its own seed, that run side by side where there are two cores
+    halves = ((0, size // 2), (size // 2, size))
+    seeds = np.random.SeedSequence(seed).generate_state(2, np.uint64) >> np.uint64(1)
+    tallies = [(np.zeros(n), np.zeros(0 if counts is None else 30 * n)) for _ in halves]
     kernels.player_runs(
-        PlayerJob(
-            n=n,
-            next=nxt.reshape(-1),
-            weight=weight.reshape(-1),
-            sight=sight,
-            give_up=give_up(player.patience if player else None),
-            novelty=math.exp(player.memory) if player else 1.0,
-            variety=math.exp(player.variety) if player else 1.0,
-            lapse=float(player.lapse) if player else 0.0,
-            notice=model.notice,
-            start=model.start_row - 4 * n,
-            runs=size,
-            cap=cap,
-            seed=seed,
-            moves=moves,
-            restarts=restarts,
-            visits=visits,
+        *(
+            PlayerJob(
+                n=n,
+                next=nxt.reshape(-1),
+                weight=weight.reshape(-1),
+                sight=sight,
+                give_up=give_up(player.patience if player else None),
+                novelty=math.exp(player.memory) if player else 1.0,
+                variety=math.exp(player.variety) if player else 1.0,
+                lapse=float(player.lapse) if player else 0.0,
+                notice=model.notice,
+                start=model.start_row - 4 * n,
+                runs=high - low,
+                cap=cap,
+                seed=int(half_seed),
+                moves=moves[low:high],
+                restarts=restarts[low:high],
+                visits=rests,
+                value=value,
+                control=control[low:high].reshape(-1),
+                counts=followed,
+            )
+            for (low, high), half_seed, (rests, followed) in zip(halves, seeds, tallies)
         )
     )
-    return moves, restarts
+    for rests, followed in tallies:
+        visits += rests
+        if counts is not None:
+            counts += followed
+    return moves, restarts, control
 
 
 def tables(model: PlayerChain) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -157,7 +192,8 @@ def simulate(
     checking the exact figures."""
     tabled = tables(model)
     seed = int(rng.integers(2**63))
-    return _runs(model, tabled, None, runs, seed, np.zeros(tabled[0]), cap)
+    moves, restarts, _ = _runs(model, tabled, None, runs, seed, np.zeros(tabled[0]), cap)
+    return moves, restarts
 
 
 def play_out(

@@ -574,11 +574,13 @@ static PyObject *py_refute_explain(PyObject *self, PyObject *args)
     return PyLong_FromLong(written);
 }
 
-/* player_runs(job: PlayerJob): the runs' moves, restarts and rests into the job's out buffers */
+/* player_runs(job: PlayerJob): the runs' moves, restarts, rests, controls and counts into the job's
+ * out buffers (value, control and counts may be empty: no guesses, no counts) */
 static PyObject *py_player_runs(PyObject *self, PyObject *job)
 {
-    static const char *const names[7] = {"next", "weight", "sight", "give_up", "moves", "restarts", "visits"};
-    static const int writable[7] = {0, 0, 0, 0, 1, 1, 1};
+    static const char *const names[10] = {"next",     "weight", "sight", "give_up", "moves",
+                                          "restarts", "visits", "value", "control", "counts"};
+    static const int writable[10] = {0, 0, 0, 0, 1, 1, 1, 0, 1, 1};
     int n, start;
     long long runs, cap, seed;
     double novelty, variety, lapse, notice;
@@ -592,12 +594,19 @@ static PyObject *py_player_runs(PyObject *self, PyObject *job)
         !(variety >= 0) || !(variety < HUGE_VAL) || !(lapse >= 0 && lapse <= 1) || !(notice >= 0 && notice <= 1))
         return PyErr_Format(PyExc_ValueError,
                             "player_runs: bad stops, start, runs, cap, novelty, variety, lapse or notice");
-    Py_buffer v[7];
-    if (field_buffers(job, names, v, writable, 7) < 0) return NULL;
+    Py_buffer v[10];
+    if (field_buffers(job, names, v, writable, 10) < 0) return NULL;
     const char *bad = NULL;
+    const int guesses = (int)(v[7].len / ((Py_ssize_t)40 * n));
     if (v[0].len != (Py_ssize_t)16 * n || v[1].len != (Py_ssize_t)160 * n || v[2].len != n || v[3].len < 8 ||
-        v[3].len % 8 || v[4].len != 8 * runs || v[5].len != 8 * runs || v[6].len != (Py_ssize_t)8 * n)
+        v[3].len % 8 || v[4].len != 8 * runs || v[5].len != 8 * runs || v[6].len != (Py_ssize_t)8 * n ||
+        v[7].len % ((Py_ssize_t)40 * n) || guesses > 2 || v[8].len != 8 * runs * guesses ||
+        (v[9].len && v[9].len != (Py_ssize_t)240 * n))
         bad = "inconsistent buffers";
+    for (Py_ssize_t k = 0; k < v[7].len / 8 && !bad; k++) {
+        const double x = ((const double *)v[7].buf)[k];
+        if (!(x > -HUGE_VAL && x < HUGE_VAL)) bad = "a guess that is not a finite number";
+    }
     const int32_t *next = (const int32_t *)v[0].buf;
     const double *weight = (const double *)v[1].buf, *give_up = (const double *)v[3].buf;
     const uint8_t *sight = (const uint8_t *)v[2].buf;
@@ -624,16 +633,18 @@ static PyObject *py_player_runs(PyObject *self, PyObject *job)
     for (Py_ssize_t k = 0; k < v[3].len / 8 && !bad; k++)
         if (!(give_up[k] >= 0 && give_up[k] <= 1)) bad = "a chance to give up outside 0..1";
     if (bad) {
-        release_buffers(v, 7);
+        release_buffers(v, 10);
         return PyErr_Format(PyExc_ValueError, "player_runs: %s", bad);
     }
     const PlayerJob play = {n, next, weight, sight, give_up, (int)(v[3].len / 8), novelty, variety, lapse, notice,
-                            start, (int64_t)runs, (int64_t)cap, (uint64_t)seed};
+                            start, (int64_t)runs, (int64_t)cap, (uint64_t)seed,
+                            guesses ? (const double *)v[7].buf : NULL, guesses};
     int failed;
     Py_BEGIN_ALLOW_THREADS
-    failed = player_runs(&play, (int64_t *)v[4].buf, (int64_t *)v[5].buf, (double *)v[6].buf);
+    failed = player_runs(&play, (int64_t *)v[4].buf, (int64_t *)v[5].buf, (double *)v[6].buf, (double *)v[8].buf,
+                         v[9].len ? (double *)v[9].buf : NULL);
     Py_END_ALLOW_THREADS
-    release_buffers(v, 7);
+    release_buffers(v, 10);
     if (failed) return PyErr_NoMemory();
     Py_RETURN_NONE;
 }

@@ -1,13 +1,14 @@
 """The twin of ``kernels_player.c``: runs of one member of the player family, in numpy, all runs
-of a call stepped together. Its random numbers are numpy's, not the C kernel's stream, so its
-runs are other runs of the same player: the same figures within their intervals, not the same
-digits (a seed reproduces each implementation's own)."""
+of a call stepped together, with the same controls and counts. Its random numbers are numpy's,
+not the C kernel's stream, so its runs are other runs of the same player: the same figures within
+their intervals, not the same digits (a seed reproduces each implementation's own)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 EXIT, TRAP, NONE = -1, -2, -3
+QUIT, SIGHTED = 4, 5  # what followed a rest, after the moves 0 to 3 (kernels_player.c)
 
 
 def player_runs(job) -> None:
@@ -16,6 +17,11 @@ def player_runs(job) -> None:
     n, runs = job.n, job.runs
     nxt = job.next.reshape(n, 4)
     weight = job.weight.reshape(n, 5, 4)
+    guesses = job.value.size // (5 * n)
+    value = job.value.reshape(guesses, n, 5)
+    fresh = value[:, job.start, 4]  # each guess on the start, a new attempt
+    control = job.control.reshape(runs, guesses)
+    counts = job.counts.reshape(n, 5, 6) if job.counts.size else None
     hazards = job.give_up.size
     state = np.full(runs, job.start, np.int64)
     last = np.full(runs, 4, np.int64)
@@ -27,47 +33,71 @@ def player_runs(job) -> None:
     keep_tried = job.variety != 1.0  # the moves made from each stop this attempt
     tried = np.zeros((runs, n, 4) if keep_tried else (0, 0, 4), bool)
     active = np.arange(runs)
-    open_moves = nxt != NONE
+    moves = np.arange(4)
     while active.size:
-        here = state[active]
+        here, after = state[active], last[active]
         np.add.at(job.visits, here, 1.0)
-        finished = job.sight[here] < 4  # the exit in sight: taken when noticed
-        if job.notice < 1:
-            finished &= rng.random(here.size) < job.notice
+        chance = _chances(job, nxt[here], weight[here, after], seen[active], tried, active, here)
+        to = nxt[here]
+        # each guess after each move (guesses, runs, 4): where it ends, the start after a trap
+        ahead = np.where(to >= 0, value[:, np.maximum(to, 0), moves], 0.0)
+        ahead = np.where(to == TRAP, fresh[:, None, None], ahead)
+        sighted = job.sight[here] < 4
+        noticed = np.where(sighted, job.notice, 0.0)
+        quit = np.where(stale[active] > 0, job.give_up[np.minimum(stale[active], hazards - 1)], 0.0)
+        expected = (1 - noticed) * (
+            quit * fresh[:, None] + (1 - quit) * (ahead * chance).sum(axis=2)
+        )
+        control[active] -= expected.T
+        finished = sighted & (rng.random(active.size) < job.notice)
+        gave_up = ~finished & (rng.random(active.size) < quit)
+        if counts is not None:
+            np.add.at(counts, (here[finished], after[finished], SIGHTED), 1.0)
+            np.add.at(counts, (here[gave_up], after[gave_up], QUIT), 1.0)
         made[active[finished]] += 1
-        quit = job.give_up[np.minimum(stale[active], hazards - 1)]
-        gave_up = ~finished & (stale[active] > 0) & (quit > 0)
-        gave_up &= rng.random(active.size) < quit
+        control[active[gave_up]] += fresh
         _restart(active[gave_up], state, last, stale, seen, tried, again, job.start)
         choosing = ~finished & ~gave_up
-        going, here = active[choosing], here[choosing]
-        to = nxt[here]
-        w = np.where(open_moves[here], weight[here, last[going]], 0.0)
-        new = np.where(to >= 0, ~seen[going[:, None], np.maximum(to, 0)], to == TRAP)
-        w = np.where(new, w * job.novelty, w)
-        if keep_tried:
-            w = np.where(tried[going, here], w, w * job.variety)
-        if job.lapse > 0:
-            lapsed = rng.random(going.size) < job.lapse
-            w = np.where(lapsed[:, None], open_moves[here].astype(float), w)
-        cumulative = np.cumsum(w, axis=1)
-        pick = (rng.random(going.size)[:, None] * cumulative[:, 3:] >= cumulative).sum(axis=1)
-        pick = np.minimum(pick, 3)
-        end = to[np.arange(going.size), pick]
+        going, here, after = active[choosing], here[choosing], after[choosing]
+        cumulative = np.cumsum(chance[choosing], axis=1)
+        top = 3 - np.argmax(chance[choosing][:, ::-1] > 0, axis=1)  # the last move with a chance
+        pick = (rng.random(going.size)[:, None] >= cumulative[:, :3]).sum(axis=1)
+        pick = np.minimum(pick, top)
+        end = to[choosing][np.arange(going.size), pick]
         made[going] += 1
+        if counts is not None:
+            np.add.at(counts, (here, after, pick), 1.0)
         if keep_tried:
             tried[going, here, pick] = True
+        control[going] += ahead[:, choosing][:, np.arange(going.size), pick].T
         _restart(going[end == TRAP], state, last, stale, seen, tried, again, job.start)
         moving = end >= 0
         movers, ends = going[moving], end[moving]
-        fresh = ~seen[movers, ends]
+        fresh_stop = ~seen[movers, ends]
         seen[movers, ends] = True
-        stale[movers] = np.where(fresh, 0, stale[movers] + 1)
+        stale[movers] = np.where(fresh_stop, 0, stale[movers] + 1)
         state[movers], last[movers] = ends, pick[moving]
         finished[np.flatnonzero(choosing)[end == EXIT]] = True
         active = active[~finished & (made[active] < job.cap)]
     job.moves[:] = made
     job.restarts[:] = again
+
+
+def _chances(job, to, weight, seen, tried, active, here) -> np.ndarray:
+    """Each move's chance (runs, 4) from the stops ``here``: the weights after the last move, a
+    stop not seen this attempt (or a trap: a new one) weighed by the novelty, a move not made by
+    the variety, then a share ``lapse`` of the moves at random."""
+    opened = to != NONE
+    w = np.where(opened, weight, 0.0)
+    new = np.where(to >= 0, ~seen[np.arange(to.shape[0])[:, None], np.maximum(to, 0)], to == TRAP)
+    w = np.where(new, w * job.novelty, w)
+    if tried.size:
+        w = np.where(tried[active, here], w, w * job.variety)
+    total = w.sum(axis=1, keepdims=True)
+    w = np.where(total > 0, w, opened.astype(float))  # factors of 0 on every open move: alike
+    total = w.sum(axis=1, keepdims=True)
+    share = opened / opened.sum(axis=1, keepdims=True)
+    return (1 - job.lapse) * w / total + job.lapse * share
 
 
 def _restart(who, state, last, stale, seen, tried, again, start) -> None:

@@ -80,7 +80,9 @@ class AnnealJob:
 class PlayerJob:
     """``runs`` runs of one member of the player family on a chain of ``n`` stops
     (``designer/core/kernels_player.c`` says what each table holds); the runs' moves and
-    restarts go to ``moves`` and ``restarts``, each stop's rests are added to ``visits``."""
+    restarts go to ``moves`` and ``restarts``, each stop's rests are added to ``visits``. With
+    guesses at the moves left (``value``), each run's controls go to ``control``; with ``counts``,
+    what followed each rest is added to it (``designer/core/kernels_player.c``); empty: none."""
 
     n: int
     next: np.ndarray  # int32, n * 4: the stop each move ends on; -1 exit, -2 trap, -3 no move
@@ -98,3 +100,8 @@ class PlayerJob:
     moves: np.ndarray  # int64, runs: out
     restarts: np.ndarray  # int64, runs: out
     visits: np.ndarray  # float64, n: added to
+    #: float64, (guesses, n, 5): each guess at the moves left on arriving at each stop by each move
+    value: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    #: float64, (runs, guesses): out
+    control: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    counts: np.ndarray = field(default_factory=lambda: np.zeros(0))  # float64, (n, 5, 6): added to

@@ -133,6 +133,8 @@ typedef struct {
     int start;
     int64_t runs, cap;
     uint64_t seed;
+    const double *value; /* (guesses, n, 5): the guesses at the moves left; NULL for none */
+    int guesses;
 } PlayerJob;
 
 
@@ -171,7 +173,8 @@ int64_t anneal_open(uint8_t *t, int32_t *dims, int H, int W, int32_t *goal, int3
                            uint8_t *start_ok, uint8_t *goal_ok, int32_t *scratch);
 
 /* kernels_player.c: the player family played out */
-int player_runs(const PlayerJob *job, int64_t *moves, int64_t *restarts, double *visits);
+int player_runs(const PlayerJob *job, int64_t *moves, int64_t *restarts, double *visits, double *control,
+                double *counts);
 
 /* kernels_explain.c: the refutations */
 int refute_explain(Explainer *x, const int32_t *routes, int nroutes, int32_t *out, int cap);

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import os
+import threading
 from contextlib import contextmanager
 
 import numpy as np
@@ -266,11 +267,49 @@ _NO_CELLS = np.zeros(0, np.int32)
 
 
 _NO_STOP = np.zeros(1, np.int32)
+#: The most guesses at the moves left one call of ``player_runs`` takes (kernels_player.c).
+MOST_GUESSES = 2
 
 
-def player_runs(job) -> None:
-    """The runs of ``job`` (``designer.core.kernel_jobs.PlayerJob``: one member of the player
-    family on one level) into its out arrays, each table checked first (ValueError)."""
+def player_runs(*jobs) -> None:
+    """The runs of each job (``designer.core.kernel_jobs.PlayerJob``: one member of the player
+    family on one level) into its out arrays, each table checked first (ValueError). The jobs run
+    side by side, one a core while cores are free (``side_by_side``): their out arrays must not
+    overlap. A job's figures depend on it alone, never on how many ran at once."""
+    for job in jobs:
+        _check_player_job(job)
+    implementation = _impl()
+    side_by_side([lambda job=job: implementation.player_runs(job) for job in jobs])
+
+
+def side_by_side(calls) -> None:
+    """Each of ``calls`` (no arguments) made, those past the first on threads of their own, one a
+    core this process may use (``os.sched_getaffinity``); the compiled kernels let go of the GIL,
+    so the calls run at once. Every call is made; the first exception one raised is raised here,
+    once all have ended."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    width = max(1, cores or 1)
+    failed: list[BaseException] = []
+
+    def guarded(call) -> None:
+        try:
+            call()
+        except BaseException as error:  # raised again below, on the caller's thread
+            failed.append(error)
+
+    for wave in (calls[k : k + width] for k in range(0, len(calls), width)):
+        threads = [threading.Thread(target=guarded, args=(call,)) for call in wave[1:]]
+        for thread in threads:
+            thread.start()
+        guarded(wave[0])
+        for thread in threads:
+            thread.join()
+    if failed:
+        raise failed[0]
+
+
+def _check_player_job(job) -> None:
+    """ValueError unless every table of ``job`` is of the kind and size the kernel reads."""
     n = int(job.n)
     if n < 1 or not 0 <= int(job.start) < n or int(job.runs) < 0 or int(job.cap) < 1:
         raise ValueError("player_runs: bad stops, start, runs or cap")
@@ -304,4 +343,12 @@ def player_runs(job) -> None:
     factors = (job.novelty, job.variety)
     if not (all(math.isfinite(x) and x >= 0 for x in factors) and 0 <= job.seed < 2**63):
         raise ValueError("player_runs: bad novelty, variety or seed")
-    _impl().player_runs(job)
+    guesses, rest = divmod(job.value.size, 5 * n)
+    outs = ((job.value, 5 * n * guesses), (job.control, job.runs * guesses))
+    if rest or guesses > MOST_GUESSES or job.counts.size not in (0, 30 * n):
+        raise ValueError("player_runs: guesses, controls or counts of the wrong size")
+    for array, size in (*outs, (job.counts, job.counts.size)):
+        if array.dtype != np.float64 or array.size != size or not array.flags.c_contiguous:
+            raise ValueError("player_runs: a table of the wrong kind or size")
+    if not np.isfinite(job.value).all():
+        raise ValueError("player_runs: a guess that is not a finite number")

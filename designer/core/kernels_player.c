@@ -23,14 +23,14 @@
  * (a new attempt forgets at once), and the moves made from each stop, as the attempt's number in
  * `tried`. What the memory changes at a stop is only which of its moves end on a stop seen (and,
  * kept, made) this attempt: a code of at most 3^4 values. So before the runs, every (stop, last
- * move, code) gets its row of `Choice`: the chance of each move, the lapses counted in, and what
+ * move, code) gets its row (fill_rows): the chance of each move, the lapses counted in, and what
  * each guess is expected to be after the move. A step then reads one row and draws one number.
  *
  * With guesses, each run also sums its controls, one a guess: over its steps, the guess where the
  * step ended less the guess it was expected to end on, given all the run held before the step
  * (its memory too). Each term has mean 0, whatever the guess, so each control does; the closer a
  * guess to the true moves left, the more of the run's luck its control carries, and the moves
- * less the fitted controls vary far less than the moves (designer/analysis/player_runs.py).
+ * less the fitted controls vary far less than the moves (designer/analysis/player_controls.py).
  * With `counts`, each rest adds 1 to its (stop, last move) row's count of what followed: move 0
  * to 3, a restart the player asked for, or the exit taken on sight (the chain the runs walked).
  * The random stream is splitmix64 from the call's seed.

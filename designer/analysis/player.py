@@ -46,14 +46,14 @@ in moves: the par, the moves lost wandering, and the moves lost to restarts.
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
 from designer.analysis.player_figures import (
     DIFFICULTY_POINTS,
+    EXACT_MOST,
     Figures,
     PlayerChain,
+    absorbing_solve,
     raw_scale,
     rests_of,
     scale,
@@ -202,13 +202,6 @@ def chain(table: States, player: Player = DEFAULT, *, height: int | None = None)
     )
 
 
-#: The most expected moves from any state of a chain that the exact solve is trusted with. The
-#: system ``I - Q`` of an absorbing chain has a non-negative inverse whose rows sum to each
-#: state's expected moves, so its condition number is at most twice the largest of them: under
-#: 10^10 the solve keeps about six digits. A chain past it (a player who heads for the exit so
-#: surely, or flees it so surely, that a loop holds them for 10^16 moves) gave NaN, negative or
-#: infinite moves (issue 60); its figures are then lower bounds, from stepping the chain.
-EXACT_MOST = 1e10
 #: The most moves such a chain is stepped (and at most ``STEP_WORK`` entries of Q read in all):
 #: 20,000 moves is already twice what difficulty 10 needs.
 STEPS_MOST, STEP_WORK = 20_000, 200_000_000
@@ -217,18 +210,12 @@ STEPS_MOST, STEP_WORK = 20_000, 200_000_000
 def solve_chain(model: PlayerChain, par: int, *, within: tuple[int, ...] | None = None) -> Figures:
     """The chain's figures, solved exactly (see the module docstring); for a chain too close to
     never finishing (``EXACT_MOST``), lower bounds from stepping it (``Figures.at_least``)."""
-    from scipy.sparse import identity
-    from scipy.sparse.linalg import spsolve
-
     total = model.Q.shape[0]
     marks = within or tuple(sorted({max(1, par), 2 * max(1, par), 4 * max(1, par)}))
-    system = identity(total, format="csc") - model.Q.tocsc()
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # a singular matrix: judged below, never printed
-        moves = spsolve(system, np.column_stack([np.ones(total), model.restart]))
-        unit = np.zeros(total)
-        unit[model.start_row] = 1.0
-        visits = spsolve(system.T.tocsc(), unit)
+    moves = absorbing_solve(model.Q, np.column_stack([np.ones(total), model.restart]))
+    unit = np.zeros(total)
+    unit[model.start_row] = 1.0
+    visits = absorbing_solve(model.Q, unit, transposed=True)
     trusted = (
         np.isfinite(moves).all()
         and np.isfinite(visits).all()

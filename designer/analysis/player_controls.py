@@ -20,19 +20,16 @@ and a last move), and as many times fewer runs give the same interval (docs/play
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 
-from designer.analysis.player_figures import PlayerChain
+from designer.analysis.player_figures import EXACT_MOST, PlayerChain, absorbing_solve
 
 #: The z of a two-sided 95% interval.
 Z95 = 1.96
 #: The least half-width of an interval, relative to its figure: the rounding of the sums (a
 #: guess that is the exact moves left leaves the runs nothing to vary by but it).
 ROUNDING = 1e-9
-#: The most expected moves from any row of a chain a guess is trusted with (as the exact solve).
-GUESS_MOST = 1e10
 
 
 def controlled(outcome: np.ndarray, controls: np.ndarray) -> tuple[float, float]:
@@ -97,15 +94,10 @@ def chance(hits: np.ndarray) -> tuple[float, float]:
 def twin_guess(model: PlayerChain) -> np.ndarray | None:
     """The exact moves left on arriving at each (stop, last move) of the chain the runs walk, as
     the kernel reads a guess (``designer/core/kernels_player.c``); None where the chain is too
-    close to never finishing to solve (``GUESS_MOST``)."""
-    from scipy.sparse import identity
-    from scipy.sparse.linalg import spsolve
-
+    close to never finishing to solve (``EXACT_MOST``)."""
     total = model.Q.shape[0]
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # a singular chain: judged below, never printed
-        left = spsolve(identity(total, format="csc") - model.Q.tocsc(), np.ones(total))
-    return trusted(np.asarray(left).reshape(5, total // 5).T.reshape(-1))
+    left = absorbing_solve(model.Q, np.ones(total))
+    return trusted(left.reshape(5, total // 5).T.reshape(-1))
 
 
 def counted_guess(
@@ -116,8 +108,7 @@ def counted_guess(
     shares the runs took them, a restart they asked for a step back to the start that costs no
     move. A row the runs never rested on keeps ``fallback``'s guess (or 0). None where that chain
     is too close to never finishing to solve."""
-    from scipy.sparse import csr_matrix, identity
-    from scipy.sparse.linalg import spsolve
+    from scipy.sparse import csr_matrix
 
     n, _, nxt, _, _ = tabled
     seen = counts.reshape(5 * n, 6)
@@ -136,14 +127,11 @@ def counted_guess(
     )
     guess = np.zeros(5 * n) if fallback is None else fallback
     cost = np.where(rests > 0, 1.0 - share[:, 4], guess)  # a row never rested on: its guess
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        left = spsolve(identity(5 * n, format="csc") - step.tocsc(), cost)
-    return trusted(np.asarray(left))
+    return trusted(absorbing_solve(step, cost))
 
 
 def trusted(left: np.ndarray) -> np.ndarray | None:
-    """A guess the kernel can take: finite, at least 0, at most ``GUESS_MOST``."""
-    if not (np.isfinite(left).all() and left.min() >= -1e-6 and left.max() <= GUESS_MOST):
+    """A guess the kernel can take: finite, at least 0, at most ``EXACT_MOST``."""
+    if not (np.isfinite(left).all() and left.min() >= -1e-6 and left.max() <= EXACT_MOST):
         return None
     return np.ascontiguousarray(np.maximum(left, 0.0))

@@ -119,26 +119,29 @@ def _runs(
     halves = ((0, size // 2), (size // 2, size))
     seeds = np.random.SeedSequence(seed).generate_state(2, np.uint64) >> np.uint64(1)
     tallies = [(np.zeros(n), np.zeros(0 if counts is None else 30 * n)) for _ in halves]
+    shared = dict(
+        n=n,
+        next=nxt.reshape(-1),
+        weight=weight.reshape(-1),
+        sight=sight,
+        give_up=give_up(player.patience if player else None),
+        novelty=math.exp(player.memory) if player else 1.0,
+        variety=math.exp(player.variety) if player else 1.0,
+        lapse=float(player.lapse) if player else 0.0,
+        notice=model.notice,
+        start=model.start_row - 4 * n,
+        cap=cap,
+        value=value,
+    )
     kernels.player_runs(
         *(
             PlayerJob(
-                n=n,
-                next=nxt.reshape(-1),
-                weight=weight.reshape(-1),
-                sight=sight,
-                give_up=give_up(player.patience if player else None),
-                novelty=math.exp(player.memory) if player else 1.0,
-                variety=math.exp(player.variety) if player else 1.0,
-                lapse=float(player.lapse) if player else 0.0,
-                notice=model.notice,
-                start=model.start_row - 4 * n,
+                **shared,
                 runs=high - low,
-                cap=cap,
                 seed=int(half_seed),
                 moves=moves[low:high],
                 restarts=restarts[low:high],
                 visits=rests,
-                value=value,
                 control=control[low:high].reshape(-1),
                 counts=followed,
             )

@@ -37,8 +37,8 @@ def player_runs(job) -> None:
     while active.size:
         here, after = state[active], last[active]
         np.add.at(job.visits, here, 1.0)
-        chance = _chances(job, nxt[here], weight[here, after], seen[active], tried, active, here)
         to = nxt[here]
+        chance = _chances(job, to, weight[here, after], seen[active], tried, active, here)
         # each guess after each move (guesses, runs, 4): where it ends, the start after a trap
         ahead = np.where(to >= 0, value[:, np.maximum(to, 0), moves], 0.0)
         ahead = np.where(to == TRAP, fresh[:, None, None], ahead)

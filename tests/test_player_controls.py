@@ -18,6 +18,8 @@ from designer.core.players import Player
 from designer.core.request import LayoutRequest
 from designer.search.design import design
 
+from conftest import needs_compiled
+
 EXPLORER = Player(2.0, 1.5, memory=1.0, foresight=1, lapse=0.2, member="explorer")
 SEEKER = Player.of("seeker", skill=2.0, memory=1.0, foresight=2, lapse=0.15, patience=10.0)
 TINKERER = Player.of("tinkerer", skill=2.0, back_aversion=1.0, variety=1.5, lapse=0.15)
@@ -102,6 +104,74 @@ def test_the_controls_cut_the_spread_of_a_12x12_level_many_times():
                                           guesses=[exact, counted])
     plain = player_controls.controlled(moves, control[:, :0])[1]
     assert plain / player_controls.controlled(moves, control)[1] >= 5
+
+
+def kernel_job(player, runs, seed, guesses=0, counting=False, pad=0, give_up=None):
+    """The kernel's job for ``runs`` runs of ``player`` (None: the chain's own choices) on SMALL,
+    as ``player_runs._runs`` makes one, with ``guesses`` (0 to 2: the exact moves left of its
+    twin, then a guess that grows with the stop's number), with counts or not, and ``pad`` more
+    stops no move reaches (each with one move, onto the exit)."""
+    chain = model.walked_chain(state_table(SMALL), player or Player(), SMALL.height)
+    n, _, nxt, weight, sight = player_runs.tables(chain)
+    value = [player_controls.twin_guess(chain).reshape(n, 5), np.repeat(np.arange(n) * 2.0, 5).reshape(n, 5)]
+    stops = n + pad
+    return PlayerJob(
+        n=stops,
+        next=np.concatenate([nxt.reshape(-1), np.tile(np.array([-1, -3, -3, -3], np.int32), pad)]),
+        weight=np.concatenate([weight.reshape(-1), np.ones(20 * pad)]),
+        sight=np.concatenate([sight, np.full(pad, 4, np.uint8)]),
+        give_up=player_runs.give_up(player.patience if player else None) if give_up is None else give_up,
+        novelty=math.exp(player.memory) if player else 1.0,
+        variety=math.exp(player.variety) if player else 1.0,
+        lapse=float(player.lapse) if player else 0.0,
+        notice=chain.notice,
+        start=chain.start_row - 4 * n,
+        runs=runs,
+        cap=500,
+        seed=seed,
+        moves=np.zeros(runs, np.int64),
+        restarts=np.zeros(runs, np.int64),
+        visits=np.zeros(stops),
+        value=np.concatenate([np.concatenate([one, np.zeros((pad, 5))]).reshape(-1) for one in value[:guesses]]
+                             or [np.zeros(0)]),
+        control=np.zeros(runs * guesses),
+        counts=np.zeros(30 * stops if counting else 0),
+    )
+
+
+@needs_compiled
+@pytest.mark.parametrize("player", [SEEKER, TINKERER, None], ids=["seeker", "tinkerer", "chain"])
+def test_the_stops_seen_in_one_word_or_in_a_table_give_the_same_runs(player):
+    """The compiled kernel keeps a level's stops seen in the bits of one word where it has at most
+    64 stops, in a table where it has more: the same level with 70 stops no move reaches added
+    plays the same runs, number for number, with and without guesses and counts."""
+    played = []
+    for pad in (0, 70):
+        for guesses, counting in ((0, False), (2, True)):
+            job = kernel_job(player, 400, 8, guesses, counting, pad)
+            n = job.n - pad
+            with kernels.use("compiled"):
+                kernels.player_runs(job)
+            assert not job.visits[n:].any() and not job.counts[30 * n :].any()
+            played.append([job.moves, job.restarts, job.control, job.visits[:n], job.counts[: 30 * n]])
+    assert np.ptp(played[0][0]) > 0 and played[1][2].std() > 0
+    for small, large in zip(played[:2], played[2:]):
+        for one, other in zip(small, large):
+            assert np.array_equal(one, other)
+
+
+@pytest.mark.parametrize("implementation", kernels.available())
+def test_a_give_up_chance_holds_on_past_the_end_of_its_table(implementation):
+    """give_up[k] is the chance after k moves without a new stop, the last holding on: a table
+    of one chance gives up from the first such move on, as a longer table of that chance does."""
+    runs = []
+    for give_up in (np.array([0.4]), np.array([0.0, 0.4, 0.4, 0.4])):
+        job = kernel_job(EXPLORER, 300, 4, give_up=give_up)
+        with kernels.use(implementation):
+            kernels.player_runs(job)
+        runs.append((job.moves, job.restarts))
+    assert runs[0][1].sum() > 0
+    assert np.array_equal(runs[0][0], runs[1][0]) and np.array_equal(runs[0][1], runs[1][1])
 
 
 def test_the_runs_do_not_depend_on_how_many_cores_run_them(monkeypatch):

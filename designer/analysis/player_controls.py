@@ -12,7 +12,7 @@ most of the spread. Two guesses:
 - ``counted_guess``: the exact moves left of the chain some runs walked, as counted (memory and
   giving up included, on average).
 
-On ten 12x12 levels the variance of the moves less the controls is 3.6 to 76 times less than the
+On ten 12x12 levels the variance of the moves less the controls is 3.9 to 77 times less than the
 moves' (the seeker's, who gives up, the least: what it remembers moves its luck beyond a stop
 and a last move), and as many times fewer runs give the same interval (docs/player.md).
 """

@@ -20,11 +20,13 @@
  *                      the exit's is 0
  *
  * A run's memory is the set of stops seen this attempt, kept as the attempt's number in `seen`
- * (a new attempt forgets at once), and the moves made from each stop, as the attempt's number in
- * `tried`. What the memory changes at a stop is only which of its moves end on a stop seen (and,
- * kept, made) this attempt: a code of at most 3^4 values. So before the runs, every (stop, last
- * move, code) gets its row (fill_rows): the chance of each move, the lapses counted in, and what
- * each guess is expected to be after the move. A step then reads one row and draws one number.
+ * (a new attempt forgets at once) or, on a level of at most 64 stops, as the bits of one word, and
+ * the moves made from each stop, as the attempt's number in `tried`. What the memory changes at a
+ * stop is only which of its moves end on a stop seen (and, kept, made) this attempt: a code of at
+ * most 3^4 values. So before the runs, every (stop, last move, code) gets its row (fill_rows):
+ * the chance of each move, the lapses counted in, and what each guess is expected to be after the
+ * move. A step then reads one row and draws one number; what it reads by stop (the exit in sight)
+ * and by moves without a new stop (giving up) is in tables too.
  *
  * With guesses, each run also sums its controls, one a guess: over its steps, the guess where the
  * step ended less the guess it was expected to end on, given all the run held before the step
@@ -33,7 +35,13 @@
  * less the fitted controls vary far less than the moves (designer/analysis/player_controls.py).
  * With `counts`, each rest adds 1 to its (stop, last move) row's count of what followed: move 0
  * to 3, a restart the player asked for, or the exit taken on sight (the chain the runs walked).
- * The random stream is splitmix64 from the call's seed.
+ *
+ * Two runs are played at once, a step of one and then a step of the other (two lanes): their steps
+ * do not wait on each other, so the core works on both at the same time. A lane whose run ends
+ * takes the call's next run. The numbers are splitmix64's from the call's seed: each step of the
+ * pair draws one 64-bit number, its high 32 bits for the first lane and its low 32 for the other
+ * (a step's number has 2^32 values); a lane left alone draws its own from its own stream. The
+ * runs, which lane plays each and so every figure follow from the seed alone.
  */
 #include "kernels.h"
 
@@ -48,7 +56,8 @@ static inline uint64_t split_next(uint64_t *state)
     return z ^ (z >> 31);
 }
 
-static inline double uniform(uint64_t *state) { return (double)(split_next(state) >> 11) * 0x1.0p-53; }
+/* A step's number in [0, 1) from 32 bits of a draw. */
+static inline double uniform32(uint64_t bits) { return (double)(bits & 0xFFFFFFFFu) * 0x1.0p-32; }
 
 /* A stop's moves onto stops (the ones memory tells apart), its rows' first index and base. */
 typedef struct {
@@ -117,6 +126,174 @@ static void fill_rows(const PlayerJob *job, const Memo *memo, int keep_tried, do
     }
 }
 
+/* What every step reads, worked out once by player_runs, and where the runs' figures go. */
+typedef struct {
+    const PlayerJob *job;
+    const Memo *memo;
+    const double **row_of;                      /* (stop * 5 + last move): its first row (code 0) */
+    const double *first, *second;               /* the guesses (at most two: MOST_GUESSES) */
+    double fresh0, fresh1;                      /* each guess on the start of a new attempt */
+    const double *quit_at, *stay_at;            /* by moves without a new stop, up to `stalest`: */
+    /* the chance to give up (0 after a new stop) and 1 / (1 - it), which spreads a number past it */
+    int64_t stalest; /* where the count of moves without a new stop holds on (give_up's last, or 1) */
+    const double *noticed_at, *unnoticed_at;    /* by stop: the chance to take the exit in sight */
+    /* (0 where there is none) and 1 / (1 - it) */
+    int64_t *moves, *restarts;
+    double *visits, *control, *counts;
+    int64_t next_run; /* the next run a lane takes */
+} Tables;
+
+/* A lane: the run it plays and where that run stands. */
+typedef struct {
+    uint64_t rng;   /* its own stream, drawn from when it plays alone */
+    int64_t run;    /* -1: none left to play */
+    int state, last;
+    int64_t stale;  /* moves without a new stop, held at t->stalest */
+    int64_t made, again, attempt;
+    double luck0, luck1; /* the controls */
+    uint64_t mask;       /* the stops seen this attempt, on a level of at most 64 */
+    int64_t *seen, *tried;
+} Lane;
+
+/* A new attempt of the lane's run: on the start, nothing seen but the start. */
+static inline __attribute__((always_inline)) void begin(const Tables *t, Lane *ln, const int small)
+{
+    ln->state = t->job->start;
+    ln->last = 4;
+    ln->stale = 0;
+    ++ln->attempt;
+    if (small) ln->mask = (uint64_t)1 << ln->state;
+    else ln->seen[ln->state] = ln->attempt;
+}
+
+/* The lane takes the next run, if one is left (returns 1); otherwise its run is -1 (returns 0). */
+static inline __attribute__((always_inline)) int take(Tables *t, Lane *ln, const int small)
+{
+    ln->run = t->next_run < t->job->runs ? t->next_run++ : -1;
+    ln->made = ln->again = 0;
+    ln->luck0 = ln->luck1 = 0.0;
+    begin(t, ln, small);
+    return ln->run >= 0;
+}
+
+/* The lane's run has ended: its figures out, and the next run in. */
+static inline __attribute__((always_inline)) void finish(Tables *t, Lane *ln, const int small, const int guesses)
+{
+    t->moves[ln->run] = ln->made;
+    t->restarts[ln->run] = ln->again;
+    if (guesses > 0) t->control[ln->run * guesses] = ln->luck0;
+    if (guesses > 1) t->control[ln->run * guesses + 1] = ln->luck1;
+    take(t, ln, small);
+}
+
+/* One step of the lane's run from the number u in [0, 1): returns 1 when the run has ended (on the
+ * exit, or at the cap). `small`, `keep_tried` and `guesses` are constants where walk is called, so
+ * each of its loops holds only what its case needs (counting is one test a step). */
+static inline __attribute__((always_inline)) int step(const Tables *t, Lane *ln, double u, const int small,
+                                                     const int keep_tried, const int guesses, const int counting)
+{
+    const PlayerJob *job = t->job;
+    const int state = ln->state, last = ln->last;
+    const int64_t attempt = ln->attempt, stale = ln->stale;
+    t->visits[state] += 1.0;
+    const Memo *m = t->memo + state;
+    int d0, d1, d2, d3; /* each move's digit: its end seen (1), and made from here (2) */
+    if (small) {
+        d0 = (ln->mask >> m->end[0]) & 1;
+        d1 = (ln->mask >> m->end[1]) & 1;
+        d2 = (ln->mask >> m->end[2]) & 1;
+        d3 = (ln->mask >> m->end[3]) & 1;
+    } else {
+        d0 = ln->seen[m->end[0]] == attempt;
+        d1 = ln->seen[m->end[1]] == attempt;
+        d2 = ln->seen[m->end[2]] == attempt;
+        d3 = ln->seen[m->end[3]] == attempt;
+    }
+    if (keep_tried) {
+        const int64_t *made_here = ln->tried + (size_t)state * 4;
+        d0 += d0 & (made_here[0] == attempt);
+        d1 += d1 & (made_here[1] == attempt);
+        d2 += d2 & (made_here[2] == attempt);
+        d3 += d3 & (made_here[3] == attempt);
+    }
+    const int code = m->weigh[0] * d0 + m->weigh[1] * d1 + m->weigh[2] * d2 + m->weigh[3] * d3;
+    const double *row = t->row_of[state * 5 + last] + (size_t)code * (3 + guesses);
+    const double noticed = t->noticed_at[state], quit = t->quit_at[stale];
+    /* each guess as expected after the step (on the exit: 0) */
+    if (guesses > 0) ln->luck0 -= (1.0 - noticed) * (quit * t->fresh0 + (1.0 - quit) * row[3]);
+    if (guesses > 1) ln->luck1 -= (1.0 - noticed) * (quit * t->fresh1 + (1.0 - quit) * row[4]);
+    double *counted = counting ? t->counts + ((int64_t)state * 5 + last) * OUTCOMES : NULL;
+    /* one number decides the step: the exit in sight, then giving up, then the move (each
+     * rescaled past the one before; where there is no exit in sight or no giving up, u stays) */
+    if (u < noticed) {
+        ln->made++;
+        if (counting) counted[SIGHTED] += 1.0;
+        return 1;
+    }
+    u = (u - noticed) * t->unnoticed_at[state];
+    if (u < quit) {
+        if (counting) counted[QUIT] += 1.0;
+        goto anew;
+    }
+    u = (u - quit) * t->stay_at[stale];
+    const int pick = (u >= row[0]) + (u >= row[1]) + (u >= row[2]);
+    ln->made++;
+    if (counting) counted[pick] += 1.0;
+    if (keep_tried) ln->tried[(size_t)state * 4 + pick] = attempt;
+    const int32_t end = job->next[(size_t)state * 4 + pick];
+    if (end == EXIT) return 1;
+    if (end == TRAP) goto anew;
+    if (guesses > 0) ln->luck0 += t->first[(size_t)end * 5 + pick];
+    if (guesses > 1) ln->luck1 += t->second[(size_t)end * 5 + pick];
+    int seen_before; /* no branch on it: which way it goes is a coin */
+    if (small) {
+        seen_before = (ln->mask >> end) & 1;
+        ln->mask |= (uint64_t)1 << end;
+    } else {
+        seen_before = ln->seen[end] == attempt;
+        ln->seen[end] = attempt;
+    }
+    ln->stale = seen_before ? stale + (stale < t->stalest) : 0;
+    ln->state = end;
+    ln->last = pick;
+    return ln->made >= job->cap;
+anew: /* given up, or a move into a trap: each guess is the start's again */
+    ln->again++;
+    ln->luck0 += t->fresh0;
+    ln->luck1 += t->fresh1;
+    begin(t, ln, small);
+    return ln->made >= job->cap;
+}
+
+/* Every run of the job, two lanes at a time, then the one left alone to its end. */
+static inline __attribute__((always_inline)) void walk(Tables *t, int64_t *seen, int64_t *tried, const int small,
+                                                      const int keep_tried, const int guesses, const int counting)
+{
+    const int n = t->job->n;
+    for (int s = 0; !small && s < 2 * n; s++) seen[s] = -1;
+    for (int s = 0; keep_tried && s < 2 * 4 * n; s++) tried[s] = -1;
+    uint64_t streams = t->job->seed;
+    Lane a, b; /* two locals, not an array: the compiler keeps what it can of each in registers */
+    a.rng = split_next(&streams);
+    b.rng = split_next(&streams);
+    a.attempt = b.attempt = 0;
+    a.seen = seen;
+    b.seen = seen + n;
+    a.tried = keep_tried ? tried : NULL;
+    b.tried = keep_tried ? tried + 4 * (size_t)n : NULL;
+    take(t, &a, small);
+    take(t, &b, small);
+    while (a.run >= 0 && b.run >= 0) {
+        const uint64_t bits = split_next(&a.rng);
+        if (step(t, &a, uniform32(bits >> 32), small, keep_tried, guesses, counting)) finish(t, &a, small, guesses);
+        if (step(t, &b, uniform32(bits), small, keep_tried, guesses, counting)) finish(t, &b, small, guesses);
+    }
+    Lane *alone = a.run >= 0 ? &a : &b;
+    while (alone->run >= 0)
+        if (step(t, alone, uniform32(split_next(&alone->rng) >> 32), small, keep_tried, guesses, counting))
+            finish(t, alone, small, guesses);
+}
+
 /* `job->runs` runs; each run's moves and restarts into moves[] and restarts[], every rest (a stop
  * the player chose a move on) added to visits[]; with guesses, each run's controls into
  * control[run * guesses + f]; with counts (non-NULL), what followed each rest added to it. A run
@@ -125,12 +302,15 @@ static void fill_rows(const PlayerJob *job, const Memo *memo, int keep_tried, do
 int player_runs(const PlayerJob *job, int64_t *moves, int64_t *restarts, double *visits, double *control,
                 double *counts)
 {
-    const int n = job->n, guesses = job->guesses, width = 3 + job->guesses;
-    const int keep_tried = job->variety != 1.0, base = keep_tried ? 3 : 2;
+    const int n = job->n, guesses = job->guesses, width = 3 + job->guesses, hazards = job->hazards;
+    const int keep_tried = job->variety != 1.0, base = keep_tried ? 3 : 2, small = n <= 64;
     Memo *memo = (Memo *)malloc(sizeof(Memo) * (size_t)n);
-    int64_t *seen = (int64_t *)malloc(sizeof(int64_t) * (size_t)n);
-    int64_t *tried = keep_tried ? (int64_t *)malloc(sizeof(int64_t) * 4 * (size_t)n) : NULL;
-    double *stay = (double *)malloc(sizeof(double) * (size_t)job->hazards); /* 1 / (1 - give_up) */
+    int64_t *seen = (int64_t *)malloc(sizeof(int64_t) * 2 * (size_t)n); /* a lane's each */
+    int64_t *tried = keep_tried ? (int64_t *)malloc(sizeof(int64_t) * 2 * 4 * (size_t)n) : NULL;
+    const double **row_of = (const double **)malloc(sizeof(double *) * 5 * (size_t)n);
+    const int stalest = hazards > 1 ? hazards - 1 : 1; /* give_up[0] holds on from 1 move */
+    double *by_stale = (double *)malloc(sizeof(double) * 2 * (size_t)(stalest + 1));
+    double *by_stop = (double *)malloc(sizeof(double) * 2 * (size_t)n);
     int64_t rows_in_all = 0;
     for (int s = 0; memo && s < n; s++) {
         memo[s].count = 0;
@@ -148,102 +328,46 @@ int player_runs(const PlayerJob *job, int64_t *moves, int64_t *restarts, double 
         rows_in_all += 5 * (int64_t)memo[s].span;
     }
     double *rows = memo ? (double *)malloc(sizeof(double) * (size_t)rows_in_all * width) : NULL;
-    if (!memo || !seen || (keep_tried && !tried) || !stay || !rows) {
-        free(memo);
-        free(seen);
-        free(tried);
-        free(stay);
-        free(rows);
-        return -1;
-    }
-    fill_rows(job, memo, keep_tried, rows, width);
-    for (int k = 0; k < job->hazards; k++) stay[k] = job->give_up[k] < 1.0 ? 1.0 / (1.0 - job->give_up[k]) : 0.0;
-    const double unnoticed = job->notice < 1.0 ? 1.0 / (1.0 - job->notice) : 0.0;
-    /* the guesses (at most two: MOST_GUESSES in kernels.py), each on the start of a new attempt */
-    const double *first = guesses > 0 ? job->value : NULL, *second = guesses > 1 ? job->value + (size_t)n * 5 : NULL;
-    const double fresh0 = first ? guess_at(job, 0, TRAP, 0) : 0.0, fresh1 = second ? guess_at(job, 1, TRAP, 0) : 0.0;
-    for (int s = 0; s < n; s++) seen[s] = -1;
-    for (int s = 0; keep_tried && s < 4 * n; s++) tried[s] = -1;
-    uint64_t rng = job->seed;
-    int64_t attempt = 0;
-    for (int64_t run = 0; run < job->runs; run++) {
-        int state = job->start, last = 4;
-        int64_t stale = 0, made = 0, again = 0;
-        double luck0 = 0.0, luck1 = 0.0; /* the controls */
-        seen[state] = ++attempt;
-        while (made < job->cap) {
-            visits[state] += 1.0;
-            const int32_t *to = job->next + (size_t)state * 4;
-            const Memo *m = memo + state;
-            int code = 0; /* each move's digit: its end seen (1), and made from here (2) */
-            for (int a = 0; a < 4; a++) {
-                int digit = seen[m->end[a]] == attempt;
-                if (keep_tried) digit += digit & (tried[(size_t)state * 4 + a] == attempt);
-                code += m->weigh[a] * digit;
-            }
-            const double *row = rows + (size_t)(m->first + (int64_t)last * m->span + code) * width;
-            const int64_t at = ((int64_t)state * 5 + last) * OUTCOMES;
-            /* one number decides the step: the exit in sight, then giving up, then the move */
-            double u = uniform(&rng), noticed = 0.0, quit = 0.0;
-            const int sighted = job->sight[state] < 4;
-            const int hazard = stale < job->hazards ? (int)stale : job->hazards - 1;
-            if (sighted) noticed = job->notice;
-            if (stale > 0) quit = job->give_up[hazard];
-            if (first) { /* each guess as expected after the step (on the exit: 0) */
-                luck0 -= (1.0 - noticed) * (quit * fresh0 + (1.0 - quit) * row[3]);
-                if (second) luck1 -= (1.0 - noticed) * (quit * fresh1 + (1.0 - quit) * row[4]);
-            }
-            if (sighted && u < noticed) {
-                made++;
-                if (counts) counts[at + SIGHTED] += 1.0;
-                break;
-            }
-            if (sighted) u = (u - noticed) * unnoticed;
-            int anew = u < quit; /* a new attempt: given up, or a move into a trap */
-            if (anew) {
-                if (counts) counts[at + QUIT] += 1.0;
-            } else {
-                if (stale > 0) u = (u - quit) * stay[hazard];
-                const int pick = (u >= row[0]) + (u >= row[1]) + (u >= row[2]);
-                made++;
-                if (counts) counts[at + pick] += 1.0;
-                if (keep_tried) tried[(size_t)state * 4 + pick] = attempt;
-                const int32_t end = to[pick];
-                if (end == EXIT) break;
-                anew = end == TRAP;
-                if (!anew) {
-                    if (first) {
-                        luck0 += first[(size_t)end * 5 + pick];
-                        if (second) luck1 += second[(size_t)end * 5 + pick];
-                    }
-                    if (seen[end] == attempt) stale++;
-                    else {
-                        seen[end] = attempt;
-                        stale = 0;
-                    }
-                    state = end;
-                    last = pick;
-                }
-            }
-            if (anew) {
-                again++;
-                luck0 += fresh0;
-                luck1 += fresh1;
-                state = job->start;
-                last = 4;
-                stale = 0;
-                seen[state] = ++attempt;
-            }
+    int failed = !memo || !seen || (keep_tried && !tried) || !row_of || !by_stale || !by_stop || !rows;
+    if (!failed) {
+        fill_rows(job, memo, keep_tried, rows, width);
+        Tables t = {job, memo, row_of, NULL, NULL, 0.0, 0.0, by_stale, by_stale + stalest + 1,
+                    stalest, by_stop, by_stop + n, moves, restarts, visits, control, counts, 0};
+        t.first = guesses > 0 ? job->value : NULL;
+        t.second = guesses > 1 ? job->value + (size_t)n * 5 : NULL;
+        t.fresh0 = t.first ? guess_at(job, 0, TRAP, 0) : 0.0;
+        t.fresh1 = t.second ? guess_at(job, 1, TRAP, 0) : 0.0;
+        for (int s = 0; s < n; s++) {
+            for (int l = 0; l < 5; l++) row_of[s * 5 + l] = rows + (memo[s].first + (int64_t)l * memo[s].span) * width;
+            const double noticed = job->sight[s] < 4 ? job->notice : 0.0;
+            by_stop[s] = noticed;
+            by_stop[n + s] = noticed < 1.0 ? 1.0 / (1.0 - noticed) : 0.0;
         }
-        moves[run] = made;
-        restarts[run] = again;
-        if (first) control[run * guesses] = luck0;
-        if (second) control[run * guesses + 1] = luck1;
+        for (int k = 0; k <= stalest; k++) {
+            const double quit = k > 0 ? job->give_up[k < hazards ? k : hazards - 1] : 0.0;
+            by_stale[k] = quit;
+            by_stale[stalest + 1 + k] = quit < 1.0 ? 1.0 / (1.0 - quit) : 0.0;
+        }
+        /* one loop for each case (its constants fold away): with or without the word of stops
+         * seen, the moves made kept or not, 0 to 2 guesses; counting is one test a step */
+#define WALK(small_, keep_)                                                                                            \
+    do {                                                                                                               \
+        if (guesses == 0) walk(&t, seen, tried, small_, keep_, 0, counts != NULL);                                     \
+        else if (guesses == 1) walk(&t, seen, tried, small_, keep_, 1, counts != NULL);                                \
+        else walk(&t, seen, tried, small_, keep_, 2, counts != NULL);                                                  \
+    } while (0)
+        if (small && keep_tried) WALK(1, 1);
+        else if (small) WALK(1, 0);
+        else if (keep_tried) WALK(0, 1);
+        else WALK(0, 0);
+#undef WALK
     }
     free(memo);
     free(seen);
     free(tried);
-    free(stay);
+    free(row_of);
+    free(by_stale);
+    free(by_stop);
     free(rows);
-    return 0;
+    return failed ? -1 : 0;
 }

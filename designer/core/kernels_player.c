@@ -56,6 +56,16 @@ static inline uint64_t split_next(uint64_t *state)
     return z ^ (z >> 31);
 }
 
+/* The step and what it calls are written into each case's loop, where the case's constants fold
+ * away (walk). */
+#if defined(__GNUC__) || defined(__clang__)
+#define INLINED static inline __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#define INLINED static __forceinline
+#else
+#define INLINED static inline
+#endif
+
 /* A step's number in [0, 1) from 32 bits of a draw. */
 static inline double uniform32(uint64_t bits) { return (double)(bits & 0xFFFFFFFFu) * 0x1.0p-32; }
 
@@ -156,7 +166,7 @@ typedef struct {
 } Lane;
 
 /* A new attempt of the lane's run: on the start, nothing seen but the start. */
-static inline __attribute__((always_inline)) void begin(const Tables *t, Lane *ln, const int small)
+INLINED void begin(const Tables *t, Lane *ln, const int small)
 {
     ln->state = t->job->start;
     ln->last = 4;
@@ -167,7 +177,7 @@ static inline __attribute__((always_inline)) void begin(const Tables *t, Lane *l
 }
 
 /* The lane takes the next run, if one is left (returns 1); otherwise its run is -1 (returns 0). */
-static inline __attribute__((always_inline)) int take(Tables *t, Lane *ln, const int small)
+INLINED int take(Tables *t, Lane *ln, const int small)
 {
     ln->run = t->next_run < t->job->runs ? t->next_run++ : -1;
     ln->made = ln->again = 0;
@@ -177,7 +187,7 @@ static inline __attribute__((always_inline)) int take(Tables *t, Lane *ln, const
 }
 
 /* The lane's run has ended: its figures out, and the next run in. */
-static inline __attribute__((always_inline)) void finish(Tables *t, Lane *ln, const int small, const int guesses)
+INLINED void finish(Tables *t, Lane *ln, const int small, const int guesses)
 {
     t->moves[ln->run] = ln->made;
     t->restarts[ln->run] = ln->again;
@@ -189,8 +199,8 @@ static inline __attribute__((always_inline)) void finish(Tables *t, Lane *ln, co
 /* One step of the lane's run from the number u in [0, 1): returns 1 when the run has ended (on the
  * exit, or at the cap). `small`, `keep_tried` and `guesses` are constants where walk is called, so
  * each of its loops holds only what its case needs (counting is one test a step). */
-static inline __attribute__((always_inline)) int step(const Tables *t, Lane *ln, double u, const int small,
-                                                     const int keep_tried, const int guesses, const int counting)
+INLINED int step(const Tables *t, Lane *ln, double u, const int small, const int keep_tried, const int guesses,
+                 const int counting)
 {
     const PlayerJob *job = t->job;
     const int state = ln->state, last = ln->last;
@@ -266,8 +276,8 @@ anew: /* given up, or a move into a trap: each guess is the start's again */
 }
 
 /* Every run of the job, two lanes at a time, then the one left alone to its end. */
-static inline __attribute__((always_inline)) void walk(Tables *t, int64_t *seen, int64_t *tried, const int small,
-                                                      const int keep_tried, const int guesses, const int counting)
+INLINED void walk(Tables *t, int64_t *seen, int64_t *tried, const int small, const int keep_tried, const int guesses,
+                  const int counting)
 {
     const int n = t->job->n;
     for (int s = 0; !small && s < 2 * n; s++) seen[s] = -1;

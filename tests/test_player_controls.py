@@ -108,26 +108,25 @@ def test_the_controls_cut_the_spread_of_a_12x12_level_many_times():
 
 def kernel_job(player, runs, seed, guesses=0, counting=False, pad=0, give_up=None):
     """The kernel's job for ``runs`` runs of ``player`` (None: the chain's own choices) on SMALL,
-    as ``player_runs._runs`` makes one, with ``guesses`` (0 to 2: the exact moves left of its
+    from ``player_runs.job_fields`` as ``player_runs._runs`` makes one, with ``guesses`` (0 to 2: the exact moves left of its
     twin, then a guess that grows with the stop's number), with counts or not, and ``pad`` more
     stops no move reaches (each with one move, onto the exit)."""
     chain = model.walked_chain(state_table(SMALL), player or Player(), SMALL.height)
-    n, _, nxt, weight, sight = player_runs.tables(chain)
+    tabled = player_runs.tables(chain)
+    n, sight = tabled[0], tabled[4]
     value = [player_controls.twin_guess(chain).reshape(n, 5), np.repeat(np.arange(n) * 2.0, 5).reshape(n, 5)]
+    fields = player_runs.job_fields(chain, tabled, player, cap=500)
     stops = n + pad
     return PlayerJob(
-        n=stops,
-        next=np.concatenate([nxt.reshape(-1), np.tile(np.array([-1, -3, -3, -3], np.int32), pad)]),
-        weight=np.concatenate([weight.reshape(-1), np.ones(20 * pad)]),
-        sight=np.concatenate([sight, np.full(pad, 4, np.uint8)]),
-        give_up=player_runs.give_up(player.patience if player else None) if give_up is None else give_up,
-        novelty=math.exp(player.memory) if player else 1.0,
-        variety=math.exp(player.variety) if player else 1.0,
-        lapse=float(player.lapse) if player else 0.0,
-        notice=chain.notice,
-        start=chain.start_row - 4 * n,
+        **{
+            **fields,
+            "n": stops,
+            "next": np.concatenate([fields["next"], np.tile(np.array([-1, -3, -3, -3], np.int32), pad)]),
+            "weight": np.concatenate([fields["weight"], np.ones(20 * pad)]),
+            "sight": np.concatenate([sight, np.full(pad, 4, np.uint8)]),
+            "give_up": fields["give_up"] if give_up is None else give_up,
+        },
         runs=runs,
-        cap=500,
         seed=seed,
         moves=np.zeros(runs, np.int64),
         restarts=np.zeros(runs, np.int64),

@@ -111,7 +111,7 @@ def _runs(
     from designer.core import kernels
     from designer.core.kernel_jobs import PlayerJob
 
-    n, _, nxt, weight, sight = tabled
+    n = tabled[0]
     moves, restarts = np.zeros(size, np.int64), np.zeros(size, np.int64)
     control = np.zeros((size, len(guesses)))
     value = np.concatenate(guesses) if len(guesses) else np.zeros(0)
@@ -119,20 +119,7 @@ def _runs(
     halves = ((0, size // 2), (size // 2, size))
     seeds = np.random.SeedSequence(seed).generate_state(2, np.uint64) >> np.uint64(1)
     tallies = [(np.zeros(n), np.zeros(0 if counts is None else 30 * n)) for _ in halves]
-    shared = dict(
-        n=n,
-        next=nxt.reshape(-1),
-        weight=weight.reshape(-1),
-        sight=sight,
-        give_up=give_up(player.patience if player else None),
-        novelty=math.exp(player.memory) if player else 1.0,
-        variety=math.exp(player.variety) if player else 1.0,
-        lapse=float(player.lapse) if player else 0.0,
-        notice=model.notice,
-        start=model.start_row - 4 * n,
-        cap=cap,
-        value=value,
-    )
+    shared = dict(job_fields(model, tabled, player, cap), value=value)
     kernels.player_runs(
         *(
             PlayerJob(
@@ -153,6 +140,26 @@ def _runs(
         if counts is not None:
             counts += followed
     return moves, restarts, control
+
+
+def job_fields(model: PlayerChain, tabled: tuple, player: Player | None, cap: int = CAP) -> dict:
+    """The fields of the kernel's job (``designer.core.kernel_jobs.PlayerJob``) that every call
+    for ``player`` (None: the chain's own choices) on ``model`` shares: the chain's tables
+    (``tabled``, from ``tables``), the player's factors, the start and the cap of a run."""
+    n, _, nxt, weight, sight = tabled
+    return dict(
+        n=n,
+        next=nxt.reshape(-1),
+        weight=weight.reshape(-1),
+        sight=sight,
+        give_up=give_up(player.patience if player else None),
+        novelty=math.exp(player.memory) if player else 1.0,
+        variety=math.exp(player.variety) if player else 1.0,
+        lapse=float(player.lapse) if player else 0.0,
+        notice=model.notice,
+        start=model.start_row - 4 * n,
+        cap=cap,
+    )
 
 
 def tables(model: PlayerChain) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

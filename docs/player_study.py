@@ -16,12 +16,14 @@
   predicted difficulty, min stops and the stops it was asked, which design of it landed in the
   band its rooms aim at (``designer.caves.felt``), and whether the three rise.
 - ``controls``: how much the controls cut the variance of the runs of each member played out.
+- ``best``: how far the two guesses are from the best guess over (stop, last move), each
+  (stop, last move) alone a control, fitted on 750 runs and tried on 2,250.
 - ``speed``: predicted difficulty of a 12x12 level, a pack of 20 and the Ice Path cave, for the
   simple player and one with memory; of ten 12x12 levels for every member; playtest of 10,000
   attempts, a fit.
 
 Run: python docs/player_study.py --glissade levels.json
-     python docs/player_study.py --only exact,fit,family,caves,speed,controls
+     python docs/player_study.py --only exact,fit,family,caves,speed,controls,best
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ import time
 
 import numpy as np
 
-PARTS = ("glissade", "exact", "fit", "family", "caves", "speed", "controls")
+PARTS = ("glissade", "exact", "fit", "family", "caves", "speed", "controls", "best")
 
 
 def spearman(a, b) -> float:
@@ -393,6 +395,62 @@ def controls_part() -> None:
               f"played out in {min(runs):,} to {max(runs):,} runs (median {int(np.median(runs)):,})")
 
 
+def best_part() -> None:
+    """How far the two guesses are from the best guess over (stop, last move): a run's control is
+    linear in its guess, so each (stop, last move) alone (its guess 1, every other 0) is a
+    control, and least squares over all of them finds the best such guess. Each member played
+    out, on the ten 12x12 levels of the speed part: 250 runs counted for the second guess, then
+    3,000 runs (the same runs whatever the guesses); both ways fitted on their first 750 (least
+    squares with a little ridge) and tried on the other 2,250: the variance of their moves over
+    that of their moves less the fitted controls."""
+    from designer.analysis import player as model
+    from designer.analysis import player_controls, player_runs
+    from designer.core.items import state_table
+    from designer.core.players import Player
+    from designer.core.request import LayoutRequest
+    from designer.search.design import design
+
+    def cut(moves, controls, fit):
+        # least squares with a little ridge, each control's own (1% of its mean square), so that a
+        # (stop, last move) the first runs barely reached cannot take a coefficient the other runs
+        # do not bear out
+        x = controls[:fit] - controls[:fit].mean(axis=0)
+        gram = x.T @ x
+        ridge = 0.01 * np.diag(np.diag(gram))
+        beta = np.linalg.solve(gram + ridge, x.T @ (moves[:fit] - moves[:fit].mean()))
+        return moves[fit:].var() / (moves[fit:] - controls[fit:] @ beta).var()
+
+    levels = [design(LayoutRequest(min_stops=25, first=True), seed=seed).level for seed in range(10)]
+    for member, values in KNOWN:
+        player = Player.of(member, **values)
+        if player.exact:
+            continue
+        two, best = [], []
+        for level in levels:
+            chain = model.walked_chain(state_table(level), player, level.height)
+            tabled = player_runs.tables(chain)
+            n = tabled[0]
+            exact = player_controls.twin_guess(chain)
+            counts = np.zeros(30 * n)
+            player_runs._runs(chain, tabled, player, 250, 1, np.zeros(n), guesses=[exact], counts=counts)
+            counted = player_controls.counted_guess(tabled, counts, chain.start_row - 4 * n, exact)
+            moves, _, control = player_runs._runs(chain, tabled, player, 3000, 2, np.zeros(n),
+                                                  guesses=[exact, counted])
+            alone = []
+            for pair in range(0, 5 * n, 2):
+                guesses = [np.eye(1, 5 * n, k).ravel() if k < 5 * n else np.zeros(5 * n) for k in (pair, pair + 1)]
+                alone.append(player_runs._runs(chain, tabled, player, 3000, 2, np.zeros(n), guesses=guesses)[2])
+            each = np.concatenate(alone, axis=1)[:, : 5 * n]
+            two.append(cut(moves, control, 750))
+            best.append(cut(moves, each[:, each.std(axis=0) > 0], 750))
+        gain = np.array(best) / np.array(two)
+        print(f"best: the {member} player on ten 12x12 levels: the two guesses cut the variance "
+              f"{min(two):.1f} to {max(two):.1f} times (median {float(np.median(two)):.1f}), the best "
+              f"guess over (stop, last move) {min(best):.1f} to {max(best):.1f} "
+              f"(median {float(np.median(best)):.1f}): {gain.min():.2f} to {gain.max():.2f} times "
+              f"fewer runs (median {float(np.median(gain)):.2f})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--glissade", help="glissade's levels.json")
@@ -414,6 +472,8 @@ def main() -> None:
         speed_part()
     if "controls" in parts:
         controls_part()
+    if "best" in parts:
+        best_part()
 
 
 

@@ -359,14 +359,33 @@ def speed_part() -> None:
           f"{time.perf_counter() - began:.2f} s")
 
 
+def guessed_runs(level, player, counted_runs: int, runs: int):
+    """``player``'s chain on ``level`` and its tables, then ``runs`` runs of it with its two
+    guesses (the twin's exact moves left, and the chain ``counted_runs`` runs walked, as
+    counted), as ``designer.analysis.player_runs.played`` guesses: the chain, the tables, each
+    run's moves and its two controls."""
+    from designer.analysis import player as model
+    from designer.analysis import player_controls, player_runs
+    from designer.core.items import state_table
+
+    chain = model.walked_chain(state_table(level), player, level.height)
+    tabled = player_runs.tables(chain)
+    n = tabled[0]
+    exact = player_controls.twin_guess(chain)
+    counts = np.zeros(30 * n)
+    player_runs._runs(chain, tabled, player, counted_runs, 1, np.zeros(n), guesses=[exact], counts=counts)
+    counted = player_controls.counted_guess(tabled, counts, chain.start_row - 4 * n, exact)
+    moves, _, control = player_runs._runs(chain, tabled, player, runs, 2, np.zeros(n), guesses=[exact, counted])
+    return chain, tabled, moves, control
+
+
 def controls_part() -> None:
     """How much the controls cut the spread of a run's moves (designer.analysis.player_controls):
     each member played out, on the ten 12x12 levels of the speed part, 500 runs counted for the
     second guess, then 4,000 runs: the variance of their moves over that of their moves less the
     fitted controls; and the runs ``played`` took."""
     from designer.analysis import player as model
-    from designer.analysis import player_controls, player_runs
-    from designer.core.items import state_table
+    from designer.analysis import player_controls
     from designer.core.players import Player
     from designer.core.request import LayoutRequest
     from designer.search.design import design
@@ -378,15 +397,7 @@ def controls_part() -> None:
             continue
         ratios, runs = [], []
         for level in levels:
-            chain = model.walked_chain(state_table(level), player, level.height)
-            tabled = player_runs.tables(chain)
-            n = tabled[0]
-            exact = player_controls.twin_guess(chain)
-            counts = np.zeros(30 * n)
-            player_runs._runs(chain, tabled, player, 500, 1, np.zeros(n), guesses=[exact], counts=counts)
-            counted = player_controls.counted_guess(tabled, counts, chain.start_row - 4 * n, exact)
-            moves, _, control = player_runs._runs(chain, tabled, player, 4000, 2, np.zeros(n),
-                                                  guesses=[exact, counted])
+            _, _, moves, control = guessed_runs(level, player, 500, 4000)
             plain = player_controls.controlled(moves, control[:, :0])[1]
             ratios.append(plain / player_controls.controlled(moves, control)[1])
             runs.append(model.play(level, player).runs)
@@ -403,9 +414,7 @@ def best_part() -> None:
     3,000 runs (the same runs whatever the guesses); both ways fitted on their first 750 (least
     squares with a little ridge) and tried on the other 2,250: the variance of their moves over
     that of their moves less the fitted controls."""
-    from designer.analysis import player as model
-    from designer.analysis import player_controls, player_runs
-    from designer.core.items import state_table
+    from designer.analysis import player_runs
     from designer.core.players import Player
     from designer.core.request import LayoutRequest
     from designer.search.design import design
@@ -427,15 +436,8 @@ def best_part() -> None:
             continue
         two, best = [], []
         for level in levels:
-            chain = model.walked_chain(state_table(level), player, level.height)
-            tabled = player_runs.tables(chain)
+            chain, tabled, moves, control = guessed_runs(level, player, 250, 3000)
             n = tabled[0]
-            exact = player_controls.twin_guess(chain)
-            counts = np.zeros(30 * n)
-            player_runs._runs(chain, tabled, player, 250, 1, np.zeros(n), guesses=[exact], counts=counts)
-            counted = player_controls.counted_guess(tabled, counts, chain.start_row - 4 * n, exact)
-            moves, _, control = player_runs._runs(chain, tabled, player, 3000, 2, np.zeros(n),
-                                                  guesses=[exact, counted])
             alone = []
             for pair in range(0, 5 * n, 2):
                 guesses = [np.eye(1, 5 * n, k).ravel() if k < 5 * n else np.zeros(5 * n) for k in (pair, pair + 1)]

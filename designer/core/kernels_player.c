@@ -287,8 +287,8 @@ INLINED void walk(Tables *t, int64_t *seen, int64_t *tried, const int small, con
     a.rng = split_next(&streams);
     b.rng = split_next(&streams);
     a.attempt = b.attempt = 0;
-    a.seen = seen;
-    b.seen = seen + n;
+    a.seen = small ? NULL : seen;
+    b.seen = small ? NULL : seen + n;
     a.tried = keep_tried ? tried : NULL;
     b.tried = keep_tried ? tried + 4 * (size_t)n : NULL;
     take(t, &a, small);
@@ -315,7 +315,8 @@ int player_runs(const PlayerJob *job, int64_t *moves, int64_t *restarts, double 
     const int n = job->n, guesses = job->guesses, width = 3 + job->guesses, hazards = job->hazards;
     const int keep_tried = job->variety != 1.0, base = keep_tried ? 3 : 2, small = n <= 64;
     Memo *memo = (Memo *)malloc(sizeof(Memo) * (size_t)n);
-    int64_t *seen = (int64_t *)malloc(sizeof(int64_t) * 2 * (size_t)n); /* a lane's each */
+    /* a lane's each, where the stops seen are not kept in a word */
+    int64_t *seen = small ? NULL : (int64_t *)malloc(sizeof(int64_t) * 2 * (size_t)n);
     int64_t *tried = keep_tried ? (int64_t *)malloc(sizeof(int64_t) * 2 * 4 * (size_t)n) : NULL;
     const double **row_of = (const double **)malloc(sizeof(double *) * 5 * (size_t)n);
     const int stalest = hazards > 1 ? hazards - 1 : 1; /* give_up[0] holds on from 1 move */
@@ -338,7 +339,7 @@ int player_runs(const PlayerJob *job, int64_t *moves, int64_t *restarts, double 
         rows_in_all += 5 * (int64_t)memo[s].span;
     }
     double *rows = memo ? (double *)malloc(sizeof(double) * (size_t)rows_in_all * width) : NULL;
-    int failed = !memo || !seen || (keep_tried && !tried) || !row_of || !by_stale || !by_stop || !rows;
+    int failed = !memo || (!small && !seen) || (keep_tried && !tried) || !row_of || !by_stale || !by_stop || !rows;
     if (!failed) {
         fill_rows(job, memo, keep_tried, rows, width);
         Tables t = {job, memo, row_of, NULL, NULL, 0.0, 0.0, by_stale, by_stale + stalest + 1,

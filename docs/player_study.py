@@ -363,7 +363,7 @@ def guessed_runs(level, player, counted_runs: int, runs: int):
     """``player``'s chain on ``level`` and its tables, then ``runs`` runs of it with its two
     guesses (the twin's exact moves left, and the chain ``counted_runs`` runs walked, as
     counted), as ``designer.analysis.player_runs.played`` guesses: the chain, the tables, each
-    run's moves and its two controls."""
+    run's moves, its two controls and the counted guess."""
     from designer.analysis import player as model
     from designer.analysis import player_controls, player_runs
     from designer.core.items import state_table
@@ -376,7 +376,7 @@ def guessed_runs(level, player, counted_runs: int, runs: int):
     player_runs._runs(chain, tabled, player, counted_runs, 1, np.zeros(n), guesses=[exact], counts=counts)
     counted = player_controls.counted_guess(tabled, counts, chain.start_row - 4 * n, exact)
     moves, _, control = player_runs._runs(chain, tabled, player, runs, 2, np.zeros(n), guesses=[exact, counted])
-    return chain, tabled, moves, control
+    return chain, tabled, moves, control, counted
 
 
 def controls_part() -> None:
@@ -397,7 +397,7 @@ def controls_part() -> None:
             continue
         ratios, runs = [], []
         for level in levels:
-            _, _, moves, control = guessed_runs(level, player, 500, 4000)
+            _, _, moves, control, _ = guessed_runs(level, player, 500, 4000)
             plain = player_controls.controlled(moves, control[:, :0])[1]
             ratios.append(plain / player_controls.controlled(moves, control)[1])
             runs.append(model.play(level, player).runs)
@@ -407,27 +407,16 @@ def controls_part() -> None:
 
 
 def best_part() -> None:
-    """How far the two guesses are from the best guess over (stop, last move): a run's control is
-    linear in its guess, so each (stop, last move) alone (its guess 1, every other 0) is a
-    control, and least squares over all of them finds the best such guess. Each member played
-    out, on the ten 12x12 levels of the speed part: 250 runs counted for the second guess, then
-    3,000 runs (the same runs whatever the guesses); both ways fitted on their first 750 (least
-    squares with a little ridge) and tried on the other 2,250: the variance of their moves over
-    that of their moves less the fitted controls."""
-    from designer.analysis import player_runs
+    """How much the best guess over (stop, last move) adds to the two guesses, as ``played`` fits
+    it (designer.analysis.player_controls.best_guess): each member played out, on the ten 12x12
+    levels of the speed part, 250 runs counted for the second guess, 500 runs whose basis fits
+    the best guess (from the counted one), then 3,000 other runs: the variance of their moves
+    over that of their moves less the fitted controls, with the twin's and the counted guesses,
+    and with the best and the twin's."""
+    from designer.analysis import player_controls, player_runs
     from designer.core.players import Player
     from designer.core.request import LayoutRequest
     from designer.search.design import design
-
-    def cut(moves, controls, fit):
-        # least squares with a little ridge, each control's own (1% of its mean square), so that a
-        # (stop, last move) the first runs barely reached cannot take a coefficient the other runs
-        # do not bear out
-        x = controls[:fit] - controls[:fit].mean(axis=0)
-        gram = x.T @ x
-        ridge = 0.01 * np.diag(np.diag(gram))
-        beta = np.linalg.solve(gram + ridge, x.T @ (moves[:fit] - moves[:fit].mean()))
-        return moves[fit:].var() / (moves[fit:] - controls[fit:] @ beta).var()
 
     levels = [design(LayoutRequest(min_stops=25, first=True), seed=seed).level for seed in range(10)]
     for member, values in KNOWN:
@@ -436,19 +425,20 @@ def best_part() -> None:
             continue
         two, best = [], []
         for level in levels:
-            chain, tabled, moves, control = guessed_runs(level, player, 250, 3000)
+            chain, tabled, moves, control, counted = guessed_runs(level, player, 250, 3000)
             n = tabled[0]
-            alone = []
-            for pair in range(0, 5 * n, 2):
-                guesses = [np.eye(1, 5 * n, k).ravel() if k < 5 * n else np.zeros(5 * n) for k in (pair, pair + 1)]
-                alone.append(player_runs._runs(chain, tabled, player, 3000, 2, np.zeros(n), guesses=guesses)[2])
-            each = np.concatenate(alone, axis=1)[:, : 5 * n]
-            two.append(cut(moves, control, 750))
-            best.append(cut(moves, each[:, each.std(axis=0) > 0], 750))
+            basis = np.zeros((500, 5 * n))
+            fitted = player_runs._runs(chain, tabled, player, 500, 3, np.zeros(n), basis=basis)[0]
+            guess = player_controls.best_guess(basis, fitted, counted)
+            twin = player_controls.twin_guess(chain)
+            _, _, with_best = player_runs._runs(chain, tabled, player, 3000, 2, np.zeros(n), guesses=[guess, twin])
+            plain = player_controls.controlled(moves, control[:, :0])[1]
+            two.append(plain / player_controls.controlled(moves, control)[1])
+            best.append(plain / player_controls.controlled(moves, with_best)[1])
         gain = np.array(best) / np.array(two)
         print(f"best: the {member} player on ten 12x12 levels: the two guesses cut the variance "
               f"{min(two):.1f} to {max(two):.1f} times (median {float(np.median(two)):.1f}), the best "
-              f"guess over (stop, last move) {min(best):.1f} to {max(best):.1f} "
+              f"guess beside the twin's {min(best):.1f} to {max(best):.1f} "
               f"(median {float(np.median(best)):.1f}): {gain.min():.2f} to {gain.max():.2f} times "
               f"fewer runs (median {float(np.median(gain)):.2f})")
 

@@ -13,19 +13,13 @@ from designer.analysis import player_controls, player_runs
 from designer.core import kernels
 from designer.core.items import state_table
 from designer.core.kernel_jobs import PlayerJob
-from designer.core.level import Level
 from designer.core.players import Player
 from designer.core.request import LayoutRequest
 from designer.search.design import design
 
 from conftest import needs_compiled
+from player_cases import EXPLORER, FOLLOWER, SEEKER, SMALL, TINKERER, TRAPPED
 
-EXPLORER = Player(2.0, 1.5, memory=1.0, foresight=1, lapse=0.2, member="explorer")
-SEEKER = Player.of("seeker", skill=2.0, memory=1.0, foresight=2, lapse=0.15, patience=10.0)
-TINKERER = Player.of("tinkerer", skill=2.0, back_aversion=1.0, variety=1.5, lapse=0.15)
-FOLLOWER = Player.of("follower", skill=2.0, back_aversion=1.0, turn=1.5, lapse=0.0, notice=0.6)
-SMALL = Level.from_rows(["#######", "#..#.G#", "#.....#", "#.#...#", "#...#.#", "#S#####"])
-TRAPPED = Level.from_rows(["#####G#", "#...#.#", "##.##.#", "#..##.#", "#.....#", "#S#####"])
 
 
 def runs_of(level, player, size, seed, guesses=(), counts=None):

@@ -8,12 +8,19 @@ halves, side by side on two cores."""
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 
 import numpy as np
 
-from designer.analysis.player_controls import chance, counted_guess, pooled, twin_guess
+from designer.analysis.player_controls import (
+    best_guess,
+    chance,
+    counted_guess,
+    pooled,
+    twin_guess,
+)
 from designer.analysis.player_figures import Figures, PlayerChain, rests_of
 from designer.core.players import Player
 from designer.core.rules import NO_MOVE
@@ -22,7 +29,14 @@ from designer.core.rules import NO_MOVE
 #: batches of ``BATCH`` until the 95% interval of the expected moves is within ``PRECISION`` of
 #: them either way, at least ``LEAST_RUNS``, at most ``MOST_RUNS`` runs or ``WORK_MOST`` moves in
 #: all. A run is cut off at ``CAP`` moves (its figures then lower bounds: ``Figures.at_least``).
+#: Where the first batch foretells more than ``FIT_PAST`` runs (its interval with the first guess
+#: alone; on a level of at most ``BASIS_MOST`` stops), the second fits the best guess, and the
+#: rest play with it (where fewer are foretold, the runs it would save do not pay for its
+#: basis). A batch that the runs so far foretell is the last is cut to what they foretell
+#: (``next_batch``).
 FIRST, BATCH, LEAST_RUNS, MOST_RUNS = 250, 500, 1_250, 40_000
+LEAST_BATCH, BATCH_STEP = 100, 50
+FIT_PAST = 2 * LEAST_RUNS
 PRECISION = 0.01
 WORK_MOST = 100_000_000
 CAP = 200_000
@@ -37,34 +51,57 @@ def played(
     and restarts are the runs' means less their fitted controls, the chances to finish within N
     moves the shares of runs that did (``designer.analysis.player_controls``), each with the
     half-width of its 95% interval in ``Figures.interval``; the same ``seed`` gives the same
-    figures."""
+    figures. The fits between the batches keep BLAS to this thread (``kernels.blas_alone``)."""
+    from designer.core import kernels
+
+    with kernels.blas_alone():
+        return _played(model, player, par, seed, runs)
+
+
+def _played(model: PlayerChain, player: Player, par: int, seed: int, runs: int | None) -> Figures:
+    """``played``'s work."""
+    from designer.core.kernels import BASIS_MOST
+
     tabled = tables(model)
     n = tabled[0]
     marks = tuple(sorted({max(1, par), 2 * max(1, par), 4 * max(1, par)}))
     exact = twin_guess(model)
     guesses = [] if exact is None else [exact]
     batches: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # moves, restarts, controls
+    # each batch's set of guesses (made_with): 0 the twin's, 1 and the counted, 2 and 3 the halves
+    # of the batch whose basis fits the best guess (each also with the best guess fitted on the
+    # other half), 4 the best and the twin's; fit: the next batch's basis fits the best guess
+    made_with: list[int] = []
+    made, counted, fit = 0, None, False
     visits, counts = np.zeros(n), np.zeros(30 * n)
-    while True:
-        size = runs if runs is not None else (FIRST if not batches else BATCH)
-        state = np.random.SeedSequence([seed, len(batches)]).generate_state(2, np.uint64)
-        batches.append(
-            _runs(
-                model,
-                tabled,
-                player,
-                size,
-                int(state[0] >> np.uint64(1)),
-                visits,
-                guesses=guesses,
-                counts=None if len(batches) else counts,
-            )
+    size = runs if runs is not None else FIRST
+    for number in itertools.count():
+        state = np.random.SeedSequence([seed, number]).generate_state(2, np.uint64)
+        basis = np.zeros((size, 5 * n)) if fit else None
+        ran = _runs(
+            model,
+            tabled,
+            player,
+            size,
+            int(state[0] >> np.uint64(1)),
+            visits,
+            guesses=guesses,
+            counts=None if number else counts,
+            basis=basis,
         )
-        if len(batches) == 1:
-            counted = counted_guess(tabled, counts, model.start_row - 4 * n, exact)
-            guesses += [] if counted is None else [counted]
+        if basis is None:
+            batches.append(ran)
+            made_with.append(made)
+        else:
+            prior = exact if counted is None else counted
+            batches += _cross_fitted(ran, basis, prior, guesses)
+            made_with += [2, 3]
+            guesses = [best_guess(basis, ran[0], prior), *guesses[:1]]  # the twin's (else counted)
+            made, fit = 4, False
         done = np.concatenate([moves for moves, _, _ in batches])
-        mean, half, weights = pooled([(moves, control) for moves, _, control in batches])
+        mean, half, weights = pooled(
+            [(moves, control) for moves, _, control in batches], made_with=made_with
+        )
         if (
             runs is not None
             or (half <= PRECISION * mean and done.size >= LEAST_RUNS)
@@ -72,9 +109,17 @@ def played(
             or done.sum() >= WORK_MOST
         ):
             break
+        if number == 0:
+            counted = counted_guess(tabled, counts, model.start_row - 4 * n, exact)
+            guesses += [] if counted is None else [counted]
+            fit = n <= BASIS_MOST and half > PRECISION * mean * math.sqrt(FIT_PAST / FIRST)
+            made = 1
+        sizes = [moves.size for moves, _, _ in batches]
+        ratio = half / (PRECISION * mean) if mean > 0 else math.inf
+        size = next_batch(ratio, sizes, made_with, weights)
     count = done.size
     restarts, restarts_half, _ = pooled(
-        [(again, control) for _, again, control in batches], weights
+        [(again, control) for _, again, control in batches], weights, made_with=made_with
     )
     within, interval = {}, {"expected_moves": half, "expected_restarts": restarts_half}
     for mark in marks:
@@ -92,6 +137,49 @@ def played(
     )
 
 
+def _cross_fitted(
+    ran: tuple[np.ndarray, np.ndarray, np.ndarray],
+    basis: np.ndarray,
+    prior: np.ndarray | None,
+    guesses: Sequence[np.ndarray],
+) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """A batch whose ``basis`` fits the best guess, as two halves (the kernel's two, each from its
+    own seed): each half's runs with the controls of ``guesses`` and of the best guess fitted on
+    the other half (from ``prior``), which those runs did not shape, so its control keeps mean 0."""
+    moves, restarts, _ = ran
+    middle = moves.size // 2
+    halves = (slice(0, middle), slice(middle, moves.size))
+    out = []
+    for mine, other in (halves, halves[::-1]):
+        crossed = best_guess(basis[other], moves[other], prior)
+        control = basis[mine] @ np.column_stack([crossed, *guesses])
+        out.append((moves[mine], restarts[mine], control))
+    return out
+
+
+def next_batch(ratio: float, sizes: list[int], made_with: list[int], weights: list[float]) -> int:
+    """The runs of the next batch, where the runs so far (``sizes``: each batch's) give an
+    interval ``ratio`` times the one asked (``made_with`` and ``weights``: each batch's set of
+    guesses and each set's weight, as ``pooled`` takes and gives them): ``BATCH``, or fewer
+    where the runs of the last set foretell the interval met sooner (each further run of that
+    set as sure as its runs so far), rounded up to ``BATCH_STEP``, at least ``LEAST_BATCH`` and
+    what ``LEAST_RUNS`` still asks.
+
+    >>> next_batch(1.04, [250, 500, 500, 500], [0, 1, 2, 2], [0.2, 0.3, 0.5])
+    200
+    >>> next_batch(3.0, [250, 500], [0, 1], [0.5, 0.5]), next_batch(0.9, [250, 500], [0, 1], [0.5, 0.5])
+    (500, 500)
+    """
+    last = made_with[-1]
+    share = weights[list(dict.fromkeys(made_with)).index(last)]
+    if not (share > 0 and math.isfinite(ratio)):
+        return BATCH
+    last_runs = sum(size for size, made in zip(sizes, made_with) if made == last)
+    more = last_runs / share * (ratio**2 - 1)
+    size = max(LEAST_BATCH, LEAST_RUNS - sum(sizes), BATCH_STEP * math.ceil(more / BATCH_STEP))
+    return min(BATCH, size)
+
+
 def _runs(
     model: PlayerChain,
     tabled: tuple,
@@ -103,18 +191,21 @@ def _runs(
     *,
     guesses: Sequence[np.ndarray] = (),
     counts: np.ndarray | None = None,
+    basis: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``size`` runs by the kernel (``designer/core/kernels_player.c``) of ``player`` on its
     walked chain, or of the chain's own choices (``player`` None): each run's moves, restarts and
     controls (one a guess), every rest added to ``visits`` and, given ``counts``, what followed
-    it to ``counts``."""
+    it to ``counts``. Given ``basis`` ((size, 5n), at most ``BASIS_MOST`` stops), each run's
+    basis goes to it, and each guess's control is the basis times the guess."""
     from designer.core import kernels
     from designer.core.kernel_jobs import PlayerJob
 
     n = tabled[0]
     moves, restarts = np.zeros(size, np.int64), np.zeros(size, np.int64)
-    control = np.zeros((size, len(guesses)))
-    value = np.concatenate(guesses) if len(guesses) else np.zeros(0)
+    control = np.zeros((0 if basis is not None else size, len(guesses)))
+    value = np.concatenate(guesses) if len(guesses) and basis is None else np.zeros(0)
+    out = basis if basis is not None else np.zeros((size, 0))
     # two halves, each from its own seed, that run side by side where there are two cores
     halves = ((0, size // 2), (size // 2, size))
     seeds = np.random.SeedSequence(seed).generate_state(2, np.uint64) >> np.uint64(1)
@@ -131,6 +222,7 @@ def _runs(
                 visits=rests,
                 control=control[low:high].reshape(-1),
                 counts=followed,
+                basis=out[low:high].reshape(-1),
             )
             for (low, high), half_seed, (rests, followed) in zip(halves, seeds, tallies)
         )
@@ -139,6 +231,8 @@ def _runs(
         visits += rests
         if counts is not None:
             counts += followed
+    if basis is not None:
+        control = basis @ np.column_stack(guesses) if len(guesses) else np.zeros((size, 0))
     return moves, restarts, control
 
 

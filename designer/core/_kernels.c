@@ -574,13 +574,13 @@ static PyObject *py_refute_explain(PyObject *self, PyObject *args)
     return PyLong_FromLong(written);
 }
 
-/* player_runs(job: PlayerJob): the runs' moves, restarts, rests, controls and counts into the job's
- * out buffers (value, control and counts may be empty: no guesses, no counts) */
+/* player_runs(job: PlayerJob): the runs' moves, restarts, rests, controls, counts and basis into the
+ * job's out buffers (value, control, counts and basis may be empty: no guesses, no counts, no basis) */
 static PyObject *py_player_runs(PyObject *self, PyObject *job)
 {
-    static const char *const names[10] = {"next",     "weight", "sight", "give_up", "moves",
-                                          "restarts", "visits", "value", "control", "counts"};
-    static const int writable[10] = {0, 0, 0, 0, 1, 1, 1, 0, 1, 1};
+    static const char *const names[11] = {"next",     "weight", "sight", "give_up", "moves", "restarts",
+                                          "visits", "value",  "control", "counts", "basis"};
+    static const int writable[11] = {0, 0, 0, 0, 1, 1, 1, 0, 1, 1, 1};
     int n, start;
     long long runs, cap, seed;
     double novelty, variety, lapse, notice;
@@ -594,8 +594,8 @@ static PyObject *py_player_runs(PyObject *self, PyObject *job)
         !(variety >= 0) || !(variety < HUGE_VAL) || !(lapse >= 0 && lapse <= 1) || !(notice >= 0 && notice <= 1))
         return PyErr_Format(PyExc_ValueError,
                             "player_runs: bad stops, start, runs, cap, novelty, variety, lapse or notice");
-    Py_buffer v[10];
-    if (field_buffers(job, names, v, writable, 10) < 0) return NULL;
+    Py_buffer v[11];
+    if (field_buffers(job, names, v, writable, 11) < 0) return NULL;
     const char *bad = NULL;
     const int guesses = (int)(v[7].len / ((Py_ssize_t)40 * n));
     if (v[0].len != (Py_ssize_t)16 * n || v[1].len != (Py_ssize_t)160 * n || v[2].len != n || v[3].len < 8 ||
@@ -603,6 +603,8 @@ static PyObject *py_player_runs(PyObject *self, PyObject *job)
         v[7].len % ((Py_ssize_t)40 * n) || guesses > 2 || v[8].len != 8 * runs * guesses ||
         (v[9].len && v[9].len != (Py_ssize_t)240 * n))
         bad = "inconsistent buffers";
+    if (!bad && v[10].len && (v[10].len != (Py_ssize_t)40 * n * runs || guesses || n > 64))
+        bad = "a basis of the wrong size, or beside guesses, or past 64 stops";
     for (Py_ssize_t k = 0; k < v[7].len / 8 && !bad; k++) {
         const double x = ((const double *)v[7].buf)[k];
         if (!(x > -HUGE_VAL && x < HUGE_VAL)) bad = "a guess that is not a finite number";
@@ -633,7 +635,7 @@ static PyObject *py_player_runs(PyObject *self, PyObject *job)
     for (Py_ssize_t k = 0; k < v[3].len / 8 && !bad; k++)
         if (!(give_up[k] >= 0 && give_up[k] <= 1)) bad = "a chance to give up outside 0..1";
     if (bad) {
-        release_buffers(v, 10);
+        release_buffers(v, 11);
         return PyErr_Format(PyExc_ValueError, "player_runs: %s", bad);
     }
     const PlayerJob play = {n, next, weight, sight, give_up, (int)(v[3].len / 8), novelty, variety, lapse, notice,
@@ -642,9 +644,9 @@ static PyObject *py_player_runs(PyObject *self, PyObject *job)
     int failed;
     Py_BEGIN_ALLOW_THREADS
     failed = player_runs(&play, (int64_t *)v[4].buf, (int64_t *)v[5].buf, (double *)v[6].buf, (double *)v[8].buf,
-                         v[9].len ? (double *)v[9].buf : NULL);
+                         v[9].len ? (double *)v[9].buf : NULL, v[10].len ? (double *)v[10].buf : NULL);
     Py_END_ALLOW_THREADS
-    release_buffers(v, 10);
+    release_buffers(v, 11);
     if (failed) return PyErr_NoMemory();
     Py_RETURN_NONE;
 }

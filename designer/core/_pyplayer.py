@@ -1,5 +1,5 @@
 """The twin of ``kernels_player.c``: runs of one member of the player family, in numpy, all runs
-of a call stepped together, with the same controls and counts. Its random numbers are numpy's,
+of a call stepped together, with the same controls, counts and basis. Its random numbers are numpy's,
 not the C kernel's stream, so its runs are other runs of the same player: the same figures within
 their intervals, not the same digits (a seed reproduces each implementation's own)."""
 
@@ -22,6 +22,11 @@ def player_runs(job) -> None:
     fresh = value[:, job.start, 4]  # each guess on the start, a new attempt
     control = job.control.reshape(runs, guesses)
     counts = job.counts.reshape(n, 5, 6) if job.counts.size else None
+    # the basis: each (stop, last move)'s column, and one more for the moves that end on none
+    basis = np.zeros((runs if job.basis.size else 0, 5 * n + 1))
+    into = np.where(
+        nxt >= 0, nxt * 5 + np.arange(4), np.where(nxt == TRAP, job.start * 5 + 4, 5 * n)
+    )
     hazards = job.give_up.size
     state = np.full(runs, job.start, np.int64)
     last = np.full(runs, 4, np.int64)
@@ -49,6 +54,13 @@ def player_runs(job) -> None:
             quit * fresh[:, None] + (1 - quit) * (ahead * chance).sum(axis=2)
         )
         control[active] -= expected.T
+        if basis.size:  # the same, for the guess of each (stop, last move) alone
+            np.add.at(
+                basis,
+                (active[:, None], into[here]),
+                -((1 - noticed) * (1 - quit))[:, None] * chance,
+            )
+            np.add.at(basis, (active, job.start * 5 + 4), -(1 - noticed) * quit)
         finished = sighted & (rng.random(active.size) < job.notice)
         gave_up = ~finished & (rng.random(active.size) < quit)
         if counts is not None:
@@ -56,6 +68,8 @@ def player_runs(job) -> None:
             np.add.at(counts, (here[gave_up], after[gave_up], QUIT), 1.0)
         made[active[finished]] += 1
         control[active[gave_up]] += fresh
+        if basis.size:
+            basis[active[gave_up], job.start * 5 + 4] += 1.0
         _restart(active[gave_up], state, last, stale, seen, tried, again, job.start)
         choosing = ~finished & ~gave_up
         going, here, after = active[choosing], here[choosing], after[choosing]
@@ -70,6 +84,8 @@ def player_runs(job) -> None:
         if keep_tried:
             tried[going, here, pick] = True
         control[going] += ahead[:, choosing][:, np.arange(going.size), pick].T
+        if basis.size:  # where each move ended (a trap: the start; the exit: the column of none)
+            basis[going, into[here, pick]] += 1.0
         _restart(going[end == TRAP], state, last, stale, seen, tried, again, job.start)
         moving = end >= 0
         movers, ends = going[moving], end[moving]
@@ -81,6 +97,8 @@ def player_runs(job) -> None:
         active = active[~finished & (made[active] < job.cap)]
     job.moves[:] = made
     job.restarts[:] = again
+    if basis.size:
+        job.basis[:] = basis[:, : 5 * n].reshape(-1)
 
 
 def _chances(job, to, weight, seen, tried, active, here) -> np.ndarray:

@@ -82,7 +82,9 @@ class PlayerJob:
     (``designer/core/kernels_player.c`` says what each table holds); the runs' moves and
     restarts go to ``moves`` and ``restarts``, each stop's rests are added to ``visits``. With
     guesses at the moves left (``value``), each run's controls go to ``control``; with ``counts``,
-    what followed each rest is added to it (``designer/core/kernels_player.c``); empty: none."""
+    what followed each rest is added to it; with ``basis`` (no guesses, at most ``BASIS_MOST``
+    stops), each run's control of every (stop, last move) alone goes to it
+    (``designer/core/kernels_player.c``); empty: none."""
 
     n: int
     next: np.ndarray  # int32, n * 4: the stop each move ends on; -1 exit, -2 trap, -3 no move
@@ -105,3 +107,4 @@ class PlayerJob:
     #: float64, (runs, guesses): out
     control: np.ndarray = field(default_factory=lambda: np.zeros(0))
     counts: np.ndarray = field(default_factory=lambda: np.zeros(0))  # float64, (n, 5, 6): added to
+    basis: np.ndarray = field(default_factory=lambda: np.zeros(0))  # float64, (runs, n, 5): out

@@ -174,7 +174,7 @@ int64_t anneal_open(uint8_t *t, int32_t *dims, int H, int W, int32_t *goal, int3
 
 /* kernels_player.c: the player family played out */
 int player_runs(const PlayerJob *job, int64_t *moves, int64_t *restarts, double *visits, double *control,
-                double *counts);
+                double *counts, double *basis);
 
 /* kernels_explain.c: the refutations */
 int refute_explain(Explainer *x, const int32_t *routes, int nroutes, int32_t *out, int cap);

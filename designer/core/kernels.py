@@ -13,10 +13,11 @@ environment variable ``DESIGNER_KERNELS=python`` forces the twin.
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import threading
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 
 import numpy as np
 
@@ -267,8 +268,9 @@ _NO_CELLS = np.zeros(0, np.int32)
 
 
 _NO_STOP = np.zeros(1, np.int32)
-#: The most guesses at the moves left one call of ``player_runs`` takes (kernels_player.c).
-MOST_GUESSES = 2
+#: The most guesses at the moves left one call of ``player_runs`` takes, and the most stops of a
+#: call that sums each run's basis (kernels_player.c).
+MOST_GUESSES, BASIS_MOST = 2, 64
 
 
 def player_runs(*jobs) -> None:
@@ -280,6 +282,22 @@ def player_runs(*jobs) -> None:
         _check_player_job(job)
     implementation = _impl()
     side_by_side([lambda job=job: implementation.player_runs(job) for job in jobs])
+
+
+def blas_alone() -> AbstractContextManager:
+    """A context in which numpy's and scipy's BLAS work on the calling thread alone. OpenBLAS's
+    worker threads spin for about a tenth of a second after a call they shared, on the cores the
+    kernels' calls then run on beside it (``side_by_side``): a played-out figure's small fits
+    between its batches would take the second core from its runs (measured: the seeker's first
+    12x12 level after another member's fit, 102 to 116 ms, against 62 to 64 within this)."""
+    return _blas().limit(limits=1, user_api="blas")
+
+
+@functools.cache
+def _blas():
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController()
 
 
 def side_by_side(calls) -> None:
@@ -344,9 +362,15 @@ def _check_player_job(job) -> None:
     if not (all(math.isfinite(x) and x >= 0 for x in factors) and 0 <= job.seed < 2**63):
         raise ValueError("player_runs: bad novelty, variety or seed")
     guesses, rest = divmod(job.value.size, 5 * n)
-    outs = ((job.value, 5 * n * guesses), (job.control, job.runs * guesses))
+    outs = (
+        (job.value, 5 * n * guesses),
+        (job.control, job.runs * guesses),
+        (job.basis, job.basis.size and 5 * n * job.runs),
+    )
     if rest or guesses > MOST_GUESSES or job.counts.size not in (0, 30 * n):
         raise ValueError("player_runs: guesses, controls or counts of the wrong size")
+    if job.basis.size and (guesses or n > BASIS_MOST):
+        raise ValueError("player_runs: a basis beside guesses, or past 64 stops")
     for array, size in (*outs, (job.counts, job.counts.size)):
         if array.dtype != np.float64 or array.size != size or not array.flags.c_contiguous:
             raise ValueError("player_runs: a table of the wrong kind or size")

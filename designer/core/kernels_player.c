@@ -36,6 +36,11 @@
  * With `counts`, each rest adds 1 to its (stop, last move) row's count of what followed: move 0
  * to 3, a restart the player asked for, or the exit taken on sight (the chain the runs walked).
  *
+ * With `basis` (no guesses, a level of at most 64 stops), each run sums the control of every guess
+ * that is 1 on one (stop, last move) and 0 elsewhere: basis[run * 5n + s*5 + l]. A control is
+ * linear in its guess, so any guess's control is the run's basis times the guess, and least
+ * squares over the basis finds the guess whose control carries the most of the runs' luck.
+ *
  * Two runs are played at once, a step of one and then a step of the other (two lanes): their steps
  * do not wait on each other, so the core works on both at the same time. A lane whose run ends
  * takes the call's next run. The numbers are splitmix64's from the call's seed: each step of the
@@ -89,9 +94,9 @@ static inline double guess_at(const PlayerJob *job, int f, int32_t to, int a)
 
 /* Each (stop, last move, code) row: the three cumulative chances of moves 0..2 (2 from the last
  * move with a chance on, so that a draw never passes it), then each guess's expected value after
- * the move. The code gives each move onto a stop a digit: 0 not seen, 1 seen (and, with `tried`
- * kept, not made from here), 2 seen and made. */
-static void fill_rows(const PlayerJob *job, const Memo *memo, int keep_tried, double *rows, int width)
+ * the move, then (with `basis`) each move's chance. The code gives each move onto a stop a digit:
+ * 0 not seen, 1 seen (and, with `tried` kept, not made from here), 2 seen and made. */
+static void fill_rows(const PlayerJob *job, const Memo *memo, int keep_tried, int basis, double *rows, int width)
 {
     const int base = keep_tried ? 3 : 2;
     for (int s = 0; s < job->n; s++) {
@@ -131,6 +136,7 @@ static void fill_rows(const PlayerJob *job, const Memo *memo, int keep_tried, do
                         if (each[a] > 0) expected += each[a] * guess_at(job, f, to[a], a);
                     row[3 + f] = expected;
                 }
+                for (int a = 0; basis && a < 4; a++) row[3 + job->guesses + a] = each[a];
             }
         }
     }
@@ -149,8 +155,9 @@ typedef struct {
     const double *noticed_at, *unnoticed_at;    /* by stop: the chance to take the exit in sight */
     /* (0 where there is none) and 1 / (1 - it) */
     int64_t *moves, *restarts;
-    double *visits, *control, *counts;
-    int64_t next_run; /* the next run a lane takes */
+    double *visits, *control, *counts, *basis;
+    const int32_t *into; /* (stop * 4 + move): the basis's column where the move ends, 5n for none */
+    int64_t next_run;    /* the next run a lane takes */
 } Tables;
 
 /* A lane: the run it plays and where that run stands. */
@@ -163,6 +170,7 @@ typedef struct {
     double luck0, luck1; /* the controls */
     uint64_t mask;       /* the stops seen this attempt, on a level of at most 64 */
     int64_t *seen, *tried;
+    double *tally; /* with `basis`: the run's basis so far, 5n columns and one for moves onto none */
 } Lane;
 
 /* A new attempt of the lane's run: on the start, nothing seen but the start. */
@@ -187,20 +195,26 @@ INLINED int take(Tables *t, Lane *ln, const int small)
 }
 
 /* The lane's run has ended: its figures out, and the next run in. */
-INLINED void finish(Tables *t, Lane *ln, const int small, const int guesses)
+INLINED void finish(Tables *t, Lane *ln, const int small, const int guesses, const int basis)
 {
     t->moves[ln->run] = ln->made;
     t->restarts[ln->run] = ln->again;
     if (guesses > 0) t->control[ln->run * guesses] = ln->luck0;
     if (guesses > 1) t->control[ln->run * guesses + 1] = ln->luck1;
+    if (basis) {
+        const int columns = 5 * t->job->n;
+        double *out = t->basis + ln->run * columns;
+        for (int k = 0; k < columns; k++) out[k] = ln->tally[k];
+        for (int k = 0; k <= columns; k++) ln->tally[k] = 0.0;
+    }
     take(t, ln, small);
 }
 
 /* One step of the lane's run from the number u in [0, 1): returns 1 when the run has ended (on the
- * exit, or at the cap). `small`, `keep_tried` and `guesses` are constants where walk is called, so
- * each of its loops holds only what its case needs (counting is one test a step). */
+ * exit, or at the cap). `small`, `keep_tried`, `guesses` and `basis` are constants where walk is
+ * called, so each of its loops holds only what its case needs (counting is one test a step). */
 INLINED int step(const Tables *t, Lane *ln, double u, const int small, const int keep_tried, const int guesses,
-                 const int counting)
+                 const int counting, const int basis)
 {
     const PlayerJob *job = t->job;
     const int state = ln->state, last = ln->last;
@@ -227,11 +241,21 @@ INLINED int step(const Tables *t, Lane *ln, double u, const int small, const int
         d3 += d3 & (made_here[3] == attempt);
     }
     const int code = m->weigh[0] * d0 + m->weigh[1] * d1 + m->weigh[2] * d2 + m->weigh[3] * d3;
-    const double *row = t->row_of[state * 5 + last] + (size_t)code * (3 + guesses);
+    const double *row = t->row_of[state * 5 + last] + (size_t)code * (3 + guesses + 4 * basis);
     const double noticed = t->noticed_at[state], quit = t->quit_at[stale];
     /* each guess as expected after the step (on the exit: 0) */
     if (guesses > 0) ln->luck0 -= (1.0 - noticed) * (quit * t->fresh0 + (1.0 - quit) * row[3]);
     if (guesses > 1) ln->luck1 -= (1.0 - noticed) * (quit * t->fresh1 + (1.0 - quit) * row[4]);
+    const int fresh_column = job->start * 5 + 4;
+    if (basis) { /* the same, for the guess of each (stop, last move) alone */
+        const double kept = (1.0 - noticed) * (1.0 - quit), *chance = row + 3 + guesses;
+        const int32_t *into = t->into + (size_t)state * 4;
+        ln->tally[fresh_column] -= (1.0 - noticed) * quit;
+        ln->tally[into[0]] -= kept * chance[0];
+        ln->tally[into[1]] -= kept * chance[1];
+        ln->tally[into[2]] -= kept * chance[2];
+        ln->tally[into[3]] -= kept * chance[3];
+    }
     double *counted = counting ? t->counts + ((int64_t)state * 5 + last) * OUTCOMES : NULL;
     /* one number decides the step: the exit in sight, then giving up, then the move (each
      * rescaled past the one before; where there is no exit in sight or no giving up, u stays) */
@@ -255,6 +279,7 @@ INLINED int step(const Tables *t, Lane *ln, double u, const int small, const int
     if (end == TRAP) goto anew;
     if (guesses > 0) ln->luck0 += t->first[(size_t)end * 5 + pick];
     if (guesses > 1) ln->luck1 += t->second[(size_t)end * 5 + pick];
+    if (basis) ln->tally[end * 5 + pick] += 1.0;
     int seen_before; /* no branch on it: which way it goes is a coin */
     if (small) {
         seen_before = (ln->mask >> end) & 1;
@@ -271,13 +296,14 @@ anew: /* given up, or a move into a trap: each guess is the start's again */
     ln->again++;
     ln->luck0 += t->fresh0;
     ln->luck1 += t->fresh1;
+    if (basis) ln->tally[fresh_column] += 1.0;
     begin(t, ln, small);
     return ln->made >= job->cap;
 }
 
 /* Every run of the job, two lanes at a time, then the one left alone to its end. */
-INLINED void walk(Tables *t, int64_t *seen, int64_t *tried, const int small, const int keep_tried, const int guesses,
-                  const int counting)
+INLINED void walk(Tables *t, int64_t *seen, int64_t *tried, double *tally, const int small, const int keep_tried,
+                  const int guesses, const int counting, const int basis)
 {
     const int n = t->job->n;
     for (int s = 0; !small && s < 2 * n; s++) seen[s] = -1;
@@ -291,29 +317,37 @@ INLINED void walk(Tables *t, int64_t *seen, int64_t *tried, const int small, con
     b.seen = small ? NULL : seen + n;
     a.tried = keep_tried ? tried : NULL;
     b.tried = keep_tried ? tried + 4 * (size_t)n : NULL;
+    a.tally = basis ? tally : NULL;
+    b.tally = basis ? tally + 5 * (size_t)n + 1 : NULL;
+    for (int k = 0; basis && k < 2 * (5 * n + 1); k++) tally[k] = 0.0;
     take(t, &a, small);
     take(t, &b, small);
     while (a.run >= 0 && b.run >= 0) {
         const uint64_t bits = split_next(&a.rng);
-        if (step(t, &a, uniform32(bits >> 32), small, keep_tried, guesses, counting)) finish(t, &a, small, guesses);
-        if (step(t, &b, uniform32(bits), small, keep_tried, guesses, counting)) finish(t, &b, small, guesses);
+        if (step(t, &a, uniform32(bits >> 32), small, keep_tried, guesses, counting, basis))
+            finish(t, &a, small, guesses, basis);
+        if (step(t, &b, uniform32(bits), small, keep_tried, guesses, counting, basis))
+            finish(t, &b, small, guesses, basis);
     }
     Lane *alone = a.run >= 0 ? &a : &b;
     while (alone->run >= 0)
-        if (step(t, alone, uniform32(split_next(&alone->rng) >> 32), small, keep_tried, guesses, counting))
-            finish(t, alone, small, guesses);
+        if (step(t, alone, uniform32(split_next(&alone->rng) >> 32), small, keep_tried, guesses, counting, basis))
+            finish(t, alone, small, guesses, basis);
 }
 
 /* `job->runs` runs; each run's moves and restarts into moves[] and restarts[], every rest (a stop
  * the player chose a move on) added to visits[]; with guesses, each run's controls into
- * control[run * guesses + f]; with counts (non-NULL), what followed each rest added to it. A run
- * still going after `cap` moves stops there. Returns 0, or -1 when scratch memory could not be
- * had. */
+ * control[run * guesses + f]; with counts (non-NULL), what followed each rest added to it; with
+ * basis (non-NULL; no guesses, at most 64 stops), each run's basis into basis[run * 5n ...]. A
+ * run still going after `cap` moves stops there. Returns 0, -1 when scratch memory could not be
+ * had, or -2 for a basis asked beside guesses or past 64 stops. */
 int player_runs(const PlayerJob *job, int64_t *moves, int64_t *restarts, double *visits, double *control,
-                double *counts)
+                double *counts, double *basis)
 {
-    const int n = job->n, guesses = job->guesses, width = 3 + job->guesses, hazards = job->hazards;
-    const int keep_tried = job->variety != 1.0, base = keep_tried ? 3 : 2, small = n <= 64;
+    const int n = job->n, guesses = job->guesses, hazards = job->hazards, small = n <= 64;
+    if (basis && (guesses || !small)) return -2;
+    const int width = 3 + job->guesses + (basis ? 4 : 0);
+    const int keep_tried = job->variety != 1.0, base = keep_tried ? 3 : 2;
     Memo *memo = (Memo *)malloc(sizeof(Memo) * (size_t)n);
     /* a lane's each, where the stops seen are not kept in a word */
     int64_t *seen = small ? NULL : (int64_t *)malloc(sizeof(int64_t) * 2 * (size_t)n);
@@ -322,6 +356,8 @@ int player_runs(const PlayerJob *job, int64_t *moves, int64_t *restarts, double 
     const int stalest = hazards > 1 ? hazards - 1 : 1; /* give_up[0] holds on from 1 move */
     double *by_stale = (double *)malloc(sizeof(double) * 2 * (size_t)(stalest + 1));
     double *by_stop = (double *)malloc(sizeof(double) * 2 * (size_t)n);
+    int32_t *into = basis ? (int32_t *)malloc(sizeof(int32_t) * 4 * (size_t)n) : NULL;
+    double *tally = basis ? (double *)malloc(sizeof(double) * 2 * (5 * (size_t)n + 1)) : NULL;
     int64_t rows_in_all = 0;
     for (int s = 0; memo && s < n; s++) {
         memo[s].count = 0;
@@ -339,11 +375,16 @@ int player_runs(const PlayerJob *job, int64_t *moves, int64_t *restarts, double 
         rows_in_all += 5 * (int64_t)memo[s].span;
     }
     double *rows = memo ? (double *)malloc(sizeof(double) * (size_t)rows_in_all * width) : NULL;
-    int failed = !memo || (!small && !seen) || (keep_tried && !tried) || !row_of || !by_stale || !by_stop || !rows;
+    int failed = !memo || (!small && !seen) || (keep_tried && !tried) || !row_of || !by_stale || !by_stop || !rows ||
+                 (basis && (!into || !tally));
     if (!failed) {
-        fill_rows(job, memo, keep_tried, rows, width);
-        Tables t = {job, memo, row_of, NULL, NULL, 0.0, 0.0, by_stale, by_stale + stalest + 1,
-                    stalest, by_stop, by_stop + n, moves, restarts, visits, control, counts, 0};
+        fill_rows(job, memo, keep_tried, basis != NULL, rows, width);
+        Tables t = {job, memo, row_of, NULL, NULL, 0.0, 0.0, by_stale, by_stale + stalest + 1, stalest, by_stop,
+                    by_stop + n, moves, restarts, visits, control, counts, basis, into, 0};
+        for (int k = 0; basis && k < 4 * n; k++) { /* where each move ends, as the basis's column */
+            const int32_t end = job->next[k];
+            into[k] = end >= 0 ? end * 5 + k % 4 : end == TRAP ? job->start * 5 + 4 : 5 * n;
+        }
         t.first = guesses > 0 ? job->value : NULL;
         t.second = guesses > 1 ? job->value + (size_t)n * 5 : NULL;
         t.fresh0 = t.first ? guess_at(job, 0, TRAP, 0) : 0.0;
@@ -360,14 +401,17 @@ int player_runs(const PlayerJob *job, int64_t *moves, int64_t *restarts, double 
             by_stale[stalest + 1 + k] = quit < 1.0 ? 1.0 / (1.0 - quit) : 0.0;
         }
         /* one loop for each case (its constants fold away): with or without the word of stops
-         * seen, the moves made kept or not, 0 to 2 guesses; counting is one test a step */
+         * seen, the moves made kept or not, 0 to 2 guesses or the basis; counting is one test a
+         * step */
 #define WALK(small_, keep_)                                                                                            \
     do {                                                                                                               \
-        if (guesses == 0) walk(&t, seen, tried, small_, keep_, 0, counts != NULL);                                     \
-        else if (guesses == 1) walk(&t, seen, tried, small_, keep_, 1, counts != NULL);                                \
-        else walk(&t, seen, tried, small_, keep_, 2, counts != NULL);                                                  \
+        if (guesses == 0) walk(&t, seen, tried, tally, small_, keep_, 0, counts != NULL, 0);                           \
+        else if (guesses == 1) walk(&t, seen, tried, tally, small_, keep_, 1, counts != NULL, 0);                      \
+        else walk(&t, seen, tried, tally, small_, keep_, 2, counts != NULL, 0);                                        \
     } while (0)
-        if (small && keep_tried) WALK(1, 1);
+        if (basis && keep_tried) walk(&t, seen, tried, tally, 1, 1, 0, counts != NULL, 1);
+        else if (basis) walk(&t, seen, tried, tally, 1, 0, 0, counts != NULL, 1);
+        else if (small && keep_tried) WALK(1, 1);
         else if (small) WALK(1, 0);
         else if (keep_tried) WALK(0, 1);
         else WALK(0, 0);
@@ -379,6 +423,8 @@ int player_runs(const PlayerJob *job, int64_t *moves, int64_t *restarts, double 
     free(row_of);
     free(by_stale);
     free(by_stop);
+    free(into);
+    free(tally);
     free(rows);
     return failed ? -1 : 0;
 }

@@ -16,8 +16,8 @@
   predicted difficulty, min stops and the stops it was asked, which design of it landed in the
   band its rooms aim at (``designer.caves.felt``), and whether the three rise.
 - ``controls``: how much the controls cut the variance of the runs of each member played out.
-- ``best``: how far the two guesses are from the best guess over (stop, last move), each
-  (stop, last move) alone a control, fitted on 750 runs and tried on 2,250.
+- ``best``: how much the best guess over (stop, last move), fitted on 500 runs' basis as
+  ``played`` fits it, adds to the two guesses, tried on 3,000 other runs.
 - ``speed``: predicted difficulty of a 12x12 level, a pack of 20 and the Ice Path cave, for the
   simple player and one with memory; of ten 12x12 levels for every member; playtest of 10,000
   attempts, a fit.
@@ -327,7 +327,7 @@ def speed_part() -> None:
               f"{time.perf_counter() - began:.2f} s")
     # the target is of "a 12x12 level": ten of them, 25 stops each (design seeds 0 to 9), every
     # member with the parameters of the fit's check, one timing each
-    levels = [design(LayoutRequest(min_stops=25, first=True), seed=seed).level for seed in range(10)]
+    levels = twelve_by_twelve()
     for member, values in KNOWN:
         player = Player.of(member, **values)
         times = []
@@ -359,11 +359,29 @@ def speed_part() -> None:
           f"{time.perf_counter() - began:.2f} s")
 
 
+def twelve_by_twelve():
+    """The ten 12x12 levels of 25 stops the speed, controls and best parts play (design seeds 0
+    to 9)."""
+    from designer.core.request import LayoutRequest
+    from designer.search.design import design
+
+    return [design(LayoutRequest(min_stops=25, first=True), seed=seed).level for seed in range(10)]
+
+
+def played_out_members():
+    """Each member of the family that is played out (not solved exactly), with the parameters
+    of the fit's check: (member, player)."""
+    from designer.core.players import Player
+
+    players = [(member, Player.of(member, **values)) for member, values in KNOWN]
+    return [(member, player) for member, player in players if not player.exact]
+
+
 def guessed_runs(level, player, counted_runs: int, runs: int):
     """``player``'s chain on ``level`` and its tables, then ``runs`` runs of it with its two
     guesses (the twin's exact moves left, and the chain ``counted_runs`` runs walked, as
     counted), as ``designer.analysis.player_runs.played`` guesses: the chain, the tables, each
-    run's moves, its two controls and the counted guess."""
+    run's moves, its two controls, and the two guesses."""
     from designer.analysis import player as model
     from designer.analysis import player_controls, player_runs
     from designer.core.items import state_table
@@ -376,7 +394,7 @@ def guessed_runs(level, player, counted_runs: int, runs: int):
     player_runs._runs(chain, tabled, player, counted_runs, 1, np.zeros(n), guesses=[exact], counts=counts)
     counted = player_controls.counted_guess(tabled, counts, chain.start_row - 4 * n, exact)
     moves, _, control = player_runs._runs(chain, tabled, player, runs, 2, np.zeros(n), guesses=[exact, counted])
-    return chain, tabled, moves, control, counted
+    return chain, tabled, moves, control, (exact, counted)
 
 
 def controls_part() -> None:
@@ -386,15 +404,9 @@ def controls_part() -> None:
     fitted controls; and the runs ``played`` took."""
     from designer.analysis import player as model
     from designer.analysis import player_controls
-    from designer.core.players import Player
-    from designer.core.request import LayoutRequest
-    from designer.search.design import design
 
-    levels = [design(LayoutRequest(min_stops=25, first=True), seed=seed).level for seed in range(10)]
-    for member, values in KNOWN:
-        player = Player.of(member, **values)
-        if player.exact:
-            continue
+    levels = twelve_by_twelve()
+    for member, player in played_out_members():
         ratios, runs = [], []
         for level in levels:
             _, _, moves, control, _ = guessed_runs(level, player, 500, 4000)
@@ -414,23 +426,16 @@ def best_part() -> None:
     over that of their moves less the fitted controls, with the twin's and the counted guesses,
     and with the best and the twin's."""
     from designer.analysis import player_controls, player_runs
-    from designer.core.players import Player
-    from designer.core.request import LayoutRequest
-    from designer.search.design import design
 
-    levels = [design(LayoutRequest(min_stops=25, first=True), seed=seed).level for seed in range(10)]
-    for member, values in KNOWN:
-        player = Player.of(member, **values)
-        if player.exact:
-            continue
+    levels = twelve_by_twelve()
+    for member, player in played_out_members():
         two, best = [], []
         for level in levels:
-            chain, tabled, moves, control, counted = guessed_runs(level, player, 250, 3000)
+            chain, tabled, moves, control, (twin, counted) = guessed_runs(level, player, 250, 3000)
             n = tabled[0]
             basis = np.zeros((500, 5 * n))
             fitted = player_runs._runs(chain, tabled, player, 500, 3, np.zeros(n), basis=basis)[0]
             guess = player_controls.best_guess(basis, fitted, counted)
-            twin = player_controls.twin_guess(chain)
             _, _, with_best = player_runs._runs(chain, tabled, player, 3000, 2, np.zeros(n), guesses=[guess, twin])
             plain = player_controls.controlled(moves, control[:, :0])[1]
             two.append(plain / player_controls.controlled(moves, control)[1])

@@ -85,7 +85,7 @@ def _played(model: PlayerChain, player: Player, par: int, seed: int, runs: int |
             size,
             int(state[0] >> np.uint64(1)),
             visits,
-            guesses=guesses,
+            guesses=guesses if basis is None else (),  # the basis batch's controls: below
             counts=None if number else counts,
             basis=basis,
         )

@@ -1,7 +1,8 @@
 """The twin of ``kernels_player.c``: runs of one member of the player family, in numpy, all runs
-of a call stepped together, with the same controls, counts and basis. Its random numbers are numpy's,
-not the C kernel's stream, so its runs are other runs of the same player: the same figures within
-their intervals, not the same digits (a seed reproduces each implementation's own)."""
+of a call stepped together, with the same controls, counts and basis. Its random numbers are
+numpy's, not the C kernel's stream, so its runs are other runs of the same player: the same
+figures within their intervals, not the same digits (a seed reproduces each implementation's
+own)."""
 
 from __future__ import annotations
 
